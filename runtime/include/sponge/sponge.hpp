@@ -1,0 +1,175 @@
+// sponge: Keccak-256, SHA3-224/256/384/512 and SHAKE128/256 on generated kernels.
+//
+// Every function here runs without heap allocation. The one-shot functions are noexcept;
+// the streaming classes throw std::logic_error only on misuse (absorbing or taking a
+// digest after squeezing has begun).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace sponge {
+
+// ---------------------------------------------------------------------------------------
+// The sponge engine shared by all seven functions. Rate, domain byte and output length are
+// its only parameters; the permutation is reached through the kernel dispatcher.
+// ---------------------------------------------------------------------------------------
+namespace detail {
+
+class KeccakSponge {
+ public:
+  static constexpr std::size_t kStateBytes = 200;
+  static constexpr std::size_t kMaxRateBytes = 168;  // SHAKE128
+
+  KeccakSponge(std::size_t rate_bytes, std::uint8_t domain_byte) noexcept;
+
+  void absorb(const std::uint8_t* data, std::size_t length);
+  // Pads a copy of the sponge and squeezes `length` (<= rate) bytes from it; `this` is
+  // left as it was, so absorbing may continue.
+  void peek_digest(std::uint8_t* out, std::size_t length) const;
+  void squeeze(std::uint8_t* out, std::size_t length) noexcept;
+  void reset() noexcept;
+
+ private:
+  void pad_and_permute() noexcept;
+
+  std::uint64_t lanes_[25];
+  std::uint8_t pending_[kMaxRateBytes];  // a partial rate block waiting for more input
+  std::uint16_t rate_bytes_;
+  std::uint16_t pending_bytes_;  // while absorbing: bytes in pending_
+  std::uint16_t squeeze_offset_;  // while squeezing: bytes of the current block already read
+  std::uint8_t domain_byte_;
+  bool squeezing_;
+};
+
+// One fixed-output hash (digest of `DigestBytes`), or one XOF when DigestBytes is 0.
+template <std::size_t RateBytes, std::uint8_t DomainByte, std::size_t DigestBytes>
+class Hasher {
+ public:
+  static constexpr std::size_t rate_bytes = RateBytes;
+  static constexpr std::size_t digest_bytes = DigestBytes;
+
+  Hasher() noexcept : sponge_(RateBytes, DomainByte) {}
+
+  // Absorbs any amount. Throws std::logic_error once squeeze() has been called.
+  Hasher& update(std::span<const std::uint8_t> data) {
+    sponge_.absorb(data.data(), data.size());
+    return *this;
+  }
+  Hasher& update(std::span<const std::byte> data) {
+    sponge_.absorb(reinterpret_cast<const std::uint8_t*>(data.data()), data.size());
+    return *this;
+  }
+  Hasher& update(std::string_view text) {
+    sponge_.absorb(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+    return *this;
+  }
+
+  // The digest of everything absorbed so far. Leaves the object unchanged, so it may be
+  // called again, and update() may continue. Throws std::logic_error after squeeze().
+  std::array<std::uint8_t, DigestBytes> digest() const
+    requires(DigestBytes != 0)
+  {
+    std::array<std::uint8_t, DigestBytes> out;
+    sponge_.peek_digest(out.data(), out.size());
+    return out;
+  }
+
+  // Pads on the first call, then reads output; successive calls continue the stream.
+  void squeeze(std::span<std::uint8_t> out) noexcept { sponge_.squeeze(out.data(), out.size()); }
+  void squeeze(std::span<std::byte> out) noexcept {
+    sponge_.squeeze(reinterpret_cast<std::uint8_t*>(out.data()), out.size());
+  }
+
+  // Back to the empty message, absorbing.
+  void reset() noexcept { sponge_.reset(); }
+
+ private:
+  KeccakSponge sponge_;
+};
+
+}  // namespace detail
+
+using Keccak256 = detail::Hasher<136, 0x01, 32>;
+using Sha3_224 = detail::Hasher<144, 0x06, 28>;
+using Sha3_256 = detail::Hasher<136, 0x06, 32>;
+using Sha3_384 = detail::Hasher<104, 0x06, 48>;
+using Sha3_512 = detail::Hasher<72, 0x06, 64>;
+using Shake128 = detail::Hasher<168, 0x1F, 0>;
+using Shake256 = detail::Hasher<136, 0x1F, 0>;
+
+// ---------------------------------------------------------------------------------------
+// One-shot functions.
+// ---------------------------------------------------------------------------------------
+std::array<std::uint8_t, 32> keccak256(std::span<const std::uint8_t> data) noexcept;
+std::array<std::uint8_t, 28> sha3_224(std::span<const std::uint8_t> data) noexcept;
+std::array<std::uint8_t, 32> sha3_256(std::span<const std::uint8_t> data) noexcept;
+std::array<std::uint8_t, 48> sha3_384(std::span<const std::uint8_t> data) noexcept;
+std::array<std::uint8_t, 64> sha3_512(std::span<const std::uint8_t> data) noexcept;
+void shake128(std::span<const std::uint8_t> in, std::span<std::uint8_t> out) noexcept;
+void shake256(std::span<const std::uint8_t> in, std::span<std::uint8_t> out) noexcept;
+
+namespace detail {
+inline std::span<const std::uint8_t> as_bytes(std::string_view text) noexcept {
+  return {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()};
+}
+inline std::span<const std::uint8_t> as_bytes(std::span<const std::byte> data) noexcept {
+  return {reinterpret_cast<const std::uint8_t*>(data.data()), data.size()};
+}
+}  // namespace detail
+
+inline std::array<std::uint8_t, 32> keccak256(std::string_view text) noexcept {
+  return keccak256(detail::as_bytes(text));
+}
+inline std::array<std::uint8_t, 32> keccak256(std::span<const std::byte> data) noexcept {
+  return keccak256(detail::as_bytes(data));
+}
+inline std::array<std::uint8_t, 28> sha3_224(std::string_view text) noexcept {
+  return sha3_224(detail::as_bytes(text));
+}
+inline std::array<std::uint8_t, 28> sha3_224(std::span<const std::byte> data) noexcept {
+  return sha3_224(detail::as_bytes(data));
+}
+inline std::array<std::uint8_t, 32> sha3_256(std::string_view text) noexcept {
+  return sha3_256(detail::as_bytes(text));
+}
+inline std::array<std::uint8_t, 32> sha3_256(std::span<const std::byte> data) noexcept {
+  return sha3_256(detail::as_bytes(data));
+}
+inline std::array<std::uint8_t, 48> sha3_384(std::string_view text) noexcept {
+  return sha3_384(detail::as_bytes(text));
+}
+inline std::array<std::uint8_t, 48> sha3_384(std::span<const std::byte> data) noexcept {
+  return sha3_384(detail::as_bytes(data));
+}
+inline std::array<std::uint8_t, 64> sha3_512(std::string_view text) noexcept {
+  return sha3_512(detail::as_bytes(text));
+}
+inline std::array<std::uint8_t, 64> sha3_512(std::span<const std::byte> data) noexcept {
+  return sha3_512(detail::as_bytes(data));
+}
+inline void shake128(std::string_view in, std::span<std::uint8_t> out) noexcept {
+  shake128(detail::as_bytes(in), out);
+}
+inline void shake256(std::string_view in, std::span<std::uint8_t> out) noexcept {
+  shake256(detail::as_bytes(in), out);
+}
+
+// ---------------------------------------------------------------------------------------
+// The permutation and the kernel in use.
+// ---------------------------------------------------------------------------------------
+
+// Keccak-f[1600] on 25 lanes, lane (x, y) at index x + 5y, through the dispatcher.
+void keccak_f1600(std::uint64_t state[25]) noexcept;
+
+// The name of the kernel the dispatcher chose: "portable", "amd64-bmi2", "arm64-sha3".
+// The choice is made once per process, on first use. The environment variable
+// SPONGE_KERNEL forces a kernel by name; a name that is unknown or that this CPU cannot run
+// ends the process with a message on stderr (a hash must never silently run on a kernel
+// other than the one asked for).
+std::string_view active_kernel() noexcept;
+
+}  // namespace sponge

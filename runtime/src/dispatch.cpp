@@ -1,0 +1,82 @@
+// Kernel dispatch: which Keccak-f[1600] kernel this process uses.
+//
+// The choice is made once, on first use, in a function-local static (thread-safe by the
+// C++ memory model); afterwards every permutation costs one indirect call and nothing more.
+// SPONGE_KERNEL=<name> forces a kernel. A name that is unknown, or a kernel this CPU cannot
+// run, ends the process with a message: silently hashing on another kernel than the one
+// asked for would make a test or benchmark report on the wrong code.
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "kernel.hpp"
+#include "sponge/sponge.hpp"
+
+namespace sponge::detail {
+
+extern const KeccakKernel kPortableKernel;
+
+namespace {
+
+// Best first. Every kernel added to the library is listed here and nowhere else.
+const KeccakKernel* const kKernels[] = {
+    &kPortableKernel,
+};
+
+[[noreturn]] void fail_kernel_choice(const std::string& message) noexcept {
+  std::string known;
+  for (const KeccakKernel* kernel : kKernels) {
+    if (!known.empty()) known += ", ";
+    known += kernel->name;
+  }
+  std::fprintf(stderr, "sponge: %s (kernels in this build: %s)\n", message.c_str(),
+               known.c_str());
+  std::abort();
+}
+
+const KeccakKernel& choose_kernel() noexcept {
+  const char* forced = std::getenv("SPONGE_KERNEL");
+  if (forced == nullptr || *forced == '\0') {
+    for (const KeccakKernel* kernel : kKernels) {
+      if (kernel->cpu_supports()) return *kernel;
+    }
+    return kPortableKernel;
+  }
+  for (const KeccakKernel* kernel : kKernels) {
+    if (kernel->name != forced) continue;
+    if (!kernel->cpu_supports()) {
+      fail_kernel_choice("SPONGE_KERNEL=" + std::string(forced) +
+                         " names a kernel this CPU cannot run");
+    }
+    return *kernel;
+  }
+  fail_kernel_choice("SPONGE_KERNEL=" + std::string(forced) + " names no kernel");
+}
+
+}  // namespace
+
+AbsorbFn KeccakKernel::absorb_for(std::size_t rate_bytes) const noexcept {
+  for (std::size_t slot = 0; slot < kRateCount; ++slot) {
+    if (kRates[slot] == rate_bytes) return absorb[slot];
+  }
+  std::abort();  // unreachable: the sponge only uses the rates of kRates
+}
+
+std::span<const KeccakKernel* const> compiled_kernels() noexcept { return kKernels; }
+
+const KeccakKernel& active_keccak_kernel() noexcept {
+  static const KeccakKernel& chosen = choose_kernel();
+  return chosen;
+}
+
+}  // namespace sponge::detail
+
+namespace sponge {
+
+void keccak_f1600(std::uint64_t state[25]) noexcept {
+  detail::active_keccak_kernel().permute(state);
+}
+
+std::string_view active_kernel() noexcept { return detail::active_keccak_kernel().name; }
+
+}  // namespace sponge
