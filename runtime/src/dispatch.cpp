@@ -29,8 +29,7 @@ const KeccakKernel* const kKernels[] = {
     if (!known.empty()) known += ", ";
     known += kernel->name;
   }
-  std::fprintf(stderr, "sponge: %s (kernels in this build: %s)\n", message.c_str(),
-               known.c_str());
+  std::fprintf(stderr, "sponge: %s (kernels in this build: %s)\n", message.c_str(), known.c_str());
   std::abort();
 }
 
@@ -62,7 +61,9 @@ AbsorbFn KeccakKernel::absorb_for(std::size_t rate_bytes) const noexcept {
   std::abort();  // unreachable: the sponge only uses the rates of kRates
 }
 
-std::span<const KeccakKernel* const> compiled_kernels() noexcept { return kKernels; }
+std::span<const KeccakKernel* const> compiled_kernels() noexcept {
+  return kKernels;
+}
 
 const KeccakKernel& active_keccak_kernel() noexcept {
   static const KeccakKernel& chosen = choose_kernel();
@@ -77,6 +78,8 @@ void keccak_f1600(std::uint64_t state[25]) noexcept {
   detail::active_keccak_kernel().permute(state);
 }
 
-std::string_view active_kernel() noexcept { return detail::active_keccak_kernel().name; }
+std::string_view active_kernel() noexcept {
+  return detail::active_keccak_kernel().name;
+}
 
 }  // namespace sponge

@@ -9,8 +9,8 @@
 #include <cstring>
 
 #include "byte_order.hpp"
-#include "kernel.hpp"
 #include "keccak_constants.hpp"
+#include "kernel.hpp"
 
 namespace sponge::detail {
 
@@ -143,7 +143,9 @@ void absorb_portable(std::uint64_t* state, const std::uint8_t* block) noexcept {
   keccak_f1600_portable(state);
 }
 
-bool always_supported() noexcept { return true; }
+bool always_supported() noexcept {
+  return true;
+}
 
 }  // namespace
 

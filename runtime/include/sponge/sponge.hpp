@@ -39,7 +39,7 @@ class KeccakSponge {
   std::uint64_t lanes_[25];
   std::uint8_t pending_[kMaxRateBytes];  // a partial rate block waiting for more input
   std::uint16_t rate_bytes_;
-  std::uint16_t pending_bytes_;  // while absorbing: bytes in pending_
+  std::uint16_t pending_bytes_;   // while absorbing: bytes in pending_
   std::uint16_t squeeze_offset_;  // while squeezing: bytes of the current block already read
   std::uint8_t domain_byte_;
   bool squeezing_;
@@ -70,9 +70,7 @@ class Hasher {
 
   // The digest of everything absorbed so far. Leaves the object unchanged, so it may be
   // called again, and update() may continue. Throws std::logic_error after squeeze().
-  std::array<std::uint8_t, DigestBytes> digest() const
-    requires(DigestBytes != 0)
-  {
+  std::array<std::uint8_t, DigestBytes> digest() const requires(DigestBytes != 0) {
     std::array<std::uint8_t, DigestBytes> out;
     sponge_.peek_digest(out.data(), out.size());
     return out;
