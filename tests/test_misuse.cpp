@@ -1,0 +1,183 @@
+// Misuse of the streaming classes, and the C API: status codes, untouched outputs on
+// error, agreement with the C++ functions.
+#include <doctest/doctest.h>
+
+#include <set>
+#include <stdexcept>
+#include <string>
+
+#include "c_api_check.h"
+#include "sponge/sponge.h"
+#include "sponge/sponge.hpp"
+#include "support/test_support.hpp"
+
+using sponge_test::Bytes;
+using sponge_test::to_bytes;
+
+namespace {
+
+// The what() of the std::logic_error that `action` throws ("" if it throws nothing else).
+template <typename Action>
+std::string logic_error_message(Action&& action) {
+  try {
+    action();
+  } catch (const std::logic_error& error) {
+    return error.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("update() after squeeze() throws std::logic_error naming both", H,
+                   sponge::Keccak256, sponge::Sha3_224, sponge::Sha3_256, sponge::Sha3_384,
+                   sponge::Sha3_512, sponge::Shake128, sponge::Shake256) {
+  H hash;
+  hash.update(std::string_view("abc"));
+  std::uint8_t out[8];
+  hash.squeeze(out);
+  CHECK_THROWS_AS(hash.update(std::string_view("more")), std::logic_error);
+  const std::string message =
+      logic_error_message([&] { hash.update(std::span<const std::uint8_t>()); });
+  CHECK(message.find("update") != std::string::npos);
+  CHECK(message.find("squeeze") != std::string::npos);
+  // A failed update changed nothing: squeezing continues the same stream.
+  std::uint8_t next[8];
+  hash.squeeze(next);
+  H again;
+  again.update(std::string_view("abc"));
+  std::uint8_t both[16];
+  again.squeeze(both);
+  CHECK(Bytes(next, next + 8) == Bytes(both + 8, both + 16));
+
+  // reset() makes the object usable again, as the empty message.
+  hash.reset();
+  constexpr std::size_t out_len = sponge_test::is_xof<H> ? 64 : H::digest_bytes;
+  Bytes empty(out_len);
+  hash.squeeze(empty);
+  CHECK(empty == sponge_test::one_shot<H>({}, out_len));
+  hash.reset();
+  hash.update(std::string_view("abc"));
+  Bytes abc(out_len);
+  hash.squeeze(abc);
+  CHECK(abc == sponge_test::one_shot<H>(Bytes{'a', 'b', 'c'}, out_len));
+}
+
+TEST_CASE_TEMPLATE("digest() after squeeze() throws std::logic_error naming both", H,
+                   sponge::Keccak256, sponge::Sha3_224, sponge::Sha3_256, sponge::Sha3_384,
+                   sponge::Sha3_512) {
+  H hash;
+  hash.update(std::string_view("abc"));
+  std::uint8_t out[1];
+  hash.squeeze(out);
+  CHECK_THROWS_AS((void)hash.digest(), std::logic_error);
+  const std::string message = logic_error_message([&] { (void)hash.digest(); });
+  CHECK(message.find("digest") != std::string::npos);
+  CHECK(message.find("squeeze") != std::string::npos);
+  hash.reset();
+  CHECK(to_bytes(hash.digest()) == sponge_test::one_shot<H>({}, H::digest_bytes));
+  hash.update(std::string_view("abc"));
+  CHECK(to_bytes(hash.digest()) == sponge_test::one_shot<H>(Bytes{'a', 'b', 'c'}, H::digest_bytes));
+}
+
+namespace {
+
+using FixedFn = sponge_status (*)(const uint8_t*, size_t, uint8_t*);
+
+template <typename H>
+void check_fixed_c_function(FixedFn c_function) {
+  constexpr std::size_t digest_bytes = H::digest_bytes;
+  sponge_test::Rng rng(digest_bytes);
+  for (const std::size_t length : {0, 1, 71, 72, 73, 135, 136, 137, 1000}) {
+    CAPTURE(length);
+    const Bytes input = rng.bytes(length);
+    Bytes out(digest_bytes, 0);
+    CHECK(c_function(input.data(), input.size(), out.data()) == SPONGE_OK);
+    CHECK(out == sponge_test::one_shot<H>(input, digest_bytes));
+  }
+  // NULL input with zero length is the empty message.
+  Bytes empty(digest_bytes, 0);
+  CHECK(c_function(nullptr, 0, empty.data()) == SPONGE_OK);
+  CHECK(empty == sponge_test::one_shot<H>({}, digest_bytes));
+  // NULL input with a length: error, output untouched (guard bytes around it too).
+  Bytes sentinel(digest_bytes + 16, 0xA5);
+  CHECK(c_function(nullptr, 1, sentinel.data() + 8) == SPONGE_ERROR_NULL_INPUT);
+  CHECK(sentinel == Bytes(digest_bytes + 16, 0xA5));
+  CHECK(c_function(nullptr, 12345, sentinel.data() + 8) == SPONGE_ERROR_NULL_INPUT);
+  CHECK(sentinel == Bytes(digest_bytes + 16, 0xA5));
+  // NULL output.
+  const std::uint8_t abc[] = {'a', 'b', 'c'};
+  CHECK(c_function(abc, sizeof abc, nullptr) == SPONGE_ERROR_NULL_OUTPUT);
+  CHECK(c_function(nullptr, 0, nullptr) == SPONGE_ERROR_NULL_OUTPUT);
+}
+
+using XofFn = sponge_status (*)(const uint8_t*, size_t, uint8_t*, size_t);
+
+template <typename H>
+void check_xof_c_function(XofFn c_function) {
+  sponge_test::Rng rng(H::rate_bytes);
+  for (const std::size_t length : {0, 1, 135, 136, 137, 167, 168, 169, 1000}) {
+    for (const std::size_t out_len : {1, 32, 168, 500}) {
+      CAPTURE(length);
+      CAPTURE(out_len);
+      const Bytes input = rng.bytes(length);
+      Bytes out(out_len, 0);
+      CHECK(c_function(input.data(), input.size(), out.data(), out.size()) == SPONGE_OK);
+      CHECK(out == sponge_test::one_shot<H>(input, out_len));
+    }
+  }
+  Bytes empty(64, 0);
+  CHECK(c_function(nullptr, 0, empty.data(), empty.size()) == SPONGE_OK);
+  CHECK(empty == sponge_test::one_shot<H>({}, 64));
+  Bytes sentinel(64, 0xA5);
+  CHECK(c_function(nullptr, 1, sentinel.data(), sentinel.size()) == SPONGE_ERROR_NULL_INPUT);
+  CHECK(sentinel == Bytes(64, 0xA5));
+  const std::uint8_t abc[] = {'a', 'b', 'c'};
+  CHECK(c_function(abc, sizeof abc, nullptr, 1) == SPONGE_ERROR_NULL_OUTPUT);
+  CHECK(c_function(abc, sizeof abc, nullptr, 0) == SPONGE_OK);
+  CHECK(c_function(nullptr, 0, nullptr, 0) == SPONGE_OK);
+  // A zero-length output with a real pointer writes nothing.
+  std::uint8_t untouched = 0xA5;
+  CHECK(c_function(abc, sizeof abc, &untouched, 0) == SPONGE_OK);
+  CHECK(untouched == 0xA5);
+}
+
+}  // namespace
+
+TEST_CASE("C API fixed-output functions: status codes and agreement with C++") {
+  check_fixed_c_function<sponge::Keccak256>(sponge_keccak256);
+  check_fixed_c_function<sponge::Sha3_224>(sponge_sha3_224);
+  check_fixed_c_function<sponge::Sha3_256>(sponge_sha3_256);
+  check_fixed_c_function<sponge::Sha3_384>(sponge_sha3_384);
+  check_fixed_c_function<sponge::Sha3_512>(sponge_sha3_512);
+}
+
+TEST_CASE("C API SHAKE functions: status codes and agreement with C++") {
+  check_xof_c_function<sponge::Shake128>(sponge_shake128);
+  check_xof_c_function<sponge::Shake256>(sponge_shake256);
+}
+
+TEST_CASE("C API status messages are distinct and non-empty") {
+  std::set<std::string> messages;
+  for (const sponge_status status :
+       {SPONGE_OK, SPONGE_ERROR_NULL_INPUT, SPONGE_ERROR_NULL_OUTPUT}) {
+    const char* message = sponge_status_message(status);
+    REQUIRE(message != nullptr);
+    CHECK(std::string(message).size() > 0);
+    messages.insert(message);
+  }
+  CHECK(messages.size() == 3);
+  // An out-of-range value still gets a string, not NULL.
+  const char* unknown = sponge_status_message(static_cast<sponge_status>(-99));
+  REQUIRE(unknown != nullptr);
+  CHECK(messages.count(unknown) == 0);
+}
+
+TEST_CASE("C API called from plain C") {
+  char first_failure[256] = "";
+  int checks_run = 0;
+  const int failures = sponge_c_api_check(first_failure, sizeof first_failure, &checks_run);
+  INFO("first failure: " << first_failure);
+  CHECK(failures == 0);
+  CHECK(checks_run == 15);
+}

@@ -1,0 +1,247 @@
+// No heap allocation on any hashing path. This executable replaces every global operator
+// new and delete with counting versions (ASan allows replacing them); counting is switched
+// on only around the calls under test, and all buffers are allocated before.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+#include <vector>
+
+#include "sponge/sponge.h"
+#include "sponge/sponge.hpp"
+#include "support/test_support.hpp"
+
+namespace {
+
+std::atomic<bool> g_counting{false};
+std::atomic<std::size_t> g_allocations{0};
+std::atomic<std::size_t> g_deallocations{0};
+
+void* allocate(std::size_t size) noexcept {
+  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
+  return std::malloc(size == 0 ? 1 : size);
+}
+
+void* allocate_aligned(std::size_t size, std::align_val_t alignment) noexcept {
+  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
+  const std::size_t align = std::max(static_cast<std::size_t>(alignment), sizeof(void*));
+  void* pointer = nullptr;
+  if (posix_memalign(&pointer, align, size == 0 ? 1 : size) != 0) return nullptr;
+  return pointer;
+}
+
+void deallocate(void* pointer) noexcept {
+  if (pointer == nullptr) return;
+  if (g_counting.load(std::memory_order_relaxed)) g_deallocations.fetch_add(1);
+  std::free(pointer);
+}
+
+void* allocate_or_throw(std::size_t size) {
+  void* pointer = allocate(size);
+  if (pointer == nullptr) throw std::bad_alloc();
+  return pointer;
+}
+
+void* allocate_aligned_or_throw(std::size_t size, std::align_val_t alignment) {
+  void* pointer = allocate_aligned(size, alignment);
+  if (pointer == nullptr) throw std::bad_alloc();
+  return pointer;
+}
+
+}  // namespace
+
+void* operator new(std::size_t size) {
+  return allocate_or_throw(size);
+}
+void* operator new[](std::size_t size) {
+  return allocate_or_throw(size);
+}
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  return allocate(size);
+}
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
+  return allocate(size);
+}
+void* operator new(std::size_t size, std::align_val_t alignment) {
+  return allocate_aligned_or_throw(size, alignment);
+}
+void* operator new[](std::size_t size, std::align_val_t alignment) {
+  return allocate_aligned_or_throw(size, alignment);
+}
+void* operator new(std::size_t size, std::align_val_t alignment, const std::nothrow_t&) noexcept {
+  return allocate_aligned(size, alignment);
+}
+void* operator new[](std::size_t size, std::align_val_t alignment, const std::nothrow_t&) noexcept {
+  return allocate_aligned(size, alignment);
+}
+void operator delete(void* pointer) noexcept {
+  deallocate(pointer);
+}
+void operator delete[](void* pointer) noexcept {
+  deallocate(pointer);
+}
+void operator delete(void* pointer, std::size_t) noexcept {
+  deallocate(pointer);
+}
+void operator delete[](void* pointer, std::size_t) noexcept {
+  deallocate(pointer);
+}
+void operator delete(void* pointer, const std::nothrow_t&) noexcept {
+  deallocate(pointer);
+}
+void operator delete[](void* pointer, const std::nothrow_t&) noexcept {
+  deallocate(pointer);
+}
+void operator delete(void* pointer, std::align_val_t) noexcept {
+  deallocate(pointer);
+}
+void operator delete[](void* pointer, std::align_val_t) noexcept {
+  deallocate(pointer);
+}
+void operator delete(void* pointer, std::size_t, std::align_val_t) noexcept {
+  deallocate(pointer);
+}
+void operator delete[](void* pointer, std::size_t, std::align_val_t) noexcept {
+  deallocate(pointer);
+}
+void operator delete(void* pointer, std::align_val_t, const std::nothrow_t&) noexcept {
+  deallocate(pointer);
+}
+void operator delete[](void* pointer, std::align_val_t, const std::nothrow_t&) noexcept {
+  deallocate(pointer);
+}
+
+namespace {
+
+// Counts the allocations and deallocations made while it is alive. No doctest macro may run
+// inside its scope (doctest may allocate); read the counts after stop().
+class AllocationCounter {
+ public:
+  AllocationCounter() noexcept {
+    g_allocations = 0;
+    g_deallocations = 0;
+    g_counting = true;
+  }
+  ~AllocationCounter() { g_counting = false; }
+  void stop() noexcept { g_counting = false; }
+  std::size_t allocations() const noexcept { return g_allocations; }
+  std::size_t deallocations() const noexcept { return g_deallocations; }
+};
+
+// Keeps the compiler from eliding an allocation whose result is otherwise unused.
+template <typename T>
+void escape(T* pointer) {
+  asm volatile("" : : "g"(pointer) : "memory");
+}
+
+struct alignas(64) OverAligned {
+  unsigned char bytes[64];
+};
+
+constexpr std::size_t kSizes[] = {0,   1,   71,  72,  73,  103, 104, 105,  135,   136,
+                                  137, 143, 144, 145, 167, 168, 169, 1000, 100000};
+
+}  // namespace
+
+TEST_CASE("the counting operator new really counts (so this test can fail)") {
+  AllocationCounter counter;
+  auto* vector = new std::vector<std::uint8_t>(100);
+  escape(vector);
+  delete vector;
+  auto* array = new int[10];
+  escape(array);
+  delete[] array;
+  auto* aligned = new OverAligned;
+  escape(aligned);
+  delete aligned;
+  auto* nothrow = new (std::nothrow) int(5);
+  escape(nothrow);
+  delete nothrow;
+  counter.stop();
+  // vector object + its buffer, the array, the over-aligned object, the nothrow int
+  CHECK(counter.allocations() == 5);
+  CHECK(counter.deallocations() == 5);
+}
+
+TEST_CASE("one-shot functions, streaming classes, keccak_f1600 and the C API never allocate") {
+  // Every buffer is made before counting starts; sizes 0, 1, rate-1, rate, rate+1 of every
+  // rate (72, 104, 136, 144, 168), 1000 and 100000.
+  sponge_test::Rng rng(2024);
+  const sponge_test::Bytes input = rng.bytes(100000);
+  const std::string_view text(reinterpret_cast<const char*>(input.data()), input.size());
+  sponge_test::Bytes xof_out(1000);
+  std::array<std::uint8_t, 64> c_out{};
+  std::array<std::uint64_t, 25> state{};
+  sponge::Keccak256 keccak256;
+  sponge::Sha3_224 sha3_224;
+  sponge::Sha3_256 sha3_256;
+  sponge::Sha3_384 sha3_384;
+  sponge::Sha3_512 sha3_512;
+  sponge::Shake128 shake128;
+  sponge::Shake256 shake256;
+  std::uint8_t checksum = 0;
+  int c_status = 0;
+
+  AllocationCounter counter;
+  for (const std::size_t size : kSizes) {
+    const std::span<const std::uint8_t> msg = std::span(input).first(size);
+    const std::span<const std::byte> msg_bytes = std::as_bytes(msg);
+    const std::string_view msg_text = text.substr(0, size);
+
+    checksum ^= sponge::keccak256(msg)[0] ^ sponge::sha3_224(msg)[0] ^ sponge::sha3_256(msg)[0] ^
+                sponge::sha3_384(msg)[0] ^ sponge::sha3_512(msg)[0];
+    checksum ^= sponge::keccak256(msg_text)[1] ^ sponge::sha3_256(msg_bytes)[1] ^
+                sponge::sha3_512(msg_text)[1];
+    sponge::shake128(msg, xof_out);
+    sponge::shake256(msg_text, xof_out);
+    checksum ^= xof_out[size % xof_out.size()];
+
+    auto stream = [&](auto& hash) {
+      hash.reset();
+      hash.update(msg.first(size / 3));
+      hash.update(msg_bytes.subspan(size / 3));
+      if constexpr (sponge_test::is_xof<std::remove_reference_t<decltype(hash)>>) {
+        hash.squeeze(std::span(xof_out).first(100));
+        hash.squeeze(std::span(xof_out).subspan(100));
+        checksum ^= xof_out[999];
+      } else {
+        checksum ^= hash.digest()[0];
+        hash.update(msg_text);
+        checksum ^= hash.digest()[0];
+        hash.squeeze(std::span(xof_out).first(300));
+        checksum ^= xof_out[299];
+      }
+      hash.reset();
+    };
+    stream(keccak256);
+    stream(sha3_224);
+    stream(sha3_256);
+    stream(sha3_384);
+    stream(sha3_512);
+    stream(shake128);
+    stream(shake256);
+
+    sponge::keccak_f1600(state.data());
+    checksum ^= static_cast<std::uint8_t>(state[0]);
+
+    c_status |= sponge_keccak256(msg.data(), msg.size(), c_out.data());
+    c_status |= sponge_sha3_224(msg.data(), msg.size(), c_out.data());
+    c_status |= sponge_sha3_256(msg.data(), msg.size(), c_out.data());
+    c_status |= sponge_sha3_384(msg.data(), msg.size(), c_out.data());
+    c_status |= sponge_sha3_512(msg.data(), msg.size(), c_out.data());
+    c_status |= sponge_shake128(msg.data(), msg.size(), xof_out.data(), xof_out.size());
+    c_status |= sponge_shake256(msg.data(), msg.size(), xof_out.data(), xof_out.size());
+    c_status |=
+        (sponge_sha3_256(nullptr, size + 1, c_out.data()) == SPONGE_ERROR_NULL_INPUT) ? 0 : 1;
+    checksum ^= c_out[0];
+  }
+  checksum ^= static_cast<std::uint8_t>(sponge::active_kernel().size());
+  checksum ^= static_cast<std::uint8_t>(sponge_active_kernel()[0]);
+  counter.stop();
+
+  CHECK(counter.allocations() == 0);
+  CHECK(counter.deallocations() == 0);
+  CHECK(c_status == 0);
+  MESSAGE("checksum of the outputs (keeps them alive): " << int{checksum});
+}
