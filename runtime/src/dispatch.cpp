@@ -15,11 +15,17 @@
 namespace sponge::detail {
 
 extern const KeccakKernel kPortableKernel;
+#if SPONGE_HAVE_AMD64_BMI2
+extern const KeccakKernel kAmd64Bmi2Kernel;
+#endif
 
 namespace {
 
 // Best first. Every kernel added to the library is listed here and nowhere else.
 const KeccakKernel* const kKernels[] = {
+#if SPONGE_HAVE_AMD64_BMI2
+    &kAmd64Bmi2Kernel,
+#endif
     &kPortableKernel,
 };
 

@@ -1,0 +1,257 @@
+// Keccak-f[1600] for amd64 with BMI1 (ANDN) and BMI2 (RORX), fully unrolled.
+//
+// The design is the seed kernel's (gen_keccakf_bmi2.go): the state alternates between the
+// caller's array and a 200-byte scratch state on the stack, so every round reads one copy
+// and writes the other and no copy-back is needed (24 rounds is even). Theta's five D
+// values stay in registers for the whole round; each row of chi loads its five inputs,
+// applies D and the rho rotation (RORX, which leaves the flags alone and does not destroy
+// its source), and writes five lanes with ANDN.
+#include <string>
+
+#include "kernels/kernel.hpp"
+#include "model/keccak.hpp"
+#include "program/amd64.hpp"
+
+namespace spongegen::kernels {
+namespace {
+
+using namespace amd64;
+
+// Every register's role, named once.
+constexpr Reg kState = rdi;   // argument 1: the caller's 25 lanes
+constexpr Reg kBlock = rsi;   // argument 2 of the absorb entries: one rate block
+constexpr Reg kChiOut = rax;  // one chi result on its way to memory
+// Theta's column parities C[0..4], then, per chi row, the five inputs B[0..4].
+constexpr Reg kB[5] = {r8, r9, r10, r11, rsi};
+// Theta's D[0..4], live for a whole round.
+constexpr Reg kD[5] = {rcx, rdx, rbx, rbp, r12};
+// Callee-saved registers among the above, saved in this order.
+constexpr Reg kSaved[] = {rbx, rbp, r12};
+constexpr int kScratchBytes = keccak::kStateBytes;
+
+const std::string kPermuteSymbol = "sponge_keccakf1600_amd64_bmi2";
+
+// Where a round reads and writes lanes: the caller's array or the scratch state.
+struct StateCopy {
+  Reg base;
+  Mem lane(int index) const { return qword(base, 8 * index); }
+};
+constexpr StateCopy kArray{kState};
+constexpr StateCopy kScratch{rsp};
+
+class Amd64KeccakBuilder {
+ public:
+  BuiltKernel build() {
+    kernel_.program.isa = Isa::amd64;
+    kernel_.program.file_name = "keccakf1600_amd64_bmi2.S";
+    kernel_.program.kernel_name = "amd64-bmi2";
+    kernel_.program.property_note = PropertyNote::x86_ibt_shstk;
+    round_constants_ = kernel_.program.new_label("keccakf1600_amd64_bmi2_round_constants");
+    permute_body_ = kernel_.program.new_label("keccakf1600_amd64_bmi2_permute_body");
+
+    emit_permute_entry();
+    for (const keccak::Rate& rate : keccak::model().rates)
+      emit_absorb_entry(rate);
+    kernel_.program.tables.push_back(QuadTable{
+        round_constants_,
+        "iota's round constants, one per round",
+        {keccak::model().round_constants.begin(), keccak::model().round_constants.end()}});
+    kernel_.program.header_lines = header_lines();
+    return std::move(kernel_);
+  }
+
+ private:
+  Emitter begin_function(std::string symbol, std::string signature, std::string summary,
+                         int absorb_rate_bytes) {
+    kernel_.entries.push_back(Entry{symbol, absorb_rate_bytes});
+    kernel_.program.functions.push_back(
+        Function{std::move(symbol), std::move(signature), std::move(summary), {}});
+    return Emitter(kernel_.program, kernel_.program.functions.back());
+  }
+
+  void emit_permute_entry() {
+    Emitter e = begin_function(kPermuteSymbol, "void " + kPermuteSymbol + "(uint64_t state[25])",
+                               "Keccak-f[1600] on the 25 lanes at state.", 0);
+    e.endbr64();
+    e.bind(permute_body_);
+    emit_prologue(e);
+    const std::size_t before_rounds = kernel_.program.instruction_count();
+    for (int round = 0; round < keccak::kRounds; ++round) {
+      const bool from_array = round % 2 == 0;
+      emit_round(e, round, from_array ? kArray : kScratch, from_array ? kScratch : kArray);
+    }
+    round_instructions_ = (kernel_.program.instruction_count() - before_rounds) / keccak::kRounds;
+    emit_epilogue(e);
+  }
+
+  // The absorb entries XOR one block into the state and jump into the permute entry just
+  // past its endbr64, so the rounds, the frame and its CFI exist once.
+  void emit_absorb_entry(const keccak::Rate& rate) {
+    const std::string symbol = kPermuteSymbol + "_absorb" + std::to_string(rate.bytes);
+    Emitter e = begin_function(symbol,
+                               "void " + symbol + "(uint64_t state[25], const uint8_t block[" +
+                                   std::to_string(rate.bytes) + "])",
+                               "XOR " + std::to_string(rate.lanes()) +
+                                   " lanes of block into state, then permute (" +
+                                   std::string(rate.used_by) + ").",
+                               rate.bytes);
+    e.endbr64();
+    for (int lane = 0; lane < rate.lanes(); ++lane) {
+      e.mov(kChiOut, qword(kBlock, 8 * lane));
+      e.xor_(kArray.lane(lane), kChiOut);
+    }
+    e.jmp(permute_body_);
+  }
+
+  void emit_prologue(Emitter& e) {
+    e.comment("Save the callee-saved registers the rounds use, then make room for the scratch");
+    e.comment("state.");
+    int cfa_offset = 8;  // the return address
+    for (Reg reg : kSaved) {
+      e.push(reg);
+      cfa_offset += 8;
+      e.cfi({CfiKind::adjust_cfa_offset, 8});
+      e.cfi({CfiKind::offset, -cfa_offset, reg});
+    }
+    e.sub(rsp, kScratchBytes);
+    e.cfi({CfiKind::adjust_cfa_offset, kScratchBytes});
+  }
+
+  void emit_epilogue(Emitter& e) {
+    e.blank();
+    e.comment("The 24th round wrote the caller's array; drop the scratch state and restore.");
+    e.add(rsp, kScratchBytes);
+    e.cfi({CfiKind::adjust_cfa_offset, -kScratchBytes});
+    for (auto it = std::rbegin(kSaved); it != std::rend(kSaved); ++it) {
+      e.pop(*it);
+      e.cfi({CfiKind::adjust_cfa_offset, -8});
+      e.cfi({CfiKind::restore, 0, *it});
+    }
+    e.ret();
+  }
+
+  void emit_round(Emitter& e, int round, StateCopy from, StateCopy to) {
+    e.blank();
+    e.comment("Round " + std::to_string(round) + ": " +
+              (from.base == kState ? "array -> scratch" : "scratch -> array"));
+    emit_theta(e, from);
+    for (int row = 0; row < 5; ++row)
+      emit_chi_row(e, round, row, from, to);
+  }
+
+  // C[x] = xor of column x; D[x] = C[x - 1] ^ rotl(C[x + 1], 1).
+  void emit_theta(Emitter& e, StateCopy from) {
+    for (int x = 0; x < 5; ++x) {
+      e.mov(kB[x], from.lane(x));
+      for (int y = 1; y < 5; ++y)
+        e.xor_(kB[x], from.lane(keccak::lane_index(x, y)));
+    }
+    e.annotate("C[0..4] in the B registers");
+    for (int x = 0; x < 5; ++x) {
+      e.rorx(kD[x], kB[(x + 1) % 5], 63);
+      e.xor_(kD[x], kB[(x + 4) % 5]);
+    }
+    e.annotate("D[0..4] ready");
+  }
+
+  // Row `row` of chi: B[x] = rotl(A[source] ^ D[source % 5], rotation), then
+  // A[x, row] = B[x] ^ (~B[x + 1] & B[x + 2]); iota joins lane 0.
+  void emit_chi_row(Emitter& e, int round, int row, StateCopy from, StateCopy to) {
+    const auto& inputs = keccak::model().chi_rows[row];
+    for (int x = 0; x < 5; ++x) {
+      const keccak::ChiInput& input = inputs[x];
+      e.mov(kB[x], from.lane(input.lane));
+      e.xor_(kB[x], kD[input.lane % 5]);
+      if (input.rotation != 0) e.rorx(kB[x], kB[x], 64 - input.rotation);
+    }
+    for (int x = 0; x < 5; ++x) {
+      e.andn(kChiOut, kB[(x + 1) % 5], kB[(x + 2) % 5]);
+      e.xor_(kChiOut, kB[x]);
+      if (row == 0 && x == 0) {
+        e.xor_(kChiOut, qword_rip(round_constants_, 8 * round));
+        e.annotate("iota");
+      }
+      e.mov(to.lane(keccak::lane_index(x, row)), kChiOut);
+    }
+  }
+
+  std::vector<std::string> header_lines() const {
+    const Program& p = kernel_.program;
+    std::size_t permute_total = 0, absorb_overhead = 0;
+    for (const Function& function : p.functions) {
+      std::size_t count = 0;
+      for (const Item& item : function.items)
+        count += std::holds_alternative<Instruction>(item);
+      if (function.symbol == kPermuteSymbol)
+        permute_total = count;
+      else
+        absorb_overhead = std::max(absorb_overhead, count);
+    }
+    const std::size_t round_count = round_instructions_;
+    return {
+        "Keccak-f[1600] for amd64 with BMI1 and BMI2 (ANDN, RORX), fully unrolled.",
+        "",
+        "Syntax: GNU assembler, Intel syntax (.intel_syntax noprefix), passed through the C",
+        "preprocessor. Intel syntax keeps the operand order of the Intel manual, where RORX and",
+        "the three-operand ANDN are defined, so each line can be checked against it directly.",
+        "",
+        "ABI: System V AMD64. state (25 little-endian lanes) in rdi; block in rsi.",
+        "Register roles:",
+        "  rdi          the caller's state array",
+        "  rsp          the 200-byte scratch state, which alternates with rdi round by round",
+        "  rsi          absorb entries: the rate block; then B[4]",
+        "  r8 r9 r10 r11 rsi",
+        "               theta: column parities C[0..4]; chi: the row inputs B[0..4]",
+        "  rcx rdx rbx rbp r12",
+        "               theta's D[0..4], live for the whole round",
+        "  rax          one chi output on its way to memory",
+        "Callee-saved registers: the round needs 12 registers and System V lets a function",
+        "clobber 9 (rax rcx rdx rsi rdi r8-r11), so exactly rbx, rbp and r12 are pushed and",
+        "popped. r13-r15 are never touched and not saved.",
+        "Frame: 3 pushes (24 bytes) and a 200-byte scratch state (sub rsp, 200). The 128-byte",
+        "red zone cannot hold 200 bytes, so the scratch state is a real frame. Nothing else is",
+        "on the stack (seed 000: every byte of frame costs on every block).",
+        "Windows x64 (not built yet): arguments arrive in rcx and rdx, and rdi, rsi and",
+        "xmm6-xmm15 are callee-saved with no red zone; a Windows entry would move the arguments",
+        "into rdi and rsi and push rdi and rsi as well. No xmm register is used here.",
+        "CFI: .cfi_adjust_cfa_offset and .cfi_offset after each push and the sub, undone in",
+        "the epilogue, so unwinders and profilers can walk out of any instruction.",
+        "CET: endbr64 at every entry; the ELF object carries the IBT and SHSTK GNU property so",
+        "a -fcf-protection program keeps CET. The absorb entries reach the rounds by a direct",
+        "jmp to the label after the permute entry's endbr64, which IBT does not check.",
+        ".note.GNU-stack: present, so linking this object never makes the stack executable.",
+        "Round constants: in .text after the code, read RIP-relative. Within one section the",
+        "assembler resolves the displacement itself: no relocation, and the bytes it writes",
+        "equal the generator's own encoding of the Program.",
+        "No stack check and no loop over blocks: the OS can preempt native code at any",
+        "instruction, so the Go lesson of seed 001 (a frame check as the only preemption",
+        "point) does not apply. What does carry over is that the loop over blocks lives in C++",
+        "(runtime/src/sponge.cpp): one call permutes once, so no call runs unbounded and a",
+        "caller hashing a huge buffer can report progress or cancel between chunks.",
+        "No branch and no memory address depends on the state or the input.",
+        "Entries: the permute entry, and one absorb entry per rate that XORs the block",
+        "(unaligned loads are fine) and jumps into the permute entry's shared rounds.",
+        "",
+        "Instruction counts (from the Program):",
+        "  per round          " + std::to_string(round_count) +
+            "  (theta 25 + D 10, chi rows 5 x 5 loads + 5 D + rotations + 5 x 3, iota 1)",
+        "  per permutation    " + std::to_string(round_count * keccak::kRounds) + "  (24 rounds)",
+        "  permute entry      " + std::to_string(permute_total) + "  (with the frame and endbr64)",
+        "  absorb entry       up to " + std::to_string(absorb_overhead) +
+            " before the jump into the rounds",
+    };
+  }
+
+  BuiltKernel kernel_;
+  LabelId round_constants_ = kNoLabel;
+  LabelId permute_body_ = kNoLabel;
+  std::size_t round_instructions_ = 0;
+};
+
+}  // namespace
+
+BuiltKernel build_keccak_amd64_bmi2() {
+  return Amd64KeccakBuilder().build();
+}
+
+}  // namespace spongegen::kernels

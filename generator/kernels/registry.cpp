@@ -1,0 +1,12 @@
+#include "kernels/kernel.hpp"
+
+namespace spongegen::kernels {
+
+const std::vector<KernelSpec>& all_kernels() {
+  static const std::vector<KernelSpec> kKernels = {
+      {"amd64-bmi2", "keccakf1600_amd64_bmi2.S", Isa::amd64, build_keccak_amd64_bmi2},
+  };
+  return kKernels;
+}
+
+}  // namespace spongegen::kernels

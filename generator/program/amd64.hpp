@@ -1,0 +1,65 @@
+// amd64 operands and the typed instruction emitter the amd64 kernel builders use.
+#pragma once
+
+#include <string_view>
+
+#include "program/program.hpp"
+
+namespace spongegen::amd64 {
+
+// 64-bit general-purpose registers, by hardware encoding.
+inline constexpr Reg rax{RegClass::gp64, 0};
+inline constexpr Reg rcx{RegClass::gp64, 1};
+inline constexpr Reg rdx{RegClass::gp64, 2};
+inline constexpr Reg rbx{RegClass::gp64, 3};
+inline constexpr Reg rsp{RegClass::gp64, 4};
+inline constexpr Reg rbp{RegClass::gp64, 5};
+inline constexpr Reg rsi{RegClass::gp64, 6};
+inline constexpr Reg rdi{RegClass::gp64, 7};
+inline constexpr Reg r8{RegClass::gp64, 8};
+inline constexpr Reg r9{RegClass::gp64, 9};
+inline constexpr Reg r10{RegClass::gp64, 10};
+inline constexpr Reg r11{RegClass::gp64, 11};
+inline constexpr Reg r12{RegClass::gp64, 12};
+inline constexpr Reg r13{RegClass::gp64, 13};
+inline constexpr Reg r14{RegClass::gp64, 14};
+inline constexpr Reg r15{RegClass::gp64, 15};
+
+std::string_view register_name(Reg reg);
+
+// System V AMD64: the registers a function must preserve for its caller.
+bool is_callee_saved_sysv(Reg reg);
+
+// A 64-bit memory operand [base + disp].
+inline Mem qword(Reg base, std::int32_t disp = 0) {
+  return Mem{base, disp};
+}
+// A 64-bit RIP-relative memory operand [rip + label + disp].
+inline Mem qword_rip(LabelId label, std::int32_t disp = 0) {
+  return Mem{kNoBase, disp, Addressing::pc_relative, label};
+}
+
+class Emitter : public FunctionBuilder {
+ public:
+  using FunctionBuilder::FunctionBuilder;
+
+  void endbr64() { emit(Mnemonic::amd64_endbr64, {}); }
+  void ret() { emit(Mnemonic::amd64_ret, {}); }
+  void jmp(LabelId target) { emit(Mnemonic::amd64_jmp, {LabelRef{target}}); }
+  void push(Reg reg) { emit(Mnemonic::amd64_push, {reg}); }
+  void pop(Reg reg) { emit(Mnemonic::amd64_pop, {reg}); }
+  void mov(Reg dst, Reg src) { emit(Mnemonic::amd64_mov, {dst, src}); }
+  void mov(Reg dst, Mem src) { emit(Mnemonic::amd64_mov, {dst, src}); }
+  void mov(Mem dst, Reg src) { emit(Mnemonic::amd64_mov, {dst, src}); }
+  void xor_(Reg dst, Reg src) { emit(Mnemonic::amd64_xor, {dst, src}); }
+  void xor_(Reg dst, Mem src) { emit(Mnemonic::amd64_xor, {dst, src}); }
+  void xor_(Mem dst, Reg src) { emit(Mnemonic::amd64_xor, {dst, src}); }
+  void add(Reg dst, std::int32_t value) { emit(Mnemonic::amd64_add, {dst, Imm{value}}); }
+  void sub(Reg dst, std::int32_t value) { emit(Mnemonic::amd64_sub, {dst, Imm{value}}); }
+  // dst = src rotated right by `bits` (BMI2; flags untouched).
+  void rorx(Reg dst, Reg src, int bits) { emit(Mnemonic::amd64_rorx, {dst, src, Imm{bits}}); }
+  // dst = ~a & b (BMI1; flags written).
+  void andn(Reg dst, Reg a, Reg b) { emit(Mnemonic::amd64_andn, {dst, a, b}); }
+};
+
+}  // namespace spongegen::amd64

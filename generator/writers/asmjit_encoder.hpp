@@ -1,0 +1,50 @@
+// The asmjit writer: Program -> machine code.
+//
+// Every instruction a builder emits is encoded by asmjit with its validator on, so an
+// invalid operand combination fails generation with a message naming the kernel, the
+// function, the instruction and asmjit's error. The encoding is also what the JIT
+// self-check runs and what the audit reports as code bytes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "program/program.hpp"
+
+namespace spongegen::writers {
+
+struct EncodedFunction {
+  std::string symbol;
+  std::size_t offset;  // from the start of the code
+  std::size_t size;    // bytes up to the end of its last instruction
+};
+
+struct EncodedProgram {
+  std::vector<std::uint8_t> code;  // functions and tables, laid out as the .S file does
+  std::vector<EncodedFunction> functions;
+};
+
+// Throws GenerationError for any instruction asmjit rejects.
+EncodedProgram encode(const Program& program);
+
+// Runs `use` with the encoded program loaded as executable memory (x86-64 hosts only for
+// amd64 programs); `base` points at the first byte of EncodedProgram::code.
+class JitImage {
+ public:
+  explicit JitImage(const Program& program);
+  ~JitImage();
+  JitImage(const JitImage&) = delete;
+  JitImage& operator=(const JitImage&) = delete;
+
+  const void* entry(const std::string& symbol) const;
+
+ private:
+  struct Impl;
+  Impl* impl_;
+};
+
+// Whether this host can execute code of `isa` (same architecture).
+bool host_runs(Isa isa);
+
+}  // namespace spongegen::writers

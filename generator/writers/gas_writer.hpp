@@ -1,0 +1,19 @@
+// The GNU assembler text writer: Program -> the .S file committed under generated/.
+//
+// One source serves ELF and Mach-O: the file goes through the C preprocessor, and a short
+// macro block at its top supplies the symbol prefix, local label prefix, .type/.size and
+// visibility for each object format.
+#pragma once
+
+#include <string>
+
+#include "program/program.hpp"
+
+namespace spongegen::writers {
+
+std::string write_gas(const Program& program);
+
+// One instruction as it appears in the file, e.g. "rorx r8, r8, 20"; for error messages.
+std::string format_instruction(const Program& program, const Instruction& instruction);
+
+}  // namespace spongegen::writers

@@ -1,0 +1,55 @@
+#include "writers/manifest.hpp"
+
+#include <openssl/evp.h>
+
+#include <nlohmann/json.hpp>
+
+#include "writers/asmjit_encoder.hpp"
+
+namespace spongegen::writers {
+
+std::string sha256_hex(const std::string& bytes) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  if (EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr) != 1) {
+    throw GenerationError("OpenSSL could not compute a SHA-256 for the manifest");
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex;
+  for (unsigned int i = 0; i < length; ++i) {
+    hex += kHex[digest[i] >> 4];
+    hex += kHex[digest[i] & 15];
+  }
+  return hex;
+}
+
+std::string write_manifest(const std::vector<WrittenKernel>& kernels) {
+  nlohmann::ordered_json manifest;
+  manifest["generator"] = "spongegen";
+  manifest["regenerate"] = "scripts/regen";
+  manifest["options"] = {{"amd64_syntax", "intel"}, {"keccak_rounds", "fully unrolled"}};
+  nlohmann::ordered_json files = nlohmann::ordered_json::array();
+  for (const WrittenKernel& written : kernels) {
+    nlohmann::ordered_json entries = nlohmann::ordered_json::array();
+    for (const auto& entry : written.kernel.entries) {
+      nlohmann::ordered_json e;
+      e["symbol"] = entry.symbol;
+      e["operation"] = entry.absorb_rate_bytes == 0 ? "permute" : "absorb_then_permute";
+      if (entry.absorb_rate_bytes != 0) e["rate_bytes"] = entry.absorb_rate_bytes;
+      entries.push_back(e);
+    }
+    nlohmann::ordered_json file;
+    file["path"] = written.spec->file_name;
+    file["kernel"] = written.spec->name;
+    file["isa"] = std::string(isa_name(written.spec->isa));
+    file["sha256"] = sha256_hex(written.text);
+    file["instructions"] = written.kernel.program.instruction_count();
+    file["code_bytes"] = written.encoded.code.size();
+    file["entries"] = entries;
+    files.push_back(file);
+  }
+  manifest["files"] = files;
+  return manifest.dump(2) + "\n";
+}
+
+}  // namespace spongegen::writers
