@@ -31,5 +31,6 @@ struct KernelSpec {
 const std::vector<KernelSpec>& all_kernels();
 
 BuiltKernel build_keccak_amd64_bmi2();
+BuiltKernel build_keccak_arm64_sha3();
 
 }  // namespace spongegen::kernels

@@ -29,7 +29,6 @@ enum class RegClass : std::uint8_t {
   fp64,    // arm64 d0..d31: the low 64 bits of a SIMD register
   vec16b,  // arm64 vN.16b
   vec2d,   // arm64 vN.2d
-  vec1d,   // arm64 vN.1d (a lane list element of ld1/st1)
 };
 
 struct Reg {
@@ -69,14 +68,7 @@ struct LabelRef {
   friend bool operator==(const LabelRef&, const LabelRef&) = default;
 };
 
-// A list of consecutive SIMD registers, as ld1/st1 take them: {v0.1d-v3.1d}.
-struct RegList {
-  Reg first;
-  std::uint8_t count;
-  friend bool operator==(const RegList&, const RegList&) = default;
-};
-
-using Operand = std::variant<Reg, Mem, Imm, LabelRef, RegList>;
+using Operand = std::variant<Reg, Mem, Imm, LabelRef>;
 
 // ---------------------------------------------------------------------------------------
 // Instructions
@@ -102,20 +94,19 @@ enum class Mnemonic : std::uint16_t {
   arm64_adr,
   arm64_b,
   arm64_bcax,
-  arm64_bti_c,
   arm64_cbnz,
   arm64_eor,
   arm64_eor3,
-  arm64_ld1,
+  arm64_hint,
   arm64_ld1r,
   arm64_ldp,
   arm64_ldr,
+  arm64_mov,
   arm64_rax1,
   arm64_ret,
-  arm64_st1,
   arm64_stp,
+  arm64_str,
   arm64_sub,
-  arm64_subs,
   arm64_xar,
 };
 
@@ -182,6 +173,7 @@ struct Program {
   std::string kernel_name;                // e.g. "amd64-bmi2"
   std::vector<std::string> header_lines;  // the decisions, as comment lines
   PropertyNote property_note = PropertyNote::none;
+  std::string arch_directive;            // e.g. "armv8.2-a+sha3" for `.arch`; empty for none
   std::vector<std::string> label_names;  // LabelId -> name
   std::vector<Function> functions;
   std::vector<QuadTable> tables;

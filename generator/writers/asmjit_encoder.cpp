@@ -1,5 +1,6 @@
 #include "writers/asmjit_encoder.hpp"
 
+#include <asmjit/arm/a64assembler.h>
 #include <asmjit/asmjit.h>
 
 #include <memory>
@@ -41,43 +42,99 @@ asmjit::InstId amd64_instruction_id(Mnemonic mnemonic) {
                         "'");
 }
 
+// asmjit's AArch64 instruction ids differ between the general-purpose and the SIMD form of
+// the same mnemonic (ldp x0, x1 vs ldp d0, d1), so the first operand picks.
+asmjit::InstId arm64_instruction_id(const Instruction& instruction) {
+  using Inst = asmjit::a64::Inst;
+  const Reg* first =
+      instruction.operands.empty() ? nullptr : std::get_if<Reg>(&instruction.operands[0]);
+  const bool simd = first != nullptr && first->cls != RegClass::gp64 &&
+                    first->cls != RegClass::gp32 && first->cls != RegClass::sp;
+  switch (instruction.mnemonic) {
+    case Mnemonic::arm64_add:
+      return Inst::kIdAdd;
+    case Mnemonic::arm64_adr:
+      return Inst::kIdAdr;
+    case Mnemonic::arm64_b:
+      return Inst::kIdB;
+    case Mnemonic::arm64_bcax:
+      return Inst::kIdBcax_v;
+    case Mnemonic::arm64_cbnz:
+      return Inst::kIdCbnz;
+    case Mnemonic::arm64_eor:
+      return simd ? Inst::kIdEor_v : Inst::kIdEor;
+    case Mnemonic::arm64_eor3:
+      return Inst::kIdEor3_v;
+    case Mnemonic::arm64_hint:
+      return Inst::kIdHint;
+    case Mnemonic::arm64_ld1r:
+      return Inst::kIdLd1r_v;
+    case Mnemonic::arm64_ldp:
+      return simd ? Inst::kIdLdp_v : Inst::kIdLdp;
+    case Mnemonic::arm64_ldr:
+      return simd ? Inst::kIdLdr_v : Inst::kIdLdr;
+    case Mnemonic::arm64_mov:
+      return Inst::kIdMov;
+    case Mnemonic::arm64_rax1:
+      return Inst::kIdRax1_v;
+    case Mnemonic::arm64_ret:
+      return Inst::kIdRet;
+    case Mnemonic::arm64_stp:
+      return simd ? Inst::kIdStp_v : Inst::kIdStp;
+    case Mnemonic::arm64_str:
+      return simd ? Inst::kIdStr_v : Inst::kIdStr;
+    case Mnemonic::arm64_sub:
+      return Inst::kIdSub;
+    case Mnemonic::arm64_xar:
+      return Inst::kIdXar_v;
+    default:
+      break;
+  }
+  throw GenerationError("no arm64 encoding for '" +
+                        std::string(mnemonic_info(instruction.mnemonic).text) + "'");
+}
+
 // Lays a Program out in one asmjit CodeHolder, the same way the text writer lays it out in
 // the .S file: functions 32-byte aligned in order, then the tables 64-byte aligned.
-class Amd64Encoder {
+class ProgramEncoder {
  public:
-  Amd64Encoder(const Program& program, asmjit::CodeHolder& code)
-      : program_(program), assembler_(&code) {
-    assembler_.addDiagnosticOptions(asmjit::DiagnosticOptions::kValidateAssembler);
+  ProgramEncoder(const Program& program, asmjit::CodeHolder& code) : program_(program) {
+    if (program.isa == Isa::amd64) {
+      assembler_ = std::make_unique<asmjit::x86::Assembler>(&code);
+    } else {
+      assembler_ = std::make_unique<asmjit::a64::Assembler>(&code);
+    }
+    assembler_->addDiagnosticOptions(asmjit::DiagnosticOptions::kValidateAssembler);
     for (std::size_t i = 0; i < program.label_names.size(); ++i) {
-      labels_.push_back(assembler_.newLabel());
+      labels_.push_back(assembler_->newLabel());
     }
   }
 
   void run(std::vector<asmjit::Label>& starts, std::vector<asmjit::Label>& ends) {
     for (const Function& function : program_.functions) {
-      check(assembler_.align(asmjit::AlignMode::kCode, 32), function, nullptr);
-      starts.push_back(assembler_.newLabel());
-      ends.push_back(assembler_.newLabel());
-      assembler_.bind(starts.back());
+      check(assembler_->align(asmjit::AlignMode::kCode, 32), function, nullptr);
+      starts.push_back(assembler_->newLabel());
+      ends.push_back(assembler_->newLabel());
+      assembler_->bind(starts.back());
       for (const Item& item : function.items) {
         if (const auto* instruction = std::get_if<Instruction>(&item)) {
           emit(function, *instruction);
         } else if (const auto* label = std::get_if<LabelDef>(&item)) {
-          check(assembler_.bind(labels_.at(label->id)), function, nullptr);
+          check(assembler_->bind(labels_.at(label->id)), function, nullptr);
         }
       }
-      assembler_.bind(ends.back());
+      assembler_->bind(ends.back());
     }
     for (const QuadTable& table : program_.tables) {
-      assembler_.align(asmjit::AlignMode::kData, 64);
-      assembler_.bind(labels_.at(table.label));
+      assembler_->align(asmjit::AlignMode::kData, 64);
+      assembler_->bind(labels_.at(table.label));
       for (std::uint64_t value : table.values)
-        assembler_.embedUInt64(value);
+        assembler_->embedUInt64(value);
     }
   }
 
  private:
-  asmjit::Operand operand(const Operand& op) const {
+  asmjit::Operand amd64_operand(const Operand& op) const {
     namespace x86 = asmjit::x86;
     if (const Reg* reg = std::get_if<Reg>(&op)) return x86::gpq(reg->index);
     if (const Imm* imm = std::get_if<Imm>(&op)) return asmjit::Imm(imm->value);
@@ -91,13 +148,63 @@ class Amd64Encoder {
     throw GenerationError("operand kind not available on amd64");
   }
 
+  static asmjit::Operand arm64_register(const Reg& reg) {
+    namespace a64 = asmjit::a64;
+    switch (reg.cls) {
+      case RegClass::gp64:
+        return a64::x(reg.index);
+      case RegClass::gp32:
+        return a64::w(reg.index);
+      case RegClass::sp:
+        return a64::sp;
+      case RegClass::fp64:
+        return a64::d(reg.index);
+      case RegClass::vec16b:
+        return a64::v(reg.index).b16();
+      case RegClass::vec2d:
+        return a64::v(reg.index).d2();
+    }
+    throw GenerationError("unknown arm64 register class");
+  }
+
+  asmjit::Operand arm64_operand(const Operand& op) const {
+    namespace a64 = asmjit::a64;
+    if (const Reg* reg = std::get_if<Reg>(&op)) return arm64_register(*reg);
+    if (const Imm* imm = std::get_if<Imm>(&op)) return asmjit::Imm(imm->value);
+    if (const LabelRef* label = std::get_if<LabelRef>(&op)) return labels_.at(label->id);
+    if (const Mem* mem = std::get_if<Mem>(&op)) {
+      const a64::Gp base = mem->base.cls == RegClass::sp ? a64::sp : a64::x(mem->base.index);
+      switch (mem->addressing) {
+        case Addressing::offset:
+          return a64::ptr(base, mem->disp);
+        case Addressing::pre_index:
+          return a64::ptr_pre(base, mem->disp);
+        case Addressing::post_index:
+          return a64::ptr_post(base, mem->disp);
+        case Addressing::pc_relative:
+          break;
+      }
+    }
+    throw GenerationError("operand kind not available on arm64");
+  }
+
   void emit(const Function& function, const Instruction& instruction) {
     std::vector<asmjit::Operand> operands;
-    for (const Operand& op : instruction.operands)
-      operands.push_back(operand(op));
-    check(assembler_.emitOpArray(amd64_instruction_id(instruction.mnemonic), operands.data(),
-                                 operands.size()),
-          function, &instruction);
+    asmjit::InstId id;
+    if (program_.isa == Isa::amd64) {
+      id = amd64_instruction_id(instruction.mnemonic);
+      for (const Operand& op : instruction.operands)
+        operands.push_back(amd64_operand(op));
+    } else {
+      id = arm64_instruction_id(instruction);
+      for (const Operand& op : instruction.operands)
+        operands.push_back(arm64_operand(op));
+      // `ret` with no operand returns through x30, as GNU as assumes.
+      if (instruction.mnemonic == Mnemonic::arm64_ret && operands.empty()) {
+        operands.push_back(asmjit::a64::x30);
+      }
+    }
+    check(assembler_->emitOpArray(id, operands.data(), operands.size()), function, &instruction);
   }
 
   void check(asmjit::Error error, const Function& function, const Instruction* instruction) {
@@ -111,7 +218,7 @@ class Amd64Encoder {
   }
 
   const Program& program_;
-  asmjit::x86::Assembler assembler_;
+  std::unique_ptr<asmjit::BaseAssembler> assembler_;
   std::vector<asmjit::Label> labels_;
 };
 
@@ -122,11 +229,7 @@ asmjit::Environment environment_for(Isa isa) {
 // Fills `code` with the program; returns the start/end label of each function.
 void lay_out(const Program& program, asmjit::CodeHolder& code, std::vector<asmjit::Label>& starts,
              std::vector<asmjit::Label>& ends) {
-  if (program.isa != Isa::amd64) {
-    throw GenerationError("kernel " + program.kernel_name + ": no asmjit encoder for " +
-                          std::string(isa_name(program.isa)) + " yet");
-  }
-  Amd64Encoder(program, code).run(starts, ends);
+  ProgramEncoder(program, code).run(starts, ends);
 }
 
 }  // namespace

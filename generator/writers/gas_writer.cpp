@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "program/amd64.hpp"
+#include "program/arm64.hpp"
 
 namespace spongegen::writers {
 namespace {
@@ -35,9 +36,33 @@ std::string amd64_operand(const Program& program, const Operand& operand) {
   throw GenerationError("operand kind not available on amd64");
 }
 
+std::string arm64_operand(const Program& program, const Operand& operand) {
+  if (const Reg* reg = std::get_if<Reg>(&operand)) return arm64::register_name(*reg);
+  if (const Imm* imm = std::get_if<Imm>(&operand)) return fmt::format("#{}", imm->value);
+  if (const LabelRef* label = std::get_if<LabelRef>(&operand)) {
+    return local_label(program, label->id);
+  }
+  if (const Mem* mem = std::get_if<Mem>(&operand)) {
+    const std::string base = arm64::register_name(mem->base);
+    switch (mem->addressing) {
+      case Addressing::offset:
+        return mem->disp == 0 ? fmt::format("[{}]", base)
+                              : fmt::format("[{}, #{}]", base, mem->disp);
+      case Addressing::pre_index:
+        return fmt::format("[{}, #{}]!", base, mem->disp);
+      case Addressing::post_index:
+        return fmt::format("[{}], #{}", base, mem->disp);
+      case Addressing::pc_relative:
+        break;
+    }
+    throw GenerationError("arm64 memory operands are register-based; use adr for labels");
+  }
+  throw GenerationError("operand kind not available on arm64");
+}
+
 std::string format_operand(const Program& program, const Operand& operand) {
-  if (program.isa == Isa::amd64) return amd64_operand(program, operand);
-  throw GenerationError("no text writer for " + std::string(isa_name(program.isa)) + " yet");
+  return program.isa == Isa::amd64 ? amd64_operand(program, operand)
+                                   : arm64_operand(program, operand);
 }
 
 std::string cfi_line(const Program& program, const Cfi& cfi) {
@@ -99,9 +124,12 @@ std::string property_note(PropertyNote note) {
 
 std::string format_instruction(const Program& program, const Instruction& instruction) {
   std::string text(mnemonic_info(instruction.mnemonic).text);
+  // ld1r takes a register list: ld1r {v31.2d}, [x10], #8
+  const bool list_first = instruction.mnemonic == Mnemonic::arm64_ld1r;
   for (std::size_t i = 0; i < instruction.operands.size(); ++i) {
     text += i == 0 ? " " : ", ";
-    text += format_operand(program, instruction.operands[i]);
+    const std::string operand = format_operand(program, instruction.operands[i]);
+    text += list_first && i == 0 ? "{" + operand + "}" : operand;
   }
   return text;
 }
@@ -119,6 +147,7 @@ std::string write_gas(const Program& program) {
   out += kObjectFormatMacros;
   out += "\n";
   if (program.isa == Isa::amd64) out += "\t.intel_syntax noprefix\n";
+  if (!program.arch_directive.empty()) out += "\t.arch " + program.arch_directive + "\n";
   out += "\t.text\n";
 
   for (const Function& function : program.functions) {

@@ -18,6 +18,9 @@ extern const KeccakKernel kPortableKernel;
 #if SPONGE_HAVE_AMD64_BMI2
 extern const KeccakKernel kAmd64Bmi2Kernel;
 #endif
+#if SPONGE_HAVE_ARM64_SHA3
+extern const KeccakKernel kArm64Sha3Kernel;
+#endif
 
 namespace {
 
@@ -25,6 +28,9 @@ namespace {
 const KeccakKernel* const kKernels[] = {
 #if SPONGE_HAVE_AMD64_BMI2
     &kAmd64Bmi2Kernel,
+#endif
+#if SPONGE_HAVE_ARM64_SHA3
+    &kArm64Sha3Kernel,
 #endif
     &kPortableKernel,
 };

@@ -1,0 +1,38 @@
+#include "program/arm64.hpp"
+
+namespace spongegen::arm64 {
+
+std::string register_name(Reg reg) {
+  const std::string index = std::to_string(reg.index);
+  switch (reg.cls) {
+    case RegClass::gp64:
+      if (reg.index <= 30) return "x" + index;
+      break;
+    case RegClass::gp32:
+      if (reg.index <= 30) return "w" + index;
+      break;
+    case RegClass::sp:
+      return "sp";
+    case RegClass::fp64:
+      if (reg.index <= 31) return "d" + index;
+      break;
+    case RegClass::vec16b:
+      if (reg.index <= 31) return "v" + index + ".16b";
+      break;
+    case RegClass::vec2d:
+      if (reg.index <= 31) return "v" + index + ".2d";
+      break;
+  }
+  throw GenerationError("not an arm64 register (class " +
+                        std::to_string(static_cast<int>(reg.cls)) + ", index " + index + ")");
+}
+
+bool is_callee_saved(Reg reg) {
+  if (reg.cls == RegClass::gp64 || reg.cls == RegClass::gp32) {
+    return reg.index >= 19 && reg.index <= 30;
+  }
+  if (reg.cls == RegClass::sp) return true;
+  return reg.index >= 8 && reg.index <= 15;  // d8-d15, whichever view
+}
+
+}  // namespace spongegen::arm64
