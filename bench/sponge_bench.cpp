@@ -1,0 +1,433 @@
+// sponge_bench: Keccak-256 speed of the sponge runtime, on every kernel this CPU runs, next
+// to OpenSSL (SHA3-256) and Crypto++ (Keccak_256), in one process.
+//
+// Benchmark names are <family>/<implementation>[/<message bytes>], which bench/report.py
+// reads back:
+//   families         oneshot   one message hashed from scratch, all at once
+//                    stream64  one message fed in 64-byte update() calls, then finished
+//                    permute   one Keccak-f[1600] call on a 200-byte state
+//                    absorb136 one fused "XOR a 136-byte block, then permute" kernel call
+//   implementations  sponge             the public API, sponge::keccak256 / Keccak256 /
+//                                       keccak_f1600, on the kernel the dispatcher chose
+//                    kernel:<name>      Keccak-256 built right here on one kernel's entries
+//                                       from the internal table (absorb_for(136), permute),
+//                                       so every kernel is timed in this one run
+//                    openssl-ctx        SHA3-256, one EVP_MD_CTX reused: DigestInit_ex2,
+//                                       DigestUpdate, DigestFinal_ex
+//                    openssl-evpdigest  SHA3-256 through EVP_Digest (one call per message)
+//                    cryptopp           CryptoPP::Keccak_256, one object reused: Update,
+//                                       TruncatedFinal
+// Before any timing, every implementation is checked against sponge::keccak256 (or
+// sponge::sha3_256 for OpenSSL) on messages around the block size; a mismatch ends the run.
+#include <benchmark/benchmark.h>
+#include <cryptopp/keccak.h>
+#include <openssl/evp.h>
+
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "byte_order.hpp"
+#include "kernel.hpp"
+#include "sponge/sponge.hpp"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define SPONGE_BENCH_HAVE_TSC 1
+#else
+#define SPONGE_BENCH_HAVE_TSC 0
+#endif
+
+namespace {
+
+using sponge::detail::AbsorbFn;
+using sponge::detail::KeccakKernel;
+using Digest = std::array<std::uint8_t, 32>;
+
+constexpr std::size_t kRate = 136;  // Keccak-256 and SHA3-256 alike
+constexpr std::uint8_t kKeccakDomain = 0x01;
+constexpr std::size_t kStreamPiece = 64;
+constexpr std::int64_t kOneShotSizes[] = {0, 32, 64, 128, 136, 256, 1024, 4096, 16384, 1 << 20};
+constexpr std::int64_t kStreamSizes[] = {4096, 1 << 20};
+constexpr std::size_t kMaxMessage = 1 << 20;
+
+// The message bytes: fixed pseudo-random content (splitmix64), 64-byte aligned.
+const std::uint8_t* message() {
+  static const std::vector<std::uint64_t> words = [] {
+    std::vector<std::uint64_t> out(kMaxMessage / 8 + 8);
+    std::uint64_t x = 0x5eed5eed5eed5eedull;
+    for (std::uint64_t& word : out) {
+      std::uint64_t z = (x += 0x9e3779b97f4a7c15ull);
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+      word = z ^ (z >> 31);
+    }
+    return out;
+  }();
+  const auto address = reinterpret_cast<std::uintptr_t>(words.data());
+  return reinterpret_cast<const std::uint8_t*>(words.data()) + ((64 - address % 64) % 64);
+}
+
+// ---------------------------------------------------------------------------------------
+// Keccak-256 on one kernel's entries: the runtime's own sponge steps (sponge.cpp), minus the
+// streaming object: full blocks straight from the input through the fused entry, the padded
+// last block XORed in C++ (only the lanes it touches) and permuted with the permute entry.
+// ---------------------------------------------------------------------------------------
+Digest keccak256_on(const KeccakKernel& kernel, AbsorbFn absorb, const std::uint8_t* data,
+                    std::size_t length) noexcept {
+  std::uint64_t lanes[25] = {};
+  for (; length >= kRate; data += kRate, length -= kRate)
+    absorb(lanes, data);
+  std::uint8_t last[kRate] = {};
+  std::memcpy(last, data, length);
+  last[length] ^= kKeccakDomain;
+  last[kRate - 1] ^= 0x80;
+  const std::size_t filled_lanes = length / 8 + 1;
+  for (std::size_t lane = 0; lane < filled_lanes; ++lane) {
+    lanes[lane] ^= sponge::detail::load_le64(last + 8 * lane);
+  }
+  if (filled_lanes < kRate / 8) lanes[kRate / 8 - 1] ^= sponge::detail::load_le64(last + kRate - 8);
+  kernel.permute(lanes);
+  Digest out;
+  sponge::detail::copy_state_bytes(lanes, 0, out.data(), out.size());
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------
+// Timing helpers.
+// ---------------------------------------------------------------------------------------
+std::uint64_t ticks() noexcept {
+#if SPONGE_BENCH_HAVE_TSC
+  return __rdtsc();
+#else
+  return 0;
+#endif
+}
+
+// Runs `body` once per benchmark iteration and records bytes/s (when it hashes bytes), and,
+// where the CPU has a time-stamp counter, TSC ticks per iteration ("ticks") and per message
+// byte ("ticks/B").
+template <typename Body>
+void run(benchmark::State& state, std::size_t bytes_per_iteration, Body&& body) {
+  const std::uint64_t start = ticks();
+  for (auto _ : state) {
+    body();
+  }
+  const std::uint64_t stop = ticks();
+  const auto iterations = static_cast<double>(state.iterations());
+  if (bytes_per_iteration != 0) {
+    state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(bytes_per_iteration));
+  }
+  if (SPONGE_BENCH_HAVE_TSC && iterations > 0) {
+    const auto elapsed = static_cast<double>(stop - start);
+    state.counters["ticks"] = benchmark::Counter(elapsed / iterations);
+    if (bytes_per_iteration != 0) {
+      state.counters["ticks/B"] =
+          benchmark::Counter(elapsed / (iterations * static_cast<double>(bytes_per_iteration)));
+    }
+  }
+}
+
+std::size_t size_of(const benchmark::State& state) {
+  return static_cast<std::size_t>(state.range(0));
+}
+
+// One SHA3-256 EVP_MD for the whole process, fetched once (no per-call name lookup).
+EVP_MD* openssl_sha3_256() {
+  static EVP_MD* md = EVP_MD_fetch(nullptr, "SHA3-256", nullptr);
+  return md;
+}
+
+struct OpenSslContext {
+  OpenSslContext() : ctx(EVP_MD_CTX_new()) {}
+  ~OpenSslContext() { EVP_MD_CTX_free(ctx); }
+  OpenSslContext(const OpenSslContext&) = delete;
+  OpenSslContext& operator=(const OpenSslContext&) = delete;
+  EVP_MD_CTX* ctx;
+};
+
+// ---------------------------------------------------------------------------------------
+// One-shot benchmarks.
+// ---------------------------------------------------------------------------------------
+void oneshot_sponge(benchmark::State& state) {
+  const std::span<const std::uint8_t> data(message(), size_of(state));
+  run(state, data.size(), [&] {
+    Digest out = sponge::keccak256(data);
+    benchmark::DoNotOptimize(out);
+  });
+}
+
+void oneshot_kernel(benchmark::State& state, const KeccakKernel* kernel) {
+  const std::uint8_t* data = message();
+  const std::size_t size = size_of(state);
+  const AbsorbFn absorb = kernel->absorb_for(kRate);
+  run(state, size, [&] {
+    Digest out = keccak256_on(*kernel, absorb, data, size);
+    benchmark::DoNotOptimize(out);
+  });
+}
+
+void oneshot_openssl_ctx(benchmark::State& state) {
+  const std::uint8_t* data = message();
+  const std::size_t size = size_of(state);
+  EVP_MD* md = openssl_sha3_256();
+  OpenSslContext context;
+  int ok = 1;
+  run(state, size, [&] {
+    Digest out;
+    unsigned int out_length = 0;
+    ok &= EVP_DigestInit_ex2(context.ctx, md, nullptr);
+    ok &= EVP_DigestUpdate(context.ctx, data, size);
+    ok &= EVP_DigestFinal_ex(context.ctx, out.data(), &out_length);
+    benchmark::DoNotOptimize(out);
+  });
+  if (!ok) state.SkipWithError("OpenSSL EVP_Digest{Init_ex2,Update,Final_ex} failed");
+}
+
+void oneshot_openssl_evpdigest(benchmark::State& state) {
+  const std::uint8_t* data = message();
+  const std::size_t size = size_of(state);
+  EVP_MD* md = openssl_sha3_256();
+  int ok = 1;
+  run(state, size, [&] {
+    Digest out;
+    unsigned int out_length = 0;
+    ok &= EVP_Digest(data, size, out.data(), &out_length, md, nullptr);
+    benchmark::DoNotOptimize(out);
+  });
+  if (!ok) state.SkipWithError("OpenSSL EVP_Digest failed");
+}
+
+void oneshot_cryptopp(benchmark::State& state) {
+  const std::uint8_t* data = message();
+  const std::size_t size = size_of(state);
+  CryptoPP::Keccak_256 hash;
+  run(state, size, [&] {
+    Digest out;
+    hash.Update(data, size);
+    hash.TruncatedFinal(out.data(), out.size());  // also restarts the object
+    benchmark::DoNotOptimize(out);
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// Streaming benchmarks: the message in 64-byte pieces, then the digest.
+// ---------------------------------------------------------------------------------------
+void stream_sponge(benchmark::State& state) {
+  const std::uint8_t* data = message();
+  const std::size_t size = size_of(state);
+  sponge::Keccak256 hash;
+  run(state, size, [&] {
+    Digest out;
+    hash.reset();
+    for (std::size_t offset = 0; offset < size; offset += kStreamPiece) {
+      hash.update(std::span<const std::uint8_t>(data + offset, kStreamPiece));
+    }
+    hash.squeeze(out);  // digest() would copy the sponge first, to leave it usable
+    benchmark::DoNotOptimize(out);
+  });
+}
+
+void stream_openssl_ctx(benchmark::State& state) {
+  const std::uint8_t* data = message();
+  const std::size_t size = size_of(state);
+  EVP_MD* md = openssl_sha3_256();
+  OpenSslContext context;
+  int ok = 1;
+  run(state, size, [&] {
+    Digest out;
+    unsigned int out_length = 0;
+    ok &= EVP_DigestInit_ex2(context.ctx, md, nullptr);
+    for (std::size_t offset = 0; offset < size; offset += kStreamPiece) {
+      ok &= EVP_DigestUpdate(context.ctx, data + offset, kStreamPiece);
+    }
+    ok &= EVP_DigestFinal_ex(context.ctx, out.data(), &out_length);
+    benchmark::DoNotOptimize(out);
+  });
+  if (!ok) state.SkipWithError("OpenSSL EVP_Digest{Init_ex2,Update,Final_ex} failed");
+}
+
+void stream_cryptopp(benchmark::State& state) {
+  const std::uint8_t* data = message();
+  const std::size_t size = size_of(state);
+  CryptoPP::Keccak_256 hash;
+  run(state, size, [&] {
+    Digest out;
+    for (std::size_t offset = 0; offset < size; offset += kStreamPiece) {
+      hash.Update(data + offset, kStreamPiece);
+    }
+    hash.TruncatedFinal(out.data(), out.size());
+    benchmark::DoNotOptimize(out);
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// The bare permutation, and one fused absorb call.
+// ---------------------------------------------------------------------------------------
+void permute_sponge(benchmark::State& state) {
+  std::uint64_t lanes[25] = {};
+  run(state, 0, [&] { sponge::keccak_f1600(lanes); });
+  benchmark::DoNotOptimize(lanes[0]);
+}
+
+void permute_kernel(benchmark::State& state, const KeccakKernel* kernel) {
+  std::uint64_t lanes[25] = {};
+  const sponge::detail::PermuteFn permute = kernel->permute;
+  run(state, 0, [&] { permute(lanes); });
+  benchmark::DoNotOptimize(lanes[0]);
+}
+
+void absorb136_kernel(benchmark::State& state, const KeccakKernel* kernel) {
+  std::uint64_t lanes[25] = {};
+  const AbsorbFn absorb = kernel->absorb_for(kRate);
+  const std::uint8_t* block = message();
+  run(state, kRate, [&] { absorb(lanes, block); });
+  benchmark::DoNotOptimize(lanes[0]);
+}
+
+// ---------------------------------------------------------------------------------------
+// Set-up: which kernels, the self-check, registration, context.
+// ---------------------------------------------------------------------------------------
+std::vector<const KeccakKernel*> runnable_kernels() {
+  std::vector<const KeccakKernel*> out;
+  for (const KeccakKernel* kernel : sponge::detail::compiled_kernels()) {
+    if (kernel->cpu_supports()) out.push_back(kernel);
+  }
+  return out;
+}
+
+std::string join_kernel_names(bool runnable) {
+  std::string names;
+  for (const KeccakKernel* kernel : sponge::detail::compiled_kernels()) {
+    if (kernel->cpu_supports() != runnable) continue;
+    if (!names.empty()) names += ", ";
+    names += kernel->name;
+  }
+  return names.empty() ? "none" : names;
+}
+
+std::string cpu_model() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("model name", 0) != 0) continue;
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) break;
+    const auto begin = line.find_first_not_of(" \t", colon + 1);
+    return begin == std::string::npos ? "unknown" : line.substr(begin);
+  }
+  return "unknown";
+}
+
+// Every implementation must give the right digest before its speed means anything.
+bool self_check(const std::vector<const KeccakKernel*>& kernels) {
+  const std::uint8_t* data = message();
+  const std::size_t sizes[] = {0, 1, 31, 32, 64, 128, 135, 136, 137, 271, 272, 273, 1000, 4096};
+  bool ok = true;
+  auto fail = [&](const char* what, std::size_t size) {
+    std::fprintf(stderr, "sponge_bench: self-check failed: %s, %zu bytes\n", what, size);
+    ok = false;
+  };
+  EVP_MD* md = openssl_sha3_256();
+  for (std::size_t size : sizes) {
+    const std::span<const std::uint8_t> bytes(data, size);
+    const Digest expected = sponge::keccak256(bytes);
+    for (const KeccakKernel* kernel : kernels) {
+      if (keccak256_on(*kernel, kernel->absorb_for(kRate), data, size) != expected) {
+        fail(std::string(kernel->name).c_str(), size);
+      }
+    }
+    Digest out;
+    CryptoPP::Keccak_256 cryptopp;
+    cryptopp.Update(data, size);
+    cryptopp.TruncatedFinal(out.data(), out.size());
+    if (out != expected) fail("Crypto++ Keccak_256", size);
+    if (size % kStreamPiece == 0) {
+      sponge::Keccak256 stream;
+      for (std::size_t offset = 0; offset < size; offset += kStreamPiece) {
+        stream.update(std::span<const std::uint8_t>(data + offset, kStreamPiece));
+      }
+      stream.squeeze(out);
+      if (out != expected) fail("sponge::Keccak256 in 64-byte pieces", size);
+    }
+    unsigned int out_length = 0;
+    if (md == nullptr || !EVP_Digest(data, size, out.data(), &out_length, md, nullptr) ||
+        out_length != out.size() || out != sponge::sha3_256(bytes)) {
+      fail("OpenSSL SHA3-256", size);
+    }
+  }
+  return ok;
+}
+
+void register_benchmarks(const std::vector<const KeccakKernel*>& kernels) {
+  auto sized = [](benchmark::internal::Benchmark* benchmark, std::span<const std::int64_t> sizes) {
+    for (std::int64_t size : sizes)
+      benchmark->Arg(size);
+  };
+  sized(benchmark::RegisterBenchmark("oneshot/sponge", oneshot_sponge), kOneShotSizes);
+  for (const KeccakKernel* kernel : kernels) {
+    const std::string name = "oneshot/kernel:" + std::string(kernel->name);
+    sized(benchmark::RegisterBenchmark(name.c_str(), oneshot_kernel, kernel), kOneShotSizes);
+  }
+  sized(benchmark::RegisterBenchmark("oneshot/openssl-ctx", oneshot_openssl_ctx), kOneShotSizes);
+  sized(benchmark::RegisterBenchmark("oneshot/openssl-evpdigest", oneshot_openssl_evpdigest),
+        kOneShotSizes);
+  sized(benchmark::RegisterBenchmark("oneshot/cryptopp", oneshot_cryptopp), kOneShotSizes);
+
+  sized(benchmark::RegisterBenchmark("stream64/sponge", stream_sponge), kStreamSizes);
+  sized(benchmark::RegisterBenchmark("stream64/openssl-ctx", stream_openssl_ctx), kStreamSizes);
+  sized(benchmark::RegisterBenchmark("stream64/cryptopp", stream_cryptopp), kStreamSizes);
+
+  benchmark::RegisterBenchmark("permute/sponge", permute_sponge);
+  for (const KeccakKernel* kernel : kernels) {
+    const std::string permute_name = "permute/kernel:" + std::string(kernel->name);
+    benchmark::RegisterBenchmark(permute_name.c_str(), permute_kernel, kernel);
+    const std::string absorb_name = "absorb136/kernel:" + std::string(kernel->name);
+    benchmark::RegisterBenchmark(absorb_name.c_str(), absorb136_kernel, kernel);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+
+  if (openssl_sha3_256() == nullptr) {
+    std::fprintf(stderr, "sponge_bench: EVP_MD_fetch(NULL, \"SHA3-256\", NULL) failed\n");
+    return 1;
+  }
+  const std::vector<const KeccakKernel*> kernels = runnable_kernels();
+  if (!self_check(kernels)) return 1;
+
+  benchmark::AddCustomContext("cpu_model", cpu_model());
+  benchmark::AddCustomContext("sponge_active_kernel", std::string(sponge::active_kernel()));
+  benchmark::AddCustomContext("sponge_kernels_benchmarked", join_kernel_names(true));
+  benchmark::AddCustomContext("sponge_kernels_not_runnable", join_kernel_names(false));
+  benchmark::AddCustomContext(
+      "like_for_like",
+      "OpenSSL is timed on SHA3-256 (it has no Keccak-256). SHA3-256 and Keccak-256 differ "
+      "only in the padding's domain byte (0x06 vs 0x01): same Keccak-f[1600] permutation, "
+      "same rate (136 bytes), same 32-byte output, same number of permutations per message");
+  benchmark::AddCustomContext(
+      "columns",
+      "sponge = public API on the dispatcher's kernel; kernel:<name> = Keccak-256 on that "
+      "kernel's table entries; openssl-ctx = reused EVP_MD_CTX; openssl-evpdigest = "
+      "EVP_Digest; cryptopp = reused CryptoPP::Keccak_256");
+  benchmark::AddCustomContext(
+      "ticks", SPONGE_BENCH_HAVE_TSC
+                   ? "rdtsc ticks per iteration (ticks/B: per message byte); the TSC runs at a "
+                     "constant reference rate, which differs from core cycles under turbo or "
+                     "frequency scaling"
+                   : "no time-stamp counter on this CPU: no ticks columns");
+
+  register_benchmarks(kernels);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
