@@ -91,7 +91,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	sub rsp, 200
 	.cfi_adjust_cfa_offset 200
 
-	// Round 0: array -> scratch
+	// ---- round 0 ----
+	// array -> scratch
 	mov r8, qword ptr [rdi]
 	xor r8, qword ptr [rdi + 40]
 	xor r8, qword ptr [rdi + 80]
@@ -127,6 +128,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor rbp, r10
 	rorx r12, r8, 63
 	xor r12, r11                            // D[0..4] ready
+	// chi row 0 -> lanes 0..4
 	mov r8, qword ptr [rdi]
 	xor r8, rcx
 	mov r9, qword ptr [rdi + 48]
@@ -157,6 +159,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 32], rax
+	// chi row 1 -> lanes 5..9
 	mov r8, qword ptr [rdi + 24]
 	xor r8, rbp
 	rorx r8, r8, 36
@@ -187,6 +190,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 72], rax
+	// chi row 2 -> lanes 10..14
 	mov r8, qword ptr [rdi + 8]
 	xor r8, rdx
 	rorx r8, r8, 63
@@ -217,6 +221,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 112], rax
+	// chi row 3 -> lanes 15..19
 	mov r8, qword ptr [rdi + 32]
 	xor r8, r12
 	rorx r8, r8, 37
@@ -247,6 +252,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 152], rax
+	// chi row 4 -> lanes 20..24
 	mov r8, qword ptr [rdi + 16]
 	xor r8, rbx
 	rorx r8, r8, 2
@@ -277,8 +283,10 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 192], rax
+	// ---- end of round ----
 
-	// Round 1: scratch -> array
+	// ---- round 1 ----
+	// scratch -> array
 	mov r8, qword ptr [rsp]
 	xor r8, qword ptr [rsp + 40]
 	xor r8, qword ptr [rsp + 80]
@@ -314,6 +322,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor rbp, r10
 	rorx r12, r8, 63
 	xor r12, r11                            // D[0..4] ready
+	// chi row 0 -> lanes 0..4
 	mov r8, qword ptr [rsp]
 	xor r8, rcx
 	mov r9, qword ptr [rsp + 48]
@@ -344,6 +353,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 32], rax
+	// chi row 1 -> lanes 5..9
 	mov r8, qword ptr [rsp + 24]
 	xor r8, rbp
 	rorx r8, r8, 36
@@ -374,6 +384,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 72], rax
+	// chi row 2 -> lanes 10..14
 	mov r8, qword ptr [rsp + 8]
 	xor r8, rdx
 	rorx r8, r8, 63
@@ -404,6 +415,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 112], rax
+	// chi row 3 -> lanes 15..19
 	mov r8, qword ptr [rsp + 32]
 	xor r8, r12
 	rorx r8, r8, 37
@@ -434,6 +446,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 152], rax
+	// chi row 4 -> lanes 20..24
 	mov r8, qword ptr [rsp + 16]
 	xor r8, rbx
 	rorx r8, r8, 2
@@ -464,8 +477,10 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 192], rax
+	// ---- end of round ----
 
-	// Round 2: array -> scratch
+	// ---- round 2 ----
+	// array -> scratch
 	mov r8, qword ptr [rdi]
 	xor r8, qword ptr [rdi + 40]
 	xor r8, qword ptr [rdi + 80]
@@ -501,6 +516,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor rbp, r10
 	rorx r12, r8, 63
 	xor r12, r11                            // D[0..4] ready
+	// chi row 0 -> lanes 0..4
 	mov r8, qword ptr [rdi]
 	xor r8, rcx
 	mov r9, qword ptr [rdi + 48]
@@ -531,6 +547,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 32], rax
+	// chi row 1 -> lanes 5..9
 	mov r8, qword ptr [rdi + 24]
 	xor r8, rbp
 	rorx r8, r8, 36
@@ -561,6 +578,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 72], rax
+	// chi row 2 -> lanes 10..14
 	mov r8, qword ptr [rdi + 8]
 	xor r8, rdx
 	rorx r8, r8, 63
@@ -591,6 +609,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 112], rax
+	// chi row 3 -> lanes 15..19
 	mov r8, qword ptr [rdi + 32]
 	xor r8, r12
 	rorx r8, r8, 37
@@ -621,6 +640,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 152], rax
+	// chi row 4 -> lanes 20..24
 	mov r8, qword ptr [rdi + 16]
 	xor r8, rbx
 	rorx r8, r8, 2
@@ -651,8 +671,10 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 192], rax
+	// ---- end of round ----
 
-	// Round 3: scratch -> array
+	// ---- round 3 ----
+	// scratch -> array
 	mov r8, qword ptr [rsp]
 	xor r8, qword ptr [rsp + 40]
 	xor r8, qword ptr [rsp + 80]
@@ -688,6 +710,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor rbp, r10
 	rorx r12, r8, 63
 	xor r12, r11                            // D[0..4] ready
+	// chi row 0 -> lanes 0..4
 	mov r8, qword ptr [rsp]
 	xor r8, rcx
 	mov r9, qword ptr [rsp + 48]
@@ -718,6 +741,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 32], rax
+	// chi row 1 -> lanes 5..9
 	mov r8, qword ptr [rsp + 24]
 	xor r8, rbp
 	rorx r8, r8, 36
@@ -748,6 +772,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 72], rax
+	// chi row 2 -> lanes 10..14
 	mov r8, qword ptr [rsp + 8]
 	xor r8, rdx
 	rorx r8, r8, 63
@@ -778,6 +803,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 112], rax
+	// chi row 3 -> lanes 15..19
 	mov r8, qword ptr [rsp + 32]
 	xor r8, r12
 	rorx r8, r8, 37
@@ -808,6 +834,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 152], rax
+	// chi row 4 -> lanes 20..24
 	mov r8, qword ptr [rsp + 16]
 	xor r8, rbx
 	rorx r8, r8, 2
@@ -838,8 +865,10 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 192], rax
+	// ---- end of round ----
 
-	// Round 4: array -> scratch
+	// ---- round 4 ----
+	// array -> scratch
 	mov r8, qword ptr [rdi]
 	xor r8, qword ptr [rdi + 40]
 	xor r8, qword ptr [rdi + 80]
@@ -875,6 +904,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor rbp, r10
 	rorx r12, r8, 63
 	xor r12, r11                            // D[0..4] ready
+	// chi row 0 -> lanes 0..4
 	mov r8, qword ptr [rdi]
 	xor r8, rcx
 	mov r9, qword ptr [rdi + 48]
@@ -905,6 +935,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 32], rax
+	// chi row 1 -> lanes 5..9
 	mov r8, qword ptr [rdi + 24]
 	xor r8, rbp
 	rorx r8, r8, 36
@@ -935,6 +966,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 72], rax
+	// chi row 2 -> lanes 10..14
 	mov r8, qword ptr [rdi + 8]
 	xor r8, rdx
 	rorx r8, r8, 63
@@ -965,6 +997,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 112], rax
+	// chi row 3 -> lanes 15..19
 	mov r8, qword ptr [rdi + 32]
 	xor r8, r12
 	rorx r8, r8, 37
@@ -995,6 +1028,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 152], rax
+	// chi row 4 -> lanes 20..24
 	mov r8, qword ptr [rdi + 16]
 	xor r8, rbx
 	rorx r8, r8, 2
@@ -1025,8 +1059,10 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 192], rax
+	// ---- end of round ----
 
-	// Round 5: scratch -> array
+	// ---- round 5 ----
+	// scratch -> array
 	mov r8, qword ptr [rsp]
 	xor r8, qword ptr [rsp + 40]
 	xor r8, qword ptr [rsp + 80]
@@ -1062,6 +1098,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor rbp, r10
 	rorx r12, r8, 63
 	xor r12, r11                            // D[0..4] ready
+	// chi row 0 -> lanes 0..4
 	mov r8, qword ptr [rsp]
 	xor r8, rcx
 	mov r9, qword ptr [rsp + 48]
@@ -1092,6 +1129,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 32], rax
+	// chi row 1 -> lanes 5..9
 	mov r8, qword ptr [rsp + 24]
 	xor r8, rbp
 	rorx r8, r8, 36
@@ -1122,6 +1160,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 72], rax
+	// chi row 2 -> lanes 10..14
 	mov r8, qword ptr [rsp + 8]
 	xor r8, rdx
 	rorx r8, r8, 63
@@ -1152,6 +1191,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 112], rax
+	// chi row 3 -> lanes 15..19
 	mov r8, qword ptr [rsp + 32]
 	xor r8, r12
 	rorx r8, r8, 37
@@ -1182,6 +1222,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 152], rax
+	// chi row 4 -> lanes 20..24
 	mov r8, qword ptr [rsp + 16]
 	xor r8, rbx
 	rorx r8, r8, 2
@@ -1212,8 +1253,10 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 192], rax
+	// ---- end of round ----
 
-	// Round 6: array -> scratch
+	// ---- round 6 ----
+	// array -> scratch
 	mov r8, qword ptr [rdi]
 	xor r8, qword ptr [rdi + 40]
 	xor r8, qword ptr [rdi + 80]
@@ -1249,6 +1292,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor rbp, r10
 	rorx r12, r8, 63
 	xor r12, r11                            // D[0..4] ready
+	// chi row 0 -> lanes 0..4
 	mov r8, qword ptr [rdi]
 	xor r8, rcx
 	mov r9, qword ptr [rdi + 48]
@@ -1279,6 +1323,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 32], rax
+	// chi row 1 -> lanes 5..9
 	mov r8, qword ptr [rdi + 24]
 	xor r8, rbp
 	rorx r8, r8, 36
@@ -1309,6 +1354,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 72], rax
+	// chi row 2 -> lanes 10..14
 	mov r8, qword ptr [rdi + 8]
 	xor r8, rdx
 	rorx r8, r8, 63
@@ -1339,6 +1385,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 112], rax
+	// chi row 3 -> lanes 15..19
 	mov r8, qword ptr [rdi + 32]
 	xor r8, r12
 	rorx r8, r8, 37
@@ -1369,6 +1416,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 152], rax
+	// chi row 4 -> lanes 20..24
 	mov r8, qword ptr [rdi + 16]
 	xor r8, rbx
 	rorx r8, r8, 2
@@ -1399,8 +1447,10 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 192], rax
+	// ---- end of round ----
 
-	// Round 7: scratch -> array
+	// ---- round 7 ----
+	// scratch -> array
 	mov r8, qword ptr [rsp]
 	xor r8, qword ptr [rsp + 40]
 	xor r8, qword ptr [rsp + 80]
@@ -1436,6 +1486,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor rbp, r10
 	rorx r12, r8, 63
 	xor r12, r11                            // D[0..4] ready
+	// chi row 0 -> lanes 0..4
 	mov r8, qword ptr [rsp]
 	xor r8, rcx
 	mov r9, qword ptr [rsp + 48]
@@ -1466,6 +1517,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 32], rax
+	// chi row 1 -> lanes 5..9
 	mov r8, qword ptr [rsp + 24]
 	xor r8, rbp
 	rorx r8, r8, 36
@@ -1496,6 +1548,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 72], rax
+	// chi row 2 -> lanes 10..14
 	mov r8, qword ptr [rsp + 8]
 	xor r8, rdx
 	rorx r8, r8, 63
@@ -1526,6 +1579,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 112], rax
+	// chi row 3 -> lanes 15..19
 	mov r8, qword ptr [rsp + 32]
 	xor r8, r12
 	rorx r8, r8, 37
@@ -1556,6 +1610,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 152], rax
+	// chi row 4 -> lanes 20..24
 	mov r8, qword ptr [rsp + 16]
 	xor r8, rbx
 	rorx r8, r8, 2
@@ -1586,8 +1641,10 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 192], rax
+	// ---- end of round ----
 
-	// Round 8: array -> scratch
+	// ---- round 8 ----
+	// array -> scratch
 	mov r8, qword ptr [rdi]
 	xor r8, qword ptr [rdi + 40]
 	xor r8, qword ptr [rdi + 80]
@@ -1623,6 +1680,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor rbp, r10
 	rorx r12, r8, 63
 	xor r12, r11                            // D[0..4] ready
+	// chi row 0 -> lanes 0..4
 	mov r8, qword ptr [rdi]
 	xor r8, rcx
 	mov r9, qword ptr [rdi + 48]
@@ -1653,6 +1711,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 32], rax
+	// chi row 1 -> lanes 5..9
 	mov r8, qword ptr [rdi + 24]
 	xor r8, rbp
 	rorx r8, r8, 36
@@ -1683,6 +1742,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 72], rax
+	// chi row 2 -> lanes 10..14
 	mov r8, qword ptr [rdi + 8]
 	xor r8, rdx
 	rorx r8, r8, 63
@@ -1713,6 +1773,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 112], rax
+	// chi row 3 -> lanes 15..19
 	mov r8, qword ptr [rdi + 32]
 	xor r8, r12
 	rorx r8, r8, 37
@@ -1743,6 +1804,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 152], rax
+	// chi row 4 -> lanes 20..24
 	mov r8, qword ptr [rdi + 16]
 	xor r8, rbx
 	rorx r8, r8, 2
@@ -1773,8 +1835,10 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 192], rax
+	// ---- end of round ----
 
-	// Round 9: scratch -> array
+	// ---- round 9 ----
+	// scratch -> array
 	mov r8, qword ptr [rsp]
 	xor r8, qword ptr [rsp + 40]
 	xor r8, qword ptr [rsp + 80]
@@ -1810,6 +1874,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor rbp, r10
 	rorx r12, r8, 63
 	xor r12, r11                            // D[0..4] ready
+	// chi row 0 -> lanes 0..4
 	mov r8, qword ptr [rsp]
 	xor r8, rcx
 	mov r9, qword ptr [rsp + 48]
@@ -1840,6 +1905,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 32], rax
+	// chi row 1 -> lanes 5..9
 	mov r8, qword ptr [rsp + 24]
 	xor r8, rbp
 	rorx r8, r8, 36
@@ -1870,6 +1936,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 72], rax
+	// chi row 2 -> lanes 10..14
 	mov r8, qword ptr [rsp + 8]
 	xor r8, rdx
 	rorx r8, r8, 63
@@ -1900,6 +1967,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 112], rax
+	// chi row 3 -> lanes 15..19
 	mov r8, qword ptr [rsp + 32]
 	xor r8, r12
 	rorx r8, r8, 37
@@ -1930,6 +1998,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 152], rax
+	// chi row 4 -> lanes 20..24
 	mov r8, qword ptr [rsp + 16]
 	xor r8, rbx
 	rorx r8, r8, 2
@@ -1960,8 +2029,10 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 192], rax
+	// ---- end of round ----
 
-	// Round 10: array -> scratch
+	// ---- round 10 ----
+	// array -> scratch
 	mov r8, qword ptr [rdi]
 	xor r8, qword ptr [rdi + 40]
 	xor r8, qword ptr [rdi + 80]
@@ -1997,6 +2068,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor rbp, r10
 	rorx r12, r8, 63
 	xor r12, r11                            // D[0..4] ready
+	// chi row 0 -> lanes 0..4
 	mov r8, qword ptr [rdi]
 	xor r8, rcx
 	mov r9, qword ptr [rdi + 48]
@@ -2027,6 +2099,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 32], rax
+	// chi row 1 -> lanes 5..9
 	mov r8, qword ptr [rdi + 24]
 	xor r8, rbp
 	rorx r8, r8, 36
@@ -2057,6 +2130,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 72], rax
+	// chi row 2 -> lanes 10..14
 	mov r8, qword ptr [rdi + 8]
 	xor r8, rdx
 	rorx r8, r8, 63
@@ -2087,6 +2161,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 112], rax
+	// chi row 3 -> lanes 15..19
 	mov r8, qword ptr [rdi + 32]
 	xor r8, r12
 	rorx r8, r8, 37
@@ -2117,6 +2192,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 152], rax
+	// chi row 4 -> lanes 20..24
 	mov r8, qword ptr [rdi + 16]
 	xor r8, rbx
 	rorx r8, r8, 2
@@ -2147,8 +2223,10 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 192], rax
+	// ---- end of round ----
 
-	// Round 11: scratch -> array
+	// ---- round 11 ----
+	// scratch -> array
 	mov r8, qword ptr [rsp]
 	xor r8, qword ptr [rsp + 40]
 	xor r8, qword ptr [rsp + 80]
@@ -2184,6 +2262,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor rbp, r10
 	rorx r12, r8, 63
 	xor r12, r11                            // D[0..4] ready
+	// chi row 0 -> lanes 0..4
 	mov r8, qword ptr [rsp]
 	xor r8, rcx
 	mov r9, qword ptr [rsp + 48]
@@ -2214,6 +2293,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 32], rax
+	// chi row 1 -> lanes 5..9
 	mov r8, qword ptr [rsp + 24]
 	xor r8, rbp
 	rorx r8, r8, 36
@@ -2244,6 +2324,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 72], rax
+	// chi row 2 -> lanes 10..14
 	mov r8, qword ptr [rsp + 8]
 	xor r8, rdx
 	rorx r8, r8, 63
@@ -2274,6 +2355,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 112], rax
+	// chi row 3 -> lanes 15..19
 	mov r8, qword ptr [rsp + 32]
 	xor r8, r12
 	rorx r8, r8, 37
@@ -2304,6 +2386,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 152], rax
+	// chi row 4 -> lanes 20..24
 	mov r8, qword ptr [rsp + 16]
 	xor r8, rbx
 	rorx r8, r8, 2
@@ -2334,8 +2417,10 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 192], rax
+	// ---- end of round ----
 
-	// Round 12: array -> scratch
+	// ---- round 12 ----
+	// array -> scratch
 	mov r8, qword ptr [rdi]
 	xor r8, qword ptr [rdi + 40]
 	xor r8, qword ptr [rdi + 80]
@@ -2371,6 +2456,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor rbp, r10
 	rorx r12, r8, 63
 	xor r12, r11                            // D[0..4] ready
+	// chi row 0 -> lanes 0..4
 	mov r8, qword ptr [rdi]
 	xor r8, rcx
 	mov r9, qword ptr [rdi + 48]
@@ -2401,6 +2487,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 32], rax
+	// chi row 1 -> lanes 5..9
 	mov r8, qword ptr [rdi + 24]
 	xor r8, rbp
 	rorx r8, r8, 36
@@ -2431,6 +2518,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 72], rax
+	// chi row 2 -> lanes 10..14
 	mov r8, qword ptr [rdi + 8]
 	xor r8, rdx
 	rorx r8, r8, 63
@@ -2461,6 +2549,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 112], rax
+	// chi row 3 -> lanes 15..19
 	mov r8, qword ptr [rdi + 32]
 	xor r8, r12
 	rorx r8, r8, 37
@@ -2491,6 +2580,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 152], rax
+	// chi row 4 -> lanes 20..24
 	mov r8, qword ptr [rdi + 16]
 	xor r8, rbx
 	rorx r8, r8, 2
@@ -2521,8 +2611,10 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 192], rax
+	// ---- end of round ----
 
-	// Round 13: scratch -> array
+	// ---- round 13 ----
+	// scratch -> array
 	mov r8, qword ptr [rsp]
 	xor r8, qword ptr [rsp + 40]
 	xor r8, qword ptr [rsp + 80]
@@ -2558,6 +2650,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor rbp, r10
 	rorx r12, r8, 63
 	xor r12, r11                            // D[0..4] ready
+	// chi row 0 -> lanes 0..4
 	mov r8, qword ptr [rsp]
 	xor r8, rcx
 	mov r9, qword ptr [rsp + 48]
@@ -2588,6 +2681,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 32], rax
+	// chi row 1 -> lanes 5..9
 	mov r8, qword ptr [rsp + 24]
 	xor r8, rbp
 	rorx r8, r8, 36
@@ -2618,6 +2712,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 72], rax
+	// chi row 2 -> lanes 10..14
 	mov r8, qword ptr [rsp + 8]
 	xor r8, rdx
 	rorx r8, r8, 63
@@ -2648,6 +2743,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 112], rax
+	// chi row 3 -> lanes 15..19
 	mov r8, qword ptr [rsp + 32]
 	xor r8, r12
 	rorx r8, r8, 37
@@ -2678,6 +2774,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 152], rax
+	// chi row 4 -> lanes 20..24
 	mov r8, qword ptr [rsp + 16]
 	xor r8, rbx
 	rorx r8, r8, 2
@@ -2708,8 +2805,10 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 192], rax
+	// ---- end of round ----
 
-	// Round 14: array -> scratch
+	// ---- round 14 ----
+	// array -> scratch
 	mov r8, qword ptr [rdi]
 	xor r8, qword ptr [rdi + 40]
 	xor r8, qword ptr [rdi + 80]
@@ -2745,6 +2844,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor rbp, r10
 	rorx r12, r8, 63
 	xor r12, r11                            // D[0..4] ready
+	// chi row 0 -> lanes 0..4
 	mov r8, qword ptr [rdi]
 	xor r8, rcx
 	mov r9, qword ptr [rdi + 48]
@@ -2775,6 +2875,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 32], rax
+	// chi row 1 -> lanes 5..9
 	mov r8, qword ptr [rdi + 24]
 	xor r8, rbp
 	rorx r8, r8, 36
@@ -2805,6 +2906,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 72], rax
+	// chi row 2 -> lanes 10..14
 	mov r8, qword ptr [rdi + 8]
 	xor r8, rdx
 	rorx r8, r8, 63
@@ -2835,6 +2937,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 112], rax
+	// chi row 3 -> lanes 15..19
 	mov r8, qword ptr [rdi + 32]
 	xor r8, r12
 	rorx r8, r8, 37
@@ -2865,6 +2968,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 152], rax
+	// chi row 4 -> lanes 20..24
 	mov r8, qword ptr [rdi + 16]
 	xor r8, rbx
 	rorx r8, r8, 2
@@ -2895,8 +2999,10 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 192], rax
+	// ---- end of round ----
 
-	// Round 15: scratch -> array
+	// ---- round 15 ----
+	// scratch -> array
 	mov r8, qword ptr [rsp]
 	xor r8, qword ptr [rsp + 40]
 	xor r8, qword ptr [rsp + 80]
@@ -2932,6 +3038,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor rbp, r10
 	rorx r12, r8, 63
 	xor r12, r11                            // D[0..4] ready
+	// chi row 0 -> lanes 0..4
 	mov r8, qword ptr [rsp]
 	xor r8, rcx
 	mov r9, qword ptr [rsp + 48]
@@ -2962,6 +3069,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 32], rax
+	// chi row 1 -> lanes 5..9
 	mov r8, qword ptr [rsp + 24]
 	xor r8, rbp
 	rorx r8, r8, 36
@@ -2992,6 +3100,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 72], rax
+	// chi row 2 -> lanes 10..14
 	mov r8, qword ptr [rsp + 8]
 	xor r8, rdx
 	rorx r8, r8, 63
@@ -3022,6 +3131,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 112], rax
+	// chi row 3 -> lanes 15..19
 	mov r8, qword ptr [rsp + 32]
 	xor r8, r12
 	rorx r8, r8, 37
@@ -3052,6 +3162,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 152], rax
+	// chi row 4 -> lanes 20..24
 	mov r8, qword ptr [rsp + 16]
 	xor r8, rbx
 	rorx r8, r8, 2
@@ -3082,8 +3193,10 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 192], rax
+	// ---- end of round ----
 
-	// Round 16: array -> scratch
+	// ---- round 16 ----
+	// array -> scratch
 	mov r8, qword ptr [rdi]
 	xor r8, qword ptr [rdi + 40]
 	xor r8, qword ptr [rdi + 80]
@@ -3119,6 +3232,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor rbp, r10
 	rorx r12, r8, 63
 	xor r12, r11                            // D[0..4] ready
+	// chi row 0 -> lanes 0..4
 	mov r8, qword ptr [rdi]
 	xor r8, rcx
 	mov r9, qword ptr [rdi + 48]
@@ -3149,6 +3263,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 32], rax
+	// chi row 1 -> lanes 5..9
 	mov r8, qword ptr [rdi + 24]
 	xor r8, rbp
 	rorx r8, r8, 36
@@ -3179,6 +3294,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 72], rax
+	// chi row 2 -> lanes 10..14
 	mov r8, qword ptr [rdi + 8]
 	xor r8, rdx
 	rorx r8, r8, 63
@@ -3209,6 +3325,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 112], rax
+	// chi row 3 -> lanes 15..19
 	mov r8, qword ptr [rdi + 32]
 	xor r8, r12
 	rorx r8, r8, 37
@@ -3239,6 +3356,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 152], rax
+	// chi row 4 -> lanes 20..24
 	mov r8, qword ptr [rdi + 16]
 	xor r8, rbx
 	rorx r8, r8, 2
@@ -3269,8 +3387,10 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 192], rax
+	// ---- end of round ----
 
-	// Round 17: scratch -> array
+	// ---- round 17 ----
+	// scratch -> array
 	mov r8, qword ptr [rsp]
 	xor r8, qword ptr [rsp + 40]
 	xor r8, qword ptr [rsp + 80]
@@ -3306,6 +3426,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor rbp, r10
 	rorx r12, r8, 63
 	xor r12, r11                            // D[0..4] ready
+	// chi row 0 -> lanes 0..4
 	mov r8, qword ptr [rsp]
 	xor r8, rcx
 	mov r9, qword ptr [rsp + 48]
@@ -3336,6 +3457,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 32], rax
+	// chi row 1 -> lanes 5..9
 	mov r8, qword ptr [rsp + 24]
 	xor r8, rbp
 	rorx r8, r8, 36
@@ -3366,6 +3488,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 72], rax
+	// chi row 2 -> lanes 10..14
 	mov r8, qword ptr [rsp + 8]
 	xor r8, rdx
 	rorx r8, r8, 63
@@ -3396,6 +3519,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 112], rax
+	// chi row 3 -> lanes 15..19
 	mov r8, qword ptr [rsp + 32]
 	xor r8, r12
 	rorx r8, r8, 37
@@ -3426,6 +3550,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 152], rax
+	// chi row 4 -> lanes 20..24
 	mov r8, qword ptr [rsp + 16]
 	xor r8, rbx
 	rorx r8, r8, 2
@@ -3456,8 +3581,10 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 192], rax
+	// ---- end of round ----
 
-	// Round 18: array -> scratch
+	// ---- round 18 ----
+	// array -> scratch
 	mov r8, qword ptr [rdi]
 	xor r8, qword ptr [rdi + 40]
 	xor r8, qword ptr [rdi + 80]
@@ -3493,6 +3620,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor rbp, r10
 	rorx r12, r8, 63
 	xor r12, r11                            // D[0..4] ready
+	// chi row 0 -> lanes 0..4
 	mov r8, qword ptr [rdi]
 	xor r8, rcx
 	mov r9, qword ptr [rdi + 48]
@@ -3523,6 +3651,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 32], rax
+	// chi row 1 -> lanes 5..9
 	mov r8, qword ptr [rdi + 24]
 	xor r8, rbp
 	rorx r8, r8, 36
@@ -3553,6 +3682,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 72], rax
+	// chi row 2 -> lanes 10..14
 	mov r8, qword ptr [rdi + 8]
 	xor r8, rdx
 	rorx r8, r8, 63
@@ -3583,6 +3713,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 112], rax
+	// chi row 3 -> lanes 15..19
 	mov r8, qword ptr [rdi + 32]
 	xor r8, r12
 	rorx r8, r8, 37
@@ -3613,6 +3744,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 152], rax
+	// chi row 4 -> lanes 20..24
 	mov r8, qword ptr [rdi + 16]
 	xor r8, rbx
 	rorx r8, r8, 2
@@ -3643,8 +3775,10 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 192], rax
+	// ---- end of round ----
 
-	// Round 19: scratch -> array
+	// ---- round 19 ----
+	// scratch -> array
 	mov r8, qword ptr [rsp]
 	xor r8, qword ptr [rsp + 40]
 	xor r8, qword ptr [rsp + 80]
@@ -3680,6 +3814,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor rbp, r10
 	rorx r12, r8, 63
 	xor r12, r11                            // D[0..4] ready
+	// chi row 0 -> lanes 0..4
 	mov r8, qword ptr [rsp]
 	xor r8, rcx
 	mov r9, qword ptr [rsp + 48]
@@ -3710,6 +3845,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 32], rax
+	// chi row 1 -> lanes 5..9
 	mov r8, qword ptr [rsp + 24]
 	xor r8, rbp
 	rorx r8, r8, 36
@@ -3740,6 +3876,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 72], rax
+	// chi row 2 -> lanes 10..14
 	mov r8, qword ptr [rsp + 8]
 	xor r8, rdx
 	rorx r8, r8, 63
@@ -3770,6 +3907,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 112], rax
+	// chi row 3 -> lanes 15..19
 	mov r8, qword ptr [rsp + 32]
 	xor r8, r12
 	rorx r8, r8, 37
@@ -3800,6 +3938,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 152], rax
+	// chi row 4 -> lanes 20..24
 	mov r8, qword ptr [rsp + 16]
 	xor r8, rbx
 	rorx r8, r8, 2
@@ -3830,8 +3969,10 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 192], rax
+	// ---- end of round ----
 
-	// Round 20: array -> scratch
+	// ---- round 20 ----
+	// array -> scratch
 	mov r8, qword ptr [rdi]
 	xor r8, qword ptr [rdi + 40]
 	xor r8, qword ptr [rdi + 80]
@@ -3867,6 +4008,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor rbp, r10
 	rorx r12, r8, 63
 	xor r12, r11                            // D[0..4] ready
+	// chi row 0 -> lanes 0..4
 	mov r8, qword ptr [rdi]
 	xor r8, rcx
 	mov r9, qword ptr [rdi + 48]
@@ -3897,6 +4039,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 32], rax
+	// chi row 1 -> lanes 5..9
 	mov r8, qword ptr [rdi + 24]
 	xor r8, rbp
 	rorx r8, r8, 36
@@ -3927,6 +4070,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 72], rax
+	// chi row 2 -> lanes 10..14
 	mov r8, qword ptr [rdi + 8]
 	xor r8, rdx
 	rorx r8, r8, 63
@@ -3957,6 +4101,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 112], rax
+	// chi row 3 -> lanes 15..19
 	mov r8, qword ptr [rdi + 32]
 	xor r8, r12
 	rorx r8, r8, 37
@@ -3987,6 +4132,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 152], rax
+	// chi row 4 -> lanes 20..24
 	mov r8, qword ptr [rdi + 16]
 	xor r8, rbx
 	rorx r8, r8, 2
@@ -4017,8 +4163,10 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 192], rax
+	// ---- end of round ----
 
-	// Round 21: scratch -> array
+	// ---- round 21 ----
+	// scratch -> array
 	mov r8, qword ptr [rsp]
 	xor r8, qword ptr [rsp + 40]
 	xor r8, qword ptr [rsp + 80]
@@ -4054,6 +4202,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor rbp, r10
 	rorx r12, r8, 63
 	xor r12, r11                            // D[0..4] ready
+	// chi row 0 -> lanes 0..4
 	mov r8, qword ptr [rsp]
 	xor r8, rcx
 	mov r9, qword ptr [rsp + 48]
@@ -4084,6 +4233,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 32], rax
+	// chi row 1 -> lanes 5..9
 	mov r8, qword ptr [rsp + 24]
 	xor r8, rbp
 	rorx r8, r8, 36
@@ -4114,6 +4264,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 72], rax
+	// chi row 2 -> lanes 10..14
 	mov r8, qword ptr [rsp + 8]
 	xor r8, rdx
 	rorx r8, r8, 63
@@ -4144,6 +4295,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 112], rax
+	// chi row 3 -> lanes 15..19
 	mov r8, qword ptr [rsp + 32]
 	xor r8, r12
 	rorx r8, r8, 37
@@ -4174,6 +4326,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 152], rax
+	// chi row 4 -> lanes 20..24
 	mov r8, qword ptr [rsp + 16]
 	xor r8, rbx
 	rorx r8, r8, 2
@@ -4204,8 +4357,10 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 192], rax
+	// ---- end of round ----
 
-	// Round 22: array -> scratch
+	// ---- round 22 ----
+	// array -> scratch
 	mov r8, qword ptr [rdi]
 	xor r8, qword ptr [rdi + 40]
 	xor r8, qword ptr [rdi + 80]
@@ -4241,6 +4396,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor rbp, r10
 	rorx r12, r8, 63
 	xor r12, r11                            // D[0..4] ready
+	// chi row 0 -> lanes 0..4
 	mov r8, qword ptr [rdi]
 	xor r8, rcx
 	mov r9, qword ptr [rdi + 48]
@@ -4271,6 +4427,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 32], rax
+	// chi row 1 -> lanes 5..9
 	mov r8, qword ptr [rdi + 24]
 	xor r8, rbp
 	rorx r8, r8, 36
@@ -4301,6 +4458,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 72], rax
+	// chi row 2 -> lanes 10..14
 	mov r8, qword ptr [rdi + 8]
 	xor r8, rdx
 	rorx r8, r8, 63
@@ -4331,6 +4489,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 112], rax
+	// chi row 3 -> lanes 15..19
 	mov r8, qword ptr [rdi + 32]
 	xor r8, r12
 	rorx r8, r8, 37
@@ -4361,6 +4520,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 152], rax
+	// chi row 4 -> lanes 20..24
 	mov r8, qword ptr [rdi + 16]
 	xor r8, rbx
 	rorx r8, r8, 2
@@ -4391,8 +4551,10 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 192], rax
+	// ---- end of round ----
 
-	// Round 23: scratch -> array
+	// ---- round 23 ----
+	// scratch -> array
 	mov r8, qword ptr [rsp]
 	xor r8, qword ptr [rsp + 40]
 	xor r8, qword ptr [rsp + 80]
@@ -4428,6 +4590,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor rbp, r10
 	rorx r12, r8, 63
 	xor r12, r11                            // D[0..4] ready
+	// chi row 0 -> lanes 0..4
 	mov r8, qword ptr [rsp]
 	xor r8, rcx
 	mov r9, qword ptr [rsp + 48]
@@ -4458,6 +4621,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 32], rax
+	// chi row 1 -> lanes 5..9
 	mov r8, qword ptr [rsp + 24]
 	xor r8, rbp
 	rorx r8, r8, 36
@@ -4488,6 +4652,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 72], rax
+	// chi row 2 -> lanes 10..14
 	mov r8, qword ptr [rsp + 8]
 	xor r8, rdx
 	rorx r8, r8, 63
@@ -4518,6 +4683,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 112], rax
+	// chi row 3 -> lanes 15..19
 	mov r8, qword ptr [rsp + 32]
 	xor r8, r12
 	rorx r8, r8, 37
@@ -4548,6 +4714,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 152], rax
+	// chi row 4 -> lanes 20..24
 	mov r8, qword ptr [rsp + 16]
 	xor r8, rbx
 	rorx r8, r8, 2
@@ -4578,6 +4745,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 192], rax
+	// ---- end of round ----
 
 	// The 24th round wrote the caller's array; drop the scratch state and restore.
 	add rsp, 200

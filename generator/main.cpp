@@ -3,9 +3,12 @@
 //   spongegen generate [--out DIR] [--no-verify]   write every kernel and manifest.json
 //   spongegen check [--dir DIR] [--no-verify]      regenerate in memory, compare byte for byte
 //   spongegen list                                 the kernels and their entries
+//   spongegen audit [--json] [--width N] [--diff REF]
+//   spongegen prove-encoding --kernel NAME OBJECT  assembler bytes == asmjit bytes
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +19,10 @@
 #include <string>
 #include <vector>
 
+#include "audit/audit.hpp"
+#include "audit/encoding_proof.hpp"
+#include "audit/invariants.hpp"
+#include "audit/reader.hpp"
 #include "kernels/kernel.hpp"
 #include "verify/jit_verify.hpp"
 #include "writers/asmjit_encoder.hpp"
@@ -42,6 +49,15 @@ commands:
       printing the first differing lines of each file, or the missing or extra file.
   list
       The kernels, their files and their entries.
+  audit [--json] [--width N] [--diff REF]
+      For each kernel entry: instruction mix per round and per permutation, frame,
+      saved registers, code bytes, the longest dependency chain of a round, and the
+      latency and issue-width bounds (width N, default 6). --json prints JSON.
+      --diff REF compares the kernels as built now with those committed at git ref REF
+      (or in folder REF): the figures that changed and the changed instructions by round.
+  prove-encoding --kernel NAME OBJECT
+      Check that OBJECT (the kernel's .S assembled by the system assembler, ELF64) holds,
+      function by function, exactly asmjit's encoding of the Program (relocations masked).
   --help
       This text.
 
@@ -58,7 +74,22 @@ struct Options {
   std::string command;
   fs::path dir = SPONGEGEN_DEFAULT_DIR;
   bool verify = true;
+  bool json = false;
+  int width = 6;
+  std::string diff_ref;
+  std::string kernel;
+  std::string object;
 };
+
+int parse_width(const std::string& text) {
+  try {
+    std::size_t used = 0;
+    const int width = std::stoi(text, &used);
+    if (used == text.size() && width >= 1 && width <= 64) return width;
+  } catch (const std::exception&) {
+  }
+  throw UsageError{"--width needs a whole number from 1 to 64, not '" + text + "'"};
+}
 
 Options parse_arguments(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
@@ -69,23 +100,39 @@ Options parse_arguments(int argc, char** argv) {
     options.command = "help";
     return options;
   }
-  if (options.command != "generate" && options.command != "check" && options.command != "list") {
-    throw UsageError{"unknown command '" + options.command + "'"};
+  const std::string& command = options.command;
+  if (command != "generate" && command != "check" && command != "list" && command != "audit" &&
+      command != "prove-encoding") {
+    throw UsageError{"unknown command '" + command + "'"};
   }
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& arg = args[i];
-    const bool takes_dir = (options.command == "generate" && arg == "--out") ||
-                           (options.command == "check" && arg == "--dir");
-    if (takes_dir) {
-      if (i + 1 == args.size()) throw UsageError{arg + " needs a directory"};
-      options.dir = args[++i];
-    } else if (arg == "--no-verify" && options.command != "list") {
+    auto value = [&]() -> const std::string& {
+      if (i + 1 == args.size()) throw UsageError{arg + " needs a value"};
+      return args[++i];
+    };
+    if ((command == "generate" && arg == "--out") || (command == "check" && arg == "--dir")) {
+      options.dir = value();
+    } else if (arg == "--no-verify" && (command == "generate" || command == "check")) {
       options.verify = false;
+    } else if (command == "audit" && arg == "--json") {
+      options.json = true;
+    } else if (command == "audit" && arg == "--width") {
+      options.width = parse_width(value());
+    } else if (command == "audit" && arg == "--diff") {
+      options.diff_ref = value();
+    } else if (command == "prove-encoding" && arg == "--kernel") {
+      options.kernel = value();
+    } else if (command == "prove-encoding" && arg.rfind("-", 0) != 0 && options.object.empty()) {
+      options.object = arg;
     } else if (arg == "--help" || arg == "-h") {
       options.command = "help";
     } else {
-      throw UsageError{"unknown option '" + arg + "' for '" + options.command + "'"};
+      throw UsageError{"unknown option '" + arg + "' for '" + command + "'"};
     }
+  }
+  if (command == "prove-encoding" && (options.kernel.empty() || options.object.empty())) {
+    throw UsageError{"prove-encoding needs --kernel NAME and an object file"};
   }
   return options;
 }
@@ -100,6 +147,14 @@ std::vector<writers::GeneratedFile> generate_files(bool verify, bool report) {
                             kernel.kernel.program.file_name + ", the registry " + spec.file_name);
     }
     kernel.encoded = writers::encode(kernel.kernel.program);
+    const auto problems = audit::check_invariants(kernel.kernel.program);
+    if (!problems.empty()) {
+      std::string message =
+          "kernel " + spec.name + " breaks " + std::to_string(problems.size()) + " invariant(s):";
+      for (const auto& problem : problems)
+        message += "\n  " + problem;
+      throw GenerationError(message);
+    }
     if (verify) {
       const verify::VerifyResult result = verify::verify_against_portable(spec, kernel.kernel);
       if (report) fmt::print("{}: {}\n", spec.name, result.summary);
@@ -219,6 +274,97 @@ int command_list() {
   return 0;
 }
 
+const kernels::KernelSpec& find_kernel(const std::string& name) {
+  for (const kernels::KernelSpec& spec : kernels::all_kernels()) {
+    if (spec.name == name) return spec;
+  }
+  std::string known;
+  for (const kernels::KernelSpec& spec : kernels::all_kernels())
+    known += " " + spec.name;
+  throw UsageError{"no kernel named '" + name + "' (kernels:" + known + ")"};
+}
+
+// The standard output of a shell command, or nothing if it fails.
+std::optional<std::string> run_capture(const std::string& command) {
+  FILE* pipe = popen((command + " 2>/dev/null").c_str(), "r");
+  if (pipe == nullptr) throw GenerationError("cannot run: " + command);
+  std::string text;
+  char buffer[65536];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;)
+    text.append(buffer, n);
+  if (pclose(pipe) != 0) return std::nullopt;
+  return text;
+}
+
+// The committed text of `file` at a git ref, or in a folder; nothing if it is not there.
+std::optional<std::string> committed_text(const std::string& ref, const std::string& file) {
+  if (fs::is_directory(ref)) return read_file(fs::path(ref) / file);
+  const fs::path repository = fs::path(SPONGEGEN_DEFAULT_DIR).parent_path();
+  for (char c : ref) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) &&
+        std::string_view("-_./~^@").find(c) == std::string_view::npos) {
+      throw UsageError{"'" + ref + "' is neither a folder nor a plausible git ref"};
+    }
+  }
+  const std::string git = "git -C '" + repository.string() + "' ";
+  if (!run_capture(git + "rev-parse --verify --quiet '" + ref + "^{commit}'")) {
+    throw UsageError{"'" + ref + "' is neither a folder nor a commit of " + repository.string()};
+  }
+  return run_capture(git + "show '" + ref + ":generated/" + file + "'");
+}
+
+int command_audit(const Options& options) {
+  std::vector<std::pair<Program, audit::KernelAudit>> now, before;
+  std::vector<audit::KernelAudit> audits;
+  std::vector<std::string> invariant_lines;
+  for (const kernels::KernelSpec& spec : kernels::all_kernels()) {
+    Program program = spec.build().program;
+    audits.push_back(audit::audit_program(program, options.width));
+    const auto problems = audit::check_invariants(program);
+    invariant_lines.push_back(
+        fmt::format("{}: invariants (secret-independent addresses and "
+                    "branches, stack inside the frame, saves paired): {}",
+                    spec.name, problems.empty() ? "all hold" : "BROKEN"));
+    for (const auto& problem : problems)
+      invariant_lines.push_back("  " + problem);
+    if (!options.diff_ref.empty()) {
+      if (const auto text = committed_text(options.diff_ref, spec.file_name)) {
+        Program old = audit::read_gas(*text, spec.name);
+        audit::KernelAudit old_audit = audit::audit_program(old, options.width);
+        before.emplace_back(std::move(old), std::move(old_audit));
+      }
+      now.emplace_back(std::move(program), audits.back());
+    }
+  }
+  if (!options.diff_ref.empty()) {
+    const std::string diff = audit::format_diff(before, now);
+    fmt::print("{}", diff.empty() ? "no kernel changed against " + options.diff_ref + "\n" : diff);
+    return 0;
+  }
+  if (options.json) {
+    fmt::print("{}", audit::format_json(audits));
+  } else {
+    fmt::print("{}", audit::format_table(audits));
+    for (const auto& line : invariant_lines)
+      fmt::print("{}\n", line);
+  }
+  return 0;
+}
+
+int command_prove_encoding(const Options& options) {
+  const kernels::KernelSpec& spec = find_kernel(options.kernel);
+  const auto object = read_file(options.object);
+  if (!object) throw GenerationError("cannot read " + options.object);
+  const audit::ProofResult result = audit::prove_encoding(spec.build().program, *object);
+  for (const auto& mismatch : result.mismatches)
+    fmt::print("mismatch: {}\n", mismatch);
+  fmt::print(
+      "{}: {} functions, {} bytes compared ({} relocated bytes masked): {}\n", spec.name,
+      result.functions_compared, result.bytes_compared, result.relocation_bytes_masked,
+      result.mismatches.empty() && result.functions_compared > 0 ? "identical" : "DIFFERENT");
+  return result.mismatches.empty() && result.functions_compared > 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -230,6 +376,8 @@ int main(int argc, char** argv) {
     }
     if (options.command == "generate") return command_generate(options);
     if (options.command == "check") return command_check(options);
+    if (options.command == "audit") return command_audit(options);
+    if (options.command == "prove-encoding") return command_prove_encoding(options);
     return command_list();
   } catch (const UsageError& error) {
     fmt::print(stderr, "spongegen: {}\n\n{}", error.message, kUsage);

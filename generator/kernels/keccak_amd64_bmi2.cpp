@@ -132,11 +132,15 @@ class Amd64KeccakBuilder {
 
   void emit_round(Emitter& e, int round, StateCopy from, StateCopy to) {
     e.blank();
-    e.comment("Round " + std::to_string(round) + ": " +
-              (from.base == kState ? "array -> scratch" : "scratch -> array"));
+    e.begin_round(round, 1);
+    e.comment(from.base == kState ? "array -> scratch" : "scratch -> array");
     emit_theta(e, from);
-    for (int row = 0; row < 5; ++row)
+    for (int row = 0; row < 5; ++row) {
+      e.comment("chi row " + std::to_string(row) + " -> lanes " + std::to_string(5 * row) + ".." +
+                std::to_string(5 * row + 4));
       emit_chi_row(e, round, row, from, to);
+    }
+    e.end_round();
   }
 
   // C[x] = xor of column x; D[x] = C[x - 1] ^ rotl(C[x + 1], 1).

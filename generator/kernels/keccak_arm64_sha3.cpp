@@ -70,11 +70,13 @@ class Arm64KeccakBuilder {
     e.adr(kRoundConstant, round_constants_);
     e.mov(kRoundsLeft, keccak::kRounds);
     e.bind(loop_);
+    e.begin_round(0, keccak::kRounds);
     const std::size_t before = kernel_.program.instruction_count();
     emit_round(e);
     e.sub(kRoundsLeft, kRoundsLeft, 1);
     e.cbnz(kRoundsLeft, loop_);
     round_instructions_ = kernel_.program.instruction_count() - before;
+    e.end_round();
     e.blank();
     e.comment("Store the state and restore d8-d15.");
     for (int lane = 0; lane + 1 < keccak::kLanes; lane += 2) {

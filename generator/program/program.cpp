@@ -86,6 +86,13 @@ void FunctionBuilder::cfi(Cfi entry) {
   function_.items.emplace_back(std::in_place_type<Cfi>, entry);
 }
 
+void FunctionBuilder::begin_round(int round, int repeat) {
+  function_.items.emplace_back(std::in_place_type<RoundMarker>, RoundMarker{true, round, repeat});
+}
+void FunctionBuilder::end_round() {
+  function_.items.emplace_back(std::in_place_type<RoundMarker>, RoundMarker{false, 0, 0});
+}
+
 void FunctionBuilder::annotate(std::string text) {
   for (auto it = function_.items.rbegin(); it != function_.items.rend(); ++it) {
     if (auto* instruction = std::get_if<Instruction>(&*it)) {

@@ -144,7 +144,15 @@ struct Comment {
 };
 struct Blank {};
 
-using Item = std::variant<Instruction, LabelDef, Comment, Blank, Cfi>;
+// Brackets the code of one round, for the audit. `repeat` is how often the bracketed code
+// runs per permutation: 1 for an unrolled round, 24 for the body of a round loop.
+struct RoundMarker {
+  bool begin;
+  int round;   // 0-based; the first round of a loop body
+  int repeat;
+};
+
+using Item = std::variant<Instruction, LabelDef, Comment, Blank, Cfi, RoundMarker>;
 
 // ---------------------------------------------------------------------------------------
 // Functions, data and the file
@@ -198,6 +206,8 @@ class FunctionBuilder {
   void blank();
   void bind(LabelId label);
   void cfi(Cfi entry);
+  void begin_round(int round, int repeat);
+  void end_round();
   // Attaches a trailing comment to the last instruction emitted.
   void annotate(std::string text);
 

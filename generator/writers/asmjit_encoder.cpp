@@ -110,14 +110,20 @@ class ProgramEncoder {
     }
   }
 
+  // Per function: the offset of each instruction from the function's start.
+  std::vector<std::vector<std::size_t>> instruction_offsets;
+
   void run(std::vector<asmjit::Label>& starts, std::vector<asmjit::Label>& ends) {
     for (const Function& function : program_.functions) {
       check(assembler_->align(asmjit::AlignMode::kCode, 32), function, nullptr);
       starts.push_back(assembler_->newLabel());
       ends.push_back(assembler_->newLabel());
       assembler_->bind(starts.back());
+      const std::size_t function_start = assembler_->offset();
+      instruction_offsets.emplace_back();
       for (const Item& item : function.items) {
         if (const auto* instruction = std::get_if<Instruction>(&item)) {
+          instruction_offsets.back().push_back(assembler_->offset() - function_start);
           emit(function, *instruction);
         } else if (const auto* label = std::get_if<LabelDef>(&item)) {
           check(assembler_->bind(labels_.at(label->id)), function, nullptr);
@@ -188,7 +194,42 @@ class ProgramEncoder {
     throw GenerationError("operand kind not available on arm64");
   }
 
+  // XAR by hand: Debian's asmjit snapshot (0.0~git20221210) encodes it with the wrong
+  // opcode bits (0xce6..., where the Arm ARM has 0xce800000 | Rm << 16 | imm6 << 10 |
+  // Rn << 5 | Rd). The encoding proof found this by comparing with GNU as; the word below is
+  // checked by that same proof on every run of the tests.
+  void emit_xar(const Function& function, const Instruction& instruction) {
+    const Reg& d = std::get<Reg>(instruction.operands.at(0));
+    const Reg& n = std::get<Reg>(instruction.operands.at(1));
+    const Reg& m = std::get<Reg>(instruction.operands.at(2));
+    const std::int64_t rotate = std::get<Imm>(instruction.operands.at(3)).value;
+    for (const Reg* reg : {&d, &n, &m}) {
+      if (reg->cls != RegClass::vec2d || reg->index > 31) {
+        throw GenerationError("kernel " + program_.kernel_name + ", function " + function.symbol +
+                              ", instruction '" + format_instruction(program_, instruction) +
+                              "': xar takes .2d registers");
+      }
+    }
+    if (rotate < 0 || rotate > 63) {
+      throw GenerationError("kernel " + program_.kernel_name + ", function " + function.symbol +
+                            ", instruction '" + format_instruction(program_, instruction) +
+                            "': xar rotates by 0..63");
+    }
+    const std::uint32_t word = 0xce800000u | std::uint32_t{m.index} << 16 |
+                               static_cast<std::uint32_t>(rotate) << 10 |
+                               std::uint32_t{n.index} << 5 | std::uint32_t{d.index};
+    const std::uint8_t bytes[4] = {static_cast<std::uint8_t>(word),
+                                   static_cast<std::uint8_t>(word >> 8),
+                                   static_cast<std::uint8_t>(word >> 16),
+                                   static_cast<std::uint8_t>(word >> 24)};  // A64 is little-endian
+    check(assembler_->embed(bytes, sizeof bytes), function, &instruction);
+  }
+
   void emit(const Function& function, const Instruction& instruction) {
+    if (instruction.mnemonic == Mnemonic::arm64_xar) {
+      emit_xar(function, instruction);
+      return;
+    }
     std::vector<asmjit::Operand> operands;
     asmjit::InstId id;
     if (program_.isa == Isa::amd64) {
@@ -226,10 +267,14 @@ asmjit::Environment environment_for(Isa isa) {
   return asmjit::Environment(isa == Isa::amd64 ? asmjit::Arch::kX64 : asmjit::Arch::kAArch64);
 }
 
-// Fills `code` with the program; returns the start/end label of each function.
-void lay_out(const Program& program, asmjit::CodeHolder& code, std::vector<asmjit::Label>& starts,
-             std::vector<asmjit::Label>& ends) {
-  ProgramEncoder(program, code).run(starts, ends);
+// Fills `code` with the program and the start/end label of each function; returns the
+// instruction offsets of each function.
+std::vector<std::vector<std::size_t>> lay_out(const Program& program, asmjit::CodeHolder& code,
+                                              std::vector<asmjit::Label>& starts,
+                                              std::vector<asmjit::Label>& ends) {
+  ProgramEncoder encoder(program, code);
+  encoder.run(starts, ends);
+  return std::move(encoder.instruction_offsets);
 }
 
 }  // namespace
@@ -238,7 +283,7 @@ EncodedProgram encode(const Program& program) {
   asmjit::CodeHolder code;
   code.init(environment_for(program.isa));
   std::vector<asmjit::Label> starts, ends;
-  lay_out(program, code, starts, ends);
+  auto offsets = lay_out(program, code, starts, ends);
   if (asmjit::Error error = code.flatten(); error != asmjit::kErrorOk) {
     throw GenerationError(
         "kernel " + program.kernel_name +
@@ -253,8 +298,8 @@ EncodedProgram encode(const Program& program) {
   encoded.code.assign(buffer.data(), buffer.data() + buffer.size());
   for (std::size_t i = 0; i < program.functions.size(); ++i) {
     const std::size_t start = code.labelOffset(starts[i]);
-    encoded.functions.push_back(
-        {program.functions[i].symbol, start, code.labelOffset(ends[i]) - start});
+    encoded.functions.push_back({program.functions[i].symbol, start,
+                                 code.labelOffset(ends[i]) - start, std::move(offsets[i])});
   }
   return encoded;
 }

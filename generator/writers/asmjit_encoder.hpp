@@ -18,6 +18,9 @@ struct EncodedFunction {
   std::string symbol;
   std::size_t offset;  // from the start of the code
   std::size_t size;    // bytes up to the end of its last instruction
+  // Where each of the function's instructions starts, from the function's start, in the
+  // order they appear in Function::items.
+  std::vector<std::size_t> instruction_offsets;
 };
 
 struct EncodedProgram {

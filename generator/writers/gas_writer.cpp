@@ -122,6 +122,12 @@ std::string property_note(PropertyNote note) {
 
 }  // namespace
 
+std::string round_marker_line(const RoundMarker& marker) {
+  if (!marker.begin) return "\t// ---- end of round ----";
+  if (marker.repeat == 1) return fmt::format("\t// ---- round {} ----", marker.round);
+  return fmt::format("\t// ---- round body, runs {} times ----", marker.repeat);
+}
+
 std::string format_instruction(const Program& program, const Instruction& instruction) {
   std::string text(mnemonic_info(instruction.mnemonic).text);
   // ld1r takes a register list: ld1r {v31.2d}, [x10], #8
@@ -176,6 +182,8 @@ std::string write_gas(const Program& program) {
         out += "\n";
       } else if (const auto* cfi = std::get_if<Cfi>(&item)) {
         out += "\t" + cfi_line(program, *cfi) + "\n";
+      } else if (const auto* marker = std::get_if<RoundMarker>(&item)) {
+        out += round_marker_line(*marker) + "\n";
       }
     }
     out += "\t.cfi_endproc\n";

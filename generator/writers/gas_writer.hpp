@@ -16,4 +16,7 @@ std::string write_gas(const Program& program);
 // One instruction as it appears in the file, e.g. "rorx r8, r8, 20"; for error messages.
 std::string format_instruction(const Program& program, const Instruction& instruction);
 
+// The comment line that stands for a RoundMarker, which the reader turns back into one.
+std::string round_marker_line(const RoundMarker& marker);
+
 }  // namespace spongegen::writers

@@ -1,0 +1,387 @@
+#include "audit/audit.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "audit/semantics.hpp"
+#include "writers/asmjit_encoder.hpp"
+#include "writers/gas_writer.hpp"
+
+namespace spongegen::audit {
+
+InstructionMix& InstructionMix::operator+=(const InstructionMix& o) {
+  total += o.total;
+  loads += o.loads;
+  stores += o.stores;
+  alu += o.alu;
+  rotate += o.rotate;
+  andn += o.andn;
+  ternary += o.ternary;
+  vector_permute += o.vector_permute;
+  branch += o.branch;
+  other += o.other;
+  return *this;
+}
+
+InstructionMix InstructionMix::scaled(std::uint64_t f) const {
+  return {total * f, loads * f,   stores * f,         alu * f,    rotate * f,
+          andn * f,  ternary * f, vector_permute * f, branch * f, other * f};
+}
+
+LatencyModel latency_model(Isa isa) {
+  return isa == Isa::amd64 ? LatencyModel{5, 1, 1} : LatencyModel{5, 1, 2};
+}
+
+namespace {
+
+InstructionMix mix_of(const Effects& effects) {
+  InstructionMix mix;
+  mix.total = 1;
+  mix.loads = effects.loads.empty() ? 0 : 1;
+  mix.stores = effects.stores.empty() ? 0 : 1;
+  switch (effects.cls) {
+    case InstructionClass::alu:
+      mix.alu = 1;
+      break;
+    case InstructionClass::rotate:
+      mix.rotate = 1;
+      break;
+    case InstructionClass::andn:
+      mix.andn = 1;
+      break;
+    case InstructionClass::ternary:
+      mix.ternary = 1;
+      break;
+    case InstructionClass::vector_permute:
+      mix.vector_permute = 1;
+      break;
+    case InstructionClass::branch:
+      mix.branch = 1;
+      break;
+    case InstructionClass::other:
+      mix.other = 1;
+      break;
+  }
+  return mix;
+}
+
+// Longest dependency chain through one round's instructions, in cycles.
+int chain_cycles(Isa isa, const std::vector<const Instruction*>& round) {
+  const LatencyModel model = latency_model(isa);
+  std::map<Location, int> ready;
+  int longest = 0;
+  for (const Instruction* instruction : round) {
+    const Effects effects = effects_of(isa, *instruction);
+    int start = 0;
+    for (const Location& read : effects.reads) {
+      const bool memory = read.rfind("m:", 0) == 0;
+      start = std::max(start, ready[read] + (memory ? model.load : 0));
+    }
+    const bool simd =
+        isa == Isa::arm64 && !effects.writes.empty() && effects.writes.front().front() == 'v';
+    int latency = simd ? model.simd : model.scalar_alu;
+    if (effects.cls == InstructionClass::branch) latency = 0;
+    const int finish = start + latency;
+    for (const Location& write : effects.writes)
+      ready[write] = finish;
+    longest = std::max(longest, finish);
+  }
+  return longest;
+}
+
+}  // namespace
+
+KernelAudit audit_program(const Program& program, int issue_width) {
+  const writers::EncodedProgram encoded = writers::encode(program);
+  KernelAudit kernel{program.kernel_name, program.isa, issue_width, {}};
+  for (std::size_t f = 0; f < program.functions.size(); ++f) {
+    EntryAudit entry;
+    entry.symbol = program.functions[f].symbol;
+    entry.code_bytes = encoded.functions.at(f).size;
+    for (const Item& item : program.functions[f].items) {
+      entry.static_instructions += std::holds_alternative<Instruction>(item);
+    }
+    const int initial_cfa = program.isa == Isa::amd64 ? 8 : 0;  // the return address
+    int cfa = initial_cfa;
+    std::uint64_t rounds = 0;
+    // Registers in a readable order: by kind, then number (r9 before r10).
+    auto register_order = [](const Location& a, const Location& b) {
+      auto key = [](const Location& l) {
+        const bool numbered = l.size() > 1 && std::isdigit(static_cast<unsigned char>(l[1]));
+        return std::make_pair(l.substr(0, 1), numbered ? std::stoi(l.substr(1)) : -1);
+      };
+      return key(a) < key(b);
+    };
+    std::set<Location, decltype(register_order)> used(register_order);
+    std::vector<const Instruction*> first_round;
+    walk_entry(program, f, [&](const Step& step) {
+      if (const auto* marker = std::get_if<RoundMarker>(step.item)) {
+        if (marker->begin) rounds += static_cast<std::uint64_t>(marker->repeat);
+        return;
+      }
+      if (const auto* cfi = std::get_if<Cfi>(step.item)) {
+        if (cfi->kind == CfiKind::adjust_cfa_offset) cfa += static_cast<int>(cfi->value);
+        if (cfi->kind == CfiKind::def_cfa_offset) cfa = static_cast<int>(cfi->value) + initial_cfa;
+        if (cfi->kind == CfiKind::offset) {
+          entry.saved_registers.push_back(
+              location_name(program.isa, register_location(program.isa, cfi->reg)));
+        }
+        entry.frame_bytes = std::max(entry.frame_bytes, cfa - initial_cfa);
+        return;
+      }
+      const auto* instruction = std::get_if<Instruction>(step.item);
+      if (instruction == nullptr) return;
+      const Effects effects = effects_of(program.isa, *instruction);
+      const InstructionMix mix = mix_of(effects);
+      entry.per_permutation += mix.scaled(step.repeat);
+      if (step.round_index == 0) {
+        entry.per_round += mix;
+        first_round.push_back(instruction);
+      }
+      for (const auto* list : {&effects.reads, &effects.writes}) {
+        for (const Location& location : *list) {
+          if (location.rfind("m:", 0) != 0) used.insert(location);
+        }
+      }
+    });
+    for (const Location& location : used) {
+      entry.registers_used.push_back(location_name(program.isa, location));
+    }
+    entry.round_chain_cycles = chain_cycles(program.isa, first_round);
+    entry.latency_bound_cycles = static_cast<std::uint64_t>(entry.round_chain_cycles) * rounds;
+    entry.issue_bound_cycles =
+        static_cast<double>(entry.per_permutation.total) / static_cast<double>(issue_width);
+    kernel.entries.push_back(std::move(entry));
+  }
+  return kernel;
+}
+
+namespace {
+
+std::string join(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const auto& part : parts)
+    out += (out.empty() ? "" : " ") + part;
+  return out.empty() ? "-" : out;
+}
+
+std::string mix_cells(const InstructionMix& m) {
+  return fmt::format("{:>6} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>4}", m.total, m.loads,
+                     m.stores, m.alu, m.rotate, m.andn, m.ternary, m.vector_permute, m.branch);
+}
+
+nlohmann::ordered_json mix_json(const InstructionMix& m) {
+  return {{"total", m.total},     {"loads", m.loads},
+          {"stores", m.stores},   {"alu", m.alu},
+          {"rotate", m.rotate},   {"andn", m.andn},
+          {"ternary", m.ternary}, {"vector_permute", m.vector_permute},
+          {"branch", m.branch},   {"other", m.other}};
+}
+
+}  // namespace
+
+std::string format_table(const std::vector<KernelAudit>& audits) {
+  std::string out;
+  for (const KernelAudit& kernel : audits) {
+    const LatencyModel model = latency_model(kernel.isa);
+    out += fmt::format(
+        "kernel {} ({}); issue width {}; latency model: load {}, scalar {}, SIMD {} cycles\n",
+        kernel.kernel, isa_name(kernel.isa), kernel.issue_width, model.load, model.scalar_alu,
+        model.simd);
+    out += fmt::format("  {:<42} {:>6} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>4}\n",
+                       "entry (per round / per permutation)", "instr", "load", "store", "alu",
+                       "rot", "andn", "tern", "perm", "br");
+    for (const EntryAudit& entry : kernel.entries) {
+      out += fmt::format("  {:<42} {}\n", entry.symbol, mix_cells(entry.per_round));
+      out += fmt::format("  {:<42} {}\n", "", mix_cells(entry.per_permutation));
+      out += fmt::format(
+          "  {:<42} frame {} B, saves {}, code {} B ({} instructions), round chain {} cycles,\n"
+          "  {:<42} bounds: latency {} cycles, issue {:.0f} cycles; registers {}\n",
+          "", entry.frame_bytes, join(entry.saved_registers), entry.code_bytes,
+          entry.static_instructions, entry.round_chain_cycles, "", entry.latency_bound_cycles,
+          entry.issue_bound_cycles, join(entry.registers_used));
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+std::string format_json(const std::vector<KernelAudit>& audits) {
+  nlohmann::ordered_json kernels = nlohmann::ordered_json::array();
+  for (const KernelAudit& kernel : audits) {
+    const LatencyModel model = latency_model(kernel.isa);
+    nlohmann::ordered_json entries = nlohmann::ordered_json::array();
+    for (const EntryAudit& entry : kernel.entries) {
+      entries.push_back({{"symbol", entry.symbol},
+                         {"per_round", mix_json(entry.per_round)},
+                         {"per_permutation", mix_json(entry.per_permutation)},
+                         {"static_instructions", entry.static_instructions},
+                         {"code_bytes", entry.code_bytes},
+                         {"frame_bytes", entry.frame_bytes},
+                         {"saved_registers", entry.saved_registers},
+                         {"registers_used", entry.registers_used},
+                         {"round_chain_cycles", entry.round_chain_cycles},
+                         {"latency_bound_cycles", entry.latency_bound_cycles},
+                         {"issue_bound_cycles", entry.issue_bound_cycles}});
+    }
+    kernels.push_back(
+        {{"kernel", kernel.kernel},
+         {"isa", std::string(isa_name(kernel.isa))},
+         {"issue_width", kernel.issue_width},
+         {"latency_model",
+          {{"load", model.load}, {"scalar_alu", model.scalar_alu}, {"simd", model.simd}}},
+         {"entries", entries}});
+  }
+  return nlohmann::ordered_json{{"kernels", kernels}}.dump(2) + "\n";
+}
+
+namespace {
+
+// The instructions of a function, as text, in sections: before the rounds, each round
+// region, after the rounds.
+std::vector<std::pair<std::string, std::vector<std::string>>> sections(const Program& program,
+                                                                       const Function& function) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> out{{"before the rounds", {}}};
+  for (const Item& item : function.items) {
+    if (const auto* marker = std::get_if<RoundMarker>(&item)) {
+      out.push_back({marker->begin
+                         ? (marker->repeat == 1 ? fmt::format("round {}", marker->round)
+                                                : fmt::format("round body (x{})", marker->repeat))
+                         : "after the rounds",
+                     {}});
+    } else if (const auto* instruction = std::get_if<Instruction>(&item)) {
+      out.back().second.push_back(writers::format_instruction(program, *instruction));
+    }
+  }
+  return out;
+}
+
+// A line diff (longest common subsequence) of two short instruction lists.
+std::vector<std::string> diff_lines(const std::vector<std::string>& a,
+                                    const std::vector<std::string>& b) {
+  std::vector<std::vector<int>> lcs(a.size() + 1, std::vector<int>(b.size() + 1, 0));
+  for (std::size_t i = a.size(); i-- > 0;) {
+    for (std::size_t j = b.size(); j-- > 0;) {
+      lcs[i][j] = a[i] == b[j] ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+    }
+  }
+  std::vector<std::string> out;
+  std::size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    if (i < a.size() && j < b.size() && a[i] == b[j]) {
+      ++i;
+      ++j;
+    } else if (i < a.size() && (j == b.size() || lcs[i + 1][j] >= lcs[i][j + 1])) {
+      out.push_back("- " + a[i++]);
+    } else {
+      out.push_back("+ " + b[j++]);
+    }
+  }
+  return out;
+}
+
+void compare_figure(std::string& out, const std::string& name, double before, double after) {
+  if (before != after) out += fmt::format("    {:<28} {} -> {}\n", name, before, after);
+}
+
+void compare_mix(std::string& out, const std::string& scope, const InstructionMix& a,
+                 const InstructionMix& b) {
+  compare_figure(out, scope + " instructions", a.total, b.total);
+  compare_figure(out, scope + " loads", a.loads, b.loads);
+  compare_figure(out, scope + " stores", a.stores, b.stores);
+  compare_figure(out, scope + " alu", a.alu, b.alu);
+  compare_figure(out, scope + " rotate", a.rotate, b.rotate);
+  compare_figure(out, scope + " andn", a.andn, b.andn);
+  compare_figure(out, scope + " ternary", a.ternary, b.ternary);
+  compare_figure(out, scope + " vector permute", a.vector_permute, b.vector_permute);
+  compare_figure(out, scope + " branch", a.branch, b.branch);
+}
+
+}  // namespace
+
+std::string format_diff(const std::vector<std::pair<Program, KernelAudit>>& before,
+                        const std::vector<std::pair<Program, KernelAudit>>& after) {
+  constexpr std::size_t kMaxLinesPerSection = 40;
+  std::string out;
+  for (const auto& [new_program, new_audit] : after) {
+    const auto old = std::find_if(before.begin(), before.end(), [&](const auto& pair) {
+      return pair.second.kernel == new_audit.kernel;
+    });
+    if (old == before.end()) {
+      out += fmt::format("kernel {}: new (not in the reference)\n", new_audit.kernel);
+      continue;
+    }
+    const auto& [old_program, old_audit] = *old;
+    std::string kernel_out;
+    for (const EntryAudit& entry : new_audit.entries) {
+      const auto old_entry =
+          std::find_if(old_audit.entries.begin(), old_audit.entries.end(),
+                       [&](const EntryAudit& e) { return e.symbol == entry.symbol; });
+      if (old_entry == old_audit.entries.end()) {
+        kernel_out += fmt::format("  {}: new entry\n", entry.symbol);
+        continue;
+      }
+      std::string figures;
+      compare_mix(figures, "per round", old_entry->per_round, entry.per_round);
+      compare_mix(figures, "per permutation", old_entry->per_permutation, entry.per_permutation);
+      compare_figure(figures, "code bytes", old_entry->code_bytes, entry.code_bytes);
+      compare_figure(figures, "frame bytes", old_entry->frame_bytes, entry.frame_bytes);
+      compare_figure(figures, "round chain cycles", old_entry->round_chain_cycles,
+                     entry.round_chain_cycles);
+      compare_figure(figures, "latency bound cycles",
+                     static_cast<double>(old_entry->latency_bound_cycles),
+                     static_cast<double>(entry.latency_bound_cycles));
+      compare_figure(figures, "issue bound cycles", old_entry->issue_bound_cycles,
+                     entry.issue_bound_cycles);
+      if (old_entry->saved_registers != entry.saved_registers) {
+        figures += fmt::format("    {:<28} {} -> {}\n", "saved registers",
+                               join(old_entry->saved_registers), join(entry.saved_registers));
+      }
+      if (!figures.empty()) kernel_out += fmt::format("  {}:\n{}", entry.symbol, figures);
+    }
+    for (const EntryAudit& old_entry : old_audit.entries) {
+      const bool kept =
+          std::any_of(new_audit.entries.begin(), new_audit.entries.end(),
+                      [&](const EntryAudit& e) { return e.symbol == old_entry.symbol; });
+      if (!kept) kernel_out += fmt::format("  {}: removed\n", old_entry.symbol);
+    }
+    for (const Function& function : new_program.functions) {
+      const auto old_function =
+          std::find_if(old_program.functions.begin(), old_program.functions.end(),
+                       [&](const Function& f) { return f.symbol == function.symbol; });
+      if (old_function == old_program.functions.end()) continue;
+      const auto new_sections = sections(new_program, function);
+      const auto old_sections = sections(old_program, *old_function);
+      for (std::size_t s = 0; s < std::max(new_sections.size(), old_sections.size()); ++s) {
+        static const std::vector<std::string> kNone;
+        const auto& a = s < old_sections.size() ? old_sections[s].second : kNone;
+        const auto& b = s < new_sections.size() ? new_sections[s].second : kNone;
+        const auto lines = diff_lines(a, b);
+        if (lines.empty()) continue;
+        kernel_out += fmt::format(
+            "  {} / {}: {} line(s) changed\n", function.symbol,
+            s < new_sections.size() ? new_sections[s].first : old_sections[s].first, lines.size());
+        for (std::size_t i = 0; i < std::min(lines.size(), kMaxLinesPerSection); ++i) {
+          kernel_out += "      " + lines[i] + "\n";
+        }
+        if (lines.size() > kMaxLinesPerSection) {
+          kernel_out += fmt::format("      ... {} more\n", lines.size() - kMaxLinesPerSection);
+        }
+      }
+    }
+    if (!kernel_out.empty()) out += fmt::format("kernel {}:\n{}", new_audit.kernel, kernel_out);
+  }
+  for (const auto& [old_program, old_audit] : before) {
+    const bool kept = std::any_of(after.begin(), after.end(), [&](const auto& pair) {
+      return pair.second.kernel == old_audit.kernel;
+    });
+    if (!kept) out += fmt::format("kernel {}: removed\n", old_audit.kernel);
+  }
+  return out;
+}
+
+}  // namespace spongegen::audit

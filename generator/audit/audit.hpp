@@ -1,0 +1,79 @@
+// The audit: what each entry of a kernel executes, figured from its Program.
+//
+// A reviewer of a kernel tweak sees here, without reading thousands of lines, the
+// instruction mix per round and per permutation, the memory traffic, the frame and the
+// saved registers, the code size, and two lower bounds on the cycles one permutation
+// takes: the dependency-chain (latency) bound and the issue-width bound.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "program/program.hpp"
+
+namespace spongegen::audit {
+
+// Instruction classes. A memory operand also counts as a load and/or a store, so
+// `xor rax, qword ptr [rdi]` is one ALU instruction and one load.
+struct InstructionMix {
+  std::uint64_t total = 0;
+  std::uint64_t loads = 0;           // instructions that read memory
+  std::uint64_t stores = 0;          // instructions that write memory
+  std::uint64_t alu = 0;             // xor, eor, add, sub, mov between registers, adr
+  std::uint64_t rotate = 0;          // rorx, xar, rax1
+  std::uint64_t andn = 0;            // andn, bcax (chi's and-not)
+  std::uint64_t ternary = 0;         // eor3 (and vpternlog, when a builder uses it)
+  std::uint64_t vector_permute = 0;  // vpermq and the like (none yet)
+  std::uint64_t branch = 0;          // jmp, ret, b, cbnz
+  std::uint64_t other = 0;           // endbr64, bti (hint), push/pop and plain loads/stores
+
+  InstructionMix& operator+=(const InstructionMix& other);
+  InstructionMix scaled(std::uint64_t factor) const;
+  friend bool operator==(const InstructionMix&, const InstructionMix&) = default;
+};
+
+// The latency model behind the dependency-chain bound: cycles from an instruction's inputs
+// to its result. Deliberately generic (recent out-of-order cores are within a cycle of it);
+// the numbers are printed with every report.
+struct LatencyModel {
+  int load;        // load to use, L1 hit
+  int scalar_alu;  // xor, andn, rorx, add, sub, mov
+  int simd;        // eor, eor3, bcax, xar, rax1
+};
+LatencyModel latency_model(Isa isa);
+
+struct EntryAudit {
+  std::string symbol;
+  InstructionMix per_round;                  // the first round the entry runs
+  InstructionMix per_permutation;            // everything one call executes
+  std::size_t static_instructions = 0;       // in this entry's own function
+  std::size_t code_bytes = 0;                // of this entry's own function (asmjit encoding)
+  int frame_bytes = 0;                       // stack the call uses below its return address
+  std::vector<std::string> saved_registers;  // callee-saved registers it saves
+  std::vector<std::string> registers_used;
+  int round_chain_cycles = 0;              // longest dependency chain in one round
+  std::uint64_t latency_bound_cycles = 0;  // round chain x rounds
+  double issue_bound_cycles = 0;           // per-permutation instructions / issue width
+};
+
+struct KernelAudit {
+  std::string kernel;
+  Isa isa;
+  int issue_width;
+  std::vector<EntryAudit> entries;
+};
+
+KernelAudit audit_program(const Program& program, int issue_width);
+
+// Text table (fmt) and JSON (nlohmann_json) of several kernels.
+std::string format_table(const std::vector<KernelAudit>& audits);
+std::string format_json(const std::vector<KernelAudit>& audits);
+
+// What changed between two audits of the same kernels (old first), and the instructions
+// that changed, grouped by round. Returns an empty string when nothing changed.
+std::string format_diff(const std::vector<std::pair<Program, KernelAudit>>& before,
+                        const std::vector<std::pair<Program, KernelAudit>>& after);
+
+}  // namespace spongegen::audit

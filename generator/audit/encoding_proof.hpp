@@ -1,0 +1,23 @@
+// The encoding proof: the system assembler, given the committed .S, must produce exactly
+// the bytes asmjit produces for the Program the generator builds. Then the text a reviewer
+// audits, and the machine code the generator validated and JIT-tested, are the same code.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "program/program.hpp"
+
+namespace spongegen::audit {
+
+struct ProofResult {
+  std::size_t functions_compared = 0;
+  std::size_t bytes_compared = 0;
+  std::size_t relocation_bytes_masked = 0;
+  std::vector<std::string> mismatches;  // one per function that differs, naming the instruction
+};
+
+// `object` is the ELF64 object the system assembler made from the kernel's .S file.
+ProofResult prove_encoding(const Program& program, const std::string& object);
+
+}  // namespace spongegen::audit

@@ -1,0 +1,24 @@
+// Invariants every kernel must keep, checked on its Program by following what each entry
+// executes. Generation fails when one is broken; the audit reports them; the tests run them.
+//
+//  - secret independence: no memory address and no conditional branch depends on data
+//    loaded from the state, the block or the stack (only on the argument pointers, the
+//    stack pointer, constants and values derived from those);
+//  - the stack: every stack access lies inside what the entry allocated (below its entry
+//    stack pointer, at or above the current one: no red zone, no caller frame), and the
+//    stack pointer is back where it started at the return;
+//  - the ABI: every callee-saved register the entry writes was saved first, and is
+//    restored from the same slot before the return.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "program/program.hpp"
+
+namespace spongegen::audit {
+
+// One message per broken invariant, naming the entry and the instruction; empty if all hold.
+std::vector<std::string> check_invariants(const Program& program);
+
+}  // namespace spongegen::audit

@@ -1,0 +1,323 @@
+#include "audit/reader.hpp"
+
+#include <charconv>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "program/amd64.hpp"
+#include "program/arm64.hpp"
+
+namespace spongegen::audit {
+namespace {
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
+    text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) {
+    text.remove_suffix(1);
+  }
+  return text;
+}
+
+bool starts_with(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
+// "MACRO(name)" -> "name", or nothing.
+std::optional<std::string> macro_argument(std::string_view text, std::string_view macro) {
+  if (!starts_with(text, macro) || text.size() <= macro.size() + 1 || text[macro.size()] != '(') {
+    return std::nullopt;
+  }
+  const std::size_t close = text.find(')');
+  if (close == std::string_view::npos) return std::nullopt;
+  return std::string(text.substr(macro.size() + 1, close - macro.size() - 1));
+}
+
+std::optional<std::int64_t> parse_integer(std::string_view text) {
+  text = trim(text);
+  bool negative = false;
+  if (!text.empty() && text.front() == '-') {
+    negative = true;
+    text.remove_prefix(1);
+  }
+  int base = 10;
+  if (starts_with(text, "0x")) {
+    base = 16;
+    text.remove_prefix(2);
+  }
+  std::uint64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, base);
+  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return negative ? -static_cast<std::int64_t>(value) : static_cast<std::int64_t>(value);
+}
+
+// Splits operands at commas outside brackets and braces.
+std::vector<std::string> split_operands(std::string_view text) {
+  std::vector<std::string> operands;
+  int depth = 0;
+  std::string current;
+  for (char c : text) {
+    if (c == '[' || c == '{') ++depth;
+    if (c == ']' || c == '}') --depth;
+    if (c == ',' && depth == 0) {
+      operands.emplace_back(trim(current));
+      current.clear();
+    } else {
+      current += c;
+    }
+  }
+  if (!trim(current).empty()) operands.emplace_back(trim(current));
+  return operands;
+}
+
+class Reader {
+ public:
+  explicit Reader(const std::string& kernel_name) { program_.kernel_name = kernel_name; }
+
+  Program read(std::string_view text) {
+    program_.isa =
+        text.find(".intel_syntax noprefix") != std::string_view::npos ? Isa::amd64 : Isa::arm64;
+    std::size_t line_number = 0;
+    while (!text.empty()) {
+      const std::size_t end = text.find('\n');
+      const std::string_view line = text.substr(0, end);
+      text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+      ++line_number;
+      try {
+        read_line(line);
+      } catch (const GenerationError& error) {
+        throw GenerationError("line " + std::to_string(line_number) + " (" + std::string(line) +
+                              "): " + error.what());
+      }
+    }
+    return std::move(program_);
+  }
+
+ private:
+  LabelId label(const std::string& name) {
+    auto [it, inserted] = labels_.try_emplace(name, 0);
+    if (inserted) it->second = program_.new_label(name);
+    return it->second;
+  }
+
+  Function& function() {
+    if (!in_function_) throw GenerationError("instruction outside a function");
+    return program_.functions.back();
+  }
+
+  void read_line(std::string_view raw) {
+    const std::string_view line = trim(raw);
+    if (line.empty() || line.front() == '#') return;  // preprocessor
+    if (starts_with(line, "//")) {
+      read_comment(raw, line);
+      return;
+    }
+    if (auto symbol = macro_argument(line, "SYMBOL"); symbol && line.back() == ':') {
+      program_.functions.push_back(Function{*symbol, {}, {}, {}});
+      in_function_ = true;
+      return;
+    }
+    if (auto name = macro_argument(line, "LOCAL"); name && line.back() == ':') {
+      if (in_function_) {
+        function().items.push_back(LabelDef{label(*name)});
+      } else {
+        program_.tables.push_back(QuadTable{label(*name), {}, {}});
+      }
+      return;
+    }
+    if (starts_with(line, "FUNCTION_SIZE(")) {
+      in_function_ = false;
+      return;
+    }
+    if (starts_with(line, "HIDDEN(") || starts_with(line, "FUNCTION_TYPE(")) return;
+    if (line.front() == '.') {
+      read_directive(line);
+      return;
+    }
+    read_instruction(line);
+  }
+
+  void read_comment(std::string_view raw, std::string_view line) {
+    if (!in_function_ || !starts_with(raw, "\t// ----")) return;
+    if (line == "// ---- end of round ----") {
+      function().items.push_back(RoundMarker{false, 0, 0});
+    } else if (starts_with(line, "// ---- round body, runs ")) {
+      const auto repeat = parse_integer(line.substr(25, line.find(" times") - 25));
+      if (!repeat) throw GenerationError("unreadable round marker");
+      function().items.push_back(RoundMarker{true, 0, static_cast<int>(*repeat)});
+    } else if (starts_with(line, "// ---- round ")) {
+      const auto round = parse_integer(line.substr(14, line.rfind(" ----") - 14));
+      if (!round) throw GenerationError("unreadable round marker");
+      function().items.push_back(RoundMarker{true, static_cast<int>(*round), 1});
+    }
+  }
+
+  void read_directive(std::string_view line) {
+    if (starts_with(line, ".quad ")) {
+      if (program_.tables.empty()) throw GenerationError(".quad outside a table");
+      const auto value = parse_integer(line.substr(6));
+      if (!value) throw GenerationError("unreadable .quad");
+      program_.tables.back().values.push_back(static_cast<std::uint64_t>(*value));
+      return;
+    }
+    if (!starts_with(line, ".cfi_") || line == ".cfi_startproc" || line == ".cfi_endproc") return;
+    const std::size_t space = line.find(' ');
+    const std::string_view kind = line.substr(0, space);
+    const auto args = split_operands(line.substr(space + 1));
+    if (kind == ".cfi_adjust_cfa_offset" || kind == ".cfi_def_cfa_offset") {
+      const auto value = parse_integer(args.at(0));
+      if (!value) throw GenerationError("unreadable CFI offset");
+      function().items.push_back(Cfi{
+          kind == ".cfi_adjust_cfa_offset" ? CfiKind::adjust_cfa_offset : CfiKind::def_cfa_offset,
+          *value});
+    } else if (kind == ".cfi_offset") {
+      const auto value = parse_integer(args.at(1));
+      if (!value) throw GenerationError("unreadable CFI offset");
+      function().items.push_back(Cfi{CfiKind::offset, *value, reg(args.at(0))});
+    } else if (kind == ".cfi_restore") {
+      function().items.push_back(Cfi{CfiKind::restore, 0, reg(args.at(0))});
+    } else {
+      throw GenerationError("unknown CFI directive");
+    }
+  }
+
+  void read_instruction(std::string_view line) {
+    const std::size_t comment = line.find("//");
+    const std::string_view code = trim(line.substr(0, comment));
+    const std::size_t space = code.find(' ');
+    const std::string_view text = code.substr(0, space);
+    std::optional<Mnemonic> mnemonic;
+    for (int id = 0; id <= static_cast<int>(Mnemonic::arm64_xar); ++id) {
+      const MnemonicInfo& info = mnemonic_info(static_cast<Mnemonic>(id));
+      if (info.isa == program_.isa && info.text == text) mnemonic = static_cast<Mnemonic>(id);
+    }
+    if (!mnemonic) throw GenerationError("unknown mnemonic '" + std::string(text) + "'");
+    Instruction instruction{*mnemonic, {}, {}};
+    if (space != std::string_view::npos) {
+      auto operands = split_operands(code.substr(space + 1));
+      for (std::size_t i = 0; i < operands.size(); ++i) {
+        // arm64 post-index: "[x10], #8" reads as two operands.
+        if (program_.isa == Isa::arm64 && i + 1 < operands.size() && operands[i].front() == '[' &&
+            operands[i].back() == ']' && operands[i + 1].front() == '#') {
+          Mem mem = std::get<Mem>(operand(operands[i]));
+          const auto disp = parse_integer(operands[i + 1].substr(1));
+          if (!disp) throw GenerationError("unreadable post-index");
+          mem.disp = static_cast<std::int32_t>(*disp);
+          mem.addressing = Addressing::post_index;
+          instruction.operands.push_back(mem);
+          ++i;
+          continue;
+        }
+        instruction.operands.push_back(operand(operands[i]));
+      }
+    }
+    function().items.push_back(std::move(instruction));
+  }
+
+  Reg reg(std::string_view name) {
+    if (program_.isa == Isa::amd64) {
+      for (std::uint8_t index = 0; index < 16; ++index) {
+        const Reg candidate{RegClass::gp64, index};
+        if (amd64::register_name(candidate) == name) return candidate;
+      }
+      throw GenerationError("unknown amd64 register '" + std::string(name) + "'");
+    }
+    if (name == "sp") return arm64::sp;
+    RegClass cls;
+    std::string_view digits = name.substr(1);
+    if (name.front() == 'x') {
+      cls = RegClass::gp64;
+    } else if (name.front() == 'w') {
+      cls = RegClass::gp32;
+    } else if (name.front() == 'd') {
+      cls = RegClass::fp64;
+    } else if (name.front() == 'v' && name.size() > 4 && name.substr(name.size() - 4) == ".16b") {
+      cls = RegClass::vec16b;
+      digits = name.substr(1, name.size() - 5);
+    } else if (name.front() == 'v' && name.size() > 3 && name.substr(name.size() - 3) == ".2d") {
+      cls = RegClass::vec2d;
+      digits = name.substr(1, name.size() - 4);
+    } else {
+      throw GenerationError("unknown arm64 register '" + std::string(name) + "'");
+    }
+    const auto index = parse_integer(digits);
+    if (!index || *index < 0 || *index > 31) {
+      throw GenerationError("unknown arm64 register '" + std::string(name) + "'");
+    }
+    return Reg{cls, static_cast<std::uint8_t>(*index)};
+  }
+
+  Operand operand(std::string text) {
+    if (auto name = macro_argument(text, "LOCAL")) return LabelRef{label(*name)};
+    if (program_.isa == Isa::amd64) return amd64_operand(text);
+    return arm64_operand(text);
+  }
+
+  Operand amd64_operand(const std::string& text) {
+    if (starts_with(text, "qword ptr [")) {
+      std::string_view inside(text);
+      inside = inside.substr(11, inside.size() - 12);
+      Mem mem{kNoBase};
+      // base [+ LOCAL(label)] [+|- disp]
+      std::size_t pos = inside.find(' ');
+      const std::string_view base = inside.substr(0, pos);
+      std::string_view rest = pos == std::string_view::npos ? "" : inside.substr(pos);
+      if (base == "rip") {
+        mem.addressing = Addressing::pc_relative;
+        rest = trim(rest.substr(rest.find('+') + 1));
+        const std::size_t close = rest.find(')');
+        mem.label = label(*macro_argument(rest.substr(0, close + 1), "LOCAL"));
+        rest = rest.substr(close + 1);
+      } else {
+        mem.base = reg(base);
+      }
+      rest = trim(rest);
+      if (!rest.empty()) {
+        const bool negative = rest.front() == '-';
+        const auto disp = parse_integer(rest.substr(1));
+        if (!disp) throw GenerationError("unreadable displacement");
+        mem.disp = static_cast<std::int32_t>(negative ? -*disp : *disp);
+      }
+      return mem;
+    }
+    if (auto value = parse_integer(text)) return Imm{*value};
+    return reg(text);
+  }
+
+  Operand arm64_operand(std::string text) {
+    if (text.front() == '{') text = text.substr(1, text.size() - 2);
+    if (text.front() == '#') {
+      const auto value = parse_integer(std::string_view(text).substr(1));
+      if (!value) throw GenerationError("unreadable immediate");
+      return Imm{*value};
+    }
+    if (text.front() == '[') {
+      const bool pre_index = text.back() == '!';
+      std::string_view inside(text);
+      inside = inside.substr(1, inside.find(']') - 1);
+      const auto parts = split_operands(inside);
+      Mem mem{reg(parts.at(0))};
+      if (parts.size() > 1) {
+        const auto disp = parse_integer(std::string_view(parts[1]).substr(1));
+        if (!disp) throw GenerationError("unreadable offset");
+        mem.disp = static_cast<std::int32_t>(*disp);
+      }
+      if (pre_index) mem.addressing = Addressing::pre_index;
+      return mem;
+    }
+    return reg(text);
+  }
+
+  Program program_;
+  std::map<std::string, LabelId> labels_;
+  bool in_function_ = false;
+};
+
+}  // namespace
+
+Program read_gas(std::string_view text, const std::string& kernel_name) {
+  return Reader(kernel_name).read(text);
+}
+
+}  // namespace spongegen::audit

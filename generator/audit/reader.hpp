@@ -1,0 +1,18 @@
+// Reads a .S file that spongegen wrote back into a Program, so that committed kernels (at a
+// git ref, or in a folder) can be audited and compared with what the generator builds now.
+//
+// Only spongegen's own output format is understood: functions, labels, instructions, CFI,
+// round markers and constant tables. Comments and the object-format macros are dropped.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "program/program.hpp"
+
+namespace spongegen::audit {
+
+// Throws GenerationError naming the line it cannot read.
+Program read_gas(std::string_view text, const std::string& kernel_name);
+
+}  // namespace spongegen::audit
