@@ -1,0 +1,277 @@
+// Unit tests of the generator: the model, the writers and reader, the encoder's errors, the
+// audit figures and the invariant checks, each with a case that must be caught.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+#include "audit/audit.hpp"
+#include "audit/invariants.hpp"
+#include "audit/reader.hpp"
+#include "kernels/kernel.hpp"
+#include "model/keccak.hpp"
+#include "program/amd64.hpp"
+#include "program/arm64.hpp"
+#include "writers/asmjit_encoder.hpp"
+#include "writers/gas_writer.hpp"
+#include "writers/manifest.hpp"
+
+using namespace spongegen;
+
+namespace {
+
+kernels::BuiltKernel build(const std::string& name) {
+  for (const auto& spec : kernels::all_kernels()) {
+    if (spec.name == name) return spec.build();
+  }
+  FAIL("no kernel " << name);
+  return {};
+}
+
+// Instructions, CFI and round markers of a Program as text, for comparisons.
+std::vector<std::string> listing(const Program& program) {
+  std::vector<std::string> lines;
+  for (const Function& function : program.functions) {
+    lines.push_back("function " + function.symbol);
+    for (const Item& item : function.items) {
+      if (const auto* instruction = std::get_if<Instruction>(&item)) {
+        lines.push_back(writers::format_instruction(program, *instruction));
+      } else if (const auto* marker = std::get_if<RoundMarker>(&item)) {
+        lines.push_back(writers::round_marker_line(*marker));
+      } else if (const auto* cfi = std::get_if<Cfi>(&item)) {
+        lines.push_back("cfi " + std::to_string(static_cast<int>(cfi->kind)) + " " +
+                        std::to_string(cfi->value) + " " + std::to_string(cfi->reg.index));
+      } else if (const auto* label = std::get_if<LabelDef>(&item)) {
+        lines.push_back("label " + program.label_names.at(label->id));
+      }
+    }
+  }
+  for (const QuadTable& table : program.tables) {
+    for (std::uint64_t value : table.values)
+      lines.push_back("quad " + std::to_string(value));
+  }
+  return lines;
+}
+
+// Removes the first instruction whose text is `text`; fails the test if there is none.
+void remove_instruction(Program& program, const std::string& text) {
+  for (Function& function : program.functions) {
+    for (auto it = function.items.begin(); it != function.items.end(); ++it) {
+      const auto* instruction = std::get_if<Instruction>(&*it);
+      if (instruction && writers::format_instruction(program, *instruction) == text) {
+        function.items.erase(it);
+        return;
+      }
+    }
+  }
+  FAIL("no instruction '" << text << "'");
+}
+
+Instruction* find_instruction(Program& program, const std::string& text) {
+  for (Function& function : program.functions) {
+    for (Item& item : function.items) {
+      auto* instruction = std::get_if<Instruction>(&item);
+      if (instruction && writers::format_instruction(program, *instruction) == text) {
+        return instruction;
+      }
+    }
+  }
+  return nullptr;
+}
+
+bool any_contains(const std::vector<std::string>& problems, const std::string& needle) {
+  return std::any_of(problems.begin(), problems.end(),
+                     [&](const std::string& p) { return p.find(needle) != std::string::npos; });
+}
+
+}  // namespace
+
+TEST_CASE("the Keccak model: pi and rho cover every lane once, rates as FIPS 202") {
+  const keccak::Model& model = keccak::model();
+  std::set<int> sources;
+  int rotation_sum = 0;
+  for (const auto& row : model.chi_rows) {
+    for (const keccak::ChiInput& input : row) {
+      sources.insert(input.lane);
+      CHECK(input.rotation == model.rho_offsets[input.lane]);
+      rotation_sum += input.rotation;
+    }
+  }
+  CHECK(sources.size() == 25);
+  CHECK(model.chi_rows[0][0].lane == 0);
+  CHECK(model.chi_rows[0][1].lane == 6);  // B[1, 0] = rotl(A[1, 1], 44)
+  CHECK(model.chi_rows[0][1].rotation == 44);
+  CHECK(rotation_sum == 0 + 1 + 62 + 28 + 27 + 36 + 44 + 6 + 55 + 20 + 3 + 10 + 43 + 25 + 39 + 41 +
+                            45 + 15 + 21 + 8 + 18 + 2 + 61 + 56 + 14);
+  CHECK(model.round_constants[0] == 0x1);
+  CHECK(model.round_constants[23] == 0x8000000080008008ull);
+  std::vector<int> rates;
+  for (const auto& rate : model.rates)
+    rates.push_back(rate.bytes);
+  CHECK(rates == std::vector<int>{72, 104, 136, 144, 168});
+}
+
+TEST_CASE("generation is deterministic and every kernel reads back as it was written") {
+  for (const auto& spec : kernels::all_kernels()) {
+    CAPTURE(spec.name);
+    const auto first = spec.build(), second = spec.build();
+    const std::string text = writers::write_gas(first.program);
+    CHECK(text == writers::write_gas(second.program));
+    CHECK(text.find("DO NOT EDIT") != std::string::npos);
+    CHECK(text.find(".note.GNU-stack") != std::string::npos);
+    const Program read = audit::read_gas(text, spec.name);
+    CHECK(read.isa == spec.isa);
+    CHECK(listing(read) == listing(first.program));
+    // And the read Program encodes to the same bytes.
+    CHECK(writers::encode(read).code == writers::encode(first.program).code);
+  }
+}
+
+TEST_CASE("the encoder rejects an invalid instruction, naming kernel, instruction and asmjit") {
+  Program program;
+  program.isa = Isa::amd64;
+  program.kernel_name = "broken-kernel";
+  program.functions.push_back(Function{"broken", "", "", {}});
+  amd64::Emitter e(program, program.functions.back());
+  e.mov(amd64::r8, amd64::qword(amd64::rdi));
+  // A memory-to-memory xor does not exist; Emitter has no such overload, so build it raw.
+  program.functions.back().items.push_back(
+      Instruction{Mnemonic::amd64_xor, {amd64::qword(amd64::rdi), amd64::qword(amd64::rsi)}, {}});
+  try {
+    writers::encode(program);
+    FAIL("an invalid instruction was encoded");
+  } catch (const GenerationError& error) {
+    const std::string message = error.what();
+    CHECK(message.find("broken-kernel") != std::string::npos);
+    CHECK(message.find("xor qword ptr [rdi], qword ptr [rsi]") != std::string::npos);
+    CHECK(message.find("asmjit rejected it") != std::string::npos);
+  }
+}
+
+TEST_CASE("an instruction of the wrong ISA is refused when it is emitted") {
+  Program program;
+  program.isa = Isa::amd64;
+  program.kernel_name = "mixed";
+  program.functions.push_back(Function{"f", "", "", {}});
+  arm64::Emitter wrong(program, program.functions.back());
+  CHECK_THROWS_AS(wrong.ret(), GenerationError);
+}
+
+TEST_CASE("audit figures agree with the kernel designs") {
+  const auto amd64 = audit::audit_program(build("amd64-bmi2").program, 6);
+  const auto& permute = amd64.entries.at(0);
+  CHECK(permute.symbol == "sponge_keccakf1600_amd64_bmi2");
+  CHECK(permute.per_round.total == 185);
+  CHECK(permute.per_round.andn == 25);
+  CHECK(permute.per_round.stores == 25);
+  CHECK(permute.per_permutation.total == permute.static_instructions);  // straight-line code
+  CHECK(permute.frame_bytes == 224);  // 3 pushes + 200-byte scratch
+  CHECK(permute.saved_registers == std::vector<std::string>{"rbx", "rbp", "r12"});
+  CHECK(permute.issue_bound_cycles == doctest::Approx(permute.per_permutation.total / 6.0));
+  CHECK(permute.latency_bound_cycles == 24u * static_cast<unsigned>(permute.round_chain_cycles));
+  const auto& absorb136 = amd64.entries.at(3);
+  CHECK(absorb136.symbol == "sponge_keccakf1600_amd64_bmi2_absorb136");
+  CHECK(absorb136.per_permutation.loads == permute.per_permutation.loads + 17 * 2);
+  CHECK(absorb136.per_permutation.branch == 2);  // jmp into the rounds, ret
+
+  const auto arm64 = audit::audit_program(build("arm64-sha3").program, 6);
+  const auto& sha3 = arm64.entries.at(0);
+  CHECK(sha3.per_round.total == 69);
+  CHECK(sha3.per_round.ternary == 10);
+  CHECK(sha3.per_round.andn == 25);
+  CHECK(sha3.per_round.rotate == 29);  // 24 xar + 5 rax1
+  CHECK(sha3.per_permutation.total == sha3.static_instructions + 23 * 69);
+  CHECK(sha3.frame_bytes == 64);
+  CHECK(sha3.saved_registers.size() == 8);
+  const nlohmann::json json = nlohmann::json::parse(audit::format_json({amd64, arm64}));
+  CHECK(json["kernels"][1]["entries"][0]["per_round"]["total"] == 69);
+}
+
+TEST_CASE("audit --diff shows a changed instruction under its round") {
+  const Program before = build("amd64-bmi2").program;
+  Program after = before;
+  Instruction* rotate = find_instruction(after, "rorx r9, r9, 20");
+  REQUIRE(rotate != nullptr);
+  rotate->operands[2] = Imm{21};
+  const std::string diff = audit::format_diff({{before, audit::audit_program(before, 6)}},
+                                              {{after, audit::audit_program(after, 6)}});
+  CHECK(diff.find("round 0: 2 line(s) changed") != std::string::npos);
+  CHECK(diff.find("- rorx r9, r9, 20") != std::string::npos);
+  CHECK(diff.find("+ rorx r9, r9, 21") != std::string::npos);
+  CHECK(audit::format_diff({{before, audit::audit_program(before, 6)}},
+                           {{before, audit::audit_program(before, 6)}})
+            .empty());
+}
+
+TEST_CASE("the invariants hold for every kernel") {
+  for (const auto& spec : kernels::all_kernels()) {
+    CAPTURE(spec.name);
+    CHECK(audit::check_invariants(spec.build().program).empty());
+  }
+}
+
+TEST_CASE("the invariant checks catch what they claim to catch") {
+  SUBCASE("amd64: a callee-saved register written without a save") {
+    Program program = build("amd64-bmi2").program;
+    remove_instruction(program, "push rbx");
+    const auto problems = audit::check_invariants(program);
+    CHECK(any_contains(problems, "writes callee-saved rbx without saving it first"));
+  }
+  SUBCASE("amd64: a return with the stack pointer moved") {
+    Program program = build("amd64-bmi2").program;
+    remove_instruction(program, "add rsp, 200");
+    CHECK(any_contains(audit::check_invariants(program), "returns with the stack pointer moved"));
+  }
+  SUBCASE("amd64: an address computed from loaded data") {
+    Program program = build("amd64-bmi2").program;
+    // The first chi input load of round 0 through r9, which holds a column parity by then.
+    Instruction* load = find_instruction(program, "mov r10, qword ptr [rdi + 96]");
+    REQUIRE(load != nullptr);
+    std::get<Mem>(load->operands[1]).base = amd64::r9;
+    CHECK(any_contains(audit::check_invariants(program), "its address depends on loaded data"));
+  }
+  SUBCASE("amd64: a stack access outside the frame (the caller's return address)") {
+    Program program = build("amd64-bmi2").program;
+    Instruction* store = find_instruction(program, "mov qword ptr [rsp + 192], rax");
+    REQUIRE(store != nullptr);
+    std::get<Mem>(store->operands[0]).disp = 224;
+    CHECK(any_contains(audit::check_invariants(program), "outside the entry's frame"));
+  }
+  SUBCASE("arm64: d8-d15 loaded without the save") {
+    Program program = build("arm64-sha3").program;
+    for (int i = 0; i < 6; ++i)
+      remove_instruction(program, "stp d8, d9, [sp, #-64]!");
+    const auto problems = audit::check_invariants(program);
+    CHECK(any_contains(problems, "writes callee-saved v8 without saving it first"));
+  }
+  SUBCASE("arm64: a loop condition computed from the state") {
+    Program program = build("arm64-sha3").program;
+    Instruction* branch = find_instruction(program, "cbnz x9, LOCAL(keccakf1600_arm64_sha3_loop)");
+    REQUIRE(branch != nullptr);
+    // Make the counter come from a loaded lane: mov x9, #24 -> ldr x9, [x0]
+    Instruction* counter = find_instruction(program, "mov x9, #24");
+    REQUIRE(counter != nullptr);
+    *counter = Instruction{Mnemonic::arm64_ldr, {arm64::x(9), arm64::at(arm64::x(0))}, {}};
+    CHECK(any_contains(audit::check_invariants(program), "its condition depends on loaded data"));
+  }
+}
+
+TEST_CASE("the manifest names every file with its sha256 and entries") {
+  std::vector<writers::WrittenKernel> written;
+  for (const auto& spec : kernels::all_kernels()) {
+    writers::WrittenKernel kernel{&spec, spec.build(), {}, {}};
+    kernel.encoded = writers::encode(kernel.kernel.program);
+    kernel.text = writers::write_gas(kernel.kernel.program);
+    written.push_back(std::move(kernel));
+  }
+  const nlohmann::json manifest = nlohmann::json::parse(writers::write_manifest(written));
+  REQUIRE(manifest["files"].size() == written.size());
+  for (std::size_t i = 0; i < written.size(); ++i) {
+    CHECK(manifest["files"][i]["sha256"] == writers::sha256_hex(written[i].text));
+    CHECK(manifest["files"][i]["entries"].size() == 6);
+  }
+  CHECK(writers::sha256_hex("abc") ==
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
