@@ -14,6 +14,29 @@ inline std::uint64_t load_le64(const std::uint8_t* bytes) noexcept {
   return value;
 }
 
+// XORs `length` bytes into the state's little-endian byte string, from byte `offset` on.
+inline void xor_into_state(std::uint64_t* lanes, std::size_t offset, const std::uint8_t* data,
+                           std::size_t length) noexcept {
+  if constexpr (std::endian::native == std::endian::little) {
+    auto* state = reinterpret_cast<std::uint8_t*>(lanes) + offset;
+    // Whole 8-byte words where the state is lane-aligned; bytes around them.
+    for (; length != 0 && (offset % 8) != 0; --length, ++offset)
+      *state++ ^= *data++;
+    for (; length >= 8; length -= 8, offset += 8, state += 8, data += 8) {
+      std::uint64_t word;
+      std::memcpy(&word, data, 8);
+      lanes[offset / 8] ^= word;
+    }
+    for (; length != 0; --length)
+      *state++ ^= *data++;
+  } else {
+    for (std::size_t i = 0; i < length; ++i) {
+      const std::size_t byte = offset + i;
+      lanes[byte / 8] ^= std::uint64_t{data[i]} << (8 * (byte % 8));
+    }
+  }
+}
+
 // Copies `length` bytes of the state's little-endian byte string, from byte `offset` on.
 inline void copy_state_bytes(const std::uint64_t* lanes, std::size_t offset, std::uint8_t* out,
                              std::size_t length) noexcept {

@@ -67,8 +67,20 @@ const KeccakKernel& choose_kernel() noexcept {
 }  // namespace
 
 AbsorbFn KeccakKernel::absorb_for(std::size_t rate_bytes) const noexcept {
-  for (std::size_t slot = 0; slot < kRateCount; ++slot) {
-    if (kRates[slot] == rate_bytes) return absorb[slot];
+  static_assert(kRates[0] == 72 && kRates[1] == 104 && kRates[2] == 136 && kRates[3] == 144 &&
+                    kRates[4] == 168,
+                "the cases below follow kRates");
+  switch (rate_bytes) {
+    case 72:
+      return absorb[0];
+    case 104:
+      return absorb[1];
+    case 136:
+      return absorb[2];
+    case 144:
+      return absorb[3];
+    case 168:
+      return absorb[4];
   }
   std::abort();  // unreachable: the sponge only uses the rates of kRates
 }

@@ -1,9 +1,10 @@
 // The sponge engine shared by Keccak-256, SHA3-* and SHAKE*, and the one-shot functions.
 //
 // Full rate blocks of the input go straight from the caller's buffer through the kernel's
-// fused "XOR block, then permute" entry; only a trailing partial block is copied into
-// `pending_`. The final, padded block is XORed into the state here in C++ and permuted with
-// the permute-only entry (seed 003: a fused entry would XOR a whole rate of mostly zeros).
+// fused "XOR block, then permute" entry. Input that does not fill a block is XORed into
+// the state here in C++ as it arrives, and the block is permuted with the permute-only entry
+// once it is full; the final, padded block goes the same way (seed 003: a fused entry would
+// XOR a whole rate of mostly zeros). No input is ever copied into a buffer.
 // The loop over blocks is here, not in the kernel, so no single kernel call runs for longer
 // than one permutation.
 #include <algorithm>
@@ -23,8 +24,7 @@ KeccakSponge::KeccakSponge(std::size_t rate_bytes, std::uint8_t domain_byte) noe
 
 void KeccakSponge::reset() noexcept {
   std::memset(lanes_, 0, sizeof lanes_);
-  pending_bytes_ = 0;
-  squeeze_offset_ = 0;
+  position_ = 0;
   squeezing_ = false;
 }
 
@@ -32,59 +32,48 @@ void KeccakSponge::absorb(const std::uint8_t* data, std::size_t length) {
   if (squeezing_) {
     throw std::logic_error("sponge: update() called after squeeze(); call reset() first");
   }
-  if (length == 0) return;
   const std::size_t rate = rate_bytes_;
-  const AbsorbFn absorb_block = active_keccak_kernel().absorb_for(rate);
-  if (pending_bytes_ != 0) {
-    const std::size_t take = std::min(length, rate - pending_bytes_);
-    std::memcpy(pending_ + pending_bytes_, data, take);
-    pending_bytes_ = static_cast<std::uint16_t>(pending_bytes_ + take);
+  if (position_ != 0) {
+    const std::size_t take = std::min(length, rate - position_);
+    xor_into_state(lanes_, position_, data, take);
+    position_ = static_cast<std::uint16_t>(position_ + take);
     data += take;
     length -= take;
-    if (pending_bytes_ < rate) return;
-    absorb_block(lanes_, pending_);
-    pending_bytes_ = 0;
+    if (position_ < rate) return;
+    active_keccak_kernel().permute(lanes_);
+    position_ = 0;
   }
-  for (; length >= rate; data += rate, length -= rate) {
-    absorb_block(lanes_, data);
+  if (length >= rate) {
+    const AbsorbFn absorb_block = active_keccak_kernel().absorb_for(rate);
+    for (; length >= rate; data += rate, length -= rate)
+      absorb_block(lanes_, data);
   }
-  std::memcpy(pending_, data, length);
-  pending_bytes_ = static_cast<std::uint16_t>(length);
+  xor_into_state(lanes_, 0, data, length);
+  position_ = static_cast<std::uint16_t>(length);
 }
 
 void KeccakSponge::pad_and_permute() noexcept {
-  const std::size_t rate = rate_bytes_;
-  // Pad pending_ to a whole rate block in place, then XOR only the lanes that hold message
-  // or domain bytes, and the lane holding the final 0x80.
-  std::memset(pending_ + pending_bytes_, 0, rate - pending_bytes_);
-  pending_[pending_bytes_] ^= domain_byte_;
-  pending_[rate - 1] ^= 0x80;
-  const std::size_t filled_lanes = pending_bytes_ / 8 + 1;
-  for (std::size_t lane = 0; lane < filled_lanes; ++lane) {
-    lanes_[lane] ^= load_le64(pending_ + 8 * lane);
-  }
-  if (filled_lanes < rate / 8) {
-    lanes_[rate / 8 - 1] ^= load_le64(pending_ + rate - 8);
-  }
+  xor_into_state(lanes_, position_, &domain_byte_, 1);
+  constexpr std::uint8_t kLastBit = 0x80;
+  xor_into_state(lanes_, rate_bytes_ - 1u, &kLastBit, 1);
   active_keccak_kernel().permute(lanes_);
-  pending_bytes_ = 0;
+  position_ = 0;
 }
 
 void KeccakSponge::squeeze(std::uint8_t* out, std::size_t length) noexcept {
   if (!squeezing_) {
     pad_and_permute();
     squeezing_ = true;
-    squeeze_offset_ = 0;
   }
   const std::size_t rate = rate_bytes_;
   while (length != 0) {
-    if (squeeze_offset_ == rate) {
+    if (position_ == rate) {
       active_keccak_kernel().permute(lanes_);
-      squeeze_offset_ = 0;
+      position_ = 0;
     }
-    const std::size_t take = std::min(length, rate - squeeze_offset_);
-    copy_state_bytes(lanes_, squeeze_offset_, out, take);
-    squeeze_offset_ = static_cast<std::uint16_t>(squeeze_offset_ + take);
+    const std::size_t take = std::min(length, rate - position_);
+    copy_state_bytes(lanes_, position_, out, take);
+    position_ = static_cast<std::uint16_t>(position_ + take);
     out += take;
     length -= take;
   }
@@ -111,7 +100,6 @@ std::array<std::uint8_t, Hash::digest_bytes> one_shot(std::span<const std::uint8
 
 }  // namespace
 }  // namespace sponge::detail
-
 namespace sponge {
 
 std::array<std::uint8_t, 32> keccak256(std::span<const std::uint8_t> data) noexcept {

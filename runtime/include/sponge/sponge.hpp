@@ -22,7 +22,6 @@ namespace detail {
 class KeccakSponge {
  public:
   static constexpr std::size_t kStateBytes = 200;
-  static constexpr std::size_t kMaxRateBytes = 168;  // SHAKE128
 
   KeccakSponge(std::size_t rate_bytes, std::uint8_t domain_byte) noexcept;
 
@@ -37,10 +36,9 @@ class KeccakSponge {
   void pad_and_permute() noexcept;
 
   std::uint64_t lanes_[25];
-  std::uint8_t pending_[kMaxRateBytes];  // a partial rate block waiting for more input
   std::uint16_t rate_bytes_;
-  std::uint16_t pending_bytes_;   // while absorbing: bytes in pending_
-  std::uint16_t squeeze_offset_;  // while squeezing: bytes of the current block already read
+  // Bytes of the current rate block already XORed in (absorbing) or read out (squeezing).
+  std::uint16_t position_;
   std::uint8_t domain_byte_;
   bool squeezing_;
 };
