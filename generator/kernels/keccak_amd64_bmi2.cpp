@@ -46,6 +46,10 @@ class Amd64KeccakBuilder {
     kernel_.program.file_name = "keccakf1600_amd64_bmi2.S";
     kernel_.program.kernel_name = "amd64-bmi2";
     kernel_.program.property_note = PropertyNote::x86_ibt_shstk;
+    kernel_.program.options = {{"syntax", "gnu-as intel"},
+                               {"rounds", "24 unrolled"},
+                               {"state", "caller array and 200-byte stack scratch, alternating"},
+                               {"abi", "system-v"}};
     round_constants_ = kernel_.program.new_label("keccakf1600_amd64_bmi2_round_constants");
     permute_body_ = kernel_.program.new_label("keccakf1600_amd64_bmi2_permute_body");
 

@@ -36,6 +36,12 @@ class Arm64KeccakBuilder {
     program.kernel_name = "arm64-sha3";
     program.property_note = PropertyNote::aarch64_bti_pac;
     program.arch_directive = "armv8.2-a+sha3";
+    program.options = {{"syntax", "gnu-as aarch64"},
+                       {"rounds", "loop of 24"},
+                       {"state", "v0-v24"},
+                       {"round_schedule", "zero-move search, seed 0x" +
+                                              fmt_hex(zero_move_round_schedule().search_seed)},
+                       {"abi", "aapcs64"}};
     round_constants_ = program.new_label("keccakf1600_arm64_sha3_round_constants");
     rounds_ = program.new_label("keccakf1600_arm64_sha3_rounds");
     loop_ = program.new_label("keccakf1600_arm64_sha3_loop");

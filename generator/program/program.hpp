@@ -148,7 +148,7 @@ struct Blank {};
 // runs per permutation: 1 for an unrolled round, 24 for the body of a round loop.
 struct RoundMarker {
   bool begin;
-  int round;   // 0-based; the first round of a loop body
+  int round;  // 0-based; the first round of a loop body
   int repeat;
 };
 
@@ -181,7 +181,9 @@ struct Program {
   std::string kernel_name;                // e.g. "amd64-bmi2"
   std::vector<std::string> header_lines;  // the decisions, as comment lines
   PropertyNote property_note = PropertyNote::none;
-  std::string arch_directive;            // e.g. "armv8.2-a+sha3" for `.arch`; empty for none
+  std::string arch_directive;  // e.g. "armv8.2-a+sha3" for `.arch`; empty for none
+  // The choices the builder made, as (name, value), for manifest.json.
+  std::vector<std::pair<std::string, std::string>> options;
   std::vector<std::string> label_names;  // LabelId -> name
   std::vector<Function> functions;
   std::vector<QuadTable> tables;

@@ -27,7 +27,6 @@ std::string write_manifest(const std::vector<WrittenKernel>& kernels) {
   nlohmann::ordered_json manifest;
   manifest["generator"] = "spongegen";
   manifest["regenerate"] = "scripts/regen";
-  manifest["options"] = {{"amd64_syntax", "intel"}, {"keccak_rounds", "fully unrolled"}};
   nlohmann::ordered_json files = nlohmann::ordered_json::array();
   for (const WrittenKernel& written : kernels) {
     nlohmann::ordered_json entries = nlohmann::ordered_json::array();
@@ -45,6 +44,10 @@ std::string write_manifest(const std::vector<WrittenKernel>& kernels) {
     file["sha256"] = sha256_hex(written.text);
     file["instructions"] = written.kernel.program.instruction_count();
     file["code_bytes"] = written.encoded.code.size();
+    nlohmann::ordered_json options = nlohmann::ordered_json::object();
+    for (const auto& [name, value] : written.kernel.program.options)
+      options[name] = value;
+    file["options"] = options;
     file["entries"] = entries;
     files.push_back(file);
   }
