@@ -108,7 +108,9 @@ std::optional<std::vector<RoundOp>> try_rho_pi_chi(SearchRandom& random) {
       const int out = ready[random.below(ready.size())];
       const auto in = chi_inputs(out);
       ops.push_back({RoundOp::Kind::bcax, out, b_register[in[0]], b_register[in[2]],
-                     b_register[in[1]], 0, "A[" + std::to_string(out) + "] = chi"});
+                     b_register[in[1]], 0,
+                     "A[" + std::to_string(out) + "] = B[" + std::to_string(in[0]) + "] ^ (~B[" +
+                         std::to_string(in[1]) + "] & B[" + std::to_string(in[2]) + "])"});
       for (int b : in) {
         if (--b_uses[b] == 0) holder[b_register[b]] = {};
       }
@@ -136,8 +138,8 @@ std::optional<std::vector<RoundOp>> try_rho_pi_chi(SearchRandom& random) {
       ops.push_back({RoundOp::Kind::eor, dst, lane, d_reg, -1, 0, "B[0] = A[0] ^ D[0]"});
     } else {
       ops.push_back({RoundOp::Kind::xar, dst, lane, d_reg, -1, 64 - rotation[b],
-                     "B[" + std::to_string(b) + "] = rotl(A[" + std::to_string(lane) + "] ^ D, " +
-                         std::to_string(rotation[b]) + ")"});
+                     "B[" + std::to_string(b) + "] = rotl(A[" + std::to_string(lane) + "] ^ D[" +
+                         std::to_string(lane % 5) + "], " + std::to_string(rotation[b]) + ")"});
     }
     holder[dst] = {Holds::b_value, b};
     b_register[b] = dst;
