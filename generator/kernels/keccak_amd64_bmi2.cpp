@@ -8,7 +8,7 @@
 // its source), and writes five lanes with ANDN.
 #include <string>
 
-#include "kernels/kernel.hpp"
+#include "kernels/keccak_entries.hpp"
 #include "model/keccak.hpp"
 #include "program/amd64.hpp"
 
@@ -56,26 +56,14 @@ class Amd64KeccakBuilder {
     emit_permute_entry();
     for (const keccak::Rate& rate : keccak::model().rates)
       emit_absorb_entry(rate);
-    kernel_.program.tables.push_back(QuadTable{
-        round_constants_,
-        "iota's round constants, one per round",
-        {keccak::model().round_constants.begin(), keccak::model().round_constants.end()}});
+    add_round_constant_table(kernel_.program, round_constants_);
     kernel_.program.header_lines = header_lines();
     return std::move(kernel_);
   }
 
  private:
-  Emitter begin_function(std::string symbol, std::string signature, std::string summary,
-                         int absorb_rate_bytes) {
-    kernel_.entries.push_back(Entry{symbol, absorb_rate_bytes});
-    kernel_.program.functions.push_back(
-        Function{std::move(symbol), std::move(signature), std::move(summary), {}});
-    return Emitter(kernel_.program, kernel_.program.functions.back());
-  }
-
   void emit_permute_entry() {
-    Emitter e = begin_function(kPermuteSymbol, "void " + kPermuteSymbol + "(uint64_t state[25])",
-                               "Keccak-f[1600] on the 25 lanes at state.", 0);
+    Emitter e(kernel_.program, add_permute_entry(kernel_, kPermuteSymbol));
     e.endbr64();
     e.bind(permute_body_);
     emit_prologue(e);
@@ -91,14 +79,7 @@ class Amd64KeccakBuilder {
   // The absorb entries XOR one block into the state and jump into the permute entry just
   // past its endbr64, so the rounds, the frame and its CFI exist once.
   void emit_absorb_entry(const keccak::Rate& rate) {
-    const std::string symbol = kPermuteSymbol + "_absorb" + std::to_string(rate.bytes);
-    Emitter e = begin_function(symbol,
-                               "void " + symbol + "(uint64_t state[25], const uint8_t block[" +
-                                   std::to_string(rate.bytes) + "])",
-                               "XOR " + std::to_string(rate.lanes()) +
-                                   " lanes of block into state, then permute (" +
-                                   std::string(rate.used_by) + ").",
-                               rate.bytes);
+    Emitter e(kernel_.program, add_absorb_entry(kernel_, kPermuteSymbol, rate));
     e.endbr64();
     for (int lane = 0; lane < rate.lanes(); ++lane) {
       e.mov(kChiOut, qword(kBlock, 8 * lane));
@@ -184,17 +165,7 @@ class Amd64KeccakBuilder {
   }
 
   std::vector<std::string> header_lines() const {
-    const Program& p = kernel_.program;
-    std::size_t permute_total = 0, absorb_overhead = 0;
-    for (const Function& function : p.functions) {
-      std::size_t count = 0;
-      for (const Item& item : function.items)
-        count += std::holds_alternative<Instruction>(item);
-      if (function.symbol == kPermuteSymbol)
-        permute_total = count;
-      else
-        absorb_overhead = std::max(absorb_overhead, count);
-    }
+    const EntrySizes sizes = entry_sizes(kernel_.program, kPermuteSymbol);
     const std::size_t round_count = round_instructions_;
     return {
         "Keccak-f[1600] for amd64 with BMI1 and BMI2 (ANDN, RORX), fully unrolled.",
@@ -244,8 +215,8 @@ class Amd64KeccakBuilder {
         "  per round          " + std::to_string(round_count) +
             "  (theta 25 + D 10, chi rows 5 x 5 loads + 5 D + rotations + 5 x 3, iota 1)",
         "  per permutation    " + std::to_string(round_count * keccak::kRounds) + "  (24 rounds)",
-        "  permute entry      " + std::to_string(permute_total) + "  (with the frame and endbr64)",
-        "  absorb entry       up to " + std::to_string(absorb_overhead) +
+        "  permute entry      " + std::to_string(sizes.permute) + "  (with the frame and endbr64)",
+        "  absorb entry       up to " + std::to_string(sizes.largest_absorb) +
             " before the jump into the rounds",
     };
   }

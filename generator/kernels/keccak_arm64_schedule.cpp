@@ -6,6 +6,7 @@
 
 #include "model/keccak.hpp"
 #include "program/program.hpp"
+#include "support/splitmix64.hpp"
 
 namespace spongegen::kernels {
 namespace {
@@ -18,18 +19,6 @@ constexpr int kSpare = -1;
 // That leaves v29 and v31 free when rho starts.
 constexpr int kColumnRegister[5] = {25, 26, 27, 28, 29};
 constexpr int kDRegister[5] = {30, 25, 26, 27, 28};
-
-// splitmix64: a portable, fixed random stream, so every host finds the same schedule.
-struct SearchRandom {
-  std::uint64_t state;
-  std::uint64_t next() {
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  std::size_t below(std::size_t bound) { return static_cast<std::size_t>(next() % bound); }
-};
 
 std::vector<RoundOp> theta_ops() {
   std::vector<RoundOp> ops;
@@ -53,7 +42,7 @@ std::vector<RoundOp> theta_ops() {
 // One randomized greedy attempt at rho, pi and chi. Returns the ops, or nothing on a
 // dead end. Invariants: `holder[r]` is what register r holds; a B value is released after
 // its third chi use, an A value after its xar, a D value after its fifth xar.
-std::optional<std::vector<RoundOp>> try_rho_pi_chi(SearchRandom& random) {
+std::optional<std::vector<RoundOp>> try_rho_pi_chi(SplitMix64& random) {
   const keccak::Model& model = keccak::model();
   enum class Holds { nothing, a_lane, d_value, b_value, output };
   struct Slot {
@@ -205,7 +194,7 @@ std::array<std::uint64_t, 25> reference_round(const std::array<std::uint64_t, 25
 RoundSchedule search() {
   constexpr std::uint64_t kSeed = 0x6b656363616b3136ull;  // "keccak16"
   constexpr std::uint64_t kAttempts = 5'000'000;
-  SearchRandom random{kSeed};
+  SplitMix64 random{kSeed};
   for (std::uint64_t attempt = 1; attempt <= kAttempts; ++attempt) {
     auto rho_pi_chi = try_rho_pi_chi(random);
     if (!rho_pi_chi) continue;
@@ -215,7 +204,7 @@ RoundSchedule search() {
     schedule.free_register = 31;  // every spare is free again once chi is done
     schedule.search_attempt = attempt;
     schedule.search_seed = kSeed;
-    SearchRandom check{1};
+    SplitMix64 check{1};
     for (int trial = 0; trial < 64; ++trial) {
       std::array<std::uint64_t, 25> lanes;
       for (auto& lane : lanes)

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "kernels/keccak_arm64_schedule.hpp"
-#include "kernels/kernel.hpp"
+#include "kernels/keccak_entries.hpp"
 #include "model/keccak.hpp"
 #include "program/arm64.hpp"
 
@@ -49,26 +49,14 @@ class Arm64KeccakBuilder {
     emit_permute_entry();
     for (const keccak::Rate& rate : keccak::model().rates)
       emit_absorb_entry(rate);
-    program.tables.push_back(QuadTable{
-        round_constants_,
-        "iota's round constants, one per round",
-        {keccak::model().round_constants.begin(), keccak::model().round_constants.end()}});
+    add_round_constant_table(kernel_.program, round_constants_);
     program.header_lines = header_lines();
     return std::move(kernel_);
   }
 
  private:
-  Emitter begin_function(std::string symbol, std::string signature, std::string summary,
-                         int absorb_rate_bytes) {
-    kernel_.entries.push_back(Entry{symbol, absorb_rate_bytes});
-    kernel_.program.functions.push_back(
-        Function{std::move(symbol), std::move(signature), std::move(summary), {}});
-    return Emitter(kernel_.program, kernel_.program.functions.back());
-  }
-
   void emit_permute_entry() {
-    Emitter e = begin_function(kPermuteSymbol, "void " + kPermuteSymbol + "(uint64_t state[25])",
-                               "Keccak-f[1600] on the 25 lanes at state.", 0);
+    Emitter e(kernel_.program, add_permute_entry(kernel_, kPermuteSymbol));
     e.bti_c();
     emit_save_d8_d15(e);
     emit_load_state(e);
@@ -96,14 +84,7 @@ class Arm64KeccakBuilder {
   // The absorb entries save, load the state, XOR the block in registers, and branch into
   // the permute entry's rounds, so the rounds, the store and the restore exist once.
   void emit_absorb_entry(const keccak::Rate& rate) {
-    const std::string symbol = kPermuteSymbol + "_absorb" + std::to_string(rate.bytes);
-    Emitter e = begin_function(symbol,
-                               "void " + symbol + "(uint64_t state[25], const uint8_t block[" +
-                                   std::to_string(rate.bytes) + "])",
-                               "XOR " + std::to_string(rate.lanes()) +
-                                   " lanes of block into state, then permute (" +
-                                   std::string(rate.used_by) + ").",
-                               rate.bytes);
+    Emitter e(kernel_.program, add_absorb_entry(kernel_, kPermuteSymbol, rate));
     e.bti_c();
     emit_save_d8_d15(e);
     emit_load_state(e);
@@ -185,18 +166,7 @@ class Arm64KeccakBuilder {
 
   std::vector<std::string> header_lines() const {
     const RoundSchedule& schedule = zero_move_round_schedule();
-    const Program& p = kernel_.program;
-    std::size_t permute_total = 0, absorb_largest = 0;
-    for (const Function& function : p.functions) {
-      std::size_t count = 0;
-      for (const Item& item : function.items)
-        count += std::holds_alternative<Instruction>(item);
-      if (function.symbol == kPermuteSymbol) {
-        permute_total = count;
-      } else {
-        absorb_largest = std::max(absorb_largest, count);
-      }
-    }
+    const EntrySizes sizes = entry_sizes(kernel_.program, kPermuteSymbol);
     const std::size_t per_round = round_instructions_;
     return {
         "Keccak-f[1600] for arm64 with the ARMv8.2 SHA3 extension (EOR3, RAX1, XAR, BCAX).",
@@ -258,9 +228,9 @@ class Arm64KeccakBuilder {
         "  per round          " + std::to_string(per_round) +
             "  (10 eor3, 5 rax1, 1 eor + 24 xar, 25 bcax, ld1r + eor, sub + cbnz)",
         "  per permutation    " + std::to_string(per_round * keccak::kRounds) + "  (24 rounds)",
-        "  permute entry      " + std::to_string(permute_total) +
+        "  permute entry      " + std::to_string(sizes.permute) +
             "  static, with frame, load, store",
-        "  absorb entry       up to " + std::to_string(absorb_largest) +
+        "  absorb entry       up to " + std::to_string(sizes.largest_absorb) +
             " before the branch into the rounds",
         "The seed's Go kernel (keccakf_arm64.s) has the same round structure: 69 instructions",
         "per round in a 24-iteration loop, no frame, state in V0-V24.",

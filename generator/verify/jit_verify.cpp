@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "kernel.hpp"  // the runtime's portable reference
+#include "support/splitmix64.hpp"
 #include "writers/asmjit_encoder.hpp"
 
 #if defined(__x86_64__)
@@ -15,17 +16,6 @@ namespace spongegen::verify {
 namespace {
 
 constexpr int kTrialsPerEntry = 2000;
-
-// splitmix64: a fixed, seedable stream, so a failure reproduces.
-struct TestRandom {
-  std::uint64_t state;
-  std::uint64_t next() {
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-};
 
 bool host_supports(const std::string& kernel_name) {
 #if defined(__x86_64__)
@@ -47,7 +37,7 @@ VerifyResult verify_against_portable(const kernels::KernelSpec& spec,
     return {false, "not run: this host cannot execute " + spec.name};
   }
   const writers::JitImage image(kernel.program);
-  TestRandom random{0x5eed0f5b0b6eull};
+  SplitMix64 random{0x5eed0f5b0b6eull};
   std::size_t trials = 0;
   for (const kernels::Entry& entry : kernel.entries) {
     const void* code = image.entry(entry.symbol);
