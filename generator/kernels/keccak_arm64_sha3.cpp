@@ -4,6 +4,8 @@
 // permutation. One round is emitted once and looped 24 times; the round itself is the
 // zero-move schedule of keccak_arm64_schedule.cpp, so lane i is back in v<i> at the end of
 // every round without a single MOV.
+#include <fmt/format.h>
+
 #include <string>
 
 #include "kernels/keccak_arm64_schedule.hpp"
@@ -15,6 +17,10 @@ namespace spongegen::kernels {
 namespace {
 
 using namespace arm64;
+
+std::string hex64(std::uint64_t value) {
+  return fmt::format("{:016x}", value);
+}
 
 // Every register's role, named once.
 constexpr Reg kState = x(0);           // argument 1: the caller's 25 lanes
@@ -40,7 +46,7 @@ class Arm64KeccakBuilder {
                        {"rounds", "loop of 24"},
                        {"state", "v0-v24"},
                        {"round_schedule", "zero-move search, seed 0x" +
-                                              fmt_hex(zero_move_round_schedule().search_seed)},
+                                              hex64(zero_move_round_schedule().search_seed)},
                        {"abi", "aapcs64"}};
     round_constants_ = program.new_label("keccakf1600_arm64_sha3_round_constants");
     rounds_ = program.new_label("keccakf1600_arm64_sha3_rounds");
@@ -219,8 +225,8 @@ class Arm64KeccakBuilder {
         "constant), about 3%, and keeps the rounds in " + std::to_string(per_round * 4) +
             " bytes instead of about 6.4 KiB",
         "fully unrolled. Wide cores predict the loop branch perfectly. The loop it is.",
-        "Register schedule: a seeded search (seed 0x" + fmt_hex(schedule.search_seed) +
-            ", attempt " + std::to_string(schedule.search_attempt) + ") placed the B values",
+        "Register schedule: a seeded search (seed 0x" + hex64(schedule.search_seed) + ", attempt " +
+            std::to_string(schedule.search_attempt) + ") placed the B values",
         "and ordered chi so that every lane returns to its register without a MOV; the",
         "generator checks the schedule against the model on random states before use.",
         "",
@@ -235,14 +241,6 @@ class Arm64KeccakBuilder {
         "The seed's Go kernel (keccakf_arm64.s) has the same round structure: 69 instructions",
         "per round in a 24-iteration loop, no frame, state in V0-V24.",
     };
-  }
-
-  static std::string fmt_hex(std::uint64_t value) {
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string text;
-    for (int shift = 60; shift >= 0; shift -= 4)
-      text += kHex[(value >> shift) & 15];
-    return text;
   }
 
   BuiltKernel kernel_;
