@@ -16,11 +16,16 @@
 //                theta: column parities C[0..4]; chi: the row inputs B[0..4]
 //   rcx rdx rbx rbp r12
 //                theta's D[0..4], live for the whole round
+//   r13 r14 r15  lanes 13, 17 and 21, which never leave registers
 //   rax          one chi output on its way to memory
-// Callee-saved registers: the round needs 12 registers and System V lets a function
-// clobber 9 (rax rcx rdx rsi rdi r8-r11), so exactly rbx, rbp and r12 are pushed and
-// popped. r13-r15 are never touched and not saved.
-// Frame: 3 pushes (24 bytes) and a 200-byte scratch state (sub rsp, 200). The 128-byte
+// Register-resident lanes: each of the three is read by chi (as a rho input) in a row
+// no later than the row that writes its new value, so D is applied in place, RORX
+// rotates out of it, and ANDN/XOR write the new value straight back: no load and no
+// store for these lanes in any round (6 instructions a round fewer than the seed).
+// Callee-saved registers: the round needs all 15 registers besides rsp and System V
+// lets a function clobber 9 (rax rcx rdx rsi rdi r8-r11), so rbx, rbp, r12, r13, r14
+// and r15 are pushed and popped, once per call.
+// Frame: 6 pushes (48 bytes) and a 200-byte scratch state (sub rsp, 200). The 128-byte
 // red zone cannot hold 200 bytes, so the scratch state is a real frame. Nothing else is
 // on the stack (seed 000: every byte of frame costs on every block).
 // Windows x64 (not built yet): arguments arrive in rcx and rdx, and rdi, rsi and
@@ -45,10 +50,21 @@
 // (unaligned loads are fine) and jumps into the permute entry's shared rounds.
 //
 // Instruction counts (from the Program):
-//   per round          185  (theta 25 + D 10, chi rows 5 x 5 loads + 5 D + rotations + 5 x 3, iota 1)
-//   per permutation    4440  (24 rounds)
-//   permute entry      4450  (with the frame and endbr64)
+//   per round          179  (theta 25 + D 10, chi inputs 74 - 3, chi outputs 75 - 3, iota 1)
+//   per permutation    4296  (24 rounds)
+//   permute entry      4318  (with the frame and endbr64)
 //   absorb entry       up to 44 before the jump into the rounds
+//
+// Measured (one x86-64 machine: Intel Xeon, Sapphire Rapids class, 2 vCPUs; old and new
+// kernel in one binary, medians of 15 alternating runs; see bench/ for the peers):
+//   design                                 instr/round  permute   absorb136 per block
+//   seed: state in memory, 12 registers            185  220.3 ns  228.2 ns
+//   + lanes 13, 17, 21 in r13-r15 (this file)      179  212.3 ns  217.0 ns
+//   AVX-512VL, one lane per xmm register,           95  220-229 ns (compiler-scheduled
+//     vpternlogq/vprolq, prototype only)                 prototype; not kept)
+// The round is bound by issue width, not by latency: the audit's chain bound is about
+// 18 cycles a round, the issue bound at 6 per cycle about 30. The AVX-512 form has half
+// the instructions but only three vector ports for them, so it is no faster here.
 
 #if defined(__APPLE__)
 #define SYMBOL(name) _##name
@@ -88,8 +104,20 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	push r12
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r12, -32
+	push r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r13, -40
+	push r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r14, -48
+	push r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r15, -56
 	sub rsp, 200
 	.cfi_adjust_cfa_offset 200
+	mov r13, qword ptr [rdi + 104]
+	mov r14, qword ptr [rdi + 136]
+	mov r15, qword ptr [rdi + 168]          // the register-resident lanes
 
 	// ---- round 0 ----
 	// array -> scratch
@@ -102,15 +130,15 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor r9, qword ptr [rdi + 48]
 	xor r9, qword ptr [rdi + 88]
 	xor r9, qword ptr [rdi + 128]
-	xor r9, qword ptr [rdi + 168]
+	xor r9, r15
 	mov r10, qword ptr [rdi + 16]
 	xor r10, qword ptr [rdi + 56]
 	xor r10, qword ptr [rdi + 96]
-	xor r10, qword ptr [rdi + 136]
+	xor r10, r14
 	xor r10, qword ptr [rdi + 176]
 	mov r11, qword ptr [rdi + 24]
 	xor r11, qword ptr [rdi + 64]
-	xor r11, qword ptr [rdi + 104]
+	xor r11, r13
 	xor r11, qword ptr [rdi + 144]
 	xor r11, qword ptr [rdi + 184]
 	mov rsi, qword ptr [rdi + 32]
@@ -197,9 +225,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r9, qword ptr [rdi + 56]
 	xor r9, rbx
 	rorx r9, r9, 58
-	mov r10, qword ptr [rdi + 104]
-	xor r10, rbp
-	rorx r10, r10, 39
+	xor r13, rbp
+	rorx r10, r13, 39
 	mov r11, qword ptr [rdi + 152]
 	xor r11, r12
 	rorx r11, r11, 56
@@ -215,9 +242,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 96], rax
-	andn rax, rsi, r8
-	xor rax, r11
-	mov qword ptr [rsp + 104], rax
+	andn r13, rsi, r8
+	xor r13, r11
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 112], rax
@@ -231,9 +257,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r10, qword ptr [rdi + 88]
 	xor r10, rdx
 	rorx r10, r10, 54
-	mov r11, qword ptr [rdi + 136]
-	xor r11, rbx
-	rorx r11, r11, 49
+	xor r14, rbx
+	rorx r11, r14, 49
 	mov rsi, qword ptr [rdi + 184]
 	xor rsi, rbp
 	rorx rsi, rsi, 8
@@ -243,9 +268,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r10, r11
 	xor rax, r9
 	mov qword ptr [rsp + 128], rax
-	andn rax, r11, rsi
-	xor rax, r10
-	mov qword ptr [rsp + 136], rax
+	andn r14, r11, rsi
+	xor r14, r10
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rsp + 144], rax
@@ -265,15 +289,13 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r11, qword ptr [rdi + 120]
 	xor r11, rcx
 	rorx r11, r11, 23
-	mov rsi, qword ptr [rdi + 168]
-	xor rsi, rdx
-	rorx rsi, rsi, 62
+	xor r15, rdx
+	rorx rsi, r15, 62
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rsp + 160], rax
-	andn rax, r10, r11
-	xor rax, r9
-	mov qword ptr [rsp + 168], rax
+	andn r15, r10, r11
+	xor r15, r9
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 176], rax
@@ -296,15 +318,15 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor r9, qword ptr [rsp + 48]
 	xor r9, qword ptr [rsp + 88]
 	xor r9, qword ptr [rsp + 128]
-	xor r9, qword ptr [rsp + 168]
+	xor r9, r15
 	mov r10, qword ptr [rsp + 16]
 	xor r10, qword ptr [rsp + 56]
 	xor r10, qword ptr [rsp + 96]
-	xor r10, qword ptr [rsp + 136]
+	xor r10, r14
 	xor r10, qword ptr [rsp + 176]
 	mov r11, qword ptr [rsp + 24]
 	xor r11, qword ptr [rsp + 64]
-	xor r11, qword ptr [rsp + 104]
+	xor r11, r13
 	xor r11, qword ptr [rsp + 144]
 	xor r11, qword ptr [rsp + 184]
 	mov rsi, qword ptr [rsp + 32]
@@ -391,9 +413,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r9, qword ptr [rsp + 56]
 	xor r9, rbx
 	rorx r9, r9, 58
-	mov r10, qword ptr [rsp + 104]
-	xor r10, rbp
-	rorx r10, r10, 39
+	xor r13, rbp
+	rorx r10, r13, 39
 	mov r11, qword ptr [rsp + 152]
 	xor r11, r12
 	rorx r11, r11, 56
@@ -409,9 +430,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rdi + 96], rax
-	andn rax, rsi, r8
-	xor rax, r11
-	mov qword ptr [rdi + 104], rax
+	andn r13, rsi, r8
+	xor r13, r11
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 112], rax
@@ -425,9 +445,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r10, qword ptr [rsp + 88]
 	xor r10, rdx
 	rorx r10, r10, 54
-	mov r11, qword ptr [rsp + 136]
-	xor r11, rbx
-	rorx r11, r11, 49
+	xor r14, rbx
+	rorx r11, r14, 49
 	mov rsi, qword ptr [rsp + 184]
 	xor rsi, rbp
 	rorx rsi, rsi, 8
@@ -437,9 +456,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r10, r11
 	xor rax, r9
 	mov qword ptr [rdi + 128], rax
-	andn rax, r11, rsi
-	xor rax, r10
-	mov qword ptr [rdi + 136], rax
+	andn r14, r11, rsi
+	xor r14, r10
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rdi + 144], rax
@@ -459,15 +477,13 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r11, qword ptr [rsp + 120]
 	xor r11, rcx
 	rorx r11, r11, 23
-	mov rsi, qword ptr [rsp + 168]
-	xor rsi, rdx
-	rorx rsi, rsi, 62
+	xor r15, rdx
+	rorx rsi, r15, 62
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rdi + 160], rax
-	andn rax, r10, r11
-	xor rax, r9
-	mov qword ptr [rdi + 168], rax
+	andn r15, r10, r11
+	xor r15, r9
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rdi + 176], rax
@@ -490,15 +506,15 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor r9, qword ptr [rdi + 48]
 	xor r9, qword ptr [rdi + 88]
 	xor r9, qword ptr [rdi + 128]
-	xor r9, qword ptr [rdi + 168]
+	xor r9, r15
 	mov r10, qword ptr [rdi + 16]
 	xor r10, qword ptr [rdi + 56]
 	xor r10, qword ptr [rdi + 96]
-	xor r10, qword ptr [rdi + 136]
+	xor r10, r14
 	xor r10, qword ptr [rdi + 176]
 	mov r11, qword ptr [rdi + 24]
 	xor r11, qword ptr [rdi + 64]
-	xor r11, qword ptr [rdi + 104]
+	xor r11, r13
 	xor r11, qword ptr [rdi + 144]
 	xor r11, qword ptr [rdi + 184]
 	mov rsi, qword ptr [rdi + 32]
@@ -585,9 +601,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r9, qword ptr [rdi + 56]
 	xor r9, rbx
 	rorx r9, r9, 58
-	mov r10, qword ptr [rdi + 104]
-	xor r10, rbp
-	rorx r10, r10, 39
+	xor r13, rbp
+	rorx r10, r13, 39
 	mov r11, qword ptr [rdi + 152]
 	xor r11, r12
 	rorx r11, r11, 56
@@ -603,9 +618,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 96], rax
-	andn rax, rsi, r8
-	xor rax, r11
-	mov qword ptr [rsp + 104], rax
+	andn r13, rsi, r8
+	xor r13, r11
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 112], rax
@@ -619,9 +633,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r10, qword ptr [rdi + 88]
 	xor r10, rdx
 	rorx r10, r10, 54
-	mov r11, qword ptr [rdi + 136]
-	xor r11, rbx
-	rorx r11, r11, 49
+	xor r14, rbx
+	rorx r11, r14, 49
 	mov rsi, qword ptr [rdi + 184]
 	xor rsi, rbp
 	rorx rsi, rsi, 8
@@ -631,9 +644,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r10, r11
 	xor rax, r9
 	mov qword ptr [rsp + 128], rax
-	andn rax, r11, rsi
-	xor rax, r10
-	mov qword ptr [rsp + 136], rax
+	andn r14, r11, rsi
+	xor r14, r10
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rsp + 144], rax
@@ -653,15 +665,13 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r11, qword ptr [rdi + 120]
 	xor r11, rcx
 	rorx r11, r11, 23
-	mov rsi, qword ptr [rdi + 168]
-	xor rsi, rdx
-	rorx rsi, rsi, 62
+	xor r15, rdx
+	rorx rsi, r15, 62
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rsp + 160], rax
-	andn rax, r10, r11
-	xor rax, r9
-	mov qword ptr [rsp + 168], rax
+	andn r15, r10, r11
+	xor r15, r9
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 176], rax
@@ -684,15 +694,15 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor r9, qword ptr [rsp + 48]
 	xor r9, qword ptr [rsp + 88]
 	xor r9, qword ptr [rsp + 128]
-	xor r9, qword ptr [rsp + 168]
+	xor r9, r15
 	mov r10, qword ptr [rsp + 16]
 	xor r10, qword ptr [rsp + 56]
 	xor r10, qword ptr [rsp + 96]
-	xor r10, qword ptr [rsp + 136]
+	xor r10, r14
 	xor r10, qword ptr [rsp + 176]
 	mov r11, qword ptr [rsp + 24]
 	xor r11, qword ptr [rsp + 64]
-	xor r11, qword ptr [rsp + 104]
+	xor r11, r13
 	xor r11, qword ptr [rsp + 144]
 	xor r11, qword ptr [rsp + 184]
 	mov rsi, qword ptr [rsp + 32]
@@ -779,9 +789,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r9, qword ptr [rsp + 56]
 	xor r9, rbx
 	rorx r9, r9, 58
-	mov r10, qword ptr [rsp + 104]
-	xor r10, rbp
-	rorx r10, r10, 39
+	xor r13, rbp
+	rorx r10, r13, 39
 	mov r11, qword ptr [rsp + 152]
 	xor r11, r12
 	rorx r11, r11, 56
@@ -797,9 +806,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rdi + 96], rax
-	andn rax, rsi, r8
-	xor rax, r11
-	mov qword ptr [rdi + 104], rax
+	andn r13, rsi, r8
+	xor r13, r11
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 112], rax
@@ -813,9 +821,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r10, qword ptr [rsp + 88]
 	xor r10, rdx
 	rorx r10, r10, 54
-	mov r11, qword ptr [rsp + 136]
-	xor r11, rbx
-	rorx r11, r11, 49
+	xor r14, rbx
+	rorx r11, r14, 49
 	mov rsi, qword ptr [rsp + 184]
 	xor rsi, rbp
 	rorx rsi, rsi, 8
@@ -825,9 +832,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r10, r11
 	xor rax, r9
 	mov qword ptr [rdi + 128], rax
-	andn rax, r11, rsi
-	xor rax, r10
-	mov qword ptr [rdi + 136], rax
+	andn r14, r11, rsi
+	xor r14, r10
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rdi + 144], rax
@@ -847,15 +853,13 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r11, qword ptr [rsp + 120]
 	xor r11, rcx
 	rorx r11, r11, 23
-	mov rsi, qword ptr [rsp + 168]
-	xor rsi, rdx
-	rorx rsi, rsi, 62
+	xor r15, rdx
+	rorx rsi, r15, 62
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rdi + 160], rax
-	andn rax, r10, r11
-	xor rax, r9
-	mov qword ptr [rdi + 168], rax
+	andn r15, r10, r11
+	xor r15, r9
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rdi + 176], rax
@@ -878,15 +882,15 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor r9, qword ptr [rdi + 48]
 	xor r9, qword ptr [rdi + 88]
 	xor r9, qword ptr [rdi + 128]
-	xor r9, qword ptr [rdi + 168]
+	xor r9, r15
 	mov r10, qword ptr [rdi + 16]
 	xor r10, qword ptr [rdi + 56]
 	xor r10, qword ptr [rdi + 96]
-	xor r10, qword ptr [rdi + 136]
+	xor r10, r14
 	xor r10, qword ptr [rdi + 176]
 	mov r11, qword ptr [rdi + 24]
 	xor r11, qword ptr [rdi + 64]
-	xor r11, qword ptr [rdi + 104]
+	xor r11, r13
 	xor r11, qword ptr [rdi + 144]
 	xor r11, qword ptr [rdi + 184]
 	mov rsi, qword ptr [rdi + 32]
@@ -973,9 +977,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r9, qword ptr [rdi + 56]
 	xor r9, rbx
 	rorx r9, r9, 58
-	mov r10, qword ptr [rdi + 104]
-	xor r10, rbp
-	rorx r10, r10, 39
+	xor r13, rbp
+	rorx r10, r13, 39
 	mov r11, qword ptr [rdi + 152]
 	xor r11, r12
 	rorx r11, r11, 56
@@ -991,9 +994,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 96], rax
-	andn rax, rsi, r8
-	xor rax, r11
-	mov qword ptr [rsp + 104], rax
+	andn r13, rsi, r8
+	xor r13, r11
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 112], rax
@@ -1007,9 +1009,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r10, qword ptr [rdi + 88]
 	xor r10, rdx
 	rorx r10, r10, 54
-	mov r11, qword ptr [rdi + 136]
-	xor r11, rbx
-	rorx r11, r11, 49
+	xor r14, rbx
+	rorx r11, r14, 49
 	mov rsi, qword ptr [rdi + 184]
 	xor rsi, rbp
 	rorx rsi, rsi, 8
@@ -1019,9 +1020,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r10, r11
 	xor rax, r9
 	mov qword ptr [rsp + 128], rax
-	andn rax, r11, rsi
-	xor rax, r10
-	mov qword ptr [rsp + 136], rax
+	andn r14, r11, rsi
+	xor r14, r10
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rsp + 144], rax
@@ -1041,15 +1041,13 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r11, qword ptr [rdi + 120]
 	xor r11, rcx
 	rorx r11, r11, 23
-	mov rsi, qword ptr [rdi + 168]
-	xor rsi, rdx
-	rorx rsi, rsi, 62
+	xor r15, rdx
+	rorx rsi, r15, 62
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rsp + 160], rax
-	andn rax, r10, r11
-	xor rax, r9
-	mov qword ptr [rsp + 168], rax
+	andn r15, r10, r11
+	xor r15, r9
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 176], rax
@@ -1072,15 +1070,15 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor r9, qword ptr [rsp + 48]
 	xor r9, qword ptr [rsp + 88]
 	xor r9, qword ptr [rsp + 128]
-	xor r9, qword ptr [rsp + 168]
+	xor r9, r15
 	mov r10, qword ptr [rsp + 16]
 	xor r10, qword ptr [rsp + 56]
 	xor r10, qword ptr [rsp + 96]
-	xor r10, qword ptr [rsp + 136]
+	xor r10, r14
 	xor r10, qword ptr [rsp + 176]
 	mov r11, qword ptr [rsp + 24]
 	xor r11, qword ptr [rsp + 64]
-	xor r11, qword ptr [rsp + 104]
+	xor r11, r13
 	xor r11, qword ptr [rsp + 144]
 	xor r11, qword ptr [rsp + 184]
 	mov rsi, qword ptr [rsp + 32]
@@ -1167,9 +1165,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r9, qword ptr [rsp + 56]
 	xor r9, rbx
 	rorx r9, r9, 58
-	mov r10, qword ptr [rsp + 104]
-	xor r10, rbp
-	rorx r10, r10, 39
+	xor r13, rbp
+	rorx r10, r13, 39
 	mov r11, qword ptr [rsp + 152]
 	xor r11, r12
 	rorx r11, r11, 56
@@ -1185,9 +1182,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rdi + 96], rax
-	andn rax, rsi, r8
-	xor rax, r11
-	mov qword ptr [rdi + 104], rax
+	andn r13, rsi, r8
+	xor r13, r11
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 112], rax
@@ -1201,9 +1197,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r10, qword ptr [rsp + 88]
 	xor r10, rdx
 	rorx r10, r10, 54
-	mov r11, qword ptr [rsp + 136]
-	xor r11, rbx
-	rorx r11, r11, 49
+	xor r14, rbx
+	rorx r11, r14, 49
 	mov rsi, qword ptr [rsp + 184]
 	xor rsi, rbp
 	rorx rsi, rsi, 8
@@ -1213,9 +1208,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r10, r11
 	xor rax, r9
 	mov qword ptr [rdi + 128], rax
-	andn rax, r11, rsi
-	xor rax, r10
-	mov qword ptr [rdi + 136], rax
+	andn r14, r11, rsi
+	xor r14, r10
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rdi + 144], rax
@@ -1235,15 +1229,13 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r11, qword ptr [rsp + 120]
 	xor r11, rcx
 	rorx r11, r11, 23
-	mov rsi, qword ptr [rsp + 168]
-	xor rsi, rdx
-	rorx rsi, rsi, 62
+	xor r15, rdx
+	rorx rsi, r15, 62
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rdi + 160], rax
-	andn rax, r10, r11
-	xor rax, r9
-	mov qword ptr [rdi + 168], rax
+	andn r15, r10, r11
+	xor r15, r9
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rdi + 176], rax
@@ -1266,15 +1258,15 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor r9, qword ptr [rdi + 48]
 	xor r9, qword ptr [rdi + 88]
 	xor r9, qword ptr [rdi + 128]
-	xor r9, qword ptr [rdi + 168]
+	xor r9, r15
 	mov r10, qword ptr [rdi + 16]
 	xor r10, qword ptr [rdi + 56]
 	xor r10, qword ptr [rdi + 96]
-	xor r10, qword ptr [rdi + 136]
+	xor r10, r14
 	xor r10, qword ptr [rdi + 176]
 	mov r11, qword ptr [rdi + 24]
 	xor r11, qword ptr [rdi + 64]
-	xor r11, qword ptr [rdi + 104]
+	xor r11, r13
 	xor r11, qword ptr [rdi + 144]
 	xor r11, qword ptr [rdi + 184]
 	mov rsi, qword ptr [rdi + 32]
@@ -1361,9 +1353,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r9, qword ptr [rdi + 56]
 	xor r9, rbx
 	rorx r9, r9, 58
-	mov r10, qword ptr [rdi + 104]
-	xor r10, rbp
-	rorx r10, r10, 39
+	xor r13, rbp
+	rorx r10, r13, 39
 	mov r11, qword ptr [rdi + 152]
 	xor r11, r12
 	rorx r11, r11, 56
@@ -1379,9 +1370,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 96], rax
-	andn rax, rsi, r8
-	xor rax, r11
-	mov qword ptr [rsp + 104], rax
+	andn r13, rsi, r8
+	xor r13, r11
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 112], rax
@@ -1395,9 +1385,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r10, qword ptr [rdi + 88]
 	xor r10, rdx
 	rorx r10, r10, 54
-	mov r11, qword ptr [rdi + 136]
-	xor r11, rbx
-	rorx r11, r11, 49
+	xor r14, rbx
+	rorx r11, r14, 49
 	mov rsi, qword ptr [rdi + 184]
 	xor rsi, rbp
 	rorx rsi, rsi, 8
@@ -1407,9 +1396,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r10, r11
 	xor rax, r9
 	mov qword ptr [rsp + 128], rax
-	andn rax, r11, rsi
-	xor rax, r10
-	mov qword ptr [rsp + 136], rax
+	andn r14, r11, rsi
+	xor r14, r10
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rsp + 144], rax
@@ -1429,15 +1417,13 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r11, qword ptr [rdi + 120]
 	xor r11, rcx
 	rorx r11, r11, 23
-	mov rsi, qword ptr [rdi + 168]
-	xor rsi, rdx
-	rorx rsi, rsi, 62
+	xor r15, rdx
+	rorx rsi, r15, 62
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rsp + 160], rax
-	andn rax, r10, r11
-	xor rax, r9
-	mov qword ptr [rsp + 168], rax
+	andn r15, r10, r11
+	xor r15, r9
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 176], rax
@@ -1460,15 +1446,15 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor r9, qword ptr [rsp + 48]
 	xor r9, qword ptr [rsp + 88]
 	xor r9, qword ptr [rsp + 128]
-	xor r9, qword ptr [rsp + 168]
+	xor r9, r15
 	mov r10, qword ptr [rsp + 16]
 	xor r10, qword ptr [rsp + 56]
 	xor r10, qword ptr [rsp + 96]
-	xor r10, qword ptr [rsp + 136]
+	xor r10, r14
 	xor r10, qword ptr [rsp + 176]
 	mov r11, qword ptr [rsp + 24]
 	xor r11, qword ptr [rsp + 64]
-	xor r11, qword ptr [rsp + 104]
+	xor r11, r13
 	xor r11, qword ptr [rsp + 144]
 	xor r11, qword ptr [rsp + 184]
 	mov rsi, qword ptr [rsp + 32]
@@ -1555,9 +1541,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r9, qword ptr [rsp + 56]
 	xor r9, rbx
 	rorx r9, r9, 58
-	mov r10, qword ptr [rsp + 104]
-	xor r10, rbp
-	rorx r10, r10, 39
+	xor r13, rbp
+	rorx r10, r13, 39
 	mov r11, qword ptr [rsp + 152]
 	xor r11, r12
 	rorx r11, r11, 56
@@ -1573,9 +1558,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rdi + 96], rax
-	andn rax, rsi, r8
-	xor rax, r11
-	mov qword ptr [rdi + 104], rax
+	andn r13, rsi, r8
+	xor r13, r11
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 112], rax
@@ -1589,9 +1573,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r10, qword ptr [rsp + 88]
 	xor r10, rdx
 	rorx r10, r10, 54
-	mov r11, qword ptr [rsp + 136]
-	xor r11, rbx
-	rorx r11, r11, 49
+	xor r14, rbx
+	rorx r11, r14, 49
 	mov rsi, qword ptr [rsp + 184]
 	xor rsi, rbp
 	rorx rsi, rsi, 8
@@ -1601,9 +1584,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r10, r11
 	xor rax, r9
 	mov qword ptr [rdi + 128], rax
-	andn rax, r11, rsi
-	xor rax, r10
-	mov qword ptr [rdi + 136], rax
+	andn r14, r11, rsi
+	xor r14, r10
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rdi + 144], rax
@@ -1623,15 +1605,13 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r11, qword ptr [rsp + 120]
 	xor r11, rcx
 	rorx r11, r11, 23
-	mov rsi, qword ptr [rsp + 168]
-	xor rsi, rdx
-	rorx rsi, rsi, 62
+	xor r15, rdx
+	rorx rsi, r15, 62
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rdi + 160], rax
-	andn rax, r10, r11
-	xor rax, r9
-	mov qword ptr [rdi + 168], rax
+	andn r15, r10, r11
+	xor r15, r9
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rdi + 176], rax
@@ -1654,15 +1634,15 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor r9, qword ptr [rdi + 48]
 	xor r9, qword ptr [rdi + 88]
 	xor r9, qword ptr [rdi + 128]
-	xor r9, qword ptr [rdi + 168]
+	xor r9, r15
 	mov r10, qword ptr [rdi + 16]
 	xor r10, qword ptr [rdi + 56]
 	xor r10, qword ptr [rdi + 96]
-	xor r10, qword ptr [rdi + 136]
+	xor r10, r14
 	xor r10, qword ptr [rdi + 176]
 	mov r11, qword ptr [rdi + 24]
 	xor r11, qword ptr [rdi + 64]
-	xor r11, qword ptr [rdi + 104]
+	xor r11, r13
 	xor r11, qword ptr [rdi + 144]
 	xor r11, qword ptr [rdi + 184]
 	mov rsi, qword ptr [rdi + 32]
@@ -1749,9 +1729,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r9, qword ptr [rdi + 56]
 	xor r9, rbx
 	rorx r9, r9, 58
-	mov r10, qword ptr [rdi + 104]
-	xor r10, rbp
-	rorx r10, r10, 39
+	xor r13, rbp
+	rorx r10, r13, 39
 	mov r11, qword ptr [rdi + 152]
 	xor r11, r12
 	rorx r11, r11, 56
@@ -1767,9 +1746,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 96], rax
-	andn rax, rsi, r8
-	xor rax, r11
-	mov qword ptr [rsp + 104], rax
+	andn r13, rsi, r8
+	xor r13, r11
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 112], rax
@@ -1783,9 +1761,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r10, qword ptr [rdi + 88]
 	xor r10, rdx
 	rorx r10, r10, 54
-	mov r11, qword ptr [rdi + 136]
-	xor r11, rbx
-	rorx r11, r11, 49
+	xor r14, rbx
+	rorx r11, r14, 49
 	mov rsi, qword ptr [rdi + 184]
 	xor rsi, rbp
 	rorx rsi, rsi, 8
@@ -1795,9 +1772,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r10, r11
 	xor rax, r9
 	mov qword ptr [rsp + 128], rax
-	andn rax, r11, rsi
-	xor rax, r10
-	mov qword ptr [rsp + 136], rax
+	andn r14, r11, rsi
+	xor r14, r10
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rsp + 144], rax
@@ -1817,15 +1793,13 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r11, qword ptr [rdi + 120]
 	xor r11, rcx
 	rorx r11, r11, 23
-	mov rsi, qword ptr [rdi + 168]
-	xor rsi, rdx
-	rorx rsi, rsi, 62
+	xor r15, rdx
+	rorx rsi, r15, 62
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rsp + 160], rax
-	andn rax, r10, r11
-	xor rax, r9
-	mov qword ptr [rsp + 168], rax
+	andn r15, r10, r11
+	xor r15, r9
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 176], rax
@@ -1848,15 +1822,15 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor r9, qword ptr [rsp + 48]
 	xor r9, qword ptr [rsp + 88]
 	xor r9, qword ptr [rsp + 128]
-	xor r9, qword ptr [rsp + 168]
+	xor r9, r15
 	mov r10, qword ptr [rsp + 16]
 	xor r10, qword ptr [rsp + 56]
 	xor r10, qword ptr [rsp + 96]
-	xor r10, qword ptr [rsp + 136]
+	xor r10, r14
 	xor r10, qword ptr [rsp + 176]
 	mov r11, qword ptr [rsp + 24]
 	xor r11, qword ptr [rsp + 64]
-	xor r11, qword ptr [rsp + 104]
+	xor r11, r13
 	xor r11, qword ptr [rsp + 144]
 	xor r11, qword ptr [rsp + 184]
 	mov rsi, qword ptr [rsp + 32]
@@ -1943,9 +1917,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r9, qword ptr [rsp + 56]
 	xor r9, rbx
 	rorx r9, r9, 58
-	mov r10, qword ptr [rsp + 104]
-	xor r10, rbp
-	rorx r10, r10, 39
+	xor r13, rbp
+	rorx r10, r13, 39
 	mov r11, qword ptr [rsp + 152]
 	xor r11, r12
 	rorx r11, r11, 56
@@ -1961,9 +1934,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rdi + 96], rax
-	andn rax, rsi, r8
-	xor rax, r11
-	mov qword ptr [rdi + 104], rax
+	andn r13, rsi, r8
+	xor r13, r11
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 112], rax
@@ -1977,9 +1949,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r10, qword ptr [rsp + 88]
 	xor r10, rdx
 	rorx r10, r10, 54
-	mov r11, qword ptr [rsp + 136]
-	xor r11, rbx
-	rorx r11, r11, 49
+	xor r14, rbx
+	rorx r11, r14, 49
 	mov rsi, qword ptr [rsp + 184]
 	xor rsi, rbp
 	rorx rsi, rsi, 8
@@ -1989,9 +1960,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r10, r11
 	xor rax, r9
 	mov qword ptr [rdi + 128], rax
-	andn rax, r11, rsi
-	xor rax, r10
-	mov qword ptr [rdi + 136], rax
+	andn r14, r11, rsi
+	xor r14, r10
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rdi + 144], rax
@@ -2011,15 +1981,13 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r11, qword ptr [rsp + 120]
 	xor r11, rcx
 	rorx r11, r11, 23
-	mov rsi, qword ptr [rsp + 168]
-	xor rsi, rdx
-	rorx rsi, rsi, 62
+	xor r15, rdx
+	rorx rsi, r15, 62
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rdi + 160], rax
-	andn rax, r10, r11
-	xor rax, r9
-	mov qword ptr [rdi + 168], rax
+	andn r15, r10, r11
+	xor r15, r9
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rdi + 176], rax
@@ -2042,15 +2010,15 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor r9, qword ptr [rdi + 48]
 	xor r9, qword ptr [rdi + 88]
 	xor r9, qword ptr [rdi + 128]
-	xor r9, qword ptr [rdi + 168]
+	xor r9, r15
 	mov r10, qword ptr [rdi + 16]
 	xor r10, qword ptr [rdi + 56]
 	xor r10, qword ptr [rdi + 96]
-	xor r10, qword ptr [rdi + 136]
+	xor r10, r14
 	xor r10, qword ptr [rdi + 176]
 	mov r11, qword ptr [rdi + 24]
 	xor r11, qword ptr [rdi + 64]
-	xor r11, qword ptr [rdi + 104]
+	xor r11, r13
 	xor r11, qword ptr [rdi + 144]
 	xor r11, qword ptr [rdi + 184]
 	mov rsi, qword ptr [rdi + 32]
@@ -2137,9 +2105,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r9, qword ptr [rdi + 56]
 	xor r9, rbx
 	rorx r9, r9, 58
-	mov r10, qword ptr [rdi + 104]
-	xor r10, rbp
-	rorx r10, r10, 39
+	xor r13, rbp
+	rorx r10, r13, 39
 	mov r11, qword ptr [rdi + 152]
 	xor r11, r12
 	rorx r11, r11, 56
@@ -2155,9 +2122,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 96], rax
-	andn rax, rsi, r8
-	xor rax, r11
-	mov qword ptr [rsp + 104], rax
+	andn r13, rsi, r8
+	xor r13, r11
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 112], rax
@@ -2171,9 +2137,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r10, qword ptr [rdi + 88]
 	xor r10, rdx
 	rorx r10, r10, 54
-	mov r11, qword ptr [rdi + 136]
-	xor r11, rbx
-	rorx r11, r11, 49
+	xor r14, rbx
+	rorx r11, r14, 49
 	mov rsi, qword ptr [rdi + 184]
 	xor rsi, rbp
 	rorx rsi, rsi, 8
@@ -2183,9 +2148,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r10, r11
 	xor rax, r9
 	mov qword ptr [rsp + 128], rax
-	andn rax, r11, rsi
-	xor rax, r10
-	mov qword ptr [rsp + 136], rax
+	andn r14, r11, rsi
+	xor r14, r10
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rsp + 144], rax
@@ -2205,15 +2169,13 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r11, qword ptr [rdi + 120]
 	xor r11, rcx
 	rorx r11, r11, 23
-	mov rsi, qword ptr [rdi + 168]
-	xor rsi, rdx
-	rorx rsi, rsi, 62
+	xor r15, rdx
+	rorx rsi, r15, 62
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rsp + 160], rax
-	andn rax, r10, r11
-	xor rax, r9
-	mov qword ptr [rsp + 168], rax
+	andn r15, r10, r11
+	xor r15, r9
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 176], rax
@@ -2236,15 +2198,15 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor r9, qword ptr [rsp + 48]
 	xor r9, qword ptr [rsp + 88]
 	xor r9, qword ptr [rsp + 128]
-	xor r9, qword ptr [rsp + 168]
+	xor r9, r15
 	mov r10, qword ptr [rsp + 16]
 	xor r10, qword ptr [rsp + 56]
 	xor r10, qword ptr [rsp + 96]
-	xor r10, qword ptr [rsp + 136]
+	xor r10, r14
 	xor r10, qword ptr [rsp + 176]
 	mov r11, qword ptr [rsp + 24]
 	xor r11, qword ptr [rsp + 64]
-	xor r11, qword ptr [rsp + 104]
+	xor r11, r13
 	xor r11, qword ptr [rsp + 144]
 	xor r11, qword ptr [rsp + 184]
 	mov rsi, qword ptr [rsp + 32]
@@ -2331,9 +2293,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r9, qword ptr [rsp + 56]
 	xor r9, rbx
 	rorx r9, r9, 58
-	mov r10, qword ptr [rsp + 104]
-	xor r10, rbp
-	rorx r10, r10, 39
+	xor r13, rbp
+	rorx r10, r13, 39
 	mov r11, qword ptr [rsp + 152]
 	xor r11, r12
 	rorx r11, r11, 56
@@ -2349,9 +2310,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rdi + 96], rax
-	andn rax, rsi, r8
-	xor rax, r11
-	mov qword ptr [rdi + 104], rax
+	andn r13, rsi, r8
+	xor r13, r11
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 112], rax
@@ -2365,9 +2325,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r10, qword ptr [rsp + 88]
 	xor r10, rdx
 	rorx r10, r10, 54
-	mov r11, qword ptr [rsp + 136]
-	xor r11, rbx
-	rorx r11, r11, 49
+	xor r14, rbx
+	rorx r11, r14, 49
 	mov rsi, qword ptr [rsp + 184]
 	xor rsi, rbp
 	rorx rsi, rsi, 8
@@ -2377,9 +2336,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r10, r11
 	xor rax, r9
 	mov qword ptr [rdi + 128], rax
-	andn rax, r11, rsi
-	xor rax, r10
-	mov qword ptr [rdi + 136], rax
+	andn r14, r11, rsi
+	xor r14, r10
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rdi + 144], rax
@@ -2399,15 +2357,13 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r11, qword ptr [rsp + 120]
 	xor r11, rcx
 	rorx r11, r11, 23
-	mov rsi, qword ptr [rsp + 168]
-	xor rsi, rdx
-	rorx rsi, rsi, 62
+	xor r15, rdx
+	rorx rsi, r15, 62
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rdi + 160], rax
-	andn rax, r10, r11
-	xor rax, r9
-	mov qword ptr [rdi + 168], rax
+	andn r15, r10, r11
+	xor r15, r9
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rdi + 176], rax
@@ -2430,15 +2386,15 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor r9, qword ptr [rdi + 48]
 	xor r9, qword ptr [rdi + 88]
 	xor r9, qword ptr [rdi + 128]
-	xor r9, qword ptr [rdi + 168]
+	xor r9, r15
 	mov r10, qword ptr [rdi + 16]
 	xor r10, qword ptr [rdi + 56]
 	xor r10, qword ptr [rdi + 96]
-	xor r10, qword ptr [rdi + 136]
+	xor r10, r14
 	xor r10, qword ptr [rdi + 176]
 	mov r11, qword ptr [rdi + 24]
 	xor r11, qword ptr [rdi + 64]
-	xor r11, qword ptr [rdi + 104]
+	xor r11, r13
 	xor r11, qword ptr [rdi + 144]
 	xor r11, qword ptr [rdi + 184]
 	mov rsi, qword ptr [rdi + 32]
@@ -2525,9 +2481,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r9, qword ptr [rdi + 56]
 	xor r9, rbx
 	rorx r9, r9, 58
-	mov r10, qword ptr [rdi + 104]
-	xor r10, rbp
-	rorx r10, r10, 39
+	xor r13, rbp
+	rorx r10, r13, 39
 	mov r11, qword ptr [rdi + 152]
 	xor r11, r12
 	rorx r11, r11, 56
@@ -2543,9 +2498,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 96], rax
-	andn rax, rsi, r8
-	xor rax, r11
-	mov qword ptr [rsp + 104], rax
+	andn r13, rsi, r8
+	xor r13, r11
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 112], rax
@@ -2559,9 +2513,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r10, qword ptr [rdi + 88]
 	xor r10, rdx
 	rorx r10, r10, 54
-	mov r11, qword ptr [rdi + 136]
-	xor r11, rbx
-	rorx r11, r11, 49
+	xor r14, rbx
+	rorx r11, r14, 49
 	mov rsi, qword ptr [rdi + 184]
 	xor rsi, rbp
 	rorx rsi, rsi, 8
@@ -2571,9 +2524,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r10, r11
 	xor rax, r9
 	mov qword ptr [rsp + 128], rax
-	andn rax, r11, rsi
-	xor rax, r10
-	mov qword ptr [rsp + 136], rax
+	andn r14, r11, rsi
+	xor r14, r10
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rsp + 144], rax
@@ -2593,15 +2545,13 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r11, qword ptr [rdi + 120]
 	xor r11, rcx
 	rorx r11, r11, 23
-	mov rsi, qword ptr [rdi + 168]
-	xor rsi, rdx
-	rorx rsi, rsi, 62
+	xor r15, rdx
+	rorx rsi, r15, 62
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rsp + 160], rax
-	andn rax, r10, r11
-	xor rax, r9
-	mov qword ptr [rsp + 168], rax
+	andn r15, r10, r11
+	xor r15, r9
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 176], rax
@@ -2624,15 +2574,15 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor r9, qword ptr [rsp + 48]
 	xor r9, qword ptr [rsp + 88]
 	xor r9, qword ptr [rsp + 128]
-	xor r9, qword ptr [rsp + 168]
+	xor r9, r15
 	mov r10, qword ptr [rsp + 16]
 	xor r10, qword ptr [rsp + 56]
 	xor r10, qword ptr [rsp + 96]
-	xor r10, qword ptr [rsp + 136]
+	xor r10, r14
 	xor r10, qword ptr [rsp + 176]
 	mov r11, qword ptr [rsp + 24]
 	xor r11, qword ptr [rsp + 64]
-	xor r11, qword ptr [rsp + 104]
+	xor r11, r13
 	xor r11, qword ptr [rsp + 144]
 	xor r11, qword ptr [rsp + 184]
 	mov rsi, qword ptr [rsp + 32]
@@ -2719,9 +2669,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r9, qword ptr [rsp + 56]
 	xor r9, rbx
 	rorx r9, r9, 58
-	mov r10, qword ptr [rsp + 104]
-	xor r10, rbp
-	rorx r10, r10, 39
+	xor r13, rbp
+	rorx r10, r13, 39
 	mov r11, qword ptr [rsp + 152]
 	xor r11, r12
 	rorx r11, r11, 56
@@ -2737,9 +2686,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rdi + 96], rax
-	andn rax, rsi, r8
-	xor rax, r11
-	mov qword ptr [rdi + 104], rax
+	andn r13, rsi, r8
+	xor r13, r11
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 112], rax
@@ -2753,9 +2701,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r10, qword ptr [rsp + 88]
 	xor r10, rdx
 	rorx r10, r10, 54
-	mov r11, qword ptr [rsp + 136]
-	xor r11, rbx
-	rorx r11, r11, 49
+	xor r14, rbx
+	rorx r11, r14, 49
 	mov rsi, qword ptr [rsp + 184]
 	xor rsi, rbp
 	rorx rsi, rsi, 8
@@ -2765,9 +2712,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r10, r11
 	xor rax, r9
 	mov qword ptr [rdi + 128], rax
-	andn rax, r11, rsi
-	xor rax, r10
-	mov qword ptr [rdi + 136], rax
+	andn r14, r11, rsi
+	xor r14, r10
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rdi + 144], rax
@@ -2787,15 +2733,13 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r11, qword ptr [rsp + 120]
 	xor r11, rcx
 	rorx r11, r11, 23
-	mov rsi, qword ptr [rsp + 168]
-	xor rsi, rdx
-	rorx rsi, rsi, 62
+	xor r15, rdx
+	rorx rsi, r15, 62
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rdi + 160], rax
-	andn rax, r10, r11
-	xor rax, r9
-	mov qword ptr [rdi + 168], rax
+	andn r15, r10, r11
+	xor r15, r9
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rdi + 176], rax
@@ -2818,15 +2762,15 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor r9, qword ptr [rdi + 48]
 	xor r9, qword ptr [rdi + 88]
 	xor r9, qword ptr [rdi + 128]
-	xor r9, qword ptr [rdi + 168]
+	xor r9, r15
 	mov r10, qword ptr [rdi + 16]
 	xor r10, qword ptr [rdi + 56]
 	xor r10, qword ptr [rdi + 96]
-	xor r10, qword ptr [rdi + 136]
+	xor r10, r14
 	xor r10, qword ptr [rdi + 176]
 	mov r11, qword ptr [rdi + 24]
 	xor r11, qword ptr [rdi + 64]
-	xor r11, qword ptr [rdi + 104]
+	xor r11, r13
 	xor r11, qword ptr [rdi + 144]
 	xor r11, qword ptr [rdi + 184]
 	mov rsi, qword ptr [rdi + 32]
@@ -2913,9 +2857,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r9, qword ptr [rdi + 56]
 	xor r9, rbx
 	rorx r9, r9, 58
-	mov r10, qword ptr [rdi + 104]
-	xor r10, rbp
-	rorx r10, r10, 39
+	xor r13, rbp
+	rorx r10, r13, 39
 	mov r11, qword ptr [rdi + 152]
 	xor r11, r12
 	rorx r11, r11, 56
@@ -2931,9 +2874,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 96], rax
-	andn rax, rsi, r8
-	xor rax, r11
-	mov qword ptr [rsp + 104], rax
+	andn r13, rsi, r8
+	xor r13, r11
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 112], rax
@@ -2947,9 +2889,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r10, qword ptr [rdi + 88]
 	xor r10, rdx
 	rorx r10, r10, 54
-	mov r11, qword ptr [rdi + 136]
-	xor r11, rbx
-	rorx r11, r11, 49
+	xor r14, rbx
+	rorx r11, r14, 49
 	mov rsi, qword ptr [rdi + 184]
 	xor rsi, rbp
 	rorx rsi, rsi, 8
@@ -2959,9 +2900,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r10, r11
 	xor rax, r9
 	mov qword ptr [rsp + 128], rax
-	andn rax, r11, rsi
-	xor rax, r10
-	mov qword ptr [rsp + 136], rax
+	andn r14, r11, rsi
+	xor r14, r10
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rsp + 144], rax
@@ -2981,15 +2921,13 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r11, qword ptr [rdi + 120]
 	xor r11, rcx
 	rorx r11, r11, 23
-	mov rsi, qword ptr [rdi + 168]
-	xor rsi, rdx
-	rorx rsi, rsi, 62
+	xor r15, rdx
+	rorx rsi, r15, 62
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rsp + 160], rax
-	andn rax, r10, r11
-	xor rax, r9
-	mov qword ptr [rsp + 168], rax
+	andn r15, r10, r11
+	xor r15, r9
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 176], rax
@@ -3012,15 +2950,15 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor r9, qword ptr [rsp + 48]
 	xor r9, qword ptr [rsp + 88]
 	xor r9, qword ptr [rsp + 128]
-	xor r9, qword ptr [rsp + 168]
+	xor r9, r15
 	mov r10, qword ptr [rsp + 16]
 	xor r10, qword ptr [rsp + 56]
 	xor r10, qword ptr [rsp + 96]
-	xor r10, qword ptr [rsp + 136]
+	xor r10, r14
 	xor r10, qword ptr [rsp + 176]
 	mov r11, qword ptr [rsp + 24]
 	xor r11, qword ptr [rsp + 64]
-	xor r11, qword ptr [rsp + 104]
+	xor r11, r13
 	xor r11, qword ptr [rsp + 144]
 	xor r11, qword ptr [rsp + 184]
 	mov rsi, qword ptr [rsp + 32]
@@ -3107,9 +3045,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r9, qword ptr [rsp + 56]
 	xor r9, rbx
 	rorx r9, r9, 58
-	mov r10, qword ptr [rsp + 104]
-	xor r10, rbp
-	rorx r10, r10, 39
+	xor r13, rbp
+	rorx r10, r13, 39
 	mov r11, qword ptr [rsp + 152]
 	xor r11, r12
 	rorx r11, r11, 56
@@ -3125,9 +3062,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rdi + 96], rax
-	andn rax, rsi, r8
-	xor rax, r11
-	mov qword ptr [rdi + 104], rax
+	andn r13, rsi, r8
+	xor r13, r11
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 112], rax
@@ -3141,9 +3077,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r10, qword ptr [rsp + 88]
 	xor r10, rdx
 	rorx r10, r10, 54
-	mov r11, qword ptr [rsp + 136]
-	xor r11, rbx
-	rorx r11, r11, 49
+	xor r14, rbx
+	rorx r11, r14, 49
 	mov rsi, qword ptr [rsp + 184]
 	xor rsi, rbp
 	rorx rsi, rsi, 8
@@ -3153,9 +3088,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r10, r11
 	xor rax, r9
 	mov qword ptr [rdi + 128], rax
-	andn rax, r11, rsi
-	xor rax, r10
-	mov qword ptr [rdi + 136], rax
+	andn r14, r11, rsi
+	xor r14, r10
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rdi + 144], rax
@@ -3175,15 +3109,13 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r11, qword ptr [rsp + 120]
 	xor r11, rcx
 	rorx r11, r11, 23
-	mov rsi, qword ptr [rsp + 168]
-	xor rsi, rdx
-	rorx rsi, rsi, 62
+	xor r15, rdx
+	rorx rsi, r15, 62
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rdi + 160], rax
-	andn rax, r10, r11
-	xor rax, r9
-	mov qword ptr [rdi + 168], rax
+	andn r15, r10, r11
+	xor r15, r9
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rdi + 176], rax
@@ -3206,15 +3138,15 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor r9, qword ptr [rdi + 48]
 	xor r9, qword ptr [rdi + 88]
 	xor r9, qword ptr [rdi + 128]
-	xor r9, qword ptr [rdi + 168]
+	xor r9, r15
 	mov r10, qword ptr [rdi + 16]
 	xor r10, qword ptr [rdi + 56]
 	xor r10, qword ptr [rdi + 96]
-	xor r10, qword ptr [rdi + 136]
+	xor r10, r14
 	xor r10, qword ptr [rdi + 176]
 	mov r11, qword ptr [rdi + 24]
 	xor r11, qword ptr [rdi + 64]
-	xor r11, qword ptr [rdi + 104]
+	xor r11, r13
 	xor r11, qword ptr [rdi + 144]
 	xor r11, qword ptr [rdi + 184]
 	mov rsi, qword ptr [rdi + 32]
@@ -3301,9 +3233,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r9, qword ptr [rdi + 56]
 	xor r9, rbx
 	rorx r9, r9, 58
-	mov r10, qword ptr [rdi + 104]
-	xor r10, rbp
-	rorx r10, r10, 39
+	xor r13, rbp
+	rorx r10, r13, 39
 	mov r11, qword ptr [rdi + 152]
 	xor r11, r12
 	rorx r11, r11, 56
@@ -3319,9 +3250,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 96], rax
-	andn rax, rsi, r8
-	xor rax, r11
-	mov qword ptr [rsp + 104], rax
+	andn r13, rsi, r8
+	xor r13, r11
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 112], rax
@@ -3335,9 +3265,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r10, qword ptr [rdi + 88]
 	xor r10, rdx
 	rorx r10, r10, 54
-	mov r11, qword ptr [rdi + 136]
-	xor r11, rbx
-	rorx r11, r11, 49
+	xor r14, rbx
+	rorx r11, r14, 49
 	mov rsi, qword ptr [rdi + 184]
 	xor rsi, rbp
 	rorx rsi, rsi, 8
@@ -3347,9 +3276,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r10, r11
 	xor rax, r9
 	mov qword ptr [rsp + 128], rax
-	andn rax, r11, rsi
-	xor rax, r10
-	mov qword ptr [rsp + 136], rax
+	andn r14, r11, rsi
+	xor r14, r10
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rsp + 144], rax
@@ -3369,15 +3297,13 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r11, qword ptr [rdi + 120]
 	xor r11, rcx
 	rorx r11, r11, 23
-	mov rsi, qword ptr [rdi + 168]
-	xor rsi, rdx
-	rorx rsi, rsi, 62
+	xor r15, rdx
+	rorx rsi, r15, 62
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rsp + 160], rax
-	andn rax, r10, r11
-	xor rax, r9
-	mov qword ptr [rsp + 168], rax
+	andn r15, r10, r11
+	xor r15, r9
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 176], rax
@@ -3400,15 +3326,15 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor r9, qword ptr [rsp + 48]
 	xor r9, qword ptr [rsp + 88]
 	xor r9, qword ptr [rsp + 128]
-	xor r9, qword ptr [rsp + 168]
+	xor r9, r15
 	mov r10, qword ptr [rsp + 16]
 	xor r10, qword ptr [rsp + 56]
 	xor r10, qword ptr [rsp + 96]
-	xor r10, qword ptr [rsp + 136]
+	xor r10, r14
 	xor r10, qword ptr [rsp + 176]
 	mov r11, qword ptr [rsp + 24]
 	xor r11, qword ptr [rsp + 64]
-	xor r11, qword ptr [rsp + 104]
+	xor r11, r13
 	xor r11, qword ptr [rsp + 144]
 	xor r11, qword ptr [rsp + 184]
 	mov rsi, qword ptr [rsp + 32]
@@ -3495,9 +3421,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r9, qword ptr [rsp + 56]
 	xor r9, rbx
 	rorx r9, r9, 58
-	mov r10, qword ptr [rsp + 104]
-	xor r10, rbp
-	rorx r10, r10, 39
+	xor r13, rbp
+	rorx r10, r13, 39
 	mov r11, qword ptr [rsp + 152]
 	xor r11, r12
 	rorx r11, r11, 56
@@ -3513,9 +3438,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rdi + 96], rax
-	andn rax, rsi, r8
-	xor rax, r11
-	mov qword ptr [rdi + 104], rax
+	andn r13, rsi, r8
+	xor r13, r11
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 112], rax
@@ -3529,9 +3453,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r10, qword ptr [rsp + 88]
 	xor r10, rdx
 	rorx r10, r10, 54
-	mov r11, qword ptr [rsp + 136]
-	xor r11, rbx
-	rorx r11, r11, 49
+	xor r14, rbx
+	rorx r11, r14, 49
 	mov rsi, qword ptr [rsp + 184]
 	xor rsi, rbp
 	rorx rsi, rsi, 8
@@ -3541,9 +3464,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r10, r11
 	xor rax, r9
 	mov qword ptr [rdi + 128], rax
-	andn rax, r11, rsi
-	xor rax, r10
-	mov qword ptr [rdi + 136], rax
+	andn r14, r11, rsi
+	xor r14, r10
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rdi + 144], rax
@@ -3563,15 +3485,13 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r11, qword ptr [rsp + 120]
 	xor r11, rcx
 	rorx r11, r11, 23
-	mov rsi, qword ptr [rsp + 168]
-	xor rsi, rdx
-	rorx rsi, rsi, 62
+	xor r15, rdx
+	rorx rsi, r15, 62
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rdi + 160], rax
-	andn rax, r10, r11
-	xor rax, r9
-	mov qword ptr [rdi + 168], rax
+	andn r15, r10, r11
+	xor r15, r9
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rdi + 176], rax
@@ -3594,15 +3514,15 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor r9, qword ptr [rdi + 48]
 	xor r9, qword ptr [rdi + 88]
 	xor r9, qword ptr [rdi + 128]
-	xor r9, qword ptr [rdi + 168]
+	xor r9, r15
 	mov r10, qword ptr [rdi + 16]
 	xor r10, qword ptr [rdi + 56]
 	xor r10, qword ptr [rdi + 96]
-	xor r10, qword ptr [rdi + 136]
+	xor r10, r14
 	xor r10, qword ptr [rdi + 176]
 	mov r11, qword ptr [rdi + 24]
 	xor r11, qword ptr [rdi + 64]
-	xor r11, qword ptr [rdi + 104]
+	xor r11, r13
 	xor r11, qword ptr [rdi + 144]
 	xor r11, qword ptr [rdi + 184]
 	mov rsi, qword ptr [rdi + 32]
@@ -3689,9 +3609,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r9, qword ptr [rdi + 56]
 	xor r9, rbx
 	rorx r9, r9, 58
-	mov r10, qword ptr [rdi + 104]
-	xor r10, rbp
-	rorx r10, r10, 39
+	xor r13, rbp
+	rorx r10, r13, 39
 	mov r11, qword ptr [rdi + 152]
 	xor r11, r12
 	rorx r11, r11, 56
@@ -3707,9 +3626,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 96], rax
-	andn rax, rsi, r8
-	xor rax, r11
-	mov qword ptr [rsp + 104], rax
+	andn r13, rsi, r8
+	xor r13, r11
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 112], rax
@@ -3723,9 +3641,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r10, qword ptr [rdi + 88]
 	xor r10, rdx
 	rorx r10, r10, 54
-	mov r11, qword ptr [rdi + 136]
-	xor r11, rbx
-	rorx r11, r11, 49
+	xor r14, rbx
+	rorx r11, r14, 49
 	mov rsi, qword ptr [rdi + 184]
 	xor rsi, rbp
 	rorx rsi, rsi, 8
@@ -3735,9 +3652,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r10, r11
 	xor rax, r9
 	mov qword ptr [rsp + 128], rax
-	andn rax, r11, rsi
-	xor rax, r10
-	mov qword ptr [rsp + 136], rax
+	andn r14, r11, rsi
+	xor r14, r10
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rsp + 144], rax
@@ -3757,15 +3673,13 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r11, qword ptr [rdi + 120]
 	xor r11, rcx
 	rorx r11, r11, 23
-	mov rsi, qword ptr [rdi + 168]
-	xor rsi, rdx
-	rorx rsi, rsi, 62
+	xor r15, rdx
+	rorx rsi, r15, 62
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rsp + 160], rax
-	andn rax, r10, r11
-	xor rax, r9
-	mov qword ptr [rsp + 168], rax
+	andn r15, r10, r11
+	xor r15, r9
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 176], rax
@@ -3788,15 +3702,15 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor r9, qword ptr [rsp + 48]
 	xor r9, qword ptr [rsp + 88]
 	xor r9, qword ptr [rsp + 128]
-	xor r9, qword ptr [rsp + 168]
+	xor r9, r15
 	mov r10, qword ptr [rsp + 16]
 	xor r10, qword ptr [rsp + 56]
 	xor r10, qword ptr [rsp + 96]
-	xor r10, qword ptr [rsp + 136]
+	xor r10, r14
 	xor r10, qword ptr [rsp + 176]
 	mov r11, qword ptr [rsp + 24]
 	xor r11, qword ptr [rsp + 64]
-	xor r11, qword ptr [rsp + 104]
+	xor r11, r13
 	xor r11, qword ptr [rsp + 144]
 	xor r11, qword ptr [rsp + 184]
 	mov rsi, qword ptr [rsp + 32]
@@ -3883,9 +3797,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r9, qword ptr [rsp + 56]
 	xor r9, rbx
 	rorx r9, r9, 58
-	mov r10, qword ptr [rsp + 104]
-	xor r10, rbp
-	rorx r10, r10, 39
+	xor r13, rbp
+	rorx r10, r13, 39
 	mov r11, qword ptr [rsp + 152]
 	xor r11, r12
 	rorx r11, r11, 56
@@ -3901,9 +3814,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rdi + 96], rax
-	andn rax, rsi, r8
-	xor rax, r11
-	mov qword ptr [rdi + 104], rax
+	andn r13, rsi, r8
+	xor r13, r11
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 112], rax
@@ -3917,9 +3829,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r10, qword ptr [rsp + 88]
 	xor r10, rdx
 	rorx r10, r10, 54
-	mov r11, qword ptr [rsp + 136]
-	xor r11, rbx
-	rorx r11, r11, 49
+	xor r14, rbx
+	rorx r11, r14, 49
 	mov rsi, qword ptr [rsp + 184]
 	xor rsi, rbp
 	rorx rsi, rsi, 8
@@ -3929,9 +3840,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r10, r11
 	xor rax, r9
 	mov qword ptr [rdi + 128], rax
-	andn rax, r11, rsi
-	xor rax, r10
-	mov qword ptr [rdi + 136], rax
+	andn r14, r11, rsi
+	xor r14, r10
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rdi + 144], rax
@@ -3951,15 +3861,13 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r11, qword ptr [rsp + 120]
 	xor r11, rcx
 	rorx r11, r11, 23
-	mov rsi, qword ptr [rsp + 168]
-	xor rsi, rdx
-	rorx rsi, rsi, 62
+	xor r15, rdx
+	rorx rsi, r15, 62
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rdi + 160], rax
-	andn rax, r10, r11
-	xor rax, r9
-	mov qword ptr [rdi + 168], rax
+	andn r15, r10, r11
+	xor r15, r9
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rdi + 176], rax
@@ -3982,15 +3890,15 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor r9, qword ptr [rdi + 48]
 	xor r9, qword ptr [rdi + 88]
 	xor r9, qword ptr [rdi + 128]
-	xor r9, qword ptr [rdi + 168]
+	xor r9, r15
 	mov r10, qword ptr [rdi + 16]
 	xor r10, qword ptr [rdi + 56]
 	xor r10, qword ptr [rdi + 96]
-	xor r10, qword ptr [rdi + 136]
+	xor r10, r14
 	xor r10, qword ptr [rdi + 176]
 	mov r11, qword ptr [rdi + 24]
 	xor r11, qword ptr [rdi + 64]
-	xor r11, qword ptr [rdi + 104]
+	xor r11, r13
 	xor r11, qword ptr [rdi + 144]
 	xor r11, qword ptr [rdi + 184]
 	mov rsi, qword ptr [rdi + 32]
@@ -4077,9 +3985,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r9, qword ptr [rdi + 56]
 	xor r9, rbx
 	rorx r9, r9, 58
-	mov r10, qword ptr [rdi + 104]
-	xor r10, rbp
-	rorx r10, r10, 39
+	xor r13, rbp
+	rorx r10, r13, 39
 	mov r11, qword ptr [rdi + 152]
 	xor r11, r12
 	rorx r11, r11, 56
@@ -4095,9 +4002,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 96], rax
-	andn rax, rsi, r8
-	xor rax, r11
-	mov qword ptr [rsp + 104], rax
+	andn r13, rsi, r8
+	xor r13, r11
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 112], rax
@@ -4111,9 +4017,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r10, qword ptr [rdi + 88]
 	xor r10, rdx
 	rorx r10, r10, 54
-	mov r11, qword ptr [rdi + 136]
-	xor r11, rbx
-	rorx r11, r11, 49
+	xor r14, rbx
+	rorx r11, r14, 49
 	mov rsi, qword ptr [rdi + 184]
 	xor rsi, rbp
 	rorx rsi, rsi, 8
@@ -4123,9 +4028,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r10, r11
 	xor rax, r9
 	mov qword ptr [rsp + 128], rax
-	andn rax, r11, rsi
-	xor rax, r10
-	mov qword ptr [rsp + 136], rax
+	andn r14, r11, rsi
+	xor r14, r10
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rsp + 144], rax
@@ -4145,15 +4049,13 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r11, qword ptr [rdi + 120]
 	xor r11, rcx
 	rorx r11, r11, 23
-	mov rsi, qword ptr [rdi + 168]
-	xor rsi, rdx
-	rorx rsi, rsi, 62
+	xor r15, rdx
+	rorx rsi, r15, 62
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rsp + 160], rax
-	andn rax, r10, r11
-	xor rax, r9
-	mov qword ptr [rsp + 168], rax
+	andn r15, r10, r11
+	xor r15, r9
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 176], rax
@@ -4176,15 +4078,15 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor r9, qword ptr [rsp + 48]
 	xor r9, qword ptr [rsp + 88]
 	xor r9, qword ptr [rsp + 128]
-	xor r9, qword ptr [rsp + 168]
+	xor r9, r15
 	mov r10, qword ptr [rsp + 16]
 	xor r10, qword ptr [rsp + 56]
 	xor r10, qword ptr [rsp + 96]
-	xor r10, qword ptr [rsp + 136]
+	xor r10, r14
 	xor r10, qword ptr [rsp + 176]
 	mov r11, qword ptr [rsp + 24]
 	xor r11, qword ptr [rsp + 64]
-	xor r11, qword ptr [rsp + 104]
+	xor r11, r13
 	xor r11, qword ptr [rsp + 144]
 	xor r11, qword ptr [rsp + 184]
 	mov rsi, qword ptr [rsp + 32]
@@ -4271,9 +4173,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r9, qword ptr [rsp + 56]
 	xor r9, rbx
 	rorx r9, r9, 58
-	mov r10, qword ptr [rsp + 104]
-	xor r10, rbp
-	rorx r10, r10, 39
+	xor r13, rbp
+	rorx r10, r13, 39
 	mov r11, qword ptr [rsp + 152]
 	xor r11, r12
 	rorx r11, r11, 56
@@ -4289,9 +4190,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rdi + 96], rax
-	andn rax, rsi, r8
-	xor rax, r11
-	mov qword ptr [rdi + 104], rax
+	andn r13, rsi, r8
+	xor r13, r11
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 112], rax
@@ -4305,9 +4205,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r10, qword ptr [rsp + 88]
 	xor r10, rdx
 	rorx r10, r10, 54
-	mov r11, qword ptr [rsp + 136]
-	xor r11, rbx
-	rorx r11, r11, 49
+	xor r14, rbx
+	rorx r11, r14, 49
 	mov rsi, qword ptr [rsp + 184]
 	xor rsi, rbp
 	rorx rsi, rsi, 8
@@ -4317,9 +4216,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r10, r11
 	xor rax, r9
 	mov qword ptr [rdi + 128], rax
-	andn rax, r11, rsi
-	xor rax, r10
-	mov qword ptr [rdi + 136], rax
+	andn r14, r11, rsi
+	xor r14, r10
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rdi + 144], rax
@@ -4339,15 +4237,13 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r11, qword ptr [rsp + 120]
 	xor r11, rcx
 	rorx r11, r11, 23
-	mov rsi, qword ptr [rsp + 168]
-	xor rsi, rdx
-	rorx rsi, rsi, 62
+	xor r15, rdx
+	rorx rsi, r15, 62
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rdi + 160], rax
-	andn rax, r10, r11
-	xor rax, r9
-	mov qword ptr [rdi + 168], rax
+	andn r15, r10, r11
+	xor r15, r9
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rdi + 176], rax
@@ -4370,15 +4266,15 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor r9, qword ptr [rdi + 48]
 	xor r9, qword ptr [rdi + 88]
 	xor r9, qword ptr [rdi + 128]
-	xor r9, qword ptr [rdi + 168]
+	xor r9, r15
 	mov r10, qword ptr [rdi + 16]
 	xor r10, qword ptr [rdi + 56]
 	xor r10, qword ptr [rdi + 96]
-	xor r10, qword ptr [rdi + 136]
+	xor r10, r14
 	xor r10, qword ptr [rdi + 176]
 	mov r11, qword ptr [rdi + 24]
 	xor r11, qword ptr [rdi + 64]
-	xor r11, qword ptr [rdi + 104]
+	xor r11, r13
 	xor r11, qword ptr [rdi + 144]
 	xor r11, qword ptr [rdi + 184]
 	mov rsi, qword ptr [rdi + 32]
@@ -4465,9 +4361,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r9, qword ptr [rdi + 56]
 	xor r9, rbx
 	rorx r9, r9, 58
-	mov r10, qword ptr [rdi + 104]
-	xor r10, rbp
-	rorx r10, r10, 39
+	xor r13, rbp
+	rorx r10, r13, 39
 	mov r11, qword ptr [rdi + 152]
 	xor r11, r12
 	rorx r11, r11, 56
@@ -4483,9 +4378,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 96], rax
-	andn rax, rsi, r8
-	xor rax, r11
-	mov qword ptr [rsp + 104], rax
+	andn r13, rsi, r8
+	xor r13, r11
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 112], rax
@@ -4499,9 +4393,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r10, qword ptr [rdi + 88]
 	xor r10, rdx
 	rorx r10, r10, 54
-	mov r11, qword ptr [rdi + 136]
-	xor r11, rbx
-	rorx r11, r11, 49
+	xor r14, rbx
+	rorx r11, r14, 49
 	mov rsi, qword ptr [rdi + 184]
 	xor rsi, rbp
 	rorx rsi, rsi, 8
@@ -4511,9 +4404,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r10, r11
 	xor rax, r9
 	mov qword ptr [rsp + 128], rax
-	andn rax, r11, rsi
-	xor rax, r10
-	mov qword ptr [rsp + 136], rax
+	andn r14, r11, rsi
+	xor r14, r10
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rsp + 144], rax
@@ -4533,15 +4425,13 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r11, qword ptr [rdi + 120]
 	xor r11, rcx
 	rorx r11, r11, 23
-	mov rsi, qword ptr [rdi + 168]
-	xor rsi, rdx
-	rorx rsi, rsi, 62
+	xor r15, rdx
+	rorx rsi, r15, 62
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rsp + 160], rax
-	andn rax, r10, r11
-	xor rax, r9
-	mov qword ptr [rsp + 168], rax
+	andn r15, r10, r11
+	xor r15, r9
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 176], rax
@@ -4564,15 +4454,15 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor r9, qword ptr [rsp + 48]
 	xor r9, qword ptr [rsp + 88]
 	xor r9, qword ptr [rsp + 128]
-	xor r9, qword ptr [rsp + 168]
+	xor r9, r15
 	mov r10, qword ptr [rsp + 16]
 	xor r10, qword ptr [rsp + 56]
 	xor r10, qword ptr [rsp + 96]
-	xor r10, qword ptr [rsp + 136]
+	xor r10, r14
 	xor r10, qword ptr [rsp + 176]
 	mov r11, qword ptr [rsp + 24]
 	xor r11, qword ptr [rsp + 64]
-	xor r11, qword ptr [rsp + 104]
+	xor r11, r13
 	xor r11, qword ptr [rsp + 144]
 	xor r11, qword ptr [rsp + 184]
 	mov rsi, qword ptr [rsp + 32]
@@ -4659,9 +4549,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r9, qword ptr [rsp + 56]
 	xor r9, rbx
 	rorx r9, r9, 58
-	mov r10, qword ptr [rsp + 104]
-	xor r10, rbp
-	rorx r10, r10, 39
+	xor r13, rbp
+	rorx r10, r13, 39
 	mov r11, qword ptr [rsp + 152]
 	xor r11, r12
 	rorx r11, r11, 56
@@ -4677,9 +4566,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rdi + 96], rax
-	andn rax, rsi, r8
-	xor rax, r11
-	mov qword ptr [rdi + 104], rax
+	andn r13, rsi, r8
+	xor r13, r11
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rdi + 112], rax
@@ -4693,9 +4581,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r10, qword ptr [rsp + 88]
 	xor r10, rdx
 	rorx r10, r10, 54
-	mov r11, qword ptr [rsp + 136]
-	xor r11, rbx
-	rorx r11, r11, 49
+	xor r14, rbx
+	rorx r11, r14, 49
 	mov rsi, qword ptr [rsp + 184]
 	xor rsi, rbp
 	rorx rsi, rsi, 8
@@ -4705,9 +4592,8 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	andn rax, r10, r11
 	xor rax, r9
 	mov qword ptr [rdi + 128], rax
-	andn rax, r11, rsi
-	xor rax, r10
-	mov qword ptr [rdi + 136], rax
+	andn r14, r11, rsi
+	xor r14, r10
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rdi + 144], rax
@@ -4727,15 +4613,13 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov r11, qword ptr [rsp + 120]
 	xor r11, rcx
 	rorx r11, r11, 23
-	mov rsi, qword ptr [rsp + 168]
-	xor rsi, rdx
-	rorx rsi, rsi, 62
+	xor r15, rdx
+	rorx rsi, r15, 62
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rdi + 160], rax
-	andn rax, r10, r11
-	xor rax, r9
-	mov qword ptr [rdi + 168], rax
+	andn r15, r10, r11
+	xor r15, r9
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rdi + 176], rax
@@ -4747,9 +4631,22 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	mov qword ptr [rdi + 192], rax
 	// ---- end of round ----
 
-	// The 24th round wrote the caller's array; drop the scratch state and restore.
+	// The 24th round wrote the caller's array; add the register-resident lanes, drop
+	// the scratch state and restore.
+	mov qword ptr [rdi + 104], r13
+	mov qword ptr [rdi + 136], r14
+	mov qword ptr [rdi + 168], r15
 	add rsp, 200
 	.cfi_adjust_cfa_offset -200
+	pop r15
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r15
+	pop r14
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r14
+	pop r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r13
 	pop r12
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r12
