@@ -163,12 +163,13 @@ TEST_CASE("audit figures agree with the kernel designs") {
   const auto amd64 = audit::audit_program(build("amd64-bmi2").program, 6);
   const auto& permute = amd64.entries.at(0);
   CHECK(permute.symbol == "sponge_keccakf1600_amd64_bmi2");
-  CHECK(permute.per_round.total == 185);
+  CHECK(permute.per_round.total == 179);  // 185 of the seed design, minus 6 for r13-r15's lanes
   CHECK(permute.per_round.andn == 25);
-  CHECK(permute.per_round.stores == 25);
+  CHECK(permute.per_round.stores == 22);  // lanes 13, 17, 21 stay in registers
   CHECK(permute.per_permutation.total == permute.static_instructions);  // straight-line code
-  CHECK(permute.frame_bytes == 224);  // 3 pushes + 200-byte scratch
-  CHECK(permute.saved_registers == std::vector<std::string>{"rbx", "rbp", "r12"});
+  CHECK(permute.frame_bytes == 248);  // 6 pushes + 200-byte scratch
+  CHECK(permute.saved_registers ==
+        std::vector<std::string>{"rbx", "rbp", "r12", "r13", "r14", "r15"});
   CHECK(permute.issue_bound_cycles == doctest::Approx(permute.per_permutation.total / 6.0));
   CHECK(permute.latency_bound_cycles == 24u * static_cast<unsigned>(permute.round_chain_cycles));
   const auto& absorb136 = amd64.entries.at(3);
@@ -236,7 +237,7 @@ TEST_CASE("the invariant checks catch what they claim to catch") {
     Program program = build("amd64-bmi2").program;
     Instruction* store = find_instruction(program, "mov qword ptr [rsp + 192], rax");
     REQUIRE(store != nullptr);
-    std::get<Mem>(store->operands[0]).disp = 224;
+    std::get<Mem>(store->operands[0]).disp = 248;  // 6 pushes + 200 bytes: the return address
     CHECK(any_contains(audit::check_invariants(program), "outside the entry's frame"));
   }
   SUBCASE("arm64: d8-d15 loaded without the save") {
