@@ -22,6 +22,12 @@ KeccakSponge::KeccakSponge(std::size_t rate_bytes, std::uint8_t domain_byte) noe
   reset();
 }
 
+KeccakSponge::~KeccakSponge() {
+  std::memset(lanes_, 0, sizeof lanes_);
+  // Keep the compiler from dropping the stores to an object about to die.
+  __asm__ __volatile__("" : : "r"(lanes_) : "memory");
+}
+
 void KeccakSponge::reset() noexcept {
   std::memset(lanes_, 0, sizeof lanes_);
   position_ = 0;

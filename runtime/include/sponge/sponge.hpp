@@ -24,6 +24,10 @@ class KeccakSponge {
   static constexpr std::size_t kStateBytes = 200;
 
   KeccakSponge(std::size_t rate_bytes, std::uint8_t domain_byte) noexcept;
+  KeccakSponge(const KeccakSponge&) = default;
+  KeccakSponge& operator=(const KeccakSponge&) = default;
+  // Wipes the state: what was hashed (a key, a password) does not linger in memory.
+  ~KeccakSponge();
 
   void absorb(const std::uint8_t* data, std::size_t length);
   // Pads a copy of the sponge and squeezes `length` (<= rate) bytes from it; `this` is
