@@ -2,7 +2,10 @@
 # in install_consumer/ is built against that prefix twice, with find_package(sponge) and with
 # pkg-config (a direct compiler command), and each must print keccak256("abc").
 #   cmake -DBUILD_DIR=... -DCONSUMER_DIR=... -DWORK_DIR=... -DGENERATOR=... -DMAKE_PROGRAM=...
-#         -DCXX_COMPILER=... [-DCXX_FLAGS=...] [-DBUILD_TYPE=...] -P install_check.cmake
+#         -DCXX_COMPILER=... [-DCXX_FLAGS=...] [-DBUILD_TYPE=...]
+#         [-DTOOLCHAIN_FILE=...] [-DEMULATOR=<"|"-separated command>] -P install_check.cmake
+# A cross build passes its toolchain file (the consumer is configured with it) and its
+# emulator (the consumers run under it).
 cmake_minimum_required(VERSION 3.25)
 foreach(variable BUILD_DIR CONSUMER_DIR WORK_DIR GENERATOR CXX_COMPILER)
   if(NOT DEFINED ${variable} OR "${${variable}}" STREQUAL "")
@@ -24,8 +27,9 @@ function(run_step name)
   set(step_output "${output}" PARENT_SCOPE)
 endfunction()
 
+string(REPLACE "|" ";" emulator "${EMULATOR}")
 function(check_consumer_output name program)
-  run_step("run ${name} consumer" "${program}")
+  run_step("run ${name} consumer" ${emulator} "${program}")
   message(STATUS "${step_output}")
   string(FIND "${step_output}" "${expected}" position)
   if(position EQUAL -1)
@@ -47,6 +51,9 @@ if(MAKE_PROGRAM)
 endif()
 if(BUILD_TYPE)
   list(APPEND configure_args "-DCMAKE_BUILD_TYPE=${BUILD_TYPE}")
+endif()
+if(TOOLCHAIN_FILE)
+  list(APPEND configure_args "-DCMAKE_TOOLCHAIN_FILE=${TOOLCHAIN_FILE}")
 endif()
 run_step("configure find_package consumer" "${CMAKE_COMMAND}" ${configure_args})
 run_step("build find_package consumer" "${CMAKE_COMMAND}" --build "${WORK_DIR}/find_package")

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -69,15 +70,9 @@ inline void reference_call(std::uint64_t* state, const std::uint8_t* block, std:
   sponge::detail::keccak_f1600_portable(state);
 }
 
-// The kernels the build decided, at configure time, that this CPU can run
-// (SPONGE_RUNNABLE_KERNELS, a comma-separated compile definition set by
-// tests/kernels/CMakeLists.txt from cmake/SpongeRunnableKernels.cmake).
-inline std::vector<std::string> configured_runnable_kernels() {
-#ifndef SPONGE_RUNNABLE_KERNELS
-#error "SPONGE_RUNNABLE_KERNELS must be defined by tests/kernels/CMakeLists.txt"
-#endif
+// A comma-separated list of kernel names.
+inline std::vector<std::string> split_kernel_list(std::string_view list) {
   std::vector<std::string> names;
-  std::string_view list = SPONGE_RUNNABLE_KERNELS;
   while (!list.empty()) {
     const std::size_t comma = list.find(',');
     names.emplace_back(list.substr(0, comma));
@@ -85,6 +80,56 @@ inline std::vector<std::string> configured_runnable_kernels() {
     list.remove_prefix(comma + 1);
   }
   return names;
+}
+
+// The kernels this CPU is expected to run, from outside the process under test:
+//   - the environment variable SPONGE_EXPECTED_RUNNABLE_KERNELS (comma-separated), which
+//     the caller sets per emulated CPU (scripts/test: "arm64-sha3,portable" under
+//     QEMU_CPU=max, "portable" under QEMU_CPU=cortex-a72), when set;
+//   - else the configure-time decision of a native build (SPONGE_RUNNABLE_KERNELS, a
+//     compile definition set by tests/kernels/CMakeLists.txt from
+//     cmake/SpongeRunnableKernels.cmake, which reads /proc/cpuinfo);
+//   - else (a cross build, SPONGE_RUNNABLE_KERNELS_FROM_ENVIRONMENT) nothing: `source`
+//     says so and the callers fail, since the emulated CPU is unknown until run time.
+struct ExpectedKernels {
+  std::vector<std::string> names;
+  std::string source;  // where `names` came from; empty when there was no expectation
+};
+
+inline ExpectedKernels expected_runnable_kernels() {
+  const char* from_environment = std::getenv("SPONGE_EXPECTED_RUNNABLE_KERNELS");
+  if (from_environment != nullptr && *from_environment != '\0') {
+    return {split_kernel_list(from_environment),
+            "SPONGE_EXPECTED_RUNNABLE_KERNELS=" + std::string(from_environment)};
+  }
+#if defined(SPONGE_RUNNABLE_KERNELS)
+  return {split_kernel_list(SPONGE_RUNNABLE_KERNELS),
+          "configure time: " + std::string(SPONGE_RUNNABLE_KERNELS)};
+#elif defined(SPONGE_RUNNABLE_KERNELS_FROM_ENVIRONMENT)
+  return {};
+#else
+#error "tests/kernels/CMakeLists.txt defines SPONGE_RUNNABLE_KERNELS or ..._FROM_ENVIRONMENT"
+#endif
+}
+
+// The names of `expected` that are not in `tested`.
+inline std::vector<std::string> missing_kernels(const ExpectedKernels& expected,
+                                                const std::vector<std::string>& tested) {
+  std::vector<std::string> missing;
+  for (const std::string& name : expected.names) {
+    bool found = false;
+    for (const std::string& done : tested)
+      found = found || done == name;
+    if (!found) missing.push_back(name);
+  }
+  return missing;
+}
+
+inline std::string join_names(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& name : names)
+    out += (out.empty() ? "" : ",") + name;
+  return out;
 }
 
 // An x86-64 CPU with BMI1 and BMI2, asked through the compiler's own CPU model rather than

@@ -42,6 +42,11 @@ void dirty_the_stack(int, siginfo_t*, void* context) {
   if (pc >= g_asm_begin && pc < g_asm_end) {
     g_signals_in_asm_kernel.fetch_add(1, std::memory_order_relaxed);
   }
+#elif defined(__aarch64__) && defined(__linux__)
+  const auto pc = static_cast<std::uintptr_t>(static_cast<ucontext_t*>(context)->uc_mcontext.pc);
+  if (pc >= g_asm_begin && pc < g_asm_end) {
+    g_signals_in_asm_kernel.fetch_add(1, std::memory_order_relaxed);
+  }
 #else
   (void)context;
 #endif
@@ -56,12 +61,20 @@ TEST_CASE("kernels interrupted by a 20 kHz signal that dirties the stack stay co
   for (const KeccakKernel* kernel : kernels) {
     for (const Entry& entry : entries_of(*kernel))
       entries.push_back(entry);
-    if (kernel->name == "amd64-bmi2") {
+    if (kernel->name == "amd64-bmi2" || kernel->name == "arm64-sha3") {
       g_asm_begin = reinterpret_cast<std::uintptr_t>(kernel->permute);
       g_asm_end = reinterpret_cast<std::uintptr_t>(kernel->absorb[sponge::detail::kRateCount - 1]);
     }
   }
   REQUIRE(!entries.empty());
+  const ExpectedKernels expected_kernels = expected_runnable_kernels();
+  REQUIRE_MESSAGE(!expected_kernels.source.empty(),
+                  "cross build: set SPONGE_EXPECTED_RUNNABLE_KERNELS; scripts/test does");
+  std::vector<std::string> tested;
+  for (const KeccakKernel* kernel : kernels)
+    tested.emplace_back(kernel->name);
+  INFO("expected runnable kernels from " << expected_kernels.source);
+  CHECK(join_names(missing_kernels(expected_kernels, tested)) == "");
 
   sponge_test::Rng rng(0x516'4a11'0000'0002ull);
   std::uint64_t calls = 0, wrong = 0;
@@ -97,7 +110,8 @@ TEST_CASE("kernels interrupted by a 20 kHz signal that dirties the stack stay co
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count();
   MESSAGE(g_signals.load() << " SIGALRM handlers ran during " << calls << " kernel calls in " << ms
                            << " ms; " << g_signals_in_asm_kernel.load()
-                           << " of them interrupted the amd64-bmi2 code");
+                           << " of them interrupted the generated kernel's code ("
+                           << join_names(tested) << ")");
   INFO("first wrong result: " << first_wrong);
   CHECK(wrong == 0);
   CHECK(g_signals.load() >= 1000);
