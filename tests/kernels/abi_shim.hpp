@@ -1,4 +1,5 @@
-// The amd64 ABI probe of abi_shim_amd64.S.
+// The ABI probes of abi_shim_amd64.S (System V AMD64) and abi_shim_arm64.S (AAPCS64): the
+// same interface on both, so test_abi.cpp serves both.
 #pragma once
 
 #include <cstddef>
@@ -6,26 +7,58 @@
 
 namespace sponge_kernel_test {
 
+#if defined(__x86_64__)
+
+inline constexpr int kCalleeSavedCount = 6;
+inline constexpr const char* kCalleeSavedNames[kCalleeSavedCount] = {"rbx", "rbp", "r12",
+                                                                     "r13", "r14", "r15"};
+inline constexpr const char* kAbiName = "System V AMD64";
+inline constexpr std::uint64_t kDirectionFlag = 1u << 10;
+
 // Layout shared with abi_shim_amd64.S; see the comment there.
 struct AbiObservation {
-  std::uint64_t canary[6];  // rbx rbp r12 r13 r14 r15 before the call
-  std::uint64_t after[6];   // the same registers after the call
-  std::uint64_t rsp_before;
-  std::uint64_t rsp_after;
+  std::uint64_t canary[kCalleeSavedCount];  // rbx rbp r12 r13 r14 r15 before the call
+  std::uint64_t after[kCalleeSavedCount];   // the same registers after the call
+  std::uint64_t sp_before;                  // rsp
+  std::uint64_t sp_after;
   std::uint64_t rflags_after;
 };
 static_assert(offsetof(AbiObservation, after) == 48);
-static_assert(offsetof(AbiObservation, rsp_before) == 96);
-static_assert(offsetof(AbiObservation, rsp_after) == 104);
+static_assert(offsetof(AbiObservation, sp_before) == 96);
+static_assert(offsetof(AbiObservation, sp_after) == 104);
 static_assert(offsetof(AbiObservation, rflags_after) == 112);
 
-inline constexpr const char* kCalleeSavedNames[6] = {"rbx", "rbp", "r12", "r13", "r14", "r15"};
-inline constexpr std::uint64_t kDirectionFlag = 1u << 10;
+#elif defined(__aarch64__)
+
+inline constexpr int kCalleeSavedCount = 18;
+inline constexpr const char* kCalleeSavedNames[kCalleeSavedCount] = {
+    "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27",
+    "x28", "d8",  "d9",  "d10", "d11", "d12", "d13", "d14", "d15"};
+inline constexpr const char* kAbiName = "AAPCS64";
+
+// Layout shared with abi_shim_arm64.S; see the comment there.
+struct AbiObservation {
+  std::uint64_t canary[kCalleeSavedCount];  // x19-x28, then d8-d15, before the call
+  std::uint64_t after[kCalleeSavedCount];   // the same registers after the call
+  std::uint64_t sp_before;
+  std::uint64_t sp_after;
+};
+static_assert(offsetof(AbiObservation, after) == 144);
+static_assert(offsetof(AbiObservation, sp_before) == 288);
+static_assert(offsetof(AbiObservation, sp_after) == 296);
+
+#else
+#error "no ABI shim for this architecture"
+#endif
 
 }  // namespace sponge_kernel_test
 
+// Calls entry(state, block) with observed->canary in the callee-saved registers; returns sp
+// after the call minus sp before it (0 for a correct callee).
 extern "C" std::uint64_t sponge_test_call_with_canaries(
     void* entry, std::uint64_t* state, const std::uint8_t* block,
     sponge_kernel_test::AbiObservation* observed);
-// The shim's negative control: clobbers rbx and r13, sets DF, returns with rsp 8 bytes low.
+// The shim's negative control, a callee that breaks the ABI on purpose:
+//   amd64: clobbers rbx and r13, sets DF, returns with rsp 8 bytes low.
+//   arm64: clobbers x19, x24, d9 and d15, returns with sp 16 bytes low.
 extern "C" void sponge_test_bad_callee(std::uint64_t* state, const std::uint8_t* block);

@@ -11,8 +11,8 @@
 // AbiObservation (tests/kernels/abi_shim.hpp), 8-byte words:
 //    0  canary[6]      in:  loaded into rbx rbp r12 r13 r14 r15 before the call
 //   48  after[6]       out: rbx rbp r12 r13 r14 r15 after the call
-//   96  rsp_before     out: rsp at the call instruction
-//  104  rsp_after      out: rsp right after the callee returned
+//   96  sp_before      out: rsp at the call instruction
+//  104  sp_after       out: rsp right after the callee returned
 //  112  rflags_after   out: rflags right after the callee returned
 //
 // The shim itself is ABI-correct: it saves and restores the caller's six callee-saved

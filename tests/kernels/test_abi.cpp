@@ -1,12 +1,15 @@
-// System V ABI conformance of every entry of every runnable kernel, through the assembly
-// shim of abi_shim_amd64.S: callee-saved registers (rbx rbp r12-r15) hold canaries across
-// the call, rsp comes back unchanged, the direction flag is clear on return, and the state
-// still equals the portable reference. A deliberately wrong callee proves the shim sees
-// each kind of violation.
+// Calling-convention conformance of every entry of every runnable kernel, through an
+// assembly shim (abi_shim_amd64.S for System V AMD64, abi_shim_arm64.S for AAPCS64): the
+// callee-saved registers (rbx rbp r12-r15; x19-x28 and d8-d15) hold canaries across the
+// call, the stack pointer comes back unchanged, on amd64 the direction flag is clear on
+// return, and the state still equals the portable reference. A deliberately wrong callee
+// proves the shim sees each kind of violation.
 #include <doctest/doctest.h>
 
 #include <array>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "abi_shim.hpp"
 #include "kernel_test_support.hpp"
@@ -18,68 +21,106 @@ using namespace sponge_kernel_test;
 
 constexpr int kCanarySets = 64;
 
+// Distinct canaries: set 0 is all ones, the others random with the register's index in the
+// top byte, so no two registers of a set hold the same value.
+void fill_canaries(AbiObservation& observed, int set, sponge_test::Rng& rng) {
+  for (int reg = 0; reg < kCalleeSavedCount; ++reg) {
+    const std::uint64_t value = set == 0 ? ~std::uint64_t{0} : rng.next();
+    observed.canary[reg] =
+        (value & 0x00ff'ffff'ffff'ffffull) | (static_cast<std::uint64_t>(0xc0 + reg) << 56);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("the ABI shim reports a callee that breaks the ABI (negative control)") {
   std::array<std::uint64_t, 25> state{};
   std::array<std::uint8_t, 168> block{};
   AbiObservation observed{};
-  for (int i = 0; i < 6; ++i)
-    observed.canary[i] = 0x1111111111111111ull * static_cast<std::uint64_t>(i + 1);
-  const std::uint64_t rsp_delta = sponge_test_call_with_canaries(
+  for (int i = 0; i < kCalleeSavedCount; ++i)
+    observed.canary[i] = 0x0101010101010101ull * static_cast<std::uint64_t>(i + 1);
+  const std::uint64_t sp_delta = sponge_test_call_with_canaries(
       reinterpret_cast<void*>(&sponge_test_bad_callee), state.data(), block.data(), &observed);
-  CHECK(observed.after[0] != observed.canary[0]);  // rbx
-  CHECK(observed.after[1] == observed.canary[1]);  // rbp
-  CHECK(observed.after[2] == observed.canary[2]);  // r12
-  CHECK(observed.after[3] != observed.canary[3]);  // r13
-  CHECK(observed.after[4] == observed.canary[4]);  // r14
-  CHECK(observed.after[5] == observed.canary[5]);  // r15
-  CHECK(observed.rsp_after == observed.rsp_before - 8);
-  CHECK(rsp_delta == static_cast<std::uint64_t>(-8));
+#if defined(__x86_64__)
+  const std::vector<int> clobbered = {0, 3};  // rbx, r13
+  constexpr std::uint64_t kSpShift = 8;
   CHECK((observed.rflags_after & kDirectionFlag) != 0);
-  CHECK(observed.rsp_before % 16 == 0);  // the shim calls with an aligned stack
+#else
+  const std::vector<int> clobbered = {0, 5, 11, 17};  // x19, x24, d9, d15
+  constexpr std::uint64_t kSpShift = 16;
+#endif
+  for (int reg = 0; reg < kCalleeSavedCount; ++reg) {
+    INFO("register " << std::string(kCalleeSavedNames[reg]));
+    bool expect_clobbered = false;
+    for (const int index : clobbered)
+      expect_clobbered = expect_clobbered || index == reg;
+    CHECK((observed.after[reg] != observed.canary[reg]) == expect_clobbered);
+  }
+  CHECK(observed.sp_after == observed.sp_before - kSpShift);
+  CHECK(sp_delta == static_cast<std::uint64_t>(0) - kSpShift);
+  CHECK(observed.sp_before % 16 == 0);  // the shim calls with an aligned stack
 }
 
-TEST_CASE("every entry of every runnable kernel keeps the System V ABI") {
+TEST_CASE("every entry of every runnable kernel keeps the calling convention") {
+  MESSAGE("calling convention: " << std::string(kAbiName));
+  const ExpectedKernels expected = expected_runnable_kernels();
+  REQUIRE_MESSAGE(!expected.source.empty(),
+                  "cross build: set SPONGE_EXPECTED_RUNNABLE_KERNELS; scripts/test does");
   sponge_test::Rng rng(0xab1'ca11'0000'0001ull);
   std::size_t calls = 0, non_portable_calls = 0;
+  std::vector<std::string> tested;
   for (const KeccakKernel* kernel : runnable_kernels()) {
+    tested.emplace_back(kernel->name);
     for (const Entry& entry : entries_of(*kernel)) {
+      // Per entry: which callee-saved registers came back changed, in how many canary sets.
+      std::array<int, kCalleeSavedCount> clobbered_sets{};
+      int sp_changed = 0, sp_misaligned = 0, state_wrong = 0, direction_flag_set = 0;
       for (int set = 0; set < kCanarySets; ++set) {
         AbiObservation observed{};
-        for (auto& canary : observed.canary) {
-          canary = set == 0 ? ~std::uint64_t{0} : rng.next();
-        }
-        std::array<std::uint64_t, 25> state{}, expected{};
+        fill_canaries(observed, set, rng);
+        std::array<std::uint64_t, 25> state{}, expected_state{};
         for (auto& lane : state)
           lane = rng.next();
         alignas(8) std::array<std::uint8_t, 168 + 8> block_buffer{};
         for (auto& byte : block_buffer)
           byte = static_cast<std::uint8_t>(rng.next());
         const std::uint8_t* block = block_buffer.data() + set % 8;
-        expected = state;
-        reference_call(expected.data(), block, entry.rate);
+        expected_state = state;
+        reference_call(expected_state.data(), block, entry.rate);
 
-        const std::uint64_t rsp_delta =
+        const std::uint64_t sp_delta =
             sponge_test_call_with_canaries(entry.address(), state.data(), block, &observed);
         ++calls;
         if (kernel->name != "portable") ++non_portable_calls;
 
-        INFO(entry.name() << ", canary set " << set);
-        for (int reg = 0; reg < 6; ++reg) {
-          INFO("register " << kCalleeSavedNames[reg]);
-          CHECK(observed.after[reg] == observed.canary[reg]);
+        for (int reg = 0; reg < kCalleeSavedCount; ++reg) {
+          if (observed.after[reg] != observed.canary[reg]) ++clobbered_sets[reg];
         }
-        CHECK(observed.rsp_before % 16 == 0);
-        CHECK(observed.rsp_after == observed.rsp_before);
-        CHECK(rsp_delta == 0);
-        CHECK((observed.rflags_after & kDirectionFlag) == 0);
-        CHECK(state == expected);
+        if (observed.sp_after != observed.sp_before || sp_delta != 0) ++sp_changed;
+        if (observed.sp_before % 16 != 0) ++sp_misaligned;
+#if defined(__x86_64__)
+        if ((observed.rflags_after & kDirectionFlag) != 0) ++direction_flag_set;
+#endif
+        if (state != expected_state) ++state_wrong;
       }
+      std::string not_preserved;
+      for (int reg = 0; reg < kCalleeSavedCount; ++reg) {
+        if (clobbered_sets[reg] == 0) continue;
+        not_preserved += (not_preserved.empty() ? "" : " ") + std::string(kCalleeSavedNames[reg]);
+      }
+      INFO(entry.name() << " over " << kCanarySets << " canary sets");
+      CHECK_MESSAGE(not_preserved == "", entry.name() << " does not preserve the callee-saved "
+                                                      << "registers " << not_preserved);
+      CHECK(sp_changed == 0);
+      CHECK(sp_misaligned == 0);
+      CHECK(direction_flag_set == 0);
+      CHECK(state_wrong == 0);
     }
   }
   MESSAGE(calls << " calls through the ABI shim (" << non_portable_calls
-                << " into non-portable kernels)");
+                << " into non-portable kernels); kernels: " << join_names(tested));
   CHECK(calls > 0);
+  INFO("expected runnable kernels from " << expected.source);
+  CHECK(join_names(missing_kernels(expected, tested)) == "");
   if (cpu_has_bmi1_bmi2_independently()) CHECK(non_portable_calls > 0);
 }
