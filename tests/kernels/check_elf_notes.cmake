@@ -1,13 +1,16 @@
-# Checks the ELF object of a generated amd64 kernel:
+# Checks the ELF object of a generated kernel:
 #   - a .note.GNU-stack section without the X flag (else the linker makes the stack executable)
-#   - a GNU property note whose x86 feature list has IBT and SHSTK (else -fcf-protection
-#     programs silently lose CET)
+#   - a GNU property note whose FEATURE_LIST feature list ("x86 feature: ..." or "AArch64
+#     feature: ..." in readelf -n) has every one of FEATURES: IBT and SHSTK for amd64 (else
+#     -fcf-protection programs silently lose CET), BTI and PAC for arm64 (else
+#     -mbranch-protection programs silently lose BTI)
 #   - every entry of the manifest as a hidden global FUNC symbol
 #
-#   cmake -DREADELF=... -DOBJECT=... -DMANIFEST=... [-DEXPECT_MISSING_NOTES=ON] -P check_elf_notes.cmake
+#   cmake -DREADELF=... -DOBJECT=... -DFEATURE_LIST=x86|AArch64 -DFEATURES=<"|"-separated>
+#         [-DMANIFEST=...] [-DEXPECT_MISSING_NOTES=ON] -P check_elf_notes.cmake
 #
 # EXPECT_MISSING_NOTES=ON is the negative control: the object must fail both note checks.
-foreach(variable READELF OBJECT)
+foreach(variable READELF OBJECT FEATURE_LIST FEATURES)
   if(NOT DEFINED ${variable} OR "${${variable}}" STREQUAL "")
     message(FATAL_ERROR "check_elf_notes.cmake: ${variable} is not set")
   endif()
@@ -41,13 +44,14 @@ else()
   message(STATUS "found: ${stack_line}")
 endif()
 
+string(REPLACE "|" ";" features "${FEATURES}")
 run_readelf(notes -n)
-string(REGEX MATCH "x86 feature: [^\n]*" feature_line "${notes}")
+string(REGEX MATCH "${FEATURE_LIST} feature: [^\n]*" feature_line "${notes}")
 if(feature_line STREQUAL "")
-  list(APPEND problems "no GNU property note with an x86 feature list (IBT, SHSTK)")
+  list(APPEND problems "no GNU property note with an ${FEATURE_LIST} feature list (${features})")
 else()
   message(STATUS "found: ${feature_line}")
-  foreach(feature IBT SHSTK)
+  foreach(feature IN LISTS features)
     if(NOT feature_line MATCHES "[ ,]${feature}(,|$)")
       list(APPEND problems "the GNU property note lacks ${feature}: ${feature_line}")
     endif()
@@ -96,4 +100,5 @@ if(problems)
   list(JOIN problems "\n  " text)
   message(FATAL_ERROR "${OBJECT}:\n  ${text}")
 endif()
-message(STATUS "ok: ${OBJECT} has .note.GNU-stack, the IBT and SHSTK property, and its entries")
+message(STATUS "ok: ${OBJECT} has .note.GNU-stack, the ${FEATURE_LIST} property ${features}, "
+               "and its entries")

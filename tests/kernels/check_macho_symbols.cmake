@@ -1,19 +1,21 @@
-# Assembles a generated amd64 kernel for macOS and checks the Mach-O object: every entry of
-# the manifest must appear with the Mach-O underscore prefix, and none without it.
+# Assembles a generated kernel for macOS and checks the Mach-O object: every entry of the
+# manifest must appear with the Mach-O underscore prefix, and none without it.
 #
 #   cmake -DCLANG=... -DNM=... [-DFILE_PROGRAM=...] -DSOURCE=<.S> -DOUTPUT=<.o>
-#         -DMANIFEST=<manifest.json> -P check_macho_symbols.cmake
-foreach(variable CLANG NM SOURCE OUTPUT MANIFEST)
+#         -DMANIFEST=<manifest.json> -DTARGET=<clang target> -DARCH=<file's arch name>
+#         -P check_macho_symbols.cmake
+# e.g. TARGET=x86_64-apple-macos ARCH=x86_64, or TARGET=arm64-apple-macos ARCH=arm64.
+foreach(variable CLANG NM SOURCE OUTPUT MANIFEST TARGET ARCH)
   if(NOT DEFINED ${variable} OR "${${variable}}" STREQUAL "")
     message(FATAL_ERROR "check_macho_symbols.cmake: ${variable} is not set")
   endif()
 endforeach()
 
 file(REMOVE "${OUTPUT}")
-execute_process(COMMAND ${CLANG} --target=x86_64-apple-macos -c "${SOURCE}" -o "${OUTPUT}"
+execute_process(COMMAND ${CLANG} --target=${TARGET} -c "${SOURCE}" -o "${OUTPUT}"
   RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE error)
 if(NOT result EQUAL 0 OR NOT EXISTS "${OUTPUT}")
-  message(FATAL_ERROR "clang --target=x86_64-apple-macos could not assemble ${SOURCE}:\n"
+  message(FATAL_ERROR "clang --target=${TARGET} could not assemble ${SOURCE}:\n"
                       "${output}${error}")
 endif()
 if(NOT "${error}" STREQUAL "")
@@ -23,8 +25,8 @@ endif()
 if(FILE_PROGRAM)
   execute_process(COMMAND ${FILE_PROGRAM} -b "${OUTPUT}" OUTPUT_VARIABLE kind)
   message(STATUS "file: ${kind}")
-  if(NOT kind MATCHES "Mach-O 64-bit x86_64 object")
-    message(FATAL_ERROR "${OUTPUT} is not a Mach-O 64-bit x86_64 object: ${kind}")
+  if(NOT kind MATCHES "Mach-O 64-bit ${ARCH} object")
+    message(FATAL_ERROR "${OUTPUT} is not a Mach-O 64-bit ${ARCH} object: ${kind}")
   endif()
 endif()
 
