@@ -34,8 +34,8 @@
 // CFI: .cfi_adjust_cfa_offset and .cfi_offset after each push and the sub, undone in
 // the epilogue, so unwinders and profilers can walk out of any instruction.
 // CET: endbr64 at every entry; the ELF object carries the IBT and SHSTK GNU property so
-// a -fcf-protection program keeps CET. The absorb entries reach the rounds by a direct
-// jmp to the label after the permute entry's endbr64, which IBT does not check.
+// a -fcf-protection program keeps CET. The absorb entries reach the shared rounds by a
+// direct jmp, which IBT does not check.
 // .note.GNU-stack: present, so linking this object never makes the stack executable.
 // Round constants: in .text after the code, read RIP-relative. Within one section the
 // assembler resolves the displacement itself: no relocation, and the bytes it writes
@@ -46,20 +46,23 @@
 // (runtime/src/sponge.cpp): one call permutes once, so no call runs unbounded and a
 // caller hashing a huge buffer can report progress or cancel between chunks.
 // No branch and no memory address depends on the state or the input.
-// Entries: the permute entry, and one absorb entry per rate that XORs the block
-// (unaligned loads are fine) and jumps into the permute entry's shared rounds.
+// Entries: the permute entry, and one absorb entry per rate with its own prologue and
+// first round, which XORs the block (any alignment) into the lanes as it reads them,
+// then jumps to the permute entry's second round.
 //
 // Instruction counts (from the Program):
 //   per round          179  (theta 25 + D 10, chi inputs 74 - 3, chi outputs 75 - 3, iota 1)
 //   per permutation    4296  (24 rounds)
 //   permute entry      4318  (with the frame and endbr64)
-//   absorb entry       up to 44 before the jump into the rounds
+//   absorb entry       up to 232 (prologue and first round) before the jump to the second round
 //
 // Measured (one x86-64 machine: Intel Xeon, Sapphire Rapids class, 2 vCPUs; old and new
 // kernel in one binary, medians of 15 alternating runs; see bench/ for the peers):
 //   design                                 instr/round  permute   absorb136 per block
 //   seed: state in memory, 12 registers            185  220.3 ns  228.2 ns
-//   + lanes 13, 17, 21 in r13-r15 (this file)      179  212.3 ns  217.0 ns
+//   + lanes 13, 17, 21 in r13-r15                  179  212.3 ns  217.0 ns
+//   + block read in the first round (this file)    179  same      0.3-1.5% less, five
+//                                                                  runs, each a gain
 //   AVX-512VL, one lane per xmm register,           95  220-229 ns (compiler-scheduled
 //     vpternlogq/vprolq, prototype only)                 prototype; not kept)
 // The round is bound by issue width, not by latency: the audit's chain bound is about
@@ -92,7 +95,6 @@
 SYMBOL(sponge_keccakf1600_amd64_bmi2):
 	.cfi_startproc
 	endbr64
-LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	// Save the callee-saved registers the rounds use, then make room for the scratch
 	// state.
 	push rbx
@@ -115,9 +117,9 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	.cfi_offset r15, -56
 	sub rsp, 200
 	.cfi_adjust_cfa_offset 200
-	mov r13, qword ptr [rdi + 104]
-	mov r14, qword ptr [rdi + 136]
-	mov r15, qword ptr [rdi + 168]          // the register-resident lanes
+	mov r13, qword ptr [rdi + 104]          // a register-resident lane
+	mov r14, qword ptr [rdi + 136]          // a register-resident lane
+	mov r15, qword ptr [rdi + 168]          // a register-resident lane
 
 	// ---- round 0 ----
 	// array -> scratch
@@ -306,6 +308,7 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 	xor rax, rsi
 	mov qword ptr [rsp + 192], rax
 	// ---- end of round ----
+LOCAL(keccakf1600_amd64_bmi2_second_round):
 
 	// ---- round 1 ----
 	// scratch -> array
@@ -4669,25 +4672,240 @@ LOCAL(keccakf1600_amd64_bmi2_permute_body):
 SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb72):
 	.cfi_startproc
 	endbr64
-	mov rax, qword ptr [rsi]
-	xor qword ptr [rdi], rax
-	mov rax, qword ptr [rsi + 8]
-	xor qword ptr [rdi + 8], rax
-	mov rax, qword ptr [rsi + 16]
-	xor qword ptr [rdi + 16], rax
-	mov rax, qword ptr [rsi + 24]
-	xor qword ptr [rdi + 24], rax
-	mov rax, qword ptr [rsi + 32]
-	xor qword ptr [rdi + 32], rax
-	mov rax, qword ptr [rsi + 40]
-	xor qword ptr [rdi + 40], rax
-	mov rax, qword ptr [rsi + 48]
-	xor qword ptr [rdi + 48], rax
-	mov rax, qword ptr [rsi + 56]
-	xor qword ptr [rdi + 56], rax
-	mov rax, qword ptr [rsi + 64]
-	xor qword ptr [rdi + 64], rax
-	jmp LOCAL(keccakf1600_amd64_bmi2_permute_body)
+	// Save the callee-saved registers the rounds use, then make room for the scratch
+	// state.
+	push rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset rbx, -16
+	push rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset rbp, -24
+	push r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r12, -32
+	push r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r13, -40
+	push r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r14, -48
+	push r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r15, -56
+	sub rsp, 200
+	.cfi_adjust_cfa_offset 200
+	mov r15, rsi                            // the block, for the first round
+	mov r13, qword ptr [rdi + 104]          // a register-resident lane
+	mov r14, qword ptr [rdi + 136]          // a register-resident lane
+
+	// ---- round 0 ----
+	// array -> scratch
+	// with the 9-lane block XORed in as lanes are read
+	mov r8, qword ptr [rdi]
+	xor r8, qword ptr [r15]
+	xor r8, qword ptr [rdi + 40]
+	xor r8, qword ptr [r15 + 40]
+	xor r8, qword ptr [rdi + 80]
+	xor r8, qword ptr [rdi + 120]
+	xor r8, qword ptr [rdi + 160]
+	mov r9, qword ptr [rdi + 8]
+	xor r9, qword ptr [r15 + 8]
+	xor r9, qword ptr [rdi + 48]
+	xor r9, qword ptr [r15 + 48]
+	xor r9, qword ptr [rdi + 88]
+	xor r9, qword ptr [rdi + 128]
+	xor r9, qword ptr [rdi + 168]
+	mov r10, qword ptr [rdi + 16]
+	xor r10, qword ptr [r15 + 16]
+	xor r10, qword ptr [rdi + 56]
+	xor r10, qword ptr [r15 + 56]
+	xor r10, qword ptr [rdi + 96]
+	xor r10, r14
+	xor r10, qword ptr [rdi + 176]
+	mov r11, qword ptr [rdi + 24]
+	xor r11, qword ptr [r15 + 24]
+	xor r11, qword ptr [rdi + 64]
+	xor r11, qword ptr [r15 + 64]
+	xor r11, r13
+	xor r11, qword ptr [rdi + 144]
+	xor r11, qword ptr [rdi + 184]
+	mov rsi, qword ptr [rdi + 32]
+	xor rsi, qword ptr [r15 + 32]
+	xor rsi, qword ptr [rdi + 72]
+	xor rsi, qword ptr [rdi + 112]
+	xor rsi, qword ptr [rdi + 152]
+	xor rsi, qword ptr [rdi + 192]          // C[0..4] in the B registers
+	rorx rcx, r9, 63
+	xor rcx, rsi
+	rorx rdx, r10, 63
+	xor rdx, r8
+	rorx rbx, r11, 63
+	xor rbx, r9
+	rorx rbp, rsi, 63
+	xor rbp, r10
+	rorx r12, r8, 63
+	xor r12, r11                            // D[0..4] ready
+	// chi row 0 -> lanes 0..4
+	mov r8, qword ptr [rdi]
+	xor r8, qword ptr [r15]
+	xor r8, rcx
+	mov r9, qword ptr [rdi + 48]
+	xor r9, qword ptr [r15 + 48]
+	xor r9, rdx
+	rorx r9, r9, 20
+	mov r10, qword ptr [rdi + 96]
+	xor r10, rbx
+	rorx r10, r10, 21
+	mov r11, qword ptr [rdi + 144]
+	xor r11, rbp
+	rorx r11, r11, 43
+	mov rsi, qword ptr [rdi + 192]
+	xor rsi, r12
+	rorx rsi, rsi, 50
+	andn rax, r9, r10
+	xor rax, r8
+	xor rax, qword ptr [rip + LOCAL(keccakf1600_amd64_bmi2_round_constants)] // iota
+	mov qword ptr [rsp], rax
+	andn rax, r10, r11
+	xor rax, r9
+	mov qword ptr [rsp + 8], rax
+	andn rax, r11, rsi
+	xor rax, r10
+	mov qword ptr [rsp + 16], rax
+	andn rax, rsi, r8
+	xor rax, r11
+	mov qword ptr [rsp + 24], rax
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 32], rax
+	// chi row 1 -> lanes 5..9
+	mov r8, qword ptr [rdi + 24]
+	xor r8, qword ptr [r15 + 24]
+	xor r8, rbp
+	rorx r8, r8, 36
+	mov r9, qword ptr [rdi + 72]
+	xor r9, r12
+	rorx r9, r9, 44
+	mov r10, qword ptr [rdi + 80]
+	xor r10, rcx
+	rorx r10, r10, 61
+	mov r11, qword ptr [rdi + 128]
+	xor r11, rdx
+	rorx r11, r11, 19
+	mov rsi, qword ptr [rdi + 176]
+	xor rsi, rbx
+	rorx rsi, rsi, 3
+	andn rax, r9, r10
+	xor rax, r8
+	mov qword ptr [rsp + 40], rax
+	andn rax, r10, r11
+	xor rax, r9
+	mov qword ptr [rsp + 48], rax
+	andn rax, r11, rsi
+	xor rax, r10
+	mov qword ptr [rsp + 56], rax
+	andn rax, rsi, r8
+	xor rax, r11
+	mov qword ptr [rsp + 64], rax
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 72], rax
+	// chi row 2 -> lanes 10..14
+	mov r8, qword ptr [rdi + 8]
+	xor r8, qword ptr [r15 + 8]
+	xor r8, rdx
+	rorx r8, r8, 63
+	mov r9, qword ptr [rdi + 56]
+	xor r9, qword ptr [r15 + 56]
+	xor r9, rbx
+	rorx r9, r9, 58
+	xor r13, rbp
+	rorx r10, r13, 39
+	mov r11, qword ptr [rdi + 152]
+	xor r11, r12
+	rorx r11, r11, 56
+	mov rsi, qword ptr [rdi + 160]
+	xor rsi, rcx
+	rorx rsi, rsi, 46
+	andn rax, r9, r10
+	xor rax, r8
+	mov qword ptr [rsp + 80], rax
+	andn rax, r10, r11
+	xor rax, r9
+	mov qword ptr [rsp + 88], rax
+	andn rax, r11, rsi
+	xor rax, r10
+	mov qword ptr [rsp + 96], rax
+	andn r13, rsi, r8
+	xor r13, r11
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 112], rax
+	// chi row 3 -> lanes 15..19
+	mov r8, qword ptr [rdi + 32]
+	xor r8, qword ptr [r15 + 32]
+	xor r8, r12
+	rorx r8, r8, 37
+	mov r9, qword ptr [rdi + 40]
+	xor r9, qword ptr [r15 + 40]
+	xor r9, rcx
+	rorx r9, r9, 28
+	mov r10, qword ptr [rdi + 88]
+	xor r10, rdx
+	rorx r10, r10, 54
+	xor r14, rbx
+	rorx r11, r14, 49
+	mov rsi, qword ptr [rdi + 184]
+	xor rsi, rbp
+	rorx rsi, rsi, 8
+	andn rax, r9, r10
+	xor rax, r8
+	mov qword ptr [rsp + 120], rax
+	andn rax, r10, r11
+	xor rax, r9
+	mov qword ptr [rsp + 128], rax
+	andn r14, r11, rsi
+	xor r14, r10
+	andn rax, rsi, r8
+	xor rax, r11
+	mov qword ptr [rsp + 144], rax
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 152], rax
+	// chi row 4 -> lanes 20..24
+	mov r8, qword ptr [rdi + 16]
+	xor r8, qword ptr [r15 + 16]
+	xor r8, rbx
+	rorx r8, r8, 2
+	mov r9, qword ptr [rdi + 64]
+	xor r9, qword ptr [r15 + 64]
+	xor r9, rbp
+	rorx r9, r9, 9
+	mov r10, qword ptr [rdi + 112]
+	xor r10, r12
+	rorx r10, r10, 25
+	mov r11, qword ptr [rdi + 120]
+	xor r11, rcx
+	rorx r11, r11, 23
+	mov rsi, qword ptr [rdi + 168]
+	xor rsi, rdx
+	rorx rsi, rsi, 62
+	andn rax, r9, r10
+	xor rax, r8
+	mov qword ptr [rsp + 160], rax
+	andn r15, r10, r11
+	xor r15, r9
+	andn rax, r11, rsi
+	xor rax, r10
+	mov qword ptr [rsp + 176], rax
+	andn rax, rsi, r8
+	xor rax, r11
+	mov qword ptr [rsp + 184], rax
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 192], rax
+	// ---- end of round ----
+	jmp LOCAL(keccakf1600_amd64_bmi2_second_round)
 	.cfi_endproc
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb72))
 
@@ -4700,33 +4918,248 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb72):
 SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb104):
 	.cfi_startproc
 	endbr64
-	mov rax, qword ptr [rsi]
-	xor qword ptr [rdi], rax
-	mov rax, qword ptr [rsi + 8]
-	xor qword ptr [rdi + 8], rax
-	mov rax, qword ptr [rsi + 16]
-	xor qword ptr [rdi + 16], rax
-	mov rax, qword ptr [rsi + 24]
-	xor qword ptr [rdi + 24], rax
-	mov rax, qword ptr [rsi + 32]
-	xor qword ptr [rdi + 32], rax
-	mov rax, qword ptr [rsi + 40]
-	xor qword ptr [rdi + 40], rax
-	mov rax, qword ptr [rsi + 48]
-	xor qword ptr [rdi + 48], rax
-	mov rax, qword ptr [rsi + 56]
-	xor qword ptr [rdi + 56], rax
-	mov rax, qword ptr [rsi + 64]
-	xor qword ptr [rdi + 64], rax
-	mov rax, qword ptr [rsi + 72]
-	xor qword ptr [rdi + 72], rax
-	mov rax, qword ptr [rsi + 80]
-	xor qword ptr [rdi + 80], rax
-	mov rax, qword ptr [rsi + 88]
-	xor qword ptr [rdi + 88], rax
-	mov rax, qword ptr [rsi + 96]
-	xor qword ptr [rdi + 96], rax
-	jmp LOCAL(keccakf1600_amd64_bmi2_permute_body)
+	// Save the callee-saved registers the rounds use, then make room for the scratch
+	// state.
+	push rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset rbx, -16
+	push rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset rbp, -24
+	push r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r12, -32
+	push r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r13, -40
+	push r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r14, -48
+	push r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r15, -56
+	sub rsp, 200
+	.cfi_adjust_cfa_offset 200
+	mov r15, rsi                            // the block, for the first round
+	mov r13, qword ptr [rdi + 104]          // a register-resident lane
+	mov r14, qword ptr [rdi + 136]          // a register-resident lane
+
+	// ---- round 0 ----
+	// array -> scratch
+	// with the 13-lane block XORed in as lanes are read
+	mov r8, qword ptr [rdi]
+	xor r8, qword ptr [r15]
+	xor r8, qword ptr [rdi + 40]
+	xor r8, qword ptr [r15 + 40]
+	xor r8, qword ptr [rdi + 80]
+	xor r8, qword ptr [r15 + 80]
+	xor r8, qword ptr [rdi + 120]
+	xor r8, qword ptr [rdi + 160]
+	mov r9, qword ptr [rdi + 8]
+	xor r9, qword ptr [r15 + 8]
+	xor r9, qword ptr [rdi + 48]
+	xor r9, qword ptr [r15 + 48]
+	xor r9, qword ptr [rdi + 88]
+	xor r9, qword ptr [r15 + 88]
+	xor r9, qword ptr [rdi + 128]
+	xor r9, qword ptr [rdi + 168]
+	mov r10, qword ptr [rdi + 16]
+	xor r10, qword ptr [r15 + 16]
+	xor r10, qword ptr [rdi + 56]
+	xor r10, qword ptr [r15 + 56]
+	xor r10, qword ptr [rdi + 96]
+	xor r10, qword ptr [r15 + 96]
+	xor r10, r14
+	xor r10, qword ptr [rdi + 176]
+	mov r11, qword ptr [rdi + 24]
+	xor r11, qword ptr [r15 + 24]
+	xor r11, qword ptr [rdi + 64]
+	xor r11, qword ptr [r15 + 64]
+	xor r11, r13
+	xor r11, qword ptr [rdi + 144]
+	xor r11, qword ptr [rdi + 184]
+	mov rsi, qword ptr [rdi + 32]
+	xor rsi, qword ptr [r15 + 32]
+	xor rsi, qword ptr [rdi + 72]
+	xor rsi, qword ptr [r15 + 72]
+	xor rsi, qword ptr [rdi + 112]
+	xor rsi, qword ptr [rdi + 152]
+	xor rsi, qword ptr [rdi + 192]          // C[0..4] in the B registers
+	rorx rcx, r9, 63
+	xor rcx, rsi
+	rorx rdx, r10, 63
+	xor rdx, r8
+	rorx rbx, r11, 63
+	xor rbx, r9
+	rorx rbp, rsi, 63
+	xor rbp, r10
+	rorx r12, r8, 63
+	xor r12, r11                            // D[0..4] ready
+	// chi row 0 -> lanes 0..4
+	mov r8, qword ptr [rdi]
+	xor r8, qword ptr [r15]
+	xor r8, rcx
+	mov r9, qword ptr [rdi + 48]
+	xor r9, qword ptr [r15 + 48]
+	xor r9, rdx
+	rorx r9, r9, 20
+	mov r10, qword ptr [rdi + 96]
+	xor r10, qword ptr [r15 + 96]
+	xor r10, rbx
+	rorx r10, r10, 21
+	mov r11, qword ptr [rdi + 144]
+	xor r11, rbp
+	rorx r11, r11, 43
+	mov rsi, qword ptr [rdi + 192]
+	xor rsi, r12
+	rorx rsi, rsi, 50
+	andn rax, r9, r10
+	xor rax, r8
+	xor rax, qword ptr [rip + LOCAL(keccakf1600_amd64_bmi2_round_constants)] // iota
+	mov qword ptr [rsp], rax
+	andn rax, r10, r11
+	xor rax, r9
+	mov qword ptr [rsp + 8], rax
+	andn rax, r11, rsi
+	xor rax, r10
+	mov qword ptr [rsp + 16], rax
+	andn rax, rsi, r8
+	xor rax, r11
+	mov qword ptr [rsp + 24], rax
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 32], rax
+	// chi row 1 -> lanes 5..9
+	mov r8, qword ptr [rdi + 24]
+	xor r8, qword ptr [r15 + 24]
+	xor r8, rbp
+	rorx r8, r8, 36
+	mov r9, qword ptr [rdi + 72]
+	xor r9, qword ptr [r15 + 72]
+	xor r9, r12
+	rorx r9, r9, 44
+	mov r10, qword ptr [rdi + 80]
+	xor r10, qword ptr [r15 + 80]
+	xor r10, rcx
+	rorx r10, r10, 61
+	mov r11, qword ptr [rdi + 128]
+	xor r11, rdx
+	rorx r11, r11, 19
+	mov rsi, qword ptr [rdi + 176]
+	xor rsi, rbx
+	rorx rsi, rsi, 3
+	andn rax, r9, r10
+	xor rax, r8
+	mov qword ptr [rsp + 40], rax
+	andn rax, r10, r11
+	xor rax, r9
+	mov qword ptr [rsp + 48], rax
+	andn rax, r11, rsi
+	xor rax, r10
+	mov qword ptr [rsp + 56], rax
+	andn rax, rsi, r8
+	xor rax, r11
+	mov qword ptr [rsp + 64], rax
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 72], rax
+	// chi row 2 -> lanes 10..14
+	mov r8, qword ptr [rdi + 8]
+	xor r8, qword ptr [r15 + 8]
+	xor r8, rdx
+	rorx r8, r8, 63
+	mov r9, qword ptr [rdi + 56]
+	xor r9, qword ptr [r15 + 56]
+	xor r9, rbx
+	rorx r9, r9, 58
+	xor r13, rbp
+	rorx r10, r13, 39
+	mov r11, qword ptr [rdi + 152]
+	xor r11, r12
+	rorx r11, r11, 56
+	mov rsi, qword ptr [rdi + 160]
+	xor rsi, rcx
+	rorx rsi, rsi, 46
+	andn rax, r9, r10
+	xor rax, r8
+	mov qword ptr [rsp + 80], rax
+	andn rax, r10, r11
+	xor rax, r9
+	mov qword ptr [rsp + 88], rax
+	andn rax, r11, rsi
+	xor rax, r10
+	mov qword ptr [rsp + 96], rax
+	andn r13, rsi, r8
+	xor r13, r11
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 112], rax
+	// chi row 3 -> lanes 15..19
+	mov r8, qword ptr [rdi + 32]
+	xor r8, qword ptr [r15 + 32]
+	xor r8, r12
+	rorx r8, r8, 37
+	mov r9, qword ptr [rdi + 40]
+	xor r9, qword ptr [r15 + 40]
+	xor r9, rcx
+	rorx r9, r9, 28
+	mov r10, qword ptr [rdi + 88]
+	xor r10, qword ptr [r15 + 88]
+	xor r10, rdx
+	rorx r10, r10, 54
+	xor r14, rbx
+	rorx r11, r14, 49
+	mov rsi, qword ptr [rdi + 184]
+	xor rsi, rbp
+	rorx rsi, rsi, 8
+	andn rax, r9, r10
+	xor rax, r8
+	mov qword ptr [rsp + 120], rax
+	andn rax, r10, r11
+	xor rax, r9
+	mov qword ptr [rsp + 128], rax
+	andn r14, r11, rsi
+	xor r14, r10
+	andn rax, rsi, r8
+	xor rax, r11
+	mov qword ptr [rsp + 144], rax
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 152], rax
+	// chi row 4 -> lanes 20..24
+	mov r8, qword ptr [rdi + 16]
+	xor r8, qword ptr [r15 + 16]
+	xor r8, rbx
+	rorx r8, r8, 2
+	mov r9, qword ptr [rdi + 64]
+	xor r9, qword ptr [r15 + 64]
+	xor r9, rbp
+	rorx r9, r9, 9
+	mov r10, qword ptr [rdi + 112]
+	xor r10, r12
+	rorx r10, r10, 25
+	mov r11, qword ptr [rdi + 120]
+	xor r11, rcx
+	rorx r11, r11, 23
+	mov rsi, qword ptr [rdi + 168]
+	xor rsi, rdx
+	rorx rsi, rsi, 62
+	andn rax, r9, r10
+	xor rax, r8
+	mov qword ptr [rsp + 160], rax
+	andn r15, r10, r11
+	xor r15, r9
+	andn rax, r11, rsi
+	xor rax, r10
+	mov qword ptr [rsp + 176], rax
+	andn rax, rsi, r8
+	xor rax, r11
+	mov qword ptr [rsp + 184], rax
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 192], rax
+	// ---- end of round ----
+	jmp LOCAL(keccakf1600_amd64_bmi2_second_round)
 	.cfi_endproc
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb104))
 
@@ -4739,41 +5172,255 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb104):
 SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb136):
 	.cfi_startproc
 	endbr64
-	mov rax, qword ptr [rsi]
-	xor qword ptr [rdi], rax
-	mov rax, qword ptr [rsi + 8]
-	xor qword ptr [rdi + 8], rax
-	mov rax, qword ptr [rsi + 16]
-	xor qword ptr [rdi + 16], rax
-	mov rax, qword ptr [rsi + 24]
-	xor qword ptr [rdi + 24], rax
-	mov rax, qword ptr [rsi + 32]
-	xor qword ptr [rdi + 32], rax
-	mov rax, qword ptr [rsi + 40]
-	xor qword ptr [rdi + 40], rax
-	mov rax, qword ptr [rsi + 48]
-	xor qword ptr [rdi + 48], rax
-	mov rax, qword ptr [rsi + 56]
-	xor qword ptr [rdi + 56], rax
-	mov rax, qword ptr [rsi + 64]
-	xor qword ptr [rdi + 64], rax
-	mov rax, qword ptr [rsi + 72]
-	xor qword ptr [rdi + 72], rax
-	mov rax, qword ptr [rsi + 80]
-	xor qword ptr [rdi + 80], rax
-	mov rax, qword ptr [rsi + 88]
-	xor qword ptr [rdi + 88], rax
-	mov rax, qword ptr [rsi + 96]
-	xor qword ptr [rdi + 96], rax
-	mov rax, qword ptr [rsi + 104]
-	xor qword ptr [rdi + 104], rax
-	mov rax, qword ptr [rsi + 112]
-	xor qword ptr [rdi + 112], rax
-	mov rax, qword ptr [rsi + 120]
-	xor qword ptr [rdi + 120], rax
-	mov rax, qword ptr [rsi + 128]
-	xor qword ptr [rdi + 128], rax
-	jmp LOCAL(keccakf1600_amd64_bmi2_permute_body)
+	// Save the callee-saved registers the rounds use, then make room for the scratch
+	// state.
+	push rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset rbx, -16
+	push rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset rbp, -24
+	push r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r12, -32
+	push r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r13, -40
+	push r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r14, -48
+	push r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r15, -56
+	sub rsp, 200
+	.cfi_adjust_cfa_offset 200
+	mov r15, rsi                            // the block, for the first round
+	mov r13, qword ptr [rdi + 104]          // a register-resident lane
+	xor r13, qword ptr [r15 + 104]
+	mov r14, qword ptr [rdi + 136]          // a register-resident lane
+
+	// ---- round 0 ----
+	// array -> scratch
+	// with the 17-lane block XORed in as lanes are read
+	mov r8, qword ptr [rdi]
+	xor r8, qword ptr [r15]
+	xor r8, qword ptr [rdi + 40]
+	xor r8, qword ptr [r15 + 40]
+	xor r8, qword ptr [rdi + 80]
+	xor r8, qword ptr [r15 + 80]
+	xor r8, qword ptr [rdi + 120]
+	xor r8, qword ptr [r15 + 120]
+	xor r8, qword ptr [rdi + 160]
+	mov r9, qword ptr [rdi + 8]
+	xor r9, qword ptr [r15 + 8]
+	xor r9, qword ptr [rdi + 48]
+	xor r9, qword ptr [r15 + 48]
+	xor r9, qword ptr [rdi + 88]
+	xor r9, qword ptr [r15 + 88]
+	xor r9, qword ptr [rdi + 128]
+	xor r9, qword ptr [r15 + 128]
+	xor r9, qword ptr [rdi + 168]
+	mov r10, qword ptr [rdi + 16]
+	xor r10, qword ptr [r15 + 16]
+	xor r10, qword ptr [rdi + 56]
+	xor r10, qword ptr [r15 + 56]
+	xor r10, qword ptr [rdi + 96]
+	xor r10, qword ptr [r15 + 96]
+	xor r10, r14
+	xor r10, qword ptr [rdi + 176]
+	mov r11, qword ptr [rdi + 24]
+	xor r11, qword ptr [r15 + 24]
+	xor r11, qword ptr [rdi + 64]
+	xor r11, qword ptr [r15 + 64]
+	xor r11, r13
+	xor r11, qword ptr [rdi + 144]
+	xor r11, qword ptr [rdi + 184]
+	mov rsi, qword ptr [rdi + 32]
+	xor rsi, qword ptr [r15 + 32]
+	xor rsi, qword ptr [rdi + 72]
+	xor rsi, qword ptr [r15 + 72]
+	xor rsi, qword ptr [rdi + 112]
+	xor rsi, qword ptr [r15 + 112]
+	xor rsi, qword ptr [rdi + 152]
+	xor rsi, qword ptr [rdi + 192]          // C[0..4] in the B registers
+	rorx rcx, r9, 63
+	xor rcx, rsi
+	rorx rdx, r10, 63
+	xor rdx, r8
+	rorx rbx, r11, 63
+	xor rbx, r9
+	rorx rbp, rsi, 63
+	xor rbp, r10
+	rorx r12, r8, 63
+	xor r12, r11                            // D[0..4] ready
+	// chi row 0 -> lanes 0..4
+	mov r8, qword ptr [rdi]
+	xor r8, qword ptr [r15]
+	xor r8, rcx
+	mov r9, qword ptr [rdi + 48]
+	xor r9, qword ptr [r15 + 48]
+	xor r9, rdx
+	rorx r9, r9, 20
+	mov r10, qword ptr [rdi + 96]
+	xor r10, qword ptr [r15 + 96]
+	xor r10, rbx
+	rorx r10, r10, 21
+	mov r11, qword ptr [rdi + 144]
+	xor r11, rbp
+	rorx r11, r11, 43
+	mov rsi, qword ptr [rdi + 192]
+	xor rsi, r12
+	rorx rsi, rsi, 50
+	andn rax, r9, r10
+	xor rax, r8
+	xor rax, qword ptr [rip + LOCAL(keccakf1600_amd64_bmi2_round_constants)] // iota
+	mov qword ptr [rsp], rax
+	andn rax, r10, r11
+	xor rax, r9
+	mov qword ptr [rsp + 8], rax
+	andn rax, r11, rsi
+	xor rax, r10
+	mov qword ptr [rsp + 16], rax
+	andn rax, rsi, r8
+	xor rax, r11
+	mov qword ptr [rsp + 24], rax
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 32], rax
+	// chi row 1 -> lanes 5..9
+	mov r8, qword ptr [rdi + 24]
+	xor r8, qword ptr [r15 + 24]
+	xor r8, rbp
+	rorx r8, r8, 36
+	mov r9, qword ptr [rdi + 72]
+	xor r9, qword ptr [r15 + 72]
+	xor r9, r12
+	rorx r9, r9, 44
+	mov r10, qword ptr [rdi + 80]
+	xor r10, qword ptr [r15 + 80]
+	xor r10, rcx
+	rorx r10, r10, 61
+	mov r11, qword ptr [rdi + 128]
+	xor r11, qword ptr [r15 + 128]
+	xor r11, rdx
+	rorx r11, r11, 19
+	mov rsi, qword ptr [rdi + 176]
+	xor rsi, rbx
+	rorx rsi, rsi, 3
+	andn rax, r9, r10
+	xor rax, r8
+	mov qword ptr [rsp + 40], rax
+	andn rax, r10, r11
+	xor rax, r9
+	mov qword ptr [rsp + 48], rax
+	andn rax, r11, rsi
+	xor rax, r10
+	mov qword ptr [rsp + 56], rax
+	andn rax, rsi, r8
+	xor rax, r11
+	mov qword ptr [rsp + 64], rax
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 72], rax
+	// chi row 2 -> lanes 10..14
+	mov r8, qword ptr [rdi + 8]
+	xor r8, qword ptr [r15 + 8]
+	xor r8, rdx
+	rorx r8, r8, 63
+	mov r9, qword ptr [rdi + 56]
+	xor r9, qword ptr [r15 + 56]
+	xor r9, rbx
+	rorx r9, r9, 58
+	xor r13, rbp
+	rorx r10, r13, 39
+	mov r11, qword ptr [rdi + 152]
+	xor r11, r12
+	rorx r11, r11, 56
+	mov rsi, qword ptr [rdi + 160]
+	xor rsi, rcx
+	rorx rsi, rsi, 46
+	andn rax, r9, r10
+	xor rax, r8
+	mov qword ptr [rsp + 80], rax
+	andn rax, r10, r11
+	xor rax, r9
+	mov qword ptr [rsp + 88], rax
+	andn rax, r11, rsi
+	xor rax, r10
+	mov qword ptr [rsp + 96], rax
+	andn r13, rsi, r8
+	xor r13, r11
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 112], rax
+	// chi row 3 -> lanes 15..19
+	mov r8, qword ptr [rdi + 32]
+	xor r8, qword ptr [r15 + 32]
+	xor r8, r12
+	rorx r8, r8, 37
+	mov r9, qword ptr [rdi + 40]
+	xor r9, qword ptr [r15 + 40]
+	xor r9, rcx
+	rorx r9, r9, 28
+	mov r10, qword ptr [rdi + 88]
+	xor r10, qword ptr [r15 + 88]
+	xor r10, rdx
+	rorx r10, r10, 54
+	xor r14, rbx
+	rorx r11, r14, 49
+	mov rsi, qword ptr [rdi + 184]
+	xor rsi, rbp
+	rorx rsi, rsi, 8
+	andn rax, r9, r10
+	xor rax, r8
+	mov qword ptr [rsp + 120], rax
+	andn rax, r10, r11
+	xor rax, r9
+	mov qword ptr [rsp + 128], rax
+	andn r14, r11, rsi
+	xor r14, r10
+	andn rax, rsi, r8
+	xor rax, r11
+	mov qword ptr [rsp + 144], rax
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 152], rax
+	// chi row 4 -> lanes 20..24
+	mov r8, qword ptr [rdi + 16]
+	xor r8, qword ptr [r15 + 16]
+	xor r8, rbx
+	rorx r8, r8, 2
+	mov r9, qword ptr [rdi + 64]
+	xor r9, qword ptr [r15 + 64]
+	xor r9, rbp
+	rorx r9, r9, 9
+	mov r10, qword ptr [rdi + 112]
+	xor r10, qword ptr [r15 + 112]
+	xor r10, r12
+	rorx r10, r10, 25
+	mov r11, qword ptr [rdi + 120]
+	xor r11, qword ptr [r15 + 120]
+	xor r11, rcx
+	rorx r11, r11, 23
+	mov rsi, qword ptr [rdi + 168]
+	xor rsi, rdx
+	rorx rsi, rsi, 62
+	andn rax, r9, r10
+	xor rax, r8
+	mov qword ptr [rsp + 160], rax
+	andn r15, r10, r11
+	xor r15, r9
+	andn rax, r11, rsi
+	xor rax, r10
+	mov qword ptr [rsp + 176], rax
+	andn rax, rsi, r8
+	xor rax, r11
+	mov qword ptr [rsp + 184], rax
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 192], rax
+	// ---- end of round ----
+	jmp LOCAL(keccakf1600_amd64_bmi2_second_round)
 	.cfi_endproc
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb136))
 
@@ -4786,43 +5433,256 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb136):
 SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb144):
 	.cfi_startproc
 	endbr64
-	mov rax, qword ptr [rsi]
-	xor qword ptr [rdi], rax
-	mov rax, qword ptr [rsi + 8]
-	xor qword ptr [rdi + 8], rax
-	mov rax, qword ptr [rsi + 16]
-	xor qword ptr [rdi + 16], rax
-	mov rax, qword ptr [rsi + 24]
-	xor qword ptr [rdi + 24], rax
-	mov rax, qword ptr [rsi + 32]
-	xor qword ptr [rdi + 32], rax
-	mov rax, qword ptr [rsi + 40]
-	xor qword ptr [rdi + 40], rax
-	mov rax, qword ptr [rsi + 48]
-	xor qword ptr [rdi + 48], rax
-	mov rax, qword ptr [rsi + 56]
-	xor qword ptr [rdi + 56], rax
-	mov rax, qword ptr [rsi + 64]
-	xor qword ptr [rdi + 64], rax
-	mov rax, qword ptr [rsi + 72]
-	xor qword ptr [rdi + 72], rax
-	mov rax, qword ptr [rsi + 80]
-	xor qword ptr [rdi + 80], rax
-	mov rax, qword ptr [rsi + 88]
-	xor qword ptr [rdi + 88], rax
-	mov rax, qword ptr [rsi + 96]
-	xor qword ptr [rdi + 96], rax
-	mov rax, qword ptr [rsi + 104]
-	xor qword ptr [rdi + 104], rax
-	mov rax, qword ptr [rsi + 112]
-	xor qword ptr [rdi + 112], rax
-	mov rax, qword ptr [rsi + 120]
-	xor qword ptr [rdi + 120], rax
-	mov rax, qword ptr [rsi + 128]
-	xor qword ptr [rdi + 128], rax
-	mov rax, qword ptr [rsi + 136]
-	xor qword ptr [rdi + 136], rax
-	jmp LOCAL(keccakf1600_amd64_bmi2_permute_body)
+	// Save the callee-saved registers the rounds use, then make room for the scratch
+	// state.
+	push rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset rbx, -16
+	push rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset rbp, -24
+	push r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r12, -32
+	push r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r13, -40
+	push r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r14, -48
+	push r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r15, -56
+	sub rsp, 200
+	.cfi_adjust_cfa_offset 200
+	mov r15, rsi                            // the block, for the first round
+	mov r13, qword ptr [rdi + 104]          // a register-resident lane
+	xor r13, qword ptr [r15 + 104]
+	mov r14, qword ptr [rdi + 136]          // a register-resident lane
+	xor r14, qword ptr [r15 + 136]
+
+	// ---- round 0 ----
+	// array -> scratch
+	// with the 18-lane block XORed in as lanes are read
+	mov r8, qword ptr [rdi]
+	xor r8, qword ptr [r15]
+	xor r8, qword ptr [rdi + 40]
+	xor r8, qword ptr [r15 + 40]
+	xor r8, qword ptr [rdi + 80]
+	xor r8, qword ptr [r15 + 80]
+	xor r8, qword ptr [rdi + 120]
+	xor r8, qword ptr [r15 + 120]
+	xor r8, qword ptr [rdi + 160]
+	mov r9, qword ptr [rdi + 8]
+	xor r9, qword ptr [r15 + 8]
+	xor r9, qword ptr [rdi + 48]
+	xor r9, qword ptr [r15 + 48]
+	xor r9, qword ptr [rdi + 88]
+	xor r9, qword ptr [r15 + 88]
+	xor r9, qword ptr [rdi + 128]
+	xor r9, qword ptr [r15 + 128]
+	xor r9, qword ptr [rdi + 168]
+	mov r10, qword ptr [rdi + 16]
+	xor r10, qword ptr [r15 + 16]
+	xor r10, qword ptr [rdi + 56]
+	xor r10, qword ptr [r15 + 56]
+	xor r10, qword ptr [rdi + 96]
+	xor r10, qword ptr [r15 + 96]
+	xor r10, r14
+	xor r10, qword ptr [rdi + 176]
+	mov r11, qword ptr [rdi + 24]
+	xor r11, qword ptr [r15 + 24]
+	xor r11, qword ptr [rdi + 64]
+	xor r11, qword ptr [r15 + 64]
+	xor r11, r13
+	xor r11, qword ptr [rdi + 144]
+	xor r11, qword ptr [rdi + 184]
+	mov rsi, qword ptr [rdi + 32]
+	xor rsi, qword ptr [r15 + 32]
+	xor rsi, qword ptr [rdi + 72]
+	xor rsi, qword ptr [r15 + 72]
+	xor rsi, qword ptr [rdi + 112]
+	xor rsi, qword ptr [r15 + 112]
+	xor rsi, qword ptr [rdi + 152]
+	xor rsi, qword ptr [rdi + 192]          // C[0..4] in the B registers
+	rorx rcx, r9, 63
+	xor rcx, rsi
+	rorx rdx, r10, 63
+	xor rdx, r8
+	rorx rbx, r11, 63
+	xor rbx, r9
+	rorx rbp, rsi, 63
+	xor rbp, r10
+	rorx r12, r8, 63
+	xor r12, r11                            // D[0..4] ready
+	// chi row 0 -> lanes 0..4
+	mov r8, qword ptr [rdi]
+	xor r8, qword ptr [r15]
+	xor r8, rcx
+	mov r9, qword ptr [rdi + 48]
+	xor r9, qword ptr [r15 + 48]
+	xor r9, rdx
+	rorx r9, r9, 20
+	mov r10, qword ptr [rdi + 96]
+	xor r10, qword ptr [r15 + 96]
+	xor r10, rbx
+	rorx r10, r10, 21
+	mov r11, qword ptr [rdi + 144]
+	xor r11, rbp
+	rorx r11, r11, 43
+	mov rsi, qword ptr [rdi + 192]
+	xor rsi, r12
+	rorx rsi, rsi, 50
+	andn rax, r9, r10
+	xor rax, r8
+	xor rax, qword ptr [rip + LOCAL(keccakf1600_amd64_bmi2_round_constants)] // iota
+	mov qword ptr [rsp], rax
+	andn rax, r10, r11
+	xor rax, r9
+	mov qword ptr [rsp + 8], rax
+	andn rax, r11, rsi
+	xor rax, r10
+	mov qword ptr [rsp + 16], rax
+	andn rax, rsi, r8
+	xor rax, r11
+	mov qword ptr [rsp + 24], rax
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 32], rax
+	// chi row 1 -> lanes 5..9
+	mov r8, qword ptr [rdi + 24]
+	xor r8, qword ptr [r15 + 24]
+	xor r8, rbp
+	rorx r8, r8, 36
+	mov r9, qword ptr [rdi + 72]
+	xor r9, qword ptr [r15 + 72]
+	xor r9, r12
+	rorx r9, r9, 44
+	mov r10, qword ptr [rdi + 80]
+	xor r10, qword ptr [r15 + 80]
+	xor r10, rcx
+	rorx r10, r10, 61
+	mov r11, qword ptr [rdi + 128]
+	xor r11, qword ptr [r15 + 128]
+	xor r11, rdx
+	rorx r11, r11, 19
+	mov rsi, qword ptr [rdi + 176]
+	xor rsi, rbx
+	rorx rsi, rsi, 3
+	andn rax, r9, r10
+	xor rax, r8
+	mov qword ptr [rsp + 40], rax
+	andn rax, r10, r11
+	xor rax, r9
+	mov qword ptr [rsp + 48], rax
+	andn rax, r11, rsi
+	xor rax, r10
+	mov qword ptr [rsp + 56], rax
+	andn rax, rsi, r8
+	xor rax, r11
+	mov qword ptr [rsp + 64], rax
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 72], rax
+	// chi row 2 -> lanes 10..14
+	mov r8, qword ptr [rdi + 8]
+	xor r8, qword ptr [r15 + 8]
+	xor r8, rdx
+	rorx r8, r8, 63
+	mov r9, qword ptr [rdi + 56]
+	xor r9, qword ptr [r15 + 56]
+	xor r9, rbx
+	rorx r9, r9, 58
+	xor r13, rbp
+	rorx r10, r13, 39
+	mov r11, qword ptr [rdi + 152]
+	xor r11, r12
+	rorx r11, r11, 56
+	mov rsi, qword ptr [rdi + 160]
+	xor rsi, rcx
+	rorx rsi, rsi, 46
+	andn rax, r9, r10
+	xor rax, r8
+	mov qword ptr [rsp + 80], rax
+	andn rax, r10, r11
+	xor rax, r9
+	mov qword ptr [rsp + 88], rax
+	andn rax, r11, rsi
+	xor rax, r10
+	mov qword ptr [rsp + 96], rax
+	andn r13, rsi, r8
+	xor r13, r11
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 112], rax
+	// chi row 3 -> lanes 15..19
+	mov r8, qword ptr [rdi + 32]
+	xor r8, qword ptr [r15 + 32]
+	xor r8, r12
+	rorx r8, r8, 37
+	mov r9, qword ptr [rdi + 40]
+	xor r9, qword ptr [r15 + 40]
+	xor r9, rcx
+	rorx r9, r9, 28
+	mov r10, qword ptr [rdi + 88]
+	xor r10, qword ptr [r15 + 88]
+	xor r10, rdx
+	rorx r10, r10, 54
+	xor r14, rbx
+	rorx r11, r14, 49
+	mov rsi, qword ptr [rdi + 184]
+	xor rsi, rbp
+	rorx rsi, rsi, 8
+	andn rax, r9, r10
+	xor rax, r8
+	mov qword ptr [rsp + 120], rax
+	andn rax, r10, r11
+	xor rax, r9
+	mov qword ptr [rsp + 128], rax
+	andn r14, r11, rsi
+	xor r14, r10
+	andn rax, rsi, r8
+	xor rax, r11
+	mov qword ptr [rsp + 144], rax
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 152], rax
+	// chi row 4 -> lanes 20..24
+	mov r8, qword ptr [rdi + 16]
+	xor r8, qword ptr [r15 + 16]
+	xor r8, rbx
+	rorx r8, r8, 2
+	mov r9, qword ptr [rdi + 64]
+	xor r9, qword ptr [r15 + 64]
+	xor r9, rbp
+	rorx r9, r9, 9
+	mov r10, qword ptr [rdi + 112]
+	xor r10, qword ptr [r15 + 112]
+	xor r10, r12
+	rorx r10, r10, 25
+	mov r11, qword ptr [rdi + 120]
+	xor r11, qword ptr [r15 + 120]
+	xor r11, rcx
+	rorx r11, r11, 23
+	mov rsi, qword ptr [rdi + 168]
+	xor rsi, rdx
+	rorx rsi, rsi, 62
+	andn rax, r9, r10
+	xor rax, r8
+	mov qword ptr [rsp + 160], rax
+	andn r15, r10, r11
+	xor r15, r9
+	andn rax, r11, rsi
+	xor rax, r10
+	mov qword ptr [rsp + 176], rax
+	andn rax, rsi, r8
+	xor rax, r11
+	mov qword ptr [rsp + 184], rax
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 192], rax
+	// ---- end of round ----
+	jmp LOCAL(keccakf1600_amd64_bmi2_second_round)
 	.cfi_endproc
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb144))
 
@@ -4835,49 +5695,262 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb144):
 SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb168):
 	.cfi_startproc
 	endbr64
-	mov rax, qword ptr [rsi]
-	xor qword ptr [rdi], rax
-	mov rax, qword ptr [rsi + 8]
-	xor qword ptr [rdi + 8], rax
-	mov rax, qword ptr [rsi + 16]
-	xor qword ptr [rdi + 16], rax
-	mov rax, qword ptr [rsi + 24]
-	xor qword ptr [rdi + 24], rax
-	mov rax, qword ptr [rsi + 32]
-	xor qword ptr [rdi + 32], rax
-	mov rax, qword ptr [rsi + 40]
-	xor qword ptr [rdi + 40], rax
-	mov rax, qword ptr [rsi + 48]
-	xor qword ptr [rdi + 48], rax
-	mov rax, qword ptr [rsi + 56]
-	xor qword ptr [rdi + 56], rax
-	mov rax, qword ptr [rsi + 64]
-	xor qword ptr [rdi + 64], rax
-	mov rax, qword ptr [rsi + 72]
-	xor qword ptr [rdi + 72], rax
-	mov rax, qword ptr [rsi + 80]
-	xor qword ptr [rdi + 80], rax
-	mov rax, qword ptr [rsi + 88]
-	xor qword ptr [rdi + 88], rax
-	mov rax, qword ptr [rsi + 96]
-	xor qword ptr [rdi + 96], rax
-	mov rax, qword ptr [rsi + 104]
-	xor qword ptr [rdi + 104], rax
-	mov rax, qword ptr [rsi + 112]
-	xor qword ptr [rdi + 112], rax
-	mov rax, qword ptr [rsi + 120]
-	xor qword ptr [rdi + 120], rax
-	mov rax, qword ptr [rsi + 128]
-	xor qword ptr [rdi + 128], rax
-	mov rax, qword ptr [rsi + 136]
-	xor qword ptr [rdi + 136], rax
-	mov rax, qword ptr [rsi + 144]
-	xor qword ptr [rdi + 144], rax
-	mov rax, qword ptr [rsi + 152]
-	xor qword ptr [rdi + 152], rax
-	mov rax, qword ptr [rsi + 160]
-	xor qword ptr [rdi + 160], rax
-	jmp LOCAL(keccakf1600_amd64_bmi2_permute_body)
+	// Save the callee-saved registers the rounds use, then make room for the scratch
+	// state.
+	push rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset rbx, -16
+	push rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset rbp, -24
+	push r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r12, -32
+	push r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r13, -40
+	push r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r14, -48
+	push r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r15, -56
+	sub rsp, 200
+	.cfi_adjust_cfa_offset 200
+	mov r15, rsi                            // the block, for the first round
+	mov r13, qword ptr [rdi + 104]          // a register-resident lane
+	xor r13, qword ptr [r15 + 104]
+	mov r14, qword ptr [rdi + 136]          // a register-resident lane
+	xor r14, qword ptr [r15 + 136]
+
+	// ---- round 0 ----
+	// array -> scratch
+	// with the 21-lane block XORed in as lanes are read
+	mov r8, qword ptr [rdi]
+	xor r8, qword ptr [r15]
+	xor r8, qword ptr [rdi + 40]
+	xor r8, qword ptr [r15 + 40]
+	xor r8, qword ptr [rdi + 80]
+	xor r8, qword ptr [r15 + 80]
+	xor r8, qword ptr [rdi + 120]
+	xor r8, qword ptr [r15 + 120]
+	xor r8, qword ptr [rdi + 160]
+	xor r8, qword ptr [r15 + 160]
+	mov r9, qword ptr [rdi + 8]
+	xor r9, qword ptr [r15 + 8]
+	xor r9, qword ptr [rdi + 48]
+	xor r9, qword ptr [r15 + 48]
+	xor r9, qword ptr [rdi + 88]
+	xor r9, qword ptr [r15 + 88]
+	xor r9, qword ptr [rdi + 128]
+	xor r9, qword ptr [r15 + 128]
+	xor r9, qword ptr [rdi + 168]
+	mov r10, qword ptr [rdi + 16]
+	xor r10, qword ptr [r15 + 16]
+	xor r10, qword ptr [rdi + 56]
+	xor r10, qword ptr [r15 + 56]
+	xor r10, qword ptr [rdi + 96]
+	xor r10, qword ptr [r15 + 96]
+	xor r10, r14
+	xor r10, qword ptr [rdi + 176]
+	mov r11, qword ptr [rdi + 24]
+	xor r11, qword ptr [r15 + 24]
+	xor r11, qword ptr [rdi + 64]
+	xor r11, qword ptr [r15 + 64]
+	xor r11, r13
+	xor r11, qword ptr [rdi + 144]
+	xor r11, qword ptr [r15 + 144]
+	xor r11, qword ptr [rdi + 184]
+	mov rsi, qword ptr [rdi + 32]
+	xor rsi, qword ptr [r15 + 32]
+	xor rsi, qword ptr [rdi + 72]
+	xor rsi, qword ptr [r15 + 72]
+	xor rsi, qword ptr [rdi + 112]
+	xor rsi, qword ptr [r15 + 112]
+	xor rsi, qword ptr [rdi + 152]
+	xor rsi, qword ptr [r15 + 152]
+	xor rsi, qword ptr [rdi + 192]          // C[0..4] in the B registers
+	rorx rcx, r9, 63
+	xor rcx, rsi
+	rorx rdx, r10, 63
+	xor rdx, r8
+	rorx rbx, r11, 63
+	xor rbx, r9
+	rorx rbp, rsi, 63
+	xor rbp, r10
+	rorx r12, r8, 63
+	xor r12, r11                            // D[0..4] ready
+	// chi row 0 -> lanes 0..4
+	mov r8, qword ptr [rdi]
+	xor r8, qword ptr [r15]
+	xor r8, rcx
+	mov r9, qword ptr [rdi + 48]
+	xor r9, qword ptr [r15 + 48]
+	xor r9, rdx
+	rorx r9, r9, 20
+	mov r10, qword ptr [rdi + 96]
+	xor r10, qword ptr [r15 + 96]
+	xor r10, rbx
+	rorx r10, r10, 21
+	mov r11, qword ptr [rdi + 144]
+	xor r11, qword ptr [r15 + 144]
+	xor r11, rbp
+	rorx r11, r11, 43
+	mov rsi, qword ptr [rdi + 192]
+	xor rsi, r12
+	rorx rsi, rsi, 50
+	andn rax, r9, r10
+	xor rax, r8
+	xor rax, qword ptr [rip + LOCAL(keccakf1600_amd64_bmi2_round_constants)] // iota
+	mov qword ptr [rsp], rax
+	andn rax, r10, r11
+	xor rax, r9
+	mov qword ptr [rsp + 8], rax
+	andn rax, r11, rsi
+	xor rax, r10
+	mov qword ptr [rsp + 16], rax
+	andn rax, rsi, r8
+	xor rax, r11
+	mov qword ptr [rsp + 24], rax
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 32], rax
+	// chi row 1 -> lanes 5..9
+	mov r8, qword ptr [rdi + 24]
+	xor r8, qword ptr [r15 + 24]
+	xor r8, rbp
+	rorx r8, r8, 36
+	mov r9, qword ptr [rdi + 72]
+	xor r9, qword ptr [r15 + 72]
+	xor r9, r12
+	rorx r9, r9, 44
+	mov r10, qword ptr [rdi + 80]
+	xor r10, qword ptr [r15 + 80]
+	xor r10, rcx
+	rorx r10, r10, 61
+	mov r11, qword ptr [rdi + 128]
+	xor r11, qword ptr [r15 + 128]
+	xor r11, rdx
+	rorx r11, r11, 19
+	mov rsi, qword ptr [rdi + 176]
+	xor rsi, rbx
+	rorx rsi, rsi, 3
+	andn rax, r9, r10
+	xor rax, r8
+	mov qword ptr [rsp + 40], rax
+	andn rax, r10, r11
+	xor rax, r9
+	mov qword ptr [rsp + 48], rax
+	andn rax, r11, rsi
+	xor rax, r10
+	mov qword ptr [rsp + 56], rax
+	andn rax, rsi, r8
+	xor rax, r11
+	mov qword ptr [rsp + 64], rax
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 72], rax
+	// chi row 2 -> lanes 10..14
+	mov r8, qword ptr [rdi + 8]
+	xor r8, qword ptr [r15 + 8]
+	xor r8, rdx
+	rorx r8, r8, 63
+	mov r9, qword ptr [rdi + 56]
+	xor r9, qword ptr [r15 + 56]
+	xor r9, rbx
+	rorx r9, r9, 58
+	xor r13, rbp
+	rorx r10, r13, 39
+	mov r11, qword ptr [rdi + 152]
+	xor r11, qword ptr [r15 + 152]
+	xor r11, r12
+	rorx r11, r11, 56
+	mov rsi, qword ptr [rdi + 160]
+	xor rsi, qword ptr [r15 + 160]
+	xor rsi, rcx
+	rorx rsi, rsi, 46
+	andn rax, r9, r10
+	xor rax, r8
+	mov qword ptr [rsp + 80], rax
+	andn rax, r10, r11
+	xor rax, r9
+	mov qword ptr [rsp + 88], rax
+	andn rax, r11, rsi
+	xor rax, r10
+	mov qword ptr [rsp + 96], rax
+	andn r13, rsi, r8
+	xor r13, r11
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 112], rax
+	// chi row 3 -> lanes 15..19
+	mov r8, qword ptr [rdi + 32]
+	xor r8, qword ptr [r15 + 32]
+	xor r8, r12
+	rorx r8, r8, 37
+	mov r9, qword ptr [rdi + 40]
+	xor r9, qword ptr [r15 + 40]
+	xor r9, rcx
+	rorx r9, r9, 28
+	mov r10, qword ptr [rdi + 88]
+	xor r10, qword ptr [r15 + 88]
+	xor r10, rdx
+	rorx r10, r10, 54
+	xor r14, rbx
+	rorx r11, r14, 49
+	mov rsi, qword ptr [rdi + 184]
+	xor rsi, rbp
+	rorx rsi, rsi, 8
+	andn rax, r9, r10
+	xor rax, r8
+	mov qword ptr [rsp + 120], rax
+	andn rax, r10, r11
+	xor rax, r9
+	mov qword ptr [rsp + 128], rax
+	andn r14, r11, rsi
+	xor r14, r10
+	andn rax, rsi, r8
+	xor rax, r11
+	mov qword ptr [rsp + 144], rax
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 152], rax
+	// chi row 4 -> lanes 20..24
+	mov r8, qword ptr [rdi + 16]
+	xor r8, qword ptr [r15 + 16]
+	xor r8, rbx
+	rorx r8, r8, 2
+	mov r9, qword ptr [rdi + 64]
+	xor r9, qword ptr [r15 + 64]
+	xor r9, rbp
+	rorx r9, r9, 9
+	mov r10, qword ptr [rdi + 112]
+	xor r10, qword ptr [r15 + 112]
+	xor r10, r12
+	rorx r10, r10, 25
+	mov r11, qword ptr [rdi + 120]
+	xor r11, qword ptr [r15 + 120]
+	xor r11, rcx
+	rorx r11, r11, 23
+	mov rsi, qword ptr [rdi + 168]
+	xor rsi, rdx
+	rorx rsi, rsi, 62
+	andn rax, r9, r10
+	xor rax, r8
+	mov qword ptr [rsp + 160], rax
+	andn r15, r10, r11
+	xor r15, r9
+	andn rax, r11, rsi
+	xor rax, r10
+	mov qword ptr [rsp + 176], rax
+	andn rax, rsi, r8
+	xor rax, r11
+	mov qword ptr [rsp + 184], rax
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 192], rax
+	// ---- end of round ----
+	jmp LOCAL(keccakf1600_amd64_bmi2_second_round)
 	.cfi_endproc
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb168))
 
