@@ -120,7 +120,7 @@ LOCAL(keccakf1600_arm64_sha3_rounds):
 	adr x10, LOCAL(keccakf1600_arm64_sha3_round_constants)
 	mov x9, #24
 LOCAL(keccakf1600_arm64_sha3_loop):
-	// ---- round body, runs 24 times ----
+	// ---- round 0 of the loop, runs 24 times ----
 	// theta, rho and pi, chi: lane i starts and ends in v<i>.
 	eor3 v25.16b, v0.16b, v5.16b, v10.16b   // C[0] = A[0, 0..2]
 	eor3 v26.16b, v1.16b, v6.16b, v11.16b   // C[1] = A[1, 0..2]

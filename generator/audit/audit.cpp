@@ -27,11 +27,6 @@ InstructionMix& InstructionMix::operator+=(const InstructionMix& o) {
   return *this;
 }
 
-InstructionMix InstructionMix::scaled(std::uint64_t f) const {
-  return {total * f, loads * f,   stores * f,         alu * f,    rotate * f,
-          andn * f,  ternary * f, vector_permute * f, branch * f, other * f};
-}
-
 LatencyModel latency_model(Isa isa) {
   return isa == Isa::amd64 ? LatencyModel{5, 1, 1} : LatencyModel{5, 1, 2};
 }
@@ -120,7 +115,7 @@ KernelAudit audit_program(const Program& program, int issue_width) {
     std::vector<const Instruction*> first_round;
     walk_entry(program, f, [&](const Step& step) {
       if (const auto* marker = std::get_if<RoundMarker>(step.item)) {
-        if (marker->begin) rounds += static_cast<std::uint64_t>(marker->repeat);
+        if (marker->begin) ++rounds;
         return;
       }
       if (const auto* cfi = std::get_if<Cfi>(step.item)) {
@@ -137,14 +132,14 @@ KernelAudit audit_program(const Program& program, int issue_width) {
       if (instruction == nullptr) return;
       const Effects effects = effects_of(program.isa, *instruction);
       const InstructionMix mix = mix_of(effects);
-      entry.per_permutation += mix.scaled(step.repeat);
+      entry.per_permutation += mix;
       if (step.round_index == 0) {
         entry.per_round += mix;
         first_round.push_back(instruction);
       }
       for (const auto* list : {&effects.reads, &effects.writes}) {
         for (const Location& location : *list) {
-          if (location.rfind("m:", 0) != 0) used.insert(location);
+          if (location.rfind("m:", 0) != 0 && location != kFlags) used.insert(location);
         }
       }
     });
@@ -249,8 +244,9 @@ std::vector<std::pair<std::string, std::vector<std::string>>> sections(const Pro
   for (const Item& item : function.items) {
     if (const auto* marker = std::get_if<RoundMarker>(&item)) {
       out.push_back({marker->begin
-                         ? (marker->repeat == 1 ? fmt::format("round {}", marker->round)
-                                                : fmt::format("round body (x{})", marker->repeat))
+                         ? (marker->repeat == 1
+                                ? fmt::format("round {}", marker->round)
+                                : fmt::format("round {} (x{})", marker->round, marker->repeat))
                          : "after the rounds",
                      {}});
     } else if (const auto* instruction = std::get_if<Instruction>(&item)) {

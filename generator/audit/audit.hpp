@@ -30,7 +30,6 @@ struct InstructionMix {
   std::uint64_t other = 0;           // endbr64, bti (hint), push/pop and plain loads/stores
 
   InstructionMix& operator+=(const InstructionMix& other);
-  InstructionMix scaled(std::uint64_t factor) const;
   friend bool operator==(const InstructionMix&, const InstructionMix&) = default;
 };
 

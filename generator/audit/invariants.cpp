@@ -1,6 +1,7 @@
 #include "audit/invariants.hpp"
 
 #include <map>
+#include <optional>
 #include <set>
 
 #include "audit/semantics.hpp"
@@ -110,7 +111,7 @@ class EntryChecker {
 
     // The ABI: callee-saved registers written must have been saved.
     for (const Location& write : effects.writes) {
-      if (write.rfind("m:", 0) == 0 || write == stack_pointer) continue;
+      if (write.rfind("m:", 0) == 0 || write == stack_pointer || write == kFlags) continue;
       if (callee_saved(isa, write) && !saved_.count(write) && !restoring_.count(write)) {
         report(instruction,
                "writes callee-saved " + location_name(isa, write) + " without saving it first");
@@ -127,15 +128,33 @@ class EntryChecker {
       }
     }
 
-    // Taint: a written register is public if the instruction reads only public registers
-    // and loads nothing but constants; a pointer written back by pre/post-indexing stays
-    // as public as it was.
+    // Taint: a written register (or stack slot) is public if the instruction reads only
+    // public registers and loads nothing but constants and public stack slots (where a
+    // public value was stored, such as a spilled pointer); a pointer written back by
+    // pre/post-indexing stays as public as it was.
+    const std::string stack_prefix = "m:" + stack_pointer + ":";
+    auto stack_slot = [&](const Location& location) -> std::optional<int> {
+      if (location.rfind(stack_prefix, 0) != 0) return std::nullopt;
+      return sp_before + std::stoi(location.substr(stack_prefix.size()));
+    };
     bool reads_public = true;
     for (const Location& read : effects.reads) {
       if (read.rfind("m:label", 0) == 0) continue;
+      if (const auto slot = stack_slot(read)) {
+        if (!public_slots_.count(*slot)) reads_public = false;
+        continue;
+      }
       if (read.rfind("m:", 0) == 0 || !public_.count(read)) reads_public = false;
     }
     for (const Location& write : effects.writes) {
+      if (const auto slot = stack_slot(write)) {
+        if (reads_public) {
+          public_slots_.insert(*slot);
+        } else {
+          public_slots_.erase(*slot);
+        }
+        continue;
+      }
       if (write.rfind("m:", 0) == 0) continue;
       bool written_back_base = false;
       for (const auto* list : {&effects.loads, &effects.stores}) {
@@ -204,6 +223,7 @@ class EntryChecker {
   std::string symbol_;
   std::vector<std::string>& problems_;
   std::set<Location> public_;
+  std::set<int> public_slots_;     // stack slots (offsets from the entry's sp) holding public data
   std::map<Location, int> saved_;  // callee-saved register -> its stack slot
   std::set<Location> restored_;
   std::set<Location> restoring_;  // restored by the current instruction

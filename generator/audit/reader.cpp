@@ -142,10 +142,15 @@ class Reader {
     if (!in_function_ || !starts_with(raw, "\t// ----")) return;
     if (line == "// ---- end of round ----") {
       function().items.push_back(RoundMarker{false, 0, 0});
-    } else if (starts_with(line, "// ---- round body, runs ")) {
-      const auto repeat = parse_integer(line.substr(25, line.find(" times") - 25));
-      if (!repeat) throw GenerationError("unreadable round marker");
-      function().items.push_back(RoundMarker{true, 0, static_cast<int>(*repeat)});
+    } else if (line.find(" of the loop, runs ") != std::string_view::npos) {
+      // "// ---- round K of the loop, runs R times ----"
+      const std::size_t of = line.find(" of the loop, runs ");
+      const auto round = parse_integer(line.substr(14, of - 14));
+      const std::size_t runs = of + 19;
+      const auto repeat = parse_integer(line.substr(runs, line.find(" times") - runs));
+      if (!round || !repeat) throw GenerationError("unreadable round marker");
+      function().items.push_back(
+          RoundMarker{true, static_cast<int>(*round), static_cast<int>(*repeat)});
     } else if (starts_with(line, "// ---- round ")) {
       const auto round = parse_integer(line.substr(14, line.rfind(" ----") - 14));
       if (!round) throw GenerationError("unreadable round marker");

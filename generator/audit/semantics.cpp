@@ -66,6 +66,29 @@ Effects amd64_effects(const Instruction& in) {
       } else {
         e.writes.push_back(register_location(isa, reg_at(in, 0)));
       }
+      e.writes.push_back(kFlags);
+      break;
+    case Mnemonic::amd64_cmp:
+      e.cls = InstructionClass::alu;
+      add_reads(isa, in.operands[0], e);
+      add_reads(isa, in.operands[1], e);
+      e.writes.push_back(kFlags);
+      break;
+    case Mnemonic::amd64_lea: {
+      // An address computation: no memory is read.
+      e.cls = InstructionClass::alu;
+      const Mem& address = std::get<Mem>(in.operands[1]);
+      if (address.addressing != Addressing::pc_relative) {
+        e.reads.push_back(register_location(isa, address.base));
+      }
+      e.writes.push_back(register_location(isa, reg_at(in, 0)));
+      break;
+    }
+    case Mnemonic::amd64_jne:
+      e.cls = InstructionClass::branch;
+      e.is_conditional_branch = true;
+      e.reads.push_back(kFlags);
+      e.target = &std::get<LabelRef>(in.operands[0]);
       break;
     case Mnemonic::amd64_rorx:
       e.cls = InstructionClass::rotate;
@@ -77,6 +100,7 @@ Effects amd64_effects(const Instruction& in) {
       add_reads(isa, in.operands[1], e);
       add_reads(isa, in.operands[2], e);
       e.writes.push_back(register_location(isa, reg_at(in, 0)));
+      e.writes.push_back(kFlags);
       break;
     case Mnemonic::amd64_push: {
       e.reads = {register_location(isa, reg_at(in, 0)), rsp};
@@ -240,7 +264,7 @@ Location memory_location(Isa isa, const Mem& mem) {
 }
 
 std::string location_name(Isa isa, const Location& location) {
-  if (location.rfind("m:", 0) == 0) return location;
+  if (location.rfind("m:", 0) == 0 || location == kFlags) return location;
   if (isa == Isa::amd64) {
     const int index = std::stoi(location.substr(1));
     return std::string(amd64::register_name(Reg{RegClass::gp64, static_cast<std::uint8_t>(index)}));
@@ -265,8 +289,11 @@ void walk_entry(const Program& program, std::size_t function,
       if (const auto* label = std::get_if<LabelDef>(&items[i])) labels[label->id] = {f, i};
     }
   }
+  // Times each loop branch (by position) has been taken; it is taken until its loop has
+  // run the trip count of the round region that holds it.
+  std::map<std::pair<std::size_t, std::size_t>, int> taken;
   Position at{function, 0};
-  std::uint64_t repeat = 1;
+  int trip_count = 1;
   int round_index = -1, rounds_entered = 0;
   for (int steps = 0; steps < 1'000'000; ++steps) {
     const auto& items = program.functions[at.function].items;
@@ -275,16 +302,26 @@ void walk_entry(const Program& program, std::size_t function,
                             " runs off its end");
     }
     const Item& item = items[at.item];
+    const Position here = at;
     if (const auto* marker = std::get_if<RoundMarker>(&item)) {
-      repeat = marker->begin ? static_cast<std::uint64_t>(marker->repeat) : 1;
+      if (marker->begin) trip_count = marker->repeat;
       round_index = marker->begin ? rounds_entered++ : -1;
     }
-    visit({&item, repeat, round_index});
+    visit({&item, round_index});
     ++at.item;
-    if (const auto* instruction = std::get_if<Instruction>(&item)) {
-      const Effects effects = effects_of(program.isa, *instruction);
-      if (effects.is_return) return;
-      if (effects.is_unconditional_branch) at = labels.at(effects.target->id);
+    const auto* instruction = std::get_if<Instruction>(&item);
+    if (instruction == nullptr) continue;
+    const Effects effects = effects_of(program.isa, *instruction);
+    if (effects.is_return) return;
+    if (effects.is_unconditional_branch) at = labels.at(effects.target->id);
+    if (effects.is_conditional_branch) {
+      int& count = taken[{here.function, here.item}];
+      if (count + 1 < trip_count) {
+        ++count;
+        at = labels.at(effects.target->id);
+      } else {
+        count = 0;
+      }
     }
   }
   throw GenerationError("audit: the walk of " + program.functions[function].symbol +

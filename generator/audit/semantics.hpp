@@ -17,6 +17,9 @@ enum class InstructionClass { alu, rotate, andn, ternary, vector_permute, branch
 // a register location or "label<N>" for a constant table.
 using Location = std::string;
 
+// The amd64 arithmetic flags, as one location (jne reads what cmp, sub, xor... wrote).
+inline const Location kFlags = "flags";
+
 struct Effects {
   InstructionClass cls = InstructionClass::other;
   std::vector<Location> reads;
@@ -41,13 +44,13 @@ Effects effects_of(Isa isa, const Instruction& instruction);
 // One executed item, as walk_entry sees it.
 struct Step {
   const Item* item;
-  std::uint64_t repeat;  // how often it runs per call (24 inside a round loop)
-  int round_index;       // -1 outside rounds; else the how-manyth round region entered
+  int round_index;  // -1 outside rounds; else the how-manyth round region entered
 };
 
-// Walks what a call of `function` executes, in order: straight through, following
-// unconditional branches, falling through conditional ones (loops are round regions whose
-// repeat count stands for the iterations), ending at the return.
+// Walks what a call of `function` executes, in order, ending at the return. Conditional
+// branches close loops: each is taken until its loop has run as often as the `repeat` of
+// the round region holding the branch says (the rounds do not depend on the data, so
+// this is exactly what the code does).
 void walk_entry(const Program& program, std::size_t function,
                 const std::function<void(const Step&)>& visit);
 

@@ -55,6 +55,12 @@ class Emitter : public FunctionBuilder {
   void xor_(Reg dst, Mem src) { emit(Mnemonic::amd64_xor, {dst, src}); }
   void xor_(Mem dst, Reg src) { emit(Mnemonic::amd64_xor, {dst, src}); }
   void add(Reg dst, std::int32_t value) { emit(Mnemonic::amd64_add, {dst, Imm{value}}); }
+  void add(Mem dst, std::int32_t value) { emit(Mnemonic::amd64_add, {dst, Imm{value}}); }
+  void cmp(Mem a, Reg b) { emit(Mnemonic::amd64_cmp, {a, b}); }
+  // Jumps when the last flag-setting instruction found its operands different.
+  void jne(LabelId target) { emit(Mnemonic::amd64_jne, {LabelRef{target}}); }
+  // dst = the address of `address` (RIP-relative: position-independent).
+  void lea(Reg dst, Mem address) { emit(Mnemonic::amd64_lea, {dst, address}); }
   void sub(Reg dst, std::int32_t value) { emit(Mnemonic::amd64_sub, {dst, Imm{value}}); }
   // dst = src rotated right by `bits` (BMI2; flags untouched).
   void rorx(Reg dst, Reg src, int bits) { emit(Mnemonic::amd64_rorx, {dst, src, Imm{bits}}); }

@@ -13,8 +13,11 @@ const MnemonicInfo& mnemonic_info(Mnemonic mnemonic) {
       // amd64, in enum order
       MnemonicInfo{"add", Isa::amd64, false},
       MnemonicInfo{"andn", Isa::amd64, false},
+      MnemonicInfo{"cmp", Isa::amd64, false},
       MnemonicInfo{"endbr64", Isa::amd64, false},
       MnemonicInfo{"jmp", Isa::amd64, true},
+      MnemonicInfo{"jne", Isa::amd64, true},
+      MnemonicInfo{"lea", Isa::amd64, false},
       MnemonicInfo{"mov", Isa::amd64, false},
       MnemonicInfo{"pop", Isa::amd64, false},
       MnemonicInfo{"push", Isa::amd64, false},

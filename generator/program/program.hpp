@@ -80,8 +80,11 @@ enum class Mnemonic : std::uint16_t {
   // amd64
   amd64_add,
   amd64_andn,
+  amd64_cmp,
   amd64_endbr64,
   amd64_jmp,
+  amd64_jne,
+  amd64_lea,
   amd64_mov,
   amd64_pop,
   amd64_push,

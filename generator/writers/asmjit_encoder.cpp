@@ -17,6 +17,12 @@ asmjit::InstId amd64_instruction_id(Mnemonic mnemonic) {
       return Inst::kIdAdd;
     case Mnemonic::amd64_andn:
       return Inst::kIdAndn;
+    case Mnemonic::amd64_cmp:
+      return Inst::kIdCmp;
+    case Mnemonic::amd64_jne:
+      return Inst::kIdJne;
+    case Mnemonic::amd64_lea:
+      return Inst::kIdLea;
     case Mnemonic::amd64_endbr64:
       return Inst::kIdEndbr64;
     case Mnemonic::amd64_jmp:

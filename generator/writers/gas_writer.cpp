@@ -125,7 +125,8 @@ std::string property_note(PropertyNote note) {
 std::string round_marker_line(const RoundMarker& marker) {
   if (!marker.begin) return "\t// ---- end of round ----";
   if (marker.repeat == 1) return fmt::format("\t// ---- round {} ----", marker.round);
-  return fmt::format("\t// ---- round body, runs {} times ----", marker.repeat);
+  return fmt::format("\t// ---- round {} of the loop, runs {} times ----", marker.round,
+                     marker.repeat);
 }
 
 std::string format_instruction(const Program& program, const Instruction& instruction) {
