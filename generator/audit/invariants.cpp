@@ -101,6 +101,7 @@ class EntryChecker {
       sp_offset_ += 8;
     } else if ((instruction.mnemonic == Mnemonic::amd64_sub ||
                 instruction.mnemonic == Mnemonic::amd64_add) &&
+               std::holds_alternative<Reg>(instruction.operands[0]) &&
                std::get<Reg>(instruction.operands[0]) == amd64::rsp) {
       const auto value = static_cast<int>(std::get<Imm>(instruction.operands[1]).value);
       sp_offset_ += instruction.mnemonic == Mnemonic::amd64_sub ? -value : value;
