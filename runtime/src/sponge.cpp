@@ -16,6 +16,18 @@
 #include "sponge/sponge.hpp"
 
 namespace sponge::detail {
+namespace {
+
+// Zeroes the 25 lanes with straight-line stores, which compilers merge into a few vector
+// stores; a memset or a plain loop of this size becomes `rep stos` at -O2, several times
+// slower for 200 bytes, and this runs twice per hash (reset and wipe).
+void clear_lanes(std::uint64_t (&lanes)[25]) noexcept {
+#pragma GCC unroll 25
+  for (std::uint64_t& lane : lanes)
+    lane = 0;
+}
+
+}  // namespace
 
 KeccakSponge::KeccakSponge(std::size_t rate_bytes, std::uint8_t domain_byte) noexcept
     : rate_bytes_(static_cast<std::uint16_t>(rate_bytes)), domain_byte_(domain_byte) {
@@ -23,13 +35,13 @@ KeccakSponge::KeccakSponge(std::size_t rate_bytes, std::uint8_t domain_byte) noe
 }
 
 KeccakSponge::~KeccakSponge() {
-  std::memset(lanes_, 0, sizeof lanes_);
+  clear_lanes(lanes_);
   // Keep the compiler from dropping the stores to an object about to die.
   __asm__ __volatile__("" : : "r"(lanes_) : "memory");
 }
 
 void KeccakSponge::reset() noexcept {
-  std::memset(lanes_, 0, sizeof lanes_);
+  clear_lanes(lanes_);
   position_ = 0;
   squeezing_ = false;
 }
