@@ -5,8 +5,17 @@
 // on). Every such walk must pass through the kernel's own frame (whose FDE starts at a
 // kernel entry), compute that frame's CFA as the caller's stack pointer at the call, and
 // reach the test's looping function, which it can only do if the kernel's CFA and
-// return-address rules are right at that instruction. (The rules for the saved d8-d15 or
-// rbx/rbp/r12-r15 are not read by a backtrace and not checked here.)
+// return-address rules are right at that instruction.
+//
+// A backtrace never reads the rules for the registers the kernel saves (rbx, rbp, r12-r15
+// on amd64; d8-d15 on arm64), so the second test case reads them: the kernel runs under the
+// ABI shim (abi_shim_*.S), which loads canaries into every callee-saved register before the
+// call; whenever the signal lands inside the kernel, the walk reads those registers with
+// _Unwind_GetGR at the shim's frame (the kernel's caller) and must find the canaries there,
+// recovered through the kernel's .cfi_offset rules wherever the kernel has clobbered the
+// registers themselves. libgcc's aarch64 unwinder reads d8-d15 as DWARF registers 72-79:
+// its register size table gives them 8 bytes (the callee-saved low halves), and the
+// signal frame's rules (the fpsimd record of the ucontext) cover v0-v31.
 //
 // Everything but the small per-architecture part below (which kernel, the interrupted PC in
 // the ucontext, an independent CPU check) is shared. Under qemu-user (the aarch64 cross
@@ -22,6 +31,7 @@
 #include <sys/auxv.h>
 #endif
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cerrno>
@@ -32,6 +42,7 @@
 #include <string_view>
 #include <vector>
 
+#include "abi_shim.hpp"
 #include "kernel_test_support.hpp"
 #include "signal_timer.hpp"
 #include "support/test_support.hpp"
@@ -50,6 +61,10 @@ std::uintptr_t interrupted_pc(const ucontext_t& context) {
 bool cpu_runs_kernel_independently() {
   return cpu_has_bmi1_bmi2_independently();
 }
+// The DWARF numbers of the shim's registers (abi_shim.hpp order: rbx rbp r12 r13 r14 r15),
+// and which of them the kernel saves and uses (all six).
+constexpr std::array<int, kCalleeSavedCount> kDwarfRegister = {3, 6, 12, 13, 14, 15};
+constexpr std::array<bool, kCalleeSavedCount> kKernelSaves = {true, true, true, true, true, true};
 #elif defined(__aarch64__) && defined(__linux__)
 constexpr std::string_view kKernelName = "arm64-sha3";
 constexpr const char* kCpuLacksKernel = "this CPU has no SHA3 extension (HWCAP_SHA3)";
@@ -61,6 +76,13 @@ std::uintptr_t interrupted_pc(const ucontext_t& context) {
 bool cpu_runs_kernel_independently() {
   return (getauxval(AT_HWCAP) & HWCAP_SHA3) != 0;
 }
+// The DWARF numbers of the shim's registers (abi_shim.hpp order: x19-x28, d8-d15; v<n> is
+// 64 + n), and which of them the kernel saves and uses (d8-d15; it never touches x19-x28).
+constexpr std::array<int, kCalleeSavedCount> kDwarfRegister = {19, 20, 21, 22, 23, 24, 25, 26, 27,
+                                                               28, 72, 73, 74, 75, 76, 77, 78, 79};
+constexpr std::array<bool, kCalleeSavedCount> kKernelSaves = {
+    false, false, false, false, false, false, false, false, false,
+    false, true,  true,  true,  true,  true,  true,  true,  true};
 #else
 #error "test_unwind.cpp: tests/kernels/CMakeLists.txt registers it on x86-64 and aarch64 Linux"
 #endif
@@ -191,6 +213,99 @@ __attribute__((noinline)) void absorb_stand_in(std::uint64_t*, const std::uint8_
   g_stand_in_cfas.at(g_stand_in_calls++) = cfa_of_the_marker_callee();
 }
 
+// ---- The second test case: the saved callee-saved registers ----
+
+std::uintptr_t g_shim = 0;    // sponge_test_call_with_canaries
+AbiObservation g_canaries{};  // the shim's canaries of the current call
+std::atomic<std::uint64_t> g_registers_in_kernel{0};
+std::atomic<std::uint64_t> g_registers_reached_shim{0};
+std::atomic<std::uint64_t> g_registers_recovered{0};  // every canary found at the shim
+// Samples where the kernel frame itself held something else than the canary, per register:
+// the kernel had saved and clobbered it, so only its .cfi_offset rule can recover it.
+std::array<std::atomic<std::uint64_t>, kCalleeSavedCount> g_clobbered_samples{};
+std::array<std::atomic<std::uint64_t>, kCalleeSavedCount> g_clobbered_recovered{};
+std::atomic<bool> g_have_register_failure{false};
+std::uintptr_t g_register_failure_pc = 0;
+bool g_register_failure_reached_shim = false;
+std::array<std::uint64_t, kCalleeSavedCount> g_register_failure_canary{};
+std::array<std::uint64_t, kCalleeSavedCount> g_register_failure_at_kernel{};
+std::array<std::uint64_t, kCalleeSavedCount> g_register_failure_at_shim{};
+
+struct RegisterWalk {
+  std::uintptr_t interrupted_pc = 0;
+  std::size_t frames = 0;
+  bool kernel_frame_seen = false;
+  bool reached_shim = false;
+  std::array<std::uint64_t, kCalleeSavedCount> at_kernel{};  // the interrupted values
+  std::array<std::uint64_t, kCalleeSavedCount> at_shim{};    // recovered for the caller
+};
+
+void read_registers(struct _Unwind_Context* context,
+                    std::array<std::uint64_t, kCalleeSavedCount>& values) {
+  for (int reg = 0; reg < kCalleeSavedCount; ++reg) {
+    values[static_cast<std::size_t>(reg)] = static_cast<std::uint64_t>(
+        _Unwind_GetGR(context, kDwarfRegister[static_cast<std::size_t>(reg)]));
+  }
+}
+
+_Unwind_Reason_Code record_registers(struct _Unwind_Context* context, void* argument) {
+  auto& walk = *static_cast<RegisterWalk*>(argument);
+  int before_instruction = 0;
+  const auto ip = static_cast<std::uintptr_t>(_Unwind_GetIPInfo(context, &before_instruction));
+  const auto region = static_cast<std::uintptr_t>(_Unwind_GetRegionStart(context));
+  ++walk.frames;
+  if (!walk.kernel_frame_seen) {
+    if (ip == walk.interrupted_pc && before_instruction != 0 && is_entry(region)) {
+      walk.kernel_frame_seen = true;
+      read_registers(context, walk.at_kernel);
+    }
+  } else {
+    // The frame right above the kernel's must be the shim's.
+    walk.reached_shim = region == g_shim;
+    if (walk.reached_shim) read_registers(context, walk.at_shim);
+    return _URC_END_OF_STACK;
+  }
+  return walk.frames == kMaxFrames ? _URC_END_OF_STACK : _URC_NO_REASON;
+}
+
+// Every sample inside the kernel must find all canaries at the shim's frame: before the
+// saves and after the restores the registers hold them themselves (no rule needed), in
+// between the .cfi_offset rules must point at the saved copies. The samples where the kernel
+// frame shows a register clobbered are the ones only a right .cfi_offset rule passes; they
+// are counted per register, and the test case requires a minimum of them.
+void sample_registers(int, siginfo_t*, void* context) {
+  const int saved_errno = errno;
+  const std::uintptr_t pc = interrupted_pc(*static_cast<const ucontext_t*>(context));
+  if (pc >= g_code_begin && pc < g_code_end) {
+    g_registers_in_kernel.fetch_add(1, std::memory_order_relaxed);
+    RegisterWalk walk;
+    walk.interrupted_pc = pc;
+    _Unwind_Backtrace(record_registers, &walk);
+    bool all_recovered = walk.reached_shim;
+    for (std::size_t reg = 0; reg < kCalleeSavedCount; ++reg) {
+      const bool recovered = walk.reached_shim && walk.at_shim[reg] == g_canaries.canary[reg];
+      all_recovered = all_recovered && recovered;
+      if (walk.reached_shim && walk.at_kernel[reg] != g_canaries.canary[reg]) {
+        g_clobbered_samples[reg].fetch_add(1, std::memory_order_relaxed);
+        if (recovered) g_clobbered_recovered[reg].fetch_add(1, std::memory_order_relaxed);
+      }
+    }
+    if (walk.reached_shim) g_registers_reached_shim.fetch_add(1, std::memory_order_relaxed);
+    if (all_recovered) g_registers_recovered.fetch_add(1, std::memory_order_relaxed);
+    if (!all_recovered && !g_have_register_failure.exchange(true)) {
+      g_register_failure_pc = pc;
+      g_register_failure_reached_shim = walk.reached_shim;
+      for (std::size_t reg = 0; reg < kCalleeSavedCount; ++reg)
+        g_register_failure_canary[reg] = g_canaries.canary[reg];
+      g_register_failure_at_kernel = walk.at_kernel;
+      g_register_failure_at_shim = walk.at_shim;
+    }
+  }
+  errno = saved_errno;
+}
+
+// ---- end of the second test case's helpers ----
+
 const KeccakKernel* find_kernel(std::string_view name) {
   for (const KeccakKernel* kernel : runnable_kernels()) {
     if (kernel->name == name) return kernel;
@@ -305,4 +420,119 @@ TEST_CASE("the unwinder walks out of the assembly kernel from any sampled instru
   CHECK(g_reached_marker.load() == g_in_kernel.load());
   CHECK(g_kernel_frame_ok.load() == g_in_kernel.load());
   CHECK(g_kernel_cfa_ok.load() == g_in_kernel.load());
+}
+
+TEST_CASE("the unwinder recovers the callee-saved registers the kernel saved (its .cfi_offset)") {
+  INFO("kernel " << kKernelName);
+  const KeccakKernel* kernel = find_kernel(kKernelName);
+  if (!cpu_runs_kernel_independently()) {
+    const std::string why = std::string(kCpuLacksKernel) + ", but the test was registered for it";
+    FAIL(why);
+  }
+  REQUIRE(kernel != nullptr);
+
+  std::array<void*, 1 + sponge::detail::kRateCount> entries{};
+  entries[0] = reinterpret_cast<void*>(kernel->permute);
+  g_entry_addresses[0] = reinterpret_cast<std::uintptr_t>(kernel->permute);
+  for (std::size_t slot = 0; slot < sponge::detail::kRateCount; ++slot) {
+    entries[1 + slot] = reinterpret_cast<void*>(kernel->absorb[slot]);
+    g_entry_addresses[1 + slot] = reinterpret_cast<std::uintptr_t>(kernel->absorb[slot]);
+    REQUIRE(g_entry_addresses[1 + slot] > g_entry_addresses[slot]);
+  }
+  g_code_begin = g_entry_addresses.front();
+  g_code_end = g_entry_addresses.back();
+  g_shim = reinterpret_cast<std::uintptr_t>(&sponge_test_call_with_canaries);
+
+  {
+    RegisterWalk warm_up;
+    _Unwind_Backtrace(record_registers, &warm_up);
+    CHECK(warm_up.frames > 0);
+  }
+
+  std::array<std::uint64_t, 25> state{};
+  sponge_test::Rng rng(0x0e1d'0000'0000'0004ull);
+  for (auto& lane : state)
+    lane = rng.next();
+  alignas(8) std::array<std::uint8_t, 168 + 8> block_buffer{};
+  for (auto& byte : block_buffer)
+    byte = static_cast<std::uint8_t>(rng.next());
+  const std::uint8_t* block = block_buffer.data() + 3;
+
+  // Until each saved register was seen clobbered in the kernel frame this often (and for at
+  // least a second), within 10 s.
+  constexpr std::uint64_t kMinimumClobberedSamples = 50;
+  const auto fewest_clobbered = [] {
+    std::uint64_t fewest = ~std::uint64_t{0};
+    for (std::size_t reg = 0; reg < kCalleeSavedCount; ++reg) {
+      if (kKernelSaves[reg]) fewest = std::min(fewest, g_clobbered_samples[reg].load());
+    }
+    return fewest;
+  };
+  std::uint64_t calls = 0, abi_violations = 0;
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = std::chrono::steady_clock::duration{};
+  {
+    AlarmTimer timer(sample_registers, 50);
+    while (
+        elapsed < std::chrono::seconds(1) ||
+        (fewest_clobbered() < 4 * kMinimumClobberedSamples && elapsed < std::chrono::seconds(10))) {
+      for (int i = 0; i < 600; ++i, ++calls) {
+        // Fresh, distinct canaries per call (the register's index in the top byte).
+        for (std::size_t reg = 0; reg < kCalleeSavedCount; ++reg) {
+          g_canaries.canary[reg] = (rng.next() & 0x00ff'ffff'ffff'ffffull) |
+                                   (static_cast<std::uint64_t>(0xc0 + reg) << 56);
+        }
+        const std::uint64_t sp_delta = sponge_test_call_with_canaries(
+            entries[calls % entries.size()], state.data(), block, &g_canaries);
+        bool kept = sp_delta == 0;
+        for (std::size_t reg = 0; reg < kCalleeSavedCount; ++reg)
+          kept = kept && g_canaries.after[reg] == g_canaries.canary[reg];
+        if (!kept) ++abi_violations;
+      }
+      elapsed = std::chrono::steady_clock::now() - start;
+    }
+  }
+
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count();
+  std::string per_register;
+  for (std::size_t reg = 0; reg < kCalleeSavedCount; ++reg) {
+    if (!kKernelSaves[reg]) continue;
+    per_register += " " + std::string(kCalleeSavedNames[reg]) + " " +
+                    std::to_string(g_clobbered_recovered[reg].load()) + "/" +
+                    std::to_string(g_clobbered_samples[reg].load());
+  }
+  MESSAGE(kKernelName << ": " << calls << " shim calls in " << ms << " ms, "
+                      << g_registers_in_kernel.load()
+                      << " samples inside the kernel; the walk reached the shim in "
+                      << g_registers_reached_shim.load() << " and recovered all "
+                      << kCalleeSavedCount << " canaries there in " << g_registers_recovered.load()
+                      << "; recovered/clobbered in the kernel frame, per saved register:"
+                      << per_register);
+  if (g_have_register_failure.load()) {
+    std::string lines;
+    char line[160];
+    for (std::size_t reg = 0; reg < kCalleeSavedCount; ++reg) {
+      std::snprintf(
+          line, sizeof line,
+          "\n  %-3s canary %#018llx, in the kernel frame %#018llx, at the shim %#018llx%s",
+          kCalleeSavedNames[reg], static_cast<unsigned long long>(g_register_failure_canary[reg]),
+          static_cast<unsigned long long>(g_register_failure_at_kernel[reg]),
+          static_cast<unsigned long long>(g_register_failure_at_shim[reg]),
+          g_register_failure_at_shim[reg] == g_register_failure_canary[reg] ? "" : "  WRONG");
+      lines += line;
+    }
+    const std::string reached = g_register_failure_reached_shim ? "the walk reached the shim"
+                                                                : "the walk did NOT reach the shim";
+    MESSAGE("first failing walk, interrupted at offset " << (g_register_failure_pc - g_code_begin)
+                                                         << " of the kernel (" << reached
+                                                         << "):" << lines);
+  }
+  CHECK(abi_violations == 0);
+  CHECK(g_registers_reached_shim.load() == g_registers_in_kernel.load());
+  CHECK(g_registers_recovered.load() == g_registers_in_kernel.load());
+  for (std::size_t reg = 0; reg < kCalleeSavedCount; ++reg) {
+    INFO("register " << std::string(kCalleeSavedNames[reg]));
+    CHECK(g_clobbered_recovered[reg].load() == g_clobbered_samples[reg].load());
+    if (kKernelSaves[reg]) CHECK(g_clobbered_samples[reg].load() >= kMinimumClobberedSamples);
+  }
 }
