@@ -93,6 +93,19 @@ constexpr std::size_t kMaxFrames = 64;
 // Filled before the timer starts, read by the handler.
 std::uintptr_t g_code_begin = 0, g_code_end = 0;  // [permute entry, last absorb entry)
 std::array<std::uintptr_t, 1 + sponge::detail::kRateCount> g_entry_addresses{};
+
+// Records the entries' addresses and the kernel's code range. The generator places the
+// permute entry (with the rounds) first and the absorb entries after it, in the order of
+// kRates; the PC range relies on that, so check it.
+void record_kernel_layout(const sponge::detail::KeccakKernel& kernel) {
+  g_entry_addresses[0] = reinterpret_cast<std::uintptr_t>(kernel.permute);
+  for (std::size_t slot = 0; slot < sponge::detail::kRateCount; ++slot) {
+    g_entry_addresses[1 + slot] = reinterpret_cast<std::uintptr_t>(kernel.absorb[slot]);
+    REQUIRE(g_entry_addresses[1 + slot] > g_entry_addresses[slot]);
+  }
+  g_code_begin = g_entry_addresses.front();
+  g_code_end = g_entry_addresses.back();
+}
 std::uintptr_t g_marker = 0;  // the looping function below
 // The CFA the kernel's frame must have: the stack pointer at the looping function's call
 // sites, measured through those same call sites with compiler-built stand-ins (see
@@ -326,15 +339,7 @@ TEST_CASE("the unwinder walks out of the assembly kernel from any sampled instru
   }
   REQUIRE(kernel != nullptr);
 
-  // The generator places the permute entry (with the rounds) first and the absorb entries
-  // after it, in the order of kRates; the PC range relies on that, so check it.
-  g_entry_addresses[0] = reinterpret_cast<std::uintptr_t>(kernel->permute);
-  for (std::size_t slot = 0; slot < sponge::detail::kRateCount; ++slot) {
-    g_entry_addresses[1 + slot] = reinterpret_cast<std::uintptr_t>(kernel->absorb[slot]);
-    REQUIRE(g_entry_addresses[1 + slot] > g_entry_addresses[slot]);
-  }
-  g_code_begin = g_entry_addresses.front();
-  g_code_end = g_entry_addresses.back();
+  record_kernel_layout(*kernel);
   g_marker = reinterpret_cast<std::uintptr_t>(&call_kernel_in_a_loop);
 
   // One walk outside the handler first, so the unwinder's lazy set-up never runs in it.
@@ -431,16 +436,11 @@ TEST_CASE("the unwinder recovers the callee-saved registers the kernel saved (it
   }
   REQUIRE(kernel != nullptr);
 
+  record_kernel_layout(*kernel);
   std::array<void*, 1 + sponge::detail::kRateCount> entries{};
-  entries[0] = reinterpret_cast<void*>(kernel->permute);
-  g_entry_addresses[0] = reinterpret_cast<std::uintptr_t>(kernel->permute);
-  for (std::size_t slot = 0; slot < sponge::detail::kRateCount; ++slot) {
-    entries[1 + slot] = reinterpret_cast<void*>(kernel->absorb[slot]);
-    g_entry_addresses[1 + slot] = reinterpret_cast<std::uintptr_t>(kernel->absorb[slot]);
-    REQUIRE(g_entry_addresses[1 + slot] > g_entry_addresses[slot]);
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    entries[i] = reinterpret_cast<void*>(g_entry_addresses[i]);
   }
-  g_code_begin = g_entry_addresses.front();
-  g_code_end = g_entry_addresses.back();
   g_shim = reinterpret_cast<std::uintptr_t>(&sponge_test_call_with_canaries);
 
   {
