@@ -1,13 +1,14 @@
 # The install check: `cmake --install` of the build into a fresh prefix, then the consumer
 # in install_consumer/ is built against that prefix twice, with find_package(sponge) and with
-# pkg-config (a direct compiler command), and each must print keccak256("abc").
-#   cmake -DBUILD_DIR=... -DCONSUMER_DIR=... -DWORK_DIR=... -DGENERATOR=... -DMAKE_PROGRAM=...
-#         -DCXX_COMPILER=... [-DCXX_FLAGS=...] [-DBUILD_TYPE=...]
+# pkg-config (a direct compiler command), then the C-only consumer in C_CONSUMER_DIR with
+# find_package(sponge); each must print keccak256("abc").
+#   cmake -DBUILD_DIR=... -DCONSUMER_DIR=... -DC_CONSUMER_DIR=... -DWORK_DIR=... -DGENERATOR=...
+#         -DMAKE_PROGRAM=... -DCXX_COMPILER=... -DC_COMPILER=... [-DCXX_FLAGS=...] [-DBUILD_TYPE=...]
 #         [-DTOOLCHAIN_FILE=...] [-DEMULATOR=<"|"-separated command>] -P install_check.cmake
 # A cross build passes its toolchain file (the consumer is configured with it) and its
 # emulator (the consumers run under it).
 cmake_minimum_required(VERSION 3.25)
-foreach(variable BUILD_DIR CONSUMER_DIR WORK_DIR GENERATOR CXX_COMPILER)
+foreach(variable BUILD_DIR CONSUMER_DIR C_CONSUMER_DIR WORK_DIR GENERATOR CXX_COMPILER C_COMPILER)
   if(NOT DEFINED ${variable} OR "${${variable}}" STREQUAL "")
     message(FATAL_ERROR "install_check.cmake: ${variable} is not set")
   endif()
@@ -43,18 +44,18 @@ file(MAKE_DIRECTORY "${WORK_DIR}")
 run_step("install" "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${prefix}")
 
 # 1. find_package(sponge) + sponge::sponge
-set(configure_args -S "${CONSUMER_DIR}" -B "${WORK_DIR}/find_package" -G "${GENERATOR}"
-    "-DCMAKE_PREFIX_PATH=${prefix}" "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}"
-    "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}")
+set(common_configure_args -G "${GENERATOR}" "-DCMAKE_PREFIX_PATH=${prefix}")
 if(MAKE_PROGRAM)
-  list(APPEND configure_args "-DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}")
+  list(APPEND common_configure_args "-DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}")
 endif()
 if(BUILD_TYPE)
-  list(APPEND configure_args "-DCMAKE_BUILD_TYPE=${BUILD_TYPE}")
+  list(APPEND common_configure_args "-DCMAKE_BUILD_TYPE=${BUILD_TYPE}")
 endif()
 if(TOOLCHAIN_FILE)
-  list(APPEND configure_args "-DCMAKE_TOOLCHAIN_FILE=${TOOLCHAIN_FILE}")
+  list(APPEND common_configure_args "-DCMAKE_TOOLCHAIN_FILE=${TOOLCHAIN_FILE}")
 endif()
+set(configure_args -S "${CONSUMER_DIR}" -B "${WORK_DIR}/find_package" ${common_configure_args}
+    "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}" "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}")
 run_step("configure find_package consumer" "${CMAKE_COMMAND}" ${configure_args})
 run_step("build find_package consumer" "${CMAKE_COMMAND}" --build "${WORK_DIR}/find_package")
 check_consumer_output("find_package" "${WORK_DIR}/find_package/consumer")
@@ -80,3 +81,11 @@ separate_arguments(cxx_flags UNIX_COMMAND "${CXX_FLAGS}")
 run_step("build pkg-config consumer" "${CXX_COMPILER}" -std=c++20 ${cxx_flags}
          "${CONSUMER_DIR}/main.cpp" ${pkg_flags} -o "${WORK_DIR}/consumer_pkg_config")
 check_consumer_output("pkg-config" "${WORK_DIR}/consumer_pkg_config")
+
+# 3. A C-only project (no CXX language enabled): find_package(sponge) + sponge::sponge must
+#    link the static library's C++ runtime by itself.
+run_step("configure C-only consumer" "${CMAKE_COMMAND}" -S "${C_CONSUMER_DIR}"
+         -B "${WORK_DIR}/c_only" ${common_configure_args} "-DCMAKE_C_COMPILER=${C_COMPILER}"
+         "-DCMAKE_C_FLAGS=${CXX_FLAGS}")
+run_step("build C-only consumer" "${CMAKE_COMMAND}" --build "${WORK_DIR}/c_only")
+check_consumer_output("C-only find_package" "${WORK_DIR}/c_only/c_consumer")
