@@ -197,6 +197,7 @@ class Amd64KeccakBuilder {
     e.comment("the frame and restore.");
     for (const ResidentLane& r : kResident)
       e.mov(kArray.lane(r.lane), r.reg);
+    emit_scratch_wipe(e);
     e.add(rsp, kFrameBytes);
     e.cfi({CfiKind::adjust_cfa_offset, -kFrameBytes});
     for (auto it = std::rbegin(kSaved); it != std::rend(kSaved); ++it) {
@@ -205,6 +206,20 @@ class Amd64KeccakBuilder {
       e.cfi({CfiKind::restore, 0, *it});
     }
     e.ret();
+  }
+
+  // The scratch holds the state one round before the end; left in the released frame, it
+  // and the public digest give back the whole state, and running the rounds backwards
+  // gives back the message. Every scratch lane a round writes (all but the register-
+  // resident ones) is zeroed before the frame is released, on every call: the clearing is
+  // exact whatever the caller's stack depth (see the header for its measured cost).
+  void emit_scratch_wipe(Emitter& e) {
+    e.xor_(kChiOut, kChiOut);
+    e.annotate("zero, for wiping the scratch state");
+    for (int lane = 0; lane < keccak::kLanes; ++lane) {
+      if (resident(lane)) continue;
+      e.mov(kScratch.lane(lane), kChiOut);
+    }
   }
 
   void emit_round(Emitter& e, int round, StateCopy from, StateCopy to,

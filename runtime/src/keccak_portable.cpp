@@ -11,10 +11,27 @@
 #include "byte_order.hpp"
 #include "keccak_constants.hpp"
 #include "kernel.hpp"
+#include "stack_wipe.hpp"
 
 namespace sponge::detail {
+namespace {
 
-void keccak_f1600_portable(std::uint64_t* state) noexcept {
+// A bound on the stack keccak_p1600_rounds_portable uses below its caller: 152 bytes of
+// frame plus saved registers and the return address at -O2/-O3 with GCC 12 on x86-64
+// (-fstack-usage); unoptimised and sanitised builds keep every local in memory, with
+// redzones. tests/test_residue.cpp checks the bound holds on every build scripts/test makes.
+#if defined(__OPTIMIZE__) && !defined(__SANITIZE_ADDRESS__)
+constexpr std::size_t kPortableRoundsStackBytes = 512;
+#else
+constexpr std::size_t kPortableRoundsStackBytes = 8192;
+#endif
+
+}  // namespace
+
+// Not inlined: its frame, which holds the compiler's spills of lanes, must lie below
+// keccak_f1600_portable's, where that function's wipe reaches.
+[[gnu::noinline]] void keccak_p1600_rounds_portable(std::uint64_t* state, int first_round,
+                                                    int end_round) noexcept {
   std::uint64_t a0 = state[0];
   std::uint64_t a1 = state[1];
   std::uint64_t a2 = state[2];
@@ -40,7 +57,7 @@ void keccak_f1600_portable(std::uint64_t* state) noexcept {
   std::uint64_t a22 = state[22];
   std::uint64_t a23 = state[23];
   std::uint64_t a24 = state[24];
-  for (int round = 0; round < kKeccakRounds; ++round) {
+  for (int round = first_round; round < end_round; ++round) {
     // theta: column parities and the D values
     const std::uint64_t c0 = a0 ^ a5 ^ a10 ^ a15 ^ a20;
     const std::uint64_t c1 = a1 ^ a6 ^ a11 ^ a16 ^ a21;
@@ -131,6 +148,14 @@ void keccak_f1600_portable(std::uint64_t* state) noexcept {
   state[22] = a22;
   state[23] = a23;
   state[24] = a24;
+}
+
+void keccak_f1600_portable(std::uint64_t* state) noexcept {
+  keccak_p1600_rounds_portable(state, 0, kKeccakRounds);
+  // 25 lanes and the round's temporaries do not fit in the registers of any target, so
+  // the rounds' frame holds spilled lanes (20 of the final state's 25, measured on
+  // x86-64 at -O3): zero it before returning.
+  wipe_released_stack<kPortableRoundsStackBytes>();
 }
 
 namespace {

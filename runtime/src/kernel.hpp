@@ -37,5 +37,8 @@ const KeccakKernel& active_keccak_kernel() noexcept;
 
 // The portable reference, usable on any CPU and any endianness.
 void keccak_f1600_portable(std::uint64_t* state) noexcept;
+// Rounds first_round .. end_round - 1 of Keccak-f[1600] (round constants by round index);
+// keccak_f1600_portable is rounds 0 .. 24. The tests step through a permutation with it.
+void keccak_p1600_rounds_portable(std::uint64_t* state, int first_round, int end_round) noexcept;
 
 }  // namespace sponge::detail

@@ -36,8 +36,13 @@ KeccakSponge::KeccakSponge(std::size_t rate_bytes, std::uint8_t domain_byte) noe
 
 KeccakSponge::~KeccakSponge() {
   clear_lanes(lanes_);
+  // The fields tell which function was used and how long the message was, modulo the rate.
+  rate_bytes_ = 0;
+  position_ = 0;
+  domain_byte_ = 0;
+  squeezing_ = false;
   // Keep the compiler from dropping the stores to an object about to die.
-  __asm__ __volatile__("" : : "r"(lanes_) : "memory");
+  __asm__ __volatile__("" : : "r"(this) : "memory");
 }
 
 void KeccakSponge::reset() noexcept {
