@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 
 #include "kernel.hpp"
 #include "sponge/sponge.hpp"
@@ -35,6 +36,43 @@ const KeccakKernel* const kKernels[] = {
     &kPortableKernel,
 };
 
+// The value as a C string literal: quoted, with the quote, the backslash and every byte
+// outside printable ASCII escaped, so a trailing space or newline shows and an escape
+// sequence in the environment never reaches the terminal.
+std::string quoted(std::string_view value) {
+  std::string text = "\"";
+  for (const char character : value) {
+    const auto byte = static_cast<unsigned char>(character);
+    switch (byte) {
+      case '"':
+        text += "\\\"";
+        break;
+      case '\\':
+        text += "\\\\";
+        break;
+      case '\n':
+        text += "\\n";
+        break;
+      case '\r':
+        text += "\\r";
+        break;
+      case '\t':
+        text += "\\t";
+        break;
+      default:
+        if (byte < 0x20 || byte >= 0x7f) {
+          constexpr char kHex[] = "0123456789abcdef";
+          text += "\\x";
+          text += kHex[byte >> 4];
+          text += kHex[byte & 0xf];
+        } else {
+          text += character;
+        }
+    }
+  }
+  return text + "\"";
+}
+
 [[noreturn]] void fail_kernel_choice(const std::string& message) noexcept {
   std::string known;
   for (const KeccakKernel* kernel : kKernels) {
@@ -46,6 +84,7 @@ const KeccakKernel* const kKernels[] = {
 }
 
 const KeccakKernel& choose_kernel() noexcept {
+  // Unset and empty both mean "choose": `SPONGE_KERNEL= program` undoes an export.
   const char* forced = std::getenv("SPONGE_KERNEL");
   if (forced == nullptr || *forced == '\0') {
     for (const KeccakKernel* kernel : kKernels) {
@@ -56,12 +95,11 @@ const KeccakKernel& choose_kernel() noexcept {
   for (const KeccakKernel* kernel : kKernels) {
     if (kernel->name != forced) continue;
     if (!kernel->cpu_supports()) {
-      fail_kernel_choice("SPONGE_KERNEL=" + std::string(forced) +
-                         " names a kernel this CPU cannot run");
+      fail_kernel_choice("SPONGE_KERNEL=" + quoted(forced) + " names a kernel this CPU cannot run");
     }
     return *kernel;
   }
-  fail_kernel_choice("SPONGE_KERNEL=" + std::string(forced) + " names no kernel");
+  fail_kernel_choice("SPONGE_KERNEL=" + quoted(forced) + " names no kernel");
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
 // sponge: Keccak-256, SHA3-224/256/384/512 and SHAKE128/256 on generated kernels.
 //
-// Every function here runs without heap allocation. The one-shot functions are noexcept;
-// the streaming classes throw std::logic_error only on misuse (absorbing or taking a
-// digest after squeezing has begun).
+// No hashing path allocates heap memory. The one-shot functions are noexcept; the
+// streaming classes throw std::logic_error only on misuse (absorbing or taking a digest
+// after squeezing has begun), and building that exception is the one allocation.
 #pragma once
 
 #include <array>
@@ -156,6 +156,29 @@ inline void shake128(std::string_view in, std::span<std::uint8_t> out) noexcept 
 }
 inline void shake256(std::string_view in, std::span<std::uint8_t> out) noexcept {
   shake256(detail::as_bytes(in), out);
+}
+namespace detail {
+inline std::span<std::uint8_t> as_writable_bytes(std::span<std::byte> out) noexcept {
+  return {reinterpret_cast<std::uint8_t*>(out.data()), out.size()};
+}
+}  // namespace detail
+inline void shake128(std::span<const std::byte> in, std::span<std::uint8_t> out) noexcept {
+  shake128(detail::as_bytes(in), out);
+}
+inline void shake128(std::span<const std::byte> in, std::span<std::byte> out) noexcept {
+  shake128(detail::as_bytes(in), detail::as_writable_bytes(out));
+}
+inline void shake128(std::string_view in, std::span<std::byte> out) noexcept {
+  shake128(detail::as_bytes(in), detail::as_writable_bytes(out));
+}
+inline void shake256(std::span<const std::byte> in, std::span<std::uint8_t> out) noexcept {
+  shake256(detail::as_bytes(in), out);
+}
+inline void shake256(std::span<const std::byte> in, std::span<std::byte> out) noexcept {
+  shake256(detail::as_bytes(in), detail::as_writable_bytes(out));
+}
+inline void shake256(std::string_view in, std::span<std::byte> out) noexcept {
+  shake256(detail::as_bytes(in), detail::as_writable_bytes(out));
 }
 
 // ---------------------------------------------------------------------------------------
