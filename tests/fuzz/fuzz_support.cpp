@@ -50,14 +50,25 @@ PlacedBuffer::PlacedBuffer(const GuardedRegion& region, std::uint8_t placement,
 
 void require_equal(std::string_view what, std::span<const std::uint8_t> expected,
                    std::span<const std::uint8_t> actual) {
-  if (expected.size() == actual.size() &&
-      std::equal(expected.begin(), expected.end(), actual.begin())) {
-    return;
-  }
-  std::fprintf(stderr, "%s: %.*s differs (kernel %.*s)\n  expected %s\n  actual   %s\n",
+  const std::size_t common = std::min(expected.size(), actual.size());
+  const std::size_t first_difference =
+      std::mismatch(expected.begin(), expected.begin() + common, actual.begin()).first -
+      expected.begin();
+  if (first_difference == common && expected.size() == actual.size()) return;
+  // Long buffers: the 64 bytes from a little before the first difference.
+  const std::size_t from = first_difference < 16 ? 0 : first_difference - 16;
+  const auto window = [&](std::span<const std::uint8_t> bytes) {
+    return sponge_test::to_hex(
+        bytes.subspan(std::min(from, bytes.size()))
+            .first(std::min<std::size_t>(64, bytes.size() - std::min(from, bytes.size()))));
+  };
+  std::fprintf(stderr,
+               "%s: %.*s differs (kernel %.*s): %zu and %zu bytes, first difference at byte "
+               "%zu\n  expected [%zu..] %s\n  actual   [%zu..] %s\n",
                target.c_str(), static_cast<int>(what.size()), what.data(),
                static_cast<int>(sponge::active_kernel().size()), sponge::active_kernel().data(),
-               sponge_test::to_hex(expected).c_str(), sponge_test::to_hex(actual).c_str());
+               expected.size(), actual.size(), first_difference, from, window(expected).c_str(),
+               from, window(actual).c_str());
   std::abort();
 }
 

@@ -68,8 +68,9 @@ class PlacedBuffer {
   std::span<std::uint8_t> bytes_;
 };
 
-// Prints "<target>: <what>" with both byte strings in hex to stderr and aborts, so libFuzzer
-// saves the input, when `actual` differs from `expected`.
+// When `actual` differs from `expected`: prints "<target>: <what>", the sizes, the first
+// differing byte and both byte strings from just before it in hex to stderr, and aborts, so
+// libFuzzer saves the input.
 void require_equal(std::string_view what, std::span<const std::uint8_t> expected,
                    std::span<const std::uint8_t> actual);
 // Prints "<target>: <what>" to stderr and aborts.
