@@ -1,0 +1,87 @@
+#include "fuzz_support.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "sponge/sponge.hpp"
+#include "support/test_support.hpp"
+
+namespace sponge_fuzz {
+namespace {
+
+std::string target = "sponge_fuzz";
+
+std::size_t page_size() {
+  return static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+}
+
+}  // namespace
+
+GuardedRegion::GuardedRegion(std::size_t capacity) {
+  const std::size_t page = page_size();
+  capacity_ = (capacity + page - 1) / page * page;
+  void* mapping =
+      mmap(nullptr, capacity_ + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mapping == MAP_FAILED) fail("mmap of a guarded region failed");
+  guard_ = static_cast<std::uint8_t*>(mapping) + capacity_;
+  if (mprotect(guard_, page, PROT_NONE) != 0) fail("mprotect of the guard page failed");
+}
+
+std::span<std::uint8_t> GuardedRegion::ending_at_guard(std::size_t length) const {
+  if (length > capacity_) fail("a buffer larger than its guarded region");
+  return {guard_ - length, length};
+}
+
+PlacedBuffer::PlacedBuffer(const GuardedRegion& region, std::uint8_t placement,
+                           std::size_t length) {
+  if (placement % 2 != 0) {
+    bytes_ = region.ending_at_guard(length);
+  } else {
+    const std::size_t offset = placement / 2 % 16;
+    heap_.resize(offset + length);
+    bytes_ = std::span<std::uint8_t>(heap_).subspan(offset);
+  }
+}
+
+void require_equal(std::string_view what, std::span<const std::uint8_t> expected,
+                   std::span<const std::uint8_t> actual) {
+  const std::size_t common = std::min(expected.size(), actual.size());
+  const std::size_t first_difference =
+      std::mismatch(expected.begin(), expected.begin() + common, actual.begin()).first -
+      expected.begin();
+  if (first_difference == common && expected.size() == actual.size()) return;
+  // Long buffers: the 64 bytes from a little before the first difference.
+  const std::size_t from = first_difference < 16 ? 0 : first_difference - 16;
+  const auto window = [&](std::span<const std::uint8_t> bytes) {
+    return sponge_test::to_hex(
+        bytes.subspan(std::min(from, bytes.size()))
+            .first(std::min<std::size_t>(64, bytes.size() - std::min(from, bytes.size()))));
+  };
+  std::fprintf(stderr,
+               "%s: %.*s differs (kernel %.*s): %zu and %zu bytes, first difference at byte "
+               "%zu\n  expected [%zu..] %s\n  actual   [%zu..] %s\n",
+               target.c_str(), static_cast<int>(what.size()), what.data(),
+               static_cast<int>(sponge::active_kernel().size()), sponge::active_kernel().data(),
+               expected.size(), actual.size(), first_difference, from, window(expected).c_str(),
+               from, window(actual).c_str());
+  std::abort();
+}
+
+void fail(std::string_view what) {
+  std::fprintf(stderr, "%s: %.*s\n", target.c_str(), static_cast<int>(what.size()), what.data());
+  std::abort();
+}
+
+void start_target(std::string_view target_name) {
+  target = std::string(target_name);
+  const std::string_view kernel = sponge::active_kernel();
+  std::fprintf(stderr, "%s: active kernel %.*s\n", target.c_str(), static_cast<int>(kernel.size()),
+               kernel.data());
+}
+
+}  // namespace sponge_fuzz

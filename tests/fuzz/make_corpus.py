@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus of the fuzz targets: tests/fuzz/corpus/<target>/<name>.
+
+Each seed is a meaningful program in the target's input format (documented at the top of
+each target's source), so a fuzzing run starts from inputs that already reach every
+operation, every algorithm and every placement. Run it after changing a format and commit
+the result:  tests/fuzz/make_corpus.py
+"""
+import pathlib
+import random
+import shutil
+import struct
+
+CORPUS = pathlib.Path(__file__).resolve().parent / "corpus"
+
+# sponge_fuzz_hashers ------------------------------------------------------------------
+ALGORITHMS = [  # (name, rate)
+    ("keccak256", 136), ("sha3_224", 144), ("sha3_256", 136), ("sha3_384", 104),
+    ("sha3_512", 72), ("shake128", 168), ("shake256", 136)]
+UPDATE, PEEK, SQUEEZE, RESET, COPY, MOVE, ONE_SHOT = range(7)
+GUARD_IN, GUARD_OUT = 0x01, 0x10  # placement nibbles: odd = ending at the guard page
+
+
+def op(opcode, slot=0, placement=0, variant=0, length=0, extra=0):
+    return struct.pack("<BBBBHH", opcode, slot, placement, variant, length, extra)
+
+
+def hasher_program(algorithm, rate):
+    return bytes([algorithm]) + b"".join([
+        op(UPDATE, 0, 0x00, 0, rate - 1, 1),           # span, aligned, one short of a block
+        op(UPDATE, 0, GUARD_IN, 2, 2, 2),              # string_view at the guard: crosses it
+        op(PEEK, 0, length=rate + 5),                   # digest() twice, a copy squeezes
+        op(COPY, 1, variant=0, extra=0),                # slot 1 = slot 0 (assignment)
+        op(UPDATE, 1, 0x06, 1, 3 * rate + 7, 3),        # byte span, offset 3: fused blocks
+        op(SQUEEZE, 0, GUARD_OUT, 0, rate + 1, 0),      # across a block, at the guard
+        op(UPDATE, 0, 0x00, 0, 5, 4),                   # must throw: slot 0 squeezes
+        op(SQUEEZE, 0, 0x20, 1, 50, 0),                 # std::byte span, offset 1
+        op(MOVE, 2, variant=1, extra=0),                # slot 2 move-constructed from slot 0
+        op(RESET, 1),
+        op(UPDATE, 1, GUARD_IN, 0, 0, 5),               # the empty update
+        op(ONE_SHOT, 0, GUARD_IN | GUARD_OUT, 0, rate, 6),
+        op(ONE_SHOT, 0, 0x0E, 1, 2 * rate + 1, 7),      # byte span, offset 7
+        op(ONE_SHOT, 0, 0x00, 2, 0, 8),                 # string_view, empty
+    ])
+
+
+# sponge_fuzz_c_api ---------------------------------------------------------------------
+SEPARATE, IN_NULL, OUT_NULL, BOTH_NULL, SHARED = range(5)
+
+
+def call(function, layout, placement=0, in_off=0, out_off=0, canary=0xA5, in_len=0,
+         out_len=0, seed=0):
+    return struct.pack("<BBBBBBHHH", function, layout, placement, in_off, out_off, canary,
+                       in_len, out_len, seed)
+
+
+def c_api_program(function, rate):
+    return b"".join([
+        call(function, SEPARATE, 0x00, in_len=3, out_len=64, seed=1),
+        call(function, SEPARATE, 0x11, in_len=rate, out_len=rate + 1, seed=2),  # at guards
+        call(function, IN_NULL, in_len=0, out_len=32),     # NULL, 0: the empty message
+        call(function, IN_NULL, in_len=10, out_len=32),    # SPONGE_ERROR_NULL_INPUT
+        call(function, OUT_NULL, in_len=10, out_len=0),    # fine for SHAKE only
+        call(function, OUT_NULL, in_len=10, out_len=16),   # SPONGE_ERROR_NULL_OUTPUT
+        call(function, BOTH_NULL, in_len=1, out_len=1),
+        call(function, SHARED, 0x00, 0, 0, in_len=rate + 3, out_len=40, seed=3),  # same start
+        call(function, SHARED, 0x01, 5, 9, in_len=2 * rate, out_len=300, seed=4),
+    ])
+
+
+# sponge_fuzz_kernels -------------------------------------------------------------------
+def kernel_input(block_placement, state_placement, calls, state, block):
+    assert len(state) == 200 and len(block) == 168
+    return bytes([block_placement, state_placement, calls]) + state + block
+
+
+def main():
+    shutil.rmtree(CORPUS, ignore_errors=True)
+    seeds = {}
+    for index, (name, rate) in enumerate(ALGORITHMS):
+        seeds[("sponge_fuzz_hashers", name)] = hasher_program(index, rate)
+        seeds[("sponge_fuzz_c_api", name)] = c_api_program(index, rate)
+    rng = random.Random(0x5EED)
+    state, block = rng.randbytes(200), rng.randbytes(168)
+    seeds[("sponge_fuzz_kernels", "zero-state-aligned")] = kernel_input(
+        0, 0, 0, bytes(200), bytes(168))
+    seeds[("sponge_fuzz_kernels", "random-at-guard-pages-4-calls")] = kernel_input(
+        1, 1, 3, state, block)
+    seeds[("sponge_fuzz_kernels", "random-block-offset-5")] = kernel_input(
+        10, 0, 1, state[::-1], block[::-1])
+    for (target, name), data in sorted(seeds.items()):
+        path = CORPUS / target / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    print(f"make_corpus: {len(seeds)} seeds, {sum(map(len, seeds.values()))} bytes in {CORPUS}")
+
+
+if __name__ == "__main__":
+    main()

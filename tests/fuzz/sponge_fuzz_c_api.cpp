@@ -1,0 +1,238 @@
+// sponge_fuzz_c_api: calls of the C API (<sponge/sponge.h>) decoded from the fuzz input,
+// with NULL pointers, outputs overlapping their input, misaligned buffers and buffers ending
+// at a PROT_NONE page. Checks the status code, that a failing call writes nothing (the
+// buffers are filled with a canary and compared byte for byte), that a successful call
+// writes exactly its output and leaves every other byte alone, and that the output equals
+// the C++ API's on the original input (the input may be overwritten by the output).
+//
+// Input (bytes past the end read as zero; make_corpus.py writes examples): 12-byte calls
+// until the input ends:
+//   function (% 7: keccak256, sha3_224, sha3_256, sha3_384, sha3_512, shake128, shake256),
+//   layout (% 5, below), placement (low nibble: input, high nibble: output; see
+//   PlacedBuffer), input offset, output offset, canary, input length (u16, % 1200),
+//   output length (u16, % 700, SHAKE only), message seed (u16)
+//   layout 0: input and output in buffers of their own
+//          1: input NULL       2: output NULL       3: both NULL
+//          4: one buffer holds both, the input at `input offset % 128`, the output at
+//             `output offset % 128`: they overlap whenever the lengths reach across
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "fuzz/fuzz_support.hpp"
+#include "sponge/sponge.h"
+#include "sponge/sponge.hpp"
+#include "support/test_support.hpp"
+
+namespace {
+
+using sponge_fuzz::FuzzInput;
+using sponge_fuzz::PlacedBuffer;
+using sponge_fuzz::require_equal;
+using sponge_test::Bytes;
+
+constexpr std::size_t kMaxInput = 1200;
+constexpr std::size_t kMaxXofOutput = 700;
+constexpr std::size_t kMaxOffset = 128;
+
+const sponge_fuzz::GuardedRegion& input_region() {
+  static const sponge_fuzz::GuardedRegion region(kMaxInput);
+  return region;
+}
+const sponge_fuzz::GuardedRegion& output_region() {
+  static const sponge_fuzz::GuardedRegion region(kMaxXofOutput);
+  return region;
+}
+const sponge_fuzz::GuardedRegion& shared_region() {
+  static const sponge_fuzz::GuardedRegion region(kMaxOffset + kMaxInput);
+  return region;
+}
+
+struct Function {
+  const char* name;
+  std::size_t digest_bytes;  // 0: SHAKE, any output length
+  sponge_status (*fixed)(const uint8_t*, size_t, uint8_t*);
+  sponge_status (*xof)(const uint8_t*, size_t, uint8_t*, size_t);
+  Bytes (*cpp)(std::span<const std::uint8_t> in, std::size_t out_len);  // the C++ API
+};
+
+template <std::size_t N>
+Bytes to_bytes(const std::array<std::uint8_t, N>& digest) {
+  return Bytes(digest.begin(), digest.end());
+}
+
+const Function kFunctions[] = {
+    {"sponge_keccak256", SPONGE_KECCAK256_BYTES, sponge_keccak256, nullptr,
+     [](std::span<const std::uint8_t> in, std::size_t) { return to_bytes(sponge::keccak256(in)); }},
+    {"sponge_sha3_224", SPONGE_SHA3_224_BYTES, sponge_sha3_224, nullptr,
+     [](std::span<const std::uint8_t> in, std::size_t) { return to_bytes(sponge::sha3_224(in)); }},
+    {"sponge_sha3_256", SPONGE_SHA3_256_BYTES, sponge_sha3_256, nullptr,
+     [](std::span<const std::uint8_t> in, std::size_t) { return to_bytes(sponge::sha3_256(in)); }},
+    {"sponge_sha3_384", SPONGE_SHA3_384_BYTES, sponge_sha3_384, nullptr,
+     [](std::span<const std::uint8_t> in, std::size_t) { return to_bytes(sponge::sha3_384(in)); }},
+    {"sponge_sha3_512", SPONGE_SHA3_512_BYTES, sponge_sha3_512, nullptr,
+     [](std::span<const std::uint8_t> in, std::size_t) { return to_bytes(sponge::sha3_512(in)); }},
+    {"sponge_shake128", 0, nullptr, sponge_shake128,
+     [](std::span<const std::uint8_t> in, std::size_t out_len) {
+       Bytes out(out_len);
+       sponge::shake128(in, out);
+       return out;
+     }},
+    {"sponge_shake256", 0, nullptr, sponge_shake256,
+     [](std::span<const std::uint8_t> in, std::size_t out_len) {
+       Bytes out(out_len);
+       sponge::shake256(in, out);
+       return out;
+     }},
+};
+
+struct Call {
+  const Function* function;
+  unsigned layout;
+  std::uint8_t placement, input_offset, output_offset, canary;
+  std::size_t input_length, output_length;
+  std::uint16_t seed;
+};
+
+// The memory one call sees: where its input and output point, and every byte it may touch,
+// filled with the canary and then the message.
+class Buffers {
+ public:
+  explicit Buffers(const Call& call)
+      : input_(input_region(), call.placement & 15, call.input_length),
+        output_(output_region(), call.placement >> 4, call.output_length),
+        shared_(shared_region(), call.placement & 15,
+                kMaxOffset + std::max(call.input_length, call.output_length)) {
+    const Bytes message = sponge_test::Rng(call.seed).bytes(call.input_length);
+    if (call.layout == 4) {
+      std::fill(shared_.bytes().begin(), shared_.bytes().end(), call.canary);
+      in_ = shared_.bytes().subspan(call.input_offset % kMaxOffset, call.input_length);
+      out_ = shared_.bytes().subspan(call.output_offset % kMaxOffset, call.output_length);
+      touched_ = {shared_.bytes()};
+    } else {
+      std::fill(output_.bytes().begin(), output_.bytes().end(), call.canary);
+      const bool input_null = call.layout == 1 || call.layout == 3;
+      const bool output_null = call.layout == 2 || call.layout == 3;
+      in_ = input_null ? std::span<std::uint8_t>(static_cast<std::uint8_t*>(nullptr), 0)
+                       : input_.bytes();
+      out_ = output_null ? std::span<std::uint8_t>(static_cast<std::uint8_t*>(nullptr), 0)
+                         : output_.bytes();
+      touched_ = {input_.bytes(), output_.bytes()};
+    }
+    if (in_.data() != nullptr) std::copy(message.begin(), message.end(), in_.begin());
+    message_ = message;
+  }
+
+  const std::uint8_t* in() const { return in_.data(); }
+  std::uint8_t* out() const { return out_.data(); }
+  const Bytes& message() const { return message_; }
+  std::span<std::uint8_t> out_bytes() const { return out_; }
+
+  // Every byte the call may see, in order: the snapshot a failing call must leave as is.
+  Bytes snapshot() const {
+    Bytes all;
+    for (const std::span<std::uint8_t> part : touched_) {
+      if (part.data() != nullptr) all.insert(all.end(), part.begin(), part.end());
+    }
+    return all;
+  }
+  // The snapshot with the output written over it: what a successful call must leave.
+  Bytes snapshot_with_output(const Bytes& before, std::span<const std::uint8_t> output) const {
+    Bytes after = before;
+    std::size_t base = 0;
+    for (const std::span<std::uint8_t> part : touched_) {
+      if (part.data() == nullptr) continue;
+      if (out_.data() >= part.data() && out_.data() + out_.size() <= part.data() + part.size()) {
+        std::copy(output.begin(), output.end(), after.begin() + base + (out_.data() - part.data()));
+      }
+      base += part.size();
+    }
+    return after;
+  }
+
+ private:
+  PlacedBuffer input_, output_, shared_;
+  std::span<std::uint8_t> in_, out_;
+  std::array<std::span<std::uint8_t>, 2> touched_{};
+  Bytes message_;
+};
+
+void check_call(const Call& call) {
+  const Function& function = *call.function;
+  const std::size_t out_len =
+      function.digest_bytes != 0 ? function.digest_bytes : call.output_length;
+  Call sized = call;
+  sized.output_length = out_len;
+  const Buffers buffers(sized);
+  const bool input_null = buffers.in() == nullptr;
+  const bool output_null = buffers.out() == nullptr;
+  // The C++ API on the message, before the call may overwrite it.
+  const Bytes expected = function.cpp(buffers.message(), out_len);
+  const Bytes before = buffers.snapshot();
+
+  const sponge_status status =
+      function.fixed != nullptr
+          ? function.fixed(buffers.in(), call.input_length, buffers.out())
+          : function.xof(buffers.in(), call.input_length, buffers.out(), out_len);
+
+  const bool bad_input = input_null && call.input_length != 0;
+  const bool bad_output = output_null && (function.digest_bytes != 0 || out_len != 0);
+  const std::string what =
+      std::string(function.name) + " (input " + std::to_string(call.input_length) +
+      " bytes, output " + std::to_string(out_len) + ", layout " + std::to_string(call.layout) + ")";
+  // Both arguments bad: sponge.h does not say which error wins, either is right.
+  const bool status_right = bad_input || bad_output
+                                ? (bad_input && status == SPONGE_ERROR_NULL_INPUT) ||
+                                      (bad_output && status == SPONGE_ERROR_NULL_OUTPUT)
+                                : status == SPONGE_OK;
+  if (!status_right) {
+    sponge_fuzz::fail(what + ": status " + std::to_string(status) + " (" +
+                      sponge_status_message(status) + ")");
+  }
+  if (status != SPONGE_OK) {
+    require_equal(what + ": the buffers after a failed call", before, buffers.snapshot());
+    return;
+  }
+  if (!output_null) require_equal(what + ": output vs the C++ API", expected, buffers.out_bytes());
+  require_equal(what + ": every byte around the output",
+                buffers.snapshot_with_output(before, expected), buffers.snapshot());
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  sponge_fuzz::start_target("sponge_fuzz_c_api");
+  if (std::string_view(sponge_active_kernel()) != sponge::active_kernel()) {
+    sponge_fuzz::fail("sponge_active_kernel() differs from sponge::active_kernel()");
+  }
+  const sponge_status statuses[] = {SPONGE_OK, SPONGE_ERROR_NULL_INPUT, SPONGE_ERROR_NULL_OUTPUT,
+                                    static_cast<sponge_status>(1)};
+  for (const sponge_status status : statuses) {
+    const char* message = sponge_status_message(status);
+    if (message == nullptr || *message == '\0') sponge_fuzz::fail("an empty status message");
+  }
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  FuzzInput input(data, size);
+  while (!input.empty()) {
+    Call call{};
+    call.function = &kFunctions[input.byte() % std::size(kFunctions)];
+    call.layout = input.byte() % 5;
+    call.placement = input.byte();
+    call.input_offset = input.byte();
+    call.output_offset = input.byte();
+    call.canary = input.byte();
+    call.input_length = input.u16() % (kMaxInput + 1);
+    call.output_length = input.u16() % (kMaxXofOutput + 1);
+    call.seed = input.u16();
+    check_call(call);
+  }
+  return 0;
+}
