@@ -185,11 +185,11 @@ void check_call(const Call& call) {
   const std::string what =
       std::string(function.name) + " (input " + std::to_string(call.input_length) +
       " bytes, output " + std::to_string(out_len) + ", layout " + std::to_string(call.layout) + ")";
-  // Both arguments bad: sponge.h does not say which error wins, either is right.
-  const bool status_right = bad_input || bad_output
-                                ? (bad_input && status == SPONGE_ERROR_NULL_INPUT) ||
-                                      (bad_output && status == SPONGE_ERROR_NULL_OUTPUT)
-                                : status == SPONGE_OK;
+  // Both arguments bad: sponge.h says the input's error wins.
+  const sponge_status expected = bad_input    ? SPONGE_ERROR_NULL_INPUT
+                                 : bad_output ? SPONGE_ERROR_NULL_OUTPUT
+                                              : SPONGE_OK;
+  const bool status_right = status == expected;
   if (!status_right) {
     sponge_fuzz::fail(what + ": status " + std::to_string(status) + " (" +
                       sponge_status_message(status) + ")");

@@ -1,7 +1,9 @@
 /* sponge C API: the one-shot hashes of <sponge/sponge.hpp>, callable from C.
  *
  * Every function returns SPONGE_OK (0) or a negative error code, and writes nothing to
- * its output when it fails. No function allocates memory. */
+ * its output when it fails. When both `in` and `out` are invalid, the input's error
+ * (SPONGE_ERROR_NULL_INPUT) is returned. `out` may overlap `in`: the whole input is
+ * absorbed before the first output byte is written. No function allocates memory. */
 #ifndef SPONGE_SPONGE_H
 #define SPONGE_SPONGE_H
 
