@@ -122,6 +122,9 @@ Options parse_arguments(int argc, char** argv) {
       options.width = parse_width(value());
     } else if (command == "audit" && arg == "--diff") {
       options.diff_ref = value();
+      if (options.diff_ref.empty()) {
+        throw UsageError{"--diff needs a git ref or a folder, not an empty string"};
+      }
     } else if (command == "prove-encoding" && arg == "--kernel") {
       options.kernel = value();
     } else if (command == "prove-encoding" && arg.rfind("-", 0) != 0 && options.object.empty()) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 
 #include "audit/semantics.hpp"
@@ -131,6 +132,9 @@ KernelAudit audit_program(const Program& program, int issue_width) {
       const auto* instruction = std::get_if<Instruction>(step.item);
       if (instruction == nullptr) return;
       const Effects effects = effects_of(program.isa, *instruction);
+      if (effects.is_conditional_branch && step.round_index < 0) {
+        entry.executed_figures_known = false;
+      }
       const InstructionMix mix = mix_of(effects);
       entry.per_permutation += mix;
       if (step.round_index == 0) {
@@ -146,6 +150,7 @@ KernelAudit audit_program(const Program& program, int issue_width) {
     for (const Location& location : used) {
       entry.registers_used.push_back(location_name(program.isa, location));
     }
+    entry.round_figures_known = rounds > 0;
     entry.round_chain_cycles = chain_cycles(program.isa, first_round);
     entry.latency_bound_cycles = static_cast<std::uint64_t>(entry.round_chain_cycles) * rounds;
     entry.issue_bound_cycles =
@@ -280,21 +285,36 @@ std::vector<std::string> diff_lines(const std::vector<std::string>& a,
   return out;
 }
 
-void compare_figure(std::string& out, const std::string& name, double before, double after) {
-  if (before != after) out += fmt::format("    {:<28} {} -> {}\n", name, before, after);
+// A figure of one side of a diff: nothing when that side's Program cannot tell it.
+using Figure = std::optional<double>;
+
+Figure known_if(bool known, double value) {
+  return known ? Figure(value) : std::nullopt;
 }
 
-void compare_mix(std::string& out, const std::string& scope, const InstructionMix& a,
-                 const InstructionMix& b) {
-  compare_figure(out, scope + " instructions", a.total, b.total);
-  compare_figure(out, scope + " loads", a.loads, b.loads);
-  compare_figure(out, scope + " stores", a.stores, b.stores);
-  compare_figure(out, scope + " alu", a.alu, b.alu);
-  compare_figure(out, scope + " rotate", a.rotate, b.rotate);
-  compare_figure(out, scope + " andn", a.andn, b.andn);
-  compare_figure(out, scope + " ternary", a.ternary, b.ternary);
-  compare_figure(out, scope + " vector permute", a.vector_permute, b.vector_permute);
-  compare_figure(out, scope + " branch", a.branch, b.branch);
+void compare_figure(std::string& out, const std::string& name, Figure before, Figure after) {
+  if (before == after) return;
+  auto text = [](Figure figure) {
+    return figure ? fmt::format("{}", *figure) : std::string("unknown");
+  };
+  out += fmt::format("    {:<28} {} -> {}\n", name, text(before), text(after));
+}
+
+void compare_mix(std::string& out, const std::string& scope, const InstructionMix& a, bool a_known,
+                 const InstructionMix& b, bool b_known) {
+  auto compare = [&](const char* name, std::uint64_t InstructionMix::*field) {
+    compare_figure(out, scope + " " + name, known_if(a_known, static_cast<double>(a.*field)),
+                   known_if(b_known, static_cast<double>(b.*field)));
+  };
+  compare("instructions", &InstructionMix::total);
+  compare("loads", &InstructionMix::loads);
+  compare("stores", &InstructionMix::stores);
+  compare("alu", &InstructionMix::alu);
+  compare("rotate", &InstructionMix::rotate);
+  compare("andn", &InstructionMix::andn);
+  compare("ternary", &InstructionMix::ternary);
+  compare("vector permute", &InstructionMix::vector_permute);
+  compare("branch", &InstructionMix::branch);
 }
 
 }  // namespace
@@ -313,6 +333,14 @@ std::string format_diff(const std::vector<std::pair<Program, KernelAudit>>& befo
     }
     const auto& [old_program, old_audit] = *old;
     std::string kernel_out;
+    const bool reference_unmarked =
+        std::any_of(old_audit.entries.begin(), old_audit.entries.end(),
+                    [](const EntryAudit& e) { return !e.round_figures_known; });
+    if (reference_unmarked) {
+      kernel_out +=
+          "  the reference has no round markers (it predates them): its per-round figures,\n"
+          "  round chain and latency bound are unknown, and so are the counts of any loop\n";
+    }
     for (const EntryAudit& entry : new_audit.entries) {
       const auto old_entry =
           std::find_if(old_audit.entries.begin(), old_audit.entries.end(),
@@ -321,18 +349,27 @@ std::string format_diff(const std::vector<std::pair<Program, KernelAudit>>& befo
         kernel_out += fmt::format("  {}: new entry\n", entry.symbol);
         continue;
       }
+      const bool old_rounds = old_entry->round_figures_known,
+                 new_rounds = entry.round_figures_known;
+      const bool old_executed = old_entry->executed_figures_known,
+                 new_executed = entry.executed_figures_known;
       std::string figures;
-      compare_mix(figures, "per round", old_entry->per_round, entry.per_round);
-      compare_mix(figures, "per permutation", old_entry->per_permutation, entry.per_permutation);
-      compare_figure(figures, "code bytes", old_entry->code_bytes, entry.code_bytes);
+      compare_mix(figures, "per round", old_entry->per_round, old_rounds, entry.per_round,
+                  new_rounds);
+      compare_mix(figures, "per permutation", old_entry->per_permutation, old_executed,
+                  entry.per_permutation, new_executed);
+      compare_figure(figures, "code bytes", static_cast<double>(old_entry->code_bytes),
+                     static_cast<double>(entry.code_bytes));
       compare_figure(figures, "frame bytes", old_entry->frame_bytes, entry.frame_bytes);
-      compare_figure(figures, "round chain cycles", old_entry->round_chain_cycles,
-                     entry.round_chain_cycles);
+      compare_figure(figures, "round chain cycles",
+                     known_if(old_rounds, old_entry->round_chain_cycles),
+                     known_if(new_rounds, entry.round_chain_cycles));
       compare_figure(figures, "latency bound cycles",
-                     static_cast<double>(old_entry->latency_bound_cycles),
-                     static_cast<double>(entry.latency_bound_cycles));
-      compare_figure(figures, "issue bound cycles", old_entry->issue_bound_cycles,
-                     entry.issue_bound_cycles);
+                     known_if(old_rounds, static_cast<double>(old_entry->latency_bound_cycles)),
+                     known_if(new_rounds, static_cast<double>(entry.latency_bound_cycles)));
+      compare_figure(figures, "issue bound cycles",
+                     known_if(old_executed, old_entry->issue_bound_cycles),
+                     known_if(new_executed, entry.issue_bound_cycles));
       if (old_entry->saved_registers != entry.saved_registers) {
         figures += fmt::format("    {:<28} {} -> {}\n", "saved registers",
                                join(old_entry->saved_registers), join(entry.saved_registers));

@@ -55,6 +55,12 @@ struct EntryAudit {
   int round_chain_cycles = 0;              // longest dependency chain in one round
   std::uint64_t latency_bound_cycles = 0;  // round chain x rounds
   double issue_bound_cycles = 0;           // per-permutation instructions / issue width
+  // A Program read from a .S older than the round markers has no rounds: then per_round,
+  // the round chain and the latency bound are unknown (not 0).
+  bool round_figures_known = true;
+  // A loop branch outside any round region has no known trip count: then per_permutation
+  // and the issue bound are unknown (the walk counted one pass).
+  bool executed_figures_known = true;
 };
 
 struct KernelAudit {

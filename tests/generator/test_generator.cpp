@@ -1,10 +1,12 @@
 // Unit tests of the generator: the model, the writers and reader, the encoder's errors, the
 // audit figures and the invariant checks, each with a case that must be caught.
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "audit/audit.hpp"
@@ -14,6 +16,7 @@
 #include "model/keccak.hpp"
 #include "program/amd64.hpp"
 #include "program/arm64.hpp"
+#include "spongegen_process.hpp"
 #include "writers/asmjit_encoder.hpp"
 #include "writers/gas_writer.hpp"
 #include "writers/manifest.hpp"
@@ -79,6 +82,22 @@ Instruction* find_instruction(Program& program, const std::string& text) {
     }
   }
   return nullptr;
+}
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    lines.push_back(line);
+  return lines;
+}
+
+// The first line of `text` holding `needle`, or "" if there is none.
+std::string line_with(const std::string& text, const std::string& needle) {
+  for (const std::string& line : split_lines(text)) {
+    if (line.find(needle) != std::string::npos) return line;
+  }
+  return "";
 }
 
 bool any_contains(const std::vector<std::string>& problems, const std::string& needle) {
@@ -209,6 +228,46 @@ TEST_CASE("audit --diff shows a changed instruction under its round") {
   CHECK(audit::format_diff({{before, audit::audit_program(before, 6)}},
                            {{before, audit::audit_program(before, 6)}})
             .empty());
+}
+
+// The .S files committed before the round markers existed (before the audit) read back
+// with no rounds: their per-round figures, and the executed counts of their loops, cannot
+// be known, and must not show as 0.
+TEST_CASE("audit --diff against a .S without round markers says unknown, not 0") {
+  for (const auto& spec : kernels::all_kernels()) {
+    CAPTURE(spec.name);
+    const Program now = spec.build().program;
+    std::string old_text;
+    for (const std::string& line : split_lines(writers::write_gas(now))) {
+      if (line.find("// ---- round") == std::string::npos &&
+          line.find("// ---- end of round") == std::string::npos) {
+        old_text += line + "\n";
+      }
+    }
+    const Program old = audit::read_gas(old_text, spec.name);
+    const auto now_audit = audit::audit_program(now, 6);
+    const std::string diff =
+        audit::format_diff({{old, audit::audit_program(old, 6)}}, {{now, now_audit}});
+    CAPTURE(diff);
+    const auto& permute = now_audit.entries.at(0);
+    CHECK(line_with(diff, "per round instructions") == fmt::format("    {:<28} unknown -> {}",
+                                                                   "per round instructions",
+                                                                   permute.per_round.total));
+    CHECK(line_with(diff, "per permutation instructions") ==
+          fmt::format("    {:<28} unknown -> {}", "per permutation instructions",
+                      permute.per_permutation.total));
+    CHECK(line_with(diff, "round chain cycles").find("unknown -> ") != std::string::npos);
+    CHECK(diff.find(" 0 -> ") == std::string::npos);
+    CHECK(diff.find("no round markers") != std::string::npos);
+  }
+}
+
+TEST_CASE("audit --diff with an empty reference is a usage error") {
+  const auto result = spongegen_test::run_spongegen({"audit", "--diff", ""});
+  CAPTURE(result.output);
+  CHECK(result.exited);
+  CHECK(result.exit_status == 2);
+  CHECK(result.output.find("--diff needs") != std::string::npos);
 }
 
 TEST_CASE("the invariants hold for every kernel") {
