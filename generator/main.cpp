@@ -76,7 +76,7 @@ struct Options {
   fs::path dir = SPONGEGEN_DEFAULT_DIR;
   bool verify = true;
   bool json = false;
-  int width = 6;
+  int width = audit::kDefaultIssueWidth;
   std::string diff_ref;
   std::string kernel;
   std::string object;

@@ -214,6 +214,64 @@ TEST_CASE("audit figures agree with the kernel designs") {
   CHECK(json["kernels"][1]["entries"][0]["per_round"]["total"] == 69);
 }
 
+namespace {
+
+// The header's figures of the code come from the audit; `header` is the file's header
+// text, so the same check can read a committed file.
+void check_header_figures(const std::string& header, const audit::EntryAudit& permute,
+                          std::size_t largest_absorb, int loop_rounds) {
+  CHECK(line_with(header, "  per round ")
+            .find(fmt::format("  per round          {}  (", permute.per_round.total)) == 0);
+  CHECK(line_with(header, "  per permutation ")
+            .find(fmt::format("  per permutation    {}  (", permute.per_permutation.total)) == 0);
+  CHECK(line_with(header, "  loop  ") ==
+        fmt::format("  loop               {} per {}, {} per permutation",
+                    permute.loop_overhead * loop_rounds / keccak::kRounds,
+                    loop_rounds == 1 ? "round" : "four rounds", permute.loop_overhead));
+  CHECK(line_with(header, "  permute entry ")
+            .find(fmt::format("  permute entry      {} instructions, {} bytes",
+                              permute.static_instructions, permute.code_bytes)) == 0);
+  CHECK(line_with(header, "  absorb entry ")
+            .find(fmt::format("  absorb entry       up to {} ", largest_absorb)) == 0);
+  CHECK(line_with(header, "  frame  ") == fmt::format("  frame              {} bytes, {} "
+                                                      "registers saved",
+                                                      permute.frame_bytes,
+                                                      permute.saved_registers.size()));
+}
+
+}  // namespace
+
+TEST_CASE("every figure of the code in a kernel's header is the audit's") {
+  for (const auto& spec : kernels::all_kernels()) {
+    CAPTURE(spec.name);
+    const Program program = spec.build().program;
+    std::string header;
+    for (const std::string& line : program.header_lines)
+      header += line + "\n";
+    CAPTURE(header);
+    const auto audited = audit::audit_program(program, audit::kDefaultIssueWidth);
+    std::size_t largest_absorb = 0;
+    for (std::size_t i = 1; i < audited.entries.size(); ++i)
+      largest_absorb = std::max(largest_absorb, audited.entries[i].static_instructions);
+    const auto& permute = audited.entries.at(0);
+    check_header_figures(header, permute, largest_absorb, spec.isa == Isa::amd64 ? 4 : 1);
+    if (spec.isa == Isa::amd64) {
+      CHECK(header.find(fmt::format("costs {}\ninstructions per four rounds",
+                                    permute.loop_overhead / 6)) != std::string::npos);
+      CHECK(header.find(fmt::format("chain bound is {}\ncycles a round",
+                                    permute.round_chain_cycles)) != std::string::npos);
+      CHECK(header.find(fmt::format("(this file)        {}  ", permute.per_round.total)) !=
+            std::string::npos);
+    } else {
+      CHECK(header.find(fmt::format("loop costs {} instructions a round",
+                                    permute.loop_overhead / keccak::kRounds)) != std::string::npos);
+      CHECK(header.find(fmt::format("keeps the rounds in {} bytes", permute.per_round.total * 4)) !=
+            std::string::npos);
+      CHECK(header.find(", no frame,") == std::string::npos);  // the seed's kernel has one
+    }
+  }
+}
+
 TEST_CASE("audit --diff shows a changed instruction under its round") {
   const Program before = build("amd64-bmi2").program;
   Program after = before;
