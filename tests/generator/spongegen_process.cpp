@@ -1,5 +1,6 @@
 #include "spongegen_process.hpp"
 
+#include <fmt/format.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -29,9 +30,9 @@ std::string shell_quoted(const std::string& argument) {
 
 ProcessResult run_spongegen(const std::vector<std::string>& arguments) {
   // exec, so that a crash reaches pclose as the signal, not as the shell's exit status.
-  std::string command = "exec " + shell_quoted(SPONGEGEN_EXECUTABLE);
+  std::string command = fmt::format("exec {}", shell_quoted(SPONGEGEN_EXECUTABLE));
   for (const std::string& argument : arguments)
-    command += " " + shell_quoted(argument);
+    command += fmt::format(" {}", shell_quoted(argument));
   command += " 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) throw std::runtime_error("cannot run " + command);
@@ -48,8 +49,7 @@ ProcessResult run_spongegen(const std::vector<std::string>& arguments) {
 TemporaryFolder::TemporaryFolder(const std::string& purpose) {
   std::random_device random;
   path_ = std::filesystem::temp_directory_path() /
-          ("spongegen-test-" + purpose + "-" + std::to_string(getpid()) + "-" +
-           std::to_string(random()));
+          fmt::format("spongegen-test-{}-{}-{}", purpose, getpid(), random());
   std::filesystem::create_directories(path_);
 }
 
