@@ -25,10 +25,11 @@
 // rotates out of it, and ANDN/XOR write the new value straight back: no load and no
 // store for these lanes in any round (6 instructions a round fewer than the seed).
 // Callee-saved registers: the round needs all 15 registers besides rsp and System V
-// lets a function clobber 9 (rax rcx rdx rsi rdi r8-r11), so rbx, rbp, r12, r13, r14
-// and r15 are pushed and popped, once per call.
-// Frame: 6 pushes (48 bytes), a 200-byte scratch state and the 8-byte constant pointer
-// (sub rsp, 208). The 128-byte red zone cannot hold 200 bytes, so the scratch state is
+// lets a function clobber 9 (rax rcx rdx rsi rdi r8-r11), so the other 6 are
+// pushed and popped, once per call: rbx, rbp, r12, r13, r14 and r15.
+// Frame: 256 bytes below the return address: 6 pushes (48 bytes), a 200-byte
+// scratch state and the 8-byte constant pointer (sub rsp, 208). The 128-byte
+// red zone cannot hold 200 bytes, so the scratch state is
 // a real frame. Nothing else is on the stack (seed 000: every byte of frame costs on
 // every block).
 // Windows x64 (not built yet): arguments arrive in rcx and rdx, and rdi, rsi and
@@ -52,32 +53,40 @@
 // exactly six times, counted by the constant pointer.
 // Loop or unroll: 24 unrolled rounds are about 20 KB of code, more than the decoded-
 // instruction cache holds, so they run from the legacy decoders; a loop of four rounds
-// (3.5 KB) replays from that cache and costs 5 instructions per four rounds (the
-// pointer's add, lea, cmp, jne, and iota's pointer load per round).
+// (the permute entry is 3620 bytes) replays from that cache and costs 8
+// instructions per four rounds: the pointer's add, lea, cmp and jne, and in each round
+// iota's load of the pointer, where unrolled rounds read the constant RIP-relative.
 // Entries: the permute entry, and one absorb entry per rate with its own prologue and
 // first round, which XORs the block (any alignment) into the lanes as it reads them,
 // then jumps to the permute entry's second round.
 //
-// Instruction counts (from the Program):
-//   per round          181  (theta 25 + D 10, chi inputs 74 - 3, chi outputs 75 - 3, iota 2, loop 4 / 4)
-//   per permutation    4344  (24 rounds, executed)
-//   permute entry      771  in the file (four rounds, the frame and endbr64)
-//   absorb entry       up to 234 (prologue and first round) before the jump to the second round
+// Figures of the code (computed by the audit from the Program; `spongegen audit`):
+//   per round          180  (theta 25 + D 10, chi inputs 74 - 3, chi outputs 75 - 3, iota 2)
+//   loop               8 per four rounds, 48 per permutation
+//   per permutation    4391  (one call of the permute entry: 24 rounds, the loop,
+//                      prologue and epilogue)
+//   permute entry      771 instructions, 3620 bytes in the file (four rounds, the
+//                      frame and endbr64)
+//   absorb entry       up to 234 (prologue and first round) before the jump to
+//                      the second round
+//   frame              256 bytes, 6 registers saved
 //
 // Measured (one x86-64 machine: Intel Xeon, Sapphire Rapids class, 2 vCPUs; old and new
-// kernel in one binary, medians of 15 alternating runs; see bench/ for the peers):
+// kernel in one binary, medians of 15 alternating runs; 2026-11-30, recorded with
+// commits f874407 and 0f63fef; see bench/ for the peers). The instr/round of the
+// earlier designs is as recorded then; this file's is the audit's:
 //   design                                 instr/round  permute   absorb136 per block
 //   seed: state in memory, 12 registers            185  220.3 ns  228.2 ns
 //   + lanes 13, 17, 21 in r13-r15                  179  212.3 ns  217.0 ns
 //   + block read in the first round                179  same      0.3-1.5% less, five
 //                                                                  runs, each a gain
-//   + loop of 4 rounds, 6 times (this file)        181  205.7 ns  213.6-215.6 ns, against
+//   + loop of 4 rounds, 6 times (this file)        180  205.7 ns  213.6-215.6 ns, against
 //                                                        215.0 ns  233.1-237.4 ns unrolled
 //                                                                  in the same binary
 //   AVX-512VL, one lane per xmm register,           95  220-229 ns (compiler-scheduled
 //     vpternlogq/vprolq, prototype only)                 prototype; not kept)
-// The round is bound by issue width, not by latency: the audit's chain bound is about
-// 18 cycles a round, the issue bound at 6 per cycle about 30. The AVX-512 form has half
+// The round is bound by issue width, not by latency: the audit's chain bound is 18
+// cycles a round, the issue bound at 6 per cycle 30. The AVX-512 form has half
 // the instructions but only three vector ports for them, so it is no faster here.
 
 #if defined(__APPLE__)

@@ -17,13 +17,16 @@
 //   v25-v31      theta's C and D values, the B values rho and pi place there, and
 //                iota's constant; see the round's comments for each one's use
 // Callee-saved registers: AAPCS64 makes the low 64 bits of v8-v15 (d8-d15)
-// callee-saved and the state occupies v8-v15, so d8-d15 are saved and restored, all
-// eight, in a 64-byte frame. No general-purpose callee-saved register is touched.
-// Why this frame exists here and not in the seeds: Go's internal ABI and the Linux
-// kernel's own calling rules (kernel_neon_begin saves the FP/SIMD state) do not make
-// d8-d15 callee-saved, so their Keccak kernels save nothing. A C-callable function
-// must. The seed 000 lesson, no needless frame work, means: save exactly what is used
-// (8 registers, 4 stp and 4 ldp per call, nothing more), no frame pointer record
+// callee-saved and the state occupies v8-v15, so d8-d15 are saved and restored:
+// 8 registers in a 64-byte frame. No general-purpose callee-saved register is
+// touched.
+// Why this kernel saves registers and the seeds' do not: Go's internal ABI and the
+// Linux kernel's own calling rules (kernel_neon_begin saves the FP/SIMD state) do not
+// make d8-d15 callee-saved, so their Keccak kernels save nothing. (The seed's Go kernel
+// does declare a 200-byte frame, TEXT ... $200-16, that it never touches; seed 000
+// drops it.) A C-callable function must save them. The seed 000 lesson, no needless
+// frame work, means: save exactly what is used (8 registers, 4 stp and 4 ldp
+// per call, nothing more), no frame pointer record
 // (this is a leaf function that calls nothing), and no stack buffer for the state.
 // Why the frame is not avoided by keeping lanes out of v8-v15: 25 lanes, 5 D values and
 // the B values need more than the 24 caller-saved SIMD registers (v0-v7, v16-v31).
@@ -47,20 +50,25 @@
 //
 // Loop or unroll: measured on no arm64 machine (none is available where this is
 // generated; qemu runs the tests but says nothing of speed). Decided from counts: the
-// loop costs 2 instructions a round (sub, cbnz; unrolled rounds would still load their
-// constant), about 3%, and keeps the rounds in 276 bytes instead of about 6.4 KiB
-// fully unrolled. Wide cores predict the loop branch perfectly. The loop it is.
+// loop costs 2 instructions a round (sub, cbnz; unrolled rounds would still load
+// their constant), about 3%, and keeps the rounds in 276 bytes instead of
+// about 6.4 KiB fully unrolled. Wide cores predict the loop branch perfectly. The loop
+// it is.
 // Register schedule: a seeded search (seed 0x6b656363616b3136, attempt 21654) placed the B values
 // and ordered chi so that every lane returns to its register without a MOV; the
 // generator checks the schedule against the model on random states before use.
 //
-// Instruction counts (from the Program):
+// Figures of the code (computed by the audit from the Program; `spongegen audit`):
 //   per round          69  (10 eor3, 5 rax1, 1 eor + 24 xar, 25 bcax, ld1r + eor, sub + cbnz)
-//   per permutation    1656  (24 rounds)
-//   permute entry      107  static, with frame, load, store
+//   loop               2 per round, 48 per permutation
+//   per permutation    1694  (one call of the permute entry: 24 rounds, the frame,
+//                      the state's load and store)
+//   permute entry      107 instructions, 428 bytes, with frame, load, store
 //   absorb entry       up to 51 before the branch into the rounds
+//   frame              64 bytes, 8 registers saved
 // The seed's Go kernel (keccakf_arm64.s) has the same round structure: 69 instructions
-// per round in a 24-iteration loop, no frame, state in V0-V24.
+// per round in a 24-iteration loop, state in V0-V24, saving no register; it declares a
+// 200-byte frame it never uses.
 
 #if defined(__APPLE__)
 #define SYMBOL(name) _##name

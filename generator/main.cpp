@@ -28,6 +28,7 @@
 #include "writers/asmjit_encoder.hpp"
 #include "writers/gas_writer.hpp"
 #include "writers/manifest.hpp"
+#include "writers/output_folder.hpp"
 
 #ifndef SPONGEGEN_DEFAULT_DIR
 #define SPONGEGEN_DEFAULT_DIR "generated"
@@ -75,7 +76,7 @@ struct Options {
   fs::path dir = SPONGEGEN_DEFAULT_DIR;
   bool verify = true;
   bool json = false;
-  int width = 6;
+  int width = audit::kDefaultIssueWidth;
   std::string diff_ref;
   std::string kernel;
   std::string object;
@@ -121,6 +122,9 @@ Options parse_arguments(int argc, char** argv) {
       options.width = parse_width(value());
     } else if (command == "audit" && arg == "--diff") {
       options.diff_ref = value();
+      if (options.diff_ref.empty()) {
+        throw UsageError{"--diff needs a git ref or a folder, not an empty string"};
+      }
     } else if (command == "prove-encoding" && arg == "--kernel") {
       options.kernel = value();
     } else if (command == "prove-encoding" && arg.rfind("-", 0) != 0 && options.object.empty()) {
@@ -179,18 +183,14 @@ std::optional<std::string> read_file(const fs::path& path) {
 
 int command_generate(const Options& options) {
   const auto files = generate_files(options.verify, true);
-  fs::create_directories(options.dir);
-  for (const auto& file : files) {
-    const fs::path path = options.dir / file.name;
-    const auto old = read_file(path);
-    const char* status = !old ? "new" : (*old == file.contents ? "unchanged" : "changed");
-    if (!old || *old != file.contents) {
-      std::ofstream out(path, std::ios::binary | std::ios::trunc);
-      out << file.contents;
-      if (!out.flush()) throw GenerationError("cannot write " + path.string());
-    }
-    fmt::print("{:<10} {} ({} bytes, sha256 {})\n", status, path.string(), file.contents.size(),
-               writers::sha256_hex(file.contents).substr(0, 16));
+  const auto entries = writers::write_folder(options.dir, files);
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const writers::FileChange change = entries[i].change;
+    const char* status = change == writers::FileChange::created   ? "new"
+                         : change == writers::FileChange::changed ? "changed"
+                                                                  : "unchanged";
+    fmt::print("{:<10} {} ({} bytes, sha256 {})\n", status, entries[i].path.string(),
+               files[i].contents.size(), writers::sha256_hex(files[i].contents).substr(0, 16));
   }
   return 0;
 }

@@ -5,9 +5,12 @@
 #include <algorithm>
 #include <cctype>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 
 #include "audit/semantics.hpp"
+#include "program/amd64.hpp"
+#include "program/arm64.hpp"
 #include "writers/asmjit_encoder.hpp"
 #include "writers/gas_writer.hpp"
 
@@ -88,6 +91,48 @@ int chain_cycles(Isa isa, const std::vector<const Instruction*>& round) {
   return longest;
 }
 
+struct Executed {
+  const Instruction* instruction;
+  bool in_round;
+};
+
+// Instructions a call executes inside its rounds only to run its loops, which unrolled
+// rounds would not execute: each loop branch, the instructions its condition depends on
+// (a backward slice over the executed sequence), and the instructions that read a value
+// that slice wrote, such as amd64's loads of the round-constant pointer the loop counts
+// with. The stack pointer is left out of the second rule: every frame access reads it.
+std::uint64_t loop_overhead(Isa isa, const std::vector<Executed>& executed) {
+  std::vector<Effects> effects;
+  for (const Executed& step : executed)
+    effects.push_back(effects_of(isa, *step.instruction));
+  std::vector<bool> decides_branch(executed.size());
+  std::set<Location> needed;
+  for (std::size_t i = executed.size(); i-- > 0;) {
+    const Effects& e = effects[i];
+    const bool member =
+        e.is_conditional_branch || std::any_of(e.writes.begin(), e.writes.end(),
+                                               [&](auto& w) { return needed.count(w) != 0; });
+    if (!member) continue;
+    decides_branch[i] = true;
+    for (const Location& write : e.writes)
+      needed.erase(write);
+    needed.insert(e.reads.begin(), e.reads.end());
+  }
+  const Location stack_pointer = register_location(isa, isa == Isa::amd64 ? amd64::rsp : arm64::sp);
+  std::map<Location, bool> written_by_loop;
+  std::uint64_t count = 0;
+  for (std::size_t i = 0; i < executed.size(); ++i) {
+    const Effects& e = effects[i];
+    const bool reads_loop_value = std::any_of(e.reads.begin(), e.reads.end(), [&](auto& r) {
+      return r != stack_pointer && written_by_loop[r];
+    });
+    if (executed[i].in_round && (decides_branch[i] || reads_loop_value)) ++count;
+    for (const Location& write : e.writes)
+      written_by_loop[write] = decides_branch[i];
+  }
+  return count;
+}
+
 }  // namespace
 
 KernelAudit audit_program(const Program& program, int issue_width) {
@@ -113,6 +158,7 @@ KernelAudit audit_program(const Program& program, int issue_width) {
     };
     std::set<Location, decltype(register_order)> used(register_order);
     std::vector<const Instruction*> first_round;
+    std::vector<Executed> executed;
     walk_entry(program, f, [&](const Step& step) {
       if (const auto* marker = std::get_if<RoundMarker>(step.item)) {
         if (marker->begin) ++rounds;
@@ -131,8 +177,12 @@ KernelAudit audit_program(const Program& program, int issue_width) {
       const auto* instruction = std::get_if<Instruction>(step.item);
       if (instruction == nullptr) return;
       const Effects effects = effects_of(program.isa, *instruction);
+      if (effects.is_conditional_branch && step.round_index < 0) {
+        entry.executed_figures_known = false;
+      }
       const InstructionMix mix = mix_of(effects);
       entry.per_permutation += mix;
+      executed.push_back({instruction, step.round_index >= 0});
       if (step.round_index == 0) {
         entry.per_round += mix;
         first_round.push_back(instruction);
@@ -146,6 +196,8 @@ KernelAudit audit_program(const Program& program, int issue_width) {
     for (const Location& location : used) {
       entry.registers_used.push_back(location_name(program.isa, location));
     }
+    entry.round_figures_known = rounds > 0;
+    entry.loop_overhead = loop_overhead(program.isa, executed);
     entry.round_chain_cycles = chain_cycles(program.isa, first_round);
     entry.latency_bound_cycles = static_cast<std::uint64_t>(entry.round_chain_cycles) * rounds;
     entry.issue_bound_cycles =
@@ -194,11 +246,12 @@ std::string format_table(const std::vector<KernelAudit>& audits) {
       out += fmt::format("  {:<42} {}\n", entry.symbol, mix_cells(entry.per_round));
       out += fmt::format("  {:<42} {}\n", "", mix_cells(entry.per_permutation));
       out += fmt::format(
-          "  {:<42} frame {} B, saves {}, code {} B ({} instructions), round chain {} cycles,\n"
-          "  {:<42} bounds: latency {} cycles, issue {:.0f} cycles; registers {}\n",
+          "  {:<42} frame {} B, saves {}, code {} B ({} instructions), loop overhead {},\n"
+          "  {:<42} round chain {} cycles, bounds: latency {} cycles, issue {:.0f} cycles;\n"
+          "  {:<42} registers {}\n",
           "", entry.frame_bytes, join(entry.saved_registers), entry.code_bytes,
-          entry.static_instructions, entry.round_chain_cycles, "", entry.latency_bound_cycles,
-          entry.issue_bound_cycles, join(entry.registers_used));
+          entry.static_instructions, entry.loop_overhead, "", entry.round_chain_cycles,
+          entry.latency_bound_cycles, entry.issue_bound_cycles, "", join(entry.registers_used));
     }
     out += "\n";
   }
@@ -216,6 +269,7 @@ std::string format_json(const std::vector<KernelAudit>& audits) {
                          {"per_permutation", mix_json(entry.per_permutation)},
                          {"static_instructions", entry.static_instructions},
                          {"code_bytes", entry.code_bytes},
+                         {"loop_overhead", entry.loop_overhead},
                          {"frame_bytes", entry.frame_bytes},
                          {"saved_registers", entry.saved_registers},
                          {"registers_used", entry.registers_used},
@@ -280,21 +334,36 @@ std::vector<std::string> diff_lines(const std::vector<std::string>& a,
   return out;
 }
 
-void compare_figure(std::string& out, const std::string& name, double before, double after) {
-  if (before != after) out += fmt::format("    {:<28} {} -> {}\n", name, before, after);
+// A figure of one side of a diff: nothing when that side's Program cannot tell it.
+using Figure = std::optional<double>;
+
+Figure known_if(bool known, double value) {
+  return known ? Figure(value) : std::nullopt;
 }
 
-void compare_mix(std::string& out, const std::string& scope, const InstructionMix& a,
-                 const InstructionMix& b) {
-  compare_figure(out, scope + " instructions", a.total, b.total);
-  compare_figure(out, scope + " loads", a.loads, b.loads);
-  compare_figure(out, scope + " stores", a.stores, b.stores);
-  compare_figure(out, scope + " alu", a.alu, b.alu);
-  compare_figure(out, scope + " rotate", a.rotate, b.rotate);
-  compare_figure(out, scope + " andn", a.andn, b.andn);
-  compare_figure(out, scope + " ternary", a.ternary, b.ternary);
-  compare_figure(out, scope + " vector permute", a.vector_permute, b.vector_permute);
-  compare_figure(out, scope + " branch", a.branch, b.branch);
+void compare_figure(std::string& out, const std::string& name, Figure before, Figure after) {
+  if (before == after) return;
+  auto text = [](Figure figure) {
+    return figure ? fmt::format("{}", *figure) : std::string("unknown");
+  };
+  out += fmt::format("    {:<28} {} -> {}\n", name, text(before), text(after));
+}
+
+void compare_mix(std::string& out, const std::string& scope, const InstructionMix& a, bool a_known,
+                 const InstructionMix& b, bool b_known) {
+  auto compare = [&](const char* name, std::uint64_t InstructionMix::*field) {
+    compare_figure(out, scope + " " + name, known_if(a_known, static_cast<double>(a.*field)),
+                   known_if(b_known, static_cast<double>(b.*field)));
+  };
+  compare("instructions", &InstructionMix::total);
+  compare("loads", &InstructionMix::loads);
+  compare("stores", &InstructionMix::stores);
+  compare("alu", &InstructionMix::alu);
+  compare("rotate", &InstructionMix::rotate);
+  compare("andn", &InstructionMix::andn);
+  compare("ternary", &InstructionMix::ternary);
+  compare("vector permute", &InstructionMix::vector_permute);
+  compare("branch", &InstructionMix::branch);
 }
 
 }  // namespace
@@ -313,6 +382,14 @@ std::string format_diff(const std::vector<std::pair<Program, KernelAudit>>& befo
     }
     const auto& [old_program, old_audit] = *old;
     std::string kernel_out;
+    const bool reference_unmarked =
+        std::any_of(old_audit.entries.begin(), old_audit.entries.end(),
+                    [](const EntryAudit& e) { return !e.round_figures_known; });
+    if (reference_unmarked) {
+      kernel_out +=
+          "  the reference has no round markers (it predates them): its per-round figures,\n"
+          "  round chain and latency bound are unknown, and so are the counts of any loop\n";
+    }
     for (const EntryAudit& entry : new_audit.entries) {
       const auto old_entry =
           std::find_if(old_audit.entries.begin(), old_audit.entries.end(),
@@ -321,18 +398,30 @@ std::string format_diff(const std::vector<std::pair<Program, KernelAudit>>& befo
         kernel_out += fmt::format("  {}: new entry\n", entry.symbol);
         continue;
       }
+      const bool old_rounds = old_entry->round_figures_known,
+                 new_rounds = entry.round_figures_known;
+      const bool old_executed = old_entry->executed_figures_known,
+                 new_executed = entry.executed_figures_known;
       std::string figures;
-      compare_mix(figures, "per round", old_entry->per_round, entry.per_round);
-      compare_mix(figures, "per permutation", old_entry->per_permutation, entry.per_permutation);
-      compare_figure(figures, "code bytes", old_entry->code_bytes, entry.code_bytes);
+      compare_mix(figures, "per round", old_entry->per_round, old_rounds, entry.per_round,
+                  new_rounds);
+      compare_mix(figures, "per permutation", old_entry->per_permutation, old_executed,
+                  entry.per_permutation, new_executed);
+      compare_figure(figures, "code bytes", static_cast<double>(old_entry->code_bytes),
+                     static_cast<double>(entry.code_bytes));
       compare_figure(figures, "frame bytes", old_entry->frame_bytes, entry.frame_bytes);
-      compare_figure(figures, "round chain cycles", old_entry->round_chain_cycles,
-                     entry.round_chain_cycles);
+      compare_figure(figures, "loop overhead",
+                     known_if(old_executed, static_cast<double>(old_entry->loop_overhead)),
+                     known_if(new_executed, static_cast<double>(entry.loop_overhead)));
+      compare_figure(figures, "round chain cycles",
+                     known_if(old_rounds, old_entry->round_chain_cycles),
+                     known_if(new_rounds, entry.round_chain_cycles));
       compare_figure(figures, "latency bound cycles",
-                     static_cast<double>(old_entry->latency_bound_cycles),
-                     static_cast<double>(entry.latency_bound_cycles));
-      compare_figure(figures, "issue bound cycles", old_entry->issue_bound_cycles,
-                     entry.issue_bound_cycles);
+                     known_if(old_rounds, static_cast<double>(old_entry->latency_bound_cycles)),
+                     known_if(new_rounds, static_cast<double>(entry.latency_bound_cycles)));
+      compare_figure(figures, "issue bound cycles",
+                     known_if(old_executed, old_entry->issue_bound_cycles),
+                     known_if(new_executed, entry.issue_bound_cycles));
       if (old_entry->saved_registers != entry.saved_registers) {
         figures += fmt::format("    {:<28} {} -> {}\n", "saved registers",
                                join(old_entry->saved_registers), join(entry.saved_registers));

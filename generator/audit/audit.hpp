@@ -49,12 +49,19 @@ struct EntryAudit {
   InstructionMix per_permutation;            // everything one call executes
   std::size_t static_instructions = 0;       // in this entry's own function
   std::size_t code_bytes = 0;                // of this entry's own function (asmjit encoding)
+  std::uint64_t loop_overhead = 0;           // executed only to run the loops (loop_overhead())
   int frame_bytes = 0;                       // stack the call uses below its return address
   std::vector<std::string> saved_registers;  // callee-saved registers it saves
   std::vector<std::string> registers_used;
   int round_chain_cycles = 0;              // longest dependency chain in one round
   std::uint64_t latency_bound_cycles = 0;  // round chain x rounds
   double issue_bound_cycles = 0;           // per-permutation instructions / issue width
+  // A Program read from a .S older than the round markers has no rounds: then per_round,
+  // the round chain and the latency bound are unknown (not 0).
+  bool round_figures_known = true;
+  // A loop branch outside any round region has no known trip count: then per_permutation,
+  // loop_overhead and the issue bound are unknown (the walk counted one pass).
+  bool executed_figures_known = true;
 };
 
 struct KernelAudit {
@@ -63,6 +70,10 @@ struct KernelAudit {
   int issue_width;
   std::vector<EntryAudit> entries;
 };
+
+// The issue width `spongegen audit` assumes unless told (--width), and the generated
+// headers quote.
+inline constexpr int kDefaultIssueWidth = 6;
 
 KernelAudit audit_program(const Program& program, int issue_width);
 

@@ -3,6 +3,7 @@
 // audits, and the machine code the generator validated and JIT-tested, are the same code.
 #pragma once
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,15 @@ struct ProofResult {
   std::vector<std::string> mismatches;  // one per function that differs, naming the instruction
 };
 
+// An object file whose headers point outside the file or contradict each other. The
+// message starts with "malformed ELF object: ".
+class MalformedObject : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // `object` is the ELF64 object the system assembler made from the kernel's .S file.
+// Throws MalformedObject when it is not a well-formed one.
 ProofResult prove_encoding(const Program& program, const std::string& object);
 
 }  // namespace spongegen::audit

@@ -1,5 +1,7 @@
 #include "audit/semantics.hpp"
 
+#include <fmt/format.h>
+
 #include <map>
 
 #include "program/amd64.hpp"
@@ -241,15 +243,15 @@ Effects arm64_effects(const Instruction& in) {
 }  // namespace
 
 Location register_location(Isa isa, const Reg& reg) {
-  if (isa == Isa::amd64) return "r" + std::to_string(reg.index);
+  if (isa == Isa::amd64) return fmt::format("r{}", reg.index);
   switch (reg.cls) {
     case RegClass::sp:
       return "sp";
     case RegClass::gp64:
     case RegClass::gp32:
-      return "x" + std::to_string(reg.index);
+      return fmt::format("x{}", reg.index);
     default:
-      return "v" + std::to_string(reg.index);
+      return fmt::format("v{}", reg.index);
   }
 }
 

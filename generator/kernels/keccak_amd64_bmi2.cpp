@@ -6,6 +6,8 @@
 // values stay in registers for the whole round; each row of chi loads its five inputs,
 // applies D and the rho rotation (RORX, which leaves the flags alone and does not destroy
 // its source), and writes five lanes with ANDN.
+#include <fmt/format.h>
+
 #include <string>
 
 #include "kernels/keccak_entries.hpp"
@@ -100,7 +102,7 @@ class Amd64KeccakBuilder {
     for (const keccak::Rate& rate : keccak::model().rates)
       emit_absorb_entry(rate);
     add_round_constant_table(kernel_.program, round_constants_);
-    kernel_.program.header_lines = header_lines();
+    kernel_.program.header_lines = header_lines(header_figures(kernel_.program, kPermuteSymbol));
     return std::move(kernel_);
   }
 
@@ -135,14 +137,11 @@ class Amd64KeccakBuilder {
     e.endbr64();
     emit_prologue(e, nullptr);
     e.bind(loop_);
-    const std::size_t before_rounds = kernel_.program.instruction_count();
     for (int round = 0; round < kRoundsPerIteration; ++round) {
       const bool from_array = round % 2 == 0;
       if (round == 1) e.bind(second_round_);
       emit_round(e, round, from_array ? kArray : kScratch, from_array ? kScratch : kArray, nullptr);
     }
-    round_instructions_ =
-        (kernel_.program.instruction_count() - before_rounds) / kRoundsPerIteration;
     emit_epilogue(e);
   }
 
@@ -316,9 +315,28 @@ class Amd64KeccakBuilder {
     e.annotate("iota");
   }
 
-  std::vector<std::string> header_lines() const {
-    const EntrySizes sizes = entry_sizes(kernel_.program, kPermuteSymbol);
-    const std::size_t round_count = round_instructions_;
+  // Every figure of the code comes from the audit (HeaderFigures); the measured ones are
+  // recorded text, with their machine and method.
+  static std::vector<std::string> header_lines(const HeaderFigures& figures) {
+    const audit::EntryAudit& permute = figures.permute;
+    // The parts of a round, as the builder emits them; they must add up to the audit's count.
+    constexpr std::uint64_t kThetaLoads = 25, kThetaD = 10, kChiInputs = 74 - 3,
+                            kChiOutputs = 75 - 3, kIota = 2;
+    if (kThetaLoads + kThetaD + kChiInputs + kChiOutputs + kIota != permute.per_round.total) {
+      throw GenerationError(
+          fmt::format("amd64-bmi2: the header's round breakdown does not add "
+                      "up to the audit's {} instructions a round",
+                      permute.per_round.total));
+    }
+    const std::size_t saved = permute.saved_registers.size();
+    const int pushed_bytes = 8 * static_cast<int>(saved);
+    if (permute.frame_bytes - pushed_bytes != kFrameBytes) {
+      throw GenerationError(
+          fmt::format("amd64-bmi2: the audit finds a {}-byte frame, not {} "
+                      "pushed and {} allocated",
+                      permute.frame_bytes, pushed_bytes, kFrameBytes));
+    }
+    const std::uint64_t loop_per_iteration = permute.loop_overhead / kIterations;
     return {
         "Keccak-f[1600] for amd64 with BMI1 and BMI2 (ANDN, RORX): four rounds unrolled, run",
         "six times.",
@@ -344,10 +362,14 @@ class Amd64KeccakBuilder {
         "rotates out of it, and ANDN/XOR write the new value straight back: no load and no",
         "store for these lanes in any round (6 instructions a round fewer than the seed).",
         "Callee-saved registers: the round needs all 15 registers besides rsp and System V",
-        "lets a function clobber 9 (rax rcx rdx rsi rdi r8-r11), so rbx, rbp, r12, r13, r14",
-        "and r15 are pushed and popped, once per call.",
-        "Frame: 6 pushes (48 bytes), a 200-byte scratch state and the 8-byte constant pointer",
-        "(sub rsp, 208). The 128-byte red zone cannot hold 200 bytes, so the scratch state is",
+        fmt::format("lets a function clobber 9 (rax rcx rdx rsi rdi r8-r11), so the other {} are",
+                    saved),
+        "pushed and popped, once per call: " + english_list(permute.saved_registers) + ".",
+        fmt::format("Frame: {} bytes below the return address: {} pushes ({} bytes), a {}-byte",
+                    permute.frame_bytes, saved, pushed_bytes, kScratchBytes),
+        fmt::format("scratch state and the 8-byte constant pointer (sub rsp, {}). The 128-byte",
+                    kFrameBytes),
+        "red zone cannot hold 200 bytes, so the scratch state is",
         "a real frame. Nothing else is on the stack (seed 000: every byte of frame costs on",
         "every block).",
         "Windows x64 (not built yet): arguments arrive in rcx and rdx, and rdi, rsi and",
@@ -371,36 +393,56 @@ class Amd64KeccakBuilder {
         "exactly six times, counted by the constant pointer.",
         "Loop or unroll: 24 unrolled rounds are about 20 KB of code, more than the decoded-",
         "instruction cache holds, so they run from the legacy decoders; a loop of four rounds",
-        "(3.5 KB) replays from that cache and costs 5 instructions per four rounds (the",
-        "pointer's add, lea, cmp, jne, and iota's pointer load per round).",
+        fmt::format("(the permute entry is {} bytes) replays from that cache and costs {}",
+                    permute.code_bytes, loop_per_iteration),
+        "instructions per four rounds: the pointer's add, lea, cmp and jne, and in each round",
+        "iota's load of the pointer, where unrolled rounds read the constant RIP-relative.",
         "Entries: the permute entry, and one absorb entry per rate with its own prologue and",
         "first round, which XORs the block (any alignment) into the lanes as it reads them,",
         "then jumps to the permute entry's second round.",
         "",
-        "Instruction counts (from the Program):",
-        "  per round          " + std::to_string(round_count) +
-            "  (theta 25 + D 10, chi inputs 74 - 3, chi outputs 75 - 3, iota 2, loop 4 / 4)",
-        "  per permutation    " + std::to_string(round_count * keccak::kRounds) +
-            "  (24 rounds, executed)",
-        "  permute entry      " + std::to_string(sizes.permute) +
-            "  in the file (four rounds, the frame and endbr64)",
-        "  absorb entry       up to " + std::to_string(sizes.largest_absorb) +
-            " (prologue and first round) before the jump to the second round",
+        "Figures of the code (computed by the audit from the Program; `spongegen audit`):",
+        fmt::format("  per round          {}  (theta {} + D {}, chi inputs 74 - 3, chi outputs "
+                    "75 - 3, iota {})",
+                    permute.per_round.total, kThetaLoads, kThetaD, kIota),
+        fmt::format("  loop               {} per four rounds, {} per permutation",
+                    loop_per_iteration, permute.loop_overhead),
+        fmt::format("  per permutation    {}  (one call of the permute entry: 24 rounds, the loop,",
+                    permute.per_permutation.total),
+        "                     prologue and epilogue)",
+        fmt::format("  permute entry      {} instructions, {} bytes in the file (four rounds, the",
+                    permute.static_instructions, permute.code_bytes),
+        "                     frame and endbr64)",
+        fmt::format("  absorb entry       up to {} (prologue and first round) before the jump to",
+                    figures.largest_absorb_instructions),
+        "                     the second round",
+        fmt::format("  frame              {} bytes, {} registers saved", permute.frame_bytes,
+                    saved),
         "",
         "Measured (one x86-64 machine: Intel Xeon, Sapphire Rapids class, 2 vCPUs; old and new",
-        "kernel in one binary, medians of 15 alternating runs; see bench/ for the peers):",
+        "kernel in one binary, medians of 15 alternating runs; 2026-11-30, recorded with",
+        "commits f874407 and 0f63fef; see bench/ for the peers). The instr/round of the",
+        "earlier designs is as recorded then; this file's is the audit's:",
         "  design                                 instr/round  permute   absorb136 per block",
         "  seed: state in memory, 12 registers            185  220.3 ns  228.2 ns",
         "  + lanes 13, 17, 21 in r13-r15                  179  212.3 ns  217.0 ns",
         "  + block read in the first round                179  same      0.3-1.5% less, five",
         "                                                                 runs, each a gain",
-        "  + loop of 4 rounds, 6 times (this file)        181  205.7 ns  213.6-215.6 ns, against",
+        fmt::format(
+            "  + loop of 4 rounds, 6 times (this file)        {:>3}  205.7 ns  213.6-215.6 ns, "
+            "against",
+            permute.per_round.total),
         "                                                       215.0 ns  233.1-237.4 ns unrolled",
         "                                                                 in the same binary",
         "  AVX-512VL, one lane per xmm register,           95  220-229 ns (compiler-scheduled",
         "    vpternlogq/vprolq, prototype only)                 prototype; not kept)",
-        "The round is bound by issue width, not by latency: the audit's chain bound is about",
-        "18 cycles a round, the issue bound at 6 per cycle about 30. The AVX-512 form has half",
+        fmt::format("The round is bound by issue width, not by latency: the audit's chain bound is "
+                    "{}",
+                    permute.round_chain_cycles),
+        fmt::format("cycles a round, the issue bound at {} per cycle {:.0f}. The AVX-512 form has "
+                    "half",
+                    figures.issue_width,
+                    static_cast<double>(permute.per_round.total) / figures.issue_width),
         "the instructions but only three vector ports for them, so it is no faster here.",
     };
   }
@@ -409,7 +451,6 @@ class Amd64KeccakBuilder {
   LabelId round_constants_ = kNoLabel;
   LabelId second_round_ = kNoLabel;
   LabelId loop_ = kNoLabel;
-  std::size_t round_instructions_ = 0;
 };
 
 }  // namespace

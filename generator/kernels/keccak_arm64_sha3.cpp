@@ -56,7 +56,7 @@ class Arm64KeccakBuilder {
     for (const keccak::Rate& rate : keccak::model().rates)
       emit_absorb_entry(rate);
     add_round_constant_table(kernel_.program, round_constants_);
-    program.header_lines = header_lines();
+    program.header_lines = header_lines(header_figures(program, kPermuteSymbol));
     return std::move(kernel_);
   }
 
@@ -71,11 +71,9 @@ class Arm64KeccakBuilder {
     e.mov(kRoundsLeft, keccak::kRounds);
     e.bind(loop_);
     e.begin_round(0, keccak::kRounds);
-    const std::size_t before = kernel_.program.instruction_count();
     emit_round(e);
     e.sub(kRoundsLeft, kRoundsLeft, 1);
     e.cbnz(kRoundsLeft, loop_);
-    round_instructions_ = kernel_.program.instruction_count() - before;
     e.end_round();
     e.blank();
     e.comment("Store the state and restore d8-d15.");
@@ -170,10 +168,24 @@ class Arm64KeccakBuilder {
     e.annotate("iota");
   }
 
-  std::vector<std::string> header_lines() const {
+  // Every figure of the code comes from the audit (HeaderFigures).
+  static std::vector<std::string> header_lines(const HeaderFigures& figures) {
     const RoundSchedule& schedule = zero_move_round_schedule();
-    const EntrySizes sizes = entry_sizes(kernel_.program, kPermuteSymbol);
-    const std::size_t per_round = round_instructions_;
+    const audit::EntryAudit& permute = figures.permute;
+    const std::uint64_t per_round = permute.per_round.total;
+    // The parts of a round, as emit_round and the loop emit them; they must add up to the
+    // audit's count.
+    constexpr std::uint64_t kEor3 = 10, kRax1 = 5, kEor = 1, kXar = 24, kBcax = 25, kIota = 2,
+                            kLoop = 2;
+    if (kEor3 + kRax1 + kEor + kXar + kBcax + kIota + kLoop != per_round) {
+      throw GenerationError(
+          fmt::format("arm64-sha3: the header's round breakdown does not add "
+                      "up to the audit's {} instructions a round",
+                      per_round));
+    }
+    const std::size_t saved = permute.saved_registers.size();
+    const std::uint64_t loop_per_round = permute.loop_overhead / keccak::kRounds;
+    constexpr std::uint64_t kInstructionBytes = 4;  // every A64 instruction
     return {
         "Keccak-f[1600] for arm64 with the ARMv8.2 SHA3 extension (EOR3, RAX1, XAR, BCAX).",
         "",
@@ -191,13 +203,19 @@ class Arm64KeccakBuilder {
         "  v25-v31      theta's C and D values, the B values rho and pi place there, and",
         "               iota's constant; see the round's comments for each one's use",
         "Callee-saved registers: AAPCS64 makes the low 64 bits of v8-v15 (d8-d15)",
-        "callee-saved and the state occupies v8-v15, so d8-d15 are saved and restored, all",
-        "eight, in a 64-byte frame. No general-purpose callee-saved register is touched.",
-        "Why this frame exists here and not in the seeds: Go's internal ABI and the Linux",
-        "kernel's own calling rules (kernel_neon_begin saves the FP/SIMD state) do not make",
-        "d8-d15 callee-saved, so their Keccak kernels save nothing. A C-callable function",
-        "must. The seed 000 lesson, no needless frame work, means: save exactly what is used",
-        "(8 registers, 4 stp and 4 ldp per call, nothing more), no frame pointer record",
+        "callee-saved and the state occupies v8-v15, so d8-d15 are saved and restored:",
+        fmt::format("{} registers in a {}-byte frame. No general-purpose callee-saved register is",
+                    saved, permute.frame_bytes),
+        "touched.",
+        "Why this kernel saves registers and the seeds' do not: Go's internal ABI and the",
+        "Linux kernel's own calling rules (kernel_neon_begin saves the FP/SIMD state) do not",
+        "make d8-d15 callee-saved, so their Keccak kernels save nothing. (The seed's Go kernel",
+        "does declare a 200-byte frame, TEXT ... $200-16, that it never touches; seed 000",
+        "drops it.) A C-callable function must save them. The seed 000 lesson, no needless",
+        fmt::format("frame work, means: save exactly what is used ({} registers, {} stp and {} "
+                    "ldp",
+                    saved, saved / 2, saved / 2),
+        "per call, nothing more), no frame pointer record",
         "(this is a leaf function that calls nothing), and no stack buffer for the state.",
         "Why the frame is not avoided by keeping lanes out of v8-v15: 25 lanes, 5 D values and",
         "the B values need more than the 24 caller-saved SIMD registers (v0-v7, v16-v31).",
@@ -221,25 +239,38 @@ class Arm64KeccakBuilder {
         "",
         "Loop or unroll: measured on no arm64 machine (none is available where this is",
         "generated; qemu runs the tests but says nothing of speed). Decided from counts: the",
-        "loop costs 2 instructions a round (sub, cbnz; unrolled rounds would still load their",
-        "constant), about 3%, and keeps the rounds in " + std::to_string(per_round * 4) +
-            " bytes instead of about 6.4 KiB",
-        "fully unrolled. Wide cores predict the loop branch perfectly. The loop it is.",
+        fmt::format("loop costs {} instructions a round (sub, cbnz; unrolled rounds would still "
+                    "load",
+                    loop_per_round),
+        fmt::format("their constant), about {:.0f}%, and keeps the rounds in {} bytes instead of",
+                    100.0 * static_cast<double>(loop_per_round) / static_cast<double>(per_round),
+                    per_round * kInstructionBytes),
+        "about 6.4 KiB fully unrolled. Wide cores predict the loop branch perfectly. The loop",
+        "it is.",
         "Register schedule: a seeded search (seed 0x" + hex64(schedule.search_seed) + ", attempt " +
             std::to_string(schedule.search_attempt) + ") placed the B values",
         "and ordered chi so that every lane returns to its register without a MOV; the",
         "generator checks the schedule against the model on random states before use.",
         "",
-        "Instruction counts (from the Program):",
-        "  per round          " + std::to_string(per_round) +
-            "  (10 eor3, 5 rax1, 1 eor + 24 xar, 25 bcax, ld1r + eor, sub + cbnz)",
-        "  per permutation    " + std::to_string(per_round * keccak::kRounds) + "  (24 rounds)",
-        "  permute entry      " + std::to_string(sizes.permute) +
-            "  static, with frame, load, store",
-        "  absorb entry       up to " + std::to_string(sizes.largest_absorb) +
-            " before the branch into the rounds",
+        "Figures of the code (computed by the audit from the Program; `spongegen audit`):",
+        fmt::format("  per round          {}  ({} eor3, {} rax1, {} eor + {} xar, {} bcax, ld1r + "
+                    "eor, sub + cbnz)",
+                    per_round, kEor3, kRax1, kEor, kXar, kBcax),
+        fmt::format("  loop               {} per round, {} per permutation", loop_per_round,
+                    permute.loop_overhead),
+        fmt::format(
+            "  per permutation    {}  (one call of the permute entry: 24 rounds, the frame,",
+            permute.per_permutation.total),
+        "                     the state's load and store)",
+        fmt::format("  permute entry      {} instructions, {} bytes, with frame, load, store",
+                    permute.static_instructions, permute.code_bytes),
+        fmt::format("  absorb entry       up to {} before the branch into the rounds",
+                    figures.largest_absorb_instructions),
+        fmt::format("  frame              {} bytes, {} registers saved", permute.frame_bytes,
+                    saved),
         "The seed's Go kernel (keccakf_arm64.s) has the same round structure: 69 instructions",
-        "per round in a 24-iteration loop, no frame, state in V0-V24.",
+        "per round in a 24-iteration loop, state in V0-V24, saving no register; it declares a",
+        "200-byte frame it never uses.",
     };
   }
 
@@ -247,7 +278,6 @@ class Arm64KeccakBuilder {
   LabelId round_constants_ = kNoLabel;
   LabelId rounds_ = kNoLabel;
   LabelId loop_ = kNoLabel;
-  std::size_t round_instructions_ = 0;
 };
 
 }  // namespace

@@ -38,19 +38,30 @@ void add_round_constant_table(Program& program, LabelId label) {
       label, "iota's round constants, one per round", {constants.begin(), constants.end()}});
 }
 
-EntrySizes entry_sizes(const Program& program, const std::string& permute_symbol) {
-  EntrySizes sizes;
-  for (const Function& function : program.functions) {
-    const auto count = static_cast<std::size_t>(
-        std::count_if(function.items.begin(), function.items.end(),
-                      [](const Item& item) { return std::holds_alternative<Instruction>(item); }));
-    if (function.symbol == permute_symbol) {
-      sizes.permute = count;
+HeaderFigures header_figures(const Program& program, const std::string& permute_symbol) {
+  HeaderFigures figures;
+  bool found = false;
+  for (const audit::EntryAudit& entry :
+       audit::audit_program(program, audit::kDefaultIssueWidth).entries) {
+    if (entry.symbol == permute_symbol) {
+      figures.permute = entry;
+      found = true;
     } else {
-      sizes.largest_absorb = std::max(sizes.largest_absorb, count);
+      figures.largest_absorb_instructions =
+          std::max(figures.largest_absorb_instructions, entry.static_instructions);
     }
   }
-  return sizes;
+  if (!found) throw GenerationError(program.kernel_name + ": no entry " + permute_symbol);
+  return figures;
+}
+
+std::string english_list(const std::vector<std::string>& names) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) out += i + 1 == names.size() ? " and " : ", ";
+    out += names[i];
+  }
+  return out;
 }
 
 }  // namespace spongegen::kernels

@@ -1,10 +1,12 @@
 // What every Keccak-f[1600] kernel shares, whatever its ISA: a permute entry and one fused
 // absorb entry per rate (named and documented alike), iota's round-constant table, and the
-// entry sizes its file header reports.
+// figures its file header quotes.
 #pragma once
 
 #include <string>
+#include <vector>
 
+#include "audit/audit.hpp"
 #include "kernels/kernel.hpp"
 #include "model/keccak.hpp"
 
@@ -18,11 +20,16 @@ Function& add_absorb_entry(BuiltKernel& kernel, const std::string& permute_symbo
 
 void add_round_constant_table(Program& program, LabelId label);
 
-// Static instruction counts of the permute entry and of the largest absorb entry.
-struct EntrySizes {
-  std::size_t permute = 0;
-  std::size_t largest_absorb = 0;
+// What a kernel's file header quotes about its code, from the audit (audit_program at the
+// default issue width), so the header and `spongegen audit` can never disagree.
+struct HeaderFigures {
+  audit::EntryAudit permute;                    // the permute entry
+  std::size_t largest_absorb_instructions = 0;  // static, of the largest absorb entry
+  int issue_width = audit::kDefaultIssueWidth;
 };
-EntrySizes entry_sizes(const Program& program, const std::string& permute_symbol);
+HeaderFigures header_figures(const Program& program, const std::string& permute_symbol);
+
+// "a, b and c", for names in header prose.
+std::string english_list(const std::vector<std::string>& names);
 
 }  // namespace spongegen::kernels

@@ -168,7 +168,7 @@ std::string write_gas(const Program& program) {
     out += "\t.cfi_startproc\n";
     for (const Item& item : function.items) {
       if (const auto* instruction = std::get_if<Instruction>(&item)) {
-        std::string line = "\t" + format_instruction(program, *instruction);
+        std::string line = fmt::format("\t{}", format_instruction(program, *instruction));
         if (!instruction->comment.empty()) {
           const std::size_t width = line.size() + 7;  // the tab counts as 8 columns
           line += std::string(width < kCommentColumn ? kCommentColumn - width : 1, ' ');
@@ -182,7 +182,7 @@ std::string write_gas(const Program& program) {
       } else if (std::holds_alternative<Blank>(item)) {
         out += "\n";
       } else if (const auto* cfi = std::get_if<Cfi>(&item)) {
-        out += "\t" + cfi_line(program, *cfi) + "\n";
+        out += fmt::format("\t{}\n", cfi_line(program, *cfi));
       } else if (const auto* marker = std::get_if<RoundMarker>(&item)) {
         out += round_marker_line(*marker) + "\n";
       }

@@ -1,10 +1,12 @@
 // Unit tests of the generator: the model, the writers and reader, the encoder's errors, the
 // audit figures and the invariant checks, each with a case that must be caught.
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "audit/audit.hpp"
@@ -14,6 +16,7 @@
 #include "model/keccak.hpp"
 #include "program/amd64.hpp"
 #include "program/arm64.hpp"
+#include "spongegen_process.hpp"
 #include "writers/asmjit_encoder.hpp"
 #include "writers/gas_writer.hpp"
 #include "writers/manifest.hpp"
@@ -79,6 +82,22 @@ Instruction* find_instruction(Program& program, const std::string& text) {
     }
   }
   return nullptr;
+}
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    lines.push_back(line);
+  return lines;
+}
+
+// The first line of `text` holding `needle`, or "" if there is none.
+std::string line_with(const std::string& text, const std::string& needle) {
+  for (const std::string& line : split_lines(text)) {
+    if (line.find(needle) != std::string::npos) return line;
+  }
+  return "";
 }
 
 bool any_contains(const std::vector<std::string>& problems, const std::string& needle) {
@@ -195,6 +214,64 @@ TEST_CASE("audit figures agree with the kernel designs") {
   CHECK(json["kernels"][1]["entries"][0]["per_round"]["total"] == 69);
 }
 
+namespace {
+
+// The header's figures of the code come from the audit; `header` is the file's header
+// text, so the same check can read a committed file.
+void check_header_figures(const std::string& header, const audit::EntryAudit& permute,
+                          std::size_t largest_absorb, int loop_rounds) {
+  CHECK(line_with(header, "  per round ")
+            .find(fmt::format("  per round          {}  (", permute.per_round.total)) == 0);
+  CHECK(line_with(header, "  per permutation ")
+            .find(fmt::format("  per permutation    {}  (", permute.per_permutation.total)) == 0);
+  CHECK(line_with(header, "  loop  ") ==
+        fmt::format("  loop               {} per {}, {} per permutation",
+                    permute.loop_overhead * loop_rounds / keccak::kRounds,
+                    loop_rounds == 1 ? "round" : "four rounds", permute.loop_overhead));
+  CHECK(line_with(header, "  permute entry ")
+            .find(fmt::format("  permute entry      {} instructions, {} bytes",
+                              permute.static_instructions, permute.code_bytes)) == 0);
+  CHECK(line_with(header, "  absorb entry ")
+            .find(fmt::format("  absorb entry       up to {} ", largest_absorb)) == 0);
+  CHECK(line_with(header, "  frame  ") == fmt::format("  frame              {} bytes, {} "
+                                                      "registers saved",
+                                                      permute.frame_bytes,
+                                                      permute.saved_registers.size()));
+}
+
+}  // namespace
+
+TEST_CASE("every figure of the code in a kernel's header is the audit's") {
+  for (const auto& spec : kernels::all_kernels()) {
+    CAPTURE(spec.name);
+    const Program program = spec.build().program;
+    std::string header;
+    for (const std::string& line : program.header_lines)
+      header += line + "\n";
+    CAPTURE(header);
+    const auto audited = audit::audit_program(program, audit::kDefaultIssueWidth);
+    std::size_t largest_absorb = 0;
+    for (std::size_t i = 1; i < audited.entries.size(); ++i)
+      largest_absorb = std::max(largest_absorb, audited.entries[i].static_instructions);
+    const auto& permute = audited.entries.at(0);
+    check_header_figures(header, permute, largest_absorb, spec.isa == Isa::amd64 ? 4 : 1);
+    if (spec.isa == Isa::amd64) {
+      CHECK(header.find(fmt::format("costs {}\ninstructions per four rounds",
+                                    permute.loop_overhead / 6)) != std::string::npos);
+      CHECK(header.find(fmt::format("chain bound is {}\ncycles a round",
+                                    permute.round_chain_cycles)) != std::string::npos);
+      CHECK(header.find(fmt::format("(this file)        {}  ", permute.per_round.total)) !=
+            std::string::npos);
+    } else {
+      CHECK(header.find(fmt::format("loop costs {} instructions a round",
+                                    permute.loop_overhead / keccak::kRounds)) != std::string::npos);
+      CHECK(header.find(fmt::format("keeps the rounds in {} bytes", permute.per_round.total * 4)) !=
+            std::string::npos);
+      CHECK(header.find(", no frame,") == std::string::npos);  // the seed's kernel has one
+    }
+  }
+}
+
 TEST_CASE("audit --diff shows a changed instruction under its round") {
   const Program before = build("amd64-bmi2").program;
   Program after = before;
@@ -209,6 +286,46 @@ TEST_CASE("audit --diff shows a changed instruction under its round") {
   CHECK(audit::format_diff({{before, audit::audit_program(before, 6)}},
                            {{before, audit::audit_program(before, 6)}})
             .empty());
+}
+
+// The .S files committed before the round markers existed (before the audit) read back
+// with no rounds: their per-round figures, and the executed counts of their loops, cannot
+// be known, and must not show as 0.
+TEST_CASE("audit --diff against a .S without round markers says unknown, not 0") {
+  for (const auto& spec : kernels::all_kernels()) {
+    CAPTURE(spec.name);
+    const Program now = spec.build().program;
+    std::string old_text;
+    for (const std::string& line : split_lines(writers::write_gas(now))) {
+      if (line.find("// ---- round") == std::string::npos &&
+          line.find("// ---- end of round") == std::string::npos) {
+        old_text += line + "\n";
+      }
+    }
+    const Program old = audit::read_gas(old_text, spec.name);
+    const auto now_audit = audit::audit_program(now, 6);
+    const std::string diff =
+        audit::format_diff({{old, audit::audit_program(old, 6)}}, {{now, now_audit}});
+    CAPTURE(diff);
+    const auto& permute = now_audit.entries.at(0);
+    CHECK(line_with(diff, "per round instructions") == fmt::format("    {:<28} unknown -> {}",
+                                                                   "per round instructions",
+                                                                   permute.per_round.total));
+    CHECK(line_with(diff, "per permutation instructions") ==
+          fmt::format("    {:<28} unknown -> {}", "per permutation instructions",
+                      permute.per_permutation.total));
+    CHECK(line_with(diff, "round chain cycles").find("unknown -> ") != std::string::npos);
+    CHECK(diff.find(" 0 -> ") == std::string::npos);
+    CHECK(diff.find("no round markers") != std::string::npos);
+  }
+}
+
+TEST_CASE("audit --diff with an empty reference is a usage error") {
+  const auto result = spongegen_test::run_spongegen({"audit", "--diff", ""});
+  CAPTURE(result.output);
+  CHECK(result.exited);
+  CHECK(result.exit_status == 2);
+  CHECK(result.output.find("--diff needs") != std::string::npos);
 }
 
 TEST_CASE("the invariants hold for every kernel") {

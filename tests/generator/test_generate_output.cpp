@@ -1,0 +1,58 @@
+// `spongegen generate` writes its folder all or nothing: when any file cannot be written,
+// the files already in the folder stay as they were and no temporary file is left behind.
+// The failures are made with folders where files must go, which stop root too.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <set>
+#include <string>
+
+#include "spongegen_process.hpp"
+#include "writers/output_folder.hpp"
+
+using namespace spongegen_test;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::set<std::string> names_in(const fs::path& folder) {
+  std::set<std::string> names;
+  for (const auto& entry : fs::directory_iterator(folder))
+    names.insert(entry.path().filename().string());
+  return names;
+}
+
+}  // namespace
+
+TEST_CASE("generate leaves the previous files intact when a file cannot be written") {
+  const TemporaryFolder folder("generate");
+  const fs::path out = folder.path() / "generated";
+  const ProcessResult first = run_spongegen({"generate", "--out", out.string(), "--no-verify"});
+  REQUIRE(first.exit_status == 0);
+  const std::set<std::string> generated_names = names_in(out);
+  REQUIRE(generated_names.count("manifest.json") == 1);
+
+  // A previous version of a kernel, which a successful run would replace.
+  const fs::path kernel = out / "keccakf1600_amd64_bmi2.S";
+  const std::string previous = read_binary_file(kernel) + "// an older version\n";
+  write_binary_file(kernel, previous);
+  const std::string previous_arm64 = read_binary_file(out / "keccakf1600_arm64_sha3.S");
+
+  SUBCASE("manifest.json is a folder") {
+    fs::remove(out / "manifest.json");
+    fs::create_directories(out / "manifest.json" / "occupied");
+  }
+  SUBCASE("manifest.json's temporary file is a folder") {
+    fs::remove(out / "manifest.json");
+    fs::create_directories(spongegen::writers::temporary_path(out, "manifest.json") / "occupied");
+  }
+  const std::set<std::string> before = names_in(out);
+  const ProcessResult result = run_spongegen({"generate", "--out", out.string(), "--no-verify"});
+  CAPTURE(result.output);
+  CHECK(result.exited);
+  CHECK(result.exit_status == 1);
+  CHECK(result.output.find("manifest.json") != std::string::npos);
+  CHECK(read_binary_file(kernel) == previous);
+  CHECK(read_binary_file(out / "keccakf1600_arm64_sha3.S") == previous_arm64);
+  CHECK(names_in(out) == before);  // no temporary file left behind
+}
