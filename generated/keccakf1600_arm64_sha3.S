@@ -30,6 +30,9 @@
 // (this is a leaf function that calls nothing), and no stack buffer for the state.
 // Why the frame is not avoided by keeping lanes out of v8-v15: 25 lanes, 5 D values and
 // the B values need more than the 24 caller-saved SIMD registers (v0-v7, v16-v31).
+// Secrets: the state stays in v0-v24 for the whole call and the frame holds only the
+// caller's d8-d15, so no state-derived data is left in the released frame and nothing
+// needs clearing (the invariants check this at generation).
 // CFI: .cfi_def_cfa_offset and .cfi_offset for each saved d register.
 // BTI: `bti c` (hint #34, a NOP before ARMv8.5) at each entry, since entries are
 // reached by indirect calls through the dispatcher. The absorb entries branch into the

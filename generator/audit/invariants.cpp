@@ -122,6 +122,14 @@ class EntryChecker {
 
     if (effects.is_return) {
       if (sp_offset_ != 0) report(instruction, "returns with the stack pointer moved");
+      if (!secret_slots_.empty()) {
+        std::string offsets;
+        for (const int slot : secret_slots_)
+          offsets.append(offsets.empty() ? "" : " ").append(std::to_string(slot));
+        report(instruction, "returns leaving state-derived data in its released frame, at " +
+                                std::to_string(secret_slots_.size()) +
+                                " slots (bytes from the entry's stack pointer): " + offsets);
+      }
       for (const auto& [location, slot] : saved_) {
         if (!restored_.count(location)) {
           report(instruction, "returns without restoring " + location_name(isa, location));
@@ -147,12 +155,16 @@ class EntryChecker {
       }
       if (read.rfind("m:", 0) == 0 || !public_.count(read)) reads_public = false;
     }
+    // A save of a callee-saved register holds the caller's value, not the state's.
+    const bool saves_caller_register = is_callee_saved_save(instruction);
     for (const Location& write : effects.writes) {
       if (const auto slot = stack_slot(write)) {
         if (reads_public) {
           public_slots_.insert(*slot);
+          secret_slots_.erase(*slot);
         } else {
           public_slots_.erase(*slot);
+          if (!saves_caller_register) secret_slots_.insert(*slot);
         }
         continue;
       }
@@ -179,6 +191,24 @@ class EntryChecker {
         public_.erase(write);
       }
     }
+  }
+
+  bool is_callee_saved_save(const Instruction& instruction) const {
+    const Isa isa = program_.isa;
+    std::size_t registers = 0;
+    if (instruction.mnemonic == Mnemonic::amd64_push ||
+        instruction.mnemonic == Mnemonic::arm64_str) {
+      registers = 1;
+    } else if (instruction.mnemonic == Mnemonic::arm64_stp) {
+      registers = 2;
+    }
+    if (registers == 0) return false;
+    for (std::size_t i = 0; i < registers; ++i) {
+      if (!callee_saved(isa, register_location(isa, std::get<Reg>(instruction.operands[i])))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   void slot_of_push(const Instruction& instruction) {
@@ -225,6 +255,7 @@ class EntryChecker {
   std::vector<std::string>& problems_;
   std::set<Location> public_;
   std::set<int> public_slots_;     // stack slots (offsets from the entry's sp) holding public data
+  std::set<int> secret_slots_;     // stack slots holding data derived from the state or input
   std::map<Location, int> saved_;  // callee-saved register -> its stack slot
   std::set<Location> restored_;
   std::set<Location> restoring_;  // restored by the current instruction

@@ -7,6 +7,9 @@
 //  - the stack: every stack access lies inside what the entry allocated (below its entry
 //    stack pointer, at or above the current one: no red zone, no caller frame), and the
 //    stack pointer is back where it started at the return;
+//  - no residue: at the return, no slot of the released frame still holds data derived
+//    from the state or the input (the last write to each such slot stored public data,
+//    e.g. zero); saves of callee-saved registers hold the caller's values and are exempt;
 //  - the ABI: every callee-saved register the entry writes was saved first, and is
 //    restored from the same slot before the return.
 #pragma once

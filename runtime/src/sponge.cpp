@@ -14,20 +14,9 @@
 #include "byte_order.hpp"
 #include "kernel.hpp"
 #include "sponge/sponge.hpp"
+#include "wipe.hpp"
 
 namespace sponge::detail {
-namespace {
-
-// Zeroes the 25 lanes with straight-line stores, which compilers merge into a few vector
-// stores; a memset or a plain loop of this size becomes `rep stos` at -O2, several times
-// slower for 200 bytes, and this runs twice per hash (reset and wipe).
-void clear_lanes(std::uint64_t (&lanes)[25]) noexcept {
-#pragma GCC unroll 25
-  for (std::uint64_t& lane : lanes)
-    lane = 0;
-}
-
-}  // namespace
 
 KeccakSponge::KeccakSponge(std::size_t rate_bytes, std::uint8_t domain_byte) noexcept
     : rate_bytes_(static_cast<std::uint16_t>(rate_bytes)), domain_byte_(domain_byte) {
@@ -35,7 +24,7 @@ KeccakSponge::KeccakSponge(std::size_t rate_bytes, std::uint8_t domain_byte) noe
 }
 
 KeccakSponge::~KeccakSponge() {
-  clear_lanes(lanes_);
+  zero_words(lanes_);
   // The fields tell which function was used and how long the message was, modulo the rate.
   rate_bytes_ = 0;
   position_ = 0;
@@ -46,7 +35,7 @@ KeccakSponge::~KeccakSponge() {
 }
 
 void KeccakSponge::reset() noexcept {
-  clear_lanes(lanes_);
+  zero_words(lanes_);
   position_ = 0;
   squeezing_ = false;
 }

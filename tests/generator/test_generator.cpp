@@ -362,6 +362,26 @@ TEST_CASE("the invariant checks catch what they claim to catch") {
     std::get<Mem>(store->operands[0]).disp = 256;  // 6 pushes + 208-byte frame: the return address
     CHECK(any_contains(audit::check_invariants(program), "outside the entry's frame"));
   }
+  SUBCASE("amd64: a scratch lane left in the released frame") {
+    Program program = build("amd64-bmi2").program;
+    // Drop the wipe's first store (lane 0), the instruction after the wipe's zeroing.
+    auto& items = program.functions.front().items;
+    auto zeroing = std::find_if(items.begin(), items.end(), [&](const Item& item) {
+      const auto* instruction = std::get_if<Instruction>(&item);
+      return instruction && writers::format_instruction(program, *instruction) == "xor rax, rax";
+    });
+    REQUIRE(zeroing != items.end());
+    auto first_store = std::find_if(std::next(zeroing), items.end(), [](const Item& item) {
+      return std::holds_alternative<Instruction>(item);
+    });
+    REQUIRE(first_store != items.end());
+    CHECK(writers::format_instruction(program, std::get<Instruction>(*first_store)) ==
+          "mov qword ptr [rsp], rax");
+    items.erase(first_store);
+    CHECK(any_contains(audit::check_invariants(program),
+                       "returns leaving state-derived data in its released frame, at 1 slots "
+                       "(bytes from the entry's stack pointer): -256"));
+  }
   SUBCASE("arm64: d8-d15 loaded without the save") {
     Program program = build("arm64-sha3").program;
     for (int i = 0; i < 6; ++i)

@@ -1,0 +1,32 @@
+// Zeroing memory that held secret state, with straight-line stores: a memset or a plain
+// loop of a few hundred bytes becomes `rep stos` at -O2, which costs 65 TSC ticks for
+// 512 bytes on an AMD EPYC (Zen 3) against 24 for these stores (measured, see README).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace sponge::detail {
+
+// Zeroes `words` with one store each (the compiler merges them into vector stores).
+template <std::size_t Count>
+inline void zero_words(std::uint64_t (&words)[Count]) noexcept {
+#pragma GCC unroll 128
+  for (std::uint64_t& word : words)
+    word = 0;
+}
+
+// Zeroes `Bytes` of stack directly below the caller's frame, where the frames of the
+// functions it called lay: dead, but not cleared. Not inlined, so its own frame starts where
+// theirs did; the empty asm makes the array's contents observable, so the stores cannot be
+// dropped. Not instrumented by AddressSanitizer, which would put a redzone above the array
+// and leave the top of the released frames uncleared.
+template <std::size_t Bytes>
+[[gnu::noinline, gnu::no_sanitize_address]] void wipe_released_stack() noexcept {
+  static_assert(Bytes % 8 == 0);
+  std::uint64_t area[Bytes / 8];
+  zero_words(area);
+  __asm__ __volatile__("" : : "r"(area) : "memory");
+}
+
+}  // namespace sponge::detail
