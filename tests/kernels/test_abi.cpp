@@ -106,7 +106,7 @@ TEST_CASE("every entry of every runnable kernel keeps the calling convention") {
       std::string not_preserved;
       for (int reg = 0; reg < kCalleeSavedCount; ++reg) {
         if (clobbered_sets[reg] == 0) continue;
-        not_preserved += (not_preserved.empty() ? "" : " ") + std::string(kCalleeSavedNames[reg]);
+        not_preserved.append(not_preserved.empty() ? "" : " ").append(kCalleeSavedNames[reg]);
       }
       INFO(entry.name() << " over " << kCanarySets << " canary sets");
       CHECK_MESSAGE(not_preserved == "", entry.name() << " does not preserve the callee-saved "
