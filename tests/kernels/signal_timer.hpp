@@ -6,11 +6,18 @@
 #include <signal.h>
 #include <sys/time.h>
 
+#include <chrono>
 #include <cstring>
 #include <stdexcept>
 #include <string>
 
 namespace sponge_kernel_test {
+
+// How long a sampling loop may run to collect the samples it needs. The loops stop as soon
+// as they have them (after one second on an idle machine); the limit is generous because a
+// loaded machine under qemu collects them many times slower, and a test must not fail for
+// the machine's speed.
+inline constexpr std::chrono::seconds kSamplingLimit{60};
 
 class AlarmTimer {
  public:

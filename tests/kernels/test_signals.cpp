@@ -87,7 +87,7 @@ TEST_CASE("kernels interrupted by a 20 kHz signal that dirties the stack stay co
     AlarmTimer timer(dirty_the_stack, 50);  // 50 us: 20 kHz
     // About one second, longer only if the machine was too busy to deliver 2000 signals.
     while (elapsed < std::chrono::seconds(1) ||
-           (g_signals.load() < 2000 && elapsed < std::chrono::seconds(10))) {
+           (g_signals.load() < 2000 && elapsed < kSamplingLimit)) {
       for (int batch = 0; batch < 64; ++batch) {
         const Entry& entry = entries[calls % entries.size()];
         for (auto& lane : state)

@@ -382,8 +382,11 @@ TEST_CASE("the unwinder walks out of the assembly kernel from any sampled instru
   auto elapsed = std::chrono::steady_clock::duration{};
   {
     AlarmTimer timer(sample, 50);
-    while (elapsed < std::chrono::seconds(1) ||
-           (g_in_kernel.load() < 100 && elapsed < std::chrono::seconds(10))) {
+    // At least kReplayedCalls calls whatever the machine's speed (a loaded machine under
+    // qemu managed 6 in the first second), then sample for a second, longer if too few
+    // samples landed in the kernel.
+    while (calls < kReplayedCalls || elapsed < std::chrono::seconds(1) ||
+           (g_in_kernel.load() < 100 && elapsed < kSamplingLimit)) {
       call_kernel_in_a_loop(*kernel, state.data(), block, kIterationsPerCall);
       if (++calls == kReplayedCalls) after_replayed_calls = state;
       elapsed = std::chrono::steady_clock::now() - start;
@@ -474,9 +477,8 @@ TEST_CASE("the unwinder recovers the callee-saved registers the kernel saved (it
   auto elapsed = std::chrono::steady_clock::duration{};
   {
     AlarmTimer timer(sample_registers, 50);
-    while (
-        elapsed < std::chrono::seconds(1) ||
-        (fewest_clobbered() < 4 * kMinimumClobberedSamples && elapsed < std::chrono::seconds(10))) {
+    while (elapsed < std::chrono::seconds(1) ||
+           (fewest_clobbered() < 4 * kMinimumClobberedSamples && elapsed < kSamplingLimit)) {
       for (int i = 0; i < 600; ++i, ++calls) {
         // Fresh, distinct canaries per call (the register's index in the top byte).
         for (std::size_t reg = 0; reg < kCalleeSavedCount; ++reg) {
