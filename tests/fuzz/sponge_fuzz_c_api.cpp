@@ -186,10 +186,10 @@ void check_call(const Call& call) {
       std::string(function.name) + " (input " + std::to_string(call.input_length) +
       " bytes, output " + std::to_string(out_len) + ", layout " + std::to_string(call.layout) + ")";
   // Both arguments bad: sponge.h says the input's error wins.
-  const sponge_status expected = bad_input    ? SPONGE_ERROR_NULL_INPUT
-                                 : bad_output ? SPONGE_ERROR_NULL_OUTPUT
-                                              : SPONGE_OK;
-  const bool status_right = status == expected;
+  const sponge_status expected_status = bad_input    ? SPONGE_ERROR_NULL_INPUT
+                                        : bad_output ? SPONGE_ERROR_NULL_OUTPUT
+                                                     : SPONGE_OK;
+  const bool status_right = status == expected_status;
   if (!status_right) {
     sponge_fuzz::fail(what + ": status " + std::to_string(status) + " (" +
                       sponge_status_message(status) + ")");
