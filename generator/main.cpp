@@ -261,14 +261,13 @@ int command_check(const Options& options) {
 int command_list() {
   for (const kernels::KernelSpec& spec : kernels::all_kernels()) {
     const kernels::BuiltKernel kernel = spec.build();
-    fmt::print("{} ({}, {}): {} instructions\n", spec.name, isa_name(spec.isa), spec.file_name,
-               kernel.program.instruction_count());
-    for (const auto& entry : kernel.entries) {
-      if (entry.absorb_rate_bytes == 0) {
-        fmt::print("  {}  permute\n", entry.symbol);
-      } else {
-        fmt::print("  {}  absorb {} bytes, then permute\n", entry.symbol, entry.absorb_rate_bytes);
-      }
+    std::string features;
+    for (const kernels::CpuFeature& feature : spec.cpu_features)
+      features += (features.empty() ? "" : " ") + std::string(feature.name);
+    fmt::print("{} ({}, needs {}, {}): {} instructions\n", spec.name, isa_name(spec.isa), features,
+               spec.file_name, kernel.program.instruction_count());
+    for (const Function& function : kernel.program.functions) {
+      fmt::print("  {:<46} {}\n", function.symbol, entry_shape_line(function.shape));
     }
   }
   return 0;

@@ -141,6 +141,7 @@ KernelAudit audit_program(const Program& program, int issue_width) {
   for (std::size_t f = 0; f < program.functions.size(); ++f) {
     EntryAudit entry;
     entry.symbol = program.functions[f].symbol;
+    entry.shape = program.functions[f].shape;
     entry.code_bytes = encoded.functions.at(f).size;
     for (const Item& item : program.functions[f].items) {
       entry.static_instructions += std::holds_alternative<Instruction>(item);
@@ -246,12 +247,14 @@ std::string format_table(const std::vector<KernelAudit>& audits) {
       out += fmt::format("  {:<42} {}\n", entry.symbol, mix_cells(entry.per_round));
       out += fmt::format("  {:<42} {}\n", "", mix_cells(entry.per_permutation));
       out += fmt::format(
+          "  {:<42} {}\n"
           "  {:<42} frame {} B, saves {}, code {} B ({} instructions), loop overhead {},\n"
           "  {:<42} round chain {} cycles, bounds: latency {} cycles, issue {:.0f} cycles;\n"
           "  {:<42} registers {}\n",
-          "", entry.frame_bytes, join(entry.saved_registers), entry.code_bytes,
-          entry.static_instructions, entry.loop_overhead, "", entry.round_chain_cycles,
-          entry.latency_bound_cycles, entry.issue_bound_cycles, "", join(entry.registers_used));
+          "", entry_shape_line(entry.shape), "", entry.frame_bytes, join(entry.saved_registers),
+          entry.code_bytes, entry.static_instructions, entry.loop_overhead, "",
+          entry.round_chain_cycles, entry.latency_bound_cycles, entry.issue_bound_cycles, "",
+          join(entry.registers_used));
     }
     out += "\n";
   }
@@ -265,6 +268,11 @@ std::string format_json(const std::vector<KernelAudit>& audits) {
     nlohmann::ordered_json entries = nlohmann::ordered_json::array();
     for (const EntryAudit& entry : kernel.entries) {
       entries.push_back({{"symbol", entry.symbol},
+                         {"kind", std::string(entry_kind_name(entry.shape.kind))},
+                         {"permutation", entry.shape.permutation},
+                         {"rounds", entry.shape.rounds},
+                         {"rate_bytes", entry.shape.rate_bytes},
+                         {"lanes", entry.shape.lanes},
                          {"per_round", mix_json(entry.per_round)},
                          {"per_permutation", mix_json(entry.per_permutation)},
                          {"static_instructions", entry.static_instructions},
@@ -297,11 +305,9 @@ std::vector<std::pair<std::string, std::vector<std::string>>> sections(const Pro
   std::vector<std::pair<std::string, std::vector<std::string>>> out{{"before the rounds", {}}};
   for (const Item& item : function.items) {
     if (const auto* marker = std::get_if<RoundMarker>(&item)) {
-      out.push_back({marker->begin
-                         ? (marker->repeat == 1
-                                ? fmt::format("round {}", marker->round)
-                                : fmt::format("round {} (x{})", marker->round, marker->repeat))
-                         : "after the rounds",
+      out.push_back({marker->begin ? fmt::format("round {}{}", marker->round,
+                                                 marker->in_loop ? " (loop)" : "")
+                                   : "after the rounds",
                      {}});
     } else if (const auto* instruction = std::get_if<Instruction>(&item)) {
       out.back().second.push_back(writers::format_instruction(program, *instruction));

@@ -40,14 +40,18 @@ class EntryChecker {
   EntryChecker(const Program& program, std::size_t function, std::vector<std::string>& problems)
       : program_(program), symbol_(program.functions[function].symbol), problems_(problems) {
     const Isa isa = program.isa;
+    // Public on entry: the arguments the entry's signature declares (pointers, whose
+    // values are addresses, not data), the stack pointer and arm64's return address.
+    const int arguments = static_cast<int>(program.functions[function].shape.parameters.size());
+    for (int index = 0; index < arguments; ++index) {
+      public_.insert(register_location(
+          isa, isa == Isa::amd64 ? amd64::sysv_argument(index) : arm64::aapcs64_argument(index)));
+    }
     if (isa == Isa::amd64) {
-      for (Reg reg : {amd64::rdi, amd64::rsi, amd64::rsp}) {
-        public_.insert(register_location(isa, reg));
-      }
+      public_.insert(register_location(isa, amd64::rsp));
     } else {
-      for (Reg reg : {arm64::x(0), arm64::x(1), arm64::x(30), arm64::sp}) {
+      for (Reg reg : {arm64::x(30), arm64::sp})
         public_.insert(register_location(isa, reg));
-      }
     }
     walk_entry(program, function, [&](const Step& step) {
       if (const auto* instruction = std::get_if<Instruction>(step.item)) check(*instruction);

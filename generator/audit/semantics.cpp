@@ -291,11 +291,11 @@ void walk_entry(const Program& program, std::size_t function,
       if (const auto* label = std::get_if<LabelDef>(&items[i])) labels[label->id] = {f, i};
     }
   }
-  // Times each loop branch (by position) has been taken; it is taken until its loop has
-  // run the trip count of the round region that holds it.
-  std::map<std::pair<std::size_t, std::size_t>, int> taken;
+  // The rounds do not depend on the data, so a loop branch is taken exactly while the
+  // entry has run fewer rounds than its shape declares: a loop body shared by entries of
+  // different round counts turns as often as each one needs.
+  const int declared_rounds = program.functions[function].shape.rounds;
   Position at{function, 0};
-  int trip_count = 1;
   int round_index = -1, rounds_entered = 0;
   for (int steps = 0; steps < 1'000'000; ++steps) {
     const auto& items = program.functions[at.function].items;
@@ -304,9 +304,7 @@ void walk_entry(const Program& program, std::size_t function,
                             " runs off its end");
     }
     const Item& item = items[at.item];
-    const Position here = at;
     if (const auto* marker = std::get_if<RoundMarker>(&item)) {
-      if (marker->begin) trip_count = marker->repeat;
       round_index = marker->begin ? rounds_entered++ : -1;
     }
     visit({&item, round_index});
@@ -316,14 +314,10 @@ void walk_entry(const Program& program, std::size_t function,
     const Effects effects = effects_of(program.isa, *instruction);
     if (effects.is_return) return;
     if (effects.is_unconditional_branch) at = labels.at(effects.target->id);
-    if (effects.is_conditional_branch) {
-      int& count = taken[{here.function, here.item}];
-      if (count + 1 < trip_count) {
-        ++count;
-        at = labels.at(effects.target->id);
-      } else {
-        count = 0;
-      }
+    // A loop branch outside any round region has no known trip count: one pass is walked
+    // (the audit reports the executed figures as unknown).
+    if (effects.is_conditional_branch && round_index >= 0 && rounds_entered < declared_rounds) {
+      at = labels.at(effects.target->id);
     }
   }
   throw GenerationError("audit: the walk of " + program.functions[function].symbol +

@@ -48,9 +48,9 @@ struct Step {
 };
 
 // Walks what a call of `function` executes, in order, ending at the return. Conditional
-// branches close loops: each is taken until its loop has run as often as the `repeat` of
-// the round region holding the branch says (the rounds do not depend on the data, so
-// this is exactly what the code does).
+// branches close loops: each is taken while the call has entered fewer round regions than
+// the function's EntryShape::rounds (the rounds do not depend on the data, so this is
+// exactly what the code does).
 void walk_entry(const Program& program, std::size_t function,
                 const std::function<void(const Step&)>& visit);
 

@@ -1,6 +1,8 @@
 #include "program/amd64.hpp"
 
 #include <array>
+#include <iterator>
+#include <string>
 
 namespace spongegen::amd64 {
 
@@ -15,6 +17,15 @@ std::string_view register_name(Reg reg) {
                           std::to_string(reg.index) + ")");
   }
   return kNames[reg.index];
+}
+
+Reg sysv_argument(int index) {
+  static constexpr Reg kArguments[] = {rdi, rsi, rdx, rcx, r8, r9};
+  if (index < 0 || index >= static_cast<int>(std::size(kArguments))) {
+    throw GenerationError("System V: argument " + std::to_string(index) +
+                          " is not passed in a register");
+  }
+  return kArguments[index];
 }
 
 bool is_callee_saved_sysv(Reg reg) {

@@ -27,6 +27,9 @@ inline constexpr Reg r15{RegClass::gp64, 15};
 
 std::string_view register_name(Reg reg);
 
+// System V AMD64: where the index-th integer or pointer argument arrives (0-5).
+Reg sysv_argument(int index);
+
 // System V AMD64: the registers a function must preserve for its caller.
 bool is_callee_saved_sysv(Reg reg);
 

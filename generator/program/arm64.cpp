@@ -27,6 +27,14 @@ std::string register_name(Reg reg) {
                         std::to_string(static_cast<int>(reg.cls)) + ", index " + index + ")");
 }
 
+Reg aapcs64_argument(int index) {
+  if (index < 0 || index > 7) {
+    throw GenerationError("AAPCS64: argument " + std::to_string(index) +
+                          " is not passed in a register");
+  }
+  return x(index);
+}
+
 bool is_callee_saved(Reg reg) {
   if (reg.cls == RegClass::gp64 || reg.cls == RegClass::gp32) {
     return reg.index >= 19 && reg.index <= 30;

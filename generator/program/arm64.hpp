@@ -25,6 +25,9 @@ constexpr Reg v2d(int index) {
 
 std::string register_name(Reg reg);
 
+// AAPCS64: where the index-th integer or pointer argument arrives (x0-x7).
+Reg aapcs64_argument(int index);
+
 // AAPCS64: x19-x28 (and fp, lr) and the low 64 bits of v8-v15 are callee-saved.
 bool is_callee_saved(Reg reg);
 
@@ -53,6 +56,9 @@ class Emitter : public FunctionBuilder {
   void cbnz(Reg reg, LabelId target) { emit(Mnemonic::arm64_cbnz, {reg, LabelRef{target}}); }
   void adr(Reg dst, LabelId label) { emit(Mnemonic::arm64_adr, {dst, LabelRef{label}}); }
   void mov(Reg dst, std::int64_t value) { emit(Mnemonic::arm64_mov, {dst, Imm{value}}); }
+  void add(Reg dst, Reg src, std::int64_t value) {
+    emit(Mnemonic::arm64_add, {dst, src, Imm{value}});
+  }
   void sub(Reg dst, Reg src, std::int64_t value) {
     emit(Mnemonic::arm64_sub, {dst, src, Imm{value}});
   }

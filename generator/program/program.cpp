@@ -50,6 +50,27 @@ const MnemonicInfo& mnemonic_info(Mnemonic mnemonic) {
   return kTable[static_cast<std::size_t>(mnemonic)];
 }
 
+std::string_view entry_kind_name(EntryKind kind) {
+  return kind == EntryKind::permute ? "permute" : "absorb";
+}
+
+std::string c_prototype(const std::string& symbol, const EntryShape& shape) {
+  std::string text = "void " + symbol + "(";
+  for (std::size_t i = 0; i < shape.parameters.size(); ++i) {
+    const Parameter& parameter = shape.parameters[i];
+    if (i > 0) text += ", ";
+    text += parameter.c_type + " " + parameter.name;
+    if (parameter.extent > 0) text += "[" + std::to_string(parameter.extent) + "]";
+  }
+  return text + ")";
+}
+
+std::string entry_shape_line(const EntryShape& shape) {
+  return std::string(entry_kind_name(shape.kind)) + " " + shape.permutation +
+         " rounds=" + std::to_string(shape.rounds) + " rate=" + std::to_string(shape.rate_bytes) +
+         " lanes=" + std::to_string(shape.lanes);
+}
+
 LabelId Program::new_label(std::string name) {
   label_names.push_back(std::move(name));
   return static_cast<LabelId>(label_names.size() - 1);
@@ -89,11 +110,11 @@ void FunctionBuilder::cfi(Cfi entry) {
   function_.items.emplace_back(std::in_place_type<Cfi>, entry);
 }
 
-void FunctionBuilder::begin_round(int round, int repeat) {
-  function_.items.emplace_back(std::in_place_type<RoundMarker>, RoundMarker{true, round, repeat});
+void FunctionBuilder::begin_round(int round, bool in_loop) {
+  function_.items.emplace_back(std::in_place_type<RoundMarker>, RoundMarker{true, round, in_loop});
 }
 void FunctionBuilder::end_round() {
-  function_.items.emplace_back(std::in_place_type<RoundMarker>, RoundMarker{false, 0, 0});
+  function_.items.emplace_back(std::in_place_type<RoundMarker>, RoundMarker{false, 0, false});
 }
 
 void FunctionBuilder::annotate(std::string text) {

@@ -147,12 +147,14 @@ struct Comment {
 };
 struct Blank {};
 
-// Brackets the code of one round, for the audit. `repeat` is how often the bracketed code
-// runs per permutation: 1 for an unrolled round, 24 for the body of a round loop.
+// Brackets the code of one round, for the audit. A round inside a loop body runs as often
+// as the loop turns, which depends on the entry that entered it (a 12-round entry turns a
+// shared loop half as often as a 24-round one): the audit counts rounds against the
+// entry's declared round count (EntryShape::rounds), not a count fixed in the marker.
 struct RoundMarker {
   bool begin;
-  int round;  // 0-based; the first round of a loop body
-  int repeat;
+  int round;  // 0-based position in the round sequence; the first round of a loop body
+  bool in_loop;
 };
 
 using Item = std::variant<Instruction, LabelDef, Comment, Blank, Cfi, RoundMarker>;
@@ -161,10 +163,44 @@ using Item = std::variant<Instruction, LabelDef, Comment, Blank, Cfi, RoundMarke
 // Functions, data and the file
 // ---------------------------------------------------------------------------------------
 
+// One parameter of an entry's C signature: `const uint8_t block[168]` is {"const uint8_t",
+// "block", 168}. Parameter i arrives in the ABI's i-th argument register.
+struct Parameter {
+  std::string c_type;
+  std::string name;
+  int extent = 0;  // array elements; 0 for a scalar
+  friend bool operator==(const Parameter&, const Parameter&) = default;
+};
+
+enum class EntryKind : std::uint8_t {
+  permute,  // run the permutation on the state
+  absorb,   // XOR one rate block into the state, then permute
+};
+std::string_view entry_kind_name(EntryKind kind);
+
+// What one call of an entry computes, declared by the builder: the manifest, `spongegen
+// list`, the audit, the generated C header, the invariant checker (argument registers) and
+// the JIT self-check (which reference to run) all read it from here. The permutation is a
+// name, data to the writers: they print it, never interpret it.
+struct EntryShape {
+  EntryKind kind = EntryKind::permute;
+  std::string permutation;  // e.g. "keccak-f1600", "keccak-p1600"
+  int rounds = 0;           // rounds one call runs
+  int rate_bytes = 0;       // absorb entries: bytes of the block; 0 for permute
+  int lanes = 1;            // independent states one call permutes
+  std::vector<Parameter> parameters;
+  friend bool operator==(const EntryShape&, const EntryShape&) = default;
+};
+
+// "void name(uint64_t state[25], const uint8_t block[168])"
+std::string c_prototype(const std::string& symbol, const EntryShape& shape);
+// "absorb keccak-p1600 rounds=12 rate=168 lanes=1": one line the reader parses back.
+std::string entry_shape_line(const EntryShape& shape);
+
 struct Function {
-  std::string symbol;     // without any platform prefix
-  std::string signature;  // the C prototype, for the comment above it
-  std::string summary;    // one line: what the entry does
+  std::string symbol;   // without any platform prefix
+  std::string summary;  // one line: what the entry does
+  EntryShape shape;
   std::vector<Item> items;
 };
 
@@ -211,7 +247,7 @@ class FunctionBuilder {
   void blank();
   void bind(LabelId label);
   void cfi(Cfi entry);
-  void begin_round(int round, int repeat);
+  void begin_round(int round, bool in_loop);
   void end_round();
   // Attaches a trailing comment to the last instruction emitted.
   void annotate(std::string text);

@@ -124,9 +124,8 @@ std::string property_note(PropertyNote note) {
 
 std::string round_marker_line(const RoundMarker& marker) {
   if (!marker.begin) return "\t// ---- end of round ----";
-  if (marker.repeat == 1) return fmt::format("\t// ---- round {} ----", marker.round);
-  return fmt::format("\t// ---- round {} of the loop, runs {} times ----", marker.round,
-                     marker.repeat);
+  if (!marker.in_loop) return fmt::format("\t// ---- round {} ----", marker.round);
+  return fmt::format("\t// ---- round {} of the loop ----", marker.round);
 }
 
 std::string format_instruction(const Program& program, const Instruction& instruction) {
@@ -159,7 +158,8 @@ std::string write_gas(const Program& program) {
 
   for (const Function& function : program.functions) {
     out += "\n";
-    append_comment_block(out, {function.summary, function.signature});
+    append_comment_block(out, {function.summary, c_prototype(function.symbol, function.shape),
+                               std::string(kEntryShapePrefix) + entry_shape_line(function.shape)});
     out +=
         fmt::format("\t.globl SYMBOL({0})\n\tHIDDEN(SYMBOL({0}))\n\tFUNCTION_TYPE(SYMBOL({0}))\n",
                     function.symbol);
