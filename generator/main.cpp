@@ -26,6 +26,7 @@
 #include "kernels/kernel.hpp"
 #include "verify/jit_verify.hpp"
 #include "writers/asmjit_encoder.hpp"
+#include "writers/c_header.hpp"
 #include "writers/gas_writer.hpp"
 #include "writers/manifest.hpp"
 #include "writers/output_folder.hpp"
@@ -169,6 +170,7 @@ std::vector<writers::GeneratedFile> generate_files(bool verify, bool report) {
   std::vector<writers::GeneratedFile> files;
   for (const auto& kernel : written)
     files.push_back({kernel.spec->file_name, kernel.text});
+  files.push_back({writers::kCHeaderName, writers::write_c_header(written)});
   files.push_back({"manifest.json", writers::write_manifest(written)});
   return files;
 }
