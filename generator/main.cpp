@@ -160,6 +160,7 @@ std::vector<writers::GeneratedFile> generate_files(bool verify, bool report) {
         message += "\n  " + problem;
       throw GenerationError(message);
     }
+    kernels::check_cpu_features(spec, kernel.kernel.program);
     if (verify) {
       const verify::VerifyResult result = verify::verify_against_portable(spec, kernel.kernel);
       if (report) fmt::print("{}: {}\n", spec.name, result.summary);

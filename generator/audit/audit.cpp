@@ -76,11 +76,11 @@ int chain_cycles(Isa isa, const std::vector<const Instruction*>& round) {
     const Effects effects = effects_of(isa, *instruction);
     int start = 0;
     for (const Location& read : effects.reads) {
-      const bool memory = read.rfind("m:", 0) == 0;
-      start = std::max(start, ready[read] + (memory ? model.load : 0));
+      start = std::max(start, ready[read] + (is_memory(read) ? model.load : 0));
     }
-    const bool simd =
-        isa == Isa::arm64 && !effects.writes.empty() && effects.writes.front().front() == 'v';
+    const auto* first_write =
+        effects.writes.empty() ? nullptr : std::get_if<RegisterLocation>(&effects.writes.front());
+    const bool simd = first_write != nullptr && first_write->file == RegisterFile::vector;
     int latency = simd ? model.simd : model.scalar_alu;
     if (effects.cls == InstructionClass::branch) latency = 0;
     const int finish = start + latency;
@@ -118,7 +118,7 @@ std::uint64_t loop_overhead(Isa isa, const std::vector<Executed>& executed) {
       needed.erase(write);
     needed.insert(e.reads.begin(), e.reads.end());
   }
-  const Location stack_pointer = register_location(isa, isa == Isa::amd64 ? amd64::rsp : arm64::sp);
+  const Location stack_pointer = stack_pointer_location(isa);
   std::map<Location, bool> written_by_loop;
   std::uint64_t count = 0;
   for (std::size_t i = 0; i < executed.size(); ++i) {
@@ -149,15 +149,8 @@ KernelAudit audit_program(const Program& program, int issue_width) {
     const int initial_cfa = program.isa == Isa::amd64 ? 8 : 0;  // the return address
     int cfa = initial_cfa;
     std::uint64_t rounds = 0;
-    // Registers in a readable order: by kind, then number (r9 before r10).
-    auto register_order = [](const Location& a, const Location& b) {
-      auto key = [](const Location& l) {
-        const bool numbered = l.size() > 1 && std::isdigit(static_cast<unsigned char>(l[1]));
-        return std::make_pair(l.substr(0, 1), numbered ? std::stoi(l.substr(1)) : -1);
-      };
-      return key(a) < key(b);
-    };
-    std::set<Location, decltype(register_order)> used(register_order);
+    // Registers in a readable order: by register file, then number (r9 before r10).
+    std::set<Location> used;
     std::vector<const Instruction*> first_round;
     std::vector<Executed> executed;
     walk_entry(program, f, [&](const Step& step) {
@@ -190,7 +183,7 @@ KernelAudit audit_program(const Program& program, int issue_width) {
       }
       for (const auto* list : {&effects.reads, &effects.writes}) {
         for (const Location& location : *list) {
-          if (location.rfind("m:", 0) != 0 && location != kFlags) used.insert(location);
+          if (!is_memory(location) && location != kFlags) used.insert(location);
         }
       }
     });

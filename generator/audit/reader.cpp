@@ -7,6 +7,7 @@
 
 #include "program/amd64.hpp"
 #include "program/arm64.hpp"
+#include "program/instruction_table.hpp"
 #include "writers/gas_writer.hpp"
 
 namespace spongegen::audit {
@@ -272,9 +273,8 @@ class Reader {
     const std::size_t space = code.find(' ');
     const std::string_view text = code.substr(0, space);
     std::optional<Mnemonic> mnemonic;
-    for (int id = 0; id <= static_cast<int>(Mnemonic::arm64_xar); ++id) {
-      const MnemonicInfo& info = mnemonic_info(static_cast<Mnemonic>(id));
-      if (info.isa == program_.isa && info.text == text) mnemonic = static_cast<Mnemonic>(id);
+    for (const InstructionSpec& spec : instruction_table(program_.isa)) {
+      if (spec.text == text) mnemonic = spec.mnemonic;
     }
     if (!mnemonic) throw GenerationError("unknown mnemonic '" + std::string(text) + "'");
     Instruction instruction{*mnemonic, {}, {}};
@@ -293,6 +293,15 @@ class Reader {
           ++i;
           continue;
         }
+        // arm64 shifted register: "x2, ror #19" reads as two operands.
+        if (program_.isa == Isa::arm64 && i + 1 < operands.size()) {
+          if (auto shift = parse_shift(operands[i + 1])) {
+            instruction.operands.push_back(
+                ShiftedReg{reg(operands[i]), shift->first, shift->second});
+            ++i;
+            continue;
+          }
+        }
         instruction.operands.push_back(operand(operands[i]));
       }
     }
@@ -300,36 +309,25 @@ class Reader {
   }
 
   Reg reg(std::string_view name) {
-    if (program_.isa == Isa::amd64) {
-      for (std::uint8_t index = 0; index < 16; ++index) {
-        const Reg candidate{RegClass::gp64, index};
-        if (amd64::register_name(candidate) == name) return candidate;
-      }
-      throw GenerationError("unknown amd64 register '" + std::string(name) + "'");
+    const auto parsed =
+        program_.isa == Isa::amd64 ? amd64::parse_register(name) : arm64::parse_register(name);
+    if (!parsed) {
+      throw GenerationError("unknown " + std::string(isa_name(program_.isa)) + " register '" +
+                            std::string(name) + "'");
     }
-    if (name == "sp") return arm64::sp;
-    RegClass cls;
-    std::string_view digits = name.substr(1);
-    if (name.front() == 'x') {
-      cls = RegClass::gp64;
-    } else if (name.front() == 'w') {
-      cls = RegClass::gp32;
-    } else if (name.front() == 'd') {
-      cls = RegClass::fp64;
-    } else if (name.front() == 'v' && name.size() > 4 && name.substr(name.size() - 4) == ".16b") {
-      cls = RegClass::vec16b;
-      digits = name.substr(1, name.size() - 5);
-    } else if (name.front() == 'v' && name.size() > 3 && name.substr(name.size() - 3) == ".2d") {
-      cls = RegClass::vec2d;
-      digits = name.substr(1, name.size() - 4);
-    } else {
-      throw GenerationError("unknown arm64 register '" + std::string(name) + "'");
+    return *parsed;
+  }
+
+  // "ror #19" -> (ror, 19), or nothing.
+  static std::optional<std::pair<Shift, std::uint8_t>> parse_shift(std::string_view text) {
+    for (Shift shift : {Shift::lsl, Shift::lsr, Shift::asr, Shift::ror}) {
+      const std::string prefix = std::string(shift_name(shift)) + " #";
+      if (!starts_with(text, prefix)) continue;
+      const auto amount = parse_integer(text.substr(prefix.size()));
+      if (!amount || *amount < 0 || *amount > 63) throw GenerationError("unreadable shift");
+      return std::make_pair(shift, static_cast<std::uint8_t>(*amount));
     }
-    const auto index = parse_integer(digits);
-    if (!index || *index < 0 || *index > 31) {
-      throw GenerationError("unknown arm64 register '" + std::string(name) + "'");
-    }
-    return Reg{cls, static_cast<std::uint8_t>(*index)};
+    return std::nullopt;
   }
 
   Operand operand(std::string text) {
@@ -339,10 +337,16 @@ class Reader {
   }
 
   Operand amd64_operand(const std::string& text) {
-    if (starts_with(text, "qword ptr [")) {
+    std::optional<int> bytes;
+    for (int size : {4, 8, 16, 32, 64}) {
+      if (starts_with(text, std::string(amd64::memory_size_keyword(size)) + " [")) bytes = size;
+    }
+    if (bytes) {
       std::string_view inside(text);
-      inside = inside.substr(11, inside.size() - 12);
+      inside = inside.substr(inside.find('[') + 1);
+      inside = inside.substr(0, inside.size() - 1);
       Mem mem{kNoBase};
+      mem.bytes = static_cast<std::uint8_t>(*bytes);
       // base [+ LOCAL(label)] [+|- disp]
       std::size_t pos = inside.find(' ');
       const std::string_view base = inside.substr(0, pos);

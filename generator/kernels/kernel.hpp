@@ -52,6 +52,10 @@ struct KernelSpec {
 // Every kernel spongegen generates, in output order.
 const std::vector<KernelSpec>& all_kernels();
 
+// Throws unless every instruction's CPU feature (its instruction table row) is one the
+// spec declares: otherwise the runtime would call the kernel on a CPU that cannot run it.
+void check_cpu_features(const KernelSpec& spec, const Program& program);
+
 BuiltKernel build_keccak_amd64_bmi2();
 BuiltKernel build_keccak_arm64_sha3();
 

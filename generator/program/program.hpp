@@ -23,18 +23,37 @@ std::string_view isa_name(Isa isa);
 // ---------------------------------------------------------------------------------------
 
 enum class RegClass : std::uint8_t {
-  gp64,    // amd64 rax..r15 (index = hardware encoding), arm64 x0..x30
-  gp32,    // arm64 w0..w30
-  sp,      // arm64 stack pointer (index ignored)
-  fp64,    // arm64 d0..d31: the low 64 bits of a SIMD register
-  vec16b,  // arm64 vN.16b
-  vec2d,   // arm64 vN.2d
+  gp32,  // amd64 eax..r15d, arm64 w0..w30 (index = hardware encoding)
+  gp64,  // amd64 rax..r15, arm64 x0..x30
+  sp,    // arm64 stack pointer (index ignored)
+  xmm,   // amd64 xmm0..xmm31: 16 bytes
+  ymm,   // amd64 ymm0..ymm31: 32 bytes
+  zmm,   // amd64 zmm0..zmm31: 64 bytes
+  fp64,  // arm64 d0..d31: the low 64 bits of a SIMD register
+  vec,   // arm64 v0..v31 with an arrangement
 };
+
+// How an arm64 vector register's bits are split into lanes (RegClass::vec only).
+enum class Arrangement : std::uint8_t { none, b16, d2 };
 
 struct Reg {
   RegClass cls;
   std::uint8_t index;
+  Arrangement arrangement = Arrangement::none;
   friend bool operator==(const Reg&, const Reg&) = default;
+};
+
+// Bytes a register holds: 4 for gp32, 8 for gp64, 16 for xmm and arm64 vectors...
+int register_bytes(const Reg& reg);
+
+// An arm64 register operand shifted or rotated before use: `eor x0, x1, x2, ror #19`.
+enum class Shift : std::uint8_t { lsl, lsr, asr, ror };
+std::string_view shift_name(Shift shift);
+struct ShiftedReg {
+  Reg reg;
+  Shift shift;
+  std::uint8_t amount;
+  friend bool operator==(const ShiftedReg&, const ShiftedReg&) = default;
 };
 
 using LabelId = std::uint32_t;
@@ -55,6 +74,9 @@ struct Mem {
   std::int32_t disp = 0;
   Addressing addressing = Addressing::offset;
   LabelId label = kNoLabel;  // only for pc_relative
+  // Bytes accessed: amd64 prints it (qword ptr = 8, xmmword ptr = 16...); arm64 takes it
+  // from the register operands, so 0 there.
+  std::uint8_t bytes = 0;
   friend bool operator==(const Mem&, const Mem&) = default;
 };
 
@@ -68,57 +90,28 @@ struct LabelRef {
   friend bool operator==(const LabelRef&, const LabelRef&) = default;
 };
 
-using Operand = std::variant<Reg, Mem, Imm, LabelRef>;
+using Operand = std::variant<Reg, Mem, Imm, LabelRef, ShiftedReg>;
 
 // ---------------------------------------------------------------------------------------
 // Instructions
 // ---------------------------------------------------------------------------------------
 
-// Every mnemonic any builder may use. Operand order is the Intel manual's for amd64 and the
+// Every mnemonic any builder may use: one per row of the ISA's instruction table
+// (program/amd64_instructions.def, program/arm64_instructions.def; see
+// program/instruction_table.hpp). Operand order is the Intel manual's for amd64 and the
 // Arm ARM's for arm64: destination first.
 enum class Mnemonic : std::uint16_t {
-  // amd64
-  amd64_add,
-  amd64_andn,
-  amd64_cmp,
-  amd64_endbr64,
-  amd64_jmp,
-  amd64_jne,
-  amd64_lea,
-  amd64_mov,
-  amd64_pop,
-  amd64_push,
-  amd64_ret,
-  amd64_rorx,
-  amd64_sub,
-  amd64_xor,
-  // arm64
-  arm64_add,
-  arm64_adr,
-  arm64_b,
-  arm64_bcax,
-  arm64_cbnz,
-  arm64_eor,
-  arm64_eor3,
-  arm64_hint,
-  arm64_ld1r,
-  arm64_ldp,
-  arm64_ldr,
-  arm64_mov,
-  arm64_rax1,
-  arm64_ret,
-  arm64_stp,
-  arm64_str,
-  arm64_sub,
-  arm64_xar,
+#define SPONGEGEN_AMD64(name, ...) amd64_##name,
+#include "program/amd64_instructions.def"
+#undef SPONGEGEN_AMD64
+#define SPONGEGEN_ARM64(name, ...) arm64_##name,
+#include "program/arm64_instructions.def"
+#undef SPONGEGEN_ARM64
 };
 
-struct MnemonicInfo {
-  std::string_view text;  // as the assembler spells it
-  Isa isa;
-  bool is_branch;
-};
-const MnemonicInfo& mnemonic_info(Mnemonic mnemonic);
+// The mnemonic as the assembler spells it, and its ISA (from the instruction table).
+std::string_view mnemonic_text(Mnemonic mnemonic);
+Isa mnemonic_isa(Mnemonic mnemonic);
 
 struct Instruction {
   Mnemonic mnemonic;
