@@ -381,7 +381,8 @@ TEST_CASE("the unwinder walks out of the assembly kernel from any sampled instru
   auto elapsed = std::chrono::steady_clock::duration{};
   {
     AlarmTimer timer(sample, 50);
-    while (elapsed < std::chrono::seconds(1) ||
+    // At least the calls the replay below checks, however slow the (emulated, loaded) CPU.
+    while (elapsed < std::chrono::seconds(1) || calls < kReplayedCalls ||
            (g_in_kernel.load() < 100 && elapsed < std::chrono::seconds(10))) {
       call_kernel_in_a_loop(entries, state.data(), block, kIterationsPerCall);
       if (++calls == kReplayedCalls) after_replayed_calls = state;
