@@ -3,12 +3,12 @@
 # Sets <out-var> to those of the given kernels (names as in SPONGE_KERNELS) that the CPU
 # the tests will run on can execute, decided at configure time, in the given order.
 #
-# Native builds read /proc/cpuinfo:
-#   amd64-bmi2   an x86_64 host whose "flags" list bmi1 and bmi2
-#   arm64-*      an aarch64 host; a name containing "sha3" also needs "sha3" in "Features"
-#   portable     always
-# A kernel with no rule here is kept (with a warning): if the CPU cannot run it, the tests
-# forced onto it fail loudly instead of silently never testing it.
+# Native builds read /proc/cpuinfo and each kernel's declaration in generated/manifest.json
+# (written by the generator from the kernel spec, the one place a kernel's CPU features are
+# declared): the kernel's "isa" must be the host's, and every name in its "cpu_features"
+# must be in the "flags" (x86) or "Features" (arm64) line. portable always runs.
+# A kernel the manifest does not list is kept (with a warning): if the CPU cannot run it,
+# the tests forced onto it fail loudly instead of silently never testing it.
 #
 # Cross builds (CMAKE_CROSSCOMPILING) cannot look at the CPU that will run the tests (often
 # qemu-user with a chosen -cpu): the toolchain file or the qemu setup sets
@@ -51,31 +51,52 @@ function(sponge_runnable_kernels out_var)
   endif()
   set(processor "${CMAKE_HOST_SYSTEM_PROCESSOR}")
 
+  set(host_isa "")
+  if(processor MATCHES "^(x86_64|AMD64|amd64)$")
+    set(host_isa amd64)
+    set(host_features ${cpu_flags})
+  elseif(processor MATCHES "^(aarch64|arm64|ARM64)$")
+    set(host_isa arm64)
+    set(host_features ${cpu_features})
+  endif()
+  file(READ "${PROJECT_SOURCE_DIR}/generated/manifest.json" manifest)
+  string(JSON file_count LENGTH "${manifest}" files)
+  math(EXPR last_file "${file_count} - 1")
+
   foreach(kernel IN LISTS kernels)
     if(kernel STREQUAL "portable")
       list(APPEND runnable ${kernel})
-    elseif(kernel STREQUAL "amd64-bmi2")
-      if(processor MATCHES "^(x86_64|AMD64|amd64)$" AND "bmi1" IN_LIST cpu_flags
-         AND "bmi2" IN_LIST cpu_flags)
-        list(APPEND runnable ${kernel})
+      continue()
+    endif()
+    set(declared FALSE)
+    foreach(f RANGE ${last_file})
+      string(JSON name GET "${manifest}" files ${f} kernel)
+      if(NOT name STREQUAL kernel)
+        continue()
+      endif()
+      set(declared TRUE)
+      string(JSON isa GET "${manifest}" files ${f} isa)
+      string(JSON feature_count LENGTH "${manifest}" files ${f} cpu_features)
+      set(missing "")
+      if(NOT isa STREQUAL host_isa)
+        set(missing "an ${isa} CPU")
+      elseif(feature_count GREATER 0)
+        math(EXPR last_feature "${feature_count} - 1")
+        foreach(i RANGE ${last_feature})
+          string(JSON feature GET "${manifest}" files ${f} cpu_features ${i})
+          if(NOT feature IN_LIST host_features)
+            list(APPEND missing ${feature})
+          endif()
+        endforeach()
+      endif()
+      if(missing)
+        message(STATUS "sponge: this CPU (${processor}) lacks ${missing}: ${kernel} not tested")
       else()
-        message(STATUS "sponge: this CPU (${processor}) lacks BMI1/BMI2: ${kernel} not tested")
-      endif()
-    elseif(kernel MATCHES "^arm64")
-      set(ok FALSE)
-      if(processor MATCHES "^(aarch64|arm64|ARM64)$")
-        set(ok TRUE)
-        if(kernel MATCHES "sha3" AND NOT "sha3" IN_LIST cpu_features)
-          set(ok FALSE)
-        endif()
-      endif()
-      if(ok)
         list(APPEND runnable ${kernel})
-      else()
-        message(STATUS "sponge: this CPU (${processor}) cannot run ${kernel}: not tested")
       endif()
-    else()
-      message(WARNING "sponge_runnable_kernels: no configure-time CPU check for kernel "
+    endforeach()
+    if(NOT declared)
+      message(WARNING "sponge_runnable_kernels: generated/manifest.json declares no kernel "
                       "'${kernel}'; it is tested as if this CPU could run it")
       list(APPEND runnable ${kernel})
     endif()

@@ -70,7 +70,11 @@
 // iota's load of the pointer, where unrolled rounds read the constant RIP-relative.
 // Entries: the permute entry, and one absorb entry per rate with its own prologue and
 // first round, which XORs the block (any alignment) into the lanes as it reads them,
-// then jumps to the permute entry's second round.
+// then jumps to the permute entry's second round. Keccak-p[1600, 12] (TurboSHAKE,
+// KangarooTwelve) is the last 12 rounds: its entries start the loop's constant pointer
+// at round constant 12, so the same loop turns three times instead of six; its permute
+// entry jumps into the loop, its absorb entries (rates 136 and 168) into the second
+// round, and the scratch wipe at the shared epilogue covers them too.
 //
 // Figures of the code (computed by the audit from the Program; `spongegen audit`):
 //   per round          180  (theta 25 + D 10, chi inputs 74 - 3, chi outputs 75 - 3, iota 2)
@@ -122,6 +126,7 @@
 
 // Keccak-f[1600] on the 25 lanes at state.
 // void sponge_keccakf1600_amd64_bmi2(uint64_t state[25])
+// entry: permute keccak-f1600 rounds=24 rate=0 lanes=1
 	.globl SYMBOL(sponge_keccakf1600_amd64_bmi2)
 	HIDDEN(SYMBOL(sponge_keccakf1600_amd64_bmi2))
 	FUNCTION_TYPE(SYMBOL(sponge_keccakf1600_amd64_bmi2))
@@ -158,7 +163,7 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2):
 	mov r15, qword ptr [rdi + 168]          // a register-resident lane
 LOCAL(keccakf1600_amd64_bmi2_loop):
 
-	// ---- round 0 of the loop, runs 6 times ----
+	// ---- round 0 of the loop ----
 	// array -> scratch
 	mov r8, qword ptr [rdi]
 	xor r8, qword ptr [rdi + 40]
@@ -348,7 +353,7 @@ LOCAL(keccakf1600_amd64_bmi2_loop):
 	// ---- end of round ----
 LOCAL(keccakf1600_amd64_bmi2_second_round):
 
-	// ---- round 1 of the loop, runs 6 times ----
+	// ---- round 1 of the loop ----
 	// scratch -> array
 	mov r8, qword ptr [rsp]
 	xor r8, qword ptr [rsp + 40]
@@ -537,7 +542,7 @@ LOCAL(keccakf1600_amd64_bmi2_second_round):
 	mov qword ptr [rdi + 160], rax
 	// ---- end of round ----
 
-	// ---- round 2 of the loop, runs 6 times ----
+	// ---- round 2 of the loop ----
 	// array -> scratch
 	mov r8, qword ptr [rdi]
 	xor r8, qword ptr [rdi + 40]
@@ -726,7 +731,7 @@ LOCAL(keccakf1600_amd64_bmi2_second_round):
 	mov qword ptr [rsp + 160], rax
 	// ---- end of round ----
 
-	// ---- round 3 of the loop, runs 6 times ----
+	// ---- round 3 of the loop ----
 	// scratch -> array
 	mov r8, qword ptr [rsp]
 	xor r8, qword ptr [rsp + 40]
@@ -913,7 +918,7 @@ LOCAL(keccakf1600_amd64_bmi2_second_round):
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rdi + 160], rax
-	// next four rounds, until all 24 are done
+	// next four rounds, until the last round constant is done
 	add qword ptr [rsp + 200], 32
 	lea rax, qword ptr [rip + LOCAL(keccakf1600_amd64_bmi2_round_constants) + 192]
 	cmp qword ptr [rsp + 200], rax
@@ -972,8 +977,9 @@ LOCAL(keccakf1600_amd64_bmi2_second_round):
 	.cfi_endproc
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_bmi2))
 
-// XOR 9 lanes of block into state, then permute (SHA3-512).
+// XOR 9 lanes of block into state, then Keccak-f[1600] (SHA3-512).
 // void sponge_keccakf1600_amd64_bmi2_absorb72(uint64_t state[25], const uint8_t block[72])
+// entry: absorb keccak-f1600 rounds=24 rate=72 lanes=1
 	.globl SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb72)
 	HIDDEN(SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb72))
 	FUNCTION_TYPE(SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb72))
@@ -1220,8 +1226,9 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb72):
 	.cfi_endproc
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb72))
 
-// XOR 13 lanes of block into state, then permute (SHA3-384).
+// XOR 13 lanes of block into state, then Keccak-f[1600] (SHA3-384).
 // void sponge_keccakf1600_amd64_bmi2_absorb104(uint64_t state[25], const uint8_t block[104])
+// entry: absorb keccak-f1600 rounds=24 rate=104 lanes=1
 	.globl SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb104)
 	HIDDEN(SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb104))
 	FUNCTION_TYPE(SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb104))
@@ -1476,8 +1483,9 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb104):
 	.cfi_endproc
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb104))
 
-// XOR 17 lanes of block into state, then permute (SHA3-256, SHAKE256, Keccak-256).
+// XOR 17 lanes of block into state, then Keccak-f[1600] (SHA3-256, SHAKE256, Keccak-256).
 // void sponge_keccakf1600_amd64_bmi2_absorb136(uint64_t state[25], const uint8_t block[136])
+// entry: absorb keccak-f1600 rounds=24 rate=136 lanes=1
 	.globl SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb136)
 	HIDDEN(SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb136))
 	FUNCTION_TYPE(SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb136))
@@ -1739,8 +1747,9 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb136):
 	.cfi_endproc
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb136))
 
-// XOR 18 lanes of block into state, then permute (SHA3-224).
+// XOR 18 lanes of block into state, then Keccak-f[1600] (SHA3-224).
 // void sponge_keccakf1600_amd64_bmi2_absorb144(uint64_t state[25], const uint8_t block[144])
+// entry: absorb keccak-f1600 rounds=24 rate=144 lanes=1
 	.globl SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb144)
 	HIDDEN(SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb144))
 	FUNCTION_TYPE(SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb144))
@@ -2003,8 +2012,9 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb144):
 	.cfi_endproc
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb144))
 
-// XOR 21 lanes of block into state, then permute (SHAKE128).
+// XOR 21 lanes of block into state, then Keccak-f[1600] (SHAKE128).
 // void sponge_keccakf1600_amd64_bmi2_absorb168(uint64_t state[25], const uint8_t block[168])
+// entry: absorb keccak-f1600 rounds=24 rate=168 lanes=1
 	.globl SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb168)
 	HIDDEN(SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb168))
 	FUNCTION_TYPE(SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb168))
@@ -2272,6 +2282,582 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb168):
 	jmp LOCAL(keccakf1600_amd64_bmi2_second_round)
 	.cfi_endproc
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb168))
+
+// Keccak-p[1600, 12] on the 25 lanes at state.
+// void sponge_keccakp1600_12_amd64_bmi2(uint64_t state[25])
+// entry: permute keccak-p1600 rounds=12 rate=0 lanes=1
+	.globl SYMBOL(sponge_keccakp1600_12_amd64_bmi2)
+	HIDDEN(SYMBOL(sponge_keccakp1600_12_amd64_bmi2))
+	FUNCTION_TYPE(SYMBOL(sponge_keccakp1600_12_amd64_bmi2))
+	.p2align 5
+SYMBOL(sponge_keccakp1600_12_amd64_bmi2):
+	.cfi_startproc
+	endbr64
+	// Save the callee-saved registers the rounds use, then make room for the scratch
+	// state.
+	push rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset rbx, -16
+	push rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset rbp, -24
+	push r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r12, -32
+	push r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r13, -40
+	push r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r14, -48
+	push r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r15, -56
+	sub rsp, 208
+	.cfi_adjust_cfa_offset 208
+	lea rax, qword ptr [rip + LOCAL(keccakf1600_amd64_bmi2_round_constants) + 96]
+	mov qword ptr [rsp + 200], rax          // the loop's pointer into the round constants
+	mov r13, qword ptr [rdi + 104]          // a register-resident lane
+	mov r14, qword ptr [rdi + 136]          // a register-resident lane
+	mov r15, qword ptr [rdi + 168]          // a register-resident lane
+	jmp LOCAL(keccakf1600_amd64_bmi2_loop)
+	.cfi_endproc
+	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_amd64_bmi2))
+
+// XOR 17 lanes of block into state, then Keccak-p[1600, 12] (TurboSHAKE256, KT256).
+// void sponge_keccakp1600_12_amd64_bmi2_absorb136(uint64_t state[25], const uint8_t block[136])
+// entry: absorb keccak-p1600 rounds=12 rate=136 lanes=1
+	.globl SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb136)
+	HIDDEN(SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb136))
+	FUNCTION_TYPE(SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb136))
+	.p2align 5
+SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb136):
+	.cfi_startproc
+	endbr64
+	// Save the callee-saved registers the rounds use, then make room for the scratch
+	// state.
+	push rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset rbx, -16
+	push rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset rbp, -24
+	push r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r12, -32
+	push r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r13, -40
+	push r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r14, -48
+	push r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r15, -56
+	sub rsp, 208
+	.cfi_adjust_cfa_offset 208
+	lea rax, qword ptr [rip + LOCAL(keccakf1600_amd64_bmi2_round_constants) + 96]
+	mov qword ptr [rsp + 200], rax          // the loop's pointer into the round constants
+	mov r15, rsi                            // the block, for the first round
+	mov r13, qword ptr [rdi + 104]          // a register-resident lane
+	xor r13, qword ptr [r15 + 104]
+	mov r14, qword ptr [rdi + 136]          // a register-resident lane
+
+	// ---- round 0 ----
+	// array -> scratch
+	// with the 17-lane block XORed in as lanes are read
+	mov r8, qword ptr [rdi]
+	xor r8, qword ptr [r15]
+	xor r8, qword ptr [rdi + 40]
+	xor r8, qword ptr [r15 + 40]
+	xor r8, qword ptr [rdi + 80]
+	xor r8, qword ptr [r15 + 80]
+	xor r8, qword ptr [rdi + 120]
+	xor r8, qword ptr [r15 + 120]
+	xor r8, qword ptr [rdi + 160]
+	mov r9, qword ptr [rdi + 8]
+	xor r9, qword ptr [r15 + 8]
+	xor r9, qword ptr [rdi + 48]
+	xor r9, qword ptr [r15 + 48]
+	xor r9, qword ptr [rdi + 88]
+	xor r9, qword ptr [r15 + 88]
+	xor r9, qword ptr [rdi + 128]
+	xor r9, qword ptr [r15 + 128]
+	xor r9, qword ptr [rdi + 168]
+	mov r10, qword ptr [rdi + 16]
+	xor r10, qword ptr [r15 + 16]
+	xor r10, qword ptr [rdi + 56]
+	xor r10, qword ptr [r15 + 56]
+	xor r10, qword ptr [rdi + 96]
+	xor r10, qword ptr [r15 + 96]
+	xor r10, r14
+	xor r10, qword ptr [rdi + 176]
+	mov r11, qword ptr [rdi + 24]
+	xor r11, qword ptr [r15 + 24]
+	xor r11, qword ptr [rdi + 64]
+	xor r11, qword ptr [r15 + 64]
+	xor r11, r13
+	xor r11, qword ptr [rdi + 144]
+	xor r11, qword ptr [rdi + 184]
+	mov rsi, qword ptr [rdi + 32]
+	xor rsi, qword ptr [r15 + 32]
+	xor rsi, qword ptr [rdi + 72]
+	xor rsi, qword ptr [r15 + 72]
+	xor rsi, qword ptr [rdi + 112]
+	xor rsi, qword ptr [r15 + 112]
+	xor rsi, qword ptr [rdi + 152]
+	xor rsi, qword ptr [rdi + 192]          // C[0..4] in the B registers
+	rorx rcx, r9, 63
+	xor rcx, rsi
+	rorx rdx, r10, 63
+	xor rdx, r8
+	rorx rbx, r11, 63
+	xor rbx, r9
+	rorx rbp, rsi, 63
+	xor rbp, r10
+	rorx r12, r8, 63
+	xor r12, r11                            // D[0..4] ready
+	// chi row 0 -> lanes 0..4
+	mov r8, qword ptr [rdi]
+	xor r8, qword ptr [r15]
+	xor r8, rcx
+	mov r9, qword ptr [rdi + 48]
+	xor r9, qword ptr [r15 + 48]
+	xor r9, rdx
+	rorx r9, r9, 20
+	mov r10, qword ptr [rdi + 96]
+	xor r10, qword ptr [r15 + 96]
+	xor r10, rbx
+	rorx r10, r10, 21
+	mov r11, qword ptr [rdi + 144]
+	xor r11, rbp
+	rorx r11, r11, 43
+	mov rsi, qword ptr [rdi + 192]
+	xor rsi, r12
+	rorx rsi, rsi, 50
+	andn rax, r10, r11
+	xor rax, r9
+	mov qword ptr [rsp + 8], rax
+	andn rax, r11, rsi
+	xor rax, r10
+	mov qword ptr [rsp + 16], rax
+	andn rax, rsi, r8
+	xor rax, r11
+	mov qword ptr [rsp + 24], rax
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 32], rax
+	andn rax, r9, r10
+	xor rax, r8
+	xor rax, qword ptr [rip + LOCAL(keccakf1600_amd64_bmi2_round_constants) + 96] // iota
+	mov qword ptr [rsp], rax
+	// chi row 1 -> lanes 5..9
+	mov r8, qword ptr [rdi + 24]
+	xor r8, qword ptr [r15 + 24]
+	xor r8, rbp
+	rorx r8, r8, 36
+	mov r9, qword ptr [rdi + 72]
+	xor r9, qword ptr [r15 + 72]
+	xor r9, r12
+	rorx r9, r9, 44
+	mov r10, qword ptr [rdi + 80]
+	xor r10, qword ptr [r15 + 80]
+	xor r10, rcx
+	rorx r10, r10, 61
+	mov r11, qword ptr [rdi + 128]
+	xor r11, qword ptr [r15 + 128]
+	xor r11, rdx
+	rorx r11, r11, 19
+	mov rsi, qword ptr [rdi + 176]
+	xor rsi, rbx
+	rorx rsi, rsi, 3
+	andn rax, r10, r11
+	xor rax, r9
+	mov qword ptr [rsp + 48], rax
+	andn rax, r11, rsi
+	xor rax, r10
+	mov qword ptr [rsp + 56], rax
+	andn rax, rsi, r8
+	xor rax, r11
+	mov qword ptr [rsp + 64], rax
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 72], rax
+	andn rax, r9, r10
+	xor rax, r8
+	mov qword ptr [rsp + 40], rax
+	// chi row 2 -> lanes 10..14
+	mov r8, qword ptr [rdi + 8]
+	xor r8, qword ptr [r15 + 8]
+	xor r8, rdx
+	rorx r8, r8, 63
+	mov r9, qword ptr [rdi + 56]
+	xor r9, qword ptr [r15 + 56]
+	xor r9, rbx
+	rorx r9, r9, 58
+	xor r13, rbp
+	rorx r10, r13, 39
+	mov r11, qword ptr [rdi + 152]
+	xor r11, r12
+	rorx r11, r11, 56
+	mov rsi, qword ptr [rdi + 160]
+	xor rsi, rcx
+	rorx rsi, rsi, 46
+	andn rax, r10, r11
+	xor rax, r9
+	mov qword ptr [rsp + 88], rax
+	andn rax, r11, rsi
+	xor rax, r10
+	mov qword ptr [rsp + 96], rax
+	andn r13, rsi, r8
+	xor r13, r11
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 112], rax
+	andn rax, r9, r10
+	xor rax, r8
+	mov qword ptr [rsp + 80], rax
+	// chi row 3 -> lanes 15..19
+	mov r8, qword ptr [rdi + 32]
+	xor r8, qword ptr [r15 + 32]
+	xor r8, r12
+	rorx r8, r8, 37
+	mov r9, qword ptr [rdi + 40]
+	xor r9, qword ptr [r15 + 40]
+	xor r9, rcx
+	rorx r9, r9, 28
+	mov r10, qword ptr [rdi + 88]
+	xor r10, qword ptr [r15 + 88]
+	xor r10, rdx
+	rorx r10, r10, 54
+	xor r14, rbx
+	rorx r11, r14, 49
+	mov rsi, qword ptr [rdi + 184]
+	xor rsi, rbp
+	rorx rsi, rsi, 8
+	andn rax, r10, r11
+	xor rax, r9
+	mov qword ptr [rsp + 128], rax
+	andn r14, r11, rsi
+	xor r14, r10
+	andn rax, rsi, r8
+	xor rax, r11
+	mov qword ptr [rsp + 144], rax
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 152], rax
+	andn rax, r9, r10
+	xor rax, r8
+	mov qword ptr [rsp + 120], rax
+	// chi row 4 -> lanes 20..24
+	mov r8, qword ptr [rdi + 16]
+	xor r8, qword ptr [r15 + 16]
+	xor r8, rbx
+	rorx r8, r8, 2
+	mov r9, qword ptr [rdi + 64]
+	xor r9, qword ptr [r15 + 64]
+	xor r9, rbp
+	rorx r9, r9, 9
+	mov r10, qword ptr [rdi + 112]
+	xor r10, qword ptr [r15 + 112]
+	xor r10, r12
+	rorx r10, r10, 25
+	mov r11, qword ptr [rdi + 120]
+	xor r11, qword ptr [r15 + 120]
+	xor r11, rcx
+	rorx r11, r11, 23
+	mov rsi, qword ptr [rdi + 168]
+	xor rsi, rdx
+	rorx rsi, rsi, 62
+	andn r15, r10, r11
+	xor r15, r9
+	andn rax, r11, rsi
+	xor rax, r10
+	mov qword ptr [rsp + 176], rax
+	andn rax, rsi, r8
+	xor rax, r11
+	mov qword ptr [rsp + 184], rax
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 192], rax
+	andn rax, r9, r10
+	xor rax, r8
+	mov qword ptr [rsp + 160], rax
+	// ---- end of round ----
+	jmp LOCAL(keccakf1600_amd64_bmi2_second_round)
+	.cfi_endproc
+	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb136))
+
+// XOR 21 lanes of block into state, then Keccak-p[1600, 12] (TurboSHAKE128, KT128).
+// void sponge_keccakp1600_12_amd64_bmi2_absorb168(uint64_t state[25], const uint8_t block[168])
+// entry: absorb keccak-p1600 rounds=12 rate=168 lanes=1
+	.globl SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb168)
+	HIDDEN(SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb168))
+	FUNCTION_TYPE(SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb168))
+	.p2align 5
+SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb168):
+	.cfi_startproc
+	endbr64
+	// Save the callee-saved registers the rounds use, then make room for the scratch
+	// state.
+	push rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset rbx, -16
+	push rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset rbp, -24
+	push r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r12, -32
+	push r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r13, -40
+	push r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r14, -48
+	push r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r15, -56
+	sub rsp, 208
+	.cfi_adjust_cfa_offset 208
+	lea rax, qword ptr [rip + LOCAL(keccakf1600_amd64_bmi2_round_constants) + 96]
+	mov qword ptr [rsp + 200], rax          // the loop's pointer into the round constants
+	mov r15, rsi                            // the block, for the first round
+	mov r13, qword ptr [rdi + 104]          // a register-resident lane
+	xor r13, qword ptr [r15 + 104]
+	mov r14, qword ptr [rdi + 136]          // a register-resident lane
+	xor r14, qword ptr [r15 + 136]
+
+	// ---- round 0 ----
+	// array -> scratch
+	// with the 21-lane block XORed in as lanes are read
+	mov r8, qword ptr [rdi]
+	xor r8, qword ptr [r15]
+	xor r8, qword ptr [rdi + 40]
+	xor r8, qword ptr [r15 + 40]
+	xor r8, qword ptr [rdi + 80]
+	xor r8, qword ptr [r15 + 80]
+	xor r8, qword ptr [rdi + 120]
+	xor r8, qword ptr [r15 + 120]
+	xor r8, qword ptr [rdi + 160]
+	xor r8, qword ptr [r15 + 160]
+	mov r9, qword ptr [rdi + 8]
+	xor r9, qword ptr [r15 + 8]
+	xor r9, qword ptr [rdi + 48]
+	xor r9, qword ptr [r15 + 48]
+	xor r9, qword ptr [rdi + 88]
+	xor r9, qword ptr [r15 + 88]
+	xor r9, qword ptr [rdi + 128]
+	xor r9, qword ptr [r15 + 128]
+	xor r9, qword ptr [rdi + 168]
+	mov r10, qword ptr [rdi + 16]
+	xor r10, qword ptr [r15 + 16]
+	xor r10, qword ptr [rdi + 56]
+	xor r10, qword ptr [r15 + 56]
+	xor r10, qword ptr [rdi + 96]
+	xor r10, qword ptr [r15 + 96]
+	xor r10, r14
+	xor r10, qword ptr [rdi + 176]
+	mov r11, qword ptr [rdi + 24]
+	xor r11, qword ptr [r15 + 24]
+	xor r11, qword ptr [rdi + 64]
+	xor r11, qword ptr [r15 + 64]
+	xor r11, r13
+	xor r11, qword ptr [rdi + 144]
+	xor r11, qword ptr [r15 + 144]
+	xor r11, qword ptr [rdi + 184]
+	mov rsi, qword ptr [rdi + 32]
+	xor rsi, qword ptr [r15 + 32]
+	xor rsi, qword ptr [rdi + 72]
+	xor rsi, qword ptr [r15 + 72]
+	xor rsi, qword ptr [rdi + 112]
+	xor rsi, qword ptr [r15 + 112]
+	xor rsi, qword ptr [rdi + 152]
+	xor rsi, qword ptr [r15 + 152]
+	xor rsi, qword ptr [rdi + 192]          // C[0..4] in the B registers
+	rorx rcx, r9, 63
+	xor rcx, rsi
+	rorx rdx, r10, 63
+	xor rdx, r8
+	rorx rbx, r11, 63
+	xor rbx, r9
+	rorx rbp, rsi, 63
+	xor rbp, r10
+	rorx r12, r8, 63
+	xor r12, r11                            // D[0..4] ready
+	// chi row 0 -> lanes 0..4
+	mov r8, qword ptr [rdi]
+	xor r8, qword ptr [r15]
+	xor r8, rcx
+	mov r9, qword ptr [rdi + 48]
+	xor r9, qword ptr [r15 + 48]
+	xor r9, rdx
+	rorx r9, r9, 20
+	mov r10, qword ptr [rdi + 96]
+	xor r10, qword ptr [r15 + 96]
+	xor r10, rbx
+	rorx r10, r10, 21
+	mov r11, qword ptr [rdi + 144]
+	xor r11, qword ptr [r15 + 144]
+	xor r11, rbp
+	rorx r11, r11, 43
+	mov rsi, qword ptr [rdi + 192]
+	xor rsi, r12
+	rorx rsi, rsi, 50
+	andn rax, r10, r11
+	xor rax, r9
+	mov qword ptr [rsp + 8], rax
+	andn rax, r11, rsi
+	xor rax, r10
+	mov qword ptr [rsp + 16], rax
+	andn rax, rsi, r8
+	xor rax, r11
+	mov qword ptr [rsp + 24], rax
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 32], rax
+	andn rax, r9, r10
+	xor rax, r8
+	xor rax, qword ptr [rip + LOCAL(keccakf1600_amd64_bmi2_round_constants) + 96] // iota
+	mov qword ptr [rsp], rax
+	// chi row 1 -> lanes 5..9
+	mov r8, qword ptr [rdi + 24]
+	xor r8, qword ptr [r15 + 24]
+	xor r8, rbp
+	rorx r8, r8, 36
+	mov r9, qword ptr [rdi + 72]
+	xor r9, qword ptr [r15 + 72]
+	xor r9, r12
+	rorx r9, r9, 44
+	mov r10, qword ptr [rdi + 80]
+	xor r10, qword ptr [r15 + 80]
+	xor r10, rcx
+	rorx r10, r10, 61
+	mov r11, qword ptr [rdi + 128]
+	xor r11, qword ptr [r15 + 128]
+	xor r11, rdx
+	rorx r11, r11, 19
+	mov rsi, qword ptr [rdi + 176]
+	xor rsi, rbx
+	rorx rsi, rsi, 3
+	andn rax, r10, r11
+	xor rax, r9
+	mov qword ptr [rsp + 48], rax
+	andn rax, r11, rsi
+	xor rax, r10
+	mov qword ptr [rsp + 56], rax
+	andn rax, rsi, r8
+	xor rax, r11
+	mov qword ptr [rsp + 64], rax
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 72], rax
+	andn rax, r9, r10
+	xor rax, r8
+	mov qword ptr [rsp + 40], rax
+	// chi row 2 -> lanes 10..14
+	mov r8, qword ptr [rdi + 8]
+	xor r8, qword ptr [r15 + 8]
+	xor r8, rdx
+	rorx r8, r8, 63
+	mov r9, qword ptr [rdi + 56]
+	xor r9, qword ptr [r15 + 56]
+	xor r9, rbx
+	rorx r9, r9, 58
+	xor r13, rbp
+	rorx r10, r13, 39
+	mov r11, qword ptr [rdi + 152]
+	xor r11, qword ptr [r15 + 152]
+	xor r11, r12
+	rorx r11, r11, 56
+	mov rsi, qword ptr [rdi + 160]
+	xor rsi, qword ptr [r15 + 160]
+	xor rsi, rcx
+	rorx rsi, rsi, 46
+	andn rax, r10, r11
+	xor rax, r9
+	mov qword ptr [rsp + 88], rax
+	andn rax, r11, rsi
+	xor rax, r10
+	mov qword ptr [rsp + 96], rax
+	andn r13, rsi, r8
+	xor r13, r11
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 112], rax
+	andn rax, r9, r10
+	xor rax, r8
+	mov qword ptr [rsp + 80], rax
+	// chi row 3 -> lanes 15..19
+	mov r8, qword ptr [rdi + 32]
+	xor r8, qword ptr [r15 + 32]
+	xor r8, r12
+	rorx r8, r8, 37
+	mov r9, qword ptr [rdi + 40]
+	xor r9, qword ptr [r15 + 40]
+	xor r9, rcx
+	rorx r9, r9, 28
+	mov r10, qword ptr [rdi + 88]
+	xor r10, qword ptr [r15 + 88]
+	xor r10, rdx
+	rorx r10, r10, 54
+	xor r14, rbx
+	rorx r11, r14, 49
+	mov rsi, qword ptr [rdi + 184]
+	xor rsi, rbp
+	rorx rsi, rsi, 8
+	andn rax, r10, r11
+	xor rax, r9
+	mov qword ptr [rsp + 128], rax
+	andn r14, r11, rsi
+	xor r14, r10
+	andn rax, rsi, r8
+	xor rax, r11
+	mov qword ptr [rsp + 144], rax
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 152], rax
+	andn rax, r9, r10
+	xor rax, r8
+	mov qword ptr [rsp + 120], rax
+	// chi row 4 -> lanes 20..24
+	mov r8, qword ptr [rdi + 16]
+	xor r8, qword ptr [r15 + 16]
+	xor r8, rbx
+	rorx r8, r8, 2
+	mov r9, qword ptr [rdi + 64]
+	xor r9, qword ptr [r15 + 64]
+	xor r9, rbp
+	rorx r9, r9, 9
+	mov r10, qword ptr [rdi + 112]
+	xor r10, qword ptr [r15 + 112]
+	xor r10, r12
+	rorx r10, r10, 25
+	mov r11, qword ptr [rdi + 120]
+	xor r11, qword ptr [r15 + 120]
+	xor r11, rcx
+	rorx r11, r11, 23
+	mov rsi, qword ptr [rdi + 168]
+	xor rsi, rdx
+	rorx rsi, rsi, 62
+	andn r15, r10, r11
+	xor r15, r9
+	andn rax, r11, rsi
+	xor rax, r10
+	mov qword ptr [rsp + 176], rax
+	andn rax, rsi, r8
+	xor rax, r11
+	mov qword ptr [rsp + 184], rax
+	andn rax, r8, r9
+	xor rax, rsi
+	mov qword ptr [rsp + 192], rax
+	andn rax, r9, r10
+	xor rax, r8
+	mov qword ptr [rsp + 160], rax
+	// ---- end of round ----
+	jmp LOCAL(keccakf1600_amd64_bmi2_second_round)
+	.cfi_endproc
+	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb168))
 
 // iota's round constants, one per round
 	.p2align 6

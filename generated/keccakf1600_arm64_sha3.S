@@ -11,7 +11,7 @@
 // Register roles:
 //   x0           the caller's state array
 //   x1           absorb entries: the rate block
-//   x9           rounds left, 24 down to 1
+//   x9           rounds left, the entry's rounds (24 or 12) down to 1
 //   x10          the next round constant
 //   v0-v24       lane i in the low 64 bits of v<i>, for the whole permutation
 //   v25-v31      theta's C and D values, the B values rho and pi place there, and
@@ -49,7 +49,10 @@
 // lives in C++ (runtime/src/sponge.cpp), one call per block, so no call runs
 // unbounded and a caller can report progress or cancel between chunks.
 // No branch and no memory address depends on the state or the input; the loop runs
-// exactly 24 times.
+// exactly as many times as the entry's rounds.
+// Keccak-p[1600, 12] (TurboSHAKE, KangarooTwelve) is the last 12 rounds: its entries
+// set x10 to round constant 12 and x9 to 12 and branch into the same one-round loop;
+// its absorb entries (rates 136 and 168) XOR the block like the 24-round ones.
 //
 // Loop or unroll: measured on no arm64 machine (none is available where this is
 // generated; qemu runs the tests but says nothing of speed). Decided from counts: the
@@ -67,7 +70,7 @@
 //   per permutation    1694  (one call of the permute entry: 24 rounds, the frame,
 //                      the state's load and store)
 //   permute entry      107 instructions, 428 bytes, with frame, load, store
-//   absorb entry       up to 51 before the branch into the rounds
+//   absorb entry       up to 54 before the branch into the rounds
 //   frame              64 bytes, 8 registers saved
 // The seed's Go kernel (keccakf_arm64.s) has the same round structure: 69 instructions
 // per round in a 24-iteration loop, state in V0-V24, saving no register; it declares a
@@ -92,6 +95,7 @@
 
 // Keccak-f[1600] on the 25 lanes at state.
 // void sponge_keccakf1600_arm64_sha3(uint64_t state[25])
+// entry: permute keccak-f1600 rounds=24 rate=0 lanes=1
 	.globl SYMBOL(sponge_keccakf1600_arm64_sha3)
 	HIDDEN(SYMBOL(sponge_keccakf1600_arm64_sha3))
 	FUNCTION_TYPE(SYMBOL(sponge_keccakf1600_arm64_sha3))
@@ -131,7 +135,7 @@ LOCAL(keccakf1600_arm64_sha3_rounds):
 	adr x10, LOCAL(keccakf1600_arm64_sha3_round_constants)
 	mov x9, #24
 LOCAL(keccakf1600_arm64_sha3_loop):
-	// ---- round 0 of the loop, runs 24 times ----
+	// ---- round 0 of the loop ----
 	// theta, rho and pi, chi: lane i starts and ends in v<i>.
 	eor3 v25.16b, v0.16b, v5.16b, v10.16b   // C[0] = A[0, 0..2]
 	eor3 v26.16b, v1.16b, v6.16b, v11.16b   // C[1] = A[1, 0..2]
@@ -235,8 +239,9 @@ LOCAL(keccakf1600_arm64_sha3_loop):
 	.cfi_endproc
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_arm64_sha3))
 
-// XOR 9 lanes of block into state, then permute (SHA3-512).
+// XOR 9 lanes of block into state, then Keccak-f[1600] (SHA3-512).
 // void sponge_keccakf1600_arm64_sha3_absorb72(uint64_t state[25], const uint8_t block[72])
+// entry: absorb keccak-f1600 rounds=24 rate=72 lanes=1
 	.globl SYMBOL(sponge_keccakf1600_arm64_sha3_absorb72)
 	HIDDEN(SYMBOL(sponge_keccakf1600_arm64_sha3_absorb72))
 	FUNCTION_TYPE(SYMBOL(sponge_keccakf1600_arm64_sha3_absorb72))
@@ -291,8 +296,9 @@ SYMBOL(sponge_keccakf1600_arm64_sha3_absorb72):
 	.cfi_endproc
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_arm64_sha3_absorb72))
 
-// XOR 13 lanes of block into state, then permute (SHA3-384).
+// XOR 13 lanes of block into state, then Keccak-f[1600] (SHA3-384).
 // void sponge_keccakf1600_arm64_sha3_absorb104(uint64_t state[25], const uint8_t block[104])
+// entry: absorb keccak-f1600 rounds=24 rate=104 lanes=1
 	.globl SYMBOL(sponge_keccakf1600_arm64_sha3_absorb104)
 	HIDDEN(SYMBOL(sponge_keccakf1600_arm64_sha3_absorb104))
 	FUNCTION_TYPE(SYMBOL(sponge_keccakf1600_arm64_sha3_absorb104))
@@ -353,8 +359,9 @@ SYMBOL(sponge_keccakf1600_arm64_sha3_absorb104):
 	.cfi_endproc
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_arm64_sha3_absorb104))
 
-// XOR 17 lanes of block into state, then permute (SHA3-256, SHAKE256, Keccak-256).
+// XOR 17 lanes of block into state, then Keccak-f[1600] (SHA3-256, SHAKE256, Keccak-256).
 // void sponge_keccakf1600_arm64_sha3_absorb136(uint64_t state[25], const uint8_t block[136])
+// entry: absorb keccak-f1600 rounds=24 rate=136 lanes=1
 	.globl SYMBOL(sponge_keccakf1600_arm64_sha3_absorb136)
 	HIDDEN(SYMBOL(sponge_keccakf1600_arm64_sha3_absorb136))
 	FUNCTION_TYPE(SYMBOL(sponge_keccakf1600_arm64_sha3_absorb136))
@@ -421,8 +428,9 @@ SYMBOL(sponge_keccakf1600_arm64_sha3_absorb136):
 	.cfi_endproc
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_arm64_sha3_absorb136))
 
-// XOR 18 lanes of block into state, then permute (SHA3-224).
+// XOR 18 lanes of block into state, then Keccak-f[1600] (SHA3-224).
 // void sponge_keccakf1600_arm64_sha3_absorb144(uint64_t state[25], const uint8_t block[144])
+// entry: absorb keccak-f1600 rounds=24 rate=144 lanes=1
 	.globl SYMBOL(sponge_keccakf1600_arm64_sha3_absorb144)
 	HIDDEN(SYMBOL(sponge_keccakf1600_arm64_sha3_absorb144))
 	FUNCTION_TYPE(SYMBOL(sponge_keccakf1600_arm64_sha3_absorb144))
@@ -490,8 +498,9 @@ SYMBOL(sponge_keccakf1600_arm64_sha3_absorb144):
 	.cfi_endproc
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_arm64_sha3_absorb144))
 
-// XOR 21 lanes of block into state, then permute (SHAKE128).
+// XOR 21 lanes of block into state, then Keccak-f[1600] (SHAKE128).
 // void sponge_keccakf1600_arm64_sha3_absorb168(uint64_t state[25], const uint8_t block[168])
+// entry: absorb keccak-f1600 rounds=24 rate=168 lanes=1
 	.globl SYMBOL(sponge_keccakf1600_arm64_sha3_absorb168)
 	HIDDEN(SYMBOL(sponge_keccakf1600_arm64_sha3_absorb168))
 	FUNCTION_TYPE(SYMBOL(sponge_keccakf1600_arm64_sha3_absorb168))
@@ -563,6 +572,201 @@ SYMBOL(sponge_keccakf1600_arm64_sha3_absorb168):
 	b LOCAL(keccakf1600_arm64_sha3_rounds)
 	.cfi_endproc
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_arm64_sha3_absorb168))
+
+// Keccak-p[1600, 12] on the 25 lanes at state.
+// void sponge_keccakp1600_12_arm64_sha3(uint64_t state[25])
+// entry: permute keccak-p1600 rounds=12 rate=0 lanes=1
+	.globl SYMBOL(sponge_keccakp1600_12_arm64_sha3)
+	HIDDEN(SYMBOL(sponge_keccakp1600_12_arm64_sha3))
+	FUNCTION_TYPE(SYMBOL(sponge_keccakp1600_12_arm64_sha3))
+	.p2align 5
+SYMBOL(sponge_keccakp1600_12_arm64_sha3):
+	.cfi_startproc
+	hint #34                                // bti c
+	// Save d8-d15 (callee-saved; they hold lanes 8-15).
+	stp d8, d9, [sp, #-64]!
+	.cfi_def_cfa_offset 64
+	stp d10, d11, [sp, #16]
+	stp d12, d13, [sp, #32]
+	stp d14, d15, [sp, #48]
+	.cfi_offset d8, -64
+	.cfi_offset d9, -56
+	.cfi_offset d10, -48
+	.cfi_offset d11, -40
+	.cfi_offset d12, -32
+	.cfi_offset d13, -24
+	.cfi_offset d14, -16
+	.cfi_offset d15, -8
+	// Lane i into d<i> (the upper half of v<i> becomes zero and stays zero).
+	ldp d0, d1, [x0]
+	ldp d2, d3, [x0, #16]
+	ldp d4, d5, [x0, #32]
+	ldp d6, d7, [x0, #48]
+	ldp d8, d9, [x0, #64]
+	ldp d10, d11, [x0, #80]
+	ldp d12, d13, [x0, #96]
+	ldp d14, d15, [x0, #112]
+	ldp d16, d17, [x0, #128]
+	ldp d18, d19, [x0, #144]
+	ldp d20, d21, [x0, #160]
+	ldp d22, d23, [x0, #176]
+	ldr d24, [x0, #192]
+	adr x10, LOCAL(keccakf1600_arm64_sha3_round_constants)
+	add x10, x10, #96                       // from round constant 12
+	mov x9, #12
+	b LOCAL(keccakf1600_arm64_sha3_loop)
+	.cfi_endproc
+	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_arm64_sha3))
+
+// XOR 17 lanes of block into state, then Keccak-p[1600, 12] (TurboSHAKE256, KT256).
+// void sponge_keccakp1600_12_arm64_sha3_absorb136(uint64_t state[25], const uint8_t block[136])
+// entry: absorb keccak-p1600 rounds=12 rate=136 lanes=1
+	.globl SYMBOL(sponge_keccakp1600_12_arm64_sha3_absorb136)
+	HIDDEN(SYMBOL(sponge_keccakp1600_12_arm64_sha3_absorb136))
+	FUNCTION_TYPE(SYMBOL(sponge_keccakp1600_12_arm64_sha3_absorb136))
+	.p2align 5
+SYMBOL(sponge_keccakp1600_12_arm64_sha3_absorb136):
+	.cfi_startproc
+	hint #34                                // bti c
+	// Save d8-d15 (callee-saved; they hold lanes 8-15).
+	stp d8, d9, [sp, #-64]!
+	.cfi_def_cfa_offset 64
+	stp d10, d11, [sp, #16]
+	stp d12, d13, [sp, #32]
+	stp d14, d15, [sp, #48]
+	.cfi_offset d8, -64
+	.cfi_offset d9, -56
+	.cfi_offset d10, -48
+	.cfi_offset d11, -40
+	.cfi_offset d12, -32
+	.cfi_offset d13, -24
+	.cfi_offset d14, -16
+	.cfi_offset d15, -8
+	// Lane i into d<i> (the upper half of v<i> becomes zero and stays zero).
+	ldp d0, d1, [x0]
+	ldp d2, d3, [x0, #16]
+	ldp d4, d5, [x0, #32]
+	ldp d6, d7, [x0, #48]
+	ldp d8, d9, [x0, #64]
+	ldp d10, d11, [x0, #80]
+	ldp d12, d13, [x0, #96]
+	ldp d14, d15, [x0, #112]
+	ldp d16, d17, [x0, #128]
+	ldp d18, d19, [x0, #144]
+	ldp d20, d21, [x0, #160]
+	ldp d22, d23, [x0, #176]
+	ldr d24, [x0, #192]
+	// XOR the block (any alignment) into the lanes, two lanes per load.
+	ldp d25, d26, [x1]
+	eor v0.16b, v0.16b, v25.16b
+	eor v1.16b, v1.16b, v26.16b
+	ldp d27, d28, [x1, #16]
+	eor v2.16b, v2.16b, v27.16b
+	eor v3.16b, v3.16b, v28.16b
+	ldp d29, d30, [x1, #32]
+	eor v4.16b, v4.16b, v29.16b
+	eor v5.16b, v5.16b, v30.16b
+	ldp d31, d25, [x1, #48]
+	eor v6.16b, v6.16b, v31.16b
+	eor v7.16b, v7.16b, v25.16b
+	ldp d26, d27, [x1, #64]
+	eor v8.16b, v8.16b, v26.16b
+	eor v9.16b, v9.16b, v27.16b
+	ldp d28, d29, [x1, #80]
+	eor v10.16b, v10.16b, v28.16b
+	eor v11.16b, v11.16b, v29.16b
+	ldp d30, d31, [x1, #96]
+	eor v12.16b, v12.16b, v30.16b
+	eor v13.16b, v13.16b, v31.16b
+	ldp d25, d26, [x1, #112]
+	eor v14.16b, v14.16b, v25.16b
+	eor v15.16b, v15.16b, v26.16b
+	ldr d27, [x1, #128]
+	eor v16.16b, v16.16b, v27.16b
+	adr x10, LOCAL(keccakf1600_arm64_sha3_round_constants)
+	add x10, x10, #96                       // from round constant 12
+	mov x9, #12
+	b LOCAL(keccakf1600_arm64_sha3_loop)
+	.cfi_endproc
+	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_arm64_sha3_absorb136))
+
+// XOR 21 lanes of block into state, then Keccak-p[1600, 12] (TurboSHAKE128, KT128).
+// void sponge_keccakp1600_12_arm64_sha3_absorb168(uint64_t state[25], const uint8_t block[168])
+// entry: absorb keccak-p1600 rounds=12 rate=168 lanes=1
+	.globl SYMBOL(sponge_keccakp1600_12_arm64_sha3_absorb168)
+	HIDDEN(SYMBOL(sponge_keccakp1600_12_arm64_sha3_absorb168))
+	FUNCTION_TYPE(SYMBOL(sponge_keccakp1600_12_arm64_sha3_absorb168))
+	.p2align 5
+SYMBOL(sponge_keccakp1600_12_arm64_sha3_absorb168):
+	.cfi_startproc
+	hint #34                                // bti c
+	// Save d8-d15 (callee-saved; they hold lanes 8-15).
+	stp d8, d9, [sp, #-64]!
+	.cfi_def_cfa_offset 64
+	stp d10, d11, [sp, #16]
+	stp d12, d13, [sp, #32]
+	stp d14, d15, [sp, #48]
+	.cfi_offset d8, -64
+	.cfi_offset d9, -56
+	.cfi_offset d10, -48
+	.cfi_offset d11, -40
+	.cfi_offset d12, -32
+	.cfi_offset d13, -24
+	.cfi_offset d14, -16
+	.cfi_offset d15, -8
+	// Lane i into d<i> (the upper half of v<i> becomes zero and stays zero).
+	ldp d0, d1, [x0]
+	ldp d2, d3, [x0, #16]
+	ldp d4, d5, [x0, #32]
+	ldp d6, d7, [x0, #48]
+	ldp d8, d9, [x0, #64]
+	ldp d10, d11, [x0, #80]
+	ldp d12, d13, [x0, #96]
+	ldp d14, d15, [x0, #112]
+	ldp d16, d17, [x0, #128]
+	ldp d18, d19, [x0, #144]
+	ldp d20, d21, [x0, #160]
+	ldp d22, d23, [x0, #176]
+	ldr d24, [x0, #192]
+	// XOR the block (any alignment) into the lanes, two lanes per load.
+	ldp d25, d26, [x1]
+	eor v0.16b, v0.16b, v25.16b
+	eor v1.16b, v1.16b, v26.16b
+	ldp d27, d28, [x1, #16]
+	eor v2.16b, v2.16b, v27.16b
+	eor v3.16b, v3.16b, v28.16b
+	ldp d29, d30, [x1, #32]
+	eor v4.16b, v4.16b, v29.16b
+	eor v5.16b, v5.16b, v30.16b
+	ldp d31, d25, [x1, #48]
+	eor v6.16b, v6.16b, v31.16b
+	eor v7.16b, v7.16b, v25.16b
+	ldp d26, d27, [x1, #64]
+	eor v8.16b, v8.16b, v26.16b
+	eor v9.16b, v9.16b, v27.16b
+	ldp d28, d29, [x1, #80]
+	eor v10.16b, v10.16b, v28.16b
+	eor v11.16b, v11.16b, v29.16b
+	ldp d30, d31, [x1, #96]
+	eor v12.16b, v12.16b, v30.16b
+	eor v13.16b, v13.16b, v31.16b
+	ldp d25, d26, [x1, #112]
+	eor v14.16b, v14.16b, v25.16b
+	eor v15.16b, v15.16b, v26.16b
+	ldp d27, d28, [x1, #128]
+	eor v16.16b, v16.16b, v27.16b
+	eor v17.16b, v17.16b, v28.16b
+	ldp d29, d30, [x1, #144]
+	eor v18.16b, v18.16b, v29.16b
+	eor v19.16b, v19.16b, v30.16b
+	ldr d31, [x1, #160]
+	eor v20.16b, v20.16b, v31.16b
+	adr x10, LOCAL(keccakf1600_arm64_sha3_round_constants)
+	add x10, x10, #96                       // from round constant 12
+	mov x9, #12
+	b LOCAL(keccakf1600_arm64_sha3_loop)
+	.cfi_endproc
+	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_arm64_sha3_absorb168))
 
 // iota's round constants, one per round
 	.p2align 6

@@ -26,6 +26,7 @@
 #include "kernels/kernel.hpp"
 #include "verify/jit_verify.hpp"
 #include "writers/asmjit_encoder.hpp"
+#include "writers/c_header.hpp"
 #include "writers/gas_writer.hpp"
 #include "writers/manifest.hpp"
 #include "writers/output_folder.hpp"
@@ -159,6 +160,7 @@ std::vector<writers::GeneratedFile> generate_files(bool verify, bool report) {
         message += "\n  " + problem;
       throw GenerationError(message);
     }
+    kernels::check_cpu_features(spec, kernel.kernel.program);
     if (verify) {
       const verify::VerifyResult result = verify::verify_against_portable(spec, kernel.kernel);
       if (report) fmt::print("{}: {}\n", spec.name, result.summary);
@@ -169,6 +171,7 @@ std::vector<writers::GeneratedFile> generate_files(bool verify, bool report) {
   std::vector<writers::GeneratedFile> files;
   for (const auto& kernel : written)
     files.push_back({kernel.spec->file_name, kernel.text});
+  files.push_back({writers::kCHeaderName, writers::write_c_header(written)});
   files.push_back({"manifest.json", writers::write_manifest(written)});
   return files;
 }
@@ -261,14 +264,13 @@ int command_check(const Options& options) {
 int command_list() {
   for (const kernels::KernelSpec& spec : kernels::all_kernels()) {
     const kernels::BuiltKernel kernel = spec.build();
-    fmt::print("{} ({}, {}): {} instructions\n", spec.name, isa_name(spec.isa), spec.file_name,
-               kernel.program.instruction_count());
-    for (const auto& entry : kernel.entries) {
-      if (entry.absorb_rate_bytes == 0) {
-        fmt::print("  {}  permute\n", entry.symbol);
-      } else {
-        fmt::print("  {}  absorb {} bytes, then permute\n", entry.symbol, entry.absorb_rate_bytes);
-      }
+    std::string features;
+    for (const kernels::CpuFeature& feature : spec.cpu_features)
+      features += (features.empty() ? "" : " ") + std::string(feature.name);
+    fmt::print("{} ({}, needs {}, {}): {} instructions\n", spec.name, isa_name(spec.isa), features,
+               spec.file_name, kernel.program.instruction_count());
+    for (const Function& function : kernel.program.functions) {
+      fmt::print("  {:<46} {}\n", function.symbol, entry_shape_line(function.shape));
     }
   }
   return 0;

@@ -76,11 +76,11 @@ int chain_cycles(Isa isa, const std::vector<const Instruction*>& round) {
     const Effects effects = effects_of(isa, *instruction);
     int start = 0;
     for (const Location& read : effects.reads) {
-      const bool memory = read.rfind("m:", 0) == 0;
-      start = std::max(start, ready[read] + (memory ? model.load : 0));
+      start = std::max(start, ready[read] + (is_memory(read) ? model.load : 0));
     }
-    const bool simd =
-        isa == Isa::arm64 && !effects.writes.empty() && effects.writes.front().front() == 'v';
+    const auto* first_write =
+        effects.writes.empty() ? nullptr : std::get_if<RegisterLocation>(&effects.writes.front());
+    const bool simd = first_write != nullptr && first_write->file == RegisterFile::vector;
     int latency = simd ? model.simd : model.scalar_alu;
     if (effects.cls == InstructionClass::branch) latency = 0;
     const int finish = start + latency;
@@ -118,7 +118,7 @@ std::uint64_t loop_overhead(Isa isa, const std::vector<Executed>& executed) {
       needed.erase(write);
     needed.insert(e.reads.begin(), e.reads.end());
   }
-  const Location stack_pointer = register_location(isa, isa == Isa::amd64 ? amd64::rsp : arm64::sp);
+  const Location stack_pointer = stack_pointer_location(isa);
   std::map<Location, bool> written_by_loop;
   std::uint64_t count = 0;
   for (std::size_t i = 0; i < executed.size(); ++i) {
@@ -141,6 +141,7 @@ KernelAudit audit_program(const Program& program, int issue_width) {
   for (std::size_t f = 0; f < program.functions.size(); ++f) {
     EntryAudit entry;
     entry.symbol = program.functions[f].symbol;
+    entry.shape = program.functions[f].shape;
     entry.code_bytes = encoded.functions.at(f).size;
     for (const Item& item : program.functions[f].items) {
       entry.static_instructions += std::holds_alternative<Instruction>(item);
@@ -148,15 +149,8 @@ KernelAudit audit_program(const Program& program, int issue_width) {
     const int initial_cfa = program.isa == Isa::amd64 ? 8 : 0;  // the return address
     int cfa = initial_cfa;
     std::uint64_t rounds = 0;
-    // Registers in a readable order: by kind, then number (r9 before r10).
-    auto register_order = [](const Location& a, const Location& b) {
-      auto key = [](const Location& l) {
-        const bool numbered = l.size() > 1 && std::isdigit(static_cast<unsigned char>(l[1]));
-        return std::make_pair(l.substr(0, 1), numbered ? std::stoi(l.substr(1)) : -1);
-      };
-      return key(a) < key(b);
-    };
-    std::set<Location, decltype(register_order)> used(register_order);
+    // Registers in a readable order: by register file, then number (r9 before r10).
+    std::set<Location> used;
     std::vector<const Instruction*> first_round;
     std::vector<Executed> executed;
     walk_entry(program, f, [&](const Step& step) {
@@ -189,7 +183,7 @@ KernelAudit audit_program(const Program& program, int issue_width) {
       }
       for (const auto* list : {&effects.reads, &effects.writes}) {
         for (const Location& location : *list) {
-          if (location.rfind("m:", 0) != 0 && location != kFlags) used.insert(location);
+          if (!is_memory(location) && location != kFlags) used.insert(location);
         }
       }
     });
@@ -246,12 +240,14 @@ std::string format_table(const std::vector<KernelAudit>& audits) {
       out += fmt::format("  {:<42} {}\n", entry.symbol, mix_cells(entry.per_round));
       out += fmt::format("  {:<42} {}\n", "", mix_cells(entry.per_permutation));
       out += fmt::format(
+          "  {:<42} {}\n"
           "  {:<42} frame {} B, saves {}, code {} B ({} instructions), loop overhead {},\n"
           "  {:<42} round chain {} cycles, bounds: latency {} cycles, issue {:.0f} cycles;\n"
           "  {:<42} registers {}\n",
-          "", entry.frame_bytes, join(entry.saved_registers), entry.code_bytes,
-          entry.static_instructions, entry.loop_overhead, "", entry.round_chain_cycles,
-          entry.latency_bound_cycles, entry.issue_bound_cycles, "", join(entry.registers_used));
+          "", entry_shape_line(entry.shape), "", entry.frame_bytes, join(entry.saved_registers),
+          entry.code_bytes, entry.static_instructions, entry.loop_overhead, "",
+          entry.round_chain_cycles, entry.latency_bound_cycles, entry.issue_bound_cycles, "",
+          join(entry.registers_used));
     }
     out += "\n";
   }
@@ -265,6 +261,11 @@ std::string format_json(const std::vector<KernelAudit>& audits) {
     nlohmann::ordered_json entries = nlohmann::ordered_json::array();
     for (const EntryAudit& entry : kernel.entries) {
       entries.push_back({{"symbol", entry.symbol},
+                         {"kind", std::string(entry_kind_name(entry.shape.kind))},
+                         {"permutation", entry.shape.permutation},
+                         {"rounds", entry.shape.rounds},
+                         {"rate_bytes", entry.shape.rate_bytes},
+                         {"lanes", entry.shape.lanes},
                          {"per_round", mix_json(entry.per_round)},
                          {"per_permutation", mix_json(entry.per_permutation)},
                          {"static_instructions", entry.static_instructions},
@@ -297,11 +298,9 @@ std::vector<std::pair<std::string, std::vector<std::string>>> sections(const Pro
   std::vector<std::pair<std::string, std::vector<std::string>>> out{{"before the rounds", {}}};
   for (const Item& item : function.items) {
     if (const auto* marker = std::get_if<RoundMarker>(&item)) {
-      out.push_back({marker->begin
-                         ? (marker->repeat == 1
-                                ? fmt::format("round {}", marker->round)
-                                : fmt::format("round {} (x{})", marker->round, marker->repeat))
-                         : "after the rounds",
+      out.push_back({marker->begin ? fmt::format("round {}{}", marker->round,
+                                                 marker->in_loop ? " (loop)" : "")
+                                   : "after the rounds",
                      {}});
     } else if (const auto* instruction = std::get_if<Instruction>(&item)) {
       out.back().second.push_back(writers::format_instruction(program, *instruction));

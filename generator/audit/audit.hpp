@@ -45,6 +45,7 @@ LatencyModel latency_model(Isa isa);
 
 struct EntryAudit {
   std::string symbol;
+  EntryShape shape;                          // what one call computes, as declared
   InstructionMix per_round;                  // the first round the entry runs
   InstructionMix per_permutation;            // everything one call executes
   std::size_t static_instructions = 0;       // in this entry's own function

@@ -13,15 +13,21 @@ namespace spongegen::audit {
 namespace {
 
 bool callee_saved(Isa isa, const Location& location) {
-  if (isa == Isa::amd64) {
-    const int index = std::stoi(location.substr(1));
-    const Reg reg{RegClass::gp64, static_cast<std::uint8_t>(index)};
-    return reg != amd64::rsp && amd64::is_callee_saved_sysv(reg);
+  const auto* reg = std::get_if<RegisterLocation>(&location);
+  if (reg == nullptr) return false;
+  switch (reg->file) {
+    case RegisterFile::gp:
+      if (isa == Isa::amd64) {
+        const Reg gp{RegClass::gp64, reg->index};
+        return gp != amd64::rsp && amd64::is_callee_saved_sysv(gp);
+      }
+      return reg->index >= 19 && reg->index <= 30;
+    case RegisterFile::vector:
+      // System V saves no vector register; AAPCS64 the low halves of v8-v15.
+      return isa == Isa::arm64 && reg->index >= 8 && reg->index <= 15;
+    default:
+      return false;
   }
-  if (location == "sp") return false;
-  const int index = std::stoi(location.substr(1));
-  if (location.front() == 'x') return index >= 19 && index <= 30;
-  return index >= 8 && index <= 15;  // the low halves of v8-v15
 }
 
 bool is_stack_base(Isa isa, const Mem& mem) {
@@ -29,10 +35,13 @@ bool is_stack_base(Isa isa, const Mem& mem) {
                            : mem.base.cls == RegClass::sp;
 }
 
-int access_bytes(const Instruction& instruction) {
-  return instruction.mnemonic == Mnemonic::arm64_ldp || instruction.mnemonic == Mnemonic::arm64_stp
-             ? 16
-             : 8;
+// Bytes a memory access covers: the memory operand's size, else (arm64) the registers'.
+int access_bytes(const Instruction& instruction, const Mem& mem) {
+  if (mem.bytes != 0) return mem.bytes;
+  const InstructionSpec& spec = instruction_spec(instruction.mnemonic);
+  const Reg* reg = std::get_if<Reg>(&instruction.operands.at(0));
+  const int bytes = reg != nullptr ? register_bytes(*reg) : 8;
+  return spec.has(kPair) ? 2 * bytes : bytes;
 }
 
 class EntryChecker {
@@ -40,14 +49,18 @@ class EntryChecker {
   EntryChecker(const Program& program, std::size_t function, std::vector<std::string>& problems)
       : program_(program), symbol_(program.functions[function].symbol), problems_(problems) {
     const Isa isa = program.isa;
+    // Public on entry: the arguments the entry's signature declares (pointers, whose
+    // values are addresses, not data), the stack pointer and arm64's return address.
+    const int arguments = static_cast<int>(program.functions[function].shape.parameters.size());
+    for (int index = 0; index < arguments; ++index) {
+      public_.insert(register_location(
+          isa, isa == Isa::amd64 ? amd64::sysv_argument(index) : arm64::aapcs64_argument(index)));
+    }
     if (isa == Isa::amd64) {
-      for (Reg reg : {amd64::rdi, amd64::rsi, amd64::rsp}) {
-        public_.insert(register_location(isa, reg));
-      }
+      public_.insert(register_location(isa, amd64::rsp));
     } else {
-      for (Reg reg : {arm64::x(0), arm64::x(1), arm64::x(30), arm64::sp}) {
+      for (Reg reg : {arm64::x(30), arm64::sp})
         public_.insert(register_location(isa, reg));
-      }
     }
     walk_entry(program, function, [&](const Step& step) {
       if (const auto* instruction = std::get_if<Instruction>(step.item)) check(*instruction);
@@ -63,7 +76,8 @@ class EntryChecker {
   void check(const Instruction& instruction) {
     const Isa isa = program_.isa;
     const Effects effects = effects_of(isa, instruction);
-    const Location stack_pointer = isa == Isa::amd64 ? "r4" : "sp";
+    const Location stack_pointer = stack_pointer_location(isa);
+    const InstructionSpec& spec = instruction_spec(instruction.mnemonic);
 
     // Secret independence.
     for (const auto* list : {&effects.loads, &effects.stores}) {
@@ -88,31 +102,25 @@ class EntryChecker {
         const int base =
             mem->addressing == Addressing::pre_index ? sp_before + mem->disp : sp_before;
         const int disp = mem->addressing == Addressing::offset ? mem->disp : 0;
-        const int start = base + disp, end = start + access_bytes(instruction);
+        const int start = base + disp, end = start + access_bytes(instruction, *mem);
         if (disp < 0 || end > 0) report(instruction, "stack access outside the entry's frame");
       }
     }
-    if (instruction.mnemonic == Mnemonic::amd64_push) {
+    if (spec.has(kPush)) {
       sp_offset_ -= 8;
       slot_of_push(instruction);
-    } else if (instruction.mnemonic == Mnemonic::amd64_pop) {
+    } else if (spec.has(kPop)) {
       restore(instruction, register_location(isa, std::get<Reg>(instruction.operands[0])),
               sp_offset_);
       sp_offset_ += 8;
-    } else if ((instruction.mnemonic == Mnemonic::amd64_sub ||
-                instruction.mnemonic == Mnemonic::amd64_add) &&
-               std::holds_alternative<Reg>(instruction.operands[0]) &&
-               std::get<Reg>(instruction.operands[0]) == amd64::rsp) {
-      const auto value = static_cast<int>(std::get<Imm>(instruction.operands[1]).value);
-      sp_offset_ += instruction.mnemonic == Mnemonic::amd64_sub ? -value : value;
     } else {
       sp_offset_ += effects.stack_adjust;
-      if (isa == Isa::arm64) arm64_saves_and_restores(instruction, sp_before);
+      saves_and_restores(instruction, effects, sp_before);
     }
 
     // The ABI: callee-saved registers written must have been saved.
     for (const Location& write : effects.writes) {
-      if (write.rfind("m:", 0) == 0 || write == stack_pointer || write == kFlags) continue;
+      if (is_memory(write) || write == stack_pointer || write == kFlags) continue;
       if (callee_saved(isa, write) && !saved_.count(write) && !restoring_.count(write)) {
         report(instruction,
                "writes callee-saved " + location_name(isa, write) + " without saving it first");
@@ -141,19 +149,25 @@ class EntryChecker {
     // public registers and loads nothing but constants and public stack slots (where a
     // public value was stored, such as a spilled pointer); a pointer written back by
     // pre/post-indexing stays as public as it was.
-    const std::string stack_prefix = "m:" + stack_pointer + ":";
     auto stack_slot = [&](const Location& location) -> std::optional<int> {
-      if (location.rfind(stack_prefix, 0) != 0) return std::nullopt;
-      return sp_before + std::stoi(location.substr(stack_prefix.size()));
+      const auto* memory = std::get_if<MemoryLocation>(&location);
+      if (memory == nullptr || memory->label != kNoLabel ||
+          Location(memory->base) != stack_pointer) {
+        return std::nullopt;
+      }
+      return sp_before + memory->offset;
     };
     bool reads_public = true;
     for (const Location& read : effects.reads) {
-      if (read.rfind("m:label", 0) == 0) continue;
+      if (const auto* memory = std::get_if<MemoryLocation>(&read);
+          memory != nullptr && memory->label != kNoLabel) {
+        continue;  // a constant table
+      }
       if (const auto slot = stack_slot(read)) {
         if (!public_slots_.count(*slot)) reads_public = false;
         continue;
       }
-      if (read.rfind("m:", 0) == 0 || !public_.count(read)) reads_public = false;
+      if (is_memory(read) || !public_.count(read)) reads_public = false;
     }
     // A save of a callee-saved register holds the caller's value, not the state's.
     const bool saves_caller_register = is_callee_saved_save(instruction);
@@ -168,7 +182,7 @@ class EntryChecker {
         }
         continue;
       }
-      if (write.rfind("m:", 0) == 0) continue;
+      if (is_memory(write)) continue;
       bool written_back_base = false;
       for (const auto* list : {&effects.loads, &effects.stores}) {
         for (const Mem* mem : *list) {
@@ -180,10 +194,7 @@ class EntryChecker {
       }
       // The stack pointer moved by a constant (push, pop, sub/add of an immediate, or
       // pre/post-indexing) is as public as it was.
-      const bool constant_step =
-          effects.stack_adjust != 0 || ((instruction.mnemonic == Mnemonic::amd64_sub ||
-                                         instruction.mnemonic == Mnemonic::amd64_add) &&
-                                        std::holds_alternative<Imm>(instruction.operands[1]));
+      const bool constant_step = effects.stack_adjust != 0;
       if (written_back_base || (write == stack_pointer && constant_step)) continue;
       if (reads_public) {
         public_.insert(write);
@@ -193,15 +204,24 @@ class EntryChecker {
     }
   }
 
+  // The registers a push, or a store of registers to memory (str, stp), saves; 0 for any
+  // other instruction.
+  static std::size_t stored_registers(const Instruction& instruction, const Effects& effects) {
+    const InstructionSpec& spec = instruction_spec(instruction.mnemonic);
+    if (spec.has(kPush)) return 1;
+    if (effects.stores.empty() || spec.cls != InstructionClass::other) return 0;
+    std::size_t registers = 0;
+    while (registers < instruction.operands.size() &&
+           std::holds_alternative<Reg>(instruction.operands[registers]) &&
+           spec.operands[registers].access == Access::read) {
+      ++registers;
+    }
+    return registers;
+  }
+
   bool is_callee_saved_save(const Instruction& instruction) const {
     const Isa isa = program_.isa;
-    std::size_t registers = 0;
-    if (instruction.mnemonic == Mnemonic::amd64_push ||
-        instruction.mnemonic == Mnemonic::arm64_str) {
-      registers = 1;
-    } else if (instruction.mnemonic == Mnemonic::arm64_stp) {
-      registers = 2;
-    }
+    const std::size_t registers = stored_registers(instruction, effects_of(isa, instruction));
     if (registers == 0) return false;
     for (std::size_t i = 0; i < registers; ++i) {
       if (!callee_saved(isa, register_location(isa, std::get<Reg>(instruction.operands[i])))) {
@@ -227,26 +247,23 @@ class EntryChecker {
     restoring_.insert(reg);
   }
 
-  // stp/ldp/str/ldr of callee-saved registers to and from the stack.
-  void arm64_saves_and_restores(const Instruction& instruction, int sp_before) {
-    const bool store =
-        instruction.mnemonic == Mnemonic::arm64_stp || instruction.mnemonic == Mnemonic::arm64_str;
-    const bool load =
-        instruction.mnemonic == Mnemonic::arm64_ldp || instruction.mnemonic == Mnemonic::arm64_ldr;
-    if (!store && !load) return;
-    const std::size_t registers =
-        instruction.mnemonic == Mnemonic::arm64_stp || instruction.mnemonic == Mnemonic::arm64_ldp
-            ? 2
-            : 1;
-    const Mem& mem = std::get<Mem>(instruction.operands[registers]);
-    if (!is_stack_base(Isa::arm64, mem)) return;
+  // Stores of callee-saved registers to the stack (str, stp) and loads back (ldr, ldp):
+  // the registers are the operands before the one memory operand, each its own size.
+  void saves_and_restores(const Instruction& instruction, const Effects& effects, int sp_before) {
+    const bool store = !effects.stores.empty(), load = !effects.loads.empty();
+    if (store == load) return;  // neither, or a read-modify-write (no save)
+    const Mem& mem = *(store ? effects.stores.front() : effects.loads.front());
+    if (!is_stack_base(program_.isa, mem)) return;
     const int base = mem.addressing == Addressing::pre_index ? sp_before + mem.disp : sp_before;
     const int disp = mem.addressing == Addressing::offset ? mem.disp : 0;
-    for (std::size_t i = 0; i < registers; ++i) {
-      const Location reg = register_location(Isa::arm64, std::get<Reg>(instruction.operands[i]));
-      const int slot = base + disp + 8 * static_cast<int>(i);
-      if (store && callee_saved(Isa::arm64, reg)) saved_[reg] = slot;
-      if (load) restore(instruction, reg, slot);
+    int slot = base + disp;
+    for (const Operand& operand : instruction.operands) {
+      const Reg* reg = std::get_if<Reg>(&operand);
+      if (reg == nullptr) break;
+      const Location location = register_location(program_.isa, *reg);
+      if (store && callee_saved(program_.isa, location)) saved_[location] = slot;
+      if (load) restore(instruction, location, slot);
+      slot += register_bytes(*reg);
     }
   }
 

@@ -7,6 +7,8 @@
 
 #include "program/amd64.hpp"
 #include "program/arm64.hpp"
+#include "program/instruction_table.hpp"
+#include "writers/gas_writer.hpp"
 
 namespace spongegen::audit {
 namespace {
@@ -91,10 +93,20 @@ class Reader {
                               "): " + error.what());
       }
     }
+    apply_legacy_rounds();
     return std::move(program_);
   }
 
  private:
+  // A file written before entries recorded their shape ran the permute entry's rounds in
+  // every entry: the sum of the first function's round regions, each counted as often as
+  // its marker said it ran ("runs R times").
+  void apply_legacy_rounds() {
+    for (Function& function : program_.functions) {
+      if (function.shape.rounds == 0) function.shape.rounds = legacy_rounds_;
+    }
+  }
+
   LabelId label(const std::string& name) {
     auto [it, inserted] = labels_.try_emplace(name, 0);
     if (inserted) it->second = program_.new_label(name);
@@ -114,7 +126,8 @@ class Reader {
       return;
     }
     if (auto symbol = macro_argument(line, "SYMBOL"); symbol && line.back() == ':') {
-      program_.functions.push_back(Function{*symbol, {}, {}, {}});
+      program_.functions.push_back(Function{*symbol, {}, pending_shape_, {}});
+      pending_shape_ = {};
       in_function_ = true;
       return;
     }
@@ -139,23 +152,90 @@ class Reader {
   }
 
   void read_comment(std::string_view raw, std::string_view line) {
+    const std::string shape_prefix = "// " + std::string(writers::kEntryShapePrefix);
+    if (!in_function_ && starts_with(line, shape_prefix)) {
+      std::vector<Parameter> parameters = std::move(pending_shape_.parameters);
+      pending_shape_ = parse_entry_shape(line.substr(shape_prefix.size()));
+      pending_shape_.parameters = std::move(parameters);
+      return;
+    }
+    if (!in_function_ && starts_with(line, "// void ")) {
+      pending_shape_.parameters = parse_parameters(line);
+      return;
+    }
     if (!in_function_ || !starts_with(raw, "\t// ----")) return;
     if (line == "// ---- end of round ----") {
-      function().items.push_back(RoundMarker{false, 0, 0});
-    } else if (line.find(" of the loop, runs ") != std::string_view::npos) {
-      // "// ---- round K of the loop, runs R times ----"
-      const std::size_t of = line.find(" of the loop, runs ");
+      function().items.push_back(RoundMarker{false, 0, false});
+    } else if (const std::size_t of = line.find(" of the loop"); of != std::string_view::npos) {
+      // "// ---- round K of the loop ----"; before entry shapes: "..., runs R times ----"
       const auto round = parse_integer(line.substr(14, of - 14));
-      const std::size_t runs = of + 19;
-      const auto repeat = parse_integer(line.substr(runs, line.find(" times") - runs));
-      if (!round || !repeat) throw GenerationError("unreadable round marker");
-      function().items.push_back(
-          RoundMarker{true, static_cast<int>(*round), static_cast<int>(*repeat)});
+      if (!round) throw GenerationError("unreadable round marker");
+      function().items.push_back(RoundMarker{true, static_cast<int>(*round), true});
+      if (const std::size_t runs = line.find(", runs "); runs != std::string_view::npos) {
+        const auto repeat = parse_integer(line.substr(runs + 7, line.find(" times") - runs - 7));
+        if (!repeat) throw GenerationError("unreadable round marker");
+        if (program_.functions.size() == 1) legacy_rounds_ += static_cast<int>(*repeat);
+      }
     } else if (starts_with(line, "// ---- round ")) {
       const auto round = parse_integer(line.substr(14, line.rfind(" ----") - 14));
       if (!round) throw GenerationError("unreadable round marker");
-      function().items.push_back(RoundMarker{true, static_cast<int>(*round), 1});
+      function().items.push_back(RoundMarker{true, static_cast<int>(*round), false});
+      if (program_.functions.size() == 1) ++legacy_rounds_;
     }
+  }
+
+  // The parameters of a prototype line, the inverse of c_prototype:
+  // "// void f(uint64_t state[25], const uint8_t block[168])".
+  static std::vector<Parameter> parse_parameters(std::string_view line) {
+    const std::size_t open = line.find('('), close = line.rfind(')');
+    if (open == std::string_view::npos || close == std::string_view::npos || close < open) {
+      throw GenerationError("unreadable prototype");
+    }
+    std::vector<Parameter> parameters;
+    for (const std::string& text : split_operands(line.substr(open + 1, close - open - 1))) {
+      const std::size_t space = text.rfind(' ');
+      if (space == std::string::npos) throw GenerationError("unreadable parameter " + text);
+      Parameter parameter{text.substr(0, space), text.substr(space + 1), 0};
+      if (const std::size_t bracket = parameter.name.find('['); bracket != std::string::npos) {
+        const auto extent =
+            parse_integer(std::string_view(parameter.name)
+                              .substr(bracket + 1, parameter.name.size() - bracket - 2));
+        if (!extent) throw GenerationError("unreadable parameter " + text);
+        parameter.extent = static_cast<int>(*extent);
+        parameter.name.resize(bracket);
+      }
+      parameters.push_back(std::move(parameter));
+    }
+    return parameters;
+  }
+
+  // The inverse of entry_shape_line: "absorb keccak-p1600 rounds=12 rate=168 lanes=1".
+  static EntryShape parse_entry_shape(std::string_view text) {
+    EntryShape shape;
+    std::vector<std::string_view> words;
+    for (std::size_t space; !text.empty(); text.remove_prefix(space + 1)) {
+      space = text.find(' ');
+      words.push_back(text.substr(0, space));
+      if (space == std::string_view::npos) break;
+    }
+    if (words.size() != 5) throw GenerationError("unreadable entry line");
+    if (words[0] != entry_kind_name(EntryKind::permute) &&
+        words[0] != entry_kind_name(EntryKind::absorb)) {
+      throw GenerationError("unknown entry kind");
+    }
+    shape.kind =
+        words[0] == entry_kind_name(EntryKind::permute) ? EntryKind::permute : EntryKind::absorb;
+    shape.permutation = std::string(words[1]);
+    auto field = [&](std::string_view word, std::string_view name) {
+      const auto value = starts_with(word, name) ? parse_integer(word.substr(name.size()))
+                                                 : std::optional<std::int64_t>();
+      if (!value) throw GenerationError("unreadable entry field " + std::string(name));
+      return static_cast<int>(*value);
+    };
+    shape.rounds = field(words[2], "rounds=");
+    shape.rate_bytes = field(words[3], "rate=");
+    shape.lanes = field(words[4], "lanes=");
+    return shape;
   }
 
   void read_directive(std::string_view line) {
@@ -193,9 +273,8 @@ class Reader {
     const std::size_t space = code.find(' ');
     const std::string_view text = code.substr(0, space);
     std::optional<Mnemonic> mnemonic;
-    for (int id = 0; id <= static_cast<int>(Mnemonic::arm64_xar); ++id) {
-      const MnemonicInfo& info = mnemonic_info(static_cast<Mnemonic>(id));
-      if (info.isa == program_.isa && info.text == text) mnemonic = static_cast<Mnemonic>(id);
+    for (const InstructionSpec& spec : instruction_table(program_.isa)) {
+      if (spec.text == text) mnemonic = spec.mnemonic;
     }
     if (!mnemonic) throw GenerationError("unknown mnemonic '" + std::string(text) + "'");
     Instruction instruction{*mnemonic, {}, {}};
@@ -214,6 +293,15 @@ class Reader {
           ++i;
           continue;
         }
+        // arm64 shifted register: "x2, ror #19" reads as two operands.
+        if (program_.isa == Isa::arm64 && i + 1 < operands.size()) {
+          if (auto shift = parse_shift(operands[i + 1])) {
+            instruction.operands.push_back(
+                ShiftedReg{reg(operands[i]), shift->first, shift->second});
+            ++i;
+            continue;
+          }
+        }
         instruction.operands.push_back(operand(operands[i]));
       }
     }
@@ -221,36 +309,25 @@ class Reader {
   }
 
   Reg reg(std::string_view name) {
-    if (program_.isa == Isa::amd64) {
-      for (std::uint8_t index = 0; index < 16; ++index) {
-        const Reg candidate{RegClass::gp64, index};
-        if (amd64::register_name(candidate) == name) return candidate;
-      }
-      throw GenerationError("unknown amd64 register '" + std::string(name) + "'");
+    const auto parsed =
+        program_.isa == Isa::amd64 ? amd64::parse_register(name) : arm64::parse_register(name);
+    if (!parsed) {
+      throw GenerationError("unknown " + std::string(isa_name(program_.isa)) + " register '" +
+                            std::string(name) + "'");
     }
-    if (name == "sp") return arm64::sp;
-    RegClass cls;
-    std::string_view digits = name.substr(1);
-    if (name.front() == 'x') {
-      cls = RegClass::gp64;
-    } else if (name.front() == 'w') {
-      cls = RegClass::gp32;
-    } else if (name.front() == 'd') {
-      cls = RegClass::fp64;
-    } else if (name.front() == 'v' && name.size() > 4 && name.substr(name.size() - 4) == ".16b") {
-      cls = RegClass::vec16b;
-      digits = name.substr(1, name.size() - 5);
-    } else if (name.front() == 'v' && name.size() > 3 && name.substr(name.size() - 3) == ".2d") {
-      cls = RegClass::vec2d;
-      digits = name.substr(1, name.size() - 4);
-    } else {
-      throw GenerationError("unknown arm64 register '" + std::string(name) + "'");
+    return *parsed;
+  }
+
+  // "ror #19" -> (ror, 19), or nothing.
+  static std::optional<std::pair<Shift, std::uint8_t>> parse_shift(std::string_view text) {
+    for (Shift shift : {Shift::lsl, Shift::lsr, Shift::asr, Shift::ror}) {
+      const std::string prefix = std::string(shift_name(shift)) + " #";
+      if (!starts_with(text, prefix)) continue;
+      const auto amount = parse_integer(text.substr(prefix.size()));
+      if (!amount || *amount < 0 || *amount > 63) throw GenerationError("unreadable shift");
+      return std::make_pair(shift, static_cast<std::uint8_t>(*amount));
     }
-    const auto index = parse_integer(digits);
-    if (!index || *index < 0 || *index > 31) {
-      throw GenerationError("unknown arm64 register '" + std::string(name) + "'");
-    }
-    return Reg{cls, static_cast<std::uint8_t>(*index)};
+    return std::nullopt;
   }
 
   Operand operand(std::string text) {
@@ -260,10 +337,16 @@ class Reader {
   }
 
   Operand amd64_operand(const std::string& text) {
-    if (starts_with(text, "qword ptr [")) {
+    std::optional<int> bytes;
+    for (int size : {4, 8, 16, 32, 64}) {
+      if (starts_with(text, std::string(amd64::memory_size_keyword(size)) + " [")) bytes = size;
+    }
+    if (bytes) {
       std::string_view inside(text);
-      inside = inside.substr(11, inside.size() - 12);
+      inside = inside.substr(inside.find('[') + 1);
+      inside = inside.substr(0, inside.size() - 1);
       Mem mem{kNoBase};
+      mem.bytes = static_cast<std::uint8_t>(*bytes);
       // base [+ LOCAL(label)] [+|- disp]
       std::size_t pos = inside.find(' ');
       const std::string_view base = inside.substr(0, pos);
@@ -317,6 +400,8 @@ class Reader {
   Program program_;
   std::map<std::string, LabelId> labels_;
   bool in_function_ = false;
+  EntryShape pending_shape_;
+  int legacy_rounds_ = 0;
 };
 
 }  // namespace

@@ -10,268 +10,163 @@
 namespace spongegen::audit {
 namespace {
 
-const Reg& reg_at(const Instruction& instruction, std::size_t index) {
-  return std::get<Reg>(instruction.operands.at(index));
-}
-
-// Registers an operand reads when it is a source (a register, or a memory base). The
-// operand must be the instruction's own: Effects keeps pointers to its memory operands.
-void add_reads(Isa isa, const Operand& operand, Effects& effects) {
+// The effects of one operand position, as the instruction's table row declares its access.
+void add_operand(Isa isa, const InstructionSpec& spec, const Instruction& in, std::size_t index,
+                 Effects& e) {
+  const Operand& operand = in.operands[index];
+  const Access access = spec.operands[index].access;
+  const bool reads = access == Access::read || access == Access::read_write;
+  const bool writes = access == Access::write || access == Access::read_write;
   if (const Reg* reg = std::get_if<Reg>(&operand)) {
-    effects.reads.push_back(register_location(isa, *reg));
+    if (reads) e.reads.push_back(register_location(isa, *reg));
+    if (writes) e.writes.push_back(register_location(isa, *reg));
+  } else if (const ShiftedReg* shifted = std::get_if<ShiftedReg>(&operand)) {
+    e.reads.push_back(register_location(isa, shifted->reg));
+  } else if (const LabelRef* label = std::get_if<LabelRef>(&operand)) {
+    if (access == Access::target) e.target = label;
   } else if (const Mem* mem = std::get_if<Mem>(&operand)) {
     if (mem->addressing != Addressing::pc_relative) {
-      effects.reads.push_back(register_location(isa, mem->base));
+      e.reads.push_back(register_location(isa, mem->base));
     }
-    effects.reads.push_back(memory_location(isa, *mem));
-    effects.loads.push_back(mem);
+    if (access == Access::address) return;
+    // ldp/stp: the memory covers both register operands, the second right after the first.
+    std::vector<Location> locations{memory_location(isa, *mem)};
+    if (spec.has(kPair)) {
+      auto second = std::get<MemoryLocation>(locations.front());
+      second.offset += register_bytes(std::get<Reg>(in.operands[0]));
+      locations.push_back(second);
+    }
+    if (reads) {
+      e.reads.insert(e.reads.end(), locations.begin(), locations.end());
+      e.loads.push_back(mem);
+    }
+    if (writes) {
+      e.writes.insert(e.writes.end(), locations.begin(), locations.end());
+      e.stores.push_back(mem);
+    }
+    // arm64 pre/post-indexed addressing writes its base back.
+    if (mem->addressing == Addressing::pre_index || mem->addressing == Addressing::post_index) {
+      e.writes.push_back(register_location(isa, mem->base));
+      if (register_location(isa, mem->base) == stack_pointer_location(isa)) {
+        e.stack_adjust += mem->disp;
+      }
+    }
   }
 }
 
-// A memory destination: its base is read, the location written.
-void add_store(Isa isa, const Mem& mem, Effects& effects) {
-  effects.reads.push_back(register_location(isa, mem.base));
-  effects.writes.push_back(memory_location(isa, mem));
-  effects.stores.push_back(&mem);
-}
-
-// arm64 pre/post-indexed addressing writes its base back.
-void add_writeback(Isa isa, const Mem& mem, Effects& effects) {
-  if (mem.addressing != Addressing::pre_index && mem.addressing != Addressing::post_index) return;
-  effects.writes.push_back(register_location(isa, mem.base));
-  if (mem.base.cls == RegClass::sp) effects.stack_adjust += mem.disp;
-}
-
-Effects amd64_effects(const Instruction& in) {
-  constexpr Isa isa = Isa::amd64;
-  Effects e;
-  const Location rsp = register_location(isa, amd64::rsp);
-  switch (in.mnemonic) {
-    case Mnemonic::amd64_mov:
-      e.cls = InstructionClass::other;
-      add_reads(isa, in.operands[1], e);
-      if (const Mem* dst = std::get_if<Mem>(&in.operands[0])) {
-        add_store(isa, *dst, e);
-      } else {
-        e.writes.push_back(register_location(isa, reg_at(in, 0)));
-        if (std::holds_alternative<Reg>(in.operands[1])) e.cls = InstructionClass::alu;
-      }
-      break;
-    case Mnemonic::amd64_xor:
-    case Mnemonic::amd64_add:
-    case Mnemonic::amd64_sub:
-      e.cls = InstructionClass::alu;
-      add_reads(isa, in.operands[0], e);
-      add_reads(isa, in.operands[1], e);
-      if (const Mem* dst = std::get_if<Mem>(&in.operands[0])) {
-        add_store(isa, *dst, e);
-      } else {
-        e.writes.push_back(register_location(isa, reg_at(in, 0)));
-      }
-      e.writes.push_back(kFlags);
-      break;
-    case Mnemonic::amd64_cmp:
-      e.cls = InstructionClass::alu;
-      add_reads(isa, in.operands[0], e);
-      add_reads(isa, in.operands[1], e);
-      e.writes.push_back(kFlags);
-      break;
-    case Mnemonic::amd64_lea: {
-      // An address computation: no memory is read.
-      e.cls = InstructionClass::alu;
-      const Mem& address = std::get<Mem>(in.operands[1]);
-      if (address.addressing != Addressing::pc_relative) {
-        e.reads.push_back(register_location(isa, address.base));
-      }
-      e.writes.push_back(register_location(isa, reg_at(in, 0)));
-      break;
-    }
-    case Mnemonic::amd64_jne:
-      e.cls = InstructionClass::branch;
-      e.is_conditional_branch = true;
-      e.reads.push_back(kFlags);
-      e.target = &std::get<LabelRef>(in.operands[0]);
-      break;
-    case Mnemonic::amd64_rorx:
-      e.cls = InstructionClass::rotate;
-      add_reads(isa, in.operands[1], e);
-      e.writes.push_back(register_location(isa, reg_at(in, 0)));
-      break;
-    case Mnemonic::amd64_andn:
-      e.cls = InstructionClass::andn;
-      add_reads(isa, in.operands[1], e);
-      add_reads(isa, in.operands[2], e);
-      e.writes.push_back(register_location(isa, reg_at(in, 0)));
-      e.writes.push_back(kFlags);
-      break;
-    case Mnemonic::amd64_push: {
-      e.reads = {register_location(isa, reg_at(in, 0)), rsp};
-      e.writes = {rsp, "m:" + rsp + ":-8"};
-      e.stack_adjust = -8;
-      break;
-    }
-    case Mnemonic::amd64_pop:
-      e.reads = {rsp, "m:" + rsp + ":0"};
-      e.writes = {register_location(isa, reg_at(in, 0)), rsp};
-      e.stack_adjust = 8;
-      break;
-    case Mnemonic::amd64_jmp:
-      e.cls = InstructionClass::branch;
-      e.is_unconditional_branch = true;
-      e.target = &std::get<LabelRef>(in.operands[0]);
-      break;
-    case Mnemonic::amd64_ret:
-      e.cls = InstructionClass::branch;
-      e.is_return = true;
-      e.reads = {rsp};
-      e.writes = {rsp};
-      break;
-    case Mnemonic::amd64_endbr64:
-      break;
-    default:
-      throw GenerationError("audit: no semantics for amd64 '" +
-                            std::string(mnemonic_info(in.mnemonic).text) + "'");
+bool has_memory_operand(const Instruction& in) {
+  for (const Operand& operand : in.operands) {
+    if (std::holds_alternative<Mem>(operand)) return true;
   }
-  return e;
-}
-
-Effects arm64_effects(const Instruction& in) {
-  constexpr Isa isa = Isa::arm64;
-  Effects e;
-  auto dst = [&](std::size_t index) {
-    e.writes.push_back(register_location(isa, reg_at(in, index)));
-  };
-  auto src = [&](std::size_t first, std::size_t last) {
-    for (std::size_t i = first; i <= last; ++i)
-      add_reads(isa, in.operands[i], e);
-  };
-  switch (in.mnemonic) {
-    case Mnemonic::arm64_eor:
-    case Mnemonic::arm64_add:
-    case Mnemonic::arm64_sub:
-      e.cls = InstructionClass::alu;
-      src(1, 2);
-      dst(0);
-      break;
-    case Mnemonic::arm64_adr:
-    case Mnemonic::arm64_mov:
-      e.cls = InstructionClass::alu;
-      dst(0);
-      break;
-    case Mnemonic::arm64_eor3:
-      e.cls = InstructionClass::ternary;
-      src(1, 3);
-      dst(0);
-      break;
-    case Mnemonic::arm64_bcax:
-      e.cls = InstructionClass::andn;
-      src(1, 3);
-      dst(0);
-      break;
-    case Mnemonic::arm64_rax1:
-      e.cls = InstructionClass::rotate;
-      src(1, 2);
-      dst(0);
-      break;
-    case Mnemonic::arm64_xar:
-      e.cls = InstructionClass::rotate;
-      src(1, 2);
-      dst(0);
-      break;
-    case Mnemonic::arm64_ldr:
-    case Mnemonic::arm64_ld1r: {
-      const Mem& mem = std::get<Mem>(in.operands[1]);
-      add_reads(isa, in.operands[1], e);
-      dst(0);
-      add_writeback(isa, mem, e);
-      break;
-    }
-    case Mnemonic::arm64_ldp: {
-      const Mem& mem = std::get<Mem>(in.operands[2]);
-      add_reads(isa, in.operands[2], e);
-      // The second register's memory is the next 8 bytes.
-      Mem second = mem;
-      second.disp += 8;
-      e.reads.push_back(memory_location(isa, second));
-      dst(0);
-      dst(1);
-      add_writeback(isa, mem, e);
-      break;
-    }
-    case Mnemonic::arm64_str: {
-      const Mem& mem = std::get<Mem>(in.operands[1]);
-      src(0, 0);
-      add_store(isa, mem, e);
-      add_writeback(isa, mem, e);
-      break;
-    }
-    case Mnemonic::arm64_stp: {
-      const Mem& mem = std::get<Mem>(in.operands[2]);
-      src(0, 1);
-      add_store(isa, mem, e);
-      Mem second = mem;
-      second.disp += 8;
-      e.writes.push_back(memory_location(isa, second));
-      add_writeback(isa, mem, e);
-      break;
-    }
-    case Mnemonic::arm64_b:
-      e.cls = InstructionClass::branch;
-      e.is_unconditional_branch = true;
-      e.target = &std::get<LabelRef>(in.operands[0]);
-      break;
-    case Mnemonic::arm64_cbnz:
-      e.cls = InstructionClass::branch;
-      e.is_conditional_branch = true;
-      src(0, 0);
-      e.target = &std::get<LabelRef>(in.operands[1]);
-      break;
-    case Mnemonic::arm64_ret:
-      e.cls = InstructionClass::branch;
-      e.is_return = true;
-      e.reads = {register_location(isa, arm64::x(30))};
-      break;
-    case Mnemonic::arm64_hint:
-      break;
-    default:
-      throw GenerationError("audit: no semantics for arm64 '" +
-                            std::string(mnemonic_info(in.mnemonic).text) + "'");
-  }
-  return e;
+  return false;
 }
 
 }  // namespace
 
-Location register_location(Isa isa, const Reg& reg) {
-  if (isa == Isa::amd64) return fmt::format("r{}", reg.index);
-  switch (reg.cls) {
-    case RegClass::sp:
-      return "sp";
-    case RegClass::gp64:
-    case RegClass::gp32:
-      return fmt::format("x{}", reg.index);
-    default:
-      return fmt::format("v{}", reg.index);
+Effects effects_of(Isa isa, const Instruction& in) {
+  const InstructionSpec& spec = instruction_spec(in.mnemonic);
+  if (in.operands.size() != spec.operand_count) {
+    throw GenerationError("audit: '" + std::string(spec.text) + "' with " +
+                          std::to_string(in.operands.size()) + " operands, not " +
+                          std::to_string(spec.operand_count));
   }
+  Effects e;
+  e.cls = spec.cls;
+  if (spec.has(kMove))
+    e.cls = has_memory_operand(in) ? InstructionClass::other : InstructionClass::alu;
+  for (std::size_t i = 0; i < in.operands.size(); ++i)
+    add_operand(isa, spec, in, i, e);
+  if (spec.has(kReadsFlags)) e.reads.push_back(kFlags);
+  if (spec.has(kWritesFlags)) e.writes.push_back(kFlags);
+  e.is_conditional_branch = spec.has(kConditionalBranch);
+  e.is_unconditional_branch = spec.has(kUnconditionalBranch);
+  e.is_return = spec.has(kReturn);
+
+  const Location stack_pointer = stack_pointer_location(isa);
+  const RegisterLocation sp_register = std::get<RegisterLocation>(stack_pointer);
+  if (spec.has(kPush)) {
+    e.reads.push_back(stack_pointer);
+    e.writes.push_back(stack_pointer);
+    e.writes.push_back(MemoryLocation{sp_register, kNoLabel, -8});
+    e.stack_adjust = -8;
+  }
+  if (spec.has(kPop)) {
+    e.reads.push_back(stack_pointer);
+    e.reads.push_back(MemoryLocation{sp_register, kNoLabel, 0});
+    e.writes.push_back(stack_pointer);
+    e.stack_adjust = 8;
+  }
+  if (spec.has(kReturn)) {
+    if (isa == Isa::amd64) {
+      e.reads.push_back(stack_pointer);  // pops the return address
+      e.writes.push_back(stack_pointer);
+    } else {
+      e.reads.push_back(register_location(isa, arm64::x(30)));
+    }
+  }
+  if (spec.has(kAddsImmediateToStack) || spec.has(kSubtractsImmediateFromStack)) {
+    const Reg* dst = std::get_if<Reg>(&in.operands[0]);
+    const Imm* value = std::get_if<Imm>(&in.operands[1]);
+    if (dst != nullptr && value != nullptr && register_location(isa, *dst) == stack_pointer) {
+      const int bytes = static_cast<int>(value->value);
+      e.stack_adjust = spec.has(kAddsImmediateToStack) ? bytes : -bytes;
+    }
+  }
+  return e;
+}
+
+Location register_location(Isa isa, const Reg& reg) {
+  switch (reg.cls) {
+    case RegClass::gp32:
+    case RegClass::gp64:
+      return RegisterLocation{RegisterFile::gp, reg.index};
+    case RegClass::sp:
+      return RegisterLocation{RegisterFile::stack_pointer, 0};
+    case RegClass::xmm:
+    case RegClass::ymm:
+    case RegClass::zmm:
+    case RegClass::fp64:
+    case RegClass::vec:
+      return RegisterLocation{RegisterFile::vector, reg.index};
+  }
+  throw GenerationError("audit: unknown register class on " + std::string(isa_name(isa)));
+}
+
+Location stack_pointer_location(Isa isa) {
+  return register_location(isa, isa == Isa::amd64 ? amd64::rsp : arm64::sp);
 }
 
 Location memory_location(Isa isa, const Mem& mem) {
   // Post-indexed accesses use the base as it was; pre-indexed ones the updated base. Both
   // are named by the base register and the bytes past the base they touch.
   const std::int32_t offset = mem.addressing == Addressing::post_index ? 0 : mem.disp;
-  const std::string base = mem.addressing == Addressing::pc_relative
-                               ? "label" + std::to_string(mem.label)
-                               : register_location(isa, mem.base);
-  return "m:" + base + ":" + std::to_string(offset);
+  if (mem.addressing == Addressing::pc_relative) {
+    return MemoryLocation{RegisterLocation{RegisterFile::flags, 0}, mem.label, offset};
+  }
+  return MemoryLocation{std::get<RegisterLocation>(register_location(isa, mem.base)), kNoLabel,
+                        offset};
 }
 
 std::string location_name(Isa isa, const Location& location) {
-  if (location.rfind("m:", 0) == 0 || location == kFlags) return location;
-  if (isa == Isa::amd64) {
-    const int index = std::stoi(location.substr(1));
-    return std::string(amd64::register_name(Reg{RegClass::gp64, static_cast<std::uint8_t>(index)}));
+  if (const auto* memory = std::get_if<MemoryLocation>(&location)) {
+    const std::string base = memory->label != kNoLabel ? "label" + std::to_string(memory->label)
+                                                       : location_name(isa, memory->base);
+    return "m:" + base + ":" + std::to_string(memory->offset);
   }
-  return location;
+  const auto& reg = std::get<RegisterLocation>(location);
+  switch (reg.file) {
+    case RegisterFile::flags:
+      return "flags";
+    case RegisterFile::stack_pointer:
+      return "sp";
+    case RegisterFile::gp:
+      return isa == Isa::amd64 ? amd64::register_name(Reg{RegClass::gp64, reg.index})
+                               : fmt::format("x{}", reg.index);
+    case RegisterFile::vector:
+      return isa == Isa::amd64 ? amd64::register_name(amd64::xmm(reg.index))
+                               : fmt::format("v{}", reg.index);
+  }
+  return "?";
 }
 
 namespace {
@@ -291,11 +186,11 @@ void walk_entry(const Program& program, std::size_t function,
       if (const auto* label = std::get_if<LabelDef>(&items[i])) labels[label->id] = {f, i};
     }
   }
-  // Times each loop branch (by position) has been taken; it is taken until its loop has
-  // run the trip count of the round region that holds it.
-  std::map<std::pair<std::size_t, std::size_t>, int> taken;
+  // The rounds do not depend on the data, so a loop branch is taken exactly while the
+  // entry has run fewer rounds than its shape declares: a loop body shared by entries of
+  // different round counts turns as often as each one needs.
+  const int declared_rounds = program.functions[function].shape.rounds;
   Position at{function, 0};
-  int trip_count = 1;
   int round_index = -1, rounds_entered = 0;
   for (int steps = 0; steps < 1'000'000; ++steps) {
     const auto& items = program.functions[at.function].items;
@@ -304,9 +199,7 @@ void walk_entry(const Program& program, std::size_t function,
                             " runs off its end");
     }
     const Item& item = items[at.item];
-    const Position here = at;
     if (const auto* marker = std::get_if<RoundMarker>(&item)) {
-      if (marker->begin) trip_count = marker->repeat;
       round_index = marker->begin ? rounds_entered++ : -1;
     }
     visit({&item, round_index});
@@ -316,22 +209,14 @@ void walk_entry(const Program& program, std::size_t function,
     const Effects effects = effects_of(program.isa, *instruction);
     if (effects.is_return) return;
     if (effects.is_unconditional_branch) at = labels.at(effects.target->id);
-    if (effects.is_conditional_branch) {
-      int& count = taken[{here.function, here.item}];
-      if (count + 1 < trip_count) {
-        ++count;
-        at = labels.at(effects.target->id);
-      } else {
-        count = 0;
-      }
+    // A loop branch outside any round region has no known trip count: one pass is walked
+    // (the audit reports the executed figures as unknown).
+    if (effects.is_conditional_branch && round_index >= 0 && rounds_entered < declared_rounds) {
+      at = labels.at(effects.target->id);
     }
   }
   throw GenerationError("audit: the walk of " + program.functions[function].symbol +
                         " does not end");
-}
-
-Effects effects_of(Isa isa, const Instruction& instruction) {
-  return isa == Isa::amd64 ? amd64_effects(instruction) : arm64_effects(instruction);
 }
 
 }  // namespace spongegen::audit

@@ -1,24 +1,47 @@
-// What an instruction reads and writes, for the audit and the invariant checks.
+// What an instruction reads and writes, for the audit and the invariant checks. The effects
+// come from the instruction tables (program/instruction_table.hpp): each operand position's
+// access and the row's behaviour, so a new mnemonic needs no code here.
 #pragma once
 
+#include <compare>
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <variant>
 #include <vector>
 
+#include "program/instruction_table.hpp"
 #include "program/program.hpp"
 
 namespace spongegen::audit {
 
-enum class InstructionClass { alu, rotate, andn, ternary, vector_permute, branch, other };
+// Storage, typed: all views of one register are one location (rax and eax; xmm3, ymm3 and
+// zmm3; d8, v8.16b and v8.2d), and a vector register never aliases a general-purpose one.
+enum class RegisterFile : std::uint8_t { gp, vector, stack_pointer, flags };
 
-// A storage location: "r<N>" for an amd64 register, "x<N>"/"v<N>"/"sp" for arm64 (all
-// views of a SIMD register are one location), "m:<base>:<disp>" for memory, with the base
-// a register location or "label<N>" for a constant table.
-using Location = std::string;
+struct RegisterLocation {
+  RegisterFile file;
+  std::uint8_t index;
+  auto operator<=>(const RegisterLocation&) const = default;
+};
+
+// Memory named by the base register as it was before the instruction and the byte offset
+// from it; or, for a constant table, by its label.
+struct MemoryLocation {
+  RegisterLocation base;
+  LabelId label;  // kNoLabel unless pc-relative
+  std::int32_t offset;
+  auto operator<=>(const MemoryLocation&) const = default;
+};
+
+using Location = std::variant<RegisterLocation, MemoryLocation>;
 
 // The amd64 arithmetic flags, as one location (jne reads what cmp, sub, xor... wrote).
-inline const Location kFlags = "flags";
+inline constexpr Location kFlags = RegisterLocation{RegisterFile::flags, 0};
+
+inline bool is_memory(const Location& location) {
+  return std::holds_alternative<MemoryLocation>(location);
+}
 
 struct Effects {
   InstructionClass cls = InstructionClass::other;
@@ -26,8 +49,8 @@ struct Effects {
   std::vector<Location> writes;
   std::vector<const Mem*> loads;   // memory operands read
   std::vector<const Mem*> stores;  // memory operands written
-  // Stack pointer movement by push/pop or pre/post-indexed sp access, in bytes (negative:
-  // the stack grows). `sub rsp, N` shows as a write of the register, handled by the caller.
+  // Stack pointer movement in bytes (negative: the stack grows): push/pop, pre/post-indexed
+  // sp accesses, and `sub rsp, N` / `add rsp, N`.
   int stack_adjust = 0;
   bool is_conditional_branch = false;
   bool is_unconditional_branch = false;  // jmp, b
@@ -37,7 +60,9 @@ struct Effects {
 
 Location register_location(Isa isa, const Reg& reg);
 Location memory_location(Isa isa, const Mem& mem);
-std::string location_name(Isa isa, const Location& location);  // "rbx", "v8", ...
+std::string location_name(Isa isa, const Location& location);  // "rbx", "v8", "m:rsp:200"
+// The stack pointer's location on `isa` (amd64 rsp, arm64 sp).
+Location stack_pointer_location(Isa isa);
 
 Effects effects_of(Isa isa, const Instruction& instruction);
 
@@ -48,9 +73,9 @@ struct Step {
 };
 
 // Walks what a call of `function` executes, in order, ending at the return. Conditional
-// branches close loops: each is taken until its loop has run as often as the `repeat` of
-// the round region holding the branch says (the rounds do not depend on the data, so
-// this is exactly what the code does).
+// branches close loops: each is taken while the call has entered fewer round regions than
+// the function's EntryShape::rounds (the rounds do not depend on the data, so this is
+// exactly what the code does).
 void walk_entry(const Program& program, std::size_t function,
                 const std::function<void(const Step&)>& visit);
 

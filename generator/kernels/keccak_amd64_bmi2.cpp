@@ -45,13 +45,13 @@ constexpr int kScratchBytes = keccak::kStateBytes;
 // the round constants lives in the frame, above the scratch state, because every register
 // has a role in the round; iota loads it into B[3] (r11), which is dead by then.
 constexpr int kRoundsPerIteration = 4;
-constexpr int kIterations = keccak::kRounds / kRoundsPerIteration;
+constexpr int kIterations = keccak::kRounds / kRoundsPerIteration;  // of a 24-round call
 constexpr int kConstantPointerSlot = kScratchBytes;
 constexpr int kFrameBytes = kScratchBytes + 8;
 constexpr Reg kConstantPointer = r11;
 static_assert(keccak::kRounds % kRoundsPerIteration == 0 && kRoundsPerIteration % 2 == 0);
 
-const std::string kPermuteSymbol = "sponge_keccakf1600_amd64_bmi2";
+constexpr std::string_view kSymbolSuffix = "amd64_bmi2";
 
 // Where a round reads and writes lanes: the caller's array or the scratch state.
 struct StateCopy {
@@ -98,11 +98,16 @@ class Amd64KeccakBuilder {
     second_round_ = kernel_.program.new_label("keccakf1600_amd64_bmi2_second_round");
     loop_ = kernel_.program.new_label("keccakf1600_amd64_bmi2_loop");
 
-    emit_permute_entry();
-    for (const keccak::Rate& rate : keccak::model().rates)
-      emit_absorb_entry(rate);
+    // The first variant (Keccak-f[1600]) holds the loop; every other entry jumps into it.
+    for (const keccak::RoundVariant& variant : keccak::model().variants) {
+      check_round_count(variant);
+      emit_permute_entry(variant);
+      for (const keccak::Rate& rate : variant.absorb_rates)
+        emit_absorb_entry(variant, rate);
+    }
     add_round_constant_table(kernel_.program, round_constants_);
-    kernel_.program.header_lines = header_lines(header_figures(kernel_.program, kPermuteSymbol));
+    kernel_.program.header_lines = header_lines(header_figures(
+        kernel_.program, entry_symbol(keccak::model().variants.front(), kSymbolSuffix, 0)));
     return std::move(kernel_);
   }
 
@@ -132,15 +137,35 @@ class Amd64KeccakBuilder {
     }
   }
 
-  void emit_permute_entry() {
-    Emitter e(kernel_.program, add_permute_entry(kernel_, kPermuteSymbol));
+  // The loop runs whole turns of four rounds and alternates the two state copies, ending
+  // in the caller's array: a round count must be a multiple of four.
+  static void check_round_count(const keccak::RoundVariant& variant) {
+    if (variant.rounds % kRoundsPerIteration != 0) {
+      throw GenerationError(
+          fmt::format("amd64-bmi2: {} rounds of {} are not whole turns of the "
+                      "{}-round loop",
+                      variant.rounds, variant.permutation, kRoundsPerIteration));
+    }
+  }
+
+  // The entry of the first variant holds the loop, the epilogue and their CFI; the entries
+  // of the other round counts set the loop's constant pointer to their first round and
+  // jump into it, with the frame the loop expects.
+  void emit_permute_entry(const keccak::RoundVariant& variant) {
+    Emitter e(kernel_.program, add_permute_entry(kernel_, variant, kSymbolSuffix));
     e.endbr64();
-    emit_prologue(e, nullptr);
+    emit_prologue(e, variant, nullptr);
+    if (loop_bound_) {
+      e.jmp(loop_);
+      return;
+    }
+    loop_bound_ = true;
     e.bind(loop_);
     for (int round = 0; round < kRoundsPerIteration; ++round) {
       const bool from_array = round % 2 == 0;
       if (round == 1) e.bind(second_round_);
-      emit_round(e, round, from_array ? kArray : kScratch, from_array ? kScratch : kArray, nullptr);
+      emit_round(e, round, from_array ? kArray : kScratch, from_array ? kScratch : kArray, nullptr,
+                 0);
     }
     emit_epilogue(e);
   }
@@ -149,8 +174,8 @@ class Amd64KeccakBuilder {
   // AbsorbedBlock), then jumps into the permute entry's loop at its second round: the
   // loop, the epilogue and their CFI exist once. The frame is the same at the jump, so the
   // permute entry's unwind information describes it.
-  void emit_absorb_entry(const keccak::Rate& rate) {
-    Emitter e(kernel_.program, add_absorb_entry(kernel_, kPermuteSymbol, rate));
+  void emit_absorb_entry(const keccak::RoundVariant& variant, const keccak::Rate& rate) {
+    Emitter e(kernel_.program, add_absorb_entry(kernel_, variant, kSymbolSuffix, rate));
     const AbsorbedBlock absorbed{kBlockInFirstRound, rate.lanes(), kLaneDisplacedByBlock};
     if (absorbed.lane_read_from_memory < rate.lanes()) {
       throw GenerationError("amd64-bmi2: lane " + std::to_string(absorbed.lane_read_from_memory) +
@@ -158,12 +183,15 @@ class Amd64KeccakBuilder {
                             std::to_string(rate.bytes));
     }
     e.endbr64();
-    emit_prologue(e, &absorbed);
-    emit_round(e, 0, kArray, kScratch, &absorbed);
+    emit_prologue(e, variant, &absorbed);
+    emit_round(e, 0, kArray, kScratch, &absorbed, variant.first_round());
     e.jmp(second_round_);
   }
 
-  void emit_prologue(Emitter& e, const AbsorbedBlock* absorbed) {
+  // The loop's pointer starts at the variant's first round constant; the loop ends at the
+  // table's end, so it turns rounds / 4 times.
+  void emit_prologue(Emitter& e, const keccak::RoundVariant& variant,
+                     const AbsorbedBlock* absorbed) {
     e.comment("Save the callee-saved registers the rounds use, then make room for the scratch");
     e.comment("state.");
     int cfa_offset = 8;  // the return address
@@ -175,7 +203,7 @@ class Amd64KeccakBuilder {
     }
     e.sub(rsp, kFrameBytes);
     e.cfi({CfiKind::adjust_cfa_offset, kFrameBytes});
-    e.lea(kChiOut, qword_rip(round_constants_));
+    e.lea(kChiOut, qword_rip(round_constants_, 8 * variant.first_round()));
     e.mov(qword(rsp, kConstantPointerSlot), kChiOut);
     e.annotate("the loop's pointer into the round constants");
     if (absorbed) {
@@ -221,10 +249,12 @@ class Amd64KeccakBuilder {
     }
   }
 
+  // `first_constant` is the round constant index of the entry's round 0; only the absorb
+  // entries' own first round reads its constant directly, the loop reads it by pointer.
   void emit_round(Emitter& e, int round, StateCopy from, StateCopy to,
-                  const AbsorbedBlock* absorbed) {
+                  const AbsorbedBlock* absorbed, int first_constant) {
     e.blank();
-    e.begin_round(round, absorbed ? 1 : kIterations);
+    e.begin_round(round, absorbed == nullptr);
     e.comment(from.base == kState ? "array -> scratch" : "scratch -> array");
     if (absorbed) {
       e.comment("with the " + std::to_string(absorbed->lanes) +
@@ -234,10 +264,10 @@ class Amd64KeccakBuilder {
     for (int row = 0; row < 5; ++row) {
       e.comment("chi row " + std::to_string(row) + " -> lanes " + std::to_string(5 * row) + ".." +
                 std::to_string(5 * row + 4));
-      emit_chi_row(e, round, row, from, to, absorbed);
+      emit_chi_row(e, round, row, from, to, absorbed, first_constant);
     }
     if (!absorbed && round == kRoundsPerIteration - 1) {
-      e.comment("next four rounds, until all 24 are done");
+      e.comment("next four rounds, until the last round constant is done");
       e.add(qword(rsp, kConstantPointerSlot), 8 * kRoundsPerIteration);
       e.lea(kChiOut, qword_rip(round_constants_, 8 * keccak::kRounds));
       e.cmp(qword(rsp, kConstantPointerSlot), kChiOut);
@@ -273,7 +303,7 @@ class Amd64KeccakBuilder {
   // Row `row` of chi: B[x] = rotl(A[source] ^ D[source % 5], rotation), then
   // A[x, row] = B[x] ^ (~B[x + 1] & B[x + 2]); iota joins lane 0.
   void emit_chi_row(Emitter& e, int round, int row, StateCopy from, StateCopy to,
-                    const AbsorbedBlock* absorbed) {
+                    const AbsorbedBlock* absorbed, int first_constant) {
     const auto& inputs = keccak::model().chi_rows[row];
     for (int x = 0; x < 5; ++x) {
       const keccak::ChiInput& input = inputs[x];
@@ -297,16 +327,16 @@ class Amd64KeccakBuilder {
       const Reg out = r ? r->reg : kChiOut;
       e.andn(out, kB[(x + 1) % 5], kB[(x + 2) % 5]);
       e.xor_(out, kB[x]);
-      if (lane == 0) emit_iota(e, out, round, absorbed != nullptr);
+      if (lane == 0) emit_iota(e, out, round, absorbed != nullptr, first_constant);
       if (!r) e.mov(to.lane(lane), kChiOut);
     }
   }
 
   // iota: the absorb entries' own first round reads the constant RIP-relative; the loop
   // reads it through the pointer in the frame.
-  void emit_iota(Emitter& e, Reg lane0, int round, bool outside_loop) {
+  void emit_iota(Emitter& e, Reg lane0, int round, bool outside_loop, int first_constant) {
     if (outside_loop) {
-      e.xor_(lane0, qword_rip(round_constants_, 8 * round));
+      e.xor_(lane0, qword_rip(round_constants_, 8 * (first_constant + round)));
       e.annotate("iota");
       return;
     }
@@ -412,7 +442,11 @@ class Amd64KeccakBuilder {
         "iota's load of the pointer, where unrolled rounds read the constant RIP-relative.",
         "Entries: the permute entry, and one absorb entry per rate with its own prologue and",
         "first round, which XORs the block (any alignment) into the lanes as it reads them,",
-        "then jumps to the permute entry's second round.",
+        "then jumps to the permute entry's second round. Keccak-p[1600, 12] (TurboSHAKE,",
+        "KangarooTwelve) is the last 12 rounds: its entries start the loop's constant pointer",
+        "at round constant 12, so the same loop turns three times instead of six; its permute",
+        "entry jumps into the loop, its absorb entries (rates 136 and 168) into the second",
+        "round, and the scratch wipe at the shared epilogue covers them too.",
         "",
         "Figures of the code (computed by the audit from the Program; `spongegen audit`):",
         fmt::format("  per round          {}  (theta {} + D {}, chi inputs 74 - 3, chi outputs "
@@ -468,6 +502,7 @@ class Amd64KeccakBuilder {
   LabelId round_constants_ = kNoLabel;
   LabelId second_round_ = kNoLabel;
   LabelId loop_ = kNoLabel;
+  bool loop_bound_ = false;
 };
 
 }  // namespace

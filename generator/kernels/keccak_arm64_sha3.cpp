@@ -25,13 +25,13 @@ std::string hex64(std::uint64_t value) {
 // Every register's role, named once.
 constexpr Reg kState = x(0);           // argument 1: the caller's 25 lanes
 constexpr Reg kBlock = x(1);           // argument 2 of the absorb entries: one rate block
-constexpr Reg kRoundsLeft = x(9);      // loop counter, 24 down to 1
+constexpr Reg kRoundsLeft = x(9);      // loop counter, the entry's rounds down to 1
 constexpr Reg kRoundConstant = x(10);  // walks the round constant table
 constexpr int kFirstSpare = 25;        // v25-v31: theta's C and D, B values, temporaries
 constexpr int kSpareCount = 7;
 constexpr int kFrameBytes = 64;  // d8-d15
 
-const std::string kPermuteSymbol = "sponge_keccakf1600_arm64_sha3";
+constexpr std::string_view kSymbolSuffix = "arm64_sha3";
 
 class Arm64KeccakBuilder {
  public:
@@ -52,25 +52,38 @@ class Arm64KeccakBuilder {
     rounds_ = program.new_label("keccakf1600_arm64_sha3_rounds");
     loop_ = program.new_label("keccakf1600_arm64_sha3_loop");
 
-    emit_permute_entry();
-    for (const keccak::Rate& rate : keccak::model().rates)
-      emit_absorb_entry(rate);
+    // The first variant (Keccak-f[1600]) holds the loop; every other entry branches into it.
+    for (const keccak::RoundVariant& variant : keccak::model().variants) {
+      emit_permute_entry(variant);
+      for (const keccak::Rate& rate : variant.absorb_rates)
+        emit_absorb_entry(variant, rate);
+    }
     add_round_constant_table(kernel_.program, round_constants_);
-    program.header_lines = header_lines(header_figures(program, kPermuteSymbol));
+    program.header_lines = header_lines(
+        header_figures(program, entry_symbol(keccak::model().variants.front(), kSymbolSuffix, 0)));
     return std::move(kernel_);
   }
 
  private:
-  void emit_permute_entry() {
-    Emitter e(kernel_.program, add_permute_entry(kernel_, kPermuteSymbol));
+  // The loop runs one round a turn, so any round count works: an entry sets the counter
+  // and the constant pointer to its first round. The first variant's permute entry holds
+  // the loop, the store and the restore; the 24-round absorb entries branch to its setup
+  // (rounds_), every other entry sets up itself and branches to the loop.
+  void emit_permute_entry(const keccak::RoundVariant& variant) {
+    Emitter e(kernel_.program, add_permute_entry(kernel_, variant, kSymbolSuffix));
     e.bti_c();
     emit_save_d8_d15(e);
     emit_load_state(e);
+    if (loop_bound_) {
+      emit_loop_setup(e, variant);
+      e.b(loop_);
+      return;
+    }
+    loop_bound_ = true;
     e.bind(rounds_);
-    e.adr(kRoundConstant, round_constants_);
-    e.mov(kRoundsLeft, keccak::kRounds);
+    emit_loop_setup(e, variant);
     e.bind(loop_);
-    e.begin_round(0, keccak::kRounds);
+    e.begin_round(0, true);
     emit_round(e);
     e.sub(kRoundsLeft, kRoundsLeft, 1);
     e.cbnz(kRoundsLeft, loop_);
@@ -87,8 +100,17 @@ class Arm64KeccakBuilder {
 
   // The absorb entries save, load the state, XOR the block in registers, and branch into
   // the permute entry's rounds, so the rounds, the store and the restore exist once.
-  void emit_absorb_entry(const keccak::Rate& rate) {
-    Emitter e(kernel_.program, add_absorb_entry(kernel_, kPermuteSymbol, rate));
+  void emit_loop_setup(Emitter& e, const keccak::RoundVariant& variant) {
+    e.adr(kRoundConstant, round_constants_);
+    if (variant.first_round() != 0) {
+      e.add(kRoundConstant, kRoundConstant, 8 * variant.first_round());
+      e.annotate(fmt::format("from round constant {}", variant.first_round()));
+    }
+    e.mov(kRoundsLeft, variant.rounds);
+  }
+
+  void emit_absorb_entry(const keccak::RoundVariant& variant, const keccak::Rate& rate) {
+    Emitter e(kernel_.program, add_absorb_entry(kernel_, variant, kSymbolSuffix, rate));
     e.bti_c();
     emit_save_d8_d15(e);
     emit_load_state(e);
@@ -106,7 +128,12 @@ class Arm64KeccakBuilder {
       }
       spare = (spare + 2) % kSpareCount;
     }
-    e.b(rounds_);
+    if (variant.rounds == keccak::model().variants.front().rounds) {
+      e.b(rounds_);
+      return;
+    }
+    emit_loop_setup(e, variant);
+    e.b(loop_);
   }
 
   // AAPCS64 makes the low 64 bits of v8-v15 callee-saved, and the state occupies them.
@@ -197,7 +224,7 @@ class Arm64KeccakBuilder {
         "Register roles:",
         "  x0           the caller's state array",
         "  x1           absorb entries: the rate block",
-        "  x9           rounds left, 24 down to 1",
+        "  x9           rounds left, the entry's rounds (24 or 12) down to 1",
         "  x10          the next round constant",
         "  v0-v24       lane i in the low 64 bits of v<i>, for the whole permutation",
         "  v25-v31      theta's C and D values, the B values rho and pi place there, and",
@@ -238,7 +265,10 @@ class Arm64KeccakBuilder {
         "lives in C++ (runtime/src/sponge.cpp), one call per block, so no call runs",
         "unbounded and a caller can report progress or cancel between chunks.",
         "No branch and no memory address depends on the state or the input; the loop runs",
-        "exactly 24 times.",
+        "exactly as many times as the entry's rounds.",
+        "Keccak-p[1600, 12] (TurboSHAKE, KangarooTwelve) is the last 12 rounds: its entries",
+        "set x10 to round constant 12 and x9 to 12 and branch into the same one-round loop;",
+        "its absorb entries (rates 136 and 168) XOR the block like the 24-round ones.",
         "",
         "Loop or unroll: measured on no arm64 machine (none is available where this is",
         "generated; qemu runs the tests but says nothing of speed). Decided from counts: the",
@@ -281,6 +311,7 @@ class Arm64KeccakBuilder {
   LabelId round_constants_ = kNoLabel;
   LabelId rounds_ = kNoLabel;
   LabelId loop_ = kNoLabel;
+  bool loop_bound_ = false;
 };
 
 }  // namespace

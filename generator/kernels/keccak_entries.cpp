@@ -1,35 +1,57 @@
 #include "kernels/keccak_entries.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace spongegen::kernels {
 namespace {
 
-Function& add_entry(BuiltKernel& kernel, std::string symbol, std::string signature,
-                    std::string summary, int absorb_rate_bytes) {
-  kernel.entries.push_back(Entry{symbol, absorb_rate_bytes});
+Function& add_entry(BuiltKernel& kernel, std::string symbol, std::string summary,
+                    EntryShape shape) {
   kernel.program.functions.push_back(
-      Function{std::move(symbol), std::move(signature), std::move(summary), {}});
+      Function{std::move(symbol), std::move(summary), std::move(shape), {}});
   return kernel.program.functions.back();
+}
+
+std::string permutation_title(const keccak::RoundVariant& variant) {
+  return variant.rounds == keccak::kRounds ? "Keccak-f[1600]"
+                                           : fmt::format("Keccak-p[1600, {}]", variant.rounds);
 }
 
 }  // namespace
 
-Function& add_permute_entry(BuiltKernel& kernel, const std::string& permute_symbol) {
-  return add_entry(kernel, permute_symbol, "void " + permute_symbol + "(uint64_t state[25])",
-                   "Keccak-f[1600] on the 25 lanes at state.", 0);
+std::string entry_symbol(const keccak::RoundVariant& variant, std::string_view kernel_suffix,
+                         int absorb_rate_bytes) {
+  std::string symbol = fmt::format("sponge_{}_{}", variant.symbol_stem, kernel_suffix);
+  if (absorb_rate_bytes != 0) symbol += fmt::format("_absorb{}", absorb_rate_bytes);
+  return symbol;
 }
 
-Function& add_absorb_entry(BuiltKernel& kernel, const std::string& permute_symbol,
-                           const keccak::Rate& rate) {
-  const std::string symbol = permute_symbol + "_absorb" + std::to_string(rate.bytes);
-  return add_entry(kernel, symbol,
-                   "void " + symbol + "(uint64_t state[25], const uint8_t block[" +
-                       std::to_string(rate.bytes) + "])",
-                   "XOR " + std::to_string(rate.lanes()) +
-                       " lanes of block into state, then permute (" + std::string(rate.used_by) +
-                       ").",
-                   rate.bytes);
+Function& add_permute_entry(BuiltKernel& kernel, const keccak::RoundVariant& variant,
+                            std::string_view kernel_suffix) {
+  return add_entry(kernel, entry_symbol(variant, kernel_suffix, 0),
+                   permutation_title(variant) + " on the 25 lanes at state.",
+                   EntryShape{EntryKind::permute,
+                              std::string(variant.permutation),
+                              variant.rounds,
+                              0,
+                              1,
+                              {{"uint64_t", "state", keccak::kLanes}}});
+}
+
+Function& add_absorb_entry(BuiltKernel& kernel, const keccak::RoundVariant& variant,
+                           std::string_view kernel_suffix, const keccak::Rate& rate) {
+  return add_entry(
+      kernel, entry_symbol(variant, kernel_suffix, rate.bytes),
+      fmt::format("XOR {} lanes of block into state, then {} ({}).", rate.lanes(),
+                  permutation_title(variant), rate.used_by),
+      EntryShape{EntryKind::absorb,
+                 std::string(variant.permutation),
+                 variant.rounds,
+                 rate.bytes,
+                 1,
+                 {{"uint64_t", "state", keccak::kLanes}, {"const uint8_t", "block", rate.bytes}}});
 }
 
 void add_round_constant_table(Program& program, LabelId label) {
@@ -46,7 +68,7 @@ HeaderFigures header_figures(const Program& program, const std::string& permute_
     if (entry.symbol == permute_symbol) {
       figures.permute = entry;
       found = true;
-    } else {
+    } else if (entry.shape.kind == EntryKind::absorb) {
       figures.largest_absorb_instructions =
           std::max(figures.largest_absorb_instructions, entry.static_instructions);
     }

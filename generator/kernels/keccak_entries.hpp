@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "audit/audit.hpp"
@@ -12,11 +13,17 @@
 
 namespace spongegen::kernels {
 
-// Each adds the function to the kernel's Program, registers the entry, and returns the
-// function for the builder's emitter (valid until the next function is added).
-Function& add_permute_entry(BuiltKernel& kernel, const std::string& permute_symbol);
-Function& add_absorb_entry(BuiltKernel& kernel, const std::string& permute_symbol,
-                           const keccak::Rate& rate);
+// "sponge_keccakp1600_12_amd64_bmi2_absorb168": the variant's stem, the kernel's suffix,
+// and for an absorb entry its rate.
+std::string entry_symbol(const keccak::RoundVariant& variant, std::string_view kernel_suffix,
+                         int absorb_rate_bytes);
+
+// Each adds the entry's function, with its EntryShape, to the kernel's Program and returns
+// it for the builder's emitter (valid until the next function is added).
+Function& add_permute_entry(BuiltKernel& kernel, const keccak::RoundVariant& variant,
+                            std::string_view kernel_suffix);
+Function& add_absorb_entry(BuiltKernel& kernel, const keccak::RoundVariant& variant,
+                           std::string_view kernel_suffix, const keccak::Rate& rate);
 
 void add_round_constant_table(Program& program, LabelId label);
 

@@ -1,36 +1,66 @@
 // What every kernel builder returns, and the list of kernels spongegen writes.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "program/program.hpp"
 
 namespace spongegen::kernels {
 
-// One callable entry of a kernel.
-struct Entry {
-  std::string symbol;
-  int absorb_rate_bytes = 0;  // 0: permute only; else XOR this many bytes of a block first
+// A CPU feature a kernel's instructions need, with every way of asking for it. This is
+// the one declaration: the generated C header carries it to the runtime's CPU check, the
+// manifest carries its /proc/cpuinfo name to CMake's runnable-kernels check
+// (cmake/SpongeRunnableKernels.cmake), and the JIT self-check asks the host with it.
+struct CpuFeature {
+  std::string_view name;  // as /proc/cpuinfo lists it ("flags" on x86, "Features" on arm64)
+  Isa isa;
+  // amd64: CPUID leaf, sub-leaf, output register (0 eax, 1 ebx, 2 ecx, 3 edx) and bit.
+  unsigned cpuid_leaf = 0, cpuid_subleaf = 0, cpuid_register = 0, cpuid_bit = 0;
+  // arm64: the bit of Linux's AT_HWCAP and the macOS sysctl that report it.
+  unsigned linux_hwcap_bit = 0;
+  std::string_view macos_sysctl;
 };
 
+inline constexpr CpuFeature kBmi1{"bmi1", Isa::amd64, 7, 0, 1, 3, 0, {}};
+inline constexpr CpuFeature kBmi2{"bmi2", Isa::amd64, 7, 0, 1, 8, 0, {}};
+// HWCAP_SHA3 is bit 17 of AT_HWCAP on arm64 Linux (asm/hwcap.h).
+inline constexpr CpuFeature kArmSha3{"sha3", Isa::arm64, 0,  0,
+                                     0,      0,          17, "hw.optional.armv8_2_sha3"};
+
 struct BuiltKernel {
-  Program program;
-  std::vector<Entry> entries;
+  Program program;  // each function is one entry; its EntryShape says what it computes
 };
+
+// The reference one entry call must agree with, run on the JIT self-check's copies:
+// `block` holds shape.rate_bytes bytes (nothing for a permute entry).
+using ReferenceCall =
+    std::function<void(const EntryShape& shape, std::uint64_t* state, const std::uint8_t* block)>;
 
 struct KernelSpec {
   std::string name;       // as the runtime's dispatcher and SPONGE_KERNEL name it
   std::string file_name;  // in generated/
   Isa isa;
+  std::vector<CpuFeature> cpu_features;  // all needed to run any entry
+  ReferenceCall reference;
   std::function<BuiltKernel()> build;
 };
 
 // Every kernel spongegen generates, in output order.
 const std::vector<KernelSpec>& all_kernels();
 
+// Throws unless every instruction's CPU feature (its instruction table row) is one the
+// spec declares: otherwise the runtime would call the kernel on a CPU that cannot run it.
+void check_cpu_features(const KernelSpec& spec, const Program& program);
+
 BuiltKernel build_keccak_amd64_bmi2();
 BuiltKernel build_keccak_arm64_sha3();
+
+// The portable Keccak-p[1600] reference for an entry of any round count and rate.
+void keccak_reference_call(const EntryShape& shape, std::uint64_t* state,
+                           const std::uint8_t* block);
 
 }  // namespace spongegen::kernels

@@ -1,13 +1,49 @@
 #include "kernels/kernel.hpp"
 
+#include <algorithm>
+
+#include "program/instruction_table.hpp"
+#include "writers/gas_writer.hpp"
+
 namespace spongegen::kernels {
 
 const std::vector<KernelSpec>& all_kernels() {
   static const std::vector<KernelSpec> kKernels = {
-      {"amd64-bmi2", "keccakf1600_amd64_bmi2.S", Isa::amd64, build_keccak_amd64_bmi2},
-      {"arm64-sha3", "keccakf1600_arm64_sha3.S", Isa::arm64, build_keccak_arm64_sha3},
+      {"amd64-bmi2",
+       "keccakf1600_amd64_bmi2.S",
+       Isa::amd64,
+       {kBmi1, kBmi2},
+       keccak_reference_call,
+       build_keccak_amd64_bmi2},
+      {"arm64-sha3",
+       "keccakf1600_arm64_sha3.S",
+       Isa::arm64,
+       {kArmSha3},
+       keccak_reference_call,
+       build_keccak_arm64_sha3},
   };
   return kKernels;
+}
+
+// Every instruction's CPU feature (its instruction table row) must be one the kernel spec
+// declares, or the runtime would call the kernel on a CPU that cannot run it.
+void check_cpu_features(const kernels::KernelSpec& spec, const Program& program) {
+  for (const Function& function : program.functions) {
+    for (const Item& item : function.items) {
+      const auto* instruction = std::get_if<Instruction>(&item);
+      if (instruction == nullptr) continue;
+      const std::string_view needed = instruction_spec(instruction->mnemonic).cpu_feature;
+      if (needed.empty()) continue;
+      const bool declared =
+          std::any_of(spec.cpu_features.begin(), spec.cpu_features.end(),
+                      [&](const kernels::CpuFeature& feature) { return feature.name == needed; });
+      if (!declared) {
+        throw GenerationError("kernel " + spec.name + ", function " + function.symbol + ": '" +
+                              writers::format_instruction(program, *instruction) + "' needs " +
+                              std::string(needed) + ", which the kernel spec does not declare");
+      }
+    }
+  }
 }
 
 }  // namespace spongegen::kernels

@@ -66,6 +66,13 @@ Model compute_model() {
       {72, "SHA3-512"},  {104, "SHA3-384"}, {136, "SHA3-256, SHAKE256, Keccak-256"},
       {144, "SHA3-224"}, {168, "SHAKE128"},
   };
+  m.variants = {
+      {kRounds, "keccak-f1600", "keccakf1600", m.rates},
+      {12,
+       "keccak-p1600",
+       "keccakp1600_12",
+       {{136, "TurboSHAKE256, KT256"}, {168, "TurboSHAKE128, KT128"}}},
+  };
   for (int round = 0; round < kRounds; ++round) {
     if (m.round_constants[round] != sponge::detail::kKeccakRoundConstants[round]) {
       throw std::logic_error("Keccak model: LFSR round constant " + std::to_string(round) +

@@ -32,6 +32,16 @@ struct Rate {
   constexpr int lanes() const { return bytes / 8; }
 };
 
+// A round count the kernels serve, with the rates of its fused absorb entries. Keccak-p
+// [1600, n] is the last n rounds of Keccak-f[1600]: it starts at round constant 24 - n.
+struct RoundVariant {
+  int rounds;
+  std::string_view permutation;  // the name manifests and headers print
+  std::string_view symbol_stem;  // in entry symbols: sponge_<stem>_<kernel>[_absorb<rate>]
+  std::vector<Rate> absorb_rates;
+  int first_round() const { return kRounds - rounds; }
+};
+
 struct Model {
   // iota: computed with the degree-8 LFSR of FIPS 202 (Algorithm 5).
   std::array<std::uint64_t, kRounds> round_constants;
@@ -42,6 +52,9 @@ struct Model {
   std::array<std::array<ChiInput, 5>, 5> chi_rows;
   // The rates with fused absorb entries, smallest first.
   std::vector<Rate> rates;
+  // Every round count with kernel entries: Keccak-f[1600] first, then Keccak-p[1600, 12]
+  // (TurboSHAKE and KangarooTwelve, RFC 9861) at its two rates.
+  std::vector<RoundVariant> variants;
 };
 
 // The model, computed once. Throws if the computed constants disagree with the published

@@ -1,6 +1,8 @@
 // amd64 operands and the typed instruction emitter the amd64 kernel builders use.
 #pragma once
 
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "program/program.hpp"
@@ -25,19 +27,45 @@ inline constexpr Reg r13{RegClass::gp64, 13};
 inline constexpr Reg r14{RegClass::gp64, 14};
 inline constexpr Reg r15{RegClass::gp64, 15};
 
-std::string_view register_name(Reg reg);
+// Vector registers, by number: 16, 32 and 64 bytes (xmm16 and up need AVX-512).
+constexpr Reg xmm(int index) {
+  return Reg{RegClass::xmm, static_cast<std::uint8_t>(index)};
+}
+constexpr Reg ymm(int index) {
+  return Reg{RegClass::ymm, static_cast<std::uint8_t>(index)};
+}
+constexpr Reg zmm(int index) {
+  return Reg{RegClass::zmm, static_cast<std::uint8_t>(index)};
+}
+// The 32-bit view of a general-purpose register (eax for rax).
+constexpr Reg gp32(Reg reg) {
+  return Reg{RegClass::gp32, reg.index};
+}
+
+std::string register_name(Reg reg);
+// The register whose name is `name`, or nothing.
+std::optional<Reg> parse_register(std::string_view name);
+
+// System V AMD64: where the index-th integer or pointer argument arrives (0-5).
+Reg sysv_argument(int index);
 
 // System V AMD64: the registers a function must preserve for its caller.
 bool is_callee_saved_sysv(Reg reg);
 
 // A 64-bit memory operand [base + disp].
 inline Mem qword(Reg base, std::int32_t disp = 0) {
-  return Mem{base, disp};
+  return Mem{base, disp, Addressing::offset, kNoLabel, 8};
 }
 // A 64-bit RIP-relative memory operand [rip + label + disp].
 inline Mem qword_rip(LabelId label, std::int32_t disp = 0) {
-  return Mem{kNoBase, disp, Addressing::pc_relative, label};
+  return Mem{kNoBase, disp, Addressing::pc_relative, label, 8};
 }
+// A memory operand of `bytes` bytes (4, 8, 16, 32 or 64) at [base + disp].
+inline Mem sized(std::uint8_t bytes, Reg base, std::int32_t disp = 0) {
+  return Mem{base, disp, Addressing::offset, kNoLabel, bytes};
+}
+// "qword ptr" for 8 bytes..., as Intel syntax sizes a memory operand.
+std::string_view memory_size_keyword(int bytes);
 
 class Emitter : public FunctionBuilder {
  public:

@@ -16,15 +16,36 @@ std::string register_name(Reg reg) {
     case RegClass::fp64:
       if (reg.index <= 31) return "d" + index;
       break;
-    case RegClass::vec16b:
-      if (reg.index <= 31) return "v" + index + ".16b";
+    case RegClass::vec:
+      if (reg.index <= 31 && reg.arrangement == Arrangement::b16) return "v" + index + ".16b";
+      if (reg.index <= 31 && reg.arrangement == Arrangement::d2) return "v" + index + ".2d";
       break;
-    case RegClass::vec2d:
-      if (reg.index <= 31) return "v" + index + ".2d";
+    default:
       break;
   }
   throw GenerationError("not an arm64 register (class " +
                         std::to_string(static_cast<int>(reg.cls)) + ", index " + index + ")");
+}
+
+std::optional<Reg> parse_register(std::string_view name) {
+  if (name == "sp") return sp;
+  for (int index = 0; index <= 31; ++index) {
+    for (Reg candidate : {x(index), w(index), d(index), v16b(index), v2d(index)}) {
+      if (candidate.cls != RegClass::fp64 && candidate.cls != RegClass::vec && index > 30) {
+        continue;  // x31 and w31 are not names: sp and the zero register are
+      }
+      if (register_name(candidate) == name) return candidate;
+    }
+  }
+  return std::nullopt;
+}
+
+Reg aapcs64_argument(int index) {
+  if (index < 0 || index > 7) {
+    throw GenerationError("AAPCS64: argument " + std::to_string(index) +
+                          " is not passed in a register");
+  }
+  return x(index);
 }
 
 bool is_callee_saved(Reg reg) {

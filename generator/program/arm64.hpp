@@ -1,7 +1,9 @@
 // arm64 operands and the typed instruction emitter the arm64 kernel builders use.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "program/program.hpp"
 
@@ -17,13 +19,29 @@ inline constexpr Reg sp{RegClass::sp, 31};
 
 // A SIMD register seen as 16 bytes (bitwise operations) or as two 64-bit lanes.
 constexpr Reg v16b(int index) {
-  return Reg{RegClass::vec16b, static_cast<std::uint8_t>(index)};
+  return Reg{RegClass::vec, static_cast<std::uint8_t>(index), Arrangement::b16};
 }
 constexpr Reg v2d(int index) {
-  return Reg{RegClass::vec2d, static_cast<std::uint8_t>(index)};
+  return Reg{RegClass::vec, static_cast<std::uint8_t>(index), Arrangement::d2};
+}
+constexpr Reg w(int index) {
+  return Reg{RegClass::gp32, static_cast<std::uint8_t>(index)};
+}
+
+// A general-purpose register rotated right (or shifted) by `amount` before use.
+constexpr ShiftedReg ror(Reg reg, int amount) {
+  return ShiftedReg{reg, Shift::ror, static_cast<std::uint8_t>(amount)};
+}
+constexpr ShiftedReg lsl(Reg reg, int amount) {
+  return ShiftedReg{reg, Shift::lsl, static_cast<std::uint8_t>(amount)};
 }
 
 std::string register_name(Reg reg);
+// The register whose name is `name` ("x9", "d8", "v3.16b", "sp"), or nothing.
+std::optional<Reg> parse_register(std::string_view name);
+
+// AAPCS64: where the index-th integer or pointer argument arrives (x0-x7).
+Reg aapcs64_argument(int index);
 
 // AAPCS64: x19-x28 (and fp, lr) and the low 64 bits of v8-v15 are callee-saved.
 bool is_callee_saved(Reg reg);
@@ -53,6 +71,9 @@ class Emitter : public FunctionBuilder {
   void cbnz(Reg reg, LabelId target) { emit(Mnemonic::arm64_cbnz, {reg, LabelRef{target}}); }
   void adr(Reg dst, LabelId label) { emit(Mnemonic::arm64_adr, {dst, LabelRef{label}}); }
   void mov(Reg dst, std::int64_t value) { emit(Mnemonic::arm64_mov, {dst, Imm{value}}); }
+  void add(Reg dst, Reg src, std::int64_t value) {
+    emit(Mnemonic::arm64_add, {dst, src, Imm{value}});
+  }
   void sub(Reg dst, Reg src, std::int64_t value) {
     emit(Mnemonic::arm64_sub, {dst, src, Imm{value}});
   }
@@ -66,6 +87,9 @@ class Emitter : public FunctionBuilder {
   void str(Reg src, Mem address) { emit(Mnemonic::arm64_str, {src, address}); }
   // Loads one 64-bit value into both lanes of `dst` (a .2d register).
   void ld1r(Reg dst, Mem address) { emit(Mnemonic::arm64_ld1r, {dst, address}); }
+
+  // General-purpose: dst = a ^ (b shifted), one instruction (the scalar Keccak form).
+  void eor(Reg dst, Reg a, ShiftedReg b) { emit(Mnemonic::arm64_eor, {dst, a, b}); }
 
   // SIMD on lane 0 of each register (the upper lane stays zero throughout).
   void eor(int dst, int a, int b) { emit(Mnemonic::arm64_eor, {v16b(dst), v16b(a), v16b(b)}); }

@@ -1,6 +1,6 @@
 #include "program/program.hpp"
 
-#include <array>
+#include "program/instruction_table.hpp"
 
 namespace spongegen {
 
@@ -8,46 +8,57 @@ std::string_view isa_name(Isa isa) {
   return isa == Isa::amd64 ? "amd64" : "arm64";
 }
 
-const MnemonicInfo& mnemonic_info(Mnemonic mnemonic) {
-  static const std::array kTable = {
-      // amd64, in enum order
-      MnemonicInfo{"add", Isa::amd64, false},
-      MnemonicInfo{"andn", Isa::amd64, false},
-      MnemonicInfo{"cmp", Isa::amd64, false},
-      MnemonicInfo{"endbr64", Isa::amd64, false},
-      MnemonicInfo{"jmp", Isa::amd64, true},
-      MnemonicInfo{"jne", Isa::amd64, true},
-      MnemonicInfo{"lea", Isa::amd64, false},
-      MnemonicInfo{"mov", Isa::amd64, false},
-      MnemonicInfo{"pop", Isa::amd64, false},
-      MnemonicInfo{"push", Isa::amd64, false},
-      MnemonicInfo{"ret", Isa::amd64, true},
-      MnemonicInfo{"rorx", Isa::amd64, false},
-      MnemonicInfo{"sub", Isa::amd64, false},
-      MnemonicInfo{"xor", Isa::amd64, false},
-      // arm64, in enum order
-      MnemonicInfo{"add", Isa::arm64, false},
-      MnemonicInfo{"adr", Isa::arm64, false},
-      MnemonicInfo{"b", Isa::arm64, true},
-      MnemonicInfo{"bcax", Isa::arm64, false},
-      MnemonicInfo{"cbnz", Isa::arm64, true},
-      MnemonicInfo{"eor", Isa::arm64, false},
-      MnemonicInfo{"eor3", Isa::arm64, false},
-      MnemonicInfo{"hint", Isa::arm64, false},
-      MnemonicInfo{"ld1r", Isa::arm64, false},
-      MnemonicInfo{"ldp", Isa::arm64, false},
-      MnemonicInfo{"ldr", Isa::arm64, false},
-      MnemonicInfo{"mov", Isa::arm64, false},
-      MnemonicInfo{"rax1", Isa::arm64, false},
-      MnemonicInfo{"ret", Isa::arm64, true},
-      MnemonicInfo{"stp", Isa::arm64, false},
-      MnemonicInfo{"str", Isa::arm64, false},
-      MnemonicInfo{"sub", Isa::arm64, false},
-      MnemonicInfo{"xar", Isa::arm64, false},
-  };
-  static_assert(kTable.size() == static_cast<std::size_t>(Mnemonic::arm64_xar) + 1,
-                "one MnemonicInfo per Mnemonic, in enum order");
-  return kTable[static_cast<std::size_t>(mnemonic)];
+std::string_view mnemonic_text(Mnemonic mnemonic) {
+  return instruction_spec(mnemonic).text;
+}
+
+Isa mnemonic_isa(Mnemonic mnemonic) {
+  return instruction_spec(mnemonic).isa;
+}
+
+int register_bytes(const Reg& reg) {
+  switch (reg.cls) {
+    case RegClass::gp32:
+      return 4;
+    case RegClass::gp64:
+    case RegClass::sp:
+    case RegClass::fp64:
+      return 8;
+    case RegClass::xmm:
+    case RegClass::vec:
+      return 16;
+    case RegClass::ymm:
+      return 32;
+    case RegClass::zmm:
+      return 64;
+  }
+  throw GenerationError("unknown register class");
+}
+
+std::string_view shift_name(Shift shift) {
+  static constexpr std::string_view kNames[] = {"lsl", "lsr", "asr", "ror"};
+  return kNames[static_cast<std::size_t>(shift)];
+}
+
+std::string_view entry_kind_name(EntryKind kind) {
+  return kind == EntryKind::permute ? "permute" : "absorb";
+}
+
+std::string c_prototype(const std::string& symbol, const EntryShape& shape) {
+  std::string text = "void " + symbol + "(";
+  for (std::size_t i = 0; i < shape.parameters.size(); ++i) {
+    const Parameter& parameter = shape.parameters[i];
+    if (i > 0) text += ", ";
+    text += parameter.c_type + " " + parameter.name;
+    if (parameter.extent > 0) text += "[" + std::to_string(parameter.extent) + "]";
+  }
+  return text + ")";
+}
+
+std::string entry_shape_line(const EntryShape& shape) {
+  return std::string(entry_kind_name(shape.kind)) + " " + shape.permutation +
+         " rounds=" + std::to_string(shape.rounds) + " rate=" + std::to_string(shape.rate_bytes) +
+         " lanes=" + std::to_string(shape.lanes);
 }
 
 LabelId Program::new_label(std::string name) {
@@ -65,10 +76,10 @@ std::size_t Program::instruction_count() const {
 }
 
 void FunctionBuilder::emit(Mnemonic mnemonic, std::vector<Operand> operands) {
-  if (mnemonic_info(mnemonic).isa != program_.isa) {
+  if (mnemonic_isa(mnemonic) != program_.isa) {
     throw GenerationError("kernel " + program_.kernel_name + ": " +
-                          std::string(isa_name(mnemonic_info(mnemonic).isa)) + " instruction '" +
-                          std::string(mnemonic_info(mnemonic).text) + "' in an " +
+                          std::string(isa_name(mnemonic_isa(mnemonic))) + " instruction '" +
+                          std::string(mnemonic_text(mnemonic)) + "' in an " +
                           std::string(isa_name(program_.isa)) + " program");
   }
   function_.items.push_back(Instruction{mnemonic, std::move(operands), {}});
@@ -89,11 +100,11 @@ void FunctionBuilder::cfi(Cfi entry) {
   function_.items.emplace_back(std::in_place_type<Cfi>, entry);
 }
 
-void FunctionBuilder::begin_round(int round, int repeat) {
-  function_.items.emplace_back(std::in_place_type<RoundMarker>, RoundMarker{true, round, repeat});
+void FunctionBuilder::begin_round(int round, bool in_loop) {
+  function_.items.emplace_back(std::in_place_type<RoundMarker>, RoundMarker{true, round, in_loop});
 }
 void FunctionBuilder::end_round() {
-  function_.items.emplace_back(std::in_place_type<RoundMarker>, RoundMarker{false, 0, 0});
+  function_.items.emplace_back(std::in_place_type<RoundMarker>, RoundMarker{false, 0, false});
 }
 
 void FunctionBuilder::annotate(std::string text) {

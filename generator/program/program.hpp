@@ -23,18 +23,37 @@ std::string_view isa_name(Isa isa);
 // ---------------------------------------------------------------------------------------
 
 enum class RegClass : std::uint8_t {
-  gp64,    // amd64 rax..r15 (index = hardware encoding), arm64 x0..x30
-  gp32,    // arm64 w0..w30
-  sp,      // arm64 stack pointer (index ignored)
-  fp64,    // arm64 d0..d31: the low 64 bits of a SIMD register
-  vec16b,  // arm64 vN.16b
-  vec2d,   // arm64 vN.2d
+  gp32,  // amd64 eax..r15d, arm64 w0..w30 (index = hardware encoding)
+  gp64,  // amd64 rax..r15, arm64 x0..x30
+  sp,    // arm64 stack pointer (index ignored)
+  xmm,   // amd64 xmm0..xmm31: 16 bytes
+  ymm,   // amd64 ymm0..ymm31: 32 bytes
+  zmm,   // amd64 zmm0..zmm31: 64 bytes
+  fp64,  // arm64 d0..d31: the low 64 bits of a SIMD register
+  vec,   // arm64 v0..v31 with an arrangement
 };
+
+// How an arm64 vector register's bits are split into lanes (RegClass::vec only).
+enum class Arrangement : std::uint8_t { none, b16, d2 };
 
 struct Reg {
   RegClass cls;
   std::uint8_t index;
+  Arrangement arrangement = Arrangement::none;
   friend bool operator==(const Reg&, const Reg&) = default;
+};
+
+// Bytes a register holds: 4 for gp32, 8 for gp64, 16 for xmm and arm64 vectors...
+int register_bytes(const Reg& reg);
+
+// An arm64 register operand shifted or rotated before use: `eor x0, x1, x2, ror #19`.
+enum class Shift : std::uint8_t { lsl, lsr, asr, ror };
+std::string_view shift_name(Shift shift);
+struct ShiftedReg {
+  Reg reg;
+  Shift shift;
+  std::uint8_t amount;
+  friend bool operator==(const ShiftedReg&, const ShiftedReg&) = default;
 };
 
 using LabelId = std::uint32_t;
@@ -55,6 +74,9 @@ struct Mem {
   std::int32_t disp = 0;
   Addressing addressing = Addressing::offset;
   LabelId label = kNoLabel;  // only for pc_relative
+  // Bytes accessed: amd64 prints it (qword ptr = 8, xmmword ptr = 16...); arm64 takes it
+  // from the register operands, so 0 there.
+  std::uint8_t bytes = 0;
   friend bool operator==(const Mem&, const Mem&) = default;
 };
 
@@ -68,57 +90,28 @@ struct LabelRef {
   friend bool operator==(const LabelRef&, const LabelRef&) = default;
 };
 
-using Operand = std::variant<Reg, Mem, Imm, LabelRef>;
+using Operand = std::variant<Reg, Mem, Imm, LabelRef, ShiftedReg>;
 
 // ---------------------------------------------------------------------------------------
 // Instructions
 // ---------------------------------------------------------------------------------------
 
-// Every mnemonic any builder may use. Operand order is the Intel manual's for amd64 and the
+// Every mnemonic any builder may use: one per row of the ISA's instruction table
+// (program/amd64_instructions.def, program/arm64_instructions.def; see
+// program/instruction_table.hpp). Operand order is the Intel manual's for amd64 and the
 // Arm ARM's for arm64: destination first.
 enum class Mnemonic : std::uint16_t {
-  // amd64
-  amd64_add,
-  amd64_andn,
-  amd64_cmp,
-  amd64_endbr64,
-  amd64_jmp,
-  amd64_jne,
-  amd64_lea,
-  amd64_mov,
-  amd64_pop,
-  amd64_push,
-  amd64_ret,
-  amd64_rorx,
-  amd64_sub,
-  amd64_xor,
-  // arm64
-  arm64_add,
-  arm64_adr,
-  arm64_b,
-  arm64_bcax,
-  arm64_cbnz,
-  arm64_eor,
-  arm64_eor3,
-  arm64_hint,
-  arm64_ld1r,
-  arm64_ldp,
-  arm64_ldr,
-  arm64_mov,
-  arm64_rax1,
-  arm64_ret,
-  arm64_stp,
-  arm64_str,
-  arm64_sub,
-  arm64_xar,
+#define SPONGEGEN_AMD64(name, ...) amd64_##name,
+#include "program/amd64_instructions.def"
+#undef SPONGEGEN_AMD64
+#define SPONGEGEN_ARM64(name, ...) arm64_##name,
+#include "program/arm64_instructions.def"
+#undef SPONGEGEN_ARM64
 };
 
-struct MnemonicInfo {
-  std::string_view text;  // as the assembler spells it
-  Isa isa;
-  bool is_branch;
-};
-const MnemonicInfo& mnemonic_info(Mnemonic mnemonic);
+// The mnemonic as the assembler spells it, and its ISA (from the instruction table).
+std::string_view mnemonic_text(Mnemonic mnemonic);
+Isa mnemonic_isa(Mnemonic mnemonic);
 
 struct Instruction {
   Mnemonic mnemonic;
@@ -147,12 +140,14 @@ struct Comment {
 };
 struct Blank {};
 
-// Brackets the code of one round, for the audit. `repeat` is how often the bracketed code
-// runs per permutation: 1 for an unrolled round, 24 for the body of a round loop.
+// Brackets the code of one round, for the audit. A round inside a loop body runs as often
+// as the loop turns, which depends on the entry that entered it (a 12-round entry turns a
+// shared loop half as often as a 24-round one): the audit counts rounds against the
+// entry's declared round count (EntryShape::rounds), not a count fixed in the marker.
 struct RoundMarker {
   bool begin;
-  int round;  // 0-based; the first round of a loop body
-  int repeat;
+  int round;  // 0-based position in the round sequence; the first round of a loop body
+  bool in_loop;
 };
 
 using Item = std::variant<Instruction, LabelDef, Comment, Blank, Cfi, RoundMarker>;
@@ -161,10 +156,44 @@ using Item = std::variant<Instruction, LabelDef, Comment, Blank, Cfi, RoundMarke
 // Functions, data and the file
 // ---------------------------------------------------------------------------------------
 
+// One parameter of an entry's C signature: `const uint8_t block[168]` is {"const uint8_t",
+// "block", 168}. Parameter i arrives in the ABI's i-th argument register.
+struct Parameter {
+  std::string c_type;
+  std::string name;
+  int extent = 0;  // array elements; 0 for a scalar
+  friend bool operator==(const Parameter&, const Parameter&) = default;
+};
+
+enum class EntryKind : std::uint8_t {
+  permute,  // run the permutation on the state
+  absorb,   // XOR one rate block into the state, then permute
+};
+std::string_view entry_kind_name(EntryKind kind);
+
+// What one call of an entry computes, declared by the builder: the manifest, `spongegen
+// list`, the audit, the generated C header, the invariant checker (argument registers) and
+// the JIT self-check (which reference to run) all read it from here. The permutation is a
+// name, data to the writers: they print it, never interpret it.
+struct EntryShape {
+  EntryKind kind = EntryKind::permute;
+  std::string permutation;  // e.g. "keccak-f1600", "keccak-p1600"
+  int rounds = 0;           // rounds one call runs
+  int rate_bytes = 0;       // absorb entries: bytes of the block; 0 for permute
+  int lanes = 1;            // independent states one call permutes
+  std::vector<Parameter> parameters;
+  friend bool operator==(const EntryShape&, const EntryShape&) = default;
+};
+
+// "void name(uint64_t state[25], const uint8_t block[168])"
+std::string c_prototype(const std::string& symbol, const EntryShape& shape);
+// "absorb keccak-p1600 rounds=12 rate=168 lanes=1": one line the reader parses back.
+std::string entry_shape_line(const EntryShape& shape);
+
 struct Function {
-  std::string symbol;     // without any platform prefix
-  std::string signature;  // the C prototype, for the comment above it
-  std::string summary;    // one line: what the entry does
+  std::string symbol;   // without any platform prefix
+  std::string summary;  // one line: what the entry does
+  EntryShape shape;
   std::vector<Item> items;
 };
 
@@ -211,7 +240,7 @@ class FunctionBuilder {
   void blank();
   void bind(LabelId label);
   void cfi(Cfi entry);
-  void begin_round(int round, int repeat);
+  void begin_round(int round, bool in_loop);
   void end_round();
   // Attaches a trailing comment to the last instruction emitted.
   void annotate(std::string text);

@@ -3,101 +3,25 @@
 #include <asmjit/arm/a64assembler.h>
 #include <asmjit/asmjit.h>
 
+#include <fmt/format.h>
+
 #include <memory>
 
+#include "program/instruction_table.hpp"
 #include "writers/gas_writer.hpp"
 
 namespace spongegen::writers {
 namespace {
 
-asmjit::InstId amd64_instruction_id(Mnemonic mnemonic) {
-  namespace Inst = asmjit::x86::Inst;
-  switch (mnemonic) {
-    case Mnemonic::amd64_add:
-      return Inst::kIdAdd;
-    case Mnemonic::amd64_andn:
-      return Inst::kIdAndn;
-    case Mnemonic::amd64_cmp:
-      return Inst::kIdCmp;
-    case Mnemonic::amd64_jne:
-      return Inst::kIdJne;
-    case Mnemonic::amd64_lea:
-      return Inst::kIdLea;
-    case Mnemonic::amd64_endbr64:
-      return Inst::kIdEndbr64;
-    case Mnemonic::amd64_jmp:
-      return Inst::kIdJmp;
-    case Mnemonic::amd64_mov:
-      return Inst::kIdMov;
-    case Mnemonic::amd64_pop:
-      return Inst::kIdPop;
-    case Mnemonic::amd64_push:
-      return Inst::kIdPush;
-    case Mnemonic::amd64_ret:
-      return Inst::kIdRet;
-    case Mnemonic::amd64_rorx:
-      return Inst::kIdRorx;
-    case Mnemonic::amd64_sub:
-      return Inst::kIdSub;
-    case Mnemonic::amd64_xor:
-      return Inst::kIdXor;
-    default:
-      break;
-  }
-  throw GenerationError("no amd64 encoding for '" + std::string(mnemonic_info(mnemonic).text) +
-                        "'");
-}
-
-// asmjit's AArch64 instruction ids differ between the general-purpose and the SIMD form of
-// the same mnemonic (ldp x0, x1 vs ldp d0, d1), so the first operand picks.
-asmjit::InstId arm64_instruction_id(const Instruction& instruction) {
-  using Inst = asmjit::a64::Inst;
+// The instruction's asmjit id from its table row; on arm64 the SIMD form's id when the
+// first operand is a SIMD register (asmjit's ids differ: ldp x0, x1 vs ldp d0, d1).
+asmjit::InstId instruction_id(const Instruction& instruction) {
+  const InstructionSpec& spec = instruction_spec(instruction.mnemonic);
   const Reg* first =
       instruction.operands.empty() ? nullptr : std::get_if<Reg>(&instruction.operands[0]);
-  const bool simd = first != nullptr && first->cls != RegClass::gp64 &&
-                    first->cls != RegClass::gp32 && first->cls != RegClass::sp;
-  switch (instruction.mnemonic) {
-    case Mnemonic::arm64_add:
-      return Inst::kIdAdd;
-    case Mnemonic::arm64_adr:
-      return Inst::kIdAdr;
-    case Mnemonic::arm64_b:
-      return Inst::kIdB;
-    case Mnemonic::arm64_bcax:
-      return Inst::kIdBcax_v;
-    case Mnemonic::arm64_cbnz:
-      return Inst::kIdCbnz;
-    case Mnemonic::arm64_eor:
-      return simd ? Inst::kIdEor_v : Inst::kIdEor;
-    case Mnemonic::arm64_eor3:
-      return Inst::kIdEor3_v;
-    case Mnemonic::arm64_hint:
-      return Inst::kIdHint;
-    case Mnemonic::arm64_ld1r:
-      return Inst::kIdLd1r_v;
-    case Mnemonic::arm64_ldp:
-      return simd ? Inst::kIdLdp_v : Inst::kIdLdp;
-    case Mnemonic::arm64_ldr:
-      return simd ? Inst::kIdLdr_v : Inst::kIdLdr;
-    case Mnemonic::arm64_mov:
-      return Inst::kIdMov;
-    case Mnemonic::arm64_rax1:
-      return Inst::kIdRax1_v;
-    case Mnemonic::arm64_ret:
-      return Inst::kIdRet;
-    case Mnemonic::arm64_stp:
-      return simd ? Inst::kIdStp_v : Inst::kIdStp;
-    case Mnemonic::arm64_str:
-      return simd ? Inst::kIdStr_v : Inst::kIdStr;
-    case Mnemonic::arm64_sub:
-      return Inst::kIdSub;
-    case Mnemonic::arm64_xar:
-      return Inst::kIdXar_v;
-    default:
-      break;
-  }
-  throw GenerationError("no arm64 encoding for '" +
-                        std::string(mnemonic_info(instruction.mnemonic).text) + "'");
+  const bool simd =
+      first != nullptr && (first->cls == RegClass::fp64 || first->cls == RegClass::vec);
+  return simd ? spec.asmjit_simd_id : spec.asmjit_id;
 }
 
 // Lays a Program out in one asmjit CodeHolder, the same way the text writer lays it out in
@@ -146,21 +70,75 @@ class ProgramEncoder {
   }
 
  private:
-  asmjit::Operand amd64_operand(const Operand& op) const {
+  [[noreturn]] void refuse(const Function& function, const Instruction& instruction,
+                           const std::string& reason) const {
+    throw GenerationError("kernel " + program_.kernel_name + ", function " + function.symbol +
+                          ", instruction '" + format_instruction(program_, instruction) +
+                          "': " + reason);
+  }
+
+  // The operands against the instruction's table row, before asmjit sees them, so a wrong
+  // register class is named as such (asmjit would say only "invalid instruction").
+  void check_operand_forms(const Function& function, const Instruction& instruction) const {
+    const InstructionSpec& spec = instruction_spec(instruction.mnemonic);
+    if (instruction.operands.size() != spec.operand_count) {
+      refuse(function, instruction,
+             fmt::format("{} takes {} operands, not {}", spec.text, spec.operand_count,
+                         instruction.operands.size()));
+    }
+    for (std::size_t i = 0; i < spec.operand_count; ++i) {
+      const Operand& operand = instruction.operands[i];
+      if ((operand_form(operand) & spec.operands[i].forms) == 0) {
+        refuse(function, instruction,
+               fmt::format("operand {} is {}; {} takes {} there", i + 1, operand_form_name(operand),
+                           spec.text, operand_forms_text(spec.operands[i].forms)));
+      }
+    }
+  }
+
+  asmjit::x86::Gp amd64_base(const Function& function, const Instruction& instruction,
+                             const Reg& base) const {
+    if (base.cls != RegClass::gp64) {
+      refuse(function, instruction, "a memory operand's base must be a 64-bit register");
+    }
+    return asmjit::x86::gpq(base.index);
+  }
+
+  asmjit::Operand amd64_operand(const Function& function, const Instruction& instruction,
+                                const Operand& op) const {
     namespace x86 = asmjit::x86;
-    if (const Reg* reg = std::get_if<Reg>(&op)) return x86::gpq(reg->index);
+    if (const Reg* reg = std::get_if<Reg>(&op)) {
+      switch (reg->cls) {
+        case RegClass::gp64:
+          return x86::gpq(reg->index);
+        case RegClass::gp32:
+          return x86::gpd(reg->index);
+        case RegClass::xmm:
+          return x86::xmm(reg->index);
+        case RegClass::ymm:
+          return x86::ymm(reg->index);
+        case RegClass::zmm:
+          return x86::zmm(reg->index);
+        default:
+          refuse(function, instruction, operand_form_name(op) + " is not an amd64 register");
+      }
+    }
     if (const Imm* imm = std::get_if<Imm>(&op)) return asmjit::Imm(imm->value);
     if (const LabelRef* label = std::get_if<LabelRef>(&op)) return labels_.at(label->id);
     if (const Mem* mem = std::get_if<Mem>(&op)) {
       if (mem->addressing == Addressing::pc_relative) {
-        return x86::qword_ptr(labels_.at(mem->label), mem->disp);
+        return x86::ptr(labels_.at(mem->label), mem->disp, mem->bytes);
       }
-      return x86::qword_ptr(x86::gpq(mem->base.index), mem->disp);
+      if (mem->addressing != Addressing::offset) {
+        refuse(function, instruction, "amd64 has no pre- or post-indexed addressing");
+      }
+      return x86::ptr(amd64_base(function, instruction, mem->base), mem->disp, mem->bytes);
     }
-    throw GenerationError("operand kind not available on amd64");
+    refuse(function, instruction, operand_form_name(op) + " does not exist on amd64");
   }
 
-  static asmjit::Operand arm64_register(const Reg& reg) {
+  asmjit::Operand arm64_register(const Function& function, const Instruction& instruction,
+                                 const Reg& reg) const {
     namespace a64 = asmjit::a64;
     switch (reg.cls) {
       case RegClass::gp64:
@@ -171,33 +149,60 @@ class ProgramEncoder {
         return a64::sp;
       case RegClass::fp64:
         return a64::d(reg.index);
-      case RegClass::vec16b:
-        return a64::v(reg.index).b16();
-      case RegClass::vec2d:
-        return a64::v(reg.index).d2();
+      case RegClass::vec:
+        if (reg.arrangement == Arrangement::b16) return a64::v(reg.index).b16();
+        if (reg.arrangement == Arrangement::d2) return a64::v(reg.index).d2();
+        break;
+      default:
+        break;
     }
-    throw GenerationError("unknown arm64 register class");
+    refuse(function, instruction, operand_form_name(reg) + " is not an arm64 register");
   }
 
-  asmjit::Operand arm64_operand(const Operand& op) const {
+  // A shifted register is two asmjit operands: the register, then the shift.
+  void arm64_operands(const Function& function, const Instruction& instruction, const Operand& op,
+                      std::vector<asmjit::Operand>& out) const {
     namespace a64 = asmjit::a64;
-    if (const Reg* reg = std::get_if<Reg>(&op)) return arm64_register(*reg);
-    if (const Imm* imm = std::get_if<Imm>(&op)) return asmjit::Imm(imm->value);
-    if (const LabelRef* label = std::get_if<LabelRef>(&op)) return labels_.at(label->id);
-    if (const Mem* mem = std::get_if<Mem>(&op)) {
-      const a64::Gp base = mem->base.cls == RegClass::sp ? a64::sp : a64::x(mem->base.index);
-      switch (mem->addressing) {
-        case Addressing::offset:
-          return a64::ptr(base, mem->disp);
-        case Addressing::pre_index:
-          return a64::ptr_pre(base, mem->disp);
-        case Addressing::post_index:
-          return a64::ptr_post(base, mem->disp);
-        case Addressing::pc_relative:
-          break;
-      }
+    if (const Reg* reg = std::get_if<Reg>(&op)) {
+      out.push_back(arm64_register(function, instruction, *reg));
+      return;
     }
-    throw GenerationError("operand kind not available on arm64");
+    if (const ShiftedReg* shifted = std::get_if<ShiftedReg>(&op)) {
+      static constexpr asmjit::arm::ShiftOp kOps[] = {
+          asmjit::arm::ShiftOp::kLSL, asmjit::arm::ShiftOp::kLSR, asmjit::arm::ShiftOp::kASR,
+          asmjit::arm::ShiftOp::kROR};
+      out.push_back(arm64_register(function, instruction, shifted->reg));
+      out.push_back(
+          asmjit::Imm(asmjit::arm::Shift(kOps[static_cast<int>(shifted->shift)], shifted->amount)));
+      return;
+    }
+    if (const Imm* imm = std::get_if<Imm>(&op)) {
+      out.push_back(asmjit::Imm(imm->value));
+      return;
+    }
+    if (const LabelRef* label = std::get_if<LabelRef>(&op)) {
+      out.push_back(labels_.at(label->id));
+      return;
+    }
+    const Mem& mem = std::get<Mem>(op);
+    if (mem.base.cls != RegClass::sp && mem.base.cls != RegClass::gp64) {
+      refuse(function, instruction, "a memory operand's base must be x0-x30 or sp");
+    }
+    const a64::Gp base = mem.base.cls == RegClass::sp ? a64::sp : a64::x(mem.base.index);
+    switch (mem.addressing) {
+      case Addressing::offset:
+        out.push_back(a64::ptr(base, mem.disp));
+        return;
+      case Addressing::pre_index:
+        out.push_back(a64::ptr_pre(base, mem.disp));
+        return;
+      case Addressing::post_index:
+        out.push_back(a64::ptr_post(base, mem.disp));
+        return;
+      case Addressing::pc_relative:
+        break;
+    }
+    refuse(function, instruction, "arm64 memory operands are register-based; use adr for labels");
   }
 
   // XAR by hand: Debian's asmjit snapshot (0.0~git20221210) encodes it with the wrong
@@ -209,18 +214,7 @@ class ProgramEncoder {
     const Reg& n = std::get<Reg>(instruction.operands.at(1));
     const Reg& m = std::get<Reg>(instruction.operands.at(2));
     const std::int64_t rotate = std::get<Imm>(instruction.operands.at(3)).value;
-    for (const Reg* reg : {&d, &n, &m}) {
-      if (reg->cls != RegClass::vec2d || reg->index > 31) {
-        throw GenerationError("kernel " + program_.kernel_name + ", function " + function.symbol +
-                              ", instruction '" + format_instruction(program_, instruction) +
-                              "': xar takes .2d registers");
-      }
-    }
-    if (rotate < 0 || rotate > 63) {
-      throw GenerationError("kernel " + program_.kernel_name + ", function " + function.symbol +
-                            ", instruction '" + format_instruction(program_, instruction) +
-                            "': xar rotates by 0..63");
-    }
+    if (rotate < 0 || rotate > 63) refuse(function, instruction, "xar rotates by 0..63");
     const std::uint32_t word = 0xce800000u | std::uint32_t{m.index} << 16 |
                                static_cast<std::uint32_t>(rotate) << 10 |
                                std::uint32_t{n.index} << 5 | std::uint32_t{d.index};
@@ -232,26 +226,25 @@ class ProgramEncoder {
   }
 
   void emit(const Function& function, const Instruction& instruction) {
+    check_operand_forms(function, instruction);
     if (instruction.mnemonic == Mnemonic::arm64_xar) {
       emit_xar(function, instruction);
       return;
     }
     std::vector<asmjit::Operand> operands;
-    asmjit::InstId id;
     if (program_.isa == Isa::amd64) {
-      id = amd64_instruction_id(instruction.mnemonic);
       for (const Operand& op : instruction.operands)
-        operands.push_back(amd64_operand(op));
+        operands.push_back(amd64_operand(function, instruction, op));
     } else {
-      id = arm64_instruction_id(instruction);
       for (const Operand& op : instruction.operands)
-        operands.push_back(arm64_operand(op));
+        arm64_operands(function, instruction, op, operands);
       // `ret` with no operand returns through x30, as GNU as assumes.
       if (instruction.mnemonic == Mnemonic::arm64_ret && operands.empty()) {
         operands.push_back(asmjit::a64::x30);
       }
     }
-    check(assembler_->emitOpArray(id, operands.data(), operands.size()), function, &instruction);
+    check(assembler_->emitOpArray(instruction_id(instruction), operands.data(), operands.size()),
+          function, &instruction);
   }
 
   void check(asmjit::Error error, const Function& function, const Instruction* instruction) {

@@ -4,6 +4,7 @@
 
 #include "program/amd64.hpp"
 #include "program/arm64.hpp"
+#include "program/instruction_table.hpp"
 
 namespace spongegen::writers {
 namespace {
@@ -15,7 +16,7 @@ std::string local_label(const Program& program, LabelId id) {
 }
 
 std::string amd64_operand(const Program& program, const Operand& operand) {
-  if (const Reg* reg = std::get_if<Reg>(&operand)) return std::string(amd64::register_name(*reg));
+  if (const Reg* reg = std::get_if<Reg>(&operand)) return amd64::register_name(*reg);
   if (const Imm* imm = std::get_if<Imm>(&operand)) return fmt::format("{}", imm->value);
   if (const LabelRef* label = std::get_if<LabelRef>(&operand)) {
     return local_label(program, label->id);
@@ -31,13 +32,17 @@ std::string amd64_operand(const Program& program, const Operand& operand) {
     }
     if (mem->disp > 0) address += fmt::format(" + {}", mem->disp);
     if (mem->disp < 0) address += fmt::format(" - {}", -static_cast<std::int64_t>(mem->disp));
-    return "qword ptr [" + address + "]";
+    return std::string(amd64::memory_size_keyword(mem->bytes)) + " [" + address + "]";
   }
   throw GenerationError("operand kind not available on amd64");
 }
 
 std::string arm64_operand(const Program& program, const Operand& operand) {
   if (const Reg* reg = std::get_if<Reg>(&operand)) return arm64::register_name(*reg);
+  if (const ShiftedReg* shifted = std::get_if<ShiftedReg>(&operand)) {
+    return fmt::format("{}, {} #{}", arm64::register_name(shifted->reg), shift_name(shifted->shift),
+                       shifted->amount);
+  }
   if (const Imm* imm = std::get_if<Imm>(&operand)) return fmt::format("#{}", imm->value);
   if (const LabelRef* label = std::get_if<LabelRef>(&operand)) {
     return local_label(program, label->id);
@@ -124,15 +129,15 @@ std::string property_note(PropertyNote note) {
 
 std::string round_marker_line(const RoundMarker& marker) {
   if (!marker.begin) return "\t// ---- end of round ----";
-  if (marker.repeat == 1) return fmt::format("\t// ---- round {} ----", marker.round);
-  return fmt::format("\t// ---- round {} of the loop, runs {} times ----", marker.round,
-                     marker.repeat);
+  if (!marker.in_loop) return fmt::format("\t// ---- round {} ----", marker.round);
+  return fmt::format("\t// ---- round {} of the loop ----", marker.round);
 }
 
 std::string format_instruction(const Program& program, const Instruction& instruction) {
-  std::string text(mnemonic_info(instruction.mnemonic).text);
+  const InstructionSpec& spec = instruction_spec(instruction.mnemonic);
+  std::string text(spec.text);
   // ld1r takes a register list: ld1r {v31.2d}, [x10], #8
-  const bool list_first = instruction.mnemonic == Mnemonic::arm64_ld1r;
+  const bool list_first = spec.has(kRegisterList);
   for (std::size_t i = 0; i < instruction.operands.size(); ++i) {
     text += i == 0 ? " " : ", ";
     const std::string operand = format_operand(program, instruction.operands[i]);
@@ -159,7 +164,8 @@ std::string write_gas(const Program& program) {
 
   for (const Function& function : program.functions) {
     out += "\n";
-    append_comment_block(out, {function.summary, function.signature});
+    append_comment_block(out, {function.summary, c_prototype(function.symbol, function.shape),
+                               std::string(kEntryShapePrefix) + entry_shape_line(function.shape)});
     out +=
         fmt::format("\t.globl SYMBOL({0})\n\tHIDDEN(SYMBOL({0}))\n\tFUNCTION_TYPE(SYMBOL({0}))\n",
                     function.symbol);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "program/program.hpp"
 
@@ -15,6 +16,10 @@ std::string write_gas(const Program& program);
 
 // One instruction as it appears in the file, e.g. "rorx r8, r8, 20"; for error messages.
 std::string format_instruction(const Program& program, const Instruction& instruction);
+
+// Starts the comment line above each function that records its EntryShape, which the reader
+// turns back into one.
+inline constexpr std::string_view kEntryShapePrefix = "entry: ";
 
 // The comment line that stands for a RoundMarker, which the reader turns back into one.
 std::string round_marker_line(const RoundMarker& marker);

@@ -30,17 +30,26 @@ std::string write_manifest(const std::vector<WrittenKernel>& kernels) {
   nlohmann::ordered_json files = nlohmann::ordered_json::array();
   for (const WrittenKernel& written : kernels) {
     nlohmann::ordered_json entries = nlohmann::ordered_json::array();
-    for (const auto& entry : written.kernel.entries) {
+    for (const Function& function : written.kernel.program.functions) {
+      const EntryShape& shape = function.shape;
       nlohmann::ordered_json e;
-      e["symbol"] = entry.symbol;
-      e["operation"] = entry.absorb_rate_bytes == 0 ? "permute" : "absorb_then_permute";
-      if (entry.absorb_rate_bytes != 0) e["rate_bytes"] = entry.absorb_rate_bytes;
+      e["symbol"] = function.symbol;
+      e["kind"] = std::string(entry_kind_name(shape.kind));
+      e["permutation"] = shape.permutation;
+      e["rounds"] = shape.rounds;
+      e["rate_bytes"] = shape.rate_bytes;
+      e["lanes"] = shape.lanes;
+      e["prototype"] = c_prototype(function.symbol, shape);
       entries.push_back(e);
     }
+    nlohmann::ordered_json cpu_features = nlohmann::ordered_json::array();
+    for (const kernels::CpuFeature& feature : written.spec->cpu_features)
+      cpu_features.push_back(std::string(feature.name));
     nlohmann::ordered_json file;
     file["path"] = written.spec->file_name;
     file["kernel"] = written.spec->name;
     file["isa"] = std::string(isa_name(written.spec->isa));
+    file["cpu_features"] = cpu_features;
     file["sha256"] = sha256_hex(written.text);
     file["instructions"] = written.kernel.program.instruction_count();
     file["code_bytes"] = written.encoded.code.size();

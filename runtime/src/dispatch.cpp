@@ -1,15 +1,17 @@
-// Kernel dispatch: which Keccak-f[1600] kernel this process uses.
+// Kernel dispatch: which kernel of each permutation family this process uses.
 //
-// The choice is made once, on first use, in a function-local static (thread-safe by the
-// C++ memory model); afterwards every permutation costs one indirect call and nothing more.
-// SPONGE_KERNEL=<name> forces a kernel. A name that is unknown, or a kernel this CPU cannot
-// run, ends the process with a message: silently hashing on another kernel than the one
-// asked for would make a test or benchmark report on the wrong code.
+// The choice is made once per family, on first use, in a function-local static (thread-safe
+// by the C++ memory model); afterwards every permutation costs one indirect call and nothing
+// more. SPONGE_KERNEL=<name> forces a Keccak-p[1600] kernel. A name that is unknown, or a
+// kernel this CPU cannot run, ends the process with a message: silently hashing on another
+// kernel than the one asked for would make a test or benchmark report on the wrong code.
 #include <cstdio>
 #include <cstdlib>
+#include <span>
 #include <string>
 #include <string_view>
 
+#include "dispatch.hpp"
 #include "kernel.hpp"
 #include "sponge/sponge.hpp"
 
@@ -73,54 +75,40 @@ std::string quoted(std::string_view value) {
   return text + "\"";
 }
 
-[[noreturn]] void fail_kernel_choice(const std::string& message) noexcept {
-  std::string known;
-  for (const KeccakKernel* kernel : kKernels) {
-    if (!known.empty()) known += ", ";
-    known += kernel->name;
-  }
-  std::fprintf(stderr, "sponge: %s (kernels in this build: %s)\n", message.c_str(), known.c_str());
-  std::abort();
-}
-
-const KeccakKernel& choose_kernel() noexcept {
-  // Unset and empty both mean "choose": `SPONGE_KERNEL= program` undoes an export.
-  const char* forced = std::getenv("SPONGE_KERNEL");
-  if (forced == nullptr || *forced == '\0') {
-    for (const KeccakKernel* kernel : kKernels) {
-      if (kernel->cpu_supports()) return *kernel;
-    }
-    return kPortableKernel;
-  }
-  for (const KeccakKernel* kernel : kKernels) {
-    if (kernel->name != forced) continue;
-    if (!kernel->cpu_supports()) {
-      fail_kernel_choice("SPONGE_KERNEL=" + quoted(forced) + " names a kernel this CPU cannot run");
-    }
-    return *kernel;
-  }
-  fail_kernel_choice("SPONGE_KERNEL=" + quoted(forced) + " names no kernel");
-}
+// The Keccak-p[1600] family's override variable.
+constexpr const char* kKeccakKernelVariable = "SPONGE_KERNEL";
 
 }  // namespace
 
-AbsorbFn KeccakKernel::absorb_for(std::size_t rate_bytes) const noexcept {
-  static_assert(kRates[0] == 72 && kRates[1] == 104 && kRates[2] == 136 && kRates[3] == 144 &&
-                    kRates[4] == 168,
-                "the cases below follow kRates");
-  switch (rate_bytes) {
-    case 72:
-      return absorb[0];
-    case 104:
-      return absorb[1];
-    case 136:
-      return absorb[2];
-    case 144:
-      return absorb[3];
-    case 168:
-      return absorb[4];
+void fail_kernel_choice(const char* variable, std::string_view value, std::string_view problem,
+                        const std::string& known) noexcept {
+  std::fprintf(stderr, "sponge: %s=%s %.*s (kernels in this build: %s)\n", variable,
+               quoted(value).c_str(), static_cast<int>(problem.size()), problem.data(),
+               known.c_str());
+  std::abort();
+}
+
+PermuteFn KeccakKernel::permute_for(int rounds) const noexcept {
+  switch (rounds) {
+    case kKeccakRounds:
+      return permute;
+    case kKeccakP1600ReducedRounds:
+      return permute12;
   }
-  std::abort();  // unreachable: the sponge only uses the rates of kRates
+  std::abort();  // unreachable: the modes only use 24 and 12 rounds
+}
+
+AbsorbFn KeccakKernel::absorb_for(std::size_t rate_bytes, int rounds) const noexcept {
+  const std::span<const std::size_t> rates = rounds == kKeccakRounds
+                                                 ? std::span<const std::size_t>(kRates)
+                                                 : std::span<const std::size_t>(kRates12);
+  const AbsorbFn* entries = rounds == kKeccakRounds ? absorb : absorb12;
+  if (rounds == kKeccakRounds || rounds == kKeccakP1600ReducedRounds) {
+    for (std::size_t slot = 0; slot < rates.size(); ++slot) {
+      if (rates[slot] == rate_bytes) return entries[slot];
+    }
+  }
+  std::abort();  // unreachable: the modes only use the rates of kRates and kRates12
 }
 
 std::span<const KeccakKernel* const> compiled_kernels() noexcept {
@@ -128,7 +116,8 @@ std::span<const KeccakKernel* const> compiled_kernels() noexcept {
 }
 
 const KeccakKernel& active_keccak_kernel() noexcept {
-  static const KeccakKernel& chosen = choose_kernel();
+  static const KeccakKernel& chosen =
+      choose_kernel<KeccakKernel>(kKeccakKernelVariable, std::span(kKernels));
   return chosen;
 }
 
@@ -141,7 +130,15 @@ void keccak_f1600(std::uint64_t state[25]) noexcept {
 }
 
 std::string_view active_kernel() noexcept {
-  return detail::active_keccak_kernel().name;
+  return active_kernel(KernelFamily::keccak_p1600);
+}
+
+std::string_view active_kernel(KernelFamily family) noexcept {
+  switch (family) {
+    case KernelFamily::keccak_p1600:
+      return detail::active_keccak_kernel().name;
+  }
+  std::abort();  // unreachable: every family is a case above
 }
 
 }  // namespace sponge

@@ -10,7 +10,7 @@
 
 #include "byte_order.hpp"
 #include "keccak_constants.hpp"
-#include "kernel.hpp"
+#include "keccak_portable.hpp"
 #include "wipe.hpp"
 
 namespace sponge::detail {
@@ -159,28 +159,10 @@ void keccak_f1600_portable(std::uint64_t* state) noexcept {
   wipe_released_stack<kPortableRoundsStackBytes>();
 }
 
-namespace {
-
-template <std::size_t RateBytes>
-void absorb_portable(std::uint64_t* state, const std::uint8_t* block) noexcept {
-  for (std::size_t lane = 0; lane < RateBytes / 8; ++lane) {
-    state[lane] ^= load_le64(block + 8 * lane);
-  }
-  keccak_f1600_portable(state);
+void keccak_p1600_12_portable(std::uint64_t* state) noexcept {
+  constexpr int kRounds = 12;  // Keccak-p[1600, 12]: the last 12 rounds
+  keccak_p1600_rounds_portable(state, kKeccakRounds - kRounds, kKeccakRounds);
+  wipe_released_stack<kPortableRoundsStackBytes>();  // as keccak_f1600_portable
 }
-
-bool always_supported() noexcept {
-  return true;
-}
-
-}  // namespace
-
-extern const KeccakKernel kPortableKernel = {
-    "portable",
-    always_supported,
-    keccak_f1600_portable,
-    {absorb_portable<72>, absorb_portable<104>, absorb_portable<136>, absorb_portable<144>,
-     absorb_portable<168>},
-};
 
 }  // namespace sponge::detail

@@ -1,12 +1,20 @@
-// The dispatcher's view of a Keccak-f[1600] kernel: a permute-only entry and one fused
-// "XOR one full rate block into the state, then permute" entry per rate. The sponge modes
-// only ever call through this table, so a new kernel plugs in without touching them.
+// The dispatcher's view of a Keccak-p[1600] kernel: for Keccak-f[1600] (24 rounds) a
+// permute-only entry and one fused "XOR one full rate block into the state, then permute"
+// entry per rate; the same for Keccak-p[1600, 12] (TurboSHAKE, KangarooTwelve) at its two
+// rates. The sponge modes only ever call through this table, so a new kernel plugs in
+// without touching them. A generated kernel's table is built at compile time from the
+// entry list the generator writes (generated/sponge_kernels.h), see make_keccak_kernel.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <stdexcept>
 #include <string_view>
+
+#include "keccak_constants.hpp"
+#include "keccak_portable.hpp"
+#include "sponge_kernels.h"  // generated: prototypes, entry lists, CPU features
 
 namespace sponge::detail {
 
@@ -14,31 +22,99 @@ using PermuteFn = void (*)(std::uint64_t* state) noexcept;
 // `block` holds exactly one rate block and may have any alignment.
 using AbsorbFn = void (*)(std::uint64_t* state, const std::uint8_t* block) noexcept;
 
-// The rates every kernel serves, in bytes: SHA3-512, SHA3-384, SHA3-256/SHAKE256/Keccak-256,
-// SHA3-224, SHAKE128.
+// The rates every kernel serves at 24 rounds, in bytes: SHA3-512, SHA3-384,
+// SHA3-256/SHAKE256/Keccak-256, SHA3-224, SHAKE128.
 inline constexpr std::size_t kRates[] = {72, 104, 136, 144, 168};
 inline constexpr std::size_t kRateCount = std::size(kRates);
+// The rates every kernel serves at 12 rounds: TurboSHAKE256/KT256, TurboSHAKE128/KT128.
+inline constexpr std::size_t kRates12[] = {136, 168};
+inline constexpr std::size_t kRate12Count = std::size(kRates12);
+
+inline constexpr int kKeccakP1600ReducedRounds = 12;
 
 struct KeccakKernel {
   std::string_view name;
   bool (*cpu_supports)() noexcept;
-  PermuteFn permute;
-  AbsorbFn absorb[kRateCount];  // indexed like kRates
+  PermuteFn permute;                // Keccak-f[1600]
+  AbsorbFn absorb[kRateCount];      // 24 rounds, indexed like kRates
+  PermuteFn permute12;              // Keccak-p[1600, 12]
+  AbsorbFn absorb12[kRate12Count];  // 12 rounds, indexed like kRates12
 
-  // The fused entry for `rate_bytes`, which must be one of kRates.
-  AbsorbFn absorb_for(std::size_t rate_bytes) const noexcept;
+  // The permutation of `rounds` (24 or 12) rounds.
+  PermuteFn permute_for(int rounds) const noexcept;
+  // The fused entry for `rate_bytes` at `rounds`: 24 rounds serve kRates, 12 rounds kRates12.
+  AbsorbFn absorb_for(std::size_t rate_bytes, int rounds) const noexcept;
+  // The 24-round fused entry for `rate_bytes`, which must be one of kRates.
+  AbsorbFn absorb_for(std::size_t rate_bytes) const noexcept {
+    return absorb_for(rate_bytes, kKeccakRounds);
+  }
 };
 
-// Every kernel compiled into this library, best first; "portable" is always last.
+// One entry of a kernel as its entry list declares it (see make_keccak_kernel).
+struct KeccakEntry {
+  int rounds;
+  std::size_t rate_bytes;  // 0 for a permute entry
+  int lanes;
+  PermuteFn permute;
+  AbsorbFn absorb;
+};
+
+constexpr KeccakEntry keccak_entry_permute(int rounds, std::size_t rate_bytes, int lanes,
+                                           PermuteFn function) {
+  return {rounds, rate_bytes, lanes, function, nullptr};
+}
+constexpr KeccakEntry keccak_entry_absorb(int rounds, std::size_t rate_bytes, int lanes,
+                                          AbsorbFn function) {
+  return {rounds, rate_bytes, lanes, nullptr, function};
+}
+
+// Turns an entry list of generated/sponge_kernels.h, X(kind, permutation, rounds, rate,
+// lanes, symbol), into KeccakEntry initializers.
+#define SPONGE_KECCAK_ENTRY(kind, permutation, rounds, rate_bytes, lanes, symbol) \
+  ::sponge::detail::keccak_entry_##kind(rounds, rate_bytes, lanes, symbol),
+
+namespace keccak_table {
+
+template <std::size_t N>
+constexpr const KeccakEntry& find(const KeccakEntry (&entries)[N], bool absorb, int rounds,
+                                  std::size_t rate_bytes) {
+  for (const KeccakEntry& entry : entries) {
+    if ((entry.absorb != nullptr) == absorb && entry.rounds == rounds &&
+        entry.rate_bytes == rate_bytes && entry.lanes == 1) {
+      return entry;
+    }
+  }
+  // Reached only in constant evaluation (make_keccak_kernel), where it stops the build.
+  throw std::logic_error("a Keccak kernel lacks an entry the table needs");
+}
+
+}  // namespace keccak_table
+
+// A kernel's table from its entry list, at compile time: an entry the table needs and the
+// list lacks fails the build, so a kernel can never ship with a hole.
+template <std::size_t N>
+constexpr KeccakKernel make_keccak_kernel(std::string_view name, bool (*cpu_supports)() noexcept,
+                                          const KeccakEntry (&entries)[N]) {
+  KeccakKernel kernel{name, cpu_supports, nullptr, {}, nullptr, {}};
+  kernel.permute = keccak_table::find(entries, false, kKeccakRounds, 0).permute;
+  for (std::size_t slot = 0; slot < kRateCount; ++slot) {
+    kernel.absorb[slot] = keccak_table::find(entries, true, kKeccakRounds, kRates[slot]).absorb;
+  }
+  kernel.permute12 = keccak_table::find(entries, false, kKeccakP1600ReducedRounds, 0).permute;
+  for (std::size_t slot = 0; slot < kRate12Count; ++slot) {
+    kernel.absorb12[slot] =
+        keccak_table::find(entries, true, kKeccakP1600ReducedRounds, kRates12[slot]).absorb;
+  }
+  return kernel;
+}
+
+// Whether this CPU has every feature of a generated kernel's declaration.
+bool cpu_has_features(std::span<const sponge_cpu_feature> features) noexcept;
+
+// Every Keccak-p[1600] kernel compiled into this library, best first; "portable" is last.
 std::span<const KeccakKernel* const> compiled_kernels() noexcept;
 
 // The kernel chosen for this process (see sponge::active_kernel for the rules).
 const KeccakKernel& active_keccak_kernel() noexcept;
-
-// The portable reference, usable on any CPU and any endianness.
-void keccak_f1600_portable(std::uint64_t* state) noexcept;
-// Rounds first_round .. end_round - 1 of Keccak-f[1600] (round constants by round index);
-// keccak_f1600_portable is rounds 0 .. 24. The tests step through a permutation with it.
-void keccak_p1600_rounds_portable(std::uint64_t* state, int first_round, int end_round) noexcept;
 
 }  // namespace sponge::detail

@@ -143,6 +143,10 @@ TEST_CASE("generation is deterministic and every kernel reads back as it was wri
     const Program read = audit::read_gas(text, spec.name);
     CHECK(read.isa == spec.isa);
     CHECK(listing(read) == listing(first.program));
+    REQUIRE(read.functions.size() == first.program.functions.size());
+    for (std::size_t f = 0; f < read.functions.size(); ++f) {
+      CHECK(read.functions[f].shape == first.program.functions[f].shape);
+    }
     // And the read Program encodes to the same bytes.
     CHECK(writers::encode(read).code == writers::encode(first.program).code);
   }
@@ -152,7 +156,7 @@ TEST_CASE("the encoder rejects an invalid instruction, naming kernel, instructio
   Program program;
   program.isa = Isa::amd64;
   program.kernel_name = "broken-kernel";
-  program.functions.push_back(Function{"broken", "", "", {}});
+  program.functions.push_back(Function{"broken", {}, {}, {}});
   amd64::Emitter e(program, program.functions.back());
   e.mov(amd64::r8, amd64::qword(amd64::rdi));
   // A memory-to-memory xor does not exist; Emitter has no such overload, so build it raw.
@@ -173,7 +177,7 @@ TEST_CASE("an instruction of the wrong ISA is refused when it is emitted") {
   Program program;
   program.isa = Isa::amd64;
   program.kernel_name = "mixed";
-  program.functions.push_back(Function{"f", "", "", {}});
+  program.functions.push_back(Function{"f", {}, {}, {}});
   arm64::Emitter wrong(program, program.functions.back());
   CHECK_THROWS_AS(wrong.ret(), GenerationError);
 }
@@ -212,6 +216,68 @@ TEST_CASE("audit figures agree with the kernel designs") {
   CHECK(sha3.saved_registers.size() == 8);
   const nlohmann::json json = nlohmann::json::parse(audit::format_json({amd64, arm64}));
   CHECK(json["kernels"][1]["entries"][0]["per_round"]["total"] == 69);
+  CHECK(json["kernels"][0]["entries"][0]["permutation"] == "keccak-f1600");
+  CHECK(json["kernels"][0]["entries"][0]["rounds"] == 24);
+}
+
+const audit::EntryAudit& audited_entry(const audit::KernelAudit& kernel, EntryKind kind, int rounds,
+                                       int rate_bytes) {
+  for (const audit::EntryAudit& entry : kernel.entries) {
+    if (entry.shape.kind == kind && entry.shape.rounds == rounds &&
+        entry.shape.rate_bytes == rate_bytes) {
+      return entry;
+    }
+  }
+  FAIL("no entry with " << rounds << " rounds and rate " << rate_bytes);
+  return kernel.entries.front();
+}
+
+TEST_CASE("the 12-round entries run the shared loop half as often") {
+  for (const auto& spec : kernels::all_kernels()) {
+    CAPTURE(spec.name);
+    const auto audited = audit::audit_program(spec.build().program, 6);
+    const auto& permute24 = audited_entry(audited, EntryKind::permute, 24, 0);
+    const auto& permute12 = audited_entry(audited, EntryKind::permute, 12, 0);
+    CHECK(permute12.shape.permutation == "keccak-p1600");
+    CHECK(permute12.shape.lanes == 1);
+    CHECK(permute12.per_round == permute24.per_round);
+    CHECK(permute12.loop_overhead * 2 == permute24.loop_overhead);
+    CHECK(permute12.latency_bound_cycles * 2 == permute24.latency_bound_cycles);
+    CHECK(permute12.frame_bytes == permute24.frame_bytes);
+    // Twelve rounds fewer; the 12-round entry's own code adds its branch into the loop
+    // (amd64: jmp; arm64: add to the constant pointer, b).
+    const std::uint64_t twelve_rounds = spec.isa == Isa::amd64
+                                            ? 3 * (4 * permute24.per_round.total + 4)  // + loop
+                                            : 12 * permute24.per_round.total;
+    const std::uint64_t own_code = spec.isa == Isa::amd64 ? 1 : 2;
+    CHECK(permute24.per_permutation.total - twelve_rounds + own_code ==
+          permute12.per_permutation.total);
+    for (int rate : {136, 168}) {
+      const auto& absorb12 = audited_entry(audited, EntryKind::absorb, 12, rate);
+      const auto& absorb24 = audited_entry(audited, EntryKind::absorb, 24, rate);
+      CHECK(absorb24.per_permutation.loads - absorb12.per_permutation.loads ==
+            permute24.per_permutation.loads - permute12.per_permutation.loads);
+    }
+  }
+}
+
+TEST_CASE("a .S file from before entry shapes reads as 24-round entries") {
+  for (const auto& spec : kernels::all_kernels()) {
+    CAPTURE(spec.name);
+    const Program now = spec.build().program;
+    const int loop_turns = spec.isa == Isa::amd64 ? 6 : 24;
+    std::string old_text;
+    for (std::string line : split_lines(writers::write_gas(now))) {
+      if (line.find("// entry: ") == 0) continue;
+      if (const auto at = line.find(" of the loop ----"); at != std::string::npos) {
+        line = line.substr(0, at) + fmt::format(" of the loop, runs {} times ----", loop_turns);
+      }
+      old_text += line + "\n";
+    }
+    const Program old = audit::read_gas(old_text, spec.name);
+    for (const Function& function : old.functions)
+      CHECK(function.shape.rounds == 24);
+  }
 }
 
 namespace {
@@ -251,8 +317,11 @@ TEST_CASE("every figure of the code in a kernel's header is the audit's") {
     CAPTURE(header);
     const auto audited = audit::audit_program(program, audit::kDefaultIssueWidth);
     std::size_t largest_absorb = 0;
-    for (std::size_t i = 1; i < audited.entries.size(); ++i)
-      largest_absorb = std::max(largest_absorb, audited.entries[i].static_instructions);
+    for (const audit::EntryAudit& entry : audited.entries) {
+      if (entry.shape.kind == EntryKind::absorb) {
+        largest_absorb = std::max(largest_absorb, entry.static_instructions);
+      }
+    }
     const auto& permute = audited.entries.at(0);
     check_header_figures(header, permute, largest_absorb, spec.isa == Isa::amd64 ? 4 : 1);
     if (spec.isa == Isa::amd64) {
@@ -280,7 +349,7 @@ TEST_CASE("audit --diff shows a changed instruction under its round") {
   rotate->operands[2] = Imm{21};
   const std::string diff = audit::format_diff({{before, audit::audit_program(before, 6)}},
                                               {{after, audit::audit_program(after, 6)}});
-  CHECK(diff.find("round 0 (x6): 2 line(s) changed") != std::string::npos);
+  CHECK(diff.find("round 0 (loop): 2 line(s) changed") != std::string::npos);
   CHECK(diff.find("- rorx r9, r9, 20") != std::string::npos);
   CHECK(diff.find("+ rorx r9, r9, 21") != std::string::npos);
   CHECK(audit::format_diff({{before, audit::audit_program(before, 6)}},
@@ -378,9 +447,26 @@ TEST_CASE("the invariant checks catch what they claim to catch") {
     CHECK(writers::format_instruction(program, std::get<Instruction>(*first_store)) ==
           "mov qword ptr [rsp], rax");
     items.erase(first_store);
-    CHECK(any_contains(audit::check_invariants(program),
+    const auto problems = audit::check_invariants(program);
+    CHECK(any_contains(problems,
                        "returns leaving state-derived data in its released frame, at 1 slots "
                        "(bytes from the entry's stack pointer): -256"));
+    // The 12-round entries share the epilogue, and the checker walks them too.
+    CHECK(any_contains(problems, "sponge_keccakp1600_12_amd64_bmi2: "));
+    CHECK(any_contains(problems, "sponge_keccakp1600_12_amd64_bmi2_absorb168: "));
+  }
+  SUBCASE("the argument registers come from the entry's signature") {
+    Program program = build("amd64-bmi2").program;
+    auto absorb = std::find_if(
+        program.functions.begin(), program.functions.end(),
+        [](const Function& f) { return f.symbol == "sponge_keccakp1600_12_amd64_bmi2_absorb168"; });
+    REQUIRE(absorb != program.functions.end());
+    absorb->shape.parameters.pop_back();  // no block argument: rsi holds no public pointer
+    const auto problems = audit::check_invariants(program);
+    CHECK(any_contains(problems,
+                       "sponge_keccakp1600_12_amd64_bmi2_absorb168: 'xor r13, qword "
+                       "ptr [r15 + 104]': its address depends on loaded data"));
+    CHECK(!any_contains(problems, "sponge_keccakf1600_amd64_bmi2_absorb168: "));
   }
   SUBCASE("arm64: d8-d15 loaded without the save") {
     Program program = build("arm64-sha3").program;
@@ -413,7 +499,17 @@ TEST_CASE("the manifest names every file with its sha256 and entries") {
   REQUIRE(manifest["files"].size() == written.size());
   for (std::size_t i = 0; i < written.size(); ++i) {
     CHECK(manifest["files"][i]["sha256"] == writers::sha256_hex(written[i].text));
-    CHECK(manifest["files"][i]["entries"].size() == 6);
+    // 24 rounds: permute and five rates; 12 rounds: permute and rates 136, 168.
+    const auto& entries = manifest["files"][i]["entries"];
+    REQUIRE(entries.size() == 9);
+    CHECK(entries[0]["permutation"] == "keccak-f1600");
+    CHECK(entries[0]["rounds"] == 24);
+    CHECK(entries[8]["kind"] == "absorb");
+    CHECK(entries[8]["permutation"] == "keccak-p1600");
+    CHECK(entries[8]["rounds"] == 12);
+    CHECK(entries[8]["rate_bytes"] == 168);
+    CHECK(entries[8]["lanes"] == 1);
+    CHECK(!manifest["files"][i]["cpu_features"].empty());
   }
   CHECK(writers::sha256_hex("abc") ==
         "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");

@@ -15,35 +15,45 @@ namespace sponge_kernel_test {
 
 using sponge::detail::KeccakKernel;
 
-// One entry of a kernel: the permute entry (slot -1, rate 0) or absorb[slot].
+// One entry of a kernel: a permute entry (rate 0) or a fused absorb entry, at 24 rounds
+// (Keccak-f[1600]) or 12 (Keccak-p[1600, 12]).
 struct Entry {
   const KeccakKernel* kernel = nullptr;
-  int slot = -1;
+  int rounds = sponge::detail::kKeccakRounds;
   std::size_t rate = 0;
 
   std::string name() const {
-    return std::string(kernel->name) +
-           (slot < 0 ? std::string(".permute") : ".absorb" + std::to_string(rate));
+    return std::string(kernel->name) + (rounds == sponge::detail::kKeccakRounds ? "" : ".r12") +
+           (rate == 0 ? std::string(".permute") : ".absorb" + std::to_string(rate));
   }
   // The entry's code address, for the ABI shim and the PC range checks.
   void* address() const {
-    return slot < 0 ? reinterpret_cast<void*>(kernel->permute)
-                    : reinterpret_cast<void*>(kernel->absorb[slot]);
+    return rate == 0 ? reinterpret_cast<void*>(kernel->permute_for(rounds))
+                     : reinterpret_cast<void*>(kernel->absorb_for(rate, rounds));
   }
   void call(std::uint64_t* state, const std::uint8_t* block) const {
-    if (slot < 0) {
-      kernel->permute(state);
+    if (rate == 0) {
+      kernel->permute_for(rounds)(state);
     } else {
-      kernel->absorb[slot](state, block);
+      kernel->absorb_for(rate, rounds)(state, block);
     }
   }
 };
 
+// Every entry of a kernel, in the order the generator places them in a file: the 24-round
+// permute entry, its absorb entries by kRates, then the same for 12 rounds by kRates12.
+inline constexpr std::size_t kEntryCount =
+    1 + sponge::detail::kRateCount + 1 + sponge::detail::kRate12Count;
+
 inline std::vector<Entry> entries_of(const KeccakKernel& kernel) {
-  std::vector<Entry> entries{{&kernel, -1, 0}};
-  for (std::size_t slot = 0; slot < sponge::detail::kRateCount; ++slot) {
-    entries.push_back({&kernel, static_cast<int>(slot), sponge::detail::kRates[slot]});
-  }
+  constexpr int kFull = sponge::detail::kKeccakRounds;
+  constexpr int kReduced = sponge::detail::kKeccakP1600ReducedRounds;
+  std::vector<Entry> entries{{&kernel, kFull, 0}};
+  for (std::size_t rate : sponge::detail::kRates)
+    entries.push_back({&kernel, kFull, rate});
+  entries.push_back({&kernel, kReduced, 0});
+  for (std::size_t rate : sponge::detail::kRates12)
+    entries.push_back({&kernel, kReduced, rate});
   return entries;
 }
 
@@ -57,17 +67,18 @@ inline std::vector<const KeccakKernel*> runnable_kernels() {
 }
 
 // The reference for one entry call: XOR the block's rate / 8 lanes into the state, bytes
-// little-endian, assembled byte by byte in C++ (no alignment assumed), then permute with
-// the portable Keccak-f[1600].
-inline void reference_call(std::uint64_t* state, const std::uint8_t* block, std::size_t rate) {
-  for (std::size_t lane = 0; lane < rate / 8; ++lane) {
+// little-endian, assembled byte by byte in C++ (no alignment assumed), then run the
+// entry's last `rounds` rounds of the portable Keccak-f[1600].
+inline void reference_call(std::uint64_t* state, const std::uint8_t* block, const Entry& entry) {
+  for (std::size_t lane = 0; lane < entry.rate / 8; ++lane) {
     std::uint64_t value = 0;
     for (std::size_t byte = 0; byte < 8; ++byte) {
       value |= std::uint64_t{block[8 * lane + byte]} << (8 * byte);
     }
     state[lane] ^= value;
   }
-  sponge::detail::keccak_f1600_portable(state);
+  sponge::detail::keccak_p1600_rounds_portable(state, sponge::detail::kKeccakRounds - entry.rounds,
+                                               sponge::detail::kKeccakRounds);
 }
 
 // A comma-separated list of kernel names.

@@ -86,7 +86,7 @@ TEST_CASE("every entry of every runnable kernel keeps the calling convention") {
           byte = static_cast<std::uint8_t>(rng.next());
         const std::uint8_t* block = block_buffer.data() + set % 8;
         expected_state = state;
-        reference_call(expected_state.data(), block, entry.rate);
+        reference_call(expected_state.data(), block, entry);
 
         const std::uint64_t sp_delta =
             sponge_test_call_with_canaries(entry.address(), state.data(), block, &observed);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "kernel_test_support.hpp"
+#include "sponge/sponge.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -58,7 +59,7 @@ EntryResult check_entry(const Entry& entry, sponge_test::Rng& rng) {
     const auto guards_before = state_buffer;
     block_before = block_buffer;
     std::copy(state, state + 25, expected.begin());
-    reference_call(expected.data(), block, entry.rate);
+    reference_call(expected.data(), block, entry);
 
     entry.call(state, block);
     ++result.pairs;
@@ -144,9 +145,9 @@ TEST_CASE("every entry of every runnable kernel equals the portable reference") 
       kernel_pairs += result.pairs;
     }
     MESSAGE(kernel->name << ": " << kernel_pairs << " (state, block) pairs checked against "
-                         << "portable (" << kPairsPerEntry << " per entry, "
-                         << 1 + sponge::detail::kRateCount << " entries, misalignments 0..7)");
-    CHECK(kernel_pairs == kPairsPerEntry * (1 + sponge::detail::kRateCount));
+                         << "portable (" << kPairsPerEntry << " per entry, " << kEntryCount
+                         << " entries, misalignments 0..7)");
+    CHECK(kernel_pairs == kPairsPerEntry * kEntryCount);
     tested.emplace_back(kernel->name);
   }
   // The test must not pass vacuously: every kernel expected to run here was tested.
@@ -155,4 +156,25 @@ TEST_CASE("every entry of every runnable kernel equals the portable reference") 
   if (cpu_has_bmi1_bmi2_independently()) {
     CHECK(join_names(missing_kernels({{"amd64-bmi2"}, "cpuid"}, tested)) == "");
   }
+}
+
+TEST_CASE("permute_for and absorb_for pick the table's entry for each round count and rate") {
+  for (const KeccakKernel* kernel : sponge::detail::compiled_kernels()) {
+    INFO(kernel->name);
+    CHECK((kernel->permute_for(24) == kernel->permute));
+    CHECK((kernel->permute_for(12) == kernel->permute12));
+    CHECK((kernel->permute_for(12) != kernel->permute_for(24)));
+    for (std::size_t slot = 0; slot < sponge::detail::kRateCount; ++slot) {
+      CHECK((kernel->absorb_for(sponge::detail::kRates[slot], 24) == kernel->absorb[slot]));
+      CHECK((kernel->absorb_for(sponge::detail::kRates[slot]) == kernel->absorb[slot]));
+    }
+    for (std::size_t slot = 0; slot < sponge::detail::kRate12Count; ++slot) {
+      CHECK((kernel->absorb_for(sponge::detail::kRates12[slot], 12) == kernel->absorb12[slot]));
+      CHECK((kernel->absorb12[slot] != nullptr));
+    }
+  }
+}
+
+TEST_CASE("the Keccak family's active kernel is active_kernel()") {
+  CHECK(sponge::active_kernel(sponge::KernelFamily::keccak_p1600) == sponge::active_kernel());
 }

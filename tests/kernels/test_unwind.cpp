@@ -91,17 +91,18 @@ constexpr std::array<bool, kCalleeSavedCount> kKernelSaves = {
 constexpr std::size_t kMaxFrames = 64;
 
 // Filled before the timer starts, read by the handler.
-std::uintptr_t g_code_begin = 0, g_code_end = 0;  // [permute entry, last absorb entry)
-std::array<std::uintptr_t, 1 + sponge::detail::kRateCount> g_entry_addresses{};
+std::uintptr_t g_code_begin = 0, g_code_end = 0;  // [permute entry, last entry)
+std::array<std::uintptr_t, kEntryCount> g_entry_addresses{};
 
 // Records the entries' addresses and the kernel's code range. The generator places the
-// permute entry (with the rounds) first and the absorb entries after it, in the order of
-// kRates; the PC range relies on that, so check it.
+// 24-round permute entry (with the rounds) first and the other entries after it, in the
+// order of entries_of; the PC range relies on that, so check it.
 void record_kernel_layout(const sponge::detail::KeccakKernel& kernel) {
-  g_entry_addresses[0] = reinterpret_cast<std::uintptr_t>(kernel.permute);
-  for (std::size_t slot = 0; slot < sponge::detail::kRateCount; ++slot) {
-    g_entry_addresses[1 + slot] = reinterpret_cast<std::uintptr_t>(kernel.absorb[slot]);
-    REQUIRE(g_entry_addresses[1 + slot] > g_entry_addresses[slot]);
+  const std::vector<Entry> entries = entries_of(kernel);
+  REQUIRE(entries.size() == g_entry_addresses.size());
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    g_entry_addresses[i] = reinterpret_cast<std::uintptr_t>(entries[i].address());
+    if (i > 0) REQUIRE(g_entry_addresses[i] > g_entry_addresses[i - 1]);
   }
   g_code_begin = g_entry_addresses.front();
   g_code_end = g_entry_addresses.back();
@@ -195,24 +196,18 @@ void sample(int, siginfo_t*, void* context) {
 // The marker: the only caller of the kernel while the timer runs. noipa so it has its own
 // frame and FDE and is never cloned (GCC at -O3 would call a constant-propagated copy whose
 // address is not the marker's); the loop keeps the kernel call from becoming a tail call.
-__attribute__((noipa)) std::uint64_t call_kernel_in_a_loop(const KeccakKernel& kernel,
+__attribute__((noipa)) std::uint64_t call_kernel_in_a_loop(const std::vector<Entry>& entries,
                                                            std::uint64_t* state,
                                                            const std::uint8_t* block,
                                                            std::uint64_t iterations) {
-  for (std::uint64_t i = 0; i < iterations; ++i) {
-    const std::size_t slot = i % (1 + sponge::detail::kRateCount);
-    if (slot == 0) {
-      kernel.permute(state);
-    } else {
-      kernel.absorb[slot - 1](state, block);
-    }
-  }
+  for (std::uint64_t i = 0; i < iterations; ++i)
+    entries[i % entries.size()].call(state, block);
   return state[0];
 }
 
 // The stand-ins for the kernel's entries: the same walk from compiler-built code, whose CFI
 // the compiler wrote, called through the looping function's call sites.
-std::array<std::uintptr_t, 1 + sponge::detail::kRateCount> g_stand_in_cfas{};
+std::array<std::uintptr_t, kEntryCount> g_stand_in_cfas{};
 std::size_t g_stand_in_calls = 0;
 
 __attribute__((noipa)) std::uintptr_t cfa_of_the_marker_callee() {
@@ -341,6 +336,7 @@ TEST_CASE("the unwinder walks out of the assembly kernel from any sampled instru
   REQUIRE(kernel != nullptr);
 
   record_kernel_layout(*kernel);
+  const std::vector<Entry> entries = entries_of(*kernel);
   g_marker = reinterpret_cast<std::uintptr_t>(&call_kernel_in_a_loop);
 
   // One walk outside the handler first, so the unwinder's lazy set-up never runs in it.
@@ -364,9 +360,12 @@ TEST_CASE("the unwinder walks out of the assembly kernel from any sampled instru
   {
     KeccakKernel stand_in = *kernel;
     stand_in.permute = permute_stand_in;
+    stand_in.permute12 = permute_stand_in;
     for (auto& entry : stand_in.absorb)
       entry = absorb_stand_in;
-    call_kernel_in_a_loop(stand_in, state.data(), block, 1 + sponge::detail::kRateCount);
+    for (auto& entry : stand_in.absorb12)
+      entry = absorb_stand_in;
+    call_kernel_in_a_loop(entries_of(stand_in), state.data(), block, kEntryCount);
     REQUIRE(g_stand_in_calls == g_stand_in_cfas.size());
     for (const std::uintptr_t cfa : g_stand_in_cfas)
       REQUIRE(cfa == g_stand_in_cfas.front());
@@ -387,7 +386,7 @@ TEST_CASE("the unwinder walks out of the assembly kernel from any sampled instru
     // samples landed in the kernel.
     while (calls < kReplayedCalls || elapsed < std::chrono::seconds(1) ||
            (g_in_kernel.load() < 100 && elapsed < kSamplingLimit)) {
-      call_kernel_in_a_loop(*kernel, state.data(), block, kIterationsPerCall);
+      call_kernel_in_a_loop(entries, state.data(), block, kIterationsPerCall);
       if (++calls == kReplayedCalls) after_replayed_calls = state;
       elapsed = std::chrono::steady_clock::now() - start;
     }
@@ -397,8 +396,7 @@ TEST_CASE("the unwinder walks out of the assembly kernel from any sampled instru
   // reference (all of them would take long in the sanitizer build).
   REQUIRE(calls >= kReplayedCalls);
   for (std::uint64_t i = 0; i < kReplayedCalls * kIterationsPerCall; ++i) {
-    const std::size_t slot = (i % kIterationsPerCall) % (1 + sponge::detail::kRateCount);
-    reference_call(expected.data(), block, slot == 0 ? 0 : sponge::detail::kRates[slot - 1]);
+    reference_call(expected.data(), block, entries[(i % kIterationsPerCall) % entries.size()]);
   }
   CHECK(after_replayed_calls == expected);
 
@@ -441,7 +439,7 @@ TEST_CASE("the unwinder recovers the callee-saved registers the kernel saved (it
   REQUIRE(kernel != nullptr);
 
   record_kernel_layout(*kernel);
-  std::array<void*, 1 + sponge::detail::kRateCount> entries{};
+  std::array<void*, kEntryCount> entries{};
   for (std::size_t i = 0; i < entries.size(); ++i) {
     entries[i] = reinterpret_cast<void*>(g_entry_addresses[i]);
   }

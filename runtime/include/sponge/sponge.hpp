@@ -195,4 +195,12 @@ void keccak_f1600(std::uint64_t state[25]) noexcept;
 // other than the one asked for).
 std::string_view active_kernel() noexcept;
 
+// The permutation families, each dispatched on its own: its own kernel table and its own
+// override variable, with the rules above.
+enum class KernelFamily {
+  keccak_p1600,  // Keccak-f[1600] and Keccak-p[1600, 12]; forced with SPONGE_KERNEL
+};
+// The kernel chosen for one family; active_kernel() is active_kernel(keccak_p1600).
+std::string_view active_kernel(KernelFamily family) noexcept;
+
 }  // namespace sponge
