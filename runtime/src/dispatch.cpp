@@ -104,23 +104,40 @@ const KeccakKernel& choose_kernel() noexcept {
 
 }  // namespace
 
-AbsorbFn KeccakKernel::absorb_for(std::size_t rate_bytes) const noexcept {
+PermuteFn KeccakKernel::permute_for(int rounds) const noexcept {
+  if (rounds == kFullRounds) return permute;
+  if (rounds == kReducedRounds) return permute_reduced_rounds;
+  std::abort();  // unreachable: the sponge only uses kFullRounds and kReducedRounds
+}
+
+AbsorbFn KeccakKernel::absorb_for(std::size_t rate_bytes, int rounds) const noexcept {
   static_assert(kRates[0] == 72 && kRates[1] == 104 && kRates[2] == 136 && kRates[3] == 144 &&
                     kRates[4] == 168,
                 "the cases below follow kRates");
-  switch (rate_bytes) {
-    case 72:
-      return absorb[0];
-    case 104:
-      return absorb[1];
-    case 136:
-      return absorb[2];
-    case 144:
-      return absorb[3];
-    case 168:
-      return absorb[4];
+  static_assert(kReducedRoundRates[0] == 136 && kReducedRoundRates[1] == 168,
+                "the cases below follow kReducedRoundRates");
+  if (rounds == kFullRounds) {
+    switch (rate_bytes) {
+      case 72:
+        return absorb[0];
+      case 104:
+        return absorb[1];
+      case 136:
+        return absorb[2];
+      case 144:
+        return absorb[3];
+      case 168:
+        return absorb[4];
+    }
+  } else if (rounds == kReducedRounds) {
+    switch (rate_bytes) {
+      case 136:
+        return absorb_reduced_rounds[0];
+      case 168:
+        return absorb_reduced_rounds[1];
+    }
   }
-  std::abort();  // unreachable: the sponge only uses the rates of kRates
+  std::abort();  // unreachable: the sponge only uses the (rate, rounds) pairs above
 }
 
 std::span<const KeccakKernel* const> compiled_kernels() noexcept {

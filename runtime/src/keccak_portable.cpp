@@ -159,15 +159,23 @@ void keccak_f1600_portable(std::uint64_t* state) noexcept {
   wipe_released_stack<kPortableRoundsStackBytes>();
 }
 
+void keccak_p1600_12_portable(std::uint64_t* state) noexcept {
+  keccak_p1600_rounds_portable(state, kKeccakRounds - kReducedRounds, kKeccakRounds);
+  wipe_released_stack<kPortableRoundsStackBytes>();  // as in keccak_f1600_portable
+}
+
 namespace {
 
-template <std::size_t RateBytes>
+template <std::size_t RateBytes, PermuteFn Permute>
 void absorb_portable(std::uint64_t* state, const std::uint8_t* block) noexcept {
   for (std::size_t lane = 0; lane < RateBytes / 8; ++lane) {
     state[lane] ^= load_le64(block + 8 * lane);
   }
-  keccak_f1600_portable(state);
+  Permute(state);
 }
+
+template <std::size_t RateBytes>
+constexpr AbsorbFn absorb24_portable = absorb_portable<RateBytes, keccak_f1600_portable>;
 
 bool always_supported() noexcept {
   return true;
@@ -175,12 +183,21 @@ bool always_supported() noexcept {
 
 }  // namespace
 
+void keccak_p1600_12_absorb136_portable(std::uint64_t* state, const std::uint8_t* block) noexcept {
+  absorb_portable<136, keccak_p1600_12_portable>(state, block);
+}
+void keccak_p1600_12_absorb168_portable(std::uint64_t* state, const std::uint8_t* block) noexcept {
+  absorb_portable<168, keccak_p1600_12_portable>(state, block);
+}
+
 extern const KeccakKernel kPortableKernel = {
     "portable",
     always_supported,
     keccak_f1600_portable,
-    {absorb_portable<72>, absorb_portable<104>, absorb_portable<136>, absorb_portable<144>,
-     absorb_portable<168>},
+    {absorb24_portable<72>, absorb24_portable<104>, absorb24_portable<136>, absorb24_portable<144>,
+     absorb24_portable<168>},
+    keccak_p1600_12_portable,
+    {keccak_p1600_12_absorb136_portable, keccak_p1600_12_absorb168_portable},
 };
 
 }  // namespace sponge::detail

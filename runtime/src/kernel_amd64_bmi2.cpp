@@ -33,6 +33,10 @@ extern const KeccakKernel kAmd64Bmi2Kernel = {
     {sponge_keccakf1600_amd64_bmi2_absorb72, sponge_keccakf1600_amd64_bmi2_absorb104,
      sponge_keccakf1600_amd64_bmi2_absorb136, sponge_keccakf1600_amd64_bmi2_absorb144,
      sponge_keccakf1600_amd64_bmi2_absorb168},
+    // Keccak-p[1600,12] on the portable code until the generated 12-round entries of this
+    // kernel land (issue 10, part A); they replace these two lines.
+    keccak_p1600_12_portable,
+    {keccak_p1600_12_absorb136_portable, keccak_p1600_12_absorb168_portable},
 };
 
 }  // namespace sponge::detail

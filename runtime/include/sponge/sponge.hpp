@@ -1,8 +1,12 @@
-// sponge: Keccak-256, SHA3-224/256/384/512 and SHAKE128/256 on generated kernels.
+// sponge: Keccak-256, SHA3-224/256/384/512 and SHAKE128/256 on generated kernels; the
+// Keccak-p[1600,12] functions of RFC 9861 (TurboSHAKE128/256, KT128/KT256); the SP 800-185
+// functions (cSHAKE, KMAC, KMACXOF, TupleHash, ParallelHash and their XOF forms).
 //
-// No hashing path allocates heap memory. The one-shot functions are noexcept; the
-// streaming classes throw std::logic_error only on misuse (absorbing or taking a digest
-// after squeezing has begun), and building that exception is the one allocation.
+// No hashing path allocates heap memory. The one-shot functions are noexcept, except where a
+// parameter can be out of range (a TurboSHAKE domain byte, a ParallelHash block size): those
+// throw std::invalid_argument. The streaming classes throw std::logic_error only on misuse
+// (absorbing or taking a digest after squeezing has begun); building an exception is the one
+// allocation.
 #pragma once
 
 #include <array>
@@ -14,8 +18,9 @@
 namespace sponge {
 
 // ---------------------------------------------------------------------------------------
-// The sponge engine shared by all seven functions. Rate, domain byte and output length are
-// its only parameters; the permutation is reached through the kernel dispatcher.
+// The sponge engine shared by every function. Rate, domain byte, round count (24 or 12) and
+// output length are its only parameters; the permutation is reached through the kernel
+// dispatcher.
 // ---------------------------------------------------------------------------------------
 namespace detail {
 
@@ -23,7 +28,10 @@ class KeccakSponge {
  public:
   static constexpr std::size_t kStateBytes = 200;
 
-  KeccakSponge(std::size_t rate_bytes, std::uint8_t domain_byte) noexcept;
+  static constexpr int kFullRounds = 24;     // Keccak-f[1600]
+  static constexpr int kReducedRounds = 12;  // Keccak-p[1600,12] (RFC 9861)
+
+  KeccakSponge(std::size_t rate_bytes, std::uint8_t domain_byte, int rounds = kFullRounds) noexcept;
   KeccakSponge(const KeccakSponge&) = default;
   KeccakSponge& operator=(const KeccakSponge&) = default;
   // Wipes the state: what was hashed (a key, a password) does not linger in memory.
@@ -36,14 +44,24 @@ class KeccakSponge {
   void squeeze(std::uint8_t* out, std::size_t length) noexcept;
   void reset() noexcept;
 
+  std::size_t rate_bytes() const noexcept { return rate_bytes_; }
+  bool squeezing() const noexcept { return squeezing_; }
+  // Absorbs zeros up to the next block boundary (the end of SP 800-185's bytepad). XORing
+  // zeros changes nothing, so this only permutes a partly filled block. Must be absorbing.
+  void absorb_zeros_to_block_boundary() noexcept;
+  // The padding's domain byte, for modes that learn it only at the end (KangarooTwelve).
+  void set_domain_byte(std::uint8_t domain_byte) noexcept { domain_byte_ = domain_byte; }
+
  private:
   void pad_and_permute() noexcept;
+  void permute() noexcept;
 
   std::uint64_t lanes_[25];
   std::uint16_t rate_bytes_;
   // Bytes of the current rate block already XORed in (absorbing) or read out (squeezing).
   std::uint16_t position_;
   std::uint8_t domain_byte_;
+  std::uint8_t rounds_;
   bool squeezing_;
 };
 
