@@ -36,8 +36,7 @@ KeccakSponge::~KeccakSponge() {
   domain_byte_ = 0;
   rounds_ = 0;
   squeezing_ = false;
-  // Keep the compiler from dropping the stores to an object about to die.
-  __asm__ __volatile__("" : : "r"(this) : "memory");
+  keep_stores(this);
 }
 
 void KeccakSponge::reset() noexcept {
@@ -46,10 +45,14 @@ void KeccakSponge::reset() noexcept {
   squeezing_ = false;
 }
 
-void KeccakSponge::absorb(const std::uint8_t* data, std::size_t length) {
+void KeccakSponge::require_absorbing() const {
   if (squeezing_) {
     throw std::logic_error("sponge: update() called after squeeze(); call reset() first");
   }
+}
+
+void KeccakSponge::absorb(const std::uint8_t* data, std::size_t length) {
+  require_absorbing();
   const std::size_t rate = rate_bytes_;
   if (position_ != 0) {
     const std::size_t take = std::min(length, rate - position_);
