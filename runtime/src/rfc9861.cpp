@@ -42,13 +42,15 @@ KangarooTwelveTree::KangarooTwelveTree(std::size_t rate_bytes, std::size_t chain
       customization_(customization),
       input_bytes_(0),
       leaves_(0),
-      chaining_value_bytes_(static_cast<std::uint8_t>(chaining_value_bytes)) {}
+      chaining_value_bytes_(chaining_value_bytes) {}
 
 KangarooTwelveTree::~KangarooTwelveTree() {
-  // How long the message was is not left behind either (the sponges wipe themselves).
+  // How long the message was, and which function, is not left behind either (the sponges
+  // wipe themselves).
   input_bytes_ = 0;
   leaves_ = 0;
   customization_ = {};
+  chaining_value_bytes_ = 0;
   keep_stores(this);
 }
 

@@ -85,15 +85,18 @@ ParallelHashTree::ParallelHashTree(int security_bits, std::size_t block_size,
       block_size_(block_size),
       leaf_bytes_(0),
       leaves_(0),
-      leaf_output_bytes_(static_cast<std::uint8_t>(security_bits / 4)) {
+      leaf_output_bytes_(static_cast<std::size_t>(security_bits) / 4) {
   if (block_size == 0) throw std::invalid_argument("sponge: ParallelHash block size must not be 0");
   sponge_.absorb_left_encoded(block_size_);
 }
 
 ParallelHashTree::~ParallelHashTree() {
-  // How long the message was is not left behind either (the sponges wipe themselves).
+  // How long the message was, and which function, is not left behind either (the sponges
+  // wipe themselves).
+  block_size_ = 0;
   leaf_bytes_ = 0;
   leaves_ = 0;
+  leaf_output_bytes_ = 0;
   keep_stores(this);
 }
 
@@ -180,17 +183,8 @@ void digest_one_shot(std::span<const std::uint8_t> in, std::span<std::uint8_t> o
   mac.digest(out);
 }
 
-template <typename Tuple>
-void tuple_one_shot(std::span<const std::span<const std::uint8_t>> elements,
-                    std::span<const std::uint8_t> customization, std::span<std::uint8_t> out) {
-  Tuple tuple(customization);
-  for (const std::span<const std::uint8_t> element : elements)
-    tuple.add(element);
-  if constexpr (requires { tuple.digest(out); }) {
-    tuple.digest(out);
-  } else {
-    tuple.squeeze(out);
-  }
+auto element_of(std::span<const std::span<const std::uint8_t>> elements) noexcept {
+  return [elements](std::size_t i) { return elements[i]; };
 }
 
 }  // namespace
@@ -222,22 +216,24 @@ void kmacxof256(std::span<const std::uint8_t> key, std::span<const std::uint8_t>
 void tuplehash128(std::span<const std::span<const std::uint8_t>> elements,
                   std::span<const std::uint8_t> customization,
                   std::span<std::uint8_t> out) noexcept {
-  tuple_one_shot<TupleHash128>(elements, customization, out);
+  detail::tuple_one_shot<TupleHash128>(elements.size(), element_of(elements), customization, out);
 }
 void tuplehash256(std::span<const std::span<const std::uint8_t>> elements,
                   std::span<const std::uint8_t> customization,
                   std::span<std::uint8_t> out) noexcept {
-  tuple_one_shot<TupleHash256>(elements, customization, out);
+  detail::tuple_one_shot<TupleHash256>(elements.size(), element_of(elements), customization, out);
 }
 void tuplehashxof128(std::span<const std::span<const std::uint8_t>> elements,
                      std::span<const std::uint8_t> customization,
                      std::span<std::uint8_t> out) noexcept {
-  tuple_one_shot<TupleHashXof128>(elements, customization, out);
+  detail::tuple_one_shot<TupleHashXof128>(elements.size(), element_of(elements), customization,
+                                          out);
 }
 void tuplehashxof256(std::span<const std::span<const std::uint8_t>> elements,
                      std::span<const std::uint8_t> customization,
                      std::span<std::uint8_t> out) noexcept {
-  tuple_one_shot<TupleHashXof256>(elements, customization, out);
+  detail::tuple_one_shot<TupleHashXof256>(elements.size(), element_of(elements), customization,
+                                          out);
 }
 void parallelhash128(std::span<const std::uint8_t> in, std::size_t block_size,
                      std::span<const std::uint8_t> customization, std::span<std::uint8_t> out) {

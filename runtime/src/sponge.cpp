@@ -20,11 +20,12 @@ namespace sponge::detail {
 
 static_assert(KeccakSponge::kFullRounds == kFullRounds &&
               KeccakSponge::kReducedRounds == kReducedRounds);
+static_assert(sizeof(KeccakSponge) == 25 * 8 + 3 * 2 + 2, "KeccakSponge has padding bytes");
 
 KeccakSponge::KeccakSponge(std::size_t rate_bytes, std::uint8_t domain_byte, int rounds) noexcept
     : rate_bytes_(static_cast<std::uint16_t>(rate_bytes)),
-      domain_byte_(domain_byte),
-      rounds_(static_cast<std::uint8_t>(rounds)) {
+      rounds_(static_cast<std::uint16_t>(rounds)),
+      domain_byte_(domain_byte) {
   reset();
 }
 

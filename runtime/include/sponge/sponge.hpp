@@ -58,12 +58,14 @@ class KeccakSponge {
   void pad_and_permute() noexcept;
   void permute() noexcept;
 
+  // No padding between or after the fields (sponge.cpp checks): copies carry padding bytes
+  // along as they are, and a destroyed sponge leaves only zeros.
   std::uint64_t lanes_[25];
   std::uint16_t rate_bytes_;
   // Bytes of the current rate block already XORed in (absorbing) or read out (squeezing).
   std::uint16_t position_;
+  std::uint16_t rounds_;
   std::uint8_t domain_byte_;
-  std::uint8_t rounds_;
   bool squeezing_;
 };
 
@@ -285,9 +287,9 @@ class KangarooTwelveTree {
   KeccakSponge final_node_;
   KeccakSponge leaf_;
   std::span<const std::uint8_t> customization_;
-  std::uint64_t input_bytes_;  // bytes of S absorbed so far
-  std::uint64_t leaves_;       // leaves whose chaining value the final node has absorbed
-  std::uint8_t chaining_value_bytes_;
+  std::uint64_t input_bytes_;         // bytes of S absorbed so far
+  std::uint64_t leaves_;              // leaves whose chaining value the final node has absorbed
+  std::size_t chaining_value_bytes_;  // a word, like every field: no padding to wipe
 };
 
 // KT128 (RateBytes 168, 32-byte chaining values) or KT256 (136, 64).
@@ -469,9 +471,9 @@ class ParallelHashTree {
   Sp800185Sponge sponge_;
   KeccakSponge leaf_;
   std::size_t block_size_;
-  std::size_t leaf_bytes_;  // bytes of the current, unfinished leaf
-  std::uint64_t leaves_;    // leaves absorbed by sponge_
-  std::uint8_t leaf_output_bytes_;
+  std::size_t leaf_bytes_;         // bytes of the current, unfinished leaf
+  std::uint64_t leaves_;           // leaves absorbed by sponge_
+  std::size_t leaf_output_bytes_;  // a word, like every field: no padding to wipe
 };
 
 // ParallelHash128/256 (Xof false) and ParallelHashXOF128/256 (Xof true) with block size B.
@@ -495,6 +497,21 @@ class ParallelHash : public ByteInput<ParallelHash<SecurityBits, Xof>>,
   Sp800185Sponge finished() const noexcept { return tree_.finished(); }
   ParallelHashTree tree_;
 };
+
+// TupleHash of the `count` elements element_at(0 ..), into `out`: the one-shot forms of
+// the C++ and the C API.
+template <typename Tuple, typename ElementAt>
+void tuple_one_shot(std::size_t count, ElementAt element_at,
+                    std::span<const std::uint8_t> customization, std::span<std::uint8_t> out) {
+  Tuple tuple(customization);
+  for (std::size_t i = 0; i < count; ++i)
+    tuple.add(element_at(i));
+  if constexpr (requires { tuple.digest(out); }) {
+    tuple.digest(out);
+  } else {
+    tuple.squeeze(out);
+  }
+}
 
 }  // namespace detail
 
