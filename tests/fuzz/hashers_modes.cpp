@@ -221,6 +221,7 @@ class ModeProgram {
         case 2:
           object_->reset();
           updates_.clear();
+          squeezing_ = false;
           squeezed_ = 0;
           break;
         default:
@@ -248,7 +249,7 @@ class ModeProgram {
     } catch (const std::logic_error&) {
       threw = true;
     }
-    if (threw != (squeezed_ != 0)) {
+    if (threw != squeezing_) {
       fail(what(threw ? "update threw before squeezing" : "update after squeeze did not throw"));
     }
     if (!threw) updates_.push_back(data);
@@ -272,13 +273,18 @@ class ModeProgram {
       require_equal(what("output vs OpenSSL EVP_MAC KMAC"), std::span(openssl).subspan(from),
                     out.bytes());
     }
-    if (function_.xof && length != 0) squeezed_ += length;
+    // Any squeeze, of 0 bytes too, ends absorbing (as on the SHAKE classes).
+    if (function_.xof) {
+      squeezing_ = true;
+      squeezed_ += length;
+    }
   }
 
   const ModeFunction& function_;
   Parameters parameters_;
   std::unique_ptr<Streaming> object_;
   std::vector<Bytes> updates_;  // since the last reset
+  bool squeezing_ = false;
   std::size_t squeezed_ = 0;
 };
 
