@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "integer_encoding.hpp"
+#include "leaf_hashing.hpp"
 #include "sponge/sponge.hpp"
 #include "wipe.hpp"
 
@@ -97,20 +98,18 @@ void KangarooTwelveTree::absorb_tree_input(const std::uint8_t* data, std::size_t
 
 void KangarooTwelveTree::absorb_whole_chunks(const std::uint8_t* chunks,
                                              std::size_t chunk_count) noexcept {
-  for (std::size_t chunk = 0; chunk < chunk_count; ++chunk) {
-    leaf_.absorb(chunks + chunk * kChunkBytes, kChunkBytes);
-    finish_leaf();
-  }
+  hash_whole_leaves(leaf_, chunks, kChunkBytes, chunk_count, chaining_value_bytes_,
+                    [this](std::span<const std::uint8_t> chaining_value) {
+                      final_node_.absorb(chaining_value.data(), chaining_value.size());
+                    });
+  leaves_ += chunk_count;
 }
 
 void KangarooTwelveTree::finish_leaf() noexcept {
-  std::uint64_t chaining_value[8];
-  auto* bytes = reinterpret_cast<std::uint8_t*>(chaining_value);
-  leaf_.squeeze(bytes, chaining_value_bytes_);
-  final_node_.absorb(bytes, chaining_value_bytes_);
-  // A leaf's output is as secret as the message: it is not left on the stack.
-  wipe_words(chaining_value);
-  leaf_.reset();
+  detail::finish_leaf(leaf_, chaining_value_bytes_,
+                      [this](std::span<const std::uint8_t> chaining_value) {
+                        final_node_.absorb(chaining_value.data(), chaining_value.size());
+                      });
   ++leaves_;
 }
 

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "integer_encoding.hpp"
+#include "leaf_hashing.hpp"
 #include "sponge/sponge.hpp"
 #include "wipe.hpp"
 
@@ -128,20 +129,14 @@ void ParallelHashTree::absorb(const std::uint8_t* data, std::size_t length) {
 
 void ParallelHashTree::absorb_whole_blocks(const std::uint8_t* blocks,
                                            std::size_t block_count) noexcept {
-  for (std::size_t block = 0; block < block_count; ++block) {
-    leaf_.absorb(blocks + block * block_size_, block_size_);
-    finish_leaf();
-  }
+  hash_whole_leaves(leaf_, blocks, block_size_, block_count, leaf_output_bytes_,
+                    [this](std::span<const std::uint8_t> output) { sponge_.absorb(output); });
+  leaves_ += block_count;
 }
 
 void ParallelHashTree::finish_leaf() noexcept {
-  std::uint64_t leaf_output[8];
-  auto* bytes = reinterpret_cast<std::uint8_t*>(leaf_output);
-  leaf_.squeeze(bytes, leaf_output_bytes_);
-  sponge_.absorb({bytes, leaf_output_bytes_});
-  // A leaf's output is as secret as the message: it is not left on the stack.
-  wipe_words(leaf_output);
-  leaf_.reset();
+  detail::finish_leaf(leaf_, leaf_output_bytes_,
+                      [this](std::span<const std::uint8_t> output) { sponge_.absorb(output); });
   leaf_bytes_ = 0;
   ++leaves_;
 }
