@@ -262,8 +262,9 @@ class TurboShake : public ByteInput<TurboShake<RateBytes>>,
 
 // KangarooTwelve's tree over S = M || C || length_encode(|C|): S in 8 KiB chunks; beyond
 // the first, each chunk is a leaf whose chaining value (TurboSHAKE, D = 0x0B) the final node
-// absorbs. Computed sequentially; whole chunks go through absorb_whole_chunks, the one place
-// a multi-state kernel will hash several leaves at once.
+// absorbs. Computed sequentially; whole chunks go through absorb_whole_chunks and from there
+// hash_whole_leaves (leaf_hashing.hpp), the one place a multi-state kernel will hash several
+// leaves at once, for ParallelHash too.
 class KangarooTwelveTree {
  public:
   static constexpr std::size_t kChunkBytes = 8192;
@@ -446,8 +447,8 @@ class TupleHash : public Sp800185Output<TupleHash<SecurityBits, Xof>, Xof> {
 
 // ParallelHash's leaves: the input in blocks of B bytes, each hashed with cSHAKE(X_i, 2 *
 // SecurityBits, "", "") = SHAKE, and the leaf outputs absorbed by the main sponge.
-// Sequential; whole blocks go through absorb_whole_blocks, the one place a multi-state
-// kernel will hash several leaves at once.
+// Sequential; whole blocks go through absorb_whole_blocks and from there hash_whole_leaves
+// (leaf_hashing.hpp), the leaf hashing KangarooTwelve shares.
 class ParallelHashTree {
  public:
   // Throws std::invalid_argument for a block size of 0.
