@@ -27,6 +27,8 @@ LABELS = {
     "openssl-ctx": "OpenSSL ctx",
     "openssl-evpdigest": "OpenSSL EVP_Digest",
     "cryptopp": "Crypto++",
+    "shake128": "SHAKE128 (same kernel)",
+    "openssl-evp-mac": "OpenSSL EVP_MAC",
 }
 TIME_UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 
@@ -301,7 +303,11 @@ def main():
     print("OpenSSL runs SHA3-256: it differs from Keccak-256 only in the padding byte "
           "(same permutation, rate 136).")
     for family, title in (("oneshot", "Keccak-256, one-shot"),
-                          ("stream64", "Keccak-256, streamed in 64-byte update() calls")):
+                          ("stream64", "Keccak-256, streamed in 64-byte update() calls"),
+                          ("turboshake128", "TurboSHAKE128 (12 rounds) vs SHAKE128, 32-byte "
+                                            "output"),
+                          ("kt128", "KT128 vs SHAKE128, 32-byte output"),
+                          ("kmac256", "KMAC256, 32-byte key, 64-byte output")):
         if any(fam == family for (fam, _, _) in results):
             print(f"\n{title}\n")
             print(render(*throughput_table(results, family, context, args.markdown),

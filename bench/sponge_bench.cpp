@@ -21,7 +21,9 @@
 // sponge::sha3_256 for OpenSSL) on messages around the block size; a mismatch ends the run.
 #include <benchmark/benchmark.h>
 #include <cryptopp/keccak.h>
+#include <openssl/core_names.h>
 #include <openssl/evp.h>
+#include <openssl/params.h>
 
 #include <array>
 #include <cstdint>
@@ -269,6 +271,73 @@ void stream_cryptopp(benchmark::State& state) {
 // ---------------------------------------------------------------------------------------
 // The bare permutation, and one fused absorb call.
 // ---------------------------------------------------------------------------------------
+// ---------------------------------------------------------------------------------------
+// Keccak-p[1600,12] against Keccak-f[1600] on the same kernel (the dispatcher's), and KMAC.
+// ---------------------------------------------------------------------------------------
+constexpr std::int64_t kReducedRoundSizes[] = {32, 4096, 1 << 20};
+constexpr std::int64_t kKmacSizes[] = {32, 4096};
+constexpr std::size_t kXofOutput = 32;
+constexpr std::size_t kKmacOutput = 64;
+constexpr std::uint8_t kKmacKey[32] = {
+    0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49, 0x4A, 0x4B, 0x4C, 0x4D, 0x4E, 0x4F,
+    0x50, 0x51, 0x52, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58, 0x59, 0x5A, 0x5B, 0x5C, 0x5D, 0x5E, 0x5F};
+
+// `hash(in, out)` on a message of the benchmark's size, 32 bytes of output.
+template <typename Hash>
+void xof_oneshot(benchmark::State& state, Hash hash) {
+  const std::span<const std::uint8_t> data(message(), size_of(state));
+  std::array<std::uint8_t, kXofOutput> out;
+  run(state, data.size(), [&] {
+    hash(data, std::span<std::uint8_t>(out));
+    benchmark::DoNotOptimize(out);
+  });
+}
+
+void shake128_sponge(benchmark::State& state) {
+  xof_oneshot(state, [](auto in, auto out) { sponge::shake128(in, out); });
+}
+void turboshake128_sponge(benchmark::State& state) {
+  xof_oneshot(state, [](auto in, auto out) { sponge::turboshake128(in, out); });
+}
+void kt128_sponge(benchmark::State& state) {
+  xof_oneshot(state, [](auto in, auto out) { sponge::kt128(in, {}, out); });
+}
+
+void kmac256_sponge(benchmark::State& state) {
+  const std::span<const std::uint8_t> data(message(), size_of(state));
+  std::array<std::uint8_t, kKmacOutput> out;
+  run(state, data.size(), [&] {
+    sponge::kmac256(kKmacKey, data, {}, out);
+    benchmark::DoNotOptimize(out);
+  });
+}
+
+// OpenSSL's KMAC256 as an application uses it for one message: a context made once, then
+// per message init with the key (which absorbs it, as ours does), update, final.
+void kmac256_openssl(benchmark::State& state) {
+  const std::span<const std::uint8_t> data(message(), size_of(state));
+  EVP_MAC* mac = EVP_MAC_fetch(nullptr, "KMAC-256", nullptr);
+  EVP_MAC_CTX* ctx = mac != nullptr ? EVP_MAC_CTX_new(mac) : nullptr;
+  std::size_t size = kKmacOutput;
+  const OSSL_PARAM params[] = {OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size),
+                               OSSL_PARAM_construct_end()};
+  if (ctx == nullptr || EVP_MAC_CTX_set_params(ctx, params) != 1) {
+    state.SkipWithError("OpenSSL KMAC-256 unavailable");
+  }
+  std::array<std::uint8_t, kKmacOutput> out;
+  run(state, data.size(), [&] {
+    std::size_t written = 0;
+    if (EVP_MAC_init(ctx, kKmacKey, sizeof kKmacKey, nullptr) != 1 ||
+        EVP_MAC_update(ctx, data.data(), data.size()) != 1 ||
+        EVP_MAC_final(ctx, out.data(), &written, out.size()) != 1) {
+      state.SkipWithError("OpenSSL KMAC-256 failed");
+    }
+    benchmark::DoNotOptimize(out);
+  });
+  EVP_MAC_CTX_free(ctx);
+  EVP_MAC_free(mac);
+}
+
 void permute_sponge(benchmark::State& state) {
   std::uint64_t lanes[25] = {};
   run(state, 0, [&] { sponge::keccak_f1600(lanes); });
@@ -382,6 +451,16 @@ void register_benchmarks(const std::vector<const KeccakKernel*>& kernels) {
   sized(benchmark::RegisterBenchmark("stream64/sponge", stream_sponge), kStreamSizes);
   sized(benchmark::RegisterBenchmark("stream64/openssl-ctx", stream_openssl_ctx), kStreamSizes);
   sized(benchmark::RegisterBenchmark("stream64/cryptopp", stream_cryptopp), kStreamSizes);
+
+  // Ours (sponge) first in each family, so the report's ratio is the peer's time / ours.
+  sized(benchmark::RegisterBenchmark("turboshake128/sponge", turboshake128_sponge),
+        kReducedRoundSizes);
+  sized(benchmark::RegisterBenchmark("turboshake128/shake128", shake128_sponge),
+        kReducedRoundSizes);
+  sized(benchmark::RegisterBenchmark("kt128/sponge", kt128_sponge), kReducedRoundSizes);
+  sized(benchmark::RegisterBenchmark("kt128/shake128", shake128_sponge), kReducedRoundSizes);
+  sized(benchmark::RegisterBenchmark("kmac256/sponge", kmac256_sponge), kKmacSizes);
+  sized(benchmark::RegisterBenchmark("kmac256/openssl-evp-mac", kmac256_openssl), kKmacSizes);
 
   benchmark::RegisterBenchmark("permute/sponge", permute_sponge);
   for (const KeccakKernel* kernel : kernels) {

@@ -66,6 +66,71 @@ int sponge_c_api_check(char* first_failure, size_t first_failure_size, int* chec
   CHECK_C(&c, sponge_shake256(abc, sizeof abc, NULL, 1) == SPONGE_ERROR_NULL_OUTPUT);
   CHECK_C(&c, sponge_shake256(abc, sizeof abc, NULL, 0) == SPONGE_OK);
 
+  /* RFC 9861 and SP 800-185: one known answer each family (shared/kat), the NULL rules for
+   * every input, the range checks, and the output left untouched on every error. */
+  uint8_t out32[32];
+  CHECK_C(&c, sponge_turboshake128(NULL, 0, 0x1F, out32, sizeof out32) == SPONGE_OK);
+  to_hex(out32, sizeof out32, hex);
+  CHECK_C(&c, strcmp(hex, "1e415f1c5983aff2169217277d17bb538cd945a397ddec541f1ce41af2c1b74c") == 0);
+  CHECK_C(&c, sponge_kt128(NULL, 0, NULL, 0, out32, sizeof out32) == SPONGE_OK);
+  to_hex(out32, sizeof out32, hex);
+  CHECK_C(&c, strcmp(hex, "1ac2d450fc3b4205d19da7bfca1b37513c0803577ac7167f06fe2ce1f0ef39e5") == 0);
+
+  uint8_t key[32], data[24];
+  for (int i = 0; i < 32; ++i)
+    key[i] = (uint8_t)(0x40 + i);
+  for (int i = 0; i < 24; ++i)
+    data[i] = (uint8_t)((i / 8) * 0x10 + i % 8);
+  const uint8_t email_signature[] = "Email Signature";
+  const uint8_t counting[4] = {0, 1, 2, 3};
+  CHECK_C(&c, sponge_kmac128(key, sizeof key, counting, sizeof counting, NULL, 0, out32,
+                             sizeof out32) == SPONGE_OK);
+  to_hex(out32, sizeof out32, hex);
+  CHECK_C(&c, strcmp(hex, "e5780b0d3ea6f7d3a429c5706aa43a00fadbd7d49628839e3187243f456ee14e") == 0);
+  CHECK_C(&c, sponge_cshake128(counting, sizeof counting, NULL, 0, email_signature,
+                               sizeof email_signature - 1, out32, sizeof out32) == SPONGE_OK);
+  to_hex(out32, sizeof out32, hex);
+  CHECK_C(&c, strcmp(hex, "c1c36925b6409a04f1b504fcbca9d82b4017277cb5ed2b2065fc1d3814d5aaf5") == 0);
+  const uint8_t tuple_first[3] = {0x00, 0x01, 0x02};
+  const uint8_t tuple_second[6] = {0x10, 0x11, 0x12, 0x13, 0x14, 0x15};
+  const uint8_t* const parts[2] = {tuple_first, tuple_second};
+  const size_t part_lens[2] = {sizeof tuple_first, sizeof tuple_second};
+  CHECK_C(&c, sponge_tuplehash128(parts, part_lens, 2, NULL, 0, out32, sizeof out32) == SPONGE_OK);
+  to_hex(out32, sizeof out32, hex);
+  CHECK_C(&c, strcmp(hex, "c5d8786c1afb9b82111ab34b65b2c0048fa64e6d48e263264ce1707d3ffc8ed1") == 0);
+  CHECK_C(&c,
+          sponge_parallelhash128(data, sizeof data, 8, NULL, 0, out32, sizeof out32) == SPONGE_OK);
+  to_hex(out32, sizeof out32, hex);
+  CHECK_C(&c, strcmp(hex, "ba8dc1d1d979331d3f813603c67f72609ab5e44b94a0b8f9af46514454a2b4f5") == 0);
+
+  memset(out32, 0xA5, sizeof out32);
+  CHECK_C(&c,
+          sponge_turboshake256(abc, sizeof abc, 0x00, out32, 1) == SPONGE_ERROR_INVALID_PARAMETER);
+  CHECK_C(&c,
+          sponge_turboshake128(abc, sizeof abc, 0x80, out32, 1) == SPONGE_ERROR_INVALID_PARAMETER);
+  CHECK_C(&c, sponge_turboshake128(NULL, 1, 0x80, NULL, 1) == SPONGE_ERROR_NULL_INPUT);
+  CHECK_C(&c, sponge_turboshake128(abc, sizeof abc, 0x7F, NULL, 1) == SPONGE_ERROR_NULL_OUTPUT);
+  CHECK_C(&c, sponge_kt256(abc, sizeof abc, NULL, 1, out32, 1) == SPONGE_ERROR_NULL_INPUT);
+  CHECK_C(&c,
+          sponge_cshake256(abc, sizeof abc, NULL, 1, NULL, 0, out32, 1) == SPONGE_ERROR_NULL_INPUT);
+  CHECK_C(&c,
+          sponge_kmac256(NULL, 1, abc, sizeof abc, NULL, 0, out32, 1) == SPONGE_ERROR_NULL_INPUT);
+  CHECK_C(&c, sponge_kmacxof256(key, sizeof key, abc, sizeof abc, NULL, 0, NULL, 1) ==
+                  SPONGE_ERROR_NULL_OUTPUT);
+  CHECK_C(&c,
+          sponge_tuplehash256(NULL, part_lens, 2, NULL, 0, out32, 1) == SPONGE_ERROR_NULL_INPUT);
+  const uint8_t* const null_part[1] = {NULL};
+  CHECK_C(&c, sponge_tuplehashxof256(null_part, part_lens, 1, NULL, 0, out32, 1) ==
+                  SPONGE_ERROR_NULL_INPUT);
+  CHECK_C(&c, sponge_tuplehashxof128(NULL, NULL, 0, NULL, 0, out32, 0) == SPONGE_OK);
+  CHECK_C(&c, sponge_parallelhash256(data, sizeof data, 0, NULL, 0, out32, 1) ==
+                  SPONGE_ERROR_INVALID_PARAMETER);
+  CHECK_C(&c, sponge_parallelhashxof128(data, sizeof data, 0, NULL, 0, NULL, 1) ==
+                  SPONGE_ERROR_INVALID_PARAMETER);
+  CHECK_C(&c, out32[0] == 0xA5 && out32[31] == 0xA5);
+  CHECK_C(&c, strcmp(sponge_status_message(SPONGE_ERROR_INVALID_PARAMETER),
+                     sponge_status_message(SPONGE_ERROR_NULL_INPUT)) != 0);
+
   const char* ok = sponge_status_message(SPONGE_OK);
   const char* null_input = sponge_status_message(SPONGE_ERROR_NULL_INPUT);
   CHECK_C(&c, ok != NULL && null_input != NULL && strcmp(ok, null_input) != 0);

@@ -1,5 +1,6 @@
 // Differential tests against independent implementations: OpenSSL's EVP for SHA3 and SHAKE,
-// Crypto++ for Keccak-256 (original padding). Deterministic random messages.
+// OpenSSL's EVP_MAC for KMAC (and cSHAKE through KMAC's framing), Crypto++ for Keccak-256
+// (original padding). Deterministic random messages.
 #include <doctest/doctest.h>
 #include <openssl/evp.h>
 
@@ -100,4 +101,99 @@ TEST_CASE("differential: Keccak-256 vs Crypto++ Keccak_256") {
   }
   MESSAGE("compared " << compared << " messages with Crypto++");
   CHECK(compared == cases().size());
+}
+
+namespace {
+
+// KMAC's input to cSHAKE (SP 800-185 section 4.3), written here from the standard:
+// bytepad(encode_string(K), rate) || X || right_encode(L), L in bits (0 for KMACXOF).
+Bytes left_encode(std::uint64_t value) {
+  Bytes digits;
+  for (; value != 0; value >>= 8)
+    digits.insert(digits.begin(), static_cast<std::uint8_t>(value));
+  if (digits.empty()) digits.push_back(0);
+  digits.insert(digits.begin(), static_cast<std::uint8_t>(digits.size()));
+  return digits;
+}
+Bytes kmac_cshake_input(std::size_t rate, const Bytes& key, const Bytes& message,
+                        std::uint64_t output_bits) {
+  Bytes input = left_encode(rate);
+  const Bytes key_bits = left_encode(8 * key.size());
+  input.insert(input.end(), key_bits.begin(), key_bits.end());
+  input.insert(input.end(), key.begin(), key.end());
+  input.resize((input.size() + rate - 1) / rate * rate, 0);
+  input.insert(input.end(), message.begin(), message.end());
+  // right_encode: the left_encode digits with the count moved to the end.
+  Bytes length = left_encode(output_bits);
+  length.push_back(length.front());
+  length.erase(length.begin());
+  input.insert(input.end(), length.begin(), length.end());
+  return input;
+}
+
+struct KmacVariant {
+  int security_bits;
+  bool xof;
+};
+
+// KMAC through the one-shot function (which runs the class), and cSHAKE on KMAC's framing.
+void check_kmac_against_openssl(KmacVariant variant) {
+  sponge_test::Rng rng(0xC0FFEE + static_cast<std::uint64_t>(variant.security_bits) +
+                       (variant.xof ? 1 : 0));
+  const std::size_t rate = variant.security_bits == 128 ? 168 : 136;
+  std::size_t compared = 0;
+  for (const Case& c : cases()) {
+    if (c.msg.size() > 4096) continue;  // the 1 MiB cases add nothing to the framing
+    const Bytes key = rng.bytes(sponge_test::kOpensslKmacMinKeyBytes +
+                                rng.below_or_equal(sponge_test::kOpensslKmacMaxKeyBytes -
+                                                   sponge_test::kOpensslKmacMinKeyBytes));
+    const Bytes customization = rng.bytes(rng.below_or_equal(200));
+    const std::size_t out_len = c.xof_len;
+    INFO("KMAC" << variant.security_bits << std::string(variant.xof ? "XOF" : "") << ": message of "
+                << c.msg.size() << " bytes, key " << key.size() << ", customization "
+                << customization.size() << ", output " << out_len);
+    const std::string expected = to_hex(sponge_test::openssl_kmac(
+        variant.security_bits, key, c.msg, customization, out_len, variant.xof));
+    Bytes ours(out_len);
+    using KmacFn = void (*)(std::span<const std::uint8_t>, std::span<const std::uint8_t>,
+                            std::span<const std::uint8_t>, std::span<std::uint8_t>) noexcept;
+    const KmacFn one_shot = variant.security_bits == 128
+                                ? (variant.xof ? sponge::kmacxof128 : sponge::kmac128)
+                                : (variant.xof ? sponge::kmacxof256 : sponge::kmac256);
+    one_shot(key, c.msg, customization, ours);
+    CHECK(to_hex(ours) == expected);
+    const std::uint64_t output_bits = variant.xof ? 0 : 8 * out_len;
+    const Bytes framed = kmac_cshake_input(rate, key, c.msg, output_bits);
+    const Bytes kmac_name = {'K', 'M', 'A', 'C'};
+    (variant.security_bits == 128 ? sponge::cshake128 : sponge::cshake256)(framed, kmac_name,
+                                                                           customization, ours);
+    CHECK(to_hex(ours) == expected);
+    ++compared;
+  }
+  MESSAGE("compared " << compared << " KMAC" << variant.security_bits
+                      << std::string(variant.xof ? "XOF" : "")
+                      << " and cSHAKE results with OpenSSL");
+  CHECK(compared == 2 * 168 + 2 + 300);
+}
+
+}  // namespace
+
+TEST_CASE("KMAC128/256, KMACXOF128/256 and cSHAKE on KMAC's framing against OpenSSL EVP_MAC") {
+  for (const KmacVariant variant : {KmacVariant{128, false}, KmacVariant{256, false},
+                                    KmacVariant{128, true}, KmacVariant{256, true}})
+    check_kmac_against_openssl(variant);
+}
+
+TEST_CASE("cSHAKE with empty N and S is SHAKE: against OpenSSL") {
+  std::size_t compared = 0;
+  for (const Case& c : cases()) {
+    if (c.msg.size() > 4096) continue;
+    Bytes ours(c.xof_len);
+    sponge::cshake128(c.msg, {}, {}, ours);
+    CHECK(to_hex(ours) == to_hex(openssl_hash(EVP_shake128(), c.msg, c.xof_len, true)));
+    sponge::cshake256(c.msg, {}, {}, ours);
+    CHECK(to_hex(ours) == to_hex(openssl_hash(EVP_shake256(), c.msg, c.xof_len, true)));
+    ++compared;
+  }
+  CHECK(compared == 2 * 168 + 2 + 300);
 }

@@ -161,14 +161,14 @@ TEST_CASE("C API SHAKE functions: status codes and agreement with C++") {
 
 TEST_CASE("C API status messages are distinct and non-empty") {
   std::set<std::string> messages;
-  for (const sponge_status status :
-       {SPONGE_OK, SPONGE_ERROR_NULL_INPUT, SPONGE_ERROR_NULL_OUTPUT}) {
+  for (const sponge_status status : {SPONGE_OK, SPONGE_ERROR_NULL_INPUT, SPONGE_ERROR_NULL_OUTPUT,
+                                     SPONGE_ERROR_INVALID_PARAMETER}) {
     const char* message = sponge_status_message(status);
     REQUIRE(message != nullptr);
     CHECK(std::string(message).size() > 0);
     messages.insert(message);
   }
-  CHECK(messages.size() == 3);
+  CHECK(messages.size() == 4);
   // An out-of-range value still gets a string, not NULL.
   const char* unknown = sponge_status_message(static_cast<sponge_status>(-99));
   REQUIRE(unknown != nullptr);
@@ -181,7 +181,7 @@ TEST_CASE("C API called from plain C") {
   const int failures = sponge_c_api_check(first_failure, sizeof first_failure, &checks_run);
   INFO("first failure: " << first_failure);
   CHECK(failures == 0);
-  CHECK(checks_run == 15);
+  CHECK(checks_run == 42);
 }
 
 TEST_CASE("a destroyed hasher leaves no trace of its state in memory") {
@@ -201,4 +201,77 @@ TEST_CASE("a destroyed hasher leaves no trace of its state in memory") {
   for (unsigned char byte : storage)
     nonzero_after += byte != 0;
   CHECK(nonzero_after == 0);
+}
+
+// Destroys a hasher built in `storage` after `use`, and counts the bytes it left non-zero.
+template <typename Hasher, typename... Arguments>
+std::pair<std::size_t, std::size_t> nonzero_bytes_before_and_after_destruction(
+    const Bytes& secret, Arguments... arguments) {
+  alignas(Hasher) unsigned char storage[sizeof(Hasher)] = {};
+  auto* hash = new (storage) Hasher(arguments...);
+  hash->update(secret);
+  std::size_t before = 0;
+  for (unsigned char byte : storage)
+    before += byte != 0;
+  std::destroy_at(hash);
+  std::size_t after = 0;
+  for (unsigned char byte : storage)
+    after += byte != 0;
+  return {before, after};
+}
+
+TEST_CASE("destroyed RFC 9861 and SP 800-185 hashers leave no trace: states, key, counters") {
+  const Bytes secret(9000, 0xA5);  // more than a KT chunk: the tree's counters are non-zero
+  const Bytes key(32, 0x5A);
+  int hasher = 0;
+  const auto check = [&](std::pair<std::size_t, std::size_t> counts) {
+    const int index = hasher++;
+    INFO("hasher " << index << " of the list below");
+    CHECK(counts.first > 100);
+    CHECK(counts.second == 0);
+  };
+  check(nonzero_bytes_before_and_after_destruction<sponge::Kmac256>(secret, std::span(key),
+                                                                    std::span(key)));
+  check(nonzero_bytes_before_and_after_destruction<sponge::KmacXof128>(secret, std::span(key),
+                                                                       std::span(key)));
+  check(nonzero_bytes_before_and_after_destruction<sponge::TurboShake128>(secret, 0x0B));
+  check(nonzero_bytes_before_and_after_destruction<sponge::Kt128>(secret, std::span(key)));
+  check(nonzero_bytes_before_and_after_destruction<sponge::Kt256>(secret, std::span(key)));
+  check(nonzero_bytes_before_and_after_destruction<sponge::Cshake256>(secret, std::span(key),
+                                                                      std::span(key)));
+  check(nonzero_bytes_before_and_after_destruction<sponge::ParallelHash128>(secret, 100,
+                                                                            std::span(key)));
+}
+
+TEST_CASE("TurboSHAKE domain bytes outside 0x01..0x7F and ParallelHash block size 0 throw") {
+  for (const int domain : {0x00, 0x80, 0xFF}) {
+    const auto byte = static_cast<std::uint8_t>(domain);
+    CHECK_THROWS_AS(sponge::TurboShake128{byte}, std::invalid_argument);
+    CHECK_THROWS_AS(sponge::TurboShake256{byte}, std::invalid_argument);
+    Bytes out(8);
+    CHECK_THROWS_AS(sponge::turboshake128({}, out, byte), std::invalid_argument);
+  }
+  CHECK_NOTHROW(sponge::TurboShake128{0x01});
+  CHECK_NOTHROW(sponge::TurboShake256{0x7F});
+  CHECK_THROWS_AS(sponge::ParallelHash256(0), std::invalid_argument);
+  Bytes out(8);
+  CHECK_THROWS_AS(sponge::parallelhashxof128({}, 0, {}, out), std::invalid_argument);
+}
+
+TEST_CASE("RFC 9861 and SP 800-185 XOFs: update after squeeze throws until reset") {
+  const auto check = [](auto xof, auto add) {
+    std::uint8_t out[10];
+    add(xof);
+    xof.squeeze(out);
+    CHECK_THROWS_AS(add(xof), std::logic_error);
+    xof.reset();
+    CHECK_NOTHROW(add(xof));
+  };
+  const auto update = [](auto& xof) { xof.update(std::string_view("abc")); };
+  check(sponge::TurboShake128{}, update);
+  check(sponge::Kt256{}, update);
+  check(sponge::Cshake128("N", "S"), update);
+  check(sponge::KmacXof256("key", ""), update);
+  check(sponge::ParallelHashXof128(3), update);
+  check(sponge::TupleHashXof256{}, [](auto& xof) { xof.add(std::string_view("abc")); });
 }

@@ -245,3 +245,110 @@ TEST_CASE("one-shot functions, streaming classes, keccak_f1600 and the C API nev
   CHECK(c_status == 0);
   MESSAGE("checksum of the outputs (keeps them alive): " << int{checksum});
 }
+
+TEST_CASE("RFC 9861 and SP 800-185 functions never allocate: one-shot, classes, C API") {
+  // The sizes above, and around KangarooTwelve's 8 KiB chunks (one node; the marker and a
+  // one-byte leaf; whole and partial leaves).
+  sponge_test::Rng rng(2025);
+  const sponge_test::Bytes input = rng.bytes(100000);
+  const sponge_test::Bytes key = rng.bytes(200);
+  const sponge_test::Bytes customization = rng.bytes(30);
+  std::vector<std::size_t> sizes(std::begin(kSizes), std::end(kSizes));
+  for (const std::size_t size : {8191, 8192, 8193, 16384, 16385, 3 * 8192 + 7})
+    sizes.push_back(static_cast<std::size_t>(size));
+  sponge_test::Bytes out(1000);
+  const std::span<std::uint8_t> whole(out);
+  sponge::TurboShake128 turboshake128(0x0B);
+  sponge::TurboShake256 turboshake256;
+  sponge::Kt128 kt128(customization);
+  sponge::Kt256 kt256;
+  sponge::Cshake128 cshake128(customization, customization);
+  sponge::Kmac256 kmac256(key, customization);
+  sponge::KmacXof128 kmacxof128(key, {});
+  sponge::TupleHash128 tuplehash128(customization);
+  sponge::TupleHashXof256 tuplehashxof256;
+  sponge::ParallelHash256 parallelhash256(1000, customization);
+  sponge::ParallelHashXof128 parallelhashxof128(7);
+  std::uint8_t checksum = 0;
+  int c_status = 0;
+
+  AllocationCounter counter;
+  for (const std::size_t size : sizes) {
+    const std::span<const std::uint8_t> msg = std::span(input).first(size);
+    const std::span<const std::uint8_t> parts[3] = {msg.first(size / 2), msg.subspan(size / 2),
+                                                    customization};
+    sponge::turboshake128(msg, whole.first(300), 0x1F);
+    sponge::turboshake256(msg, whole.first(300), 0x7F);
+    sponge::kt128(msg, customization, whole);
+    sponge::kt256(msg, {}, whole);
+    sponge::cshake256(msg, customization, {}, whole);
+    sponge::kmac128(key, msg, customization, whole.first(32));
+    sponge::kmacxof256(key, msg, {}, whole);
+    sponge::tuplehash256(parts, customization, whole.first(64));
+    sponge::tuplehashxof128(parts, {}, whole);
+    sponge::parallelhash128(msg, 100, customization, whole.first(32));
+    sponge::parallelhashxof256(msg, 8192, {}, whole);
+    checksum ^= out[size % out.size()];
+
+    const auto stream = [&](auto& xof) {
+      xof.reset();
+      xof.update(msg.first(size / 3));
+      xof.update(msg.subspan(size / 3));
+      xof.squeeze(whole.first(100));
+      xof.squeeze(whole.subspan(100));
+      checksum ^= out[999];
+    };
+    stream(turboshake128);
+    stream(turboshake256);
+    stream(kt128);
+    stream(kt256);
+    stream(cshake128);
+    stream(kmacxof128);
+    stream(parallelhashxof128);
+    kmac256.reset();
+    kmac256.update(msg);
+    kmac256.digest(whole.first(64));
+    parallelhash256.reset();
+    parallelhash256.update(msg);
+    parallelhash256.digest(whole.first(64));
+    tuplehash128.reset();
+    tuplehash128.add(msg).add(customization);
+    tuplehash128.digest(whole.first(32));
+    tuplehashxof256.reset();
+    tuplehashxof256.add(msg);
+    tuplehashxof256.squeeze(whole);
+    checksum ^= out[0] ^ out[63];
+
+    const std::uint8_t* c_parts[2] = {msg.data(), key.data()};
+    const std::size_t c_part_lens[2] = {size, key.size()};
+    c_status |= sponge_turboshake128(msg.data(), size, 0x06, out.data(), out.size());
+    c_status |= sponge_turboshake256(msg.data(), size, 0x01, out.data(), out.size());
+    c_status |= sponge_kt128(msg.data(), size, nullptr, 0, out.data(), out.size());
+    c_status |= sponge_kt256(msg.data(), size, key.data(), key.size(), out.data(), out.size());
+    c_status |= sponge_cshake128(msg.data(), size, key.data(), 3, nullptr, 0, out.data(), 64);
+    c_status |= sponge_cshake256(msg.data(), size, nullptr, 0, key.data(), 5, out.data(), 64);
+    c_status |= sponge_kmac128(key.data(), 32, msg.data(), size, nullptr, 0, out.data(), 32);
+    c_status |= sponge_kmac256(key.data(), 64, msg.data(), size, nullptr, 0, out.data(), 64);
+    c_status |= sponge_kmacxof128(key.data(), 16, msg.data(), size, nullptr, 0, out.data(), 99);
+    c_status |= sponge_kmacxof256(key.data(), 16, msg.data(), size, nullptr, 0, out.data(), 99);
+    c_status |= sponge_tuplehash128(c_parts, c_part_lens, 2, nullptr, 0, out.data(), 32);
+    c_status |= sponge_tuplehash256(c_parts, c_part_lens, 2, nullptr, 0, out.data(), 64);
+    c_status |= sponge_tuplehashxof128(c_parts, c_part_lens, 2, nullptr, 0, out.data(), 99);
+    c_status |= sponge_tuplehashxof256(c_parts, c_part_lens, 2, nullptr, 0, out.data(), 99);
+    c_status |= sponge_parallelhash128(msg.data(), size, 64, nullptr, 0, out.data(), 32);
+    c_status |= sponge_parallelhash256(msg.data(), size, 64, nullptr, 0, out.data(), 64);
+    c_status |= sponge_parallelhashxof128(msg.data(), size, 9, nullptr, 0, out.data(), 99);
+    c_status |= sponge_parallelhashxof256(msg.data(), size, 9, nullptr, 0, out.data(), 99);
+    c_status |= (sponge_turboshake128(msg.data(), size, 0x80, out.data(), 1) ==
+                 SPONGE_ERROR_INVALID_PARAMETER)
+                    ? 0
+                    : 1;
+    checksum ^= out[1];
+  }
+  counter.stop();
+
+  CHECK(counter.allocations() == 0);
+  CHECK(counter.deallocations() == 0);
+  CHECK(c_status == 0);
+  MESSAGE("checksum of the outputs (keeps them alive): " << int{checksum});
+}

@@ -1,6 +1,7 @@
 // Streaming: every split point of messages up to three rate blocks, digest() as a const,
 // repeatable peek, squeezing in pieces of every size, and empty updates. For all seven
-// functions; the one-shot functions are the reference.
+// functions; the one-shot functions are the reference. Then every split point for classes of
+// the RFC 9861 and SP 800-185 families (12 and 24 rounds, keyed, leaves, KT's chunk boundary).
 #include <doctest/doctest.h>
 
 #include <type_traits>
@@ -172,4 +173,61 @@ TEST_CASE_TEMPLATE("squeezing in pieces of every size 1..2*rate equals one big s
   mixed.squeeze(out.subspan(rate - 1, 0));
   mixed.squeeze(std::as_writable_bytes(out.subspan(rate - 1)));
   CHECK(mixed_out == big);
+}
+
+namespace {
+
+// update(a) then update(b) at every split point of `message`, against `one_shot`, for an
+// object made by `make` that squeezes or digests `out_len` bytes. Returns the splits compared.
+template <typename Make, typename OneShot>
+std::size_t check_every_split(const Bytes& message, std::size_t first_split, Make make,
+                              OneShot one_shot_of, std::size_t out_len) {
+  Bytes expected(out_len);
+  one_shot_of(message, std::span<std::uint8_t>(expected));
+  std::size_t compared = 0;
+  for (std::size_t split = first_split; split <= message.size(); ++split) {
+    auto object = make();
+    object.update(std::span(message).first(split));
+    object.update(std::span(message).subspan(split));
+    Bytes out(out_len);
+    if constexpr (requires { object.digest(std::span<std::uint8_t>(out)); }) {
+      object.digest(std::span<std::uint8_t>(out));
+    } else {
+      object.squeeze(std::span<std::uint8_t>(out));
+    }
+    INFO("split at " << split << " of " << message.size());
+    CHECK(to_hex(out) == to_hex(expected));
+    ++compared;
+  }
+  return compared;
+}
+
+}  // namespace
+
+TEST_CASE("RFC 9861 and SP 800-185 classes: update(a) then update(b) at every split point") {
+  sponge_test::Rng rng(0x5917);
+  const Bytes key = rng.bytes(40), customization = rng.bytes(20);
+  const Bytes short_message = rng.bytes(2 * 168 + 1);
+  // Every split of messages across two blocks of either rate, 12 and 24 rounds.
+  CHECK(check_every_split(
+            short_message, 0, [] { return sponge::TurboShake256(0x06); },
+            [](auto in, auto out) { sponge::turboshake256(in, out, 0x06); }, 137) == 338);
+  CHECK(check_every_split(
+            short_message, 0, [&] { return sponge::Kmac128(key, customization); },
+            [&](auto in, auto out) { sponge::kmac128(key, in, customization, out); }, 32) == 338);
+  CHECK(check_every_split(
+            short_message, 0, [&] { return sponge::Cshake256(key, customization); },
+            [&](auto in, auto out) { sponge::cshake256(in, key, customization, out); },
+            200) == 338);
+  // ParallelHash with B = 7: every split lands at every position in a leaf.
+  CHECK(check_every_split(
+            short_message, 0, [&] { return sponge::ParallelHashXof256(7, customization); },
+            [&](auto in, auto out) { sponge::parallelhashxof256(in, 7, customization, out); },
+            100) == 338);
+  // KangarooTwelve: every split from 200 bytes before the end of the first chunk to the end
+  // of a 400-byte leaf, so the chunk boundary, the marker and a streamed leaf meet a split.
+  const Bytes tree_message = rng.bytes(8192 + 400);
+  CHECK(check_every_split(
+            tree_message, 8192 - 200, [&] { return sponge::Kt128(customization); },
+            [&](auto in, auto out) { sponge::kt128(in, customization, out); }, 64) == 601);
 }

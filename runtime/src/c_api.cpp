@@ -2,6 +2,8 @@
 #include "sponge/sponge.h"
 
 #include <algorithm>
+#include <array>
+#include <tuple>
 
 #include "sponge/sponge.hpp"
 
@@ -32,6 +34,59 @@ using FixedSpanFn48 = std::array<std::uint8_t, 48> (*)(std::span<const std::uint
 using FixedSpanFn64 = std::array<std::uint8_t, 64> (*)(std::span<const std::uint8_t>) noexcept;
 using XofSpanFn = void (*)(std::span<const std::uint8_t>, std::span<std::uint8_t>) noexcept;
 
+// A pointer-and-length argument of the C API.
+struct ByteString {
+  const uint8_t* data;
+  size_t length;
+};
+
+// The argument checks every function of the RFC 9861 and SP 800-185 families shares, in the
+// documented order: each input (NULL only with length 0), then `parameters_valid`, then the
+// output (NULL only with length 0). Only when all pass is `hash(inputs as spans..., out)`
+// called.
+template <std::size_t InputCount, typename Hash>
+sponge_status checked_call(const std::array<ByteString, InputCount>& inputs, bool parameters_valid,
+                           uint8_t* out, size_t out_len, Hash&& hash) noexcept {
+  std::array<std::span<const std::uint8_t>, InputCount> spans;
+  for (std::size_t i = 0; i < InputCount; ++i) {
+    if (inputs[i].data == nullptr && inputs[i].length != 0) return SPONGE_ERROR_NULL_INPUT;
+    spans[i] = {inputs[i].data, inputs[i].length};
+  }
+  if (!parameters_valid) return SPONGE_ERROR_INVALID_PARAMETER;
+  if (out == nullptr && out_len != 0) return SPONGE_ERROR_NULL_OUTPUT;
+  std::apply([&](auto... input) { hash(input..., std::span<std::uint8_t>(out, out_len)); }, spans);
+  return SPONGE_OK;
+}
+
+bool is_turboshake_domain(uint8_t domain) noexcept {
+  return domain >= 0x01 && domain <= 0x7F;
+}
+
+// The tuple's arrays and elements: NULL only where the count or length is 0.
+bool tuple_valid(const uint8_t* const* parts, const size_t* part_lens, size_t part_count) noexcept {
+  if (part_count == 0) return true;
+  if (parts == nullptr || part_lens == nullptr) return false;
+  for (size_t i = 0; i < part_count; ++i) {
+    if (parts[i] == nullptr && part_lens[i] != 0) return false;
+  }
+  return true;
+}
+
+template <typename Tuple>
+sponge_status tuple_hash(const uint8_t* const* parts, const size_t* part_lens, size_t part_count,
+                         const uint8_t* custom, size_t custom_len, uint8_t* out,
+                         size_t out_len) noexcept {
+  // A bad tuple is a NULL input: checked before the customization, like the message before it.
+  if (!tuple_valid(parts, part_lens, part_count)) return SPONGE_ERROR_NULL_INPUT;
+  return checked_call<1>(
+      {{{custom, custom_len}}}, true, out, out_len, [&](auto customization, auto output) {
+        sponge::detail::tuple_one_shot<Tuple>(
+            part_count,
+            [&](std::size_t i) { return std::span<const std::uint8_t>(parts[i], part_lens[i]); },
+            customization, output);
+      });
+}
+
 }  // namespace
 
 extern "C" {
@@ -58,6 +113,120 @@ sponge_status sponge_shake256(const uint8_t* in, size_t in_len, uint8_t* out, si
   return extendable_output<static_cast<XofSpanFn>(sponge::shake256)>(in, in_len, out, out_len);
 }
 
+sponge_status sponge_turboshake128(const uint8_t* in, size_t in_len, uint8_t domain, uint8_t* out,
+                                   size_t out_len) {
+  return checked_call<1>(
+      {{{in, in_len}}}, is_turboshake_domain(domain), out, out_len,
+      [&](auto message, auto output) { sponge::turboshake128(message, output, domain); });
+}
+sponge_status sponge_turboshake256(const uint8_t* in, size_t in_len, uint8_t domain, uint8_t* out,
+                                   size_t out_len) {
+  return checked_call<1>(
+      {{{in, in_len}}}, is_turboshake_domain(domain), out, out_len,
+      [&](auto message, auto output) { sponge::turboshake256(message, output, domain); });
+}
+sponge_status sponge_kt128(const uint8_t* in, size_t in_len, const uint8_t* custom,
+                           size_t custom_len, uint8_t* out, size_t out_len) {
+  return checked_call<2>({{{in, in_len}, {custom, custom_len}}}, true, out, out_len, sponge::kt128);
+}
+sponge_status sponge_kt256(const uint8_t* in, size_t in_len, const uint8_t* custom,
+                           size_t custom_len, uint8_t* out, size_t out_len) {
+  return checked_call<2>({{{in, in_len}, {custom, custom_len}}}, true, out, out_len, sponge::kt256);
+}
+sponge_status sponge_cshake128(const uint8_t* in, size_t in_len, const uint8_t* name,
+                               size_t name_len, const uint8_t* custom, size_t custom_len,
+                               uint8_t* out, size_t out_len) {
+  return checked_call<3>({{{in, in_len}, {name, name_len}, {custom, custom_len}}}, true, out,
+                         out_len, sponge::cshake128);
+}
+sponge_status sponge_cshake256(const uint8_t* in, size_t in_len, const uint8_t* name,
+                               size_t name_len, const uint8_t* custom, size_t custom_len,
+                               uint8_t* out, size_t out_len) {
+  return checked_call<3>({{{in, in_len}, {name, name_len}, {custom, custom_len}}}, true, out,
+                         out_len, sponge::cshake256);
+}
+sponge_status sponge_kmac128(const uint8_t* key, size_t key_len, const uint8_t* in, size_t in_len,
+                             const uint8_t* custom, size_t custom_len, uint8_t* out,
+                             size_t out_len) {
+  return checked_call<3>({{{key, key_len}, {in, in_len}, {custom, custom_len}}}, true, out, out_len,
+                         sponge::kmac128);
+}
+sponge_status sponge_kmac256(const uint8_t* key, size_t key_len, const uint8_t* in, size_t in_len,
+                             const uint8_t* custom, size_t custom_len, uint8_t* out,
+                             size_t out_len) {
+  return checked_call<3>({{{key, key_len}, {in, in_len}, {custom, custom_len}}}, true, out, out_len,
+                         sponge::kmac256);
+}
+sponge_status sponge_kmacxof128(const uint8_t* key, size_t key_len, const uint8_t* in,
+                                size_t in_len, const uint8_t* custom, size_t custom_len,
+                                uint8_t* out, size_t out_len) {
+  return checked_call<3>({{{key, key_len}, {in, in_len}, {custom, custom_len}}}, true, out, out_len,
+                         sponge::kmacxof128);
+}
+sponge_status sponge_kmacxof256(const uint8_t* key, size_t key_len, const uint8_t* in,
+                                size_t in_len, const uint8_t* custom, size_t custom_len,
+                                uint8_t* out, size_t out_len) {
+  return checked_call<3>({{{key, key_len}, {in, in_len}, {custom, custom_len}}}, true, out, out_len,
+                         sponge::kmacxof256);
+}
+sponge_status sponge_tuplehash128(const uint8_t* const* parts, const size_t* part_lens,
+                                  size_t part_count, const uint8_t* custom, size_t custom_len,
+                                  uint8_t* out, size_t out_len) {
+  return tuple_hash<sponge::TupleHash128>(parts, part_lens, part_count, custom, custom_len, out,
+                                          out_len);
+}
+sponge_status sponge_tuplehash256(const uint8_t* const* parts, const size_t* part_lens,
+                                  size_t part_count, const uint8_t* custom, size_t custom_len,
+                                  uint8_t* out, size_t out_len) {
+  return tuple_hash<sponge::TupleHash256>(parts, part_lens, part_count, custom, custom_len, out,
+                                          out_len);
+}
+sponge_status sponge_tuplehashxof128(const uint8_t* const* parts, const size_t* part_lens,
+                                     size_t part_count, const uint8_t* custom, size_t custom_len,
+                                     uint8_t* out, size_t out_len) {
+  return tuple_hash<sponge::TupleHashXof128>(parts, part_lens, part_count, custom, custom_len, out,
+                                             out_len);
+}
+sponge_status sponge_tuplehashxof256(const uint8_t* const* parts, const size_t* part_lens,
+                                     size_t part_count, const uint8_t* custom, size_t custom_len,
+                                     uint8_t* out, size_t out_len) {
+  return tuple_hash<sponge::TupleHashXof256>(parts, part_lens, part_count, custom, custom_len, out,
+                                             out_len);
+}
+// ParallelHash: the block size was checked, so the C++ function cannot throw.
+sponge_status sponge_parallelhash128(const uint8_t* in, size_t in_len, size_t block_size,
+                                     const uint8_t* custom, size_t custom_len, uint8_t* out,
+                                     size_t out_len) {
+  return checked_call<2>({{{in, in_len}, {custom, custom_len}}}, block_size != 0, out, out_len,
+                         [&](auto message, auto customization, auto output) {
+                           sponge::parallelhash128(message, block_size, customization, output);
+                         });
+}
+sponge_status sponge_parallelhash256(const uint8_t* in, size_t in_len, size_t block_size,
+                                     const uint8_t* custom, size_t custom_len, uint8_t* out,
+                                     size_t out_len) {
+  return checked_call<2>({{{in, in_len}, {custom, custom_len}}}, block_size != 0, out, out_len,
+                         [&](auto message, auto customization, auto output) {
+                           sponge::parallelhash256(message, block_size, customization, output);
+                         });
+}
+sponge_status sponge_parallelhashxof128(const uint8_t* in, size_t in_len, size_t block_size,
+                                        const uint8_t* custom, size_t custom_len, uint8_t* out,
+                                        size_t out_len) {
+  return checked_call<2>({{{in, in_len}, {custom, custom_len}}}, block_size != 0, out, out_len,
+                         [&](auto message, auto customization, auto output) {
+                           sponge::parallelhashxof128(message, block_size, customization, output);
+                         });
+}
+sponge_status sponge_parallelhashxof256(const uint8_t* in, size_t in_len, size_t block_size,
+                                        const uint8_t* custom, size_t custom_len, uint8_t* out,
+                                        size_t out_len) {
+  return checked_call<2>({{{in, in_len}, {custom, custom_len}}}, block_size != 0, out, out_len,
+                         [&](auto message, auto customization, auto output) {
+                           sponge::parallelhashxof256(message, block_size, customization, output);
+                         });
+}
+
 const char* sponge_status_message(sponge_status status) {
   switch (status) {
     case SPONGE_OK:
@@ -66,6 +235,9 @@ const char* sponge_status_message(sponge_status status) {
       return "input pointer is NULL but input length is not zero";
     case SPONGE_ERROR_NULL_OUTPUT:
       return "output pointer is NULL";
+    case SPONGE_ERROR_INVALID_PARAMETER:
+      return "parameter out of range (TurboSHAKE domain byte outside 0x01..0x7F, or "
+             "ParallelHash block size 0)";
   }
   return "unknown sponge_status";
 }

@@ -90,20 +90,20 @@ void fail_kernel_choice(const char* variable, std::string_view value, std::strin
 
 PermuteFn KeccakKernel::permute_for(int rounds) const noexcept {
   switch (rounds) {
-    case kKeccakRounds:
+    case kFullRounds:
       return permute;
-    case kKeccakP1600ReducedRounds:
+    case kReducedRounds:
       return permute12;
   }
   std::abort();  // unreachable: the modes only use 24 and 12 rounds
 }
 
 AbsorbFn KeccakKernel::absorb_for(std::size_t rate_bytes, int rounds) const noexcept {
-  const std::span<const std::size_t> rates = rounds == kKeccakRounds
+  const std::span<const std::size_t> rates = rounds == kFullRounds
                                                  ? std::span<const std::size_t>(kRates)
                                                  : std::span<const std::size_t>(kRates12);
-  const AbsorbFn* entries = rounds == kKeccakRounds ? absorb : absorb12;
-  if (rounds == kKeccakRounds || rounds == kKeccakP1600ReducedRounds) {
+  const AbsorbFn* entries = rounds == kFullRounds ? absorb : absorb12;
+  if (rounds == kFullRounds || rounds == kReducedRounds) {
     for (std::size_t slot = 0; slot < rates.size(); ++slot) {
       if (rates[slot] == rate_bytes) return entries[slot];
     }

@@ -30,7 +30,9 @@ inline constexpr std::size_t kRateCount = std::size(kRates);
 inline constexpr std::size_t kRates12[] = {136, 168};
 inline constexpr std::size_t kRate12Count = std::size(kRates12);
 
-inline constexpr int kKeccakP1600ReducedRounds = 12;
+// The round counts a kernel serves: Keccak-f[1600], and Keccak-p[1600,12] (RFC 9861).
+inline constexpr int kFullRounds = kKeccakRounds;
+inline constexpr int kReducedRounds = 12;
 
 struct KeccakKernel {
   std::string_view name;
@@ -46,7 +48,7 @@ struct KeccakKernel {
   AbsorbFn absorb_for(std::size_t rate_bytes, int rounds) const noexcept;
   // The 24-round fused entry for `rate_bytes`, which must be one of kRates.
   AbsorbFn absorb_for(std::size_t rate_bytes) const noexcept {
-    return absorb_for(rate_bytes, kKeccakRounds);
+    return absorb_for(rate_bytes, kFullRounds);
   }
 };
 
@@ -96,14 +98,14 @@ template <std::size_t N>
 constexpr KeccakKernel make_keccak_kernel(std::string_view name, bool (*cpu_supports)() noexcept,
                                           const KeccakEntry (&entries)[N]) {
   KeccakKernel kernel{name, cpu_supports, nullptr, {}, nullptr, {}};
-  kernel.permute = keccak_table::find(entries, false, kKeccakRounds, 0).permute;
+  kernel.permute = keccak_table::find(entries, false, kFullRounds, 0).permute;
   for (std::size_t slot = 0; slot < kRateCount; ++slot) {
-    kernel.absorb[slot] = keccak_table::find(entries, true, kKeccakRounds, kRates[slot]).absorb;
+    kernel.absorb[slot] = keccak_table::find(entries, true, kFullRounds, kRates[slot]).absorb;
   }
-  kernel.permute12 = keccak_table::find(entries, false, kKeccakP1600ReducedRounds, 0).permute;
+  kernel.permute12 = keccak_table::find(entries, false, kReducedRounds, 0).permute;
   for (std::size_t slot = 0; slot < kRate12Count; ++slot) {
     kernel.absorb12[slot] =
-        keccak_table::find(entries, true, kKeccakP1600ReducedRounds, kRates12[slot]).absorb;
+        keccak_table::find(entries, true, kReducedRounds, kRates12[slot]).absorb;
   }
   return kernel;
 }

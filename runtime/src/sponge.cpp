@@ -18,8 +18,14 @@
 
 namespace sponge::detail {
 
-KeccakSponge::KeccakSponge(std::size_t rate_bytes, std::uint8_t domain_byte) noexcept
-    : rate_bytes_(static_cast<std::uint16_t>(rate_bytes)), domain_byte_(domain_byte) {
+static_assert(KeccakSponge::kFullRounds == kFullRounds &&
+              KeccakSponge::kReducedRounds == kReducedRounds);
+static_assert(sizeof(KeccakSponge) == 25 * 8 + 3 * 2 + 2, "KeccakSponge has padding bytes");
+
+KeccakSponge::KeccakSponge(std::size_t rate_bytes, std::uint8_t domain_byte, int rounds) noexcept
+    : rate_bytes_(static_cast<std::uint16_t>(rate_bytes)),
+      rounds_(static_cast<std::uint16_t>(rounds)),
+      domain_byte_(domain_byte) {
   reset();
 }
 
@@ -29,9 +35,9 @@ KeccakSponge::~KeccakSponge() {
   rate_bytes_ = 0;
   position_ = 0;
   domain_byte_ = 0;
+  rounds_ = 0;
   squeezing_ = false;
-  // Keep the compiler from dropping the stores to an object about to die.
-  __asm__ __volatile__("" : : "r"(this) : "memory");
+  keep_stores(this);
 }
 
 void KeccakSponge::reset() noexcept {
@@ -40,10 +46,14 @@ void KeccakSponge::reset() noexcept {
   squeezing_ = false;
 }
 
-void KeccakSponge::absorb(const std::uint8_t* data, std::size_t length) {
+void KeccakSponge::require_absorbing() const {
   if (squeezing_) {
     throw std::logic_error("sponge: update() called after squeeze(); call reset() first");
   }
+}
+
+void KeccakSponge::absorb(const std::uint8_t* data, std::size_t length) {
+  require_absorbing();
   const std::size_t rate = rate_bytes_;
   if (position_ != 0) {
     const std::size_t take = std::min(length, rate - position_);
@@ -52,11 +62,11 @@ void KeccakSponge::absorb(const std::uint8_t* data, std::size_t length) {
     data += take;
     length -= take;
     if (position_ < rate) return;
-    active_keccak_kernel().permute(lanes_);
+    permute();
     position_ = 0;
   }
   if (length >= rate) {
-    const AbsorbFn absorb_block = active_keccak_kernel().absorb_for(rate);
+    const AbsorbFn absorb_block = active_keccak_kernel().absorb_for(rate, rounds_);
     for (; length >= rate; data += rate, length -= rate)
       absorb_block(lanes_, data);
   }
@@ -64,11 +74,21 @@ void KeccakSponge::absorb(const std::uint8_t* data, std::size_t length) {
   position_ = static_cast<std::uint16_t>(length);
 }
 
+void KeccakSponge::permute() noexcept {
+  active_keccak_kernel().permute_for(rounds_)(lanes_);
+}
+
+void KeccakSponge::absorb_zeros_to_block_boundary() noexcept {
+  if (position_ == 0) return;
+  permute();
+  position_ = 0;
+}
+
 void KeccakSponge::pad_and_permute() noexcept {
   xor_into_state(lanes_, position_, &domain_byte_, 1);
   constexpr std::uint8_t kLastBit = 0x80;
   xor_into_state(lanes_, rate_bytes_ - 1u, &kLastBit, 1);
-  active_keccak_kernel().permute(lanes_);
+  permute();
   position_ = 0;
 }
 
@@ -80,7 +100,7 @@ void KeccakSponge::squeeze(std::uint8_t* out, std::size_t length) noexcept {
   const std::size_t rate = rate_bytes_;
   while (length != 0) {
     if (position_ == rate) {
-      active_keccak_kernel().permute(lanes_);
+      permute();
       position_ = 0;
     }
     const std::size_t take = std::min(length, rate - position_);

@@ -16,6 +16,19 @@ inline void zero_words(std::uint64_t (&words)[Count]) noexcept {
     word = 0;
 }
 
+// Keeps the compiler from dropping stores to memory about to die (a local buffer at the end
+// of its scope, an object in its destructor): the empty asm may read it.
+inline void keep_stores(const void* memory) noexcept {
+  __asm__ __volatile__("" : : "r"(memory) : "memory");
+}
+
+// Zeroes a local buffer that held secret-derived bytes before it goes out of scope.
+template <std::size_t Count>
+inline void wipe_words(std::uint64_t (&words)[Count]) noexcept {
+  zero_words(words);
+  keep_stores(words);
+}
+
 // Zeroes `Bytes` of stack directly below the caller's frame, where the frames of the
 // functions it called lay: dead, but not cleared. Not inlined, so its own frame starts where
 // theirs did; the empty asm makes the array's contents observable, so the stores cannot be
@@ -26,7 +39,7 @@ template <std::size_t Bytes>
   static_assert(Bytes % 8 == 0);
   std::uint64_t area[Bytes / 8];
   zero_words(area);
-  __asm__ __volatile__("" : : "r"(area) : "memory");
+  keep_stores(area);
 }
 
 }  // namespace sponge::detail

@@ -44,7 +44,42 @@ def hasher_program(algorithm, rate):
     ])
 
 
+# The RFC 9861 and SP 800-185 functions, after the seven (hashers_modes.cpp), with rates.
+MODE_FUNCTIONS = [
+    ("turboshake128", 168), ("turboshake256", 136), ("kt128", 168), ("kt256", 136),
+    ("cshake128", 168), ("cshake256", 136), ("kmac128", 168), ("kmac256", 136),
+    ("kmacxof128", 168), ("kmacxof256", 136), ("tuplehash128", 168), ("tuplehash256", 136),
+    ("tuplehashxof128", 168), ("tuplehashxof256", 136), ("parallelhash128", 168),
+    ("parallelhash256", 136), ("parallelhashxof128", 168), ("parallelhashxof256", 136)]
+M_UPDATE, M_OUTPUT, M_RESET, M_LONG_UPDATE = range(4)
+
+
+def mode_op(opcode, placement=0, length=0):
+    return struct.pack("<BBH", opcode, placement, length)
+
+
+def mode_program(function, rate):
+    # key 32 bytes, customization 13, name 4, parameter 11 (D = 0x0C, B = 12), seed 9
+    header = bytes([len(ALGORITHMS) + function]) + struct.pack("<HHBBH", 32, 13, 4, 11, 9)
+    return header + b"".join([
+        mode_op(M_UPDATE, 0x00, rate - 1),
+        mode_op(M_UPDATE, GUARD_IN, 2 * rate + 3),
+        mode_op(M_OUTPUT, GUARD_OUT, 40),             # a digest of 40 bytes, or a squeeze
+        mode_op(M_OUTPUT, 0x20, rate + 1),
+        mode_op(M_UPDATE, 0x00, 5),                   # XOF forms: must throw
+        mode_op(M_RESET),
+        mode_op(M_LONG_UPDATE, 0x06, 8192 + 1000),    # KT: past the first chunk
+        mode_op(M_LONG_UPDATE, GUARD_IN, 2 * 8192),   # KT: whole leaves
+        mode_op(M_OUTPUT, 0x00, 300),
+    ])
+
+
 # sponge_fuzz_c_api ---------------------------------------------------------------------
+# The C functions, in kFunctions' order: the seven, the 18 of RFC 9861 and SP 800-185 and
+# the two calls with a parameter out of range.
+C_FUNCTIONS = [name for name, _ in ALGORITHMS] + [name for name, _ in MODE_FUNCTIONS] + [
+    "turboshake128-bad-domain", "parallelhash256-block-size-0"]
+C_RATES = [rate for _, rate in ALGORITHMS] + [rate for _, rate in MODE_FUNCTIONS] + [168, 136]
 SEPARATE, IN_NULL, OUT_NULL, BOTH_NULL, SHARED = range(5)
 
 
@@ -79,6 +114,9 @@ def main():
     seeds = {}
     for index, (name, rate) in enumerate(ALGORITHMS):
         seeds[("sponge_fuzz_hashers", name)] = hasher_program(index, rate)
+    for index, (name, rate) in enumerate(MODE_FUNCTIONS):
+        seeds[("sponge_fuzz_hashers", name)] = mode_program(index, rate)
+    for index, (name, rate) in enumerate(zip(C_FUNCTIONS, C_RATES)):
         seeds[("sponge_fuzz_c_api", name)] = c_api_program(index, rate)
     rng = random.Random(0x5EED)
     state, block = rng.randbytes(200), rng.randbytes(168)

@@ -7,7 +7,10 @@
 //
 // Input (bytes past the end read as zero; make_corpus.py writes examples): 12-byte calls
 // until the input ends:
-//   function (% 7: keccak256, sha3_224, sha3_256, sha3_384, sha3_512, shake128, shake256),
+//   function (% 27: keccak256, sha3_224, sha3_256, sha3_384, sha3_512, shake128, shake256,
+//   then the RFC 9861 and SP 800-185 functions with fixed keys, customization strings and
+//   parameters, the tuple functions on the input's two halves, and two calls with a
+//   parameter out of range; see kFunctions),
 //   layout (% 5, below), placement (low nibble: input, high nibble: output; see
 //   PlacedBuffer), input offset, output offset, canary, input length (u16, % 1200),
 //   output length (u16, % 700, SHAKE only), message seed (u16)
@@ -59,7 +62,51 @@ struct Function {
   sponge_status (*fixed)(const uint8_t*, size_t, uint8_t*);
   sponge_status (*xof)(const uint8_t*, size_t, uint8_t*, size_t);
   Bytes (*cpp)(std::span<const std::uint8_t> in, std::size_t out_len);  // the C++ API
+  // The call passes a parameter out of range (a TurboSHAKE domain byte, a ParallelHash
+  // block size): SPONGE_ERROR_INVALID_PARAMETER unless the input is bad.
+  bool invalid_parameter = false;
 };
+
+// The fixed extra arguments of the RFC 9861 and SP 800-185 calls. The key is longer than a
+// block of either rate.
+constexpr std::uint8_t kKey[] =
+    "a KMAC key longer than one block of either rate: 0123456789 "
+    "0123456789 0123456789 0123456789 0123456789 0123456789 "
+    "0123456789 0123456789 0123456789";
+constexpr std::uint8_t kCustomization[] = "fuzz";
+constexpr std::uint8_t kFunctionName[] = "name";
+constexpr std::size_t kKeyBytes = sizeof kKey - 1;
+constexpr std::size_t kCustomizationBytes = sizeof kCustomization - 1;
+constexpr std::size_t kFunctionNameBytes = sizeof kFunctionName - 1;
+constexpr std::span<const std::uint8_t> kKeySpan{kKey, kKeyBytes};
+constexpr std::span<const std::uint8_t> kCustomizationSpan{kCustomization, kCustomizationBytes};
+constexpr std::span<const std::uint8_t> kFunctionNameSpan{kFunctionName, kFunctionNameBytes};
+
+// `fill(out)` into a new buffer of `out_len` bytes.
+template <typename Fill>
+Bytes output_of(std::size_t out_len, Fill&& fill) {
+  Bytes out(out_len);
+  fill(std::span<std::uint8_t>(out));
+  return out;
+}
+
+// The input's two halves as a tuple (NULL stays NULL, with the lengths the call gives).
+template <auto TupleFn>
+sponge_status tuple_of_halves(const uint8_t* in, size_t in_len, uint8_t* out, size_t out_len) {
+  const uint8_t* parts[2] = {in, in == nullptr ? nullptr : in + in_len / 2};
+  const size_t lengths[2] = {in_len / 2, in_len - in_len / 2};
+  return TupleFn(parts, lengths, 2, kCustomization, kCustomizationBytes, out, out_len);
+}
+template <auto TupleFn>
+Bytes cpp_tuple_of_halves(std::span<const std::uint8_t> in, std::size_t out_len) {
+  const std::span<const std::uint8_t> parts[2] = {in.first(in.size() / 2),
+                                                  in.subspan(in.size() / 2)};
+  return output_of(out_len, [&](auto out) { TupleFn(parts, kCustomizationSpan, out); });
+}
+
+// ParallelHash's block sizes: shorter than a block of the rate, and longer.
+constexpr std::size_t kShortBlock = 7;
+constexpr std::size_t kLongBlock = 200;
 
 template <std::size_t N>
 Bytes to_bytes(const std::array<std::uint8_t, N>& digest) {
@@ -89,6 +136,141 @@ const Function kFunctions[] = {
        sponge::shake256(in, out);
        return out;
      }},
+    {"sponge_turboshake128 (D = 0x0B)", 0, nullptr,
+     [](const uint8_t* in, size_t in_len, uint8_t* out, size_t out_len) {
+       return sponge_turboshake128(in, in_len, 0x0B, out, out_len);
+     },
+     [](std::span<const std::uint8_t> in, std::size_t out_len) {
+       return output_of(out_len, [&](auto out) { sponge::turboshake128(in, out, 0x0B); });
+     }},
+    {"sponge_turboshake256 (D = 0x7F)", 0, nullptr,
+     [](const uint8_t* in, size_t in_len, uint8_t* out, size_t out_len) {
+       return sponge_turboshake256(in, in_len, 0x7F, out, out_len);
+     },
+     [](std::span<const std::uint8_t> in, std::size_t out_len) {
+       return output_of(out_len, [&](auto out) { sponge::turboshake256(in, out, 0x7F); });
+     }},
+    {"sponge_kt128", 0, nullptr,
+     [](const uint8_t* in, size_t in_len, uint8_t* out, size_t out_len) {
+       return sponge_kt128(in, in_len, kCustomization, kCustomizationBytes, out, out_len);
+     },
+     [](std::span<const std::uint8_t> in, std::size_t out_len) {
+       return output_of(out_len, [&](auto out) { sponge::kt128(in, kCustomizationSpan, out); });
+     }},
+    {"sponge_kt256 (no customization)", 0, nullptr,
+     [](const uint8_t* in, size_t in_len, uint8_t* out, size_t out_len) {
+       return sponge_kt256(in, in_len, nullptr, 0, out, out_len);
+     },
+     [](std::span<const std::uint8_t> in, std::size_t out_len) {
+       return output_of(out_len, [&](auto out) { sponge::kt256(in, {}, out); });
+     }},
+    {"sponge_cshake128", 0, nullptr,
+     [](const uint8_t* in, size_t in_len, uint8_t* out, size_t out_len) {
+       return sponge_cshake128(in, in_len, kFunctionName, kFunctionNameBytes, kCustomization,
+                               kCustomizationBytes, out, out_len);
+     },
+     [](std::span<const std::uint8_t> in, std::size_t out_len) {
+       return output_of(out_len, [&](auto out) {
+         sponge::cshake128(in, kFunctionNameSpan, kCustomizationSpan, out);
+       });
+     }},
+    {"sponge_cshake256 (no function name)", 0, nullptr,
+     [](const uint8_t* in, size_t in_len, uint8_t* out, size_t out_len) {
+       return sponge_cshake256(in, in_len, nullptr, 0, kCustomization, kCustomizationBytes, out,
+                               out_len);
+     },
+     [](std::span<const std::uint8_t> in, std::size_t out_len) {
+       return output_of(out_len,
+                        [&](auto out) { sponge::cshake256(in, {}, kCustomizationSpan, out); });
+     }},
+    {"sponge_kmac128", 0, nullptr,
+     [](const uint8_t* in, size_t in_len, uint8_t* out, size_t out_len) {
+       return sponge_kmac128(kKey, kKeyBytes, in, in_len, kCustomization, kCustomizationBytes, out,
+                             out_len);
+     },
+     [](std::span<const std::uint8_t> in, std::size_t out_len) {
+       return output_of(out_len,
+                        [&](auto out) { sponge::kmac128(kKeySpan, in, kCustomizationSpan, out); });
+     }},
+    {"sponge_kmac256 (no customization)", 0, nullptr,
+     [](const uint8_t* in, size_t in_len, uint8_t* out, size_t out_len) {
+       return sponge_kmac256(kKey, kKeyBytes, in, in_len, nullptr, 0, out, out_len);
+     },
+     [](std::span<const std::uint8_t> in, std::size_t out_len) {
+       return output_of(out_len, [&](auto out) { sponge::kmac256(kKeySpan, in, {}, out); });
+     }},
+    {"sponge_kmacxof128 (empty key)", 0, nullptr,
+     [](const uint8_t* in, size_t in_len, uint8_t* out, size_t out_len) {
+       return sponge_kmacxof128(nullptr, 0, in, in_len, kCustomization, kCustomizationBytes, out,
+                                out_len);
+     },
+     [](std::span<const std::uint8_t> in, std::size_t out_len) {
+       return output_of(out_len,
+                        [&](auto out) { sponge::kmacxof128({}, in, kCustomizationSpan, out); });
+     }},
+    {"sponge_kmacxof256", 0, nullptr,
+     [](const uint8_t* in, size_t in_len, uint8_t* out, size_t out_len) {
+       return sponge_kmacxof256(kKey, kKeyBytes, in, in_len, kCustomization, kCustomizationBytes,
+                                out, out_len);
+     },
+     [](std::span<const std::uint8_t> in, std::size_t out_len) {
+       return output_of(
+           out_len, [&](auto out) { sponge::kmacxof256(kKeySpan, in, kCustomizationSpan, out); });
+     }},
+    {"sponge_tuplehash128 (the input's halves)", 0, nullptr, tuple_of_halves<sponge_tuplehash128>,
+     cpp_tuple_of_halves<sponge::tuplehash128>},
+    {"sponge_tuplehash256 (the input's halves)", 0, nullptr, tuple_of_halves<sponge_tuplehash256>,
+     cpp_tuple_of_halves<sponge::tuplehash256>},
+    {"sponge_tuplehashxof128 (the input's halves)", 0, nullptr,
+     tuple_of_halves<sponge_tuplehashxof128>, cpp_tuple_of_halves<sponge::tuplehashxof128>},
+    {"sponge_tuplehashxof256 (the input's halves)", 0, nullptr,
+     tuple_of_halves<sponge_tuplehashxof256>, cpp_tuple_of_halves<sponge::tuplehashxof256>},
+    {"sponge_parallelhash128 (B = 7)", 0, nullptr,
+     [](const uint8_t* in, size_t in_len, uint8_t* out, size_t out_len) {
+       return sponge_parallelhash128(in, in_len, kShortBlock, kCustomization, kCustomizationBytes,
+                                     out, out_len);
+     },
+     [](std::span<const std::uint8_t> in, std::size_t out_len) {
+       return output_of(out_len, [&](auto out) {
+         sponge::parallelhash128(in, kShortBlock, kCustomizationSpan, out);
+       });
+     }},
+    {"sponge_parallelhash256 (B = 200)", 0, nullptr,
+     [](const uint8_t* in, size_t in_len, uint8_t* out, size_t out_len) {
+       return sponge_parallelhash256(in, in_len, kLongBlock, nullptr, 0, out, out_len);
+     },
+     [](std::span<const std::uint8_t> in, std::size_t out_len) {
+       return output_of(out_len,
+                        [&](auto out) { sponge::parallelhash256(in, kLongBlock, {}, out); });
+     }},
+    {"sponge_parallelhashxof128 (B = 200)", 0, nullptr,
+     [](const uint8_t* in, size_t in_len, uint8_t* out, size_t out_len) {
+       return sponge_parallelhashxof128(in, in_len, kLongBlock, kCustomization, kCustomizationBytes,
+                                        out, out_len);
+     },
+     [](std::span<const std::uint8_t> in, std::size_t out_len) {
+       return output_of(out_len, [&](auto out) {
+         sponge::parallelhashxof128(in, kLongBlock, kCustomizationSpan, out);
+       });
+     }},
+    {"sponge_parallelhashxof256 (B = 7)", 0, nullptr,
+     [](const uint8_t* in, size_t in_len, uint8_t* out, size_t out_len) {
+       return sponge_parallelhashxof256(in, in_len, kShortBlock, nullptr, 0, out, out_len);
+     },
+     [](std::span<const std::uint8_t> in, std::size_t out_len) {
+       return output_of(out_len,
+                        [&](auto out) { sponge::parallelhashxof256(in, kShortBlock, {}, out); });
+     }},
+    {"sponge_turboshake128 (D = 0x80: out of range)", 0, nullptr,
+     [](const uint8_t* in, size_t in_len, uint8_t* out, size_t out_len) {
+       return sponge_turboshake128(in, in_len, 0x80, out, out_len);
+     },
+     [](std::span<const std::uint8_t>, std::size_t) { return Bytes(); }, true},
+    {"sponge_parallelhash256 (B = 0: out of range)", 0, nullptr,
+     [](const uint8_t* in, size_t in_len, uint8_t* out, size_t out_len) {
+       return sponge_parallelhash256(in, in_len, 0, nullptr, 0, out, out_len);
+     },
+     [](std::span<const std::uint8_t>, std::size_t) { return Bytes(); }, true},
 };
 
 struct Call {
@@ -185,8 +367,10 @@ void check_call(const Call& call) {
   const std::string what =
       std::string(function.name) + " (input " + std::to_string(call.input_length) +
       " bytes, output " + std::to_string(out_len) + ", layout " + std::to_string(call.layout) + ")";
-  // Both arguments bad: sponge.h says the input's error wins.
-  const sponge_status expected_status = bad_input    ? SPONGE_ERROR_NULL_INPUT
+  // Several arguments bad: sponge.h says the input's error wins, then the parameter's.
+  const sponge_status expected_status = bad_input ? SPONGE_ERROR_NULL_INPUT
+                                        : function.invalid_parameter
+                                            ? SPONGE_ERROR_INVALID_PARAMETER
                                         : bad_output ? SPONGE_ERROR_NULL_OUTPUT
                                                      : SPONGE_OK;
   const bool status_right = status == expected_status;
@@ -211,7 +395,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     sponge_fuzz::fail("sponge_active_kernel() differs from sponge::active_kernel()");
   }
   const sponge_status statuses[] = {SPONGE_OK, SPONGE_ERROR_NULL_INPUT, SPONGE_ERROR_NULL_OUTPUT,
-                                    static_cast<sponge_status>(1)};
+                                    SPONGE_ERROR_INVALID_PARAMETER, static_cast<sponge_status>(1)};
   for (const sponge_status status : statuses) {
     const char* message = sponge_status_message(status);
     if (message == nullptr || *message == '\0') sponge_fuzz::fail("an empty status message");

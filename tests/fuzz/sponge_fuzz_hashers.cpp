@@ -4,9 +4,10 @@
 // Crypto++ (Keccak-256). Any difference aborts with a message, so libFuzzer keeps the input.
 //
 // Input (bytes past the end read as zero; make_corpus.py writes examples):
-//   byte 0: algorithm % 7: Keccak256, Sha3_224, Sha3_256, Sha3_384, Sha3_512, Shake128,
-//           Shake256
-//   then 8-byte operations until the input ends:
+//   byte 0: algorithm % 25: Keccak256, Sha3_224, Sha3_256, Sha3_384, Sha3_512, Shake128,
+//           Shake256, then the 18 RFC 9861 and SP 800-185 functions, whose programs are
+//           described in hashers_modes.cpp
+//   then, for the seven, 8-byte operations until the input ends:
 //     opcode, slot (% 3), placement, variant, length (u16), extra (u16)
 //   placement: low nibble places the input, high nibble the output (see PlacedBuffer: at the
 //   guard page, or misaligned on the heap). The message bytes come from an Rng seeded with
@@ -44,6 +45,7 @@
 #include <type_traits>
 
 #include "fuzz/fuzz_support.hpp"
+#include "fuzz/hashers_modes.hpp"
 #include "kernel.hpp"
 #include "sponge/sponge.hpp"
 #include "support/oracles.hpp"
@@ -476,7 +478,12 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   FuzzInput input(data, size);
-  switch (input.byte() % 7) {
+  const std::size_t algorithm = input.byte() % (7 + sponge_fuzz::kModeFunctionCount);
+  if (algorithm >= 7) {
+    sponge_fuzz::run_mode_program(algorithm - 7, input);
+    return 0;
+  }
+  switch (algorithm) {
     case 0:
       run_program<sponge::Keccak256>(input);
       break;

@@ -19,11 +19,11 @@ using sponge::detail::KeccakKernel;
 // (Keccak-f[1600]) or 12 (Keccak-p[1600, 12]).
 struct Entry {
   const KeccakKernel* kernel = nullptr;
-  int rounds = sponge::detail::kKeccakRounds;
+  int rounds = sponge::detail::kFullRounds;
   std::size_t rate = 0;
 
   std::string name() const {
-    return std::string(kernel->name) + (rounds == sponge::detail::kKeccakRounds ? "" : ".r12") +
+    return std::string(kernel->name) + (rounds == sponge::detail::kFullRounds ? "" : ".r12") +
            (rate == 0 ? std::string(".permute") : ".absorb" + std::to_string(rate));
   }
   // The entry's code address, for the ABI shim and the PC range checks.
@@ -46,8 +46,8 @@ inline constexpr std::size_t kEntryCount =
     1 + sponge::detail::kRateCount + 1 + sponge::detail::kRate12Count;
 
 inline std::vector<Entry> entries_of(const KeccakKernel& kernel) {
-  constexpr int kFull = sponge::detail::kKeccakRounds;
-  constexpr int kReduced = sponge::detail::kKeccakP1600ReducedRounds;
+  constexpr int kFull = sponge::detail::kFullRounds;
+  constexpr int kReduced = sponge::detail::kReducedRounds;
   std::vector<Entry> entries{{&kernel, kFull, 0}};
   for (std::size_t rate : sponge::detail::kRates)
     entries.push_back({&kernel, kFull, rate});
@@ -77,8 +77,8 @@ inline void reference_call(std::uint64_t* state, const std::uint8_t* block, cons
     }
     state[lane] ^= value;
   }
-  sponge::detail::keccak_p1600_rounds_portable(state, sponge::detail::kKeccakRounds - entry.rounds,
-                                               sponge::detail::kKeccakRounds);
+  sponge::detail::keccak_p1600_rounds_portable(state, sponge::detail::kFullRounds - entry.rounds,
+                                               sponge::detail::kFullRounds);
 }
 
 // A comma-separated list of kernel names.

@@ -243,4 +243,72 @@ std::vector<PermutationExample> read_permutation_examples(std::string_view relat
   return examples;
 }
 
+const std::string& KatBlock::value(std::string_view key) const {
+  for (const auto& [name, text] : fields) {
+    if (name == key) return text;
+  }
+  throw std::runtime_error(where + ": no field " + std::string(key));
+}
+
+std::vector<std::string> KatBlock::values(std::string_view key) const {
+  std::vector<std::string> found;
+  for (const auto& [name, text] : fields) {
+    if (name == key) found.push_back(text);
+  }
+  return found;
+}
+
+std::size_t KatBlock::number(std::string_view key) const {
+  return parse_number(value(key), where);
+}
+
+Bytes KatBlock::hex(std::string_view key) const {
+  return from_hex(value(key));
+}
+
+KatBlockFile read_kat_blocks(std::string_view relative_path) {
+  KatBlockFile kat;
+  kat.path = kat_path(relative_path);
+  std::ifstream file = open_kat(kat.path);
+  std::string line;
+  std::size_t line_number = 0;
+  bool in_block = false;
+  while (std::getline(file, line)) {
+    ++line_number;
+    const std::string_view text = trim(line);
+    if (text.empty()) {
+      in_block = false;
+      continue;
+    }
+    if (text.front() == '#') continue;
+    std::string_view key, value;
+    if (!split_key_value(text, key, value)) {
+      throw std::runtime_error(kat.path + ":" + std::to_string(line_number) +
+                               ": not a Key = value line");
+    }
+    if (!in_block) {
+      kat.blocks.push_back({kat.path + ":" + std::to_string(line_number), {}});
+      in_block = true;
+    }
+    kat.blocks.back().fields.emplace_back(std::string(key), std::string(value));
+  }
+  return kat;
+}
+
+Bytes rfc9861_bytes(std::string_view notation) {
+  if (notation == "empty") return {};
+  const std::string where = "byte string \"" + std::string(notation) + "\"";
+  if (notation.starts_with("ptn ")) {
+    Bytes bytes(parse_number(notation.substr(4), where));
+    for (std::size_t i = 0; i < bytes.size(); ++i)
+      bytes[i] = static_cast<std::uint8_t>(i % 251);
+    return bytes;
+  }
+  if (notation.starts_with("repeat ") && notation.size() > 10) {
+    const Bytes value = from_hex(notation.substr(7, 2));
+    return Bytes(parse_number(notation.substr(10), where), value[0]);
+  }
+  throw std::runtime_error(where + ": neither empty, ptn N nor repeat XX N");
+}
+
 }  // namespace sponge_test

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "sponge/sponge.hpp"
@@ -76,6 +77,42 @@ struct PermutationExample {
 };
 std::vector<PermutationExample> read_permutation_examples(std::string_view relative_path);
 
+// The block files of rfc9861/ and sp800-185/: vectors are blocks of `Key = value` lines
+// separated by blank lines; `#` lines are comments. Fields keep file order (TupleHash's
+// `Element` repeats). Throws std::runtime_error naming the path and line on a missing file
+// or field.
+struct KatBlock {
+  std::string where;  // "path:line" of the block's first field
+  std::vector<std::pair<std::string, std::string>> fields;
+  const std::string& value(std::string_view key) const;  // the first field named `key`
+  std::vector<std::string> values(std::string_view key) const;
+  std::size_t number(std::string_view key) const;  // a decimal field
+  Bytes hex(std::string_view key) const;           // a hex field ("" is empty)
+};
+struct KatBlockFile {
+  std::string path;
+  std::vector<KatBlock> blocks;
+};
+KatBlockFile read_kat_blocks(std::string_view relative_path);
+
+// RFC 9861's byte strings as rfc9861/ writes them: `empty`, `ptn N` (byte i = i mod 251),
+// `repeat XX N`.
+Bytes rfc9861_bytes(std::string_view notation);
+
+// An XOF object fed `in` in two updates (split at `split`) and squeezed in two pieces (a
+// third of `out_len`, then the rest).
+template <typename Xof>
+Bytes squeezed_in_pieces(Xof& xof, std::span<const std::uint8_t> in, std::size_t split,
+                         std::size_t out_len) {
+  xof.update(in.first(split));
+  xof.update(in.subspan(split));
+  Bytes out(out_len);
+  const std::span<std::uint8_t> whole(out);
+  xof.squeeze(whole.first(out_len / 3));
+  xof.squeeze(whole.subspan(out_len / 3));
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------
 // The seven functions (and test-only Hasher instances) behind one interface.
 // ---------------------------------------------------------------------------------------
@@ -119,15 +156,11 @@ Bytes one_shot(std::span<const std::uint8_t> in, std::size_t out_len) {
 template <typename H>
 Bytes streamed(std::span<const std::uint8_t> in, std::size_t split, std::size_t out_len) {
   H hash;
-  hash.update(in.first(split));
-  hash.update(in.subspan(split));
   if constexpr (is_xof<H>) {
-    Bytes out(out_len);
-    const std::span<std::uint8_t> whole(out);
-    hash.squeeze(whole.first(out_len / 3));
-    hash.squeeze(whole.subspan(out_len / 3));
-    return out;
+    return squeezed_in_pieces(hash, in, split, out_len);
   } else {
+    hash.update(in.first(split));
+    hash.update(in.subspan(split));
     if (out_len != H::digest_bytes) return {};
     return to_bytes(hash.digest());
   }

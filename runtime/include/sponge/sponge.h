@@ -1,9 +1,12 @@
 /* sponge C API: the one-shot hashes of <sponge/sponge.hpp>, callable from C.
  *
  * Every function returns SPONGE_OK (0) or a negative error code, and writes nothing to
- * its output when it fails. When both `in` and `out` are invalid, the input's error
- * (SPONGE_ERROR_NULL_INPUT) is returned. `out` may overlap `in`: the whole input is
- * absorbed before the first output byte is written. No function allocates memory. */
+ * its output when it fails. Every input (message, key, customization string, function name,
+ * tuple element) may be NULL when its length is 0. When several arguments are invalid, the
+ * first error in this order is returned: a NULL input (SPONGE_ERROR_NULL_INPUT), a
+ * parameter out of range (SPONGE_ERROR_INVALID_PARAMETER), a NULL output
+ * (SPONGE_ERROR_NULL_OUTPUT). `out` may overlap any input: every input is absorbed before the
+ * first output byte is written. No function allocates memory. */
 #ifndef SPONGE_SPONGE_H
 #define SPONGE_SPONGE_H
 
@@ -19,7 +22,10 @@ typedef enum sponge_status {
   /* `in` is NULL while `in_len` is not zero. */
   SPONGE_ERROR_NULL_INPUT = -1,
   /* `out` is NULL (fixed-output functions), or NULL while `out_len` is not zero (SHAKE). */
-  SPONGE_ERROR_NULL_OUTPUT = -2
+  SPONGE_ERROR_NULL_OUTPUT = -2,
+  /* A parameter is out of its range: a TurboSHAKE domain byte outside 0x01..0x7F, a
+   * ParallelHash block size of 0. */
+  SPONGE_ERROR_INVALID_PARAMETER = -3
 } sponge_status;
 
 /* Digest sizes in bytes. */
@@ -39,6 +45,67 @@ sponge_status sponge_sha3_512(const uint8_t* in, size_t in_len, uint8_t out[64])
 /* `out` receives `out_len` bytes of output, any length. */
 sponge_status sponge_shake128(const uint8_t* in, size_t in_len, uint8_t* out, size_t out_len);
 sponge_status sponge_shake256(const uint8_t* in, size_t in_len, uint8_t* out, size_t out_len);
+
+/* RFC 9861 (Keccak-p[1600,12]). TurboSHAKE with domain byte `domain` in 0x01..0x7F (0x1F for
+ * plain hashing); KangarooTwelve with customization string `custom`. `out_len` bytes of output,
+ * any length. */
+sponge_status sponge_turboshake128(const uint8_t* in, size_t in_len, uint8_t domain, uint8_t* out,
+                                   size_t out_len);
+sponge_status sponge_turboshake256(const uint8_t* in, size_t in_len, uint8_t domain, uint8_t* out,
+                                   size_t out_len);
+sponge_status sponge_kt128(const uint8_t* in, size_t in_len, const uint8_t* custom,
+                           size_t custom_len, uint8_t* out, size_t out_len);
+sponge_status sponge_kt256(const uint8_t* in, size_t in_len, const uint8_t* custom,
+                           size_t custom_len, uint8_t* out, size_t out_len);
+
+/* NIST SP 800-185. `out_len` is the output length L in bytes, any length; for KMAC,
+ * TupleHash and ParallelHash it is part of the input (every byte changes with it), the XOF
+ * forms produce a prefix of one stream. */
+sponge_status sponge_cshake128(const uint8_t* in, size_t in_len, const uint8_t* name,
+                               size_t name_len, const uint8_t* custom, size_t custom_len,
+                               uint8_t* out, size_t out_len);
+sponge_status sponge_cshake256(const uint8_t* in, size_t in_len, const uint8_t* name,
+                               size_t name_len, const uint8_t* custom, size_t custom_len,
+                               uint8_t* out, size_t out_len);
+sponge_status sponge_kmac128(const uint8_t* key, size_t key_len, const uint8_t* in, size_t in_len,
+                             const uint8_t* custom, size_t custom_len, uint8_t* out,
+                             size_t out_len);
+sponge_status sponge_kmac256(const uint8_t* key, size_t key_len, const uint8_t* in, size_t in_len,
+                             const uint8_t* custom, size_t custom_len, uint8_t* out,
+                             size_t out_len);
+sponge_status sponge_kmacxof128(const uint8_t* key, size_t key_len, const uint8_t* in,
+                                size_t in_len, const uint8_t* custom, size_t custom_len,
+                                uint8_t* out, size_t out_len);
+sponge_status sponge_kmacxof256(const uint8_t* key, size_t key_len, const uint8_t* in,
+                                size_t in_len, const uint8_t* custom, size_t custom_len,
+                                uint8_t* out, size_t out_len);
+/* The tuple is parts[0 .. part_count - 1], element i being part_lens[i] bytes at parts[i].
+ * parts and part_lens may be NULL when part_count is 0, parts[i] when part_lens[i] is 0. */
+sponge_status sponge_tuplehash128(const uint8_t* const* parts, const size_t* part_lens,
+                                  size_t part_count, const uint8_t* custom, size_t custom_len,
+                                  uint8_t* out, size_t out_len);
+sponge_status sponge_tuplehash256(const uint8_t* const* parts, const size_t* part_lens,
+                                  size_t part_count, const uint8_t* custom, size_t custom_len,
+                                  uint8_t* out, size_t out_len);
+sponge_status sponge_tuplehashxof128(const uint8_t* const* parts, const size_t* part_lens,
+                                     size_t part_count, const uint8_t* custom, size_t custom_len,
+                                     uint8_t* out, size_t out_len);
+sponge_status sponge_tuplehashxof256(const uint8_t* const* parts, const size_t* part_lens,
+                                     size_t part_count, const uint8_t* custom, size_t custom_len,
+                                     uint8_t* out, size_t out_len);
+/* `block_size` is ParallelHash's B in bytes, not 0. */
+sponge_status sponge_parallelhash128(const uint8_t* in, size_t in_len, size_t block_size,
+                                     const uint8_t* custom, size_t custom_len, uint8_t* out,
+                                     size_t out_len);
+sponge_status sponge_parallelhash256(const uint8_t* in, size_t in_len, size_t block_size,
+                                     const uint8_t* custom, size_t custom_len, uint8_t* out,
+                                     size_t out_len);
+sponge_status sponge_parallelhashxof128(const uint8_t* in, size_t in_len, size_t block_size,
+                                        const uint8_t* custom, size_t custom_len, uint8_t* out,
+                                        size_t out_len);
+sponge_status sponge_parallelhashxof256(const uint8_t* in, size_t in_len, size_t block_size,
+                                        const uint8_t* custom, size_t custom_len, uint8_t* out,
+                                        size_t out_len);
 
 /* A fixed description of an error code, e.g. for logging. */
 const char* sponge_status_message(sponge_status status);

@@ -1,8 +1,12 @@
-// sponge: Keccak-256, SHA3-224/256/384/512 and SHAKE128/256 on generated kernels.
+// sponge: Keccak-256, SHA3-224/256/384/512 and SHAKE128/256 on generated kernels; the
+// Keccak-p[1600,12] functions of RFC 9861 (TurboSHAKE128/256, KT128/KT256); the SP 800-185
+// functions (cSHAKE, KMAC, KMACXOF, TupleHash, ParallelHash and their XOF forms).
 //
-// No hashing path allocates heap memory. The one-shot functions are noexcept; the
-// streaming classes throw std::logic_error only on misuse (absorbing or taking a digest
-// after squeezing has begun), and building that exception is the one allocation.
+// No hashing path allocates heap memory. The one-shot functions are noexcept, except where a
+// parameter can be out of range (a TurboSHAKE domain byte, a ParallelHash block size): those
+// throw std::invalid_argument. The streaming classes throw std::logic_error only on misuse
+// (absorbing or taking a digest after squeezing has begun); building an exception is the one
+// allocation.
 #pragma once
 
 #include <array>
@@ -14,8 +18,9 @@
 namespace sponge {
 
 // ---------------------------------------------------------------------------------------
-// The sponge engine shared by all seven functions. Rate, domain byte and output length are
-// its only parameters; the permutation is reached through the kernel dispatcher.
+// The sponge engine shared by every function. Rate, domain byte, round count (24 or 12) and
+// output length are its only parameters; the permutation is reached through the kernel
+// dispatcher.
 // ---------------------------------------------------------------------------------------
 namespace detail {
 
@@ -23,26 +28,43 @@ class KeccakSponge {
  public:
   static constexpr std::size_t kStateBytes = 200;
 
-  KeccakSponge(std::size_t rate_bytes, std::uint8_t domain_byte) noexcept;
+  static constexpr int kFullRounds = 24;     // Keccak-f[1600]
+  static constexpr int kReducedRounds = 12;  // Keccak-p[1600,12] (RFC 9861)
+
+  KeccakSponge(std::size_t rate_bytes, std::uint8_t domain_byte, int rounds = kFullRounds) noexcept;
   KeccakSponge(const KeccakSponge&) = default;
   KeccakSponge& operator=(const KeccakSponge&) = default;
   // Wipes the state: what was hashed (a key, a password) does not linger in memory.
   ~KeccakSponge();
 
   void absorb(const std::uint8_t* data, std::size_t length);
+  // Throws std::logic_error once squeezing has begun (absorb() checks it too).
+  void require_absorbing() const;
   // Pads a copy of the sponge and squeezes `length` (<= rate) bytes from it; `this` is
   // left as it was, so absorbing may continue.
   void peek_digest(std::uint8_t* out, std::size_t length) const;
   void squeeze(std::uint8_t* out, std::size_t length) noexcept;
   void reset() noexcept;
 
+  std::size_t rate_bytes() const noexcept { return rate_bytes_; }
+  bool squeezing() const noexcept { return squeezing_; }
+  // Absorbs zeros up to the next block boundary (the end of SP 800-185's bytepad). XORing
+  // zeros changes nothing, so this only permutes a partly filled block. Must be absorbing.
+  void absorb_zeros_to_block_boundary() noexcept;
+  // The padding's domain byte, for modes that learn it only at the end (KangarooTwelve).
+  void set_domain_byte(std::uint8_t domain_byte) noexcept { domain_byte_ = domain_byte; }
+
  private:
   void pad_and_permute() noexcept;
+  void permute() noexcept;
 
+  // No padding between or after the fields (sponge.cpp checks): copies carry padding bytes
+  // along as they are, and a destroyed sponge leaves only zeros.
   std::uint64_t lanes_[25];
   std::uint16_t rate_bytes_;
   // Bytes of the current rate block already XORed in (absorbing) or read out (squeezing).
   std::uint16_t position_;
+  std::uint16_t rounds_;
   std::uint8_t domain_byte_;
   bool squeezing_;
 };
@@ -180,6 +202,383 @@ inline void shake256(std::span<const std::byte> in, std::span<std::byte> out) no
 inline void shake256(std::string_view in, std::span<std::byte> out) noexcept {
   shake256(detail::as_bytes(in), detail::as_writable_bytes(out));
 }
+
+// ---------------------------------------------------------------------------------------
+// RFC 9861: TurboSHAKE128/256 and KangarooTwelve (KT128, KT256), on Keccak-p[1600,12].
+// SP 800-185: cSHAKE, KMAC, KMACXOF, TupleHash, ParallelHash and their XOF forms, on
+// Keccak-f[1600]. The streaming classes follow the SHAKE classes: update() absorbs,
+// squeeze() reads the output in pieces of any size (update() then throws std::logic_error
+// until reset()); the fixed-output forms have digest(out), which fills `out` (any length, the
+// length is part of the input) and leaves the object unchanged.
+// ---------------------------------------------------------------------------------------
+namespace detail {
+
+// The update() overloads of a streaming class, which provides absorb_bytes(span).
+template <typename Derived>
+class ByteInput {
+ public:
+  Derived& update(std::span<const std::uint8_t> data) {
+    static_cast<Derived*>(this)->absorb_bytes(data);
+    return static_cast<Derived&>(*this);
+  }
+  Derived& update(std::span<const std::byte> data) { return update(as_bytes(data)); }
+  Derived& update(std::string_view text) { return update(as_bytes(text)); }
+};
+
+// The squeeze() overloads of an XOF class, which provides squeeze_bytes(span).
+template <typename Derived>
+class ByteOutput {
+ public:
+  void squeeze(std::span<std::uint8_t> out) { static_cast<Derived*>(this)->squeeze_bytes(out); }
+  void squeeze(std::span<std::byte> out) { squeeze(as_writable_bytes(out)); }
+};
+
+// The domain byte, or std::invalid_argument when it is outside RFC 9861's 0x01..0x7F.
+std::uint8_t checked_turboshake_domain(std::uint8_t domain_byte);
+
+// TurboSHAKE with rate `RateBytes`: the SHAKE sponge on 12 rounds, with a domain byte D in
+// 0x01..0x7F (0x1F by default, as RFC 9861 recommends for plain hashing).
+template <std::size_t RateBytes>
+class TurboShake : public ByteInput<TurboShake<RateBytes>>,
+                   public ByteOutput<TurboShake<RateBytes>> {
+ public:
+  static constexpr std::uint8_t kDefaultDomainByte = 0x1F;
+  // Throws std::invalid_argument for a domain byte outside 0x01..0x7F.
+  explicit TurboShake(std::uint8_t domain_byte = kDefaultDomainByte)
+      : sponge_(RateBytes, checked_turboshake_domain(domain_byte), KeccakSponge::kReducedRounds) {}
+  void reset() noexcept { sponge_.reset(); }
+
+ private:
+  friend ByteInput<TurboShake>;
+  friend ByteOutput<TurboShake>;
+  void absorb_bytes(std::span<const std::uint8_t> data) {
+    sponge_.absorb(data.data(), data.size());
+  }
+  void squeeze_bytes(std::span<std::uint8_t> out) noexcept {
+    sponge_.squeeze(out.data(), out.size());
+  }
+  KeccakSponge sponge_;
+};
+
+// KangarooTwelve's tree over S = M || C || length_encode(|C|): S in 8 KiB chunks; beyond
+// the first, each chunk is a leaf whose chaining value (TurboSHAKE, D = 0x0B) the final node
+// absorbs. Computed sequentially; whole chunks go through absorb_whole_chunks and from there
+// hash_whole_leaves (leaf_hashing.hpp), the one place a multi-state kernel will hash several
+// leaves at once, for ParallelHash too.
+class KangarooTwelveTree {
+ public:
+  static constexpr std::size_t kChunkBytes = 8192;
+
+  KangarooTwelveTree(std::size_t rate_bytes, std::size_t chaining_value_bytes,
+                     std::span<const std::uint8_t> customization) noexcept;
+  KangarooTwelveTree(const KangarooTwelveTree&) = default;
+  KangarooTwelveTree& operator=(const KangarooTwelveTree&) = default;
+  ~KangarooTwelveTree();
+
+  void absorb(const std::uint8_t* data, std::size_t length);
+  void squeeze(std::uint8_t* out, std::size_t length) noexcept;
+  void reset() noexcept;
+
+ private:
+  void absorb_tree_input(const std::uint8_t* data, std::size_t length) noexcept;
+  void absorb_whole_chunks(const std::uint8_t* chunks, std::size_t chunk_count) noexcept;
+  void finish_leaf() noexcept;
+  void finish_input() noexcept;
+
+  KeccakSponge final_node_;
+  KeccakSponge leaf_;
+  std::span<const std::uint8_t> customization_;
+  std::uint64_t input_bytes_;         // bytes of S absorbed so far
+  std::uint64_t leaves_;              // leaves whose chaining value the final node has absorbed
+  std::size_t chaining_value_bytes_;  // a word, like every field: no padding to wipe
+};
+
+// KT128 (RateBytes 168, 32-byte chaining values) or KT256 (136, 64).
+template <std::size_t RateBytes, std::size_t ChainingValueBytes>
+class KangarooTwelve : public ByteInput<KangarooTwelve<RateBytes, ChainingValueBytes>>,
+                       public ByteOutput<KangarooTwelve<RateBytes, ChainingValueBytes>> {
+ public:
+  // The customization string C is not copied (no allocation): like a std::string_view, it
+  // must outlive the object, or its last reset().
+  explicit KangarooTwelve(std::span<const std::uint8_t> customization = {}) noexcept
+      : tree_(RateBytes, ChainingValueBytes, customization) {}
+  explicit KangarooTwelve(std::string_view customization) noexcept
+      : KangarooTwelve(as_bytes(customization)) {}
+  void reset() noexcept { tree_.reset(); }
+
+ private:
+  friend ByteInput<KangarooTwelve>;
+  friend ByteOutput<KangarooTwelve>;
+  void absorb_bytes(std::span<const std::uint8_t> data) { tree_.absorb(data.data(), data.size()); }
+  void squeeze_bytes(std::span<std::uint8_t> out) noexcept {
+    tree_.squeeze(out.data(), out.size());
+  }
+  KangarooTwelveTree tree_;
+};
+
+// The SP 800-185 sponge: cSHAKE with its prefix (N, S and, for KMAC, the key) absorbed into
+// a saved starting state that reset() returns to, and the closing right_encode of the
+// output length (0 for the XOF forms).
+class Sp800185Sponge {
+ public:
+  // cSHAKE(N = function_name, S = customization); plain SHAKE when both are empty.
+  Sp800185Sponge(std::size_t rate_bytes, std::span<const std::uint8_t> function_name,
+                 std::span<const std::uint8_t> customization) noexcept;
+  // KMAC: then bytepad(encode_string(key), rate) into the starting state.
+  void absorb_key(std::span<const std::uint8_t> key) noexcept;
+
+  void absorb(std::span<const std::uint8_t> data) { sponge_.absorb(data.data(), data.size()); }
+  void absorb_encoded_string(std::span<const std::uint8_t> data);  // encode_string(data)
+  void absorb_left_encoded(std::uint64_t value);
+  void absorb_right_encoded(std::uint64_t value);
+  bool squeezing() const noexcept { return sponge_.squeezing(); }
+  void require_absorbing() const { sponge_.require_absorbing(); }
+  std::size_t rate_bytes() const noexcept { return sponge_.rate_bytes(); }
+
+  // Fixed output: right_encode(8 * out.size()) and the squeeze, on a copy.
+  void digest(std::span<std::uint8_t> out) const;
+  // XOF: right_encode(0) on the first call, then the output stream.
+  void squeeze_xof(std::span<std::uint8_t> out) noexcept;
+  // cSHAKE: the output stream, with no length encoding.
+  void squeeze_output(std::span<std::uint8_t> out) noexcept {
+    sponge_.squeeze(out.data(), out.size());
+  }
+  void reset() noexcept { sponge_ = initial_; }
+
+ private:
+  KeccakSponge initial_;
+  KeccakSponge sponge_;
+};
+
+// Rate of the 128- and 256-bit security SP 800-185 functions.
+template <int SecurityBits>
+inline constexpr std::size_t kSp800185Rate = SecurityBits == 128 ? 168 : 136;
+
+inline constexpr std::uint8_t kKmacName[] = {'K', 'M', 'A', 'C'};
+inline constexpr std::uint8_t kTupleHashName[] = {'T', 'u', 'p', 'l', 'e', 'H', 'a', 's', 'h'};
+inline constexpr std::uint8_t kParallelHashName[] = {'P', 'a', 'r', 'a', 'l', 'l',
+                                                     'e', 'l', 'H', 'a', 's', 'h'};
+
+// digest(out) for the fixed-output forms, squeeze(out) for the XOF forms, over the
+// Sp800185Sponge `sponge_` of Derived (which may first complete it in finished()).
+template <typename Derived, bool Xof>
+class Sp800185Output;
+template <typename Derived>
+class Sp800185Output<Derived, false> {
+ public:
+  // Fills `out`; its length L is part of the input (right_encode(8L)). Leaves the object
+  // unchanged, so it may be called again and update() may continue.
+  void digest(std::span<std::uint8_t> out) const {
+    static_cast<const Derived*>(this)->finished().digest(out);
+  }
+  void digest(std::span<std::byte> out) const { digest(as_writable_bytes(out)); }
+};
+template <typename Derived>
+class Sp800185Output<Derived, true> : public ByteOutput<Derived> {};
+
+// cSHAKE128/256.
+template <int SecurityBits>
+class Cshake : public ByteInput<Cshake<SecurityBits>>, public ByteOutput<Cshake<SecurityBits>> {
+ public:
+  Cshake(std::span<const std::uint8_t> function_name,
+         std::span<const std::uint8_t> customization) noexcept
+      : sponge_(kSp800185Rate<SecurityBits>, function_name, customization) {}
+  Cshake(std::string_view function_name, std::string_view customization) noexcept
+      : Cshake(as_bytes(function_name), as_bytes(customization)) {}
+  void reset() noexcept { sponge_.reset(); }
+
+ private:
+  friend ByteInput<Cshake>;
+  friend ByteOutput<Cshake>;
+  void absorb_bytes(std::span<const std::uint8_t> data) { sponge_.absorb(data); }
+  void squeeze_bytes(std::span<std::uint8_t> out) noexcept { sponge_.squeeze_output(out); }
+  Sp800185Sponge sponge_;
+};
+
+// KMAC128/256 (Xof false) and KMACXOF128/256 (Xof true). The key is a secret: it is only
+// ever in the sponge states, which are wiped like every state.
+template <int SecurityBits, bool Xof>
+class Kmac : public ByteInput<Kmac<SecurityBits, Xof>>,
+             public Sp800185Output<Kmac<SecurityBits, Xof>, Xof> {
+ public:
+  Kmac(std::span<const std::uint8_t> key, std::span<const std::uint8_t> customization) noexcept
+      : sponge_(kSp800185Rate<SecurityBits>, kKmacName, customization) {
+    sponge_.absorb_key(key);
+  }
+  Kmac(std::string_view key, std::string_view customization) noexcept
+      : Kmac(as_bytes(key), as_bytes(customization)) {}
+  void reset() noexcept { sponge_.reset(); }
+
+ private:
+  friend ByteInput<Kmac>;
+  friend ByteOutput<Kmac>;
+  friend Sp800185Output<Kmac, Xof>;
+  void absorb_bytes(std::span<const std::uint8_t> data) { sponge_.absorb(data); }
+  void squeeze_bytes(std::span<std::uint8_t> out) noexcept { sponge_.squeeze_xof(out); }
+  const Sp800185Sponge& finished() const noexcept { return sponge_; }
+  Sp800185Sponge sponge_;
+};
+
+// TupleHash128/256 and TupleHashXOF128/256: add() absorbs one whole element of the tuple
+// (encode_string(X_i)), so ("ab", "c") and ("a", "bc") differ.
+template <int SecurityBits, bool Xof>
+class TupleHash : public Sp800185Output<TupleHash<SecurityBits, Xof>, Xof> {
+ public:
+  explicit TupleHash(std::span<const std::uint8_t> customization = {}) noexcept
+      : sponge_(kSp800185Rate<SecurityBits>, kTupleHashName, customization) {}
+  explicit TupleHash(std::string_view customization) noexcept
+      : TupleHash(as_bytes(customization)) {}
+  // Throws std::logic_error after squeeze().
+  TupleHash& add(std::span<const std::uint8_t> element) {
+    sponge_.absorb_encoded_string(element);
+    return *this;
+  }
+  TupleHash& add(std::span<const std::byte> element) { return add(as_bytes(element)); }
+  TupleHash& add(std::string_view element) { return add(as_bytes(element)); }
+  void reset() noexcept { sponge_.reset(); }
+
+ private:
+  friend ByteOutput<TupleHash>;
+  friend Sp800185Output<TupleHash, Xof>;
+  void squeeze_bytes(std::span<std::uint8_t> out) noexcept { sponge_.squeeze_xof(out); }
+  const Sp800185Sponge& finished() const noexcept { return sponge_; }
+  Sp800185Sponge sponge_;
+};
+
+// ParallelHash's leaves: the input in blocks of B bytes, each hashed with cSHAKE(X_i, 2 *
+// SecurityBits, "", "") = SHAKE, and the leaf outputs absorbed by the main sponge.
+// Sequential; whole blocks go through absorb_whole_blocks and from there hash_whole_leaves
+// (leaf_hashing.hpp), the leaf hashing KangarooTwelve shares.
+class ParallelHashTree {
+ public:
+  // Throws std::invalid_argument for a block size of 0.
+  ParallelHashTree(int security_bits, std::size_t block_size,
+                   std::span<const std::uint8_t> customization);
+  ParallelHashTree(const ParallelHashTree&) = default;
+  ParallelHashTree& operator=(const ParallelHashTree&) = default;
+  ~ParallelHashTree();
+
+  void absorb(const std::uint8_t* data, std::size_t length);
+  // The main sponge with the last leaf, right_encode(n) absorbed: ready for the output length.
+  Sp800185Sponge finished() const noexcept;
+  void squeeze(std::span<std::uint8_t> out) noexcept;
+  void reset() noexcept;
+
+ private:
+  void absorb_whole_blocks(const std::uint8_t* blocks, std::size_t block_count) noexcept;
+  void finish_leaf() noexcept;
+  void finish_leaves() noexcept;
+
+  Sp800185Sponge sponge_;
+  KeccakSponge leaf_;
+  std::size_t block_size_;
+  std::size_t leaf_bytes_;         // bytes of the current, unfinished leaf
+  std::uint64_t leaves_;           // leaves absorbed by sponge_
+  std::size_t leaf_output_bytes_;  // a word, like every field: no padding to wipe
+};
+
+// ParallelHash128/256 (Xof false) and ParallelHashXOF128/256 (Xof true) with block size B.
+template <int SecurityBits, bool Xof>
+class ParallelHash : public ByteInput<ParallelHash<SecurityBits, Xof>>,
+                     public Sp800185Output<ParallelHash<SecurityBits, Xof>, Xof> {
+ public:
+  // Throws std::invalid_argument for a block size of 0.
+  explicit ParallelHash(std::size_t block_size, std::span<const std::uint8_t> customization = {})
+      : tree_(SecurityBits, block_size, customization) {}
+  ParallelHash(std::size_t block_size, std::string_view customization)
+      : ParallelHash(block_size, as_bytes(customization)) {}
+  void reset() noexcept { tree_.reset(); }
+
+ private:
+  friend ByteInput<ParallelHash>;
+  friend ByteOutput<ParallelHash>;
+  friend Sp800185Output<ParallelHash, Xof>;
+  void absorb_bytes(std::span<const std::uint8_t> data) { tree_.absorb(data.data(), data.size()); }
+  void squeeze_bytes(std::span<std::uint8_t> out) noexcept { tree_.squeeze(out); }
+  Sp800185Sponge finished() const noexcept { return tree_.finished(); }
+  ParallelHashTree tree_;
+};
+
+// TupleHash of the `count` elements element_at(0 ..), into `out`: the one-shot forms of
+// the C++ and the C API.
+template <typename Tuple, typename ElementAt>
+void tuple_one_shot(std::size_t count, ElementAt element_at,
+                    std::span<const std::uint8_t> customization, std::span<std::uint8_t> out) {
+  Tuple tuple(customization);
+  for (std::size_t i = 0; i < count; ++i)
+    tuple.add(element_at(i));
+  if constexpr (requires { tuple.digest(out); }) {
+    tuple.digest(out);
+  } else {
+    tuple.squeeze(out);
+  }
+}
+
+}  // namespace detail
+
+using TurboShake128 = detail::TurboShake<168>;
+using TurboShake256 = detail::TurboShake<136>;
+using Kt128 = detail::KangarooTwelve<168, 32>;
+using Kt256 = detail::KangarooTwelve<136, 64>;
+using Cshake128 = detail::Cshake<128>;
+using Cshake256 = detail::Cshake<256>;
+using Kmac128 = detail::Kmac<128, false>;
+using Kmac256 = detail::Kmac<256, false>;
+using KmacXof128 = detail::Kmac<128, true>;
+using KmacXof256 = detail::Kmac<256, true>;
+using TupleHash128 = detail::TupleHash<128, false>;
+using TupleHash256 = detail::TupleHash<256, false>;
+using TupleHashXof128 = detail::TupleHash<128, true>;
+using TupleHashXof256 = detail::TupleHash<256, true>;
+using ParallelHash128 = detail::ParallelHash<128, false>;
+using ParallelHash256 = detail::ParallelHash<256, false>;
+using ParallelHashXof128 = detail::ParallelHash<128, true>;
+using ParallelHashXof256 = detail::ParallelHash<256, true>;
+
+// One-shot forms. `out` receives out.size() bytes; for the fixed-output functions (KMAC,
+// TupleHash, ParallelHash) that length is the L of SP 800-185 and changes every byte.
+// Throws std::invalid_argument for a domain byte outside 0x01..0x7F.
+void turboshake128(std::span<const std::uint8_t> in, std::span<std::uint8_t> out,
+                   std::uint8_t domain_byte = TurboShake128::kDefaultDomainByte);
+void turboshake256(std::span<const std::uint8_t> in, std::span<std::uint8_t> out,
+                   std::uint8_t domain_byte = TurboShake256::kDefaultDomainByte);
+void kt128(std::span<const std::uint8_t> in, std::span<const std::uint8_t> customization,
+           std::span<std::uint8_t> out) noexcept;
+void kt256(std::span<const std::uint8_t> in, std::span<const std::uint8_t> customization,
+           std::span<std::uint8_t> out) noexcept;
+void cshake128(std::span<const std::uint8_t> in, std::span<const std::uint8_t> function_name,
+               std::span<const std::uint8_t> customization, std::span<std::uint8_t> out) noexcept;
+void cshake256(std::span<const std::uint8_t> in, std::span<const std::uint8_t> function_name,
+               std::span<const std::uint8_t> customization, std::span<std::uint8_t> out) noexcept;
+void kmac128(std::span<const std::uint8_t> key, std::span<const std::uint8_t> in,
+             std::span<const std::uint8_t> customization, std::span<std::uint8_t> out) noexcept;
+void kmac256(std::span<const std::uint8_t> key, std::span<const std::uint8_t> in,
+             std::span<const std::uint8_t> customization, std::span<std::uint8_t> out) noexcept;
+void kmacxof128(std::span<const std::uint8_t> key, std::span<const std::uint8_t> in,
+                std::span<const std::uint8_t> customization, std::span<std::uint8_t> out) noexcept;
+void kmacxof256(std::span<const std::uint8_t> key, std::span<const std::uint8_t> in,
+                std::span<const std::uint8_t> customization, std::span<std::uint8_t> out) noexcept;
+void tuplehash128(std::span<const std::span<const std::uint8_t>> elements,
+                  std::span<const std::uint8_t> customization,
+                  std::span<std::uint8_t> out) noexcept;
+void tuplehash256(std::span<const std::span<const std::uint8_t>> elements,
+                  std::span<const std::uint8_t> customization,
+                  std::span<std::uint8_t> out) noexcept;
+void tuplehashxof128(std::span<const std::span<const std::uint8_t>> elements,
+                     std::span<const std::uint8_t> customization,
+                     std::span<std::uint8_t> out) noexcept;
+void tuplehashxof256(std::span<const std::span<const std::uint8_t>> elements,
+                     std::span<const std::uint8_t> customization,
+                     std::span<std::uint8_t> out) noexcept;
+// Throw std::invalid_argument for a block size of 0.
+void parallelhash128(std::span<const std::uint8_t> in, std::size_t block_size,
+                     std::span<const std::uint8_t> customization, std::span<std::uint8_t> out);
+void parallelhash256(std::span<const std::uint8_t> in, std::size_t block_size,
+                     std::span<const std::uint8_t> customization, std::span<std::uint8_t> out);
+void parallelhashxof128(std::span<const std::uint8_t> in, std::size_t block_size,
+                        std::span<const std::uint8_t> customization, std::span<std::uint8_t> out);
+void parallelhashxof256(std::span<const std::uint8_t> in, std::size_t block_size,
+                        std::span<const std::uint8_t> customization, std::span<std::uint8_t> out);
 
 // ---------------------------------------------------------------------------------------
 // The permutation and the kernel in use.
