@@ -1,10 +1,14 @@
 #include "file_hasher.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <csetjmp>
+#include <csignal>
 #include <mutex>
 
 namespace spongesum {
@@ -13,6 +17,46 @@ namespace {
 // Standard input can be named more than once; one reader at a time, as GNU reads it
 // (the second time it is at its end).
 std::mutex standard_input_mutex;
+
+// A mapped file that shrinks while it is hashed raises SIGBUS at the first page past its new
+// end. The thread hashing a mapped window points this at its jump buffer, and the handler
+// turns the signal into a read error (EIO) for that file instead of ending the process.
+thread_local sigjmp_buf* mapped_window_fault = nullptr;
+
+void on_bus_error(int signal_number) {
+  if (mapped_window_fault) siglongjmp(*mapped_window_fault, 1);
+  std::signal(signal_number, SIG_DFL);
+  std::raise(signal_number);
+}
+
+void install_bus_error_handler() {
+  static std::once_flag installed;
+  std::call_once(installed, [] {
+    struct sigaction action = {};
+    action.sa_handler = on_bus_error;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGBUS, &action, nullptr);
+  });
+}
+
+// Returns false when the window could not be read to its end (SIGBUS). Nothing here may
+// need cleaning up after the jump: the hasher is reset by finish() anyway.
+bool hash_window(const std::uint8_t* window, std::size_t length, StreamingHash& hash,
+                 Progress& progress) {
+  sigjmp_buf fault;
+  if (sigsetjmp(fault, 1) != 0) {
+    mapped_window_fault = nullptr;
+    return false;
+  }
+  mapped_window_fault = &fault;
+  for (std::size_t offset = 0; offset < length; offset += FileHasher::kBlockBytes) {
+    const std::size_t block = std::min(FileHasher::kBlockBytes, length - offset);
+    hash.update({window + offset, block});
+    progress.add_done(block);
+  }
+  mapped_window_fault = nullptr;
+  return true;
+}
 
 }  // namespace
 
@@ -39,6 +83,25 @@ int FileHasher::hash_descriptor(int descriptor, StreamingHash& hash) {
   }
 }
 
+int FileHasher::hash_mapped(int descriptor, std::uint64_t size, StreamingHash& hash) {
+  install_bus_error_handler();
+  for (std::uint64_t offset = 0; offset < size; offset += kMapWindowBytes) {
+    const std::size_t length =
+        static_cast<std::size_t>(std::min<std::uint64_t>(kMapWindowBytes, size - offset));
+    void* window =
+        ::mmap(nullptr, length, PROT_READ, MAP_PRIVATE, descriptor, static_cast<off_t>(offset));
+    if (window == MAP_FAILED) return errno;
+    ::madvise(window, length, MADV_SEQUENTIAL);
+    const bool complete =
+        hash_window(static_cast<const std::uint8_t*>(window), length, hash, progress_);
+    ::munmap(window, length);
+    if (!complete) return EIO;
+  }
+  // Whatever was appended since fstat() is read as usual, as a reading tool would see it.
+  if (::lseek(descriptor, static_cast<off_t>(size), SEEK_SET) < 0) return errno;
+  return 0;
+}
+
 int FileHasher::hash(const std::string& name, const Algorithm& algorithm,
                      std::span<std::uint8_t> out) {
   StreamingHash& hash = hash_for(algorithm);
@@ -49,12 +112,12 @@ int FileHasher::hash(const std::string& name, const Algorithm& algorithm,
   } else {
     const int descriptor = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
     if (descriptor < 0) return errno;
-    // The size only matters to the progress display; skip the system call without one.
     struct stat status;
-    if (progress_.possible() && ::fstat(descriptor, &status) == 0 && S_ISREG(status.st_mode)) {
-      progress_.add_total(static_cast<std::uint64_t>(status.st_size));
-    }
-    error = hash_descriptor(descriptor, hash);
+    const bool regular = ::fstat(descriptor, &status) == 0 && S_ISREG(status.st_mode);
+    const auto size = regular ? static_cast<std::uint64_t>(status.st_size) : 0;
+    if (regular) progress_.add_total(size);
+    if (size >= kMapMinimumBytes) error = hash_mapped(descriptor, size, hash);
+    if (error == 0) error = hash_descriptor(descriptor, hash);
     ::close(descriptor);
   }
   // Also after an error: the hasher starts the next file from the empty message.

@@ -1,5 +1,5 @@
-// Reads a file, or standard input for "-", in large blocks and hashes it. One per thread:
-// it owns the read buffer and one hasher per algorithm met.
+// Reads a file, or standard input for "-", in large blocks (or maps it) and hashes it. One per
+// thread: it owns the read buffer and one hasher per algorithm met.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +20,13 @@ class FileHasher {
   // speed, small enough to stay in L2 between the copy out of the page cache and hashing.
   static constexpr std::size_t kBlockBytes = 256 * 1024;
 
+  // Regular files from this size on are mapped instead of read: at the kernels' speed the
+  // copy out of the page cache that read() makes costs about 15% of the hashing time
+  // (measured on 256 MiB: 0.17 s of system time with read(), 0.04 s mapped, 0.9 s hashing).
+  static constexpr std::uint64_t kMapMinimumBytes = std::uint64_t{1} << 20;
+  // Mapped a window at a time, so a huge file takes a bounded part of the address space.
+  static constexpr std::size_t kMapWindowBytes = std::size_t{64} << 20;
+
   explicit FileHasher(Progress& progress);
 
   // Hashes the file into `out` (out.size() bytes: the algorithm's output). Returns 0, or
@@ -29,6 +36,7 @@ class FileHasher {
  private:
   StreamingHash& hash_for(const Algorithm& algorithm);
   int hash_descriptor(int descriptor, StreamingHash& hash);
+  int hash_mapped(int descriptor, std::uint64_t size, StreamingHash& hash);
 
   Progress& progress_;
   std::unique_ptr<std::uint8_t[]> buffer_;
