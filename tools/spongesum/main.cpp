@@ -59,7 +59,7 @@ the command line is wrong (as GNU cksum).)";
 // characters, control characters escaped, so a name never moves the terminal's cursor.
 std::string quote_name(std::string_view name) {
   if (name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                             "0123456789._/+-:,@%=") == std::string_view::npos &&
+                             "0123456789._/+-:,@%=_") == std::string_view::npos &&
       !name.empty()) {
     return std::string(name);
   }
