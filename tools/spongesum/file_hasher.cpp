@@ -83,9 +83,10 @@ int FileHasher::hash_descriptor(int descriptor, StreamingHash& hash) {
   }
 }
 
-int FileHasher::hash_mapped(int descriptor, std::uint64_t size, StreamingHash& hash) {
+int FileHasher::hash_mapped(int descriptor, std::uint64_t start, std::uint64_t size,
+                            StreamingHash& hash) {
   install_bus_error_handler();
-  for (std::uint64_t offset = 0; offset < size; offset += kMapWindowBytes) {
+  for (std::uint64_t offset = start; offset < size; offset += kMapWindowBytes) {
     const std::size_t length =
         static_cast<std::size_t>(std::min<std::uint64_t>(kMapWindowBytes, size - offset));
     void* window =
@@ -102,6 +103,37 @@ int FileHasher::hash_mapped(int descriptor, std::uint64_t size, StreamingHash& h
   return 0;
 }
 
+int FileHasher::hash_regular_or_other(int descriptor, StreamingHash& hash) {
+  // Most files of a large tree are small: their size is only asked for when the progress
+  // display may need it, and the first block is read before deciding to map. A file of 1 KiB
+  // costs open, two reads and close.
+  std::uint64_t known_size = 0;
+  struct stat status;
+  const auto regular_file_size = [&] {
+    return ::fstat(descriptor, &status) == 0 && S_ISREG(status.st_mode)
+               ? static_cast<std::uint64_t>(status.st_size)
+               : 0;
+  };
+  if (progress_.possible()) {
+    known_size = regular_file_size();
+    progress_.add_total(known_size);
+  }
+  ssize_t got;
+  while ((got = ::read(descriptor, buffer_.get(), kBlockBytes)) < 0 && errno == EINTR) {
+  }
+  if (got < 0) return errno;
+  hash.update({buffer_.get(), static_cast<std::size_t>(got)});
+  progress_.add_done(static_cast<std::uint64_t>(got));
+  if (static_cast<std::size_t>(got) < kBlockBytes) return hash_descriptor(descriptor, hash);
+  if (!progress_.possible()) known_size = regular_file_size();
+  if (known_size >= kMapMinimumBytes) {
+    // The first block is hashed already; map from there (kBlockBytes is a page multiple).
+    const int error = hash_mapped(descriptor, kBlockBytes, known_size, hash);
+    if (error != 0) return error;
+  }
+  return hash_descriptor(descriptor, hash);
+}
+
 int FileHasher::hash(const std::string& name, const Algorithm& algorithm,
                      std::span<std::uint8_t> out) {
   StreamingHash& hash = hash_for(algorithm);
@@ -112,12 +144,7 @@ int FileHasher::hash(const std::string& name, const Algorithm& algorithm,
   } else {
     const int descriptor = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
     if (descriptor < 0) return errno;
-    struct stat status;
-    const bool regular = ::fstat(descriptor, &status) == 0 && S_ISREG(status.st_mode);
-    const auto size = regular ? static_cast<std::uint64_t>(status.st_size) : 0;
-    if (regular) progress_.add_total(size);
-    if (size >= kMapMinimumBytes) error = hash_mapped(descriptor, size, hash);
-    if (error == 0) error = hash_descriptor(descriptor, hash);
+    error = hash_regular_or_other(descriptor, hash);
     ::close(descriptor);
   }
   // Also after an error: the hasher starts the next file from the empty message.

@@ -36,7 +36,9 @@ class FileHasher {
  private:
   StreamingHash& hash_for(const Algorithm& algorithm);
   int hash_descriptor(int descriptor, StreamingHash& hash);
-  int hash_mapped(int descriptor, std::uint64_t size, StreamingHash& hash);
+  int hash_regular_or_other(int descriptor, StreamingHash& hash);
+  // Hashes bytes [start, size) of the file through mappings; leaves the offset at `size`.
+  int hash_mapped(int descriptor, std::uint64_t start, std::uint64_t size, StreamingHash& hash);
 
   Progress& progress_;
   std::unique_ptr<std::uint8_t[]> buffer_;

@@ -22,6 +22,8 @@ class Progress {
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
 
+  // Whether the display can ever be shown: readers only ask a file's size when it can.
+  bool possible() const { return possible_; }
   void add_total(std::uint64_t bytes);
   void add_done(std::uint64_t bytes) { done_.fetch_add(bytes, std::memory_order_relaxed); }
 
