@@ -70,16 +70,20 @@ StreamingHash& FileHasher::hash_for(const Algorithm& algorithm) {
   return *hashes_.emplace_back(&algorithm, algorithm.make_hash()).second;
 }
 
+ssize_t FileHasher::hash_next_block(int descriptor, StreamingHash& hash) {
+  ssize_t got;
+  while ((got = ::read(descriptor, buffer_.get(), kBlockBytes)) < 0 && errno == EINTR) {
+  }
+  if (got < 0) return -errno;
+  hash.update({buffer_.get(), static_cast<std::size_t>(got)});
+  progress_.add_done(static_cast<std::uint64_t>(got));
+  return got;
+}
+
 int FileHasher::hash_descriptor(int descriptor, StreamingHash& hash) {
   for (;;) {
-    const ssize_t got = ::read(descriptor, buffer_.get(), kBlockBytes);
-    if (got == 0) return 0;
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      return errno;
-    }
-    hash.update({buffer_.get(), static_cast<std::size_t>(got)});
-    progress_.add_done(static_cast<std::uint64_t>(got));
+    const ssize_t got = hash_next_block(descriptor, hash);
+    if (got <= 0) return static_cast<int>(-got);
   }
 }
 
@@ -118,12 +122,8 @@ int FileHasher::hash_regular_or_other(int descriptor, StreamingHash& hash) {
     known_size = regular_file_size();
     progress_.add_total(known_size);
   }
-  ssize_t got;
-  while ((got = ::read(descriptor, buffer_.get(), kBlockBytes)) < 0 && errno == EINTR) {
-  }
-  if (got < 0) return errno;
-  hash.update({buffer_.get(), static_cast<std::size_t>(got)});
-  progress_.add_done(static_cast<std::uint64_t>(got));
+  const ssize_t got = hash_next_block(descriptor, hash);
+  if (got < 0) return static_cast<int>(-got);
   if (static_cast<std::size_t>(got) < kBlockBytes) return hash_descriptor(descriptor, hash);
   if (!progress_.possible()) known_size = regular_file_size();
   if (known_size >= kMapMinimumBytes) {

@@ -2,6 +2,8 @@
 // thread: it owns the read buffer and one hasher per algorithm met.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -35,6 +37,9 @@ class FileHasher {
 
  private:
   StreamingHash& hash_for(const Algorithm& algorithm);
+  // One read() of up to a block (retried on EINTR), hashed: the bytes read, or -errno.
+  ssize_t hash_next_block(int descriptor, StreamingHash& hash);
+  // Reads and hashes to the end of the file.
   int hash_descriptor(int descriptor, StreamingHash& hash);
   int hash_regular_or_other(int descriptor, StreamingHash& hash);
   // Hashes bytes [start, size) of the file through mappings; leaves the offset at `size`.
