@@ -1,0 +1,236 @@
+#!/usr/bin/env bash
+# spongesum against the tools people already have (Debian's Perl sha3sum, rhash, a Crypto++
+# Keccak-256 reference), and the GNU check-mode and error behaviour, driven as a user would.
+#   spongesum_interop.sh CASE [ARGUMENT]
+# Environment: SPONGESUM (the binary), TREE (the test tree, made by the `tree` case),
+# WORK (a scratch folder of this case), KECCAK_REFERENCE, BUILD_DIR (for `cmake --install`).
+set -euo pipefail
+case_name=$1
+argument=${2:-}
+: "${SPONGESUM:?}" "${TREE:?}"
+
+fail() {
+  echo "FAIL ($case_name${argument:+ $argument}): $*" >&2
+  exit 1
+}
+
+# expect_status WANTED COMMAND...: runs COMMAND (output to $WORK/out, $WORK/err).
+expect_status() {
+  local wanted=$1 status=0
+  shift
+  "$@" >"$WORK/out" 2>"$WORK/err" || status=$?
+  if [ "$status" -ne "$wanted" ]; then
+    echo "--- stdout"; cat "$WORK/out"; echo "--- stderr"; cat "$WORK/err"
+    fail "exit status $status, expected $wanted: $*"
+  fi
+}
+expect_in() {  # expect_in FILE TEXT: FILE has a line equal to TEXT
+  grep -qxF -- "$2" "$WORK/$1" || { cat "$WORK/$1"; fail "$1 lacks the line '$2'"; }
+}
+expect_not_in() {  # expect_not_in FILE TEXT: no line of FILE contains TEXT
+  if grep -qF -- "$2" "$WORK/$1"; then cat "$WORK/$1"; fail "$1 has '$2'"; fi
+}
+
+if [ "$case_name" != tree ]; then
+  : "${WORK:?}"
+  rm -rf "$WORK"
+  mkdir -p "$WORK"
+  cd "$TREE"
+  # Every file of the tree, in glob order (names with a newline survive in an array).
+  files=()
+  for name in * sub/*; do
+    [ -f "$name" ] && files+=("$name")
+  done
+fi
+
+case $case_name in
+  tree)
+    # Empty files, the sizes around the rates and the map threshold (1 MiB), 100 MiB, and
+    # names with spaces, a backslash and a newline.
+    rm -rf "$TREE"
+    mkdir -p "$TREE/sub"
+    cd "$TREE"
+    : >empty
+    : >"sub/empty too"
+    printf abc >"with space"
+    printf 'back' >'back\slash'
+    printf 'new' >$'new\nline'
+    for size in 1 71 72 135 136 137 167 168 169 1000 65536 1048575 1048576 1048577; do
+      head -c "$size" /dev/urandom >"sub/random-$size"
+    done
+    head -c $((100 << 20)) /dev/urandom >big-100MiB
+    ;;
+
+  sha3sum)
+    # Byte-identical output to sha3sum -a ARGUMENT, untagged and tagged; each tool's output
+    # verified by the other's -c.
+    declare -A ours=([224]=sha3-224 [256]=sha3-256 [384]=sha3-384 [512]=sha3-512
+                     [128000]=shake128 [256000]=shake256)
+    algorithm=${ours[$argument]:?unknown sha3sum algorithm}
+    for form in untagged tag; do
+      flags=()
+      [ "$form" = tag ] && flags=(--tag)
+      sha3sum -a "$argument" "${flags[@]}" "${files[@]}" >"$WORK/sha3sum.$form"
+      "$SPONGESUM" -a "$algorithm" "${flags[@]}" "${files[@]}" >"$WORK/spongesum.$form"
+      cmp "$WORK/sha3sum.$form" "$WORK/spongesum.$form" ||
+        { diff "$WORK/sha3sum.$form" "$WORK/spongesum.$form" | head; fail "$form output differs"; }
+      expect_status 0 "$SPONGESUM" -c "$WORK/sha3sum.$form"
+      [ "$(grep -c ': OK$' "$WORK/out")" -eq "${#files[@]}" ] || fail "not every file OK"
+    done
+    # sha3sum -c reads our untagged file (the tagged one is the same bytes, checked above);
+    # once, for SHA3-256: ours are byte-identical to its own files at every width.
+    if [ "$argument" = 256 ]; then
+      expect_status 0 sha3sum -c "$WORK/spongesum.untagged"
+    fi
+    ;;
+
+  rhash)
+    # rhash turns a backslash in a name into a slash and does not escape a newline: it
+    # writes the files without either.
+    plain=()
+    for name in "${files[@]}"; do
+      [[ $name == *\\* || $name == *$'\n'* ]] || plain+=("$name")
+    done
+    rhash --sha3-256 --bsd "${plain[@]}" >"$WORK/rhash.bsd"
+    rhash --sha3-256 "${plain[@]}" >"$WORK/rhash.simple"
+    grep -q '^SHA3-256 (with space) = ' "$WORK/rhash.bsd" || fail "rhash --bsd wrote no BSD lines"
+    for sums in rhash.bsd rhash.simple; do
+      expect_status 0 "$SPONGESUM" -c "$WORK/$sums"
+      [ "$(grep -c ': OK$' "$WORK/out")" -eq "${#plain[@]}" ] || fail "$sums: not every file OK"
+    done
+    ;;
+
+  keccak)
+    "${KECCAK_REFERENCE:?}" "${files[@]}" >"$WORK/reference"
+    # -z: one record per file whatever its name; the digest is the first 64 characters.
+    "$SPONGESUM" -a keccak-256 -z "${files[@]}" >"$WORK/records"
+    while IFS= read -r -d '' record; do echo "${record:0:64}"; done <"$WORK/records" >"$WORK/ours"
+    cmp "$WORK/reference" "$WORK/ours" || fail "Keccak-256 differs from the reference"
+    "$SPONGESUM" -a keccak-256 --tag "with space" >"$WORK/tagged"
+    expect_in tagged "KECCAK-256 (with space) = 4e03657aea45a94fc7d47ba826c8d667c0d1e6e33a64a036ec44f58fa12d6c45"
+    ;;
+
+  check)
+    good=$("$SPONGESUM" "with space" empty)
+    # The corrupted digest: flip the first hex digit whatever it is.
+    first=$("$SPONGESUM" sub/random-1000)
+    flipped=$([ "${first:0:1}" = 0 ] && echo 1 || echo 0)${first:1}
+    printf '%s\n%s\n%s\n' "$good" "$flipped" \
+      "a7ffc6f8bf1ed76651c14756a061d662f580ff4de43b49fa82d80a4b80f8434a  no-such-file" \
+      >"$WORK/mixed.sum"
+    printf 'this is not a checksum line\n' >>"$WORK/mixed.sum"
+    expect_status 1 "$SPONGESUM" -c "$WORK/mixed.sum"
+    expect_in out "with space: OK"
+    expect_in out "empty: OK"
+    expect_in out "sub/random-1000: FAILED"
+    expect_in out "no-such-file: FAILED open or read"
+    expect_in err "spongesum: no-such-file: No such file or directory"
+    expect_in err "spongesum: WARNING: 1 line is improperly formatted"
+    expect_in err "spongesum: WARNING: 1 listed file could not be read"
+    expect_in err "spongesum: WARNING: 1 computed checksum did NOT match"
+    expect_status 1 "$SPONGESUM" -c --status "$WORK/mixed.sum"
+    [ ! -s "$WORK/out" ] || fail "--status printed on stdout"
+    expect_status 1 "$SPONGESUM" -c --quiet "$WORK/mixed.sum"
+    expect_not_in out ": OK"
+    expect_in out "sub/random-1000: FAILED"
+    expect_status 1 "$SPONGESUM" -c -w "$WORK/mixed.sum"
+    expect_in err "spongesum: $WORK/mixed.sum: 5: improperly formatted checksum line"
+
+    # Missing files ignored: only the mismatch fails.
+    expect_status 1 "$SPONGESUM" -c --ignore-missing "$WORK/mixed.sum"
+    expect_not_in out "no-such-file"
+    printf '%s\n%s\n' "$good" "this is not a checksum line" >"$WORK/good-and-malformed.sum"
+    expect_status 0 "$SPONGESUM" -c "$WORK/good-and-malformed.sum"
+    expect_status 1 "$SPONGESUM" -c --strict "$WORK/good-and-malformed.sum"
+    expect_status 0 "$SPONGESUM" -c --status "$WORK/good-and-malformed.sum"
+    printf 'garbage\n# a comment\n' >"$WORK/only-malformed.sum"
+    expect_status 1 "$SPONGESUM" -c "$WORK/only-malformed.sum"
+    expect_in err "spongesum: $WORK/only-malformed.sum: no properly formatted checksum lines found"
+
+    # CRLF line endings (a checksum file written on Windows), untagged and tagged.
+    { "$SPONGESUM" "with space" empty; "$SPONGESUM" --tag sub/random-137; } |
+      sed 's/$/\r/' >"$WORK/crlf.sum"
+    expect_status 0 "$SPONGESUM" -c "$WORK/crlf.sum"
+    expect_in out "sub/random-137: OK"
+    # Check lines from standard input, and a missing check file.
+    "$SPONGESUM" empty | { expect_status 0 "$SPONGESUM" -c; }
+    expect_status 1 "$SPONGESUM" -c "$WORK/no-such.sum"
+    expect_in err "spongesum: $WORK/no-such.sum: No such file or directory"
+    # A malformed line naming a real file never hashes it: a bad escape, an odd digest, a
+    # digest of the wrong length for its tag.
+    printf '%s\n' '\0123  empty' 'a7ffc6f8bf1ed76651c14756a061d662f580ff4de43b49fa82d80a4b80f8434  empty' \
+      'SHA3-512 (empty) = a7ffc6f8bf1ed76651c14756a061d662f580ff4de43b49fa82d80a4b80f8434a' \
+      >"$WORK/bad.sum"
+    expect_status 1 "$SPONGESUM" -c -w "$WORK/bad.sum"
+    expect_in err "spongesum: $WORK/bad.sum: 3: improperly formatted checksum line"
+    expect_in err "spongesum: $WORK/bad.sum: no properly formatted checksum lines found"
+    [ ! -s "$WORK/out" ] || fail "a malformed line was checked"
+    ;;
+
+  errors)
+    # A missing file and a folder: a message each, the other files still hashed in order.
+    expect_status 1 "$SPONGESUM" empty no-such-file sub "with space"
+    expect_in err "spongesum: no-such-file: No such file or directory"
+    expect_in err "spongesum: sub: Is a directory"
+    [ "$(cut -c67- "$WORK/out" | tr '\n' '|')" = "empty|with space|" ] || fail "order: $(cat "$WORK/out")"
+    if [ "$(id -u)" -ne 0 ]; then
+      cp empty "$WORK/unreadable" && chmod 000 "$WORK/unreadable"
+      expect_status 1 "$SPONGESUM" "$WORK/unreadable"
+      expect_in err "spongesum: $WORK/unreadable: Permission denied"
+    fi
+    # Usage errors: exit status 1, as GNU cksum.
+    expect_status 1 "$SPONGESUM" -a md5 empty
+    grep -q "invalid argument 'md5' for '--algorithm'" "$WORK/err" || fail "no algorithm message"
+    expect_status 1 "$SPONGESUM" -a shake128 -l 12 empty
+    expect_status 1 "$SPONGESUM" -a sha3-256 -l 512 empty
+    expect_status 1 "$SPONGESUM" --status empty
+    expect_status 1 "$SPONGESUM" --no-such-option
+    # -a sha3 -l as in coreutils 9.8; -l for the SHAKEs; GNU's bundled short options and --.
+    expect_status 0 "$SPONGESUM" -a sha3 -l 384 empty
+    expect_in out "0c63a75b845e4f7d01107d852e4c2485c51a50aaaa94fc61995e71bbee983a2ac3713831264adb47fb6bd1e058d5f004  empty"
+    expect_status 0 "$SPONGESUM" -a shake256 -l 256 empty
+    expect_in out "46b9dd2b0ba88d13233b3feb743eeb243fcd52ea62b81b82b50c27646ed5762f  empty"
+    "$SPONGESUM" -a shake256 -l 256 empty >"$WORK/short.sum"
+    expect_status 0 "$SPONGESUM" -cq -a shake256 "$WORK/short.sum"
+    cp empty "$WORK/-dash"
+    (cd "$WORK" && "$SPONGESUM" -- -dash) >"$WORK/dash" || fail "-- did not end the options"
+    ;;
+
+  zero)
+    "$SPONGESUM" -z $'new\nline' 'back\slash' >"$WORK/records"
+    # The escaped lines start with a backslash, then the digest.
+    newline_digest=$("$SPONGESUM" $'new\nline' | cut -c2-65)
+    backslash_digest=$("$SPONGESUM" 'back\slash' | cut -c2-65)
+    printf '%s  new\nline\0%s  back\\slash\0' "$newline_digest" "$backslash_digest" \
+      >"$WORK/expected"
+    cmp "$WORK/records" "$WORK/expected" || fail "-z output"
+    ;;
+
+  order)
+    # Many files on several threads: the same bytes as one thread, in argument order.
+    many=()
+    for i in $(seq 1 40); do many+=(sub/* empty); done
+    "$SPONGESUM" -j 1 "${many[@]}" >"$WORK/one-thread"
+    "$SPONGESUM" -j 4 "${many[@]}" >"$WORK/four-threads"
+    cmp "$WORK/one-thread" "$WORK/four-threads" || fail "threads changed the output"
+    ;;
+
+  progress)
+    # The installed binary, through a pseudo-terminal (script(1)) and through a pipe.
+    prefix="$WORK/prefix"
+    cmake --install "${BUILD_DIR:?}" --prefix "$prefix" >/dev/null
+    installed="$prefix/bin/spongesum"
+    script -qefc "'$installed' --progress -a sha3-512 big-100MiB" /dev/null >"$WORK/terminal"
+    grep -qE 'spongesum: [0-9.]+ [KMG]i?B of 100.0 MiB, [0-9]+ MB/s' "$WORK/terminal" ||
+      { cat -v "$WORK/terminal"; fail "no progress line on the terminal"; }
+    grep -qa 'big-100MiB' "$WORK/terminal" || fail "no checksum line on the terminal"
+    "$installed" --progress -a sha3-512 big-100MiB 2>&1 | cat >"$WORK/pipe"
+    if grep -q 'MB/s' "$WORK/pipe"; then cat -v "$WORK/pipe"; fail "progress into a pipe"; fi
+    [ "$(wc -l <"$WORK/pipe")" -eq 1 ] || fail "pipe output: $(cat -v "$WORK/pipe")"
+    ;;
+
+  *)
+    fail "unknown case"
+    ;;
+esac
+echo "ok: $case_name $argument"

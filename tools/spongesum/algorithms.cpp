@@ -1,0 +1,122 @@
+#include "algorithms.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+#include <sponge/sponge.hpp>
+
+namespace spongesum {
+namespace {
+
+// Adapts one sponge hasher class (update(), and digest() or squeeze()) to StreamingHash.
+template <class Hasher>
+class HashOf final : public StreamingHash {
+ public:
+  void update(std::span<const std::uint8_t> data) override { hasher_.update(data); }
+  void finish(std::span<std::uint8_t> out) override {
+    if constexpr (Hasher::digest_bytes != 0) {
+      const auto digest = hasher_.digest();
+      std::copy_n(digest.begin(), std::min(out.size(), digest.size()), out.begin());
+    } else {
+      hasher_.squeeze(out);
+    }
+    hasher_.reset();
+  }
+
+ private:
+  Hasher hasher_;
+};
+
+template <class Hasher>
+std::unique_ptr<StreamingHash> make_hash() {
+  return std::make_unique<HashOf<Hasher>>();
+}
+
+template <class Hasher>
+constexpr Algorithm fixed_output(std::string_view name, std::string_view tag) {
+  return {name, tag, Hasher::digest_bytes * 8, Hasher::digest_bytes * 8, &make_hash<Hasher>};
+}
+
+template <class Hasher>
+constexpr Algorithm extendable_output(std::string_view name, std::string_view tag,
+                                      std::size_t default_bits) {
+  return {name, tag, 0, default_bits, &make_hash<Hasher>};
+}
+
+// The table. A new function of the library joins with one line here. Order matters once:
+// an untagged check line without -a takes the first entry of its digest's size, so SHA3-256
+// comes before Keccak-256. The tags are coreutils' where coreutils has the function.
+constexpr std::array kAlgorithms = {
+    fixed_output<sponge::Sha3_224>("sha3-224", "SHA3-224"),
+    fixed_output<sponge::Sha3_256>("sha3-256", "SHA3-256"),
+    fixed_output<sponge::Sha3_384>("sha3-384", "SHA3-384"),
+    fixed_output<sponge::Sha3_512>("sha3-512", "SHA3-512"),
+    fixed_output<sponge::Keccak256>("keccak-256", "KECCAK-256"),
+    // One rate block by default, as the Perl sha3sum prints them (its -a 128000, 256000).
+    extendable_output<sponge::Shake128>("shake128", "SHAKE128", 1344),
+    extendable_output<sponge::Shake256>("shake256", "SHAKE256", 1088),
+};
+
+bool equal_ignoring_case(std::string_view a, std::string_view b) {
+  return std::ranges::equal(a, b, [](char x, char y) {
+    return std::tolower(static_cast<unsigned char>(x)) ==
+           std::tolower(static_cast<unsigned char>(y));
+  });
+}
+
+}  // namespace
+
+std::span<const Algorithm> algorithms() {
+  return kAlgorithms;
+}
+
+const Algorithm* find_algorithm(std::string_view name) {
+  for (const Algorithm& algorithm : kAlgorithms) {
+    if (equal_ignoring_case(name, algorithm.name) || equal_ignoring_case(name, algorithm.tag)) {
+      return &algorithm;
+    }
+  }
+  return nullptr;
+}
+
+const Algorithm* find_algorithm_by_output_bits(std::size_t bits) {
+  for (const Algorithm& algorithm : kAlgorithms) {
+    if (algorithm.default_bits == bits) return &algorithm;
+  }
+  return nullptr;
+}
+
+std::variant<Selection, SelectionError> select_algorithm(std::string_view name,
+                                                         std::optional<std::size_t> bits) {
+  if (bits && (*bits % 8 != 0 || *bits > kMaxOutputBits)) {
+    return SelectionError{"invalid length: '" + std::to_string(*bits) +
+                          "': a multiple of 8 from 8 to " + std::to_string(kMaxOutputBits)};
+  }
+  const Algorithm* algorithm = find_algorithm(name);
+  if (!algorithm && bits) {
+    algorithm = find_algorithm(std::string(name) + "-" + std::to_string(*bits));
+  }
+  if (!algorithm) {
+    return SelectionError{"invalid argument '" + std::string(name) +
+                          "' for '--algorithm'; valid arguments are " + algorithm_names()};
+  }
+  if (!bits) return Selection{algorithm, algorithm->default_bits};
+  if (!algorithm->is_xof() && *bits != algorithm->fixed_bits) {
+    return SelectionError{"invalid length: '" + std::to_string(*bits) + "' for " +
+                          std::string(algorithm->name) + ", which has " +
+                          std::to_string(algorithm->fixed_bits) + " bits"};
+  }
+  return Selection{algorithm, *bits};
+}
+
+std::string algorithm_names() {
+  std::string names;
+  for (const Algorithm& algorithm : kAlgorithms) {
+    if (!names.empty()) names += ", ";
+    names += algorithm.name;
+  }
+  return names;
+}
+
+}  // namespace spongesum
