@@ -9,13 +9,14 @@
 namespace spongesum {
 namespace {
 
-// Adapts one sponge hasher class (update(), and digest() or squeeze()) to StreamingHash.
+// Adapts one sponge hasher class (update(), and digest() for a fixed output or squeeze() for
+// an XOF, then reset()) to StreamingHash.
 template <class Hasher>
 class HashOf final : public StreamingHash {
  public:
   void update(std::span<const std::uint8_t> data) override { hasher_.update(data); }
   void finish(std::span<std::uint8_t> out) override {
-    if constexpr (Hasher::digest_bytes != 0) {
+    if constexpr (requires(const Hasher& hasher) { hasher.digest(); }) {
       const auto digest = hasher_.digest();
       std::copy_n(digest.begin(), std::min(out.size(), digest.size()), out.begin());
     } else {
@@ -56,6 +57,12 @@ constexpr std::array kAlgorithms = {
     // One rate block by default, as the Perl sha3sum prints them (its -a 128000, 256000).
     extendable_output<sponge::Shake128>("shake128", "SHAKE128", 1344),
     extendable_output<sponge::Shake256>("shake256", "SHAKE256", 1088),
+    // RFC 9861, default domain byte and no customization; by default the output lengths
+    // of the RFC's test vectors (32 and 64 bytes).
+    extendable_output<sponge::TurboShake128>("turboshake128", "TURBOSHAKE128", 256),
+    extendable_output<sponge::TurboShake256>("turboshake256", "TURBOSHAKE256", 512),
+    extendable_output<sponge::Kt128>("kt128", "KT128", 256),
+    extendable_output<sponge::Kt256>("kt256", "KT256", 512),
 };
 
 bool equal_ignoring_case(std::string_view a, std::string_view b) {
