@@ -46,6 +46,16 @@ TEST_CASE("every table entry hashes as the library function it names") {
   CHECK(table_hex("shake128", 1600, abc) == spongesum::to_hex(shake));
   sponge::shake256(abc, shake);
   CHECK(table_hex("shake256", 1600, abc) == spongesum::to_hex(shake));
+  const std::span<const std::uint8_t> abc_bytes(reinterpret_cast<const std::uint8_t*>(abc.data()),
+                                                abc.size());
+  sponge::turboshake128(abc_bytes, shake);
+  CHECK(table_hex("turboshake128", 1600, abc) == spongesum::to_hex(shake));
+  sponge::turboshake256(abc_bytes, shake);
+  CHECK(table_hex("turboshake256", 1600, abc) == spongesum::to_hex(shake));
+  sponge::kt128(abc_bytes, {}, shake);
+  CHECK(table_hex("kt128", 1600, abc) == spongesum::to_hex(shake));
+  sponge::kt256(abc_bytes, {}, shake);
+  CHECK(table_hex("kt256", 1600, abc) == spongesum::to_hex(shake));
 }
 
 TEST_CASE("names and tags are unique, and found in any case") {
