@@ -266,7 +266,7 @@ int command_list() {
     const kernels::BuiltKernel kernel = spec.build();
     std::string features;
     for (const kernels::CpuFeature& feature : spec.cpu_features)
-      features += (features.empty() ? "" : " ") + std::string(feature.name);
+      features.append(features.empty() ? "" : " ").append(feature.name);
     fmt::print("{} ({}, needs {}, {}): {} instructions\n", spec.name, isa_name(spec.isa), features,
                spec.file_name, kernel.program.instruction_count());
     for (const Function& function : kernel.program.functions) {

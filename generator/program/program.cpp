@@ -1,5 +1,7 @@
 #include "program/program.hpp"
 
+#include <fmt/format.h>
+
 #include "program/instruction_table.hpp"
 
 namespace spongegen {
@@ -50,7 +52,7 @@ std::string c_prototype(const std::string& symbol, const EntryShape& shape) {
     const Parameter& parameter = shape.parameters[i];
     if (i > 0) text += ", ";
     text += parameter.c_type + " " + parameter.name;
-    if (parameter.extent > 0) text += "[" + std::to_string(parameter.extent) + "]";
+    if (parameter.extent > 0) text += fmt::format("[{}]", parameter.extent);
   }
   return text + ")";
 }
