@@ -22,11 +22,15 @@ inline void xor_into_state(std::uint64_t* lanes, std::size_t offset, const std::
     // Whole 8-byte words where the state is lane-aligned; bytes around them.
     for (; length != 0 && (offset % 8) != 0; --length, ++offset)
       *state++ ^= *data++;
+    // An unoptimised build keeps `word` on the stack, where the last input word (a message
+    // or a tree leaf's output: secret) would outlive the call: it is cleared after the loop.
+    // An optimised build keeps it in a register and drops the clearing store.
+    std::uint64_t word = 0;
     for (; length >= 8; length -= 8, offset += 8, state += 8, data += 8) {
-      std::uint64_t word;
       std::memcpy(&word, data, 8);
       lanes[offset / 8] ^= word;
     }
+    word = 0;
     for (; length != 0; --length)
       *state++ ^= *data++;
   } else {
