@@ -52,6 +52,17 @@ void sponge_keccakp1600_12_arm64_sha3(uint64_t state[25]) SPONGE_KERNEL_NOEXCEPT
 void sponge_keccakp1600_12_arm64_sha3_absorb136(uint64_t state[25], const uint8_t block[136]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_arm64_sha3_absorb168(uint64_t state[25], const uint8_t block[168]) SPONGE_KERNEL_NOEXCEPT;
 
+/* arm64-scalar (generated/keccakf1600_arm64_scalar.S) */
+void sponge_keccakf1600_arm64_scalar(uint64_t state[25]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_arm64_scalar_absorb72(uint64_t state[25], const uint8_t block[72]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_arm64_scalar_absorb104(uint64_t state[25], const uint8_t block[104]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_arm64_scalar_absorb136(uint64_t state[25], const uint8_t block[136]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_arm64_scalar_absorb144(uint64_t state[25], const uint8_t block[144]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_arm64_scalar_absorb168(uint64_t state[25], const uint8_t block[168]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_arm64_scalar(uint64_t state[25]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_arm64_scalar_absorb136(uint64_t state[25], const uint8_t block[136]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_arm64_scalar_absorb168(uint64_t state[25], const uint8_t block[168]) SPONGE_KERNEL_NOEXCEPT;
+
 #ifdef __cplusplus
 }
 #endif
@@ -84,5 +95,18 @@ void sponge_keccakp1600_12_arm64_sha3_absorb168(uint64_t state[25], const uint8_
   X(absorb, "keccak-p1600", 12, 168, 1, sponge_keccakp1600_12_arm64_sha3_absorb168)
 #define SPONGE_KERNEL_ARM64_SHA3_CPU_FEATURES \
   {"sha3", 0, 0, 0, 0, 17, "hw.optional.armv8_2_sha3"}
+
+#define SPONGE_KERNEL_ARM64_SCALAR_NAME "arm64-scalar"
+#define SPONGE_KERNEL_ARM64_SCALAR_ENTRIES(X) \
+  X(permute, "keccak-f1600", 24, 0, 1, sponge_keccakf1600_arm64_scalar) \
+  X(absorb, "keccak-f1600", 24, 72, 1, sponge_keccakf1600_arm64_scalar_absorb72) \
+  X(absorb, "keccak-f1600", 24, 104, 1, sponge_keccakf1600_arm64_scalar_absorb104) \
+  X(absorb, "keccak-f1600", 24, 136, 1, sponge_keccakf1600_arm64_scalar_absorb136) \
+  X(absorb, "keccak-f1600", 24, 144, 1, sponge_keccakf1600_arm64_scalar_absorb144) \
+  X(absorb, "keccak-f1600", 24, 168, 1, sponge_keccakf1600_arm64_scalar_absorb168) \
+  X(permute, "keccak-p1600", 12, 0, 1, sponge_keccakp1600_12_arm64_scalar) \
+  X(absorb, "keccak-p1600", 12, 136, 1, sponge_keccakp1600_12_arm64_scalar_absorb136) \
+  X(absorb, "keccak-p1600", 12, 168, 1, sponge_keccakp1600_12_arm64_scalar_absorb168)
+#define SPONGE_KERNEL_ARM64_SCALAR_CPU_FEATURES
 
 #endif /* SPONGE_GENERATED_KERNELS_H */

@@ -110,21 +110,25 @@ class EntryChecker {
       sp_offset_ -= 8;
       slot_of_push(instruction);
     } else if (spec.has(kPop)) {
-      restore(instruction, register_location(isa, std::get<Reg>(instruction.operands[0])),
-              sp_offset_);
+      restore(register_location(isa, std::get<Reg>(instruction.operands[0])), sp_offset_);
       sp_offset_ += 8;
     } else {
       sp_offset_ += effects.stack_adjust;
       saves_and_restores(instruction, effects, sp_before);
     }
 
-    // The ABI: callee-saved registers written must have been saved.
+    // The ABI: callee-saved registers written must have been saved. Any write other than
+    // the restore itself means the register no longer holds the caller's value: a later
+    // store of it is not a save, and it must be restored again before the return.
     for (const Location& write : effects.writes) {
       if (is_memory(write) || write == stack_pointer || write == kFlags) continue;
-      if (callee_saved(isa, write) && !saved_.count(write) && !restoring_.count(write)) {
+      if (!callee_saved(isa, write) || restoring_.count(write)) continue;
+      if (!saved_.count(write)) {
         report(instruction,
                "writes callee-saved " + location_name(isa, write) + " without saving it first");
       }
+      clobbered_.insert(write);
+      restored_.erase(write);
     }
     restoring_.clear();
 
@@ -219,12 +223,17 @@ class EntryChecker {
     return registers;
   }
 
+  // A callee-saved register that still holds its caller's value.
+  bool holds_caller_value(const Location& reg) const {
+    return callee_saved(program_.isa, reg) && !clobbered_.count(reg);
+  }
+
   bool is_callee_saved_save(const Instruction& instruction) const {
     const Isa isa = program_.isa;
     const std::size_t registers = stored_registers(instruction, effects_of(isa, instruction));
     if (registers == 0) return false;
     for (std::size_t i = 0; i < registers; ++i) {
-      if (!callee_saved(isa, register_location(isa, std::get<Reg>(instruction.operands[i])))) {
+      if (!holds_caller_value(register_location(isa, std::get<Reg>(instruction.operands[i])))) {
         return false;
       }
     }
@@ -233,16 +242,16 @@ class EntryChecker {
 
   void slot_of_push(const Instruction& instruction) {
     const Location reg = register_location(program_.isa, std::get<Reg>(instruction.operands[0]));
-    if (callee_saved(program_.isa, reg)) saved_[reg] = sp_offset_;
+    if (holds_caller_value(reg)) saved_[reg] = sp_offset_;
   }
 
-  void restore(const Instruction& instruction, const Location& reg, int slot) {
+  // A load of a saved register from its own slot restores it. A load from any other slot
+  // is an ordinary write (a kernel may use a saved register as a temporary and spill to
+  // the frame); restoring from a wrong slot shows at the return as a register not restored.
+  void restore(const Location& reg, int slot) {
     if (!callee_saved(program_.isa, reg)) return;
     const auto saved = saved_.find(reg);
-    if (saved == saved_.end() || saved->second != slot) {
-      report(instruction,
-             "restores " + location_name(program_.isa, reg) + " from a slot it was not saved to");
-    }
+    if (saved == saved_.end() || saved->second != slot) return;
     restored_.insert(reg);
     restoring_.insert(reg);
   }
@@ -261,8 +270,8 @@ class EntryChecker {
       const Reg* reg = std::get_if<Reg>(&operand);
       if (reg == nullptr) break;
       const Location location = register_location(program_.isa, *reg);
-      if (store && callee_saved(program_.isa, location)) saved_[location] = slot;
-      if (load) restore(instruction, location, slot);
+      if (store && holds_caller_value(location)) saved_[location] = slot;
+      if (load) restore(location, slot);
       slot += register_bytes(*reg);
     }
   }
@@ -276,6 +285,7 @@ class EntryChecker {
   std::map<Location, int> saved_;  // callee-saved register -> its stack slot
   std::set<Location> restored_;
   std::set<Location> restoring_;  // restored by the current instruction
+  std::set<Location> clobbered_;  // callee-saved registers written since their save
   int sp_offset_ = 0;             // bytes below the entry's stack pointer, negative
 };
 

@@ -247,6 +247,10 @@ class Reader {
       return;
     }
     if (!starts_with(line, ".cfi_") || line == ".cfi_startproc" || line == ".cfi_endproc") return;
+    if (line == ".cfi_negate_ra_state") {
+      function().items.push_back(Cfi{CfiKind::negate_ra_state});
+      return;
+    }
     const std::size_t space = line.find(' ');
     const std::string_view kind = line.substr(0, space);
     const auto args = split_operands(line.substr(space + 1));

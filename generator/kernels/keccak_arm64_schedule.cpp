@@ -4,6 +4,7 @@
 #include <bit>
 #include <optional>
 
+#include "kernels/keccak_round_check.hpp"
 #include "model/keccak.hpp"
 #include "program/program.hpp"
 #include "support/splitmix64.hpp"
@@ -168,29 +169,6 @@ std::array<std::uint64_t, 25> evaluate(const std::vector<RoundOp>& ops,
   return out;
 }
 
-// The same round straight from the model's definition, for the check.
-std::array<std::uint64_t, 25> reference_round(const std::array<std::uint64_t, 25>& a) {
-  const keccak::Model& model = keccak::model();
-  std::array<std::uint64_t, 5> c{}, d{};
-  for (int x = 0; x < 5; ++x)
-    c[x] = a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20];
-  for (int x = 0; x < 5; ++x)
-    d[x] = c[(x + 4) % 5] ^ std::rotl(c[(x + 1) % 5], 1);
-  std::array<std::uint64_t, 25> b{}, out{};
-  for (int row = 0; row < 5; ++row) {
-    for (int x = 0; x < 5; ++x) {
-      const keccak::ChiInput& in = model.chi_rows[row][x];
-      b[5 * row + x] = std::rotl(a[in.lane] ^ d[in.lane % 5], in.rotation);
-    }
-  }
-  for (int row = 0; row < 5; ++row) {
-    for (int x = 0; x < 5; ++x) {
-      out[5 * row + x] = b[5 * row + x] ^ (~b[5 * row + (x + 1) % 5] & b[5 * row + (x + 2) % 5]);
-    }
-  }
-  return out;
-}
-
 RoundSchedule search() {
   constexpr std::uint64_t kSeed = 0x6b656363616b3136ull;  // "keccak16"
   constexpr std::uint64_t kAttempts = 5'000'000;
@@ -204,16 +182,8 @@ RoundSchedule search() {
     schedule.free_register = 31;  // every spare is free again once chi is done
     schedule.search_attempt = attempt;
     schedule.search_seed = kSeed;
-    SplitMix64 check{1};
-    for (int trial = 0; trial < 64; ++trial) {
-      std::array<std::uint64_t, 25> lanes;
-      for (auto& lane : lanes)
-        lane = check.next();
-      if (evaluate(schedule.ops, lanes) != reference_round(lanes)) {
-        throw GenerationError("arm64 round schedule: attempt " + std::to_string(attempt) +
-                              " computes a wrong round (trial " + std::to_string(trial) + ")");
-      }
-    }
+    check_round_schedule("arm64 round schedule, attempt " + std::to_string(attempt),
+                         [&](const KeccakLanes& lanes) { return evaluate(schedule.ops, lanes); });
     return schedule;
   }
   throw GenerationError("arm64 round schedule: no zero-move schedule in " +

@@ -58,6 +58,7 @@ void check_cpu_features(const KernelSpec& spec, const Program& program);
 
 BuiltKernel build_keccak_amd64_bmi2();
 BuiltKernel build_keccak_arm64_sha3();
+BuiltKernel build_keccak_arm64_scalar();
 
 // The portable Keccak-p[1600] reference for an entry of any round count and rate.
 void keccak_reference_call(const EntryShape& shape, std::uint64_t* state,

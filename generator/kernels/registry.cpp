@@ -21,6 +21,12 @@ const std::vector<KernelSpec>& all_kernels() {
        {kArmSha3},
        keccak_reference_call,
        build_keccak_arm64_sha3},
+      {"arm64-scalar",
+       "keccakf1600_arm64_scalar.S",
+       Isa::arm64,
+       {},  // base ARMv8-A
+       keccak_reference_call,
+       build_keccak_arm64_scalar},
   };
   return kKernels;
 }

@@ -88,8 +88,27 @@ class Emitter : public FunctionBuilder {
   // Loads one 64-bit value into both lanes of `dst` (a .2d register).
   void ld1r(Reg dst, Mem address) { emit(Mnemonic::arm64_ld1r, {dst, address}); }
 
+  // Return address signing with the A key and sp as the modifier: PACIASP is hint #25 and
+  // AUTIASP hint #29, NOPs before ARMv8.3, so any assembler and any core accept them.
+  void paciasp() {
+    emit(Mnemonic::arm64_hint, {Imm{25}});
+    annotate("paciasp");
+  }
+  void autiasp() {
+    emit(Mnemonic::arm64_hint, {Imm{29}});
+    annotate("autiasp");
+  }
+  void mov(Reg dst, Reg src) { emit(Mnemonic::arm64_mov, {dst, src}); }
+  void sub(Reg dst, Reg a, Reg b) { emit(Mnemonic::arm64_sub, {dst, a, b}); }
+
   // General-purpose: dst = a ^ (b shifted), one instruction (the scalar Keccak form).
   void eor(Reg dst, Reg a, ShiftedReg b) { emit(Mnemonic::arm64_eor, {dst, a, b}); }
+  void eor(Reg dst, Reg a, Reg b) { emit(Mnemonic::arm64_eor, {dst, a, b}); }
+  // dst = a & ~(b shifted)
+  void bic(Reg dst, Reg a, ShiftedReg b) { emit(Mnemonic::arm64_bic, {dst, a, b}); }
+  void bic(Reg dst, Reg a, Reg b) { emit(Mnemonic::arm64_bic, {dst, a, b}); }
+  // dst = rotr(src, amount)
+  void ror(Reg dst, Reg src, int amount) { emit(Mnemonic::arm64_ror, {dst, src, Imm{amount}}); }
 
   // SIMD on lane 0 of each register (the upper lane stays zero throughout).
   void eor(int dst, int a, int b) { emit(Mnemonic::arm64_eor, {v16b(dst), v16b(a), v16b(b)}); }

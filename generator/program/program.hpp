@@ -125,6 +125,7 @@ enum class CfiKind : std::uint8_t {
   def_cfa_offset,     // value: the CFA's new offset from the stack pointer
   offset,             // reg saved at CFA + value
   restore,            // reg holds its caller's value again
+  negate_ra_state,    // arm64: the return address in x30 is now signed (or authenticated)
 };
 struct Cfi {
   CfiKind kind;

@@ -81,6 +81,8 @@ std::string cfi_line(const Program& program, const Cfi& cfi) {
       return fmt::format(".cfi_offset {}, {}", reg_name(), cfi.value);
     case CfiKind::restore:
       return fmt::format(".cfi_restore {}", reg_name());
+    case CfiKind::negate_ra_state:
+      return ".cfi_negate_ra_state";
   }
   throw GenerationError("unknown CFI kind");
 }

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "arm64_core_choice.hpp"
 #include "dispatch.hpp"
 #include "kernel.hpp"
 #include "sponge/sponge.hpp"
@@ -24,16 +25,24 @@ extern const KeccakKernel kAmd64Bmi2Kernel;
 #if SPONGE_HAVE_ARM64_SHA3
 extern const KeccakKernel kArm64Sha3Kernel;
 #endif
+#if SPONGE_HAVE_ARM64_SCALAR
+extern const KeccakKernel kArm64ScalarKernel;
+#endif
 
 namespace {
 
-// Best first. Every kernel added to the library is listed here and nowhere else.
+// Best first where CPU features alone decide. Every kernel added to the library is listed
+// here and nowhere else. On arm64 the SHA3 kernel comes first but is the default only on
+// the cores arm64_core_choice.cpp rates for it.
 const KeccakKernel* const kKernels[] = {
 #if SPONGE_HAVE_AMD64_BMI2
     &kAmd64Bmi2Kernel,
 #endif
 #if SPONGE_HAVE_ARM64_SHA3
     &kArm64Sha3Kernel,
+#endif
+#if SPONGE_HAVE_ARM64_SCALAR
+    &kArm64ScalarKernel,
 #endif
     &kPortableKernel,
 };
@@ -115,9 +124,17 @@ std::span<const KeccakKernel* const> compiled_kernels() noexcept {
   return kKernels;
 }
 
+std::string_view preferred_keccak_kernel() noexcept {
+#if SPONGE_HAVE_ARM64_SHA3 && SPONGE_HAVE_ARM64_SCALAR
+  return arm64_keccak_kernel_for_this_machine(kArm64Sha3Kernel.cpu_supports());
+#else
+  return {};
+#endif
+}
+
 const KeccakKernel& active_keccak_kernel() noexcept {
-  static const KeccakKernel& chosen =
-      choose_kernel<KeccakKernel>(kKeccakKernelVariable, std::span(kKernels));
+  static const KeccakKernel& chosen = choose_kernel<KeccakKernel>(
+      kKeccakKernelVariable, std::span(kKernels), preferred_keccak_kernel());
   return chosen;
 }
 

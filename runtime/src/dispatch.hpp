@@ -17,11 +17,20 @@ namespace sponge::detail {
 [[noreturn]] void fail_kernel_choice(const char* variable, std::string_view value,
                                      std::string_view problem, const std::string& known) noexcept;
 
-// `Kernel` has `std::string_view name` and `bool (*cpu_supports)() noexcept`.
+// `Kernel` has `std::string_view name` and `bool (*cpu_supports)() noexcept`. Unforced, the
+// choice is `preferred` when it names a kernel this CPU runs (a family whose best kernel
+// depends on more than CPU features, such as Keccak on arm64, says which), else the first
+// kernel in the table this CPU runs.
 template <class Kernel>
-const Kernel& choose_kernel(const char* variable, std::span<const Kernel* const> kernels) noexcept {
+const Kernel& choose_kernel(const char* variable, std::span<const Kernel* const> kernels,
+                            std::string_view preferred = {}) noexcept {
   const char* forced = std::getenv(variable);
   if (forced == nullptr || *forced == '\0') {
+    for (const Kernel* kernel : kernels) {
+      if (!preferred.empty() && kernel->name == preferred && kernel->cpu_supports()) {
+        return *kernel;
+      }
+    }
     for (const Kernel* kernel : kernels) {
       if (kernel->cpu_supports()) return *kernel;
     }

@@ -116,6 +116,10 @@ bool cpu_has_features(std::span<const sponge_cpu_feature> features) noexcept;
 // Every Keccak-p[1600] kernel compiled into this library, best first; "portable" is last.
 std::span<const KeccakKernel* const> compiled_kernels() noexcept;
 
+// The kernel the dispatcher prefers where CPU features alone do not decide (arm64: by core,
+// arm64_core_choice.hpp), or empty.
+std::string_view preferred_keccak_kernel() noexcept;
+
 // The kernel chosen for this process (see sponge::active_kernel for the rules).
 const KeccakKernel& active_keccak_kernel() noexcept;
 

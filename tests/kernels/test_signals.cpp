@@ -61,7 +61,7 @@ TEST_CASE("kernels interrupted by a 20 kHz signal that dirties the stack stay co
   for (const KeccakKernel* kernel : kernels) {
     for (const Entry& entry : entries_of(*kernel))
       entries.push_back(entry);
-    if (kernel->name == "amd64-bmi2" || kernel->name == "arm64-sha3") {
+    if (kernel->name != "portable") {  // the last generated kernel in the table
       // The generator places the entries in entries_of's order: the first starts the code.
       g_asm_begin = reinterpret_cast<std::uintptr_t>(entries_of(*kernel).front().address());
       g_asm_end = reinterpret_cast<std::uintptr_t>(entries_of(*kernel).back().address());

@@ -1,4 +1,5 @@
-// The CFI of the generated assembly kernel (amd64-bmi2 on x86-64, arm64-sha3 on aarch64),
+// The CFI of the generated assembly kernel (amd64-bmi2 on x86-64, arm64-sha3 on aarch64, and
+// arm64-scalar when built with SPONGE_UNWIND_ARM64_SCALAR),
 // proved by unwinding out of it: a 20 kHz SIGALRM samples a loop of kernel calls; whenever
 // the interrupted PC lies inside the kernel's code, the handler walks the stack with
 // _Unwind_Backtrace (the DWARF unwinder that C++ exceptions, debuggers and profilers rely
@@ -65,6 +66,23 @@ bool cpu_runs_kernel_independently() {
 // and which of them the kernel saves and uses (all six).
 constexpr std::array<int, kCalleeSavedCount> kDwarfRegister = {3, 6, 12, 13, 14, 15};
 constexpr std::array<bool, kCalleeSavedCount> kKernelSaves = {true, true, true, true, true, true};
+#elif defined(__aarch64__) && defined(__linux__) && defined(SPONGE_UNWIND_ARM64_SCALAR)
+constexpr std::string_view kKernelName = "arm64-scalar";
+constexpr const char* kCpuLacksKernel = "this CPU is not arm64";
+std::uintptr_t interrupted_pc(const ucontext_t& context) {
+  return static_cast<std::uintptr_t>(context.uc_mcontext.pc);
+}
+bool cpu_runs_kernel_independently() {
+  return true;  // base ARMv8-A
+}
+// x19-x28 hold lanes and temporaries, so the kernel saves and uses all of them; it never
+// touches d8-d15. It also saves x30, signed with paciasp, which the walk must get through
+// (.cfi_negate_ra_state) to reach the marker on a CPU with pointer authentication.
+constexpr std::array<int, kCalleeSavedCount> kDwarfRegister = {19, 20, 21, 22, 23, 24, 25, 26, 27,
+                                                               28, 72, 73, 74, 75, 76, 77, 78, 79};
+constexpr std::array<bool, kCalleeSavedCount> kKernelSaves = {
+    true, true,  true,  true,  true,  true,  true,  true,  true,
+    true, false, false, false, false, false, false, false, false};
 #elif defined(__aarch64__) && defined(__linux__)
 constexpr std::string_view kKernelName = "arm64-sha3";
 constexpr const char* kCpuLacksKernel = "this CPU has no SHA3 extension (HWCAP_SHA3)";
