@@ -266,6 +266,8 @@ class Arm64ScalarKeccakBuilder {
     }
     const std::uint64_t sha3_round = sha3_figures.permute.per_round.total;
     const std::size_t saved = permute.saved_registers.size();
+    const std::uint64_t loop_per_round = permute.loop_overhead / keccak::kRounds;
+    constexpr std::uint64_t kInstructionBytes = 4;  // every A64 instruction
     return {
         "Keccak-f[1600] for arm64 on general-purpose registers: any ARMv8-A core.",
         "",
@@ -318,11 +320,28 @@ class Arm64ScalarKeccakBuilder {
         "Lane complementing (the trick that turns chi's AND-NOT into AND/OR on x86 without",
         "ANDN) saves nothing here: BIC is chi's AND-NOT in one instruction, with a free shift.",
         "",
+        "Loop or unroll: measured on no arm64 machine (qemu runs the tests but says nothing",
+        fmt::format("of speed). Decided from counts: the loop costs {} instructions a round (the",
+                    loop_per_round),
+        "constant pointer and its end from the frame, sub, cbnz; unrolled rounds would still",
+        fmt::format("load their constant), about {:.0f}%, and keeps the rounds in {} bytes instead",
+                    100.0 * static_cast<double>(loop_per_round) / static_cast<double>(per_round),
+                    per_round * kInstructionBytes),
+        fmt::format("of about {:.1f} KiB fully unrolled. Not yet tried: a loop of two rounds whose",
+                    static_cast<double>(keccak::kRounds * per_round * kInstructionBytes) / 1024.0),
+        "first leaves its outputs rotated (the second round's theta reads them through shifts",
+        fmt::format("for free), saving that round's {} ror: about {:.0f}% of the rounds' "
+                    "instructions.",
+                    rotations,
+                    100.0 * static_cast<double>(rotations) / static_cast<double>(2 * per_round)),
+        "",
         "Figures of the code (computed by the audit from the Program; `spongegen audit`):",
         fmt::format(
             "  per round          {}  ({} theta eor, {} bic + {} eor of chi, {} ror, {} mov,",
             per_round, theta, kChi / 2, kChi / 2, rotations, moves),
         fmt::format("                     {} of iota and loop)", kIotaAndLoop),
+        fmt::format("  loop               {} per round, {} per permutation", loop_per_round,
+                    permute.loop_overhead),
         fmt::format("  per permutation    {}  (one call of the permute entry)",
                     permute.per_permutation.total),
         fmt::format("  permute entry      {} instructions, {} bytes", permute.static_instructions,

@@ -214,6 +214,23 @@ TEST_CASE("audit figures agree with the kernel designs") {
   CHECK(sha3.per_permutation.total == sha3.static_instructions + 23 * 69);
   CHECK(sha3.frame_bytes == 64);
   CHECK(sha3.saved_registers.size() == 8);
+  // arm64-scalar: theta 50, chi 25 bic + 25 eor, the searched 14 ror and 10 mov, and iota
+  // with the loop (ldp, ldr, str, eor, sub, cbnz).
+  const auto scalar_kernel = audit::audit_program(build("arm64-scalar").program, 6);
+  const auto& scalar = scalar_kernel.entries.at(0);
+  CHECK(scalar.symbol == "sponge_keccakf1600_arm64_scalar");
+  CHECK(scalar.per_round.total == 130);
+  CHECK(scalar.per_round.andn == 25);
+  CHECK(scalar.per_round.rotate == 14);
+  CHECK(scalar.per_round.loads == 2);
+  CHECK(scalar.per_round.stores == 1);
+  CHECK(scalar.per_permutation.total == scalar.static_instructions + 23 * 130);
+  CHECK(scalar.frame_bytes == 112);
+  CHECK(scalar.saved_registers.size() == 11);  // x19-x28 and x30
+  for (const std::string& reg : scalar.registers_used) {
+    CHECK(reg != "x18");
+    CHECK(reg != "x29");
+  }
   const nlohmann::json json = nlohmann::json::parse(audit::format_json({amd64, arm64}));
   CHECK(json["kernels"][1]["entries"][0]["per_round"]["total"] == 69);
   CHECK(json["kernels"][0]["entries"][0]["permutation"] == "keccak-f1600");
@@ -475,6 +492,26 @@ TEST_CASE("the invariant checks catch what they claim to catch") {
     const auto problems = audit::check_invariants(program);
     CHECK(any_contains(problems, "writes callee-saved v8 without saving it first"));
   }
+  SUBCASE("arm64: a saved register restored from another register's slot") {
+    Program program = build("arm64-scalar").program;
+    // ldp x21, x22, [sp, #16] -> [sp, #32], the slot of x23 and x24: not a restore.
+    Instruction* restore = find_instruction(program, "ldp x21, x22, [sp, #16]");
+    REQUIRE(restore != nullptr);
+    std::get<Mem>(restore->operands.at(2)).disp = 32;
+    const auto problems = audit::check_invariants(program);
+    CHECK(any_contains(problems, "'ret': returns without restoring x21"));
+  }
+  SUBCASE("arm64: a spill of a clobbered callee-saved register is no save") {
+    Program program = build("arm64-scalar").program;
+    // The loop setup stores the round constant pointers from x26 and x27; if the epilogue
+    // reloaded x26 and x27 from there, they would not hold the caller's values.
+    Instruction* restore = find_instruction(program, "ldp x25, x26, [sp, #48]");
+    REQUIRE(restore != nullptr);
+    std::get<Mem>(restore->operands.at(2)).disp = 96;
+    const auto problems = audit::check_invariants(program);
+    CHECK(any_contains(problems, "'ret': returns without restoring x25"));
+    CHECK(any_contains(problems, "'ret': returns without restoring x26"));
+  }
   SUBCASE("arm64: a loop condition computed from the state") {
     Program program = build("arm64-sha3").program;
     Instruction* branch = find_instruction(program, "cbnz x9, LOCAL(keccakf1600_arm64_sha3_loop)");
@@ -509,7 +546,9 @@ TEST_CASE("the manifest names every file with its sha256 and entries") {
     CHECK(entries[8]["rounds"] == 12);
     CHECK(entries[8]["rate_bytes"] == 168);
     CHECK(entries[8]["lanes"] == 1);
-    CHECK(!manifest["files"][i]["cpu_features"].empty());
+    // Every feature the spec declares, and none for arm64-scalar (base ARMv8-A).
+    CHECK(manifest["files"][i]["cpu_features"].size() == written[i].spec->cpu_features.size());
+    CHECK(written[i].spec->cpu_features.empty() == (written[i].spec->name == "arm64-scalar"));
   }
   CHECK(writers::sha256_hex("abc") ==
         "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
