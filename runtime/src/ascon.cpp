@@ -150,6 +150,9 @@ AsconAeadState::AsconAeadState(const AsconKernel& kernel, const std::uint8_t* ke
 
 AsconAeadState::~AsconAeadState() {
   wipe();
+  kernel_ = nullptr;
+  phase_ = kNoAssociatedData;
+  keep_stores(this);
 }
 
 void AsconAeadState::wipe() noexcept {
@@ -372,6 +375,13 @@ AsconAead128Decryptor::AsconAead128Decryptor(const detail::AsconKernel& kernel, 
                                              AsconAead128Nonce nonce,
                                              std::span<std::uint8_t> plaintext) noexcept
     : state_(kernel, key.data(), nonce.data()), plaintext_(plaintext) {}
+
+AsconAead128Decryptor::~AsconAead128Decryptor() {
+  // Where the plaintext went and how long it was.
+  plaintext_ = {};
+  written_ = 0;
+  detail::keep_stores(this);
+}
 
 AsconAead128Decryptor& AsconAead128Decryptor::update_associated_data(
     std::span<const std::uint8_t> data) {

@@ -772,6 +772,9 @@ class AsconAead128Decryptor {
                         std::span<std::uint8_t> plaintext) noexcept;
   AsconAead128Decryptor(const detail::AsconKernel& kernel, AsconAead128Key key,
                         AsconAead128Nonce nonce, std::span<std::uint8_t> plaintext) noexcept;
+  AsconAead128Decryptor(const AsconAead128Decryptor&) = delete;
+  AsconAead128Decryptor& operator=(const AsconAead128Decryptor&) = delete;
+  ~AsconAead128Decryptor();
   // Throws std::logic_error after update() or finish().
   AsconAead128Decryptor& update_associated_data(std::span<const std::uint8_t> data);
   // Throws std::length_error when the ciphertext so far is longer than the plaintext buffer
