@@ -131,6 +131,53 @@ int sponge_c_api_check(char* first_failure, size_t first_failure_size, int* chec
   CHECK_C(&c, strcmp(sponge_status_message(SPONGE_ERROR_INVALID_PARAMETER),
                      sponge_status_message(SPONGE_ERROR_NULL_INPUT)) != 0);
 
+  /* Ascon (SP 800-232): known answers from shared/kat/ascon-sp800-232 (Hash256 and XOF128 of
+   * the empty message, AEAD128 vector 35: PT = 20, AD = 30), a forgery, the NULL rules, the
+   * customization limit. */
+  CHECK_C(&c, sponge_ascon_hash256(NULL, 0, out32) == SPONGE_OK);
+  to_hex(out32, SPONGE_ASCON_HASH256_BYTES, hex);
+  CHECK_C(&c, strcmp(hex, "0b3be5850f2f6b98caf29f8fdea89b64a1fa70aa249b8f839bd53baa304d92b2") == 0);
+  CHECK_C(&c, sponge_ascon_xof128(NULL, 0, out32, 16) == SPONGE_OK);
+  to_hex(out32, 16, hex);
+  CHECK_C(&c, strcmp(hex, "473d5e6164f58b39dfd84aacdb8ae42e") == 0);
+  uint8_t ascon_key[SPONGE_ASCON_AEAD128_KEY_BYTES], ascon_nonce[SPONGE_ASCON_AEAD128_NONCE_BYTES];
+  for (int i = 0; i < 16; ++i) {
+    ascon_key[i] = (uint8_t)i;
+    ascon_nonce[i] = (uint8_t)(0x10 + i);
+  }
+  const uint8_t ascon_pt[1] = {0x20}, ascon_ad[1] = {0x30};
+  uint8_t ascon_ct[1], ascon_tag[SPONGE_ASCON_AEAD128_TAG_BYTES], ascon_opened[1];
+  CHECK_C(&c, sponge_ascon_aead128_encrypt(ascon_key, ascon_nonce, ascon_ad, 1, ascon_pt, 1,
+                                           ascon_ct, ascon_tag) == SPONGE_OK);
+  to_hex(ascon_ct, 1, hex);
+  CHECK_C(&c, strcmp(hex, "96") == 0);
+  to_hex(ascon_tag, 16, hex);
+  CHECK_C(&c, strcmp(hex, "2b8016836c75a7d86866588ca245d886") == 0);
+  CHECK_C(&c, sponge_ascon_aead128_decrypt(ascon_key, ascon_nonce, ascon_ad, 1, ascon_ct, 1,
+                                           ascon_tag, ascon_opened) == SPONGE_OK);
+  CHECK_C(&c, ascon_opened[0] == 0x20);
+  ascon_tag[0] ^= 1;
+  CHECK_C(&c, sponge_ascon_aead128_decrypt(ascon_key, ascon_nonce, ascon_ad, 1, ascon_ct, 1,
+                                           ascon_tag, ascon_opened) == SPONGE_ERROR_AUTHENTICATION);
+  CHECK_C(&c, ascon_opened[0] == 0);
+  CHECK_C(&c, sponge_ascon_aead128_encrypt(NULL, ascon_nonce, NULL, 0, NULL, 0, NULL, ascon_tag) ==
+                  SPONGE_ERROR_NULL_INPUT);
+  CHECK_C(&c, sponge_ascon_aead128_decrypt(ascon_key, ascon_nonce, NULL, 0, ascon_ct, 1, ascon_tag,
+                                           NULL) == SPONGE_ERROR_NULL_OUTPUT);
+  uint8_t long_custom[SPONGE_ASCON_CXOF128_MAX_CUSTOM_BYTES + 1];
+  memset(long_custom, 0x5A, sizeof long_custom);
+  memset(out32, 0xA5, sizeof out32);
+  CHECK_C(&c, sponge_ascon_cxof128(long_custom, sizeof long_custom, abc, sizeof abc, out32, 32) ==
+                  SPONGE_ERROR_INVALID_PARAMETER);
+  CHECK_C(&c, sponge_ascon_cxof128(NULL, 1, abc, sizeof abc, out32, 32) == SPONGE_ERROR_NULL_INPUT);
+  CHECK_C(&c, out32[0] == 0xA5 && out32[31] == 0xA5);
+  CHECK_C(&c, sponge_ascon_cxof128(long_custom, sizeof long_custom - 1, abc, sizeof abc, out32,
+                                   32) == SPONGE_OK);
+  CHECK_C(&c, strcmp(sponge_status_message(SPONGE_ERROR_AUTHENTICATION),
+                     sponge_status_message(SPONGE_ERROR_INVALID_PARAMETER)) != 0);
+  const char* ascon_kernel = sponge_active_ascon_kernel();
+  CHECK_C(&c, ascon_kernel != NULL && ascon_kernel[0] != '\0');
+
   const char* ok = sponge_status_message(SPONGE_OK);
   const char* null_input = sponge_status_message(SPONGE_ERROR_NULL_INPUT);
   CHECK_C(&c, ok != NULL && null_input != NULL && strcmp(ok, null_input) != 0);

@@ -162,13 +162,13 @@ TEST_CASE("C API SHAKE functions: status codes and agreement with C++") {
 TEST_CASE("C API status messages are distinct and non-empty") {
   std::set<std::string> messages;
   for (const sponge_status status : {SPONGE_OK, SPONGE_ERROR_NULL_INPUT, SPONGE_ERROR_NULL_OUTPUT,
-                                     SPONGE_ERROR_INVALID_PARAMETER}) {
+                                     SPONGE_ERROR_INVALID_PARAMETER, SPONGE_ERROR_AUTHENTICATION}) {
     const char* message = sponge_status_message(status);
     REQUIRE(message != nullptr);
     CHECK(std::string(message).size() > 0);
     messages.insert(message);
   }
-  CHECK(messages.size() == 4);
+  CHECK(messages.size() == 5);
   // An out-of-range value still gets a string, not NULL.
   const char* unknown = sponge_status_message(static_cast<sponge_status>(-99));
   REQUIRE(unknown != nullptr);
@@ -181,7 +181,7 @@ TEST_CASE("C API called from plain C") {
   const int failures = sponge_c_api_check(first_failure, sizeof first_failure, &checks_run);
   INFO("first failure: " << first_failure);
   CHECK(failures == 0);
-  CHECK(checks_run == 42);
+  CHECK(checks_run == 61);
 }
 
 // Destroys a hasher built in `storage` after `use`, and counts the bytes it left non-zero.
@@ -268,4 +268,89 @@ TEST_CASE("RFC 9861 and SP 800-185 XOFs: update after squeeze throws until reset
   check(sponge::KmacXof256("key", ""), update);
   check(sponge::ParallelHashXof128(3), update);
   check(sponge::TupleHashXof256{}, [](auto& xof) { xof.add(std::string_view("abc")); });
+}
+
+TEST_CASE("destroyed Ascon hashers leave no trace: state, position, customized state") {
+  const Bytes secret(100, 0xA5);
+  const Bytes customization(40, 0x5A);
+  for (const auto& [name, counts] :
+       {std::pair{"AsconHash256",
+                  nonzero_bytes_before_and_after_destruction<sponge::AsconHash256>(secret)},
+        {"AsconXof128", nonzero_bytes_before_and_after_destruction<sponge::AsconXof128>(secret)},
+        {"AsconCxof128", nonzero_bytes_before_and_after_destruction<sponge::AsconCxof128>(
+                             secret, std::span<const std::uint8_t>(customization))}}) {
+    INFO(name);
+    CHECK(counts.first >= 40);  // state words and the kernel pointer are there
+    CHECK(counts.second == 0);
+  }
+}
+
+namespace {
+
+// Destroys an AEAD object built in `storage` after `use`, and counts its non-zero bytes.
+template <typename Aead, typename Use, typename... Arguments>
+std::pair<std::size_t, std::size_t> aead_nonzero_bytes(Use use, Arguments... arguments) {
+  alignas(Aead) unsigned char storage[sizeof(Aead)] = {};
+  auto* aead = new (storage) Aead(arguments...);
+  use(*aead);
+  std::size_t before = 0;
+  for (unsigned char byte : storage)
+    before += byte != 0;
+  std::destroy_at(aead);
+  __asm__ volatile("" : : "r"(storage) : "memory");
+  const volatile unsigned char* left = storage;
+  std::size_t after = 0;
+  for (std::size_t i = 0; i < sizeof storage; ++i)
+    after += left[i] != 0;
+  return {before, after};
+}
+
+}  // namespace
+
+TEST_CASE("destroyed Ascon-AEAD128 objects leave no trace of key or state, finished or not") {
+  std::array<std::uint8_t, 16> key{}, nonce{};
+  key.fill(0x5A);
+  nonce.fill(0x3C);
+  Bytes text(21, 0xA5), out(21);
+  const auto unfinished = aead_nonzero_bytes<sponge::AsconAead128Encryptor>(
+      [&](sponge::AsconAead128Encryptor& aead) {
+        aead.update_associated_data(text);
+        aead.update(text, out);
+      },
+      sponge::AsconAead128Key(key), sponge::AsconAead128Nonce(nonce));
+  CHECK(unfinished.first >= 56);  // state words and key
+  CHECK(unfinished.second == 0);
+  const auto decrypting = aead_nonzero_bytes<sponge::AsconAead128Decryptor>(
+      [&](sponge::AsconAead128Decryptor& aead) { aead.update(text); }, sponge::AsconAead128Key(key),
+      sponge::AsconAead128Nonce(nonce), std::span(out));
+  CHECK(decrypting.first >= 56);
+  CHECK(decrypting.second == 0);
+}
+
+TEST_CASE("Ascon-AEAD128 out of order: std::logic_error; wrong lengths: nothing written") {
+  std::array<std::uint8_t, 16> key{}, nonce{};
+  Bytes text(20, 0x11), out(20, 0xA5);
+  sponge::AsconAead128Encryptor encryptor(key, nonce);
+  encryptor.update(text, out);
+  CHECK_THROWS_AS(encryptor.update_associated_data(text), std::logic_error);
+  CHECK_THROWS_AS(encryptor.update(text, std::span(out).first(19)), std::invalid_argument);
+  const auto tag = encryptor.finish();
+  const std::string message = logic_error_message([&] { encryptor.update(text, out); });
+  CHECK(message.find("finish") != std::string::npos);
+  CHECK_THROWS_AS((void)encryptor.finish(), std::logic_error);
+
+  Bytes opened(19, 0xA5);
+  sponge::AsconAead128Decryptor decryptor(key, nonce, opened);
+  CHECK_THROWS_AS(decryptor.update(out), std::length_error);  // 20 bytes into 19
+  CHECK(opened == Bytes(19, 0xA5));                           // nothing written
+  CHECK(decryptor.plaintext_bytes() == 0);
+  CHECK_FALSE(decryptor.finish(tag));  // the tag of 20 bytes, not of none
+  CHECK_THROWS_AS((void)decryptor.finish(tag), std::logic_error);
+
+  sponge::AsconXof128 xof;
+  std::uint8_t squeezed[4];
+  xof.squeeze(squeezed);
+  CHECK_THROWS_AS(xof.update(text), std::logic_error);
+  xof.reset();
+  xof.update(text);  // usable again
 }

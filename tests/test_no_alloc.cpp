@@ -352,3 +352,63 @@ TEST_CASE("RFC 9861 and SP 800-185 functions never allocate: one-shot, classes, 
   CHECK(c_status == 0);
   MESSAGE("checksum of the outputs (keeps them alive): " << int{checksum});
 }
+
+TEST_CASE("Ascon functions never allocate: one-shot, classes, AEAD streaming, C API") {
+  sponge_test::Rng rng(2025);
+  const sponge_test::Bytes input = rng.bytes(100000);
+  const sponge_test::Bytes customization = rng.bytes(256);
+  sponge_test::Bytes out(100000), opened(100000), xof_out(100);
+  std::array<std::uint8_t, 16> key{}, nonce{}, tag{};
+  key.fill(0x11);
+  nonce.fill(0x22);
+  sponge::AsconHash256 hash;
+  sponge::AsconXof128 xof;
+  sponge::AsconCxof128 cxof(customization);  // constructed before counting: it may throw
+  std::uint8_t checksum = 0;
+  int failures = 0;
+
+  AllocationCounter counter;
+  for (const std::size_t size : {0, 1, 7, 8, 9, 15, 16, 17, 1000, 100000}) {
+    const std::span<const std::uint8_t> msg = std::span(input).first(size);
+    const std::span<std::uint8_t> ct = std::span(out).first(size),
+                                  pt = std::span(opened).first(size);
+    checksum ^= sponge::ascon_hash256(msg)[0];
+    sponge::ascon_xof128(msg, xof_out);
+    sponge::ascon_cxof128(msg, customization, xof_out);
+    hash.reset();
+    hash.update(msg.first(size / 2)).update(msg.subspan(size / 2));
+    checksum ^= hash.digest()[0];
+    xof.reset();
+    xof.update(msg);
+    xof.squeeze(xof_out);
+    cxof.reset();
+    cxof.update(msg);
+    cxof.squeeze(xof_out);
+    sponge::ascon_aead128_encrypt(key, nonce, msg, msg, ct, tag);
+    failures += !sponge::ascon_aead128_decrypt(key, nonce, msg, ct, tag, pt);
+    sponge::AsconAead128Encryptor encryptor(key, nonce);
+    encryptor.update_associated_data(msg);
+    encryptor.update(msg.first(size / 3), ct.first(size / 3));
+    encryptor.update(msg.subspan(size / 3), ct.subspan(size / 3));
+    tag = encryptor.finish();
+    sponge::AsconAead128Decryptor decryptor(key, nonce, pt);
+    decryptor.update_associated_data(msg);
+    decryptor.update(ct);
+    failures += !decryptor.finish(tag);
+    tag[0] ^= 1;  // a forgery: rejected and zeroed, without allocating either
+    failures += sponge::ascon_aead128_decrypt(key, nonce, msg, ct, tag, pt) ? 1 : 0;
+    failures += sponge_ascon_aead128_encrypt(key.data(), nonce.data(), msg.data(), size, msg.data(),
+                                             size, ct.data(), tag.data()) != SPONGE_OK;
+    failures += sponge_ascon_aead128_decrypt(key.data(), nonce.data(), msg.data(), size, ct.data(),
+                                             size, tag.data(), pt.data()) != SPONGE_OK;
+    failures += sponge_ascon_hash256(msg.data(), size, xof_out.data()) != SPONGE_OK;
+    failures += sponge_ascon_cxof128(customization.data(), 256, msg.data(), size, xof_out.data(),
+                                     xof_out.size()) != SPONGE_OK;
+    checksum ^= static_cast<std::uint8_t>(xof_out[0] ^ (ct.empty() ? 0 : ct[0]));
+  }
+  counter.stop();
+  CHECK(failures == 0);
+  CHECK(counter.allocations() == 0);
+  CHECK(counter.deallocations() == 0);
+  MESSAGE("checksum " << int{checksum});
+}

@@ -24,6 +24,9 @@
 #include <string>
 #include <vector>
 
+#include "ascon_kernel.hpp"
+#include "ascon_modes.hpp"
+#include "ascon_portable.hpp"
 #include "doctest/doctest.h"
 #include "kernel.hpp"
 #include "support/test_support.hpp"
@@ -292,11 +295,9 @@ std::string describe(const std::vector<Finding>& findings) {
 // Runs `scenario` on `secret` below a painted stack and returns the secret lanes left in
 // the dead stack, and in `extra` (memory the test owns that the scenario wrote, e.g. a
 // hasher that outlives it).
-std::vector<Finding> residue_after(const Model& model, const Bytes& secret,
-                                   const std::function<void()>& scenario,
-                                   std::span<const std::uint8_t> extra = {}) {
-  const std::vector<TrajectoryLane> lanes = secret_lanes(model, secret);
-  REQUIRE(lanes.size() > 25 * 12);
+std::vector<Finding> residue_of_lanes(const std::vector<TrajectoryLane>& lanes,
+                                      const std::function<void()>& scenario,
+                                      std::span<const std::uint8_t> extra = {}) {
   std::vector<std::uint8_t> dead_stack(kScanBytes);
   // A first run binds the library's symbols: the dynamic linker's lazy-binding trampoline
   // saves the vector registers on the stack, and they still hold lanes the model above
@@ -309,6 +310,14 @@ std::vector<Finding> residue_after(const Model& model, const Bytes& secret,
   for (const Finding& finding : find_lanes(extra, lanes))
     findings.push_back(finding);
   return findings;
+}
+
+std::vector<Finding> residue_after(const Model& model, const Bytes& secret,
+                                   const std::function<void()>& scenario,
+                                   std::span<const std::uint8_t> extra = {}) {
+  const std::vector<TrajectoryLane> lanes = secret_lanes(model, secret);
+  REQUIRE(lanes.size() > 25 * 12);
+  return residue_of_lanes(lanes, scenario, extra);
 }
 
 void check_no_residue(const char* scenario_name, const std::vector<Finding>& findings) {
@@ -684,4 +693,241 @@ TEST_CASE("residue: the test finds lanes a kernel leaves behind (control)") {
     __asm__ volatile("" : : "r"(leaked) : "memory");
   });
   CHECK(findings.size() >= 25);
+}
+
+// ---------------------------------------------------------------------------------------
+// Ascon: the same scan, with a model of the SP 800-232 modes on the portable rounds. A lane
+// is one of the five state words at a round boundary, or a key word.
+// ---------------------------------------------------------------------------------------
+namespace {
+
+// The state walk of one Ascon mode run: every word at every round boundary of every
+// permutation, and the words the caller receives whole (digest words, ciphertext blocks, the
+// tag).
+class AsconWalk {
+ public:
+  explicit AsconWalk(std::array<std::uint64_t, 5> state) : state_(state) {}
+
+  void permute(int rounds) {
+    for (int round = 12 - rounds; round <= 12; ++round) {
+      for (int word = 0; word < 5; ++word)
+        lanes.push_back({state_[word], permutations_, round, word});
+      if (round < 12) sponge::detail::ascon_p320_rounds_portable(state_.data(), round, round + 1);
+    }
+    ++permutations_;
+  }
+  std::uint64_t& operator[](std::size_t word) { return state_[word]; }
+  void secret_word(std::uint64_t value) { lanes.push_back({value, permutations_, -1, -1}); }
+
+  std::vector<TrajectoryLane> lanes;
+  std::vector<std::uint64_t> public_words;
+
+ private:
+  std::array<std::uint64_t, 5> state_;
+  std::size_t permutations_ = 0;
+};
+
+std::uint64_t le_word(const Bytes& bytes, std::size_t offset, std::size_t length) {
+  std::uint64_t word = 0;
+  for (std::size_t i = 0; i < length; ++i)
+    word |= std::uint64_t{bytes[offset + i]} << (8 * i);
+  return word;
+}
+
+// Ascon-Hash256 or XOF128 (from `initial`, the state after P12(IV)) of the secret message.
+AsconWalk ascon_hash_walk(const std::uint64_t (&initial)[5], const Bytes& message,
+                          std::size_t output_bytes) {
+  AsconWalk walk({initial[0], initial[1], initial[2], initial[3], initial[4]});
+  std::size_t offset = 0;
+  for (; message.size() - offset >= 8; offset += 8) {
+    walk[0] ^= le_word(message, offset, 8);
+    walk.permute(12);
+  }
+  walk[0] ^= le_word(message, offset, message.size() - offset);
+  walk[0] ^= std::uint64_t{1} << (8 * (message.size() - offset));
+  walk.permute(12);
+  for (std::size_t produced = 8;; produced += 8) {
+    if (produced <= output_bytes) walk.public_words.push_back(walk[0]);
+    if (produced >= output_bytes) break;
+    walk.permute(12);
+  }
+  return walk;
+}
+
+// Ascon-AEAD128 with secret = key (16 bytes) || plaintext, a public nonce and associated data.
+AsconWalk ascon_aead_walk(const Bytes& secret, const Bytes& nonce, const Bytes& associated_data) {
+  const std::uint64_t k0 = le_word(secret, 0, 8), k1 = le_word(secret, 8, 8);
+  AsconWalk walk(
+      {sponge::detail::kAsconAead128Iv, k0, k1, le_word(nonce, 0, 8), le_word(nonce, 8, 8)});
+  walk.secret_word(k0);
+  walk.secret_word(k1);
+  walk.permute(12);
+  walk[3] ^= k0;
+  walk[4] ^= k1;
+  const auto absorb_padded = [&](const Bytes& bytes, std::size_t from, bool ciphertext_public) {
+    std::size_t offset = from;
+    for (; bytes.size() - offset >= 16; offset += 16) {
+      walk[0] ^= le_word(bytes, offset, 8);
+      walk[1] ^= le_word(bytes, offset + 8, 8);
+      if (ciphertext_public) {
+        walk.public_words.push_back(walk[0]);
+        walk.public_words.push_back(walk[1]);
+      }
+      walk.permute(8);
+    }
+    const std::size_t rest = bytes.size() - offset;
+    walk[0] ^= le_word(bytes, offset, std::min<std::size_t>(rest, 8));
+    if (rest > 8) walk[1] ^= le_word(bytes, offset + 8, rest - 8);
+    if (ciphertext_public && rest >= 8) walk.public_words.push_back(walk[0]);
+    walk[rest / 8] ^= std::uint64_t{1} << (8 * (rest % 8));
+  };
+  if (!associated_data.empty()) {
+    absorb_padded(associated_data, 0, false);
+    walk.permute(8);
+  }
+  walk[4] ^= std::uint64_t{1} << 63;
+  absorb_padded(secret, 16, true);
+  for (std::size_t offset = 16; offset + 8 <= secret.size(); offset += 8)
+    walk.secret_word(le_word(secret, offset, 8));  // the plaintext's own words
+  walk[2] ^= k0;
+  walk[3] ^= k1;
+  walk.permute(12);
+  walk.public_words.push_back(walk[3] ^ k0);
+  walk.public_words.push_back(walk[4] ^ k1);
+  return walk;
+}
+
+// The lanes of `walk` that differ in `other_walk` (the same run on another secret of the same
+// length) and that the caller does not receive whole.
+std::vector<TrajectoryLane> ascon_secret_lanes(const AsconWalk& walk, const AsconWalk& other_walk) {
+  REQUIRE(walk.lanes.size() == other_walk.lanes.size());
+  std::vector<TrajectoryLane> lanes;
+  for (std::size_t i = 0; i < walk.lanes.size(); ++i) {
+    const TrajectoryLane& lane = walk.lanes[i];
+    if (lane.value == other_walk.lanes[i].value) continue;
+    if (std::find(walk.public_words.begin(), walk.public_words.end(), lane.value) !=
+        walk.public_words.end()) {
+      continue;
+    }
+    lanes.push_back(lane);
+  }
+  std::sort(lanes.begin(), lanes.end(),
+            [](const TrajectoryLane& a, const TrajectoryLane& b) { return a.value < b.value; });
+  REQUIRE(lanes.size() > 100);
+  return lanes;
+}
+
+Bytes flipped(Bytes bytes) {
+  for (std::uint8_t& byte : bytes)
+    byte ^= 0x5A;
+  return bytes;
+}
+
+void check_no_ascon_residue(const char* scenario_name, const std::vector<Finding>& findings) {
+  std::printf("residue: %-42s ascon kernel %-11s %zu secret lanes found\n", scenario_name,
+              std::string(sponge::active_kernel(sponge::KernelFamily::ascon_p320)).c_str(),
+              findings.size());
+  INFO(std::string(scenario_name) << " left secret Ascon words on the dead stack:\n"
+                                  << describe(findings));
+  CHECK(findings.empty());
+}
+
+}  // namespace
+
+TEST_CASE("residue: Ascon hashing and AEAD leave no secret state or key word on the stack") {
+  sponge_test::Rng rng(0xA5C0DE);
+  const Bytes message = rng.bytes(8 * 9 + 5);  // full blocks (the multi-block entry) and a tail
+  const Bytes nonce = rng.bytes(16), associated_data = rng.bytes(16 + 7);
+  const Bytes aead_secret = rng.bytes(16 + 16 * 4 + 9);  // key || plaintext
+  const std::span<const std::uint8_t> key = std::span(aead_secret).first(16);
+  const std::span<const std::uint8_t> plaintext = std::span(aead_secret).subspan(16);
+
+  SUBCASE("AsconHash256 update, digest, destruction") {
+    const auto lanes = ascon_secret_lanes(
+        ascon_hash_walk(sponge::detail::kAsconHash256Initial, message, 32),
+        ascon_hash_walk(sponge::detail::kAsconHash256Initial, flipped(message), 32));
+    std::array<std::uint8_t, 32> digest{};
+    const auto findings = residue_of_lanes(lanes, [&] {
+      sponge::AsconHash256 hash;
+      hash.update(std::span(message).first(13));
+      hash.update(std::span(message).subspan(13));
+      digest = hash.digest();
+    });
+    CHECK(digest == sponge::ascon_hash256(message));
+    check_no_ascon_residue("AsconHash256 update, digest, destruction", findings);
+  }
+  SUBCASE("one-shot ascon_xof128, squeezed across blocks") {
+    const auto lanes = ascon_secret_lanes(
+        ascon_hash_walk(sponge::detail::kAsconXof128Initial, message, 100),
+        ascon_hash_walk(sponge::detail::kAsconXof128Initial, flipped(message), 100));
+    Bytes out(100);
+    const auto findings = residue_of_lanes(lanes, [&] { sponge::ascon_xof128(message, out); });
+    check_no_ascon_residue("one-shot ascon_xof128", findings);
+  }
+  const auto aead_lanes =
+      ascon_secret_lanes(ascon_aead_walk(aead_secret, nonce, associated_data),
+                         ascon_aead_walk(flipped(aead_secret), nonce, associated_data));
+  Bytes ciphertext(plaintext.size());
+  std::array<std::uint8_t, 16> tag{};
+  sponge::ascon_aead128_encrypt(sponge::AsconAead128Key(key.data(), 16),
+                                sponge::AsconAead128Nonce(nonce.data(), 16), associated_data,
+                                plaintext, ciphertext, tag);
+  SUBCASE("one-shot ascon_aead128_encrypt") {
+    Bytes out(plaintext.size());
+    std::array<std::uint8_t, 16> out_tag{};
+    const auto findings = residue_of_lanes(aead_lanes, [&] {
+      sponge::ascon_aead128_encrypt(sponge::AsconAead128Key(key.data(), 16),
+                                    sponge::AsconAead128Nonce(nonce.data(), 16), associated_data,
+                                    plaintext, out, out_tag);
+    });
+    CHECK(out_tag == tag);
+    check_no_ascon_residue("one-shot ascon_aead128_encrypt", findings);
+  }
+  SUBCASE("AsconAead128Decryptor in pieces, destruction") {
+    Bytes opened(plaintext.size());
+    bool authentic = false;
+    const auto findings = residue_of_lanes(aead_lanes, [&] {
+      sponge::AsconAead128Decryptor decryptor(sponge::AsconAead128Key(key.data(), 16),
+                                              sponge::AsconAead128Nonce(nonce.data(), 16), opened);
+      decryptor.update_associated_data(std::span(associated_data).first(5));
+      decryptor.update_associated_data(std::span(associated_data).subspan(5));
+      decryptor.update(std::span(ciphertext).first(21));
+      decryptor.update(std::span(ciphertext).subspan(21));
+      authentic = decryptor.finish(tag);
+    });
+    CHECK(authentic);
+    CHECK(std::equal(opened.begin(), opened.end(), plaintext.begin(), plaintext.end()));
+    check_no_ascon_residue("AsconAead128Decryptor in pieces", findings);
+  }
+  SUBCASE("C API sponge_ascon_aead128_decrypt of a forgery") {
+    Bytes opened(plaintext.size());
+    auto forged_tag = tag;
+    forged_tag[3] ^= 0x10;
+    int status = 0;
+    const auto findings = residue_of_lanes(aead_lanes, [&] {
+      status = sponge_ascon_aead128_decrypt(key.data(), nonce.data(), associated_data.data(),
+                                            associated_data.size(), ciphertext.data(),
+                                            ciphertext.size(), forged_tag.data(), opened.data());
+    });
+    CHECK(status == SPONGE_ERROR_AUTHENTICATION);
+    check_no_ascon_residue("C API sponge_ascon_aead128_decrypt, forged", findings);
+  }
+}
+
+TEST_CASE("residue: the Ascon scan finds state words left behind (control)") {
+  // A state of the hash walk, written to the dead stack by a function of the test, must be
+  // found: the Ascon model's words are the ones the library computes.
+  const Bytes message = sponge_test::Rng(0xC0DE).bytes(8 * 3 + 1);
+  const auto lanes = ascon_secret_lanes(
+      ascon_hash_walk(sponge::detail::kAsconHash256Initial, message, 32),
+      ascon_hash_walk(sponge::detail::kAsconHash256Initial, flipped(message), 32));
+  const auto findings = residue_of_lanes(lanes, [&] {
+    std::uint64_t leaked[5];
+    std::copy(std::begin(sponge::detail::kAsconHash256Initial),
+              std::end(sponge::detail::kAsconHash256Initial), leaked);
+    leaked[0] ^= le_word(message, 0, 8);
+    sponge::detail::ascon_p320_rounds_portable(leaked, 0, 5);
+    __asm__ volatile("" : : "r"(leaked) : "memory");
+  });
+  CHECK(findings.size() >= 5);
 }

@@ -1,4 +1,5 @@
-// Little-endian lane loads and stores: Keccak's byte order, on hosts of either endianness.
+// Little-endian lane loads and stores: the byte order of Keccak and of Ascon (SP 800-232), on
+// hosts of either endianness.
 #pragma once
 
 #include <bit>
@@ -12,6 +13,11 @@ inline std::uint64_t load_le64(const std::uint8_t* bytes) noexcept {
   std::memcpy(&value, bytes, 8);
   if constexpr (std::endian::native == std::endian::big) value = __builtin_bswap64(value);
   return value;
+}
+
+inline void store_le64(std::uint8_t* bytes, std::uint64_t value) noexcept {
+  if constexpr (std::endian::native == std::endian::big) value = __builtin_bswap64(value);
+  std::memcpy(bytes, &value, 8);
 }
 
 // XORs `length` bytes into the state's little-endian byte string, from byte `offset` on.

@@ -227,6 +227,55 @@ sponge_status sponge_parallelhashxof256(const uint8_t* in, size_t in_len, size_t
                          });
 }
 
+sponge_status sponge_ascon_hash256(const uint8_t* in, size_t in_len, uint8_t out[32]) {
+  using Hash = std::array<std::uint8_t, 32> (*)(std::span<const std::uint8_t>) noexcept;
+  return fixed_output<static_cast<Hash>(sponge::ascon_hash256)>(in, in_len, out);
+}
+sponge_status sponge_ascon_xof128(const uint8_t* in, size_t in_len, uint8_t* out, size_t out_len) {
+  return extendable_output<static_cast<XofSpanFn>(sponge::ascon_xof128)>(in, in_len, out, out_len);
+}
+// The length was checked, so the C++ function cannot throw.
+sponge_status sponge_ascon_cxof128(const uint8_t* custom, size_t custom_len, const uint8_t* in,
+                                   size_t in_len, uint8_t* out, size_t out_len) {
+  return checked_call<2>({{{custom, custom_len}, {in, in_len}}},
+                         custom_len <= sponge::AsconCxof128::kMaxCustomizationBytes, out, out_len,
+                         [](auto customization, auto message, auto output) {
+                           sponge::ascon_cxof128(message, customization, output);
+                         });
+}
+
+sponge_status sponge_ascon_aead128_encrypt(const uint8_t key[16], const uint8_t nonce[16],
+                                           const uint8_t* ad, size_t ad_len, const uint8_t* pt,
+                                           size_t pt_len, uint8_t* ct, uint8_t tag[16]) {
+  if (key == nullptr || nonce == nullptr) return SPONGE_ERROR_NULL_INPUT;
+  if ((ad == nullptr && ad_len != 0) || (pt == nullptr && pt_len != 0)) {
+    return SPONGE_ERROR_NULL_INPUT;
+  }
+  if ((ct == nullptr && pt_len != 0) || tag == nullptr) return SPONGE_ERROR_NULL_OUTPUT;
+  // The lengths are equal, so the C++ function cannot throw.
+  sponge::ascon_aead128_encrypt(sponge::AsconAead128Key(key, 16),
+                                sponge::AsconAead128Nonce(nonce, 16), {ad, ad_len}, {pt, pt_len},
+                                {ct, pt_len}, std::span<std::uint8_t, 16>(tag, 16));
+  return SPONGE_OK;
+}
+
+sponge_status sponge_ascon_aead128_decrypt(const uint8_t key[16], const uint8_t nonce[16],
+                                           const uint8_t* ad, size_t ad_len, const uint8_t* ct,
+                                           size_t ct_len, const uint8_t tag[16], uint8_t* pt) {
+  if (key == nullptr || nonce == nullptr || tag == nullptr) return SPONGE_ERROR_NULL_INPUT;
+  if ((ad == nullptr && ad_len != 0) || (ct == nullptr && ct_len != 0)) {
+    return SPONGE_ERROR_NULL_INPUT;
+  }
+  if (pt == nullptr && ct_len != 0) return SPONGE_ERROR_NULL_OUTPUT;
+  // The tag is copied first: `pt` may then overlap it.
+  std::array<std::uint8_t, 16> expected_tag;
+  std::copy_n(tag, expected_tag.size(), expected_tag.begin());
+  const bool authentic = sponge::ascon_aead128_decrypt(
+      sponge::AsconAead128Key(key, 16), sponge::AsconAead128Nonce(nonce, 16), {ad, ad_len},
+      {ct, ct_len}, expected_tag, {pt, ct_len});
+  return authentic ? SPONGE_OK : SPONGE_ERROR_AUTHENTICATION;
+}
+
 const char* sponge_status_message(sponge_status status) {
   switch (status) {
     case SPONGE_OK:
@@ -236,8 +285,10 @@ const char* sponge_status_message(sponge_status status) {
     case SPONGE_ERROR_NULL_OUTPUT:
       return "output pointer is NULL";
     case SPONGE_ERROR_INVALID_PARAMETER:
-      return "parameter out of range (TurboSHAKE domain byte outside 0x01..0x7F, or "
-             "ParallelHash block size 0)";
+      return "parameter out of range (TurboSHAKE domain byte outside 0x01..0x7F, "
+             "ParallelHash block size 0, or Ascon-CXOF128 customization over 256 bytes)";
+    case SPONGE_ERROR_AUTHENTICATION:
+      return "authentication failed: the tag does not match (plaintext output zeroed)";
   }
   return "unknown sponge_status";
 }
@@ -245,6 +296,10 @@ const char* sponge_status_message(sponge_status status) {
 const char* sponge_active_kernel(void) {
   // Kernel names are string literals, so the view is NUL-terminated.
   return sponge::active_kernel().data();
+}
+
+const char* sponge_active_ascon_kernel(void) {
+  return sponge::active_kernel(sponge::KernelFamily::ascon_p320).data();
 }
 
 }  // extern "C"

@@ -2,7 +2,8 @@
 //
 // The choice is made once per family, on first use, in a function-local static (thread-safe
 // by the C++ memory model); afterwards every permutation costs one indirect call and nothing
-// more. SPONGE_KERNEL=<name> forces a Keccak-p[1600] kernel. A name that is unknown, or a
+// more. SPONGE_KERNEL=<name> forces a Keccak-p[1600] kernel, SPONGE_ASCON_KERNEL=<name> an
+// Ascon-p[320] kernel. A name that is unknown, or a
 // kernel this CPU cannot run, ends the process with a message: silently hashing on another
 // kernel than the one asked for would make a test or benchmark report on the wrong code.
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include <string_view>
 
 #include "arm64_core_choice.hpp"
+#include "ascon_kernel.hpp"
 #include "dispatch.hpp"
 #include "kernel.hpp"
 #include "sponge/sponge.hpp"
@@ -29,6 +31,8 @@ extern const KeccakKernel kArm64Sha3Kernel;
 extern const KeccakKernel kArm64ScalarKernel;
 #endif
 
+extern const AsconKernel kAsconPortableKernel;
+
 namespace {
 
 // Best first where CPU features alone decide. Every kernel added to the library is listed
@@ -45,6 +49,12 @@ const KeccakKernel* const kKernels[] = {
     &kArm64ScalarKernel,
 #endif
     &kPortableKernel,
+};
+
+// The Ascon-p[320] kernels, best first; a generated Ascon kernel is listed here and nowhere
+// else, like the Keccak kernels above.
+const AsconKernel* const kAsconKernels[] = {
+    &kAsconPortableKernel,
 };
 
 // The value as a C string literal: quoted, with the quote, the backslash and every byte
@@ -86,6 +96,8 @@ std::string quoted(std::string_view value) {
 
 // The Keccak-p[1600] family's override variable.
 constexpr const char* kKeccakKernelVariable = "SPONGE_KERNEL";
+// The Ascon-p[320] family's override variable.
+constexpr const char* kAsconKernelVariable = "SPONGE_ASCON_KERNEL";
 
 }  // namespace
 
@@ -138,6 +150,16 @@ const KeccakKernel& active_keccak_kernel() noexcept {
   return chosen;
 }
 
+std::span<const AsconKernel* const> ascon_compiled_kernels() noexcept {
+  return kAsconKernels;
+}
+
+const AsconKernel& active_ascon_kernel() noexcept {
+  static const AsconKernel& chosen =
+      choose_kernel<AsconKernel>(kAsconKernelVariable, std::span(kAsconKernels));
+  return chosen;
+}
+
 }  // namespace sponge::detail
 
 namespace sponge {
@@ -154,6 +176,8 @@ std::string_view active_kernel(KernelFamily family) noexcept {
   switch (family) {
     case KernelFamily::keccak_p1600:
       return detail::active_keccak_kernel().name;
+    case KernelFamily::ascon_p320:
+      return detail::active_ascon_kernel().name;
   }
   std::abort();  // unreachable: every family is a case above
 }

@@ -63,6 +63,10 @@ constexpr std::array kAlgorithms = {
     extendable_output<sponge::TurboShake256>("turboshake256", "TURBOSHAKE256", 512),
     extendable_output<sponge::Kt128>("kt128", "KT128", 256),
     extendable_output<sponge::Kt256>("kt256", "KT256", 512),
+    // NIST SP 800-232 (after SHA3-256 and Keccak-256: an untagged 256-bit line stays SHA3-256).
+    // Ascon-XOF128 by default 256 bits, twice its 128-bit security strength.
+    fixed_output<sponge::AsconHash256>("ascon-hash256", "ASCON-HASH256"),
+    extendable_output<sponge::AsconXof128>("ascon-xof128", "ASCON-XOF128", 256),
 };
 
 bool equal_ignoring_case(std::string_view a, std::string_view b) {

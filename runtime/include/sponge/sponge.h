@@ -6,7 +6,8 @@
  * first error in this order is returned: a NULL input (SPONGE_ERROR_NULL_INPUT), a
  * parameter out of range (SPONGE_ERROR_INVALID_PARAMETER), a NULL output
  * (SPONGE_ERROR_NULL_OUTPUT). `out` may overlap any input: every input is absorbed before the
- * first output byte is written. No function allocates memory. */
+ * first output byte is written (the Ascon-AEAD128 functions differ: see there). No function
+ * allocates memory. */
 #ifndef SPONGE_SPONGE_H
 #define SPONGE_SPONGE_H
 
@@ -24,8 +25,11 @@ typedef enum sponge_status {
   /* `out` is NULL (fixed-output functions), or NULL while `out_len` is not zero (SHAKE). */
   SPONGE_ERROR_NULL_OUTPUT = -2,
   /* A parameter is out of its range: a TurboSHAKE domain byte outside 0x01..0x7F, a
-   * ParallelHash block size of 0. */
-  SPONGE_ERROR_INVALID_PARAMETER = -3
+   * ParallelHash block size of 0, an Ascon-CXOF128 customization string over 256 bytes. */
+  SPONGE_ERROR_INVALID_PARAMETER = -3,
+  /* Ascon-AEAD128 decryption: the tag does not match (wrong key, nonce, associated data,
+   * ciphertext or tag). The plaintext output is zeroed. */
+  SPONGE_ERROR_AUTHENTICATION = -4
 } sponge_status;
 
 /* Digest sizes in bytes. */
@@ -107,11 +111,44 @@ sponge_status sponge_parallelhashxof256(const uint8_t* in, size_t in_len, size_t
                                         const uint8_t* custom, size_t custom_len, uint8_t* out,
                                         size_t out_len);
 
+/* Ascon, NIST SP 800-232 (Ascon-p[320]; its kernel is forced with SPONGE_ASCON_KERNEL). */
+#define SPONGE_ASCON_HASH256_BYTES 32
+#define SPONGE_ASCON_CXOF128_MAX_CUSTOM_BYTES 256
+#define SPONGE_ASCON_AEAD128_KEY_BYTES 16
+#define SPONGE_ASCON_AEAD128_NONCE_BYTES 16
+#define SPONGE_ASCON_AEAD128_TAG_BYTES 16
+
+/* Ascon-Hash256 (32-byte digest) and Ascon-XOF128 (`out_len` bytes, any length). */
+sponge_status sponge_ascon_hash256(const uint8_t* in, size_t in_len, uint8_t out[32]);
+sponge_status sponge_ascon_xof128(const uint8_t* in, size_t in_len, uint8_t* out, size_t out_len);
+/* Ascon-CXOF128 with customization string `custom` of at most 256 bytes (longer:
+ * SPONGE_ERROR_INVALID_PARAMETER, nothing computed). */
+sponge_status sponge_ascon_cxof128(const uint8_t* custom, size_t custom_len, const uint8_t* in,
+                                   size_t in_len, uint8_t* out, size_t out_len);
+
+/* Ascon-AEAD128. `key`, `nonce` and the tag are 16 bytes and never NULL; the ciphertext is as
+ * long as the plaintext. The caller must never use a nonce twice with the same key.
+ * Encryption writes `pt_len` bytes to `ct` and the tag to `tag`. Decryption writes `ct_len`
+ * bytes to `pt` and returns SPONGE_OK only when `tag` matches (compared in constant time);
+ * on a mismatch it returns SPONGE_ERROR_AUTHENTICATION with `pt` zeroed, so no unverified
+ * plaintext is released. The text output may be the text input itself (in-place), but must
+ * not partly overlap it; key, nonce and tag are read before any output is written. A NULL
+ * text output is allowed with a zero length, like every input. */
+sponge_status sponge_ascon_aead128_encrypt(const uint8_t key[16], const uint8_t nonce[16],
+                                           const uint8_t* ad, size_t ad_len, const uint8_t* pt,
+                                           size_t pt_len, uint8_t* ct, uint8_t tag[16]);
+sponge_status sponge_ascon_aead128_decrypt(const uint8_t key[16], const uint8_t nonce[16],
+                                           const uint8_t* ad, size_t ad_len, const uint8_t* ct,
+                                           size_t ct_len, const uint8_t tag[16], uint8_t* pt);
+
 /* A fixed description of an error code, e.g. for logging. */
 const char* sponge_status_message(sponge_status status);
 
-/* The name of the kernel in use, e.g. "amd64-bmi2" or "portable" (NUL-terminated). */
+/* The name of the Keccak-p[1600] kernel in use, e.g. "amd64-bmi2" or "portable"
+ * (NUL-terminated). */
 const char* sponge_active_kernel(void);
+/* The name of the Ascon-p[320] kernel in use, e.g. "portable" (NUL-terminated). */
+const char* sponge_active_ascon_kernel(void);
 
 #ifdef __cplusplus
 }
