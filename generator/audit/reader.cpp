@@ -219,12 +219,14 @@ class Reader {
       if (space == std::string_view::npos) break;
     }
     if (words.size() != 5) throw GenerationError("unreadable entry line");
-    if (words[0] != entry_kind_name(EntryKind::permute) &&
-        words[0] != entry_kind_name(EntryKind::absorb)) {
-      throw GenerationError("unknown entry kind");
+    bool known = false;
+    for (const EntryKind kind : kEntryKinds) {
+      if (words[0] == entry_kind_name(kind)) {
+        shape.kind = kind;
+        known = true;
+      }
     }
-    shape.kind =
-        words[0] == entry_kind_name(EntryKind::permute) ? EntryKind::permute : EntryKind::absorb;
+    if (!known) throw GenerationError("unknown entry kind");
     shape.permutation = std::string(words[1]);
     auto field = [&](std::string_view word, std::string_view name) {
       const auto value = starts_with(word, name) ? parse_integer(word.substr(name.size()))

@@ -35,10 +35,18 @@ struct BuiltKernel {
   Program program;  // each function is one entry; its EntryShape says what it computes
 };
 
-// The reference one entry call must agree with, run on the JIT self-check's copies:
-// `block` holds shape.rate_bytes bytes (nothing for a permute entry).
-using ReferenceCall =
-    std::function<void(const EntryShape& shape, std::uint64_t* state, const std::uint8_t* block)>;
+// The arguments of one entry call, as its C signature (EntryShape::parameters) takes them:
+// the state, then for absorb entries the input (one rate block for Keccak, block_count blocks
+// for Ascon), for encrypt and decrypt entries the output too (which may be the input).
+struct EntryCall {
+  std::uint64_t* state = nullptr;
+  const std::uint8_t* in = nullptr;
+  std::uint8_t* out = nullptr;
+  std::size_t block_count = 1;
+};
+
+// The reference one entry call must agree with, run on the JIT self-check's copies.
+using ReferenceCall = std::function<void(const EntryShape& shape, const EntryCall& call)>;
 
 struct KernelSpec {
   std::string name;       // as the runtime's dispatcher and SPONGE_KERNEL name it
@@ -61,7 +69,10 @@ BuiltKernel build_keccak_arm64_sha3();
 BuiltKernel build_keccak_arm64_scalar();
 
 // The portable Keccak-p[1600] reference for an entry of any round count and rate.
-void keccak_reference_call(const EntryShape& shape, std::uint64_t* state,
-                           const std::uint8_t* block);
+void keccak_reference_call(const EntryShape& shape, const EntryCall& call);
+// The portable Ascon-p[320] entries of the runtime, by the entry's kind and rounds.
+void ascon_reference_call(const EntryShape& shape, const EntryCall& call);
+
+BuiltKernel build_ascon_amd64_bmi2();
 
 }  // namespace spongegen::kernels

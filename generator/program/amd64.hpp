@@ -94,6 +94,12 @@ class Emitter : public FunctionBuilder {
   void rorx(Reg dst, Reg src, int bits) { emit(Mnemonic::amd64_rorx, {dst, src, Imm{bits}}); }
   // dst = ~a & b (BMI1; flags written).
   void andn(Reg dst, Reg a, Reg b) { emit(Mnemonic::amd64_andn, {dst, a, b}); }
+  void and_(Reg dst, Reg src) { emit(Mnemonic::amd64_and, {dst, src}); }
+  void or_(Reg dst, Reg src) { emit(Mnemonic::amd64_or, {dst, src}); }
+  void not_(Reg dst) { emit(Mnemonic::amd64_not, {dst}); }
+  void xor_(Reg dst, std::int32_t value) { emit(Mnemonic::amd64_xor, {dst, Imm{value}}); }
+  void cmp(Reg a, std::int32_t value) { emit(Mnemonic::amd64_cmp, {a, Imm{value}}); }
+  void je(LabelId target) { emit(Mnemonic::amd64_je, {LabelRef{target}}); }
 };
 
 }  // namespace spongegen::amd64

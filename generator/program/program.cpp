@@ -43,7 +43,17 @@ std::string_view shift_name(Shift shift) {
 }
 
 std::string_view entry_kind_name(EntryKind kind) {
-  return kind == EntryKind::permute ? "permute" : "absorb";
+  switch (kind) {
+    case EntryKind::permute:
+      return "permute";
+    case EntryKind::absorb:
+      return "absorb";
+    case EntryKind::encrypt:
+      return "encrypt";
+    case EntryKind::decrypt:
+      return "decrypt";
+  }
+  throw GenerationError("unknown entry kind");
 }
 
 std::string c_prototype(const std::string& symbol, const EntryShape& shape) {

@@ -168,8 +168,12 @@ struct Parameter {
 
 enum class EntryKind : std::uint8_t {
   permute,  // run the permutation on the state
-  absorb,   // XOR one rate block into the state, then permute
+  absorb,   // XOR one rate block into the state, then permute (Ascon: many blocks)
+  encrypt,  // Ascon AEAD: XOR plaintext blocks into the rate, output it, then permute
+  decrypt,  // Ascon AEAD: output rate ^ ciphertext, the ciphertext becomes the rate, permute
 };
+inline constexpr EntryKind kEntryKinds[] = {EntryKind::permute, EntryKind::absorb,
+                                            EntryKind::encrypt, EntryKind::decrypt};
 std::string_view entry_kind_name(EntryKind kind);
 
 // What one call of an entry computes, declared by the builder: the manifest, `spongegen

@@ -1,5 +1,6 @@
 #include "verify/jit_verify.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -36,8 +37,35 @@ bool host_supports(const kernels::KernelSpec& spec) {
 #endif
 }
 
+// The entry signatures (EntryShape::parameters): the state, then the input, a block count
+// and an output as the entry takes them.
 using PermuteCall = void (*)(std::uint64_t* state);
-using AbsorbCall = void (*)(std::uint64_t* state, const std::uint8_t* block);
+using BlockCall = void (*)(std::uint64_t* state, const std::uint8_t* block);
+using BlocksCall = void (*)(std::uint64_t* state, const std::uint8_t* blocks, std::size_t count);
+using CryptCall = void (*)(std::uint64_t* state, const std::uint8_t* in, std::uint8_t* out,
+                           std::size_t count);
+
+constexpr std::size_t kLargestStateWords = 25;
+constexpr std::size_t kMostBlocks = 3;  // multi-block entries get 0..3 blocks a trial
+
+void call_entry(const void* code, const EntryShape& shape, const kernels::EntryCall& call) {
+  switch (shape.parameters.size()) {
+    case 1:
+      reinterpret_cast<PermuteCall>(code)(call.state);
+      return;
+    case 2:
+      reinterpret_cast<BlockCall>(code)(call.state, call.in);
+      return;
+    case 3:
+      reinterpret_cast<BlocksCall>(code)(call.state, call.in, call.block_count);
+      return;
+    case 4:
+      reinterpret_cast<CryptCall>(code)(call.state, call.in, call.out, call.block_count);
+      return;
+  }
+  throw GenerationError("the JIT self-check has no call for a signature of " +
+                        std::to_string(shape.parameters.size()) + " parameters");
+}
 
 }  // namespace
 
@@ -51,29 +79,43 @@ VerifyResult verify_against_portable(const kernels::KernelSpec& spec,
   std::size_t trials = 0;
   for (const Function& entry : kernel.program.functions) {
     const EntryShape& shape = entry.shape;
-    if (shape.lanes != 1 || shape.rate_bytes > kLargestBlockBytes) {
+    const std::size_t parameters = shape.parameters.size();
+    const std::size_t state_words =
+        parameters == 0 ? 0 : static_cast<std::size_t>(shape.parameters[0].extent);
+    const bool many_blocks = parameters >= 3;  // a block_count parameter
+    if (shape.lanes != 1 || shape.rate_bytes > kLargestBlockBytes || parameters == 0 ||
+        parameters > 4 || state_words == 0 || state_words > kLargestStateWords) {
       throw GenerationError("kernel " + spec.name + ": the JIT self-check has no call for entry " +
                             entry.symbol + " (" + entry_shape_line(shape) + ")");
     }
     const void* code = image.entry(entry.symbol);
     for (int trial = 0; trial < kTrialsPerEntry; ++trial) {
-      std::array<std::uint64_t, 25> expected, actual;
-      for (auto& lane : expected)
-        lane = random.next();
-      // The block sits at every misalignment 0..7 in turn.
-      alignas(8) std::uint8_t storage[kLargestBlockBytes + 8];
-      const std::size_t misalignment = static_cast<std::size_t>(trial % 8);
-      std::uint8_t* block = storage + misalignment;
-      for (int i = 0; i < shape.rate_bytes; ++i)
-        block[i] = static_cast<std::uint8_t>(random.next());
+      std::array<std::uint64_t, kLargestStateWords> expected{}, actual{};
+      for (std::size_t word = 0; word < state_words; ++word)
+        expected[word] = random.next();
       actual = expected;
-      spec.reference(shape, expected.data(), block);
-      if (shape.kind == EntryKind::permute) {
-        reinterpret_cast<PermuteCall>(code)(actual.data());
-      } else {
-        reinterpret_cast<AbsorbCall>(code)(actual.data(), block);
+      // The input sits at every misalignment 0..7 in turn; the output at another, or in place
+      // on every other trial.
+      const std::size_t blocks = many_blocks ? random.below(kMostBlocks + 1) : 1;
+      const std::size_t bytes = blocks * static_cast<std::size_t>(shape.rate_bytes);
+      alignas(8) std::uint8_t input[kMostBlocks * kLargestBlockBytes + 8];
+      alignas(8) std::uint8_t expected_out[kMostBlocks * kLargestBlockBytes + 8] = {};
+      alignas(8) std::uint8_t actual_out[kMostBlocks * kLargestBlockBytes + 8] = {};
+      const std::size_t misalignment = static_cast<std::size_t>(trial % 8);
+      std::uint8_t* in = input + misalignment;
+      for (std::size_t i = 0; i < bytes; ++i)
+        in[i] = static_cast<std::uint8_t>(random.next());
+      const bool in_place = parameters == 4 && trial % 2 == 1;
+      std::uint8_t* expected_dst = expected_out + (7 - misalignment);
+      std::uint8_t* actual_dst = actual_out + (7 - misalignment);
+      if (in_place) {
+        std::copy(in, in + bytes, expected_dst);
+        std::copy(in, in + bytes, actual_dst);
       }
-      if (actual != expected) {
+      spec.reference(shape, {expected.data(), in_place ? expected_dst : in, expected_dst, blocks});
+      call_entry(code, shape, {actual.data(), in_place ? actual_dst : in, actual_dst, blocks});
+      if (actual != expected ||
+          !std::equal(expected_dst, expected_dst + bytes, actual_dst)) {
         throw GenerationError("kernel " + spec.name + ": JIT self-check failed: entry " +
                               entry.symbol + " (" + entry_shape_line(shape) +
                               ") differs from the reference on trial " + std::to_string(trial));

@@ -5,8 +5,9 @@
 
 namespace spongegen::kernels {
 
-void keccak_reference_call(const EntryShape& shape, std::uint64_t* state,
-                           const std::uint8_t* block) {
+void keccak_reference_call(const EntryShape& shape, const EntryCall& call) {
+  std::uint64_t* state = call.state;
+  const std::uint8_t* block = call.in;
   for (int lane = 0; lane < shape.rate_bytes / 8; ++lane) {
     std::uint64_t value = 0;
     for (int byte = 0; byte < 8; ++byte)

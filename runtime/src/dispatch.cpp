@@ -32,6 +32,9 @@ extern const KeccakKernel kArm64ScalarKernel;
 #endif
 
 extern const AsconKernel kAsconPortableKernel;
+#if SPONGE_HAVE_AMD64_BMI2
+extern const AsconKernel kAsconAmd64Bmi2Kernel;
+#endif
 
 namespace {
 
@@ -54,6 +57,9 @@ const KeccakKernel* const kKernels[] = {
 // The Ascon-p[320] kernels, best first; a generated Ascon kernel is listed here and nowhere
 // else, like the Keccak kernels above.
 const AsconKernel* const kAsconKernels[] = {
+#if SPONGE_HAVE_AMD64_BMI2
+    &kAsconAmd64Bmi2Kernel,
+#endif
     &kAsconPortableKernel,
 };
 

@@ -1,0 +1,462 @@
+// Ascon-p[320] for amd64 with BMI1 (ANDN) and BMI2 (RORX): the five words in registers for
+// the whole call, rounds unrolled, and the mode entries looping over their blocks with the
+// state kept in registers.
+//
+// The substitution layer comes from the model as a dataflow (model/ascon.hpp); a small
+// allocator maps its values to registers, writing in place where an operand dies and copying
+// where x86's two-operand form would destroy a value still needed. The builder emits the
+// round with every formula the ISA can run and keeps the one with the fewest instructions.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernels/kernel.hpp"
+#include "model/ascon.hpp"
+#include "program/amd64.hpp"
+
+namespace spongegen::kernels {
+namespace {
+
+using namespace amd64;
+
+// Every register's role, named once. The arguments stay where System V puts them.
+constexpr Reg kState = rdi;     // argument 1: uint64_t state[5]
+constexpr Reg kInput = rsi;     // argument 2 of the mode entries: the blocks (or `in`)
+constexpr Reg kCountOrOut = rdx;  // argument 3: block_count (absorb) or `out` (crypt)
+constexpr Reg kCryptCount = rcx;  // argument 4 of encrypt and decrypt: block_count
+// The words and the substitution's temporaries: 11 registers, six of them callee-saved.
+constexpr std::array<Reg, 11> kPool = {rax, r8, r9, r10, r11, rbx, rbp, r12, r13, r14, r15};
+constexpr std::array<Reg, 6> kCalleeSaved = {rbx, rbp, r12, r13, r14, r15};
+
+constexpr std::string_view kSymbolStem = "sponge_ascon_p320_amd64_bmi2";
+
+// Which register holds each word; changes from round to round as the allocator places the
+// substitution's outputs, so code that loops restores it (restore_mapping).
+using WordRegisters = std::array<Reg, ascon::kWords>;
+
+class RegisterFile {
+ public:
+  explicit RegisterFile(const WordRegisters& words) : words_(words) {}
+  const WordRegisters& words() const { return words_; }
+  WordRegisters& words() { return words_; }
+  // A register no word holds and no value in flight uses.
+  Reg take() {
+    for (Reg reg : kPool) {
+      if (!busy(reg)) {
+        in_flight_.push_back(reg);
+        return reg;
+      }
+    }
+    throw GenerationError("ascon-amd64-bmi2: out of registers");
+  }
+  void release(Reg reg) { std::erase(in_flight_, reg); }
+  void hold(Reg reg) {
+    if (!busy(reg)) in_flight_.push_back(reg);
+  }
+  bool busy(Reg reg) const {
+    return std::find(words_.begin(), words_.end(), reg) != words_.end() ||
+           std::find(in_flight_.begin(), in_flight_.end(), reg) != in_flight_.end();
+  }
+
+ private:
+  WordRegisters words_;
+  std::vector<Reg> in_flight_;
+};
+
+// Emits one substitution layer from a formula: the words' registers in `file` are replaced
+// by the registers of the formula's outputs. Returns the instructions it emitted.
+int emit_substitution(Emitter& e, RegisterFile& file, const ascon::SubstitutionFormula& formula) {
+  const int inputs = ascon::kWords;
+  const int values = inputs + formula.operation_count();
+  // The last operation that reads each value; outputs live past the end.
+  std::vector<int> last_use(static_cast<std::size_t>(values), -1);
+  for (int k = 0; k < formula.operation_count(); ++k) {
+    const ascon::FormulaOp& op = formula.ops[static_cast<std::size_t>(k)];
+    last_use[static_cast<std::size_t>(op.a)] = k;
+    if (op.b >= 0) last_use[static_cast<std::size_t>(op.b)] = k;
+  }
+  for (int output : formula.outputs)
+    last_use[static_cast<std::size_t>(output)] = formula.operation_count();
+  std::vector<std::optional<Reg>> reg_of(static_cast<std::size_t>(values));
+  for (int word = 0; word < inputs; ++word) {
+    reg_of[static_cast<std::size_t>(word)] = file.words()[static_cast<std::size_t>(word)];
+  }
+  // From here on the file tracks registers by value, not by word.
+  const WordRegisters inputs_held = file.words();
+  for (Reg& reg : file.words())
+    reg = rsp;  // a placeholder, never in kPool; the outputs are assigned at the end
+  for (Reg reg : inputs_held)
+    file.hold(reg);
+  int emitted = 0;
+  auto dies_at = [&](int value, int k) { return last_use[static_cast<std::size_t>(value)] == k; };
+  auto reg = [&](int value) { return *reg_of[static_cast<std::size_t>(value)]; };
+  for (int k = 0; k < formula.operation_count(); ++k) {
+    const ascon::FormulaOp& op = formula.ops[static_cast<std::size_t>(k)];
+    const int value = inputs + k;
+    std::optional<Reg> dst;
+    switch (op.op) {
+      case ascon::BooleanOp::xor_op:
+      case ascon::BooleanOp::and_op:
+      case ascon::BooleanOp::or_op: {
+        int into = op.a, other = op.b;
+        if (!dies_at(op.a, k) && dies_at(op.b, k)) std::swap(into, other);
+        if (dies_at(into, k)) {
+          dst = reg(into);
+        } else {
+          dst = file.take();
+          e.mov(*dst, reg(into));
+          ++emitted;
+        }
+        if (op.op == ascon::BooleanOp::xor_op) e.xor_(*dst, reg(other));
+        if (op.op == ascon::BooleanOp::and_op) e.and_(*dst, reg(other));
+        if (op.op == ascon::BooleanOp::or_op) e.or_(*dst, reg(other));
+        ++emitted;
+        break;
+      }
+      case ascon::BooleanOp::and_not_a:
+        dst = dies_at(op.a, k) ? reg(op.a) : dies_at(op.b, k) ? reg(op.b) : file.take();
+        e.andn(*dst, reg(op.a), reg(op.b));
+        ++emitted;
+        break;
+      case ascon::BooleanOp::not_op:
+        if (dies_at(op.a, k)) {
+          dst = reg(op.a);
+        } else {
+          dst = file.take();
+          e.mov(*dst, reg(op.a));
+          ++emitted;
+        }
+        e.not_(*dst);
+        ++emitted;
+        break;
+      case ascon::BooleanOp::or_not_a:
+        throw GenerationError(fmt::format(
+            "ascon-amd64-bmi2: formula '{}' needs ORN, which amd64 lacks", formula.name));
+    }
+    reg_of[static_cast<std::size_t>(value)] = dst;
+    file.hold(*dst);
+    // Operands whose last use this was give their registers back (unless reused as dst).
+    for (int operand : {op.a, op.b}) {
+      if (operand >= 0 && dies_at(operand, k) && reg(operand) != *dst) file.release(reg(operand));
+    }
+  }
+  for (int word = 0; word < inputs; ++word) {
+    const Reg out = reg(formula.outputs[static_cast<std::size_t>(word)]);
+    file.words()[static_cast<std::size_t>(word)] = out;
+    file.release(out);  // held as a word from now on
+  }
+  return emitted;
+}
+
+// x ^= rotr(x, first) ^ rotr(x, second): two RORX into temporaries, two XOR. For x2,
+// `x2_mask` (if any) is XORed into the second rotation, off the critical path: the next
+// round's constant, and all ones where the substitution left x2 complemented.
+void emit_linear_layer(Emitter& e, RegisterFile& file, std::optional<std::int64_t> x2_mask) {
+  const ascon::Model& model = ascon::model();
+  for (int word = 0; word < ascon::kWords; ++word) {
+    const Reg x = file.words()[static_cast<std::size_t>(word)];
+    const ascon::LinearRotations rotations = model.linear[static_cast<std::size_t>(word)];
+    const Reg first = file.take(), second = file.take();
+    e.rorx(first, x, rotations.first);
+    e.rorx(second, x, rotations.second);
+    if (word == 2 && x2_mask) {
+      e.xor_(second, static_cast<std::int32_t>(*x2_mask));
+      e.annotate(fmt::format("the next round's constant{}, folded in",
+                             *x2_mask < 0 ? " and the deferred NOT" : ""));
+    }
+    e.xor_(x, first);
+    e.xor_(x, second);
+    e.annotate(fmt::format("x{} ^= rotr(x{}, {}) ^ rotr(x{}, {})", word, word, rotations.first,
+                           word, rotations.second));
+    file.release(first);
+    file.release(second);
+  }
+}
+
+// Rounds first_round .. 11, unrolled. The first round adds its constant to x2; every other
+// round's constant is folded into the previous linear layer (x2 ^= c commutes with nothing
+// in between, and there it is off the critical path). A formula that leaves x2 complemented
+// (the deferred NOT) has the complement folded in the same way, since the linear layer maps
+// ~x to ~L(x); after the last round one NOT makes x2 true again.
+void emit_rounds(Emitter& e, RegisterFile& file, const ascon::SubstitutionFormula& formula,
+                 int first_round) {
+  const ascon::Model& model = ascon::model();
+  const bool complemented_x2 = ((formula.complemented_outputs >> 2) & 1) != 0;
+  if ((formula.complemented_outputs & ~(1u << 2)) != 0) {
+    throw GenerationError(fmt::format(
+        "ascon-amd64-bmi2: formula '{}' complements a word other than x2", formula.name));
+  }
+  auto constant = [&](int round) {
+    return static_cast<std::int64_t>(model.round_constants[static_cast<std::size_t>(round)]);
+  };
+  for (int round = first_round; round < ascon::kMaxRounds; ++round) {
+    e.begin_round(round - first_round, false);
+    if (round == first_round) {
+      e.xor_(file.words()[2], static_cast<std::int32_t>(constant(round)));
+      e.annotate(fmt::format("round {}: x2 ^= 0x{:02x}", round, constant(round)));
+    }
+    emit_substitution(e, file, formula);
+    std::optional<std::int64_t> mask;
+    if (round + 1 < ascon::kMaxRounds) mask = constant(round + 1) ^ (complemented_x2 ? -1 : 0);
+    emit_linear_layer(e, file, mask);
+    if (round + 1 == ascon::kMaxRounds && complemented_x2) {
+      e.not_(file.words()[2]);
+      e.annotate("the deferred NOT of the last round");
+    }
+    e.end_round();
+  }
+}
+
+// Moves the words back to `target` (a parallel move: cycles go through a free register).
+void restore_mapping(Emitter& e, RegisterFile& file, const WordRegisters& target) {
+  for (int guard = 0; guard < 32; ++guard) {
+    bool moved = false, pending = false;
+    for (int word = 0; word < ascon::kWords; ++word) {
+      const auto w = static_cast<std::size_t>(word);
+      if (file.words()[w] == target[w]) continue;
+      pending = true;
+      if (!file.busy(target[w])) {
+        e.mov(target[w], file.words()[w]);
+        file.words()[w] = target[w];
+        moved = true;
+      }
+    }
+    if (!pending) return;
+    if (!moved) {  // a cycle: park one word in a free register
+      for (int word = 0; word < ascon::kWords; ++word) {
+        const auto w = static_cast<std::size_t>(word);
+        if (file.words()[w] == target[w]) continue;
+        const Reg spare = file.take();
+        file.release(spare);
+        e.mov(spare, file.words()[w]);
+        file.words()[w] = spare;
+        break;
+      }
+    }
+  }
+  throw GenerationError("ascon-amd64-bmi2: the register mapping does not converge");
+}
+
+struct EntryPlan {
+  std::string symbol;
+  std::string summary;
+  EntryKind kind;
+  int rounds;
+  int rate_bytes;
+};
+
+class AsconAmd64Builder {
+ public:
+  BuiltKernel build() {
+    Program& program = kernel_.program;
+    program.isa = Isa::amd64;
+    program.file_name = "ascon_p320_amd64_bmi2.S";
+    program.kernel_name = "ascon-amd64-bmi2";
+    program.property_note = PropertyNote::x86_ibt_shstk;
+    formula_ = &choose_formula();
+    program.options = {{"syntax", "gnu-as intel_syntax noprefix"},
+                       {"rounds", "unrolled"},
+                       {"state", "five registers"},
+                       {"substitution", std::string(formula_->name)},
+                       {"abi", "sysv"}};
+    for (const ascon::RoundVariant& variant : ascon::model().variants) {
+      emit_entry({fmt::format("{}_p{}", kSymbolStem, variant.rounds),
+                  fmt::format("Ascon-p[320] with {} rounds (p{}) on the five words at state.",
+                              variant.rounds, variant.rounds),
+                  EntryKind::permute, variant.rounds, 0});
+    }
+    emit_entry({std::string(kSymbolStem) + "_absorb_hash",
+                "For each 8-byte block: x0 ^= block, then p12 (Hash256, XOF128, CXOF128).",
+                EntryKind::absorb, 12, 8});
+    emit_entry({std::string(kSymbolStem) + "_absorb_ad",
+                "For each 16-byte block: x0, x1 ^= block, then p8 (AEAD associated data).",
+                EntryKind::absorb, 8, 16});
+    emit_entry({std::string(kSymbolStem) + "_encrypt",
+                "For each 16-byte block: x0, x1 ^= in; out = x0, x1; then p8.",
+                EntryKind::encrypt, 8, 16});
+    emit_entry({std::string(kSymbolStem) + "_decrypt",
+                "For each 16-byte block: out = x0, x1 ^ in; x0, x1 = in; then p8.",
+                EntryKind::decrypt, 8, 16});
+    program.header_lines = header_lines();
+    return std::move(kernel_);
+  }
+
+ private:
+  // The formula with the fewest instructions a round on amd64 (moves included).
+  const ascon::SubstitutionFormula& choose_formula() {
+    const ascon::SubstitutionFormula* best = nullptr;
+    for (const ascon::SubstitutionFormula& formula : ascon::model().formulas) {
+      const bool runnable =
+          std::none_of(formula.ops.begin(), formula.ops.end(), [](const ascon::FormulaOp& op) {
+            return op.op == ascon::BooleanOp::or_not_a;
+          });
+      if (!runnable) {
+        counts_.push_back({std::string(formula.name), -1});
+        continue;
+      }
+      Program scratch;
+      scratch.isa = Isa::amd64;
+      scratch.functions.push_back(Function{"count", "", {}, {}});
+      Emitter e(scratch, scratch.functions.back());
+      RegisterFile file(initial_words());
+      const int count = emit_substitution(e, file, formula);
+      counts_.push_back({std::string(formula.name), count});
+      if (best == nullptr || count < counts_[static_cast<std::size_t>(best_index_)].second) {
+        best = &formula;
+        best_index_ = static_cast<int>(counts_.size()) - 1;
+      }
+    }
+    if (best == nullptr) throw GenerationError("ascon-amd64-bmi2: no runnable formula");
+    return *best;
+  }
+
+  static WordRegisters initial_words() { return {rax, r8, r9, r10, r11}; }
+
+  static std::vector<Parameter> parameters(EntryKind kind) {
+    std::vector<Parameter> list{{"uint64_t", "state", ascon::kWords}};
+    if (kind == EntryKind::absorb) {
+      list.push_back({"const uint8_t*", "blocks", 0});
+      list.push_back({"size_t", "block_count", 0});
+    } else if (kind == EntryKind::encrypt || kind == EntryKind::decrypt) {
+      list.push_back({"const uint8_t*", "in", 0});
+      list.push_back({"uint8_t*", "out", 0});
+      list.push_back({"size_t", "block_count", 0});
+    }
+    return list;
+  }
+
+  void emit_entry(const EntryPlan& plan) {
+    kernel_.program.functions.push_back(Function{
+        plan.symbol, plan.summary,
+        EntryShape{plan.kind, "ascon-p320", plan.rounds, plan.rate_bytes, 1, parameters(plan.kind)},
+        {}});
+    Emitter e(kernel_.program, kernel_.program.functions.back());
+    e.endbr64();
+    int cfa_offset = 8;
+    for (Reg reg : kCalleeSaved) {
+      e.push(reg);
+      cfa_offset += 8;
+      e.cfi({CfiKind::adjust_cfa_offset, 8});
+      e.cfi({CfiKind::offset, -cfa_offset, reg});
+    }
+    RegisterFile file(initial_words());
+    for (int word = 0; word < ascon::kWords; ++word)
+      e.mov(file.words()[static_cast<std::size_t>(word)], qword(kState, 8 * word));
+    const int first_round = ascon::kMaxRounds - plan.rounds;
+    if (plan.kind == EntryKind::permute) {
+      emit_rounds(e, file, *formula_, first_round);
+    } else {
+      const Reg count = plan.kind == EntryKind::absorb ? kCountOrOut : kCryptCount;
+      const LabelId loop = kernel_.program.new_label(plan.symbol + "_block");
+      const LabelId done = kernel_.program.new_label(plan.symbol + "_done");
+      e.cmp(count, 0);
+      e.je(done);
+      e.bind(loop);
+      const WordRegisters at_loop = file.words();
+      emit_block_input(e, file, plan);
+      emit_rounds(e, file, *formula_, first_round);
+      restore_mapping(e, file, at_loop);
+      e.sub(count, 1);
+      e.jne(loop);
+      e.bind(done);
+    }
+    for (int word = 0; word < ascon::kWords; ++word)
+      e.mov(qword(kState, 8 * word), file.words()[static_cast<std::size_t>(word)]);
+    for (auto it = kCalleeSaved.rbegin(); it != kCalleeSaved.rend(); ++it) {
+      e.pop(*it);
+      e.cfi({CfiKind::adjust_cfa_offset, -8});
+      e.cfi({CfiKind::restore, 0, *it});
+    }
+    e.ret();
+  }
+
+  // The block's words into the rate (and out), advancing the pointers. Inputs are loaded
+  // before outputs are stored, so `out` may be `in`.
+  void emit_block_input(Emitter& e, RegisterFile& file, const EntryPlan& plan) {
+    WordRegisters& words = file.words();
+    const int rate_words = plan.rate_bytes / 8;
+    switch (plan.kind) {
+      case EntryKind::absorb:
+        for (int word = 0; word < rate_words; ++word)
+          e.xor_(words[static_cast<std::size_t>(word)], qword(kInput, 8 * word));
+        e.add(kInput, plan.rate_bytes);
+        return;
+      case EntryKind::encrypt:
+        for (int word = 0; word < rate_words; ++word)
+          e.xor_(words[static_cast<std::size_t>(word)], qword(kInput, 8 * word));
+        for (int word = 0; word < rate_words; ++word)
+          e.mov(qword(kCountOrOut, 8 * word), words[static_cast<std::size_t>(word)]);
+        e.add(kInput, plan.rate_bytes);
+        e.add(kCountOrOut, plan.rate_bytes);
+        return;
+      case EntryKind::decrypt: {
+        // The ciphertext words become the rate; the old rate registers carry the plaintext.
+        std::array<Reg, 2> ciphertext{};
+        for (int word = 0; word < rate_words; ++word) {
+          ciphertext[static_cast<std::size_t>(word)] = file.take();
+          e.mov(ciphertext[static_cast<std::size_t>(word)], qword(kInput, 8 * word));
+        }
+        for (int word = 0; word < rate_words; ++word) {
+          const auto w = static_cast<std::size_t>(word);
+          e.xor_(words[w], ciphertext[w]);
+          e.mov(qword(kCountOrOut, 8 * word), words[w]);
+          e.annotate("plaintext");
+          const Reg plaintext = words[w];
+          words[w] = ciphertext[w];
+          file.release(ciphertext[w]);
+          (void)plaintext;  // free again: no word holds it any more
+        }
+        e.add(kInput, plan.rate_bytes);
+        e.add(kCountOrOut, plan.rate_bytes);
+        return;
+      }
+      case EntryKind::permute:
+        return;
+    }
+  }
+
+  std::vector<std::string> header_lines() const {
+    std::vector<std::string> lines = {
+        "Ascon-p[320] (NIST SP 800-232) for amd64 with BMI1 (ANDN) and BMI2 (RORX).",
+        "",
+        "Syntax: GNU assembler, Intel syntax, passed through the C preprocessor.",
+        "ABI: System V AMD64. state in rdi; blocks or in in rsi; block_count (absorb) or",
+        "out (encrypt, decrypt) in rdx; block_count in rcx (encrypt, decrypt).",
+        "Register roles: the five words and the substitution's temporaries share rax, r8-r11,",
+        "rbx, rbp and r12-r15; which register holds which word changes from round to round",
+        "(the allocator writes each value where a dying operand was), and the block loops",
+        "move the words back before they turn. rbx, rbp and r12-r15 are callee-saved: pushed",
+        "and popped with CFI. No stack frame beyond the pushes: no state word is ever stored",
+        "below the stack pointer, so nothing needs clearing (the invariants check this).",
+        "CET: endbr64 at every entry; the object carries the IBT and SHSTK property note.",
+        "No branch and no memory address depends on the state or the input.",
+        "",
+        "The substitution layer: formulas from the model (generator/model/ascon.cpp), each",
+        "checked against the specification's S-box; instructions a round on amd64 with this",
+        "builder's allocator (moves included):",
+    };
+    for (const auto& [name, count] : counts_) {
+      lines.push_back(count < 0 ? fmt::format("  {:<32} not expressible (ORN)", name)
+                                : fmt::format("  {:<32} {}", name, count));
+    }
+    lines.push_back(fmt::format("Chosen: {} (the fewest).", formula_->name));
+    return lines;
+  }
+
+  BuiltKernel kernel_;
+  const ascon::SubstitutionFormula* formula_ = nullptr;
+  std::vector<std::pair<std::string, int>> counts_;
+  int best_index_ = -1;
+};
+
+}  // namespace
+
+BuiltKernel build_ascon_amd64_bmi2() {
+  return AsconAmd64Builder().build();
+}
+
+}  // namespace spongegen::kernels
