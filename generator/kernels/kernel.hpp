@@ -49,6 +49,7 @@ struct EntryCall {
 using ReferenceCall = std::function<void(const EntryShape& shape, const EntryCall& call)>;
 
 struct KernelSpec {
+  std::string family;     // the permutation family: "keccak-p1600" or "ascon-p320"
   std::string name;       // as the runtime's dispatcher and SPONGE_KERNEL name it
   std::string file_name;  // in generated/
   Isa isa;

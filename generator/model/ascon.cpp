@@ -20,22 +20,22 @@ SubstitutionFormula specification_form(bool defer_not) {
                         {},
                         0};
   f.ops = {
-      {xor_op, 0, 4},      // 5: x0' = x0 ^ x4
-      {xor_op, 4, 3},      // 6: x4' = x4 ^ x3
-      {xor_op, 2, 1},      // 7: x2' = x2 ^ x1
-      {and_not_a, 1, 7},   // 8: ~x1 & x2'
-      {and_not_a, 7, 3},   // 9: ~x2' & x3
-      {and_not_a, 3, 6},   // 10: ~x3 & x4'
-      {and_not_a, 6, 5},   // 11: ~x4' & x0'
-      {and_not_a, 5, 1},   // 12: ~x0' & x1
-      {xor_op, 5, 8},      // 13: t0 = x0' ^ (~x1 & x2')
-      {xor_op, 1, 9},      // 14: t1
-      {xor_op, 7, 10},     // 15: t2
-      {xor_op, 3, 11},     // 16: t3
-      {xor_op, 6, 12},     // 17: t4
-      {xor_op, 14, 13},    // 18: t1 ^= t0
-      {xor_op, 13, 17},    // 19: t0 ^= t4
-      {xor_op, 16, 15},    // 20: t3 ^= t2
+      {xor_op, 0, 4},     // 5: x0' = x0 ^ x4
+      {xor_op, 4, 3},     // 6: x4' = x4 ^ x3
+      {xor_op, 2, 1},     // 7: x2' = x2 ^ x1
+      {and_not_a, 1, 7},  // 8: ~x1 & x2'
+      {and_not_a, 7, 3},  // 9: ~x2' & x3
+      {and_not_a, 3, 6},  // 10: ~x3 & x4'
+      {and_not_a, 6, 5},  // 11: ~x4' & x0'
+      {and_not_a, 5, 1},  // 12: ~x0' & x1
+      {xor_op, 5, 8},     // 13: t0 = x0' ^ (~x1 & x2')
+      {xor_op, 1, 9},     // 14: t1
+      {xor_op, 7, 10},    // 15: t2
+      {xor_op, 3, 11},    // 16: t3
+      {xor_op, 6, 12},    // 17: t4
+      {xor_op, 14, 13},   // 18: t1 ^= t0
+      {xor_op, 13, 17},   // 19: t0 ^= t4
+      {xor_op, 16, 15},   // 20: t3 ^= t2
   };
   if (defer_not) {
     f.outputs = {19, 18, 15, 20, 17};
@@ -52,7 +52,10 @@ SubstitutionFormula specification_form(bool defer_not) {
 // it is 15 operations on AArch64 (ORN).
 SubstitutionFormula searched_form(bool with_orn) {
   SubstitutionFormula f{with_orn ? "ePrint 2023/1721, ORN" : "ePrint 2023/1721",
-                        "IACR ePrint 2023/1721; seed 002", {}, {}, 0};
+                        "IACR ePrint 2023/1721; seed 002",
+                        {},
+                        {},
+                        0};
   f.ops = {
       {xor_op, 0, 4},  // 5: x0 ^ x4
       {xor_op, 1, 2},  // 6: x1 ^ x2
@@ -64,21 +67,21 @@ SubstitutionFormula searched_form(bool with_orn) {
     f.ops.push_back({or_not_a, 4, 3});  // 9: ~x4 | x3
     not_x4_or_x3 = 9;
   } else {
-    f.ops.push_back({not_op, 4});      // 9: ~x4
-    f.ops.push_back({or_op, 9, 3});    // 10: ~x4 | x3
+    f.ops.push_back({not_op, 4});    // 9: ~x4
+    f.ops.push_back({or_op, 9, 3});  // 10: ~x4 | x3
     not_x4_or_x3 = 10;
   }
   const int base = static_cast<int>(f.ops.size()) + kWords;
-  f.ops.push_back({or_op, 5, 1});             // base + 0: (x0 ^ x4) | x1
-  f.ops.push_back({or_op, 0, 8});             // base + 1: x0 | (x3 ^ x4)
-  f.ops.push_back({or_op, 7, 6});             // base + 2: (x2 ^ x3) | (x1 ^ x2)
-  f.ops.push_back({and_op, 2, 6});            // base + 3: x2 & (x1 ^ x2)
-  f.ops.push_back({xor_op, base + 0, 8});     // base + 4: shared
+  f.ops.push_back({or_op, 5, 1});                 // base + 0: (x0 ^ x4) | x1
+  f.ops.push_back({or_op, 0, 8});                 // base + 1: x0 | (x3 ^ x4)
+  f.ops.push_back({or_op, 7, 6});                 // base + 2: (x2 ^ x3) | (x1 ^ x2)
+  f.ops.push_back({and_op, 2, 6});                // base + 3: x2 & (x1 ^ x2)
+  f.ops.push_back({xor_op, base + 0, 8});         // base + 4: shared
   f.ops.push_back({xor_op, base + 4, base + 3});  // base + 5: x0
-  f.ops.push_back({xor_op, 5, base + 2});     // base + 6: x1
-  f.ops.push_back({xor_op, 6, not_x4_or_x3});  // base + 7: x2
-  f.ops.push_back({xor_op, 6, base + 1});     // base + 8: x3
-  f.ops.push_back({xor_op, 5, base + 4});     // base + 9: x4
+  f.ops.push_back({xor_op, 5, base + 2});         // base + 6: x1
+  f.ops.push_back({xor_op, 6, not_x4_or_x3});     // base + 7: x2
+  f.ops.push_back({xor_op, 6, base + 1});         // base + 8: x3
+  f.ops.push_back({xor_op, 5, base + 4});         // base + 9: x4
   f.outputs = {base + 5, base + 6, base + 7, base + 8, base + 9};
   return f;
 }

@@ -114,8 +114,7 @@ VerifyResult verify_against_portable(const kernels::KernelSpec& spec,
       }
       spec.reference(shape, {expected.data(), in_place ? expected_dst : in, expected_dst, blocks});
       call_entry(code, shape, {actual.data(), in_place ? actual_dst : in, actual_dst, blocks});
-      if (actual != expected ||
-          !std::equal(expected_dst, expected_dst + bytes, actual_dst)) {
+      if (actual != expected || !std::equal(expected_dst, expected_dst + bytes, actual_dst)) {
         throw GenerationError("kernel " + spec.name + ": JIT self-check failed: entry " +
                               entry.symbol + " (" + entry_shape_line(shape) +
                               ") differs from the reference on trial " + std::to_string(trial));

@@ -9,14 +9,17 @@
 #include <sstream>
 #include <string>
 
+#include "ascon_portable.hpp"  // the runtime's portable substitution layer
 #include "audit/audit.hpp"
 #include "audit/invariants.hpp"
 #include "audit/reader.hpp"
 #include "kernels/kernel.hpp"
+#include "model/ascon.hpp"
 #include "model/keccak.hpp"
 #include "program/amd64.hpp"
 #include "program/arm64.hpp"
 #include "spongegen_process.hpp"
+#include "support/splitmix64.hpp"
 #include "writers/asmjit_encoder.hpp"
 #include "writers/gas_writer.hpp"
 #include "writers/manifest.hpp"
@@ -251,6 +254,7 @@ const audit::EntryAudit& audited_entry(const audit::KernelAudit& kernel, EntryKi
 
 TEST_CASE("the 12-round entries run the shared loop half as often") {
   for (const auto& spec : kernels::all_kernels()) {
+    if (spec.family != "keccak-p1600") continue;  // Keccak kernels' entries and headers
     CAPTURE(spec.name);
     const auto audited = audit::audit_program(spec.build().program, 6);
     const auto& permute24 = audited_entry(audited, EntryKind::permute, 24, 0);
@@ -280,6 +284,7 @@ TEST_CASE("the 12-round entries run the shared loop half as often") {
 
 TEST_CASE("a .S file from before entry shapes reads as 24-round entries") {
   for (const auto& spec : kernels::all_kernels()) {
+    if (spec.family != "keccak-p1600") continue;  // Keccak kernels' entries and headers
     CAPTURE(spec.name);
     const Program now = spec.build().program;
     const int loop_turns = spec.isa == Isa::amd64 ? 6 : 24;
@@ -326,6 +331,7 @@ void check_header_figures(const std::string& header, const audit::EntryAudit& pe
 
 TEST_CASE("every figure of the code in a kernel's header is the audit's") {
   for (const auto& spec : kernels::all_kernels()) {
+    if (spec.family != "keccak-p1600") continue;  // Keccak kernels' entries and headers
     CAPTURE(spec.name);
     const Program program = spec.build().program;
     std::string header;
@@ -379,6 +385,7 @@ TEST_CASE("audit --diff shows a changed instruction under its round") {
 // be known, and must not show as 0.
 TEST_CASE("audit --diff against a .S without round markers says unknown, not 0") {
   for (const auto& spec : kernels::all_kernels()) {
+    if (spec.family != "keccak-p1600") continue;  // Keccak kernels' entries and headers
     CAPTURE(spec.name);
     const Program now = spec.build().program;
     std::string old_text;
@@ -536,8 +543,20 @@ TEST_CASE("the manifest names every file with its sha256 and entries") {
   REQUIRE(manifest["files"].size() == written.size());
   for (std::size_t i = 0; i < written.size(); ++i) {
     CHECK(manifest["files"][i]["sha256"] == writers::sha256_hex(written[i].text));
-    // 24 rounds: permute and five rates; 12 rounds: permute and rates 136, 168.
     const auto& entries = manifest["files"][i]["entries"];
+    if (written[i].spec->family == "ascon-p320") {
+      // p12, p8, p6, the hash and AD absorbs, encrypt and decrypt.
+      REQUIRE(entries.size() == 7);
+      CHECK(entries[0]["permutation"] == "ascon-p320");
+      CHECK(entries[0]["rounds"] == 12);
+      CHECK(entries[3]["kind"] == "absorb");
+      CHECK(entries[3]["rate_bytes"] == 8);
+      CHECK(entries[5]["kind"] == "encrypt");
+      CHECK(entries[6]["kind"] == "decrypt");
+      CHECK(manifest["files"][i]["cpu_features"].size() == 2);
+      continue;
+    }
+    // 24 rounds: permute and five rates; 12 rounds: permute and rates 136, 168.
     REQUIRE(entries.size() == 9);
     CHECK(entries[0]["permutation"] == "keccak-f1600");
     CHECK(entries[0]["rounds"] == 24);
@@ -552,4 +571,46 @@ TEST_CASE("the manifest names every file with its sha256 and entries") {
   }
   CHECK(writers::sha256_hex("abc") ==
         "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+TEST_CASE("the Ascon model: every substitution formula is the runtime's S-box layer") {
+  SplitMix64 random{42};
+  for (const ascon::SubstitutionFormula& formula : ascon::model().formulas) {
+    CAPTURE(formula.name);
+    for (int trial = 0; trial < 100; ++trial) {
+      std::array<std::uint64_t, ascon::kWords> words;
+      for (auto& word : words)
+        word = random.next();
+      sponge::detail::AsconWords runtime{words[0], words[1], words[2], words[3], words[4]};
+      sponge::detail::ascon_substitute(runtime);
+      CHECK(ascon::evaluate(formula, words) ==
+            std::array<std::uint64_t, ascon::kWords>{runtime.x0, runtime.x1, runtime.x2, runtime.x3,
+                                                     runtime.x4});
+    }
+  }
+  CHECK(ascon::formula("specification").operation_count() == 17);
+  CHECK(ascon::formula("ePrint 2023/1721").operation_count() == 16);
+  CHECK(ascon::formula("ePrint 2023/1721, ORN").operation_count() == 15);
+}
+
+TEST_CASE("the Ascon amd64 kernel: audit figures and the formula choice in its header") {
+  const Program program = build("ascon-amd64-bmi2").program;
+  const auto audited = audit::audit_program(program, 4);
+  const auto& p12 = audited.entries.at(0);
+  CHECK(p12.symbol == "sponge_ascon_p320_amd64_bmi2_p12");
+  // Round 0: the first constant, 16 of the substitution (the NOT deferred), 20 of the linear
+  // layer and the next constant folded into it.
+  CHECK(p12.per_round.total == 38);
+  CHECK(p12.per_round.andn == 5);
+  CHECK(p12.per_round.rotate == 10);
+  CHECK(p12.per_permutation.total == p12.static_instructions);  // unrolled, no loop
+  CHECK(p12.frame_bytes == 48);
+  CHECK(p12.saved_registers.size() == 6);
+  std::string header;
+  for (const std::string& line : program.header_lines)
+    header += line + "\n";
+  CHECK(header.find("Chosen: specification, NOT deferred (the fewest).") != std::string::npos);
+  CHECK(header.find("  ePrint 2023/1721, ORN            not expressible (ORN)") !=
+        std::string::npos);
+  CHECK(audit::check_invariants(program).empty());
 }
