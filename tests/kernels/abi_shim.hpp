@@ -53,11 +53,19 @@ static_assert(offsetof(AbiObservation, sp_after) == 296);
 
 }  // namespace sponge_kernel_test
 
-// Calls entry(state, block) with observed->canary in the callee-saved registers; returns sp
-// after the call minus sp before it (0 for a correct callee).
+// Calls entry(state, block, third, fourth) with observed->canary in the callee-saved
+// registers; returns sp after the call minus sp before it (0 for a correct callee). Keccak
+// entries take two arguments (pass junk as the other two); Ascon's mode entries take a
+// block count or an output pointer as the third and a block count as the fourth.
 extern "C" std::uint64_t sponge_test_call_with_canaries(
     void* entry, std::uint64_t* state, const std::uint8_t* block,
-    sponge_kernel_test::AbiObservation* observed);
+    sponge_kernel_test::AbiObservation* observed, std::uint64_t third, std::uint64_t fourth);
+
+namespace sponge_kernel_test {
+// What the unused argument registers hold when a Keccak entry is called through the shim.
+inline constexpr std::uint64_t kJunkThird = 0x0bad0bad0bad0d0dull;
+inline constexpr std::uint64_t kJunkFourth = 0x0bad0bad0bad0c0cull;
+}  // namespace sponge_kernel_test
 // The shim's negative control, a callee that breaks the ABI on purpose:
 //   amd64: clobbers rbx and r13, sets DF, returns with rsp 8 bytes low.
 //   arm64: clobbers x19, x24, d9 and d15, returns with sp 16 bytes low.

@@ -1,10 +1,11 @@
 // Test-only ABI probe for the amd64 kernels (System V AMD64, ELF, GNU as, Intel syntax).
 //
 //   uint64_t sponge_test_call_with_canaries(void* entry, uint64_t* state,
-//                                           const uint8_t* block, AbiObservation* observed);
+//                                           const uint8_t* block, AbiObservation* observed,
+//                                           uint64_t third, uint64_t fourth);
 //
 // Loads observed->canary[0..5] into rbx rbp r12 r13 r14 r15 and junk into every other
-// argument and scratch register, calls entry(state, block) with rsp 16-byte aligned, then
+// scratch register, calls entry(state, block, third, fourth) with rsp 16-byte aligned, then
 // stores what rbx rbp r12-r15, rsp and rflags hold after the call into observed. Returns
 // rsp after the call minus rsp before it (0 for a correct callee).
 //
@@ -69,8 +70,8 @@ sponge_test_call_with_canaries:
 	mov r15, qword ptr [rcx + 40]
 	// Junk in the registers the callee must not read.
 	movabs rax, 0x0bad0bad0bad0a0a
-	movabs rcx, 0x0bad0bad0bad0c0c
-	movabs rdx, 0x0bad0bad0bad0d0d
+	mov rdx, r8                     // argument 3 (Ascon: block_count or out)
+	mov rcx, r9                     // argument 4 (Ascon encrypt, decrypt: block_count)
 	movabs r8, 0x0bad0bad0bad0808
 	movabs r9, 0x0bad0bad0bad0909
 	movabs r10, 0x0bad0bad0bad1010

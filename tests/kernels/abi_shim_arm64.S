@@ -1,11 +1,12 @@
 // Test-only ABI probe for the arm64 kernels (AAPCS64, ELF, GNU as).
 //
 //   uint64_t sponge_test_call_with_canaries(void* entry, uint64_t* state,
-//                                           const uint8_t* block, AbiObservation* observed);
+//                                           const uint8_t* block, AbiObservation* observed,
+//                                           uint64_t third, uint64_t fourth);
 //
 // Loads observed->canary[0..17] into x19-x28 and d8-d15 and junk into the other argument
-// and temporary registers (x2-x15, the low halves of v0-v7 and v16-v31), calls
-// entry(state, block) with blr, then stores what x19-x28, d8-d15 and sp hold after the
+// and temporary registers (x4-x15, the low halves of v0-v7 and v16-v31), calls
+// entry(state, block, third, fourth) with blr, then stores what x19-x28, d8-d15 and sp hold after the
 // call into observed. Returns sp after the call minus sp before it (0 for a correct callee).
 //
 // AbiObservation (tests/kernels/abi_shim.hpp), 8-byte words:
@@ -86,9 +87,8 @@ sponge_test_call_with_canaries:
 	ldp d12, d13, [x3, #112]
 	ldp d14, d15, [x3, #128]
 	// Junk in the registers the callee must not read, or may clobber.
-	mov x2, #0x0a02
-	movk x2, #0x0bad, lsl #48
-	mov x3, #0x0a03
+	mov x2, x4                      // argument 3 (Ascon: block_count or out)
+	mov x3, x5                      // argument 4 (Ascon encrypt, decrypt: block_count)
 	mov x4, #0x0a04
 	mov x5, #0x0a05
 	mov x6, #0x0a06

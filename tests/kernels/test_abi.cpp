@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "abi_shim.hpp"
+#include "ascon_kernel.hpp"
 #include "kernel_test_support.hpp"
 #include "support/test_support.hpp"
 
@@ -39,8 +40,9 @@ TEST_CASE("the ABI shim reports a callee that breaks the ABI (negative control)"
   AbiObservation observed{};
   for (int i = 0; i < kCalleeSavedCount; ++i)
     observed.canary[i] = 0x0101010101010101ull * static_cast<std::uint64_t>(i + 1);
-  const std::uint64_t sp_delta = sponge_test_call_with_canaries(
-      reinterpret_cast<void*>(&sponge_test_bad_callee), state.data(), block.data(), &observed);
+  const std::uint64_t sp_delta =
+      sponge_test_call_with_canaries(reinterpret_cast<void*>(&sponge_test_bad_callee), state.data(),
+                                     block.data(), &observed, kJunkThird, kJunkFourth);
 #if defined(__x86_64__)
   const std::vector<int> clobbered = {0, 3};  // rbx, r13
   constexpr std::uint64_t kSpShift = 8;
@@ -88,8 +90,8 @@ TEST_CASE("every entry of every runnable kernel keeps the calling convention") {
         expected_state = state;
         reference_call(expected_state.data(), block, entry);
 
-        const std::uint64_t sp_delta =
-            sponge_test_call_with_canaries(entry.address(), state.data(), block, &observed);
+        const std::uint64_t sp_delta = sponge_test_call_with_canaries(
+            entry.address(), state.data(), block, &observed, kJunkThird, kJunkFourth);
         ++calls;
         if (kernel->name != "portable") ++non_portable_calls;
 
@@ -123,4 +125,88 @@ TEST_CASE("every entry of every runnable kernel keeps the calling convention") {
   INFO("expected runnable kernels from " << expected.source);
   CHECK(join_names(missing_kernels(expected, tested)) == "");
   if (cpu_has_bmi1_bmi2_independently()) CHECK(non_portable_calls > 0);
+}
+
+// The Ascon-p[320] kernels' entries through the same shim: the mode entries take a block
+// count and an output pointer, so those argument registers carry real values here.
+TEST_CASE("every entry of every runnable Ascon kernel keeps the calling convention") {
+  using sponge::detail::AsconKernel;
+  sponge_test::Rng rng(0xab1'ca11'0000'0002ull);
+  const AsconKernel& portable = *sponge::detail::ascon_compiled_kernels().back();
+  REQUIRE(portable.name == "portable");
+  struct AsconEntryCase {
+    const char* name;
+    void* (*address)(const AsconKernel&);
+    int kind;  // 0 permute, 1 absorb, 2 encrypt/decrypt
+    std::size_t rate;
+  };
+  const AsconEntryCase cases[] = {
+      {"p12", [](const AsconKernel& k) { return reinterpret_cast<void*>(k.permute12); }, 0, 0},
+      {"p8", [](const AsconKernel& k) { return reinterpret_cast<void*>(k.permute8); }, 0, 0},
+      {"p6", [](const AsconKernel& k) { return reinterpret_cast<void*>(k.permute6); }, 0, 0},
+      {"absorb_hash", [](const AsconKernel& k) { return reinterpret_cast<void*>(k.absorb_hash); },
+       1, 8},
+      {"absorb_ad", [](const AsconKernel& k) { return reinterpret_cast<void*>(k.absorb_ad); }, 1,
+       16},
+      {"encrypt", [](const AsconKernel& k) { return reinterpret_cast<void*>(k.encrypt); }, 2, 16},
+      {"decrypt", [](const AsconKernel& k) { return reinterpret_cast<void*>(k.decrypt); }, 2, 16},
+  };
+  std::size_t calls = 0;
+  for (const AsconKernel* kernel : sponge::detail::ascon_compiled_kernels()) {
+    if (!kernel->cpu_supports()) continue;
+    for (const AsconEntryCase& entry : cases) {
+      std::array<int, kCalleeSavedCount> clobbered_sets{};
+      int sp_changed = 0, wrong = 0;
+      for (int set = 0; set < kCanarySets; ++set) {
+        AbiObservation observed{};
+        fill_canaries(observed, set, rng);
+        std::array<std::uint64_t, 5> state{}, expected{};
+        for (auto& word : state)
+          word = rng.next();
+        expected = state;
+        const std::size_t blocks = static_cast<std::size_t>(set % 4);
+        alignas(8) std::array<std::uint8_t, 3 * 16 + 8> in{}, out{}, expected_out{};
+        for (auto& byte : in)
+          byte = static_cast<std::uint8_t>(rng.next());
+        const std::uint8_t* input = in.data() + set % 8;
+        std::uint64_t third = kJunkThird, fourth = kJunkFourth;
+        if (entry.kind == 1) third = blocks;
+        if (entry.kind == 2) {
+          third = reinterpret_cast<std::uintptr_t>(out.data());
+          fourth = blocks;
+        }
+        // The reference: the portable kernel's same entry, called directly.
+        void* const reference = entry.address(portable);
+        if (entry.kind == 0) {
+          reinterpret_cast<void (*)(std::uint64_t*)>(reference)(expected.data());
+        } else if (entry.kind == 1) {
+          reinterpret_cast<void (*)(std::uint64_t*, const std::uint8_t*, std::size_t)>(reference)(
+              expected.data(), input, blocks);
+        } else {
+          reinterpret_cast<void (*)(std::uint64_t*, const std::uint8_t*, std::uint8_t*,
+                                    std::size_t)>(reference)(expected.data(), input,
+                                                             expected_out.data(), blocks);
+        }
+        const std::uint64_t sp_delta = sponge_test_call_with_canaries(
+            entry.address(*kernel), state.data(), input, &observed, third, fourth);
+        ++calls;
+        for (int reg = 0; reg < kCalleeSavedCount; ++reg) {
+          if (observed.after[reg] != observed.canary[reg]) ++clobbered_sets[reg];
+        }
+        if (observed.sp_after != observed.sp_before || sp_delta != 0) ++sp_changed;
+        if (state != expected || out != expected_out) ++wrong;
+      }
+      std::string not_preserved;
+      for (int reg = 0; reg < kCalleeSavedCount; ++reg) {
+        if (clobbered_sets[reg] == 0) continue;
+        not_preserved.append(not_preserved.empty() ? "" : " ").append(kCalleeSavedNames[reg]);
+      }
+      INFO(kernel->name << " " << entry.name << " over " << kCanarySets << " canary sets");
+      CHECK(not_preserved == "");
+      CHECK(sp_changed == 0);
+      CHECK(wrong == 0);
+    }
+  }
+  MESSAGE(calls << " calls of Ascon entries through the ABI shim");
+  CHECK(calls >= 7 * kCanarySets);
 }

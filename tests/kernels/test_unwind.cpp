@@ -501,8 +501,9 @@ TEST_CASE("the unwinder recovers the callee-saved registers the kernel saved (it
           g_canaries.canary[reg] = (rng.next() & 0x00ff'ffff'ffff'ffffull) |
                                    (static_cast<std::uint64_t>(0xc0 + reg) << 56);
         }
-        const std::uint64_t sp_delta = sponge_test_call_with_canaries(
-            entries[calls % entries.size()], state.data(), block, &g_canaries);
+        const std::uint64_t sp_delta =
+            sponge_test_call_with_canaries(entries[calls % entries.size()], state.data(), block,
+                                           &g_canaries, kJunkThird, kJunkFourth);
         bool kept = sp_delta == 0;
         for (std::size_t reg = 0; reg < kCalleeSavedCount; ++reg)
           kept = kept && g_canaries.after[reg] == g_canaries.canary[reg];
