@@ -61,6 +61,15 @@ void sponge_ascon_p320_amd64_bmi2_absorb_ad(uint64_t state[5], const uint8_t* bl
 void sponge_ascon_p320_amd64_bmi2_encrypt(uint64_t state[5], const uint8_t* in, uint8_t* out, size_t block_count) SPONGE_KERNEL_NOEXCEPT;
 void sponge_ascon_p320_amd64_bmi2_decrypt(uint64_t state[5], const uint8_t* in, uint8_t* out, size_t block_count) SPONGE_KERNEL_NOEXCEPT;
 
+/* ascon-arm64 (generated/ascon_p320_arm64.S) */
+void sponge_ascon_p320_arm64_p12(uint64_t state[5]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_ascon_p320_arm64_p8(uint64_t state[5]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_ascon_p320_arm64_p6(uint64_t state[5]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_ascon_p320_arm64_absorb_hash(uint64_t state[5], const uint8_t* blocks, size_t block_count) SPONGE_KERNEL_NOEXCEPT;
+void sponge_ascon_p320_arm64_absorb_ad(uint64_t state[5], const uint8_t* blocks, size_t block_count) SPONGE_KERNEL_NOEXCEPT;
+void sponge_ascon_p320_arm64_encrypt(uint64_t state[5], const uint8_t* in, uint8_t* out, size_t block_count) SPONGE_KERNEL_NOEXCEPT;
+void sponge_ascon_p320_arm64_decrypt(uint64_t state[5], const uint8_t* in, uint8_t* out, size_t block_count) SPONGE_KERNEL_NOEXCEPT;
+
 /* arm64-scalar (generated/keccakf1600_arm64_scalar.S) */
 void sponge_keccakf1600_arm64_scalar(uint64_t state[25]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakf1600_arm64_scalar_absorb72(uint64_t state[25], const uint8_t block[72]) SPONGE_KERNEL_NOEXCEPT;
@@ -117,6 +126,17 @@ void sponge_keccakp1600_12_arm64_scalar_absorb168(uint64_t state[25], const uint
 #define SPONGE_KERNEL_ASCON_AMD64_BMI2_CPU_FEATURES \
   {"bmi1", 7, 0, 1, 3, 0, 0}, \
   {"bmi2", 7, 0, 1, 8, 0, 0}
+
+#define SPONGE_KERNEL_ASCON_ARM64_NAME "ascon-arm64"
+#define SPONGE_KERNEL_ASCON_ARM64_ENTRIES(X) \
+  X(permute, "ascon-p320", 12, 0, 1, sponge_ascon_p320_arm64_p12) \
+  X(permute, "ascon-p320", 8, 0, 1, sponge_ascon_p320_arm64_p8) \
+  X(permute, "ascon-p320", 6, 0, 1, sponge_ascon_p320_arm64_p6) \
+  X(absorb, "ascon-p320", 12, 8, 1, sponge_ascon_p320_arm64_absorb_hash) \
+  X(absorb, "ascon-p320", 8, 16, 1, sponge_ascon_p320_arm64_absorb_ad) \
+  X(encrypt, "ascon-p320", 8, 16, 1, sponge_ascon_p320_arm64_encrypt) \
+  X(decrypt, "ascon-p320", 8, 16, 1, sponge_ascon_p320_arm64_decrypt)
+#define SPONGE_KERNEL_ASCON_ARM64_CPU_FEATURES
 
 #define SPONGE_KERNEL_ARM64_SCALAR_NAME "arm64-scalar"
 #define SPONGE_KERNEL_ARM64_SCALAR_ENTRIES(X) \

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/kernel.hpp"
+#include "kernels/ascon_entries.hpp"
 #include "model/ascon.hpp"
 #include "program/amd64.hpp"
 
@@ -32,7 +32,7 @@ constexpr Reg kCryptCount = rcx;  // argument 4 of encrypt and decrypt: block_co
 constexpr std::array<Reg, 11> kPool = {rax, r8, r9, r10, r11, rbx, rbp, r12, r13, r14, r15};
 constexpr std::array<Reg, 6> kCalleeSaved = {rbx, rbp, r12, r13, r14, r15};
 
-constexpr std::string_view kSymbolStem = "sponge_ascon_p320_amd64_bmi2";
+constexpr std::string_view kSymbolSuffix = "amd64_bmi2";
 
 // Which register holds each word; changes from round to round as the allocator places the
 // substitution's outputs, so code that loops restores it (restore_mapping).
@@ -72,15 +72,7 @@ class RegisterFile {
 int emit_substitution(Emitter& e, RegisterFile& file, const ascon::SubstitutionFormula& formula) {
   const int inputs = ascon::kWords;
   const int values = inputs + formula.operation_count();
-  // The last operation that reads each value; outputs live past the end.
-  std::vector<int> last_use(static_cast<std::size_t>(values), -1);
-  for (int k = 0; k < formula.operation_count(); ++k) {
-    const ascon::FormulaOp& op = formula.ops[static_cast<std::size_t>(k)];
-    last_use[static_cast<std::size_t>(op.a)] = k;
-    if (op.b >= 0) last_use[static_cast<std::size_t>(op.b)] = k;
-  }
-  for (int output : formula.outputs)
-    last_use[static_cast<std::size_t>(output)] = formula.operation_count();
+  const std::vector<int> last_use = formula_last_uses(formula);
   std::vector<std::optional<Reg>> reg_of(static_cast<std::size_t>(values));
   for (int word = 0; word < inputs; ++word) {
     reg_of[static_cast<std::size_t>(word)] = file.words()[static_cast<std::size_t>(word)];
@@ -211,43 +203,17 @@ void emit_rounds(Emitter& e, RegisterFile& file, const ascon::SubstitutionFormul
   }
 }
 
-// Moves the words back to `target` (a parallel move: cycles go through a free register).
+// Moves the words back to `target`, the registers they had where the block loop starts.
 void restore_mapping(Emitter& e, RegisterFile& file, const WordRegisters& target) {
-  for (int guard = 0; guard < 32; ++guard) {
-    bool moved = false, pending = false;
-    for (int word = 0; word < ascon::kWords; ++word) {
-      const auto w = static_cast<std::size_t>(word);
-      if (file.words()[w] == target[w]) continue;
-      pending = true;
-      if (!file.busy(target[w])) {
-        e.mov(target[w], file.words()[w]);
-        file.words()[w] = target[w];
-        moved = true;
-      }
-    }
-    if (!pending) return;
-    if (!moved) {  // a cycle: park one word in a free register
-      for (int word = 0; word < ascon::kWords; ++word) {
-        const auto w = static_cast<std::size_t>(word);
-        if (file.words()[w] == target[w]) continue;
+  restore_words(
+      file.words(), target, [&](Reg reg) { return !file.busy(reg); },
+      [&] {
         const Reg spare = file.take();
         file.release(spare);
-        e.mov(spare, file.words()[w]);
-        file.words()[w] = spare;
-        break;
-      }
-    }
-  }
-  throw GenerationError("ascon-amd64-bmi2: the register mapping does not converge");
+        return spare;
+      },
+      [&](Reg dst, Reg src) { e.mov(dst, src); });
 }
-
-struct EntryPlan {
-  std::string symbol;
-  std::string summary;
-  EntryKind kind;
-  int rounds;
-  int rate_bytes;
-};
 
 class AsconAmd64Builder {
  public:
@@ -263,24 +229,8 @@ class AsconAmd64Builder {
                        {"state", "five registers"},
                        {"substitution", std::string(formula_->name)},
                        {"abi", "sysv"}};
-    for (const ascon::RoundVariant& variant : ascon::model().variants) {
-      emit_entry({fmt::format("{}_p{}", kSymbolStem, variant.rounds),
-                  fmt::format("Ascon-p[320] with {} rounds (p{}) on the five words at state.",
-                              variant.rounds, variant.rounds),
-                  EntryKind::permute, variant.rounds, 0});
-    }
-    emit_entry({std::string(kSymbolStem) + "_absorb_hash",
-                "For each 8-byte block: x0 ^= block, then p12 (Hash256, XOF128, CXOF128).",
-                EntryKind::absorb, 12, 8});
-    emit_entry({std::string(kSymbolStem) + "_absorb_ad",
-                "For each 16-byte block: x0, x1 ^= block, then p8 (AEAD associated data).",
-                EntryKind::absorb, 8, 16});
-    emit_entry({std::string(kSymbolStem) + "_encrypt",
-                "For each 16-byte block: x0, x1 ^= in; out = x0, x1; then p8.", EntryKind::encrypt,
-                8, 16});
-    emit_entry({std::string(kSymbolStem) + "_decrypt",
-                "For each 16-byte block: out = x0, x1 ^ in; x0, x1 = in; then p8.",
-                EntryKind::decrypt, 8, 16});
+    for (const AsconEntryPlan& plan : ascon_entry_plans(kSymbolSuffix))
+      emit_entry(plan);
     program.header_lines = header_lines();
     return std::move(kernel_);
   }
@@ -290,9 +240,7 @@ class AsconAmd64Builder {
   const ascon::SubstitutionFormula& choose_formula() {
     const ascon::SubstitutionFormula* best = nullptr;
     for (const ascon::SubstitutionFormula& formula : ascon::model().formulas) {
-      const bool runnable = std::none_of(
-          formula.ops.begin(), formula.ops.end(),
-          [](const ascon::FormulaOp& op) { return op.op == ascon::BooleanOp::or_not_a; });
+      const bool runnable = !formula_uses(formula, ascon::BooleanOp::or_not_a);
       if (!runnable) {
         counts_.push_back({std::string(formula.name), -1});
         continue;
@@ -315,26 +263,8 @@ class AsconAmd64Builder {
 
   static WordRegisters initial_words() { return {rax, r8, r9, r10, r11}; }
 
-  static std::vector<Parameter> parameters(EntryKind kind) {
-    std::vector<Parameter> list{{"uint64_t", "state", ascon::kWords}};
-    if (kind == EntryKind::absorb) {
-      list.push_back({"const uint8_t*", "blocks", 0});
-      list.push_back({"size_t", "block_count", 0});
-    } else if (kind == EntryKind::encrypt || kind == EntryKind::decrypt) {
-      list.push_back({"const uint8_t*", "in", 0});
-      list.push_back({"uint8_t*", "out", 0});
-      list.push_back({"size_t", "block_count", 0});
-    }
-    return list;
-  }
-
-  void emit_entry(const EntryPlan& plan) {
-    kernel_.program.functions.push_back(Function{
-        plan.symbol,
-        plan.summary,
-        EntryShape{plan.kind, "ascon-p320", plan.rounds, plan.rate_bytes, 1, parameters(plan.kind)},
-        {}});
-    Emitter e(kernel_.program, kernel_.program.functions.back());
+  void emit_entry(const AsconEntryPlan& plan) {
+    Emitter e(kernel_.program, add_ascon_entry(kernel_, plan));
     e.endbr64();
     int cfa_offset = 8;
     for (Reg reg : kCalleeSaved) {
@@ -346,7 +276,7 @@ class AsconAmd64Builder {
     RegisterFile file(initial_words());
     for (int word = 0; word < ascon::kWords; ++word)
       e.mov(file.words()[static_cast<std::size_t>(word)], qword(kState, 8 * word));
-    const int first_round = ascon::kMaxRounds - plan.rounds;
+    const int first_round = plan.first_round();
     if (plan.kind == EntryKind::permute) {
       emit_rounds(e, file, *formula_, first_round);
     } else {
@@ -376,7 +306,7 @@ class AsconAmd64Builder {
 
   // The block's words into the rate (and out), advancing the pointers. Inputs are loaded
   // before outputs are stored, so `out` may be `in`.
-  void emit_block_input(Emitter& e, RegisterFile& file, const EntryPlan& plan) {
+  void emit_block_input(Emitter& e, RegisterFile& file, const AsconEntryPlan& plan) {
     WordRegisters& words = file.words();
     const int rate_words = plan.rate_bytes / 8;
     switch (plan.kind) {

@@ -75,5 +75,6 @@ void keccak_reference_call(const EntryShape& shape, const EntryCall& call);
 void ascon_reference_call(const EntryShape& shape, const EntryCall& call);
 
 BuiltKernel build_ascon_amd64_bmi2();
+BuiltKernel build_ascon_arm64();
 
 }  // namespace spongegen::kernels

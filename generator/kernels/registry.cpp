@@ -30,6 +30,13 @@ const std::vector<KernelSpec>& all_kernels() {
        {kBmi1, kBmi2},
        ascon_reference_call,
        build_ascon_amd64_bmi2},
+      {"ascon-p320",
+       "ascon-arm64",
+       "ascon_p320_arm64.S",
+       Isa::arm64,
+       {},  // base ARMv8-A
+       ascon_reference_call,
+       build_ascon_arm64},
       {"keccak-p1600",
        "arm64-scalar",
        "keccakf1600_arm64_scalar.S",

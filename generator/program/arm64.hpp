@@ -107,6 +107,12 @@ class Emitter : public FunctionBuilder {
   // dst = a & ~(b shifted)
   void bic(Reg dst, Reg a, ShiftedReg b) { emit(Mnemonic::arm64_bic, {dst, a, b}); }
   void bic(Reg dst, Reg a, Reg b) { emit(Mnemonic::arm64_bic, {dst, a, b}); }
+  void and_(Reg dst, Reg a, Reg b) { emit(Mnemonic::arm64_and, {dst, a, b}); }
+  void orr(Reg dst, Reg a, Reg b) { emit(Mnemonic::arm64_orr, {dst, a, b}); }
+  // dst = a | ~b
+  void orn(Reg dst, Reg a, Reg b) { emit(Mnemonic::arm64_orn, {dst, a, b}); }
+  void mvn(Reg dst, Reg src) { emit(Mnemonic::arm64_mvn, {dst, src}); }
+  void cbz(Reg reg, LabelId target) { emit(Mnemonic::arm64_cbz, {reg, LabelRef{target}}); }
   // dst = rotr(src, amount)
   void ror(Reg dst, Reg src, int amount) { emit(Mnemonic::arm64_ror, {dst, src, Imm{amount}}); }
 

@@ -35,6 +35,9 @@ extern const AsconKernel kAsconPortableKernel;
 #if SPONGE_HAVE_AMD64_BMI2
 extern const AsconKernel kAsconAmd64Bmi2Kernel;
 #endif
+#if SPONGE_HAVE_ASCON_ARM64
+extern const AsconKernel kAsconArm64Kernel;
+#endif
 
 namespace {
 
@@ -59,6 +62,9 @@ const KeccakKernel* const kKernels[] = {
 const AsconKernel* const kAsconKernels[] = {
 #if SPONGE_HAVE_AMD64_BMI2
     &kAsconAmd64Bmi2Kernel,
+#endif
+#if SPONGE_HAVE_ASCON_ARM64
+    &kAsconArm64Kernel,
 #endif
     &kAsconPortableKernel,
 };

@@ -1,0 +1,101 @@
+#include "kernels/ascon_entries.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace spongegen::kernels {
+
+std::vector<AsconEntryPlan> ascon_entry_plans(std::string_view kernel_suffix) {
+  const std::string stem = fmt::format("sponge_ascon_p320_{}", kernel_suffix);
+  std::vector<AsconEntryPlan> plans;
+  for (const ascon::RoundVariant& variant : ascon::model().variants) {
+    plans.push_back({fmt::format("{}_p{}", stem, variant.rounds),
+                     fmt::format("Ascon-p[320] with {} rounds (p{}) on the five words at state.",
+                                 variant.rounds, variant.rounds),
+                     EntryKind::permute, variant.rounds, 0});
+  }
+  plans.push_back({stem + "_absorb_hash",
+                   "For each 8-byte block: x0 ^= block, then p12 (Hash256, XOF128, CXOF128).",
+                   EntryKind::absorb, 12, 8});
+  plans.push_back({stem + "_absorb_ad",
+                   "For each 16-byte block: x0, x1 ^= block, then p8 (AEAD associated data).",
+                   EntryKind::absorb, 8, 16});
+  plans.push_back({stem + "_encrypt",
+                   "For each 16-byte block: x0, x1 ^= in; out = x0, x1; then p8.",
+                   EntryKind::encrypt, 8, 16});
+  plans.push_back({stem + "_decrypt",
+                   "For each 16-byte block: out = x0, x1 ^ in; x0, x1 = in; then p8.",
+                   EntryKind::decrypt, 8, 16});
+  return plans;
+}
+
+Function& add_ascon_entry(BuiltKernel& kernel, const AsconEntryPlan& plan) {
+  std::vector<Parameter> parameters{{"uint64_t", "state", ascon::kWords}};
+  if (plan.kind == EntryKind::absorb) {
+    parameters.push_back({"const uint8_t*", "blocks", 0});
+    parameters.push_back({"size_t", "block_count", 0});
+  } else if (plan.kind == EntryKind::encrypt || plan.kind == EntryKind::decrypt) {
+    parameters.push_back({"const uint8_t*", "in", 0});
+    parameters.push_back({"uint8_t*", "out", 0});
+    parameters.push_back({"size_t", "block_count", 0});
+  }
+  kernel.program.functions.push_back(Function{
+      plan.symbol,
+      plan.summary,
+      EntryShape{plan.kind, "ascon-p320", plan.rounds, plan.rate_bytes, 1, std::move(parameters)},
+      {}});
+  return kernel.program.functions.back();
+}
+
+std::vector<int> formula_last_uses(const ascon::SubstitutionFormula& formula) {
+  std::vector<int> last_use(static_cast<std::size_t>(ascon::kWords + formula.operation_count()),
+                            -1);
+  for (int k = 0; k < formula.operation_count(); ++k) {
+    const ascon::FormulaOp& op = formula.ops[static_cast<std::size_t>(k)];
+    last_use[static_cast<std::size_t>(op.a)] = k;
+    if (op.b >= 0) last_use[static_cast<std::size_t>(op.b)] = k;
+  }
+  for (int output : formula.outputs)
+    last_use[static_cast<std::size_t>(output)] = formula.operation_count();
+  return last_use;
+}
+
+bool formula_uses(const ascon::SubstitutionFormula& formula, ascon::BooleanOp op) {
+  return std::any_of(formula.ops.begin(), formula.ops.end(),
+                     [op](const ascon::FormulaOp& each) { return each.op == op; });
+}
+
+void restore_words(std::array<Reg, ascon::kWords>& current,
+                   const std::array<Reg, ascon::kWords>& target,
+                   const std::function<bool(Reg)>& is_free, const std::function<Reg()>& spare,
+                   const std::function<void(Reg, Reg)>& move) {
+  auto holds_word = [&](Reg reg) {
+    return std::find(current.begin(), current.end(), reg) != current.end();
+  };
+  for (int guard = 0; guard < 4 * ascon::kWords; ++guard) {
+    bool moved = false, pending = false;
+    for (std::size_t word = 0; word < current.size(); ++word) {
+      if (current[word] == target[word]) continue;
+      pending = true;
+      if (!holds_word(target[word]) && is_free(target[word])) {
+        move(target[word], current[word]);
+        current[word] = target[word];
+        moved = true;
+      }
+    }
+    if (!pending) return;
+    if (!moved) {  // a cycle: park one word elsewhere
+      for (std::size_t word = 0; word < current.size(); ++word) {
+        if (current[word] == target[word]) continue;
+        const Reg parked = spare();
+        move(parked, current[word]);
+        current[word] = parked;
+        break;
+      }
+    }
+  }
+  throw GenerationError("Ascon kernels: the words' registers do not converge to the loop's");
+}
+
+}  // namespace spongegen::kernels

@@ -1,0 +1,45 @@
+// What every Ascon-p[320] kernel shares, whatever its ISA: the seven entries of the runtime's
+// Ascon table (named, documented and typed alike), the liveness of a substitution formula's
+// values, and the parallel move that puts the words back where a block loop started.
+#pragma once
+
+#include <array>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kernels/kernel.hpp"
+#include "model/ascon.hpp"
+
+namespace spongegen::kernels {
+
+// One entry: p12, p8, p6, absorb_hash (8-byte blocks, p12), absorb_ad (16-byte blocks, p8),
+// encrypt and decrypt (16-byte blocks, p8).
+struct AsconEntryPlan {
+  std::string symbol;  // sponge_ascon_p320_<suffix>_<name>
+  std::string summary;
+  EntryKind kind;
+  int rounds;
+  int rate_bytes;  // 0 for a permute entry
+  int first_round() const { return ascon::kMaxRounds - rounds; }
+  int rate_words() const { return rate_bytes / 8; }
+};
+std::vector<AsconEntryPlan> ascon_entry_plans(std::string_view kernel_suffix);
+
+// Adds the entry's function, with its EntryShape and C signature, to the kernel's Program.
+Function& add_ascon_entry(BuiltKernel& kernel, const AsconEntryPlan& plan);
+
+// For each value of the formula (inputs 0..4, then one per operation), the index of the last
+// operation that reads it; the outputs count as read at operation_count().
+std::vector<int> formula_last_uses(const ascon::SubstitutionFormula& formula);
+bool formula_uses(const ascon::SubstitutionFormula& formula, ascon::BooleanOp op);
+
+// Moves each word from current[i] to target[i] (a parallel move; a cycle goes through a
+// register for which is_free() holds). `move(dst, src)` emits one register move.
+void restore_words(std::array<Reg, ascon::kWords>& current,
+                   const std::array<Reg, ascon::kWords>& target,
+                   const std::function<bool(Reg)>& is_free, const std::function<Reg()>& spare,
+                   const std::function<void(Reg, Reg)>& move);
+
+}  // namespace spongegen::kernels
