@@ -3,7 +3,7 @@
 //   spongegen generate [--out DIR] [--no-verify]   write every kernel and manifest.json
 //   spongegen check [--dir DIR] [--no-verify]      regenerate in memory, compare byte for byte
 //   spongegen list                                 the kernels and their entries
-//   spongegen audit [--json] [--width N] [--diff REF]
+//   spongegen audit [--json] [--width N] [--diff REF] [--mca [CPU,...]] [--kernel NAME]
 //   spongegen prove-encoding --kernel NAME OBJECT  assembler bytes == asmjit bytes
 #include <fmt/format.h>
 
@@ -22,6 +22,7 @@
 #include "audit/audit.hpp"
 #include "audit/encoding_proof.hpp"
 #include "audit/invariants.hpp"
+#include "audit/mca.hpp"
 #include "audit/reader.hpp"
 #include "kernels/kernel.hpp"
 #include "verify/jit_verify.hpp"
@@ -51,12 +52,17 @@ commands:
       printing the first differing lines of each file, or the missing or extra file.
   list
       The kernels, their files and their entries.
-  audit [--json] [--width N] [--diff REF]
+  audit [--json] [--width N] [--diff REF] [--mca [CPU,...]] [--kernel NAME]
       For each kernel entry: instruction mix per round and per permutation, frame,
       saved registers, code bytes, the longest dependency chain of a round, and the
       latency and issue-width bounds (width N, default 6). --json prints JSON.
       --diff REF compares the kernels as built now with those committed at git ref REF
       (or in folder REF): the figures that changed and the changed instructions by round.
+      --mca runs llvm-mca (LLVM 14) on each kernel's first entry, the rounds of one call
+      repeated, for the core models given (comma-separated) or every default one of its
+      ISA (znver2, znver3, icelake-server, sapphirerapids, alderlake; cortex-a72,
+      neoverse-n1, neoverse-v1, neoverse-n2, cortex-x2, apple-m1): modelled cycles, not
+      measured. --kernel NAME limits it to one kernel.
   prove-encoding --kernel NAME OBJECT
       Check that OBJECT (the kernel's .S assembled by the system assembler, ELF64) holds,
       function by function, exactly asmjit's encoding of the Program (relocations masked).
@@ -81,6 +87,8 @@ struct Options {
   std::string diff_ref;
   std::string kernel;
   std::string object;
+  bool mca = false;
+  std::vector<std::string> mca_cpus;  // empty: the default core models of each kernel's ISA
 };
 
 int parse_width(const std::string& text) {
@@ -126,7 +134,17 @@ Options parse_arguments(int argc, char** argv) {
       if (options.diff_ref.empty()) {
         throw UsageError{"--diff needs a git ref or a folder, not an empty string"};
       }
-    } else if (command == "prove-encoding" && arg == "--kernel") {
+    } else if (command == "audit" && arg == "--mca") {
+      options.mca = true;
+      if (i + 1 < args.size() && args[i + 1].rfind("-", 0) != 0) {
+        const std::string& list = args[++i];
+        for (std::size_t start = 0; start <= list.size();) {
+          const std::size_t end = std::min(list.find(',', start), list.size());
+          if (end > start) options.mca_cpus.push_back(list.substr(start, end - start));
+          start = end + 1;
+        }
+      }
+    } else if ((command == "prove-encoding" || command == "audit") && arg == "--kernel") {
       options.kernel = value();
     } else if (command == "prove-encoding" && arg.rfind("-", 0) != 0 && options.object.empty()) {
       options.object = arg;
@@ -341,6 +359,20 @@ int command_audit(const Options& options) {
   if (!options.diff_ref.empty()) {
     const std::string diff = audit::format_diff(before, now);
     fmt::print("{}", diff.empty() ? "no kernel changed against " + options.diff_ref + "\n" : diff);
+    return 0;
+  }
+  if (options.mca) {
+    bool found = false;
+    for (const kernels::KernelSpec& spec : kernels::all_kernels()) {
+      if (!options.kernel.empty() && spec.name != options.kernel) continue;
+      found = true;
+      const Program program = spec.build().program;
+      const std::vector<std::string> cpus =
+          options.mca_cpus.empty() ? audit::default_mca_cpus(program.isa) : options.mca_cpus;
+      fmt::print("kernel {} ({})\n{}", spec.name, program.isa == Isa::amd64 ? "amd64" : "arm64",
+                 audit::format_mca(program, 0, cpus));
+    }
+    if (!found) throw UsageError{"audit --kernel: no kernel named '" + options.kernel + "'"};
     return 0;
   }
   if (options.json) {

@@ -12,6 +12,7 @@
 #include "ascon_portable.hpp"  // the runtime's portable substitution layer
 #include "audit/audit.hpp"
 #include "audit/invariants.hpp"
+#include "audit/mca.hpp"
 #include "audit/reader.hpp"
 #include "kernels/kernel.hpp"
 #include "model/ascon.hpp"
@@ -634,4 +635,24 @@ TEST_CASE("the Ascon arm64 kernel: no frame, the ORN formula, two EOR a word in 
     header += line + "\n";
   CHECK(header.find("Chosen: ePrint 2023/1721, ORN (the fewest).") != std::string::npos);
   CHECK(audit::check_invariants(program).empty());
+}
+
+TEST_CASE("audit --mca: llvm-mca models an entry's rounds on a core the machine lacks") {
+  const Program keccak = build("amd64-bmi2").program;
+  const audit::McaEstimate zen3 = audit::run_llvm_mca(keccak, 0, "znver3");
+  REQUIRE_MESSAGE(zen3.ok, zen3.problem);
+  CHECK(zen3.rounds == 24);
+  // The model cannot beat its own resource bound, nor issue 4,368 instructions in fewer
+  // cycles than a 6-wide front end would.
+  CHECK(zen3.cycles >= zen3.block_rthroughput);
+  CHECK(zen3.cycles * 6 >= 4000);
+  const Program scalar = build("arm64-scalar").program;
+  const audit::McaEstimate n1 = audit::run_llvm_mca(scalar, 0, "neoverse-n1");
+  REQUIRE_MESSAGE(n1.ok, n1.problem);
+  CHECK(n1.rounds == 24);
+  CHECK(n1.cycles > 0);
+  // A core model llvm-mca does not know is reported, not hidden.
+  const audit::McaEstimate unknown = audit::run_llvm_mca(scalar, 0, "no-such-core");
+  CHECK(!unknown.ok);
+  CHECK(!unknown.problem.empty());
 }
