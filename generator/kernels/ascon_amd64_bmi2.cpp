@@ -38,33 +38,11 @@ constexpr std::string_view kSymbolSuffix = "amd64_bmi2";
 // substitution's outputs, so code that loops restores it (restore_mapping).
 using WordRegisters = std::array<Reg, ascon::kWords>;
 
-class RegisterFile {
+// The pool's registers in use (ascon_entries.hpp).
+class RegisterFile : public AsconRegisterFile {
  public:
-  explicit RegisterFile(const WordRegisters& words) : words_(words) {}
-  const WordRegisters& words() const { return words_; }
-  WordRegisters& words() { return words_; }
-  // A register no word holds and no value in flight uses.
-  Reg take() {
-    for (Reg reg : kPool) {
-      if (!busy(reg)) {
-        in_flight_.push_back(reg);
-        return reg;
-      }
-    }
-    throw GenerationError("ascon-amd64-bmi2: out of registers");
-  }
-  void release(Reg reg) { std::erase(in_flight_, reg); }
-  void hold(Reg reg) {
-    if (!busy(reg)) in_flight_.push_back(reg);
-  }
-  bool busy(Reg reg) const {
-    return std::find(words_.begin(), words_.end(), reg) != words_.end() ||
-           std::find(in_flight_.begin(), in_flight_.end(), reg) != in_flight_.end();
-  }
-
- private:
-  WordRegisters words_;
-  std::vector<Reg> in_flight_;
+  explicit RegisterFile(const WordRegisters& words)
+      : AsconRegisterFile({kPool.begin(), kPool.end()}, words) {}
 };
 
 // Emits one substitution layer from a formula: the words' registers in `file` are replaced

@@ -38,31 +38,11 @@ constexpr std::string_view kSymbolSuffix = "arm64";
 using WordRegisters = std::array<Reg, ascon::kWords>;
 
 // Registers in use: the words', and values in flight within a round.
-class Registers {
+// The pool's registers in use (ascon_entries.hpp).
+class Registers : public AsconRegisterFile {
  public:
-  explicit Registers(const WordRegisters& words) : words_(words) {}
-  WordRegisters& words() { return words_; }
-  Reg take() {
-    for (Reg reg : kPool) {
-      if (!busy(reg)) {
-        in_flight_.push_back(reg);
-        return reg;
-      }
-    }
-    throw GenerationError("ascon-arm64: out of registers");
-  }
-  void hold(Reg reg) {
-    if (!busy(reg)) in_flight_.push_back(reg);
-  }
-  void release(Reg reg) { std::erase(in_flight_, reg); }
-  bool busy(Reg reg) const {
-    return std::find(words_.begin(), words_.end(), reg) != words_.end() ||
-           std::find(in_flight_.begin(), in_flight_.end(), reg) != in_flight_.end();
-  }
-
- private:
-  WordRegisters words_;
-  std::vector<Reg> in_flight_;
+  explicit Registers(const WordRegisters& words)
+      : AsconRegisterFile({kPool.begin(), kPool.end()}, words) {}
 };
 
 // One substitution layer; returns the instructions emitted.

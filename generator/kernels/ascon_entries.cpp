@@ -66,6 +66,29 @@ bool formula_uses(const ascon::SubstitutionFormula& formula, ascon::BooleanOp op
                      [op](const ascon::FormulaOp& each) { return each.op == op; });
 }
 
+Reg AsconRegisterFile::take() {
+  for (Reg reg : pool_) {
+    if (!busy(reg)) {
+      in_flight_.push_back(reg);
+      return reg;
+    }
+  }
+  throw GenerationError("Ascon kernels: out of registers");
+}
+
+void AsconRegisterFile::hold(Reg reg) {
+  if (!busy(reg)) in_flight_.push_back(reg);
+}
+
+void AsconRegisterFile::release(Reg reg) {
+  std::erase(in_flight_, reg);
+}
+
+bool AsconRegisterFile::busy(Reg reg) const {
+  return std::find(words_.begin(), words_.end(), reg) != words_.end() ||
+         std::find(in_flight_.begin(), in_flight_.end(), reg) != in_flight_.end();
+}
+
 void restore_words(std::array<Reg, ascon::kWords>& current,
                    const std::array<Reg, ascon::kWords>& target,
                    const std::function<bool(Reg)>& is_free, const std::function<Reg()>& spare,

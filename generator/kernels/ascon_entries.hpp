@@ -35,6 +35,26 @@ Function& add_ascon_entry(BuiltKernel& kernel, const AsconEntryPlan& plan);
 std::vector<int> formula_last_uses(const ascon::SubstitutionFormula& formula);
 bool formula_uses(const ascon::SubstitutionFormula& formula, ascon::BooleanOp op);
 
+// The registers of a kernel's pool in use: the five words', and values in flight within a
+// round (the substitution's temporaries, the linear layer's rotations).
+class AsconRegisterFile {
+ public:
+  using Words = std::array<Reg, ascon::kWords>;
+  AsconRegisterFile(std::vector<Reg> pool, const Words& words)
+      : pool_(std::move(pool)), words_(words) {}
+  Words& words() { return words_; }
+  // A pool register no word holds and no value in flight uses; throws when none is left.
+  Reg take();
+  void hold(Reg reg);
+  void release(Reg reg);
+  bool busy(Reg reg) const;
+
+ private:
+  std::vector<Reg> pool_;
+  Words words_;
+  std::vector<Reg> in_flight_;
+};
+
 // Moves each word from current[i] to target[i] (a parallel move; a cycle goes through a
 // register for which is_free() holds). `move(dst, src)` emits one register move.
 void restore_words(std::array<Reg, ascon::kWords>& current,
