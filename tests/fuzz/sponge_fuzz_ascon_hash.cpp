@@ -13,8 +13,9 @@
 //   function (% 3: Hash256, XOF128, CXOF128), message length (u16, % 1025), message seed (u16),
 //   input placement (see PlacedBuffer), customization length (u16, % 301; CXOF128 only),
 //   output length (u16, % 513; the XOFs only, Hash256 gives 32 bytes), then one byte per
-//   update() piece (% 41 bytes) until the message is cut, then one byte per squeeze() piece
-//   (% 41 bytes) until the output is cut; past the input's end the rest is one piece.
+//   update() piece (% 41 bytes) until the message is cut, then (the XOFs) one byte per
+//   squeeze() piece (% 41 bytes) until the output is cut; past the input's end the rest is
+//   one piece.
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -258,11 +259,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::uint8_t placement = input.byte();
   const std::size_t customization_length = input.u16() % (kMaxCustomization + 1);
   const std::size_t xof_length = input.u16() % (kMaxOutput + 1);
-  const std::size_t output_length = function == Function::hash256 ? 32 : xof_length;
+  const bool is_xof = function != Function::hash256;
+  const std::size_t output_length = is_xof ? xof_length : 32;
   const std::vector<std::size_t> update_pieces =
       sponge_fuzz::piece_lengths(input, message_length, kMaxPiece);
+  // Hash256 has digest(), no squeeze(): it reads no squeeze pieces.
   const std::vector<std::size_t> squeeze_pieces =
-      sponge_fuzz::piece_lengths(input, output_length, kMaxPiece);
+      sponge_fuzz::piece_lengths(input, is_xof ? output_length : 0, kMaxPiece);
 
   sponge_test::Rng rng(seed);
   const Bytes message = rng.bytes(message_length);
