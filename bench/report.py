@@ -9,7 +9,9 @@ Each figure is the median over repetitions: the "median" aggregate when the run 
 --benchmark_repetitions, else the median of the plain runs. Times are CPU time per
 message; GB/s is 10^9 bytes per second. "1.23x" in a column means that column took 1.23
 times as long as ours (sponge, the public API on the dispatcher's kernel): ours is 1.23x
-faster. Standard library only.
+faster. The Ascon families (ascon-*) divide by the portable Ascon kernel instead
+(kernel:portable, the reference every generated Ascon kernel is measured against): "0.50x"
+in a kernel's column means it takes half portable's time. Standard library only.
 """
 
 import argparse
@@ -22,6 +24,8 @@ import sys
 from collections import defaultdict
 
 OURS = "sponge"
+ASCON_REFERENCE = "kernel:portable"
+ASCON_PERMUTATIONS = ("ascon-p12", "ascon-p8", "ascon-p6")
 PEERS = ["openssl-ctx", "openssl-evpdigest", "cryptopp"]
 LABELS = {
     "openssl-ctx": "OpenSSL ctx",
@@ -95,18 +99,30 @@ def load(path):
     return results, document.get("context", {})
 
 
+def is_ascon(family):
+    return family.startswith("ascon-")
+
+
+def reference_for(family):
+    """The column every other column of `family` is divided by."""
+    return ASCON_REFERENCE if is_ascon(family) else OURS
+
+
 def columns_for(results, family, context):
     """Our dispatcher column, then each kernel, then the peers, as present in `family`."""
     present = {impl for (fam, impl, _) in results if fam == family}
-    kernels = [k.strip() for k in context.get("sponge_kernels_benchmarked", "").split(",")]
+    kernel_list = "sponge_ascon_kernels_benchmarked" if is_ascon(family) else \
+        "sponge_kernels_benchmarked"
+    kernels = [k.strip() for k in context.get(kernel_list, "").split(",")]
     order = [OURS] + ["kernel:" + k for k in kernels if k] + PEERS
     order += sorted(present - set(order))
     return [impl for impl in order if impl in present]
 
 
-def label(impl, context):
+def label(impl, context, family=""):
     if impl == OURS:
-        return f"ours ({context.get('sponge_active_kernel', 'dispatcher')})"
+        active = "sponge_active_ascon_kernel" if is_ascon(family) else "sponge_active_kernel"
+        return f"ours ({context.get(active, 'dispatcher')})"
     if impl.startswith("kernel:"):
         return impl[len("kernel:"):]
     return LABELS.get(impl, impl)
@@ -119,14 +135,15 @@ def format_ns(ns):
 
 
 def throughput_table(results, family, context, markdown=False):
-    """Rows: message size; per column "<ns> <GB/s>" and, except ours, the ratio."""
+    """Rows: message size; per column "<ns> <GB/s>" and, except the reference, the ratio."""
     impls = columns_for(results, family, context)
+    reference = reference_for(family)
     sizes = sorted({size for (fam, _, size) in results if fam == family})
-    header = ["bytes"] + [label(impl, context) for impl in impls]
+    header = ["bytes"] + [label(impl, context, family) for impl in impls]
     rows = []
     for size in sizes:
         row = [size_label(size)]
-        ours = results.get((family, OURS, size))
+        ours = results.get((family, reference, size))
         for impl in impls:
             cell = results.get((family, impl, size))
             if cell is None:
@@ -135,7 +152,7 @@ def throughput_table(results, family, context, markdown=False):
             ns = cell["ns"]
             gbs = f"{size / ns:.3f}" if size else "-"
             ratio = None
-            if impl != OURS:
+            if impl != reference:
                 ratio = f"{ns / ours['ns']:.2f}x" if ours is not None else "-"
             if markdown:
                 text = f"{format_ns(ns)} ns" + (f", {gbs} GB/s" if size else "")
@@ -156,6 +173,21 @@ def permutation_table(results, context):
             ticks = f"{cell['ticks']:.0f}" if cell["ticks"] is not None else "-"
             rate = f"{136 / cell['ns']:.3f}" if family == "absorb136" else "-"
             rows.append([f"{family} {label(impl, context)}", format_ns(cell["ns"]), ticks, rate])
+    return header, rows
+
+
+def ascon_permutation_table(results, context):
+    """One Ascon-p[320] call per kernel: ns, TSC ticks, and time / the portable kernel's."""
+    header = ["call", "ns", "TSC ticks", "vs portable"]
+    rows = []
+    for family in ASCON_PERMUTATIONS:
+        reference = results.get((family, ASCON_REFERENCE, None))
+        for impl in columns_for(results, family, context):
+            cell = results[(family, impl, None)]
+            ticks = f"{cell['ticks']:.0f}" if cell["ticks"] is not None else "-"
+            ratio = f"{cell['ns'] / reference['ns']:.2f}x" if reference else "-"
+            rows.append([f"{family} {label(impl, context, family)}", format_ns(cell["ns"]), ticks,
+                         ratio])
     return header, rows
 
 
@@ -307,7 +339,12 @@ def main():
                           ("turboshake128", "TurboSHAKE128 (12 rounds) vs SHAKE128, 32-byte "
                                             "output"),
                           ("kt128", "KT128 vs SHAKE128, 32-byte output"),
-                          ("kmac256", "KMAC256, 32-byte key, 64-byte output")):
+                          ("kmac256", "KMAC256, 32-byte key, 64-byte output"),
+                          ("ascon-hash256", "Ascon-Hash256, one-shot (ratio: time / portable "
+                                            "kernel's)"),
+                          ("ascon-aead128-encrypt", "Ascon-AEAD128 encryption, no associated "
+                                                    "data, with tag (ratio: time / portable "
+                                                    "kernel's)")):
         if any(fam == family for (fam, _, _) in results):
             print(f"\n{title}\n")
             print(render(*throughput_table(results, family, context, args.markdown),
@@ -316,6 +353,11 @@ def main():
         print("\nOne kernel call (permute: Keccak-f[1600]; absorb136: XOR a 136-byte block, "
               "then permute)\n")
         print(render(*permutation_table(results, context), args.markdown))
+    if any(fam in ASCON_PERMUTATIONS for (fam, _, _) in results):
+        print(f"\nOne Ascon-p[320] call (Ascon kernels: "
+              f"{context.get('sponge_ascon_kernels_benchmarked', '?')}; dispatcher's: "
+              f"{context.get('sponge_active_ascon_kernel', '?')})\n")
+        print(render(*ascon_permutation_table(results, context), args.markdown))
     notes = overhead_notes(results, context)
     if notes:
         print("\nSmall-message overhead over one permutation\n")

@@ -7,11 +7,20 @@
 //                    stream64  one message fed in 64-byte update() calls, then finished
 //                    permute   one Keccak-f[1600] call on a 200-byte state
 //                    absorb136 one fused "XOR a 136-byte block, then permute" kernel call
+//                    ascon-p12, ascon-p8, ascon-p6
+//                              one Ascon-p[320] call (12, 8 or 6 rounds) on a 40-byte state
+//                    ascon-hash256, ascon-aead128-encrypt
+//                              Ascon-Hash256 of a message; Ascon-AEAD128 encryption of a
+//                              message (no associated data) with its tag
 //   implementations  sponge             the public API, sponge::keccak256 / Keccak256 /
 //                                       keccak_f1600, on the kernel the dispatcher chose
 //                    kernel:<name>      Keccak-256 built right here on one kernel's entries
 //                                       from the internal table (absorb_for(136), permute),
-//                                       so every kernel is timed in this one run
+//                                       so every kernel is timed in this one run; in the
+//                                       Ascon families, the mode on one Ascon kernel of the
+//                                       Ascon kernel table (ascon_hash256_on and
+//                                       ascon_aead128_encrypt_on), the report's reference
+//                                       column being kernel:portable
 //                    openssl-ctx        SHA3-256, one EVP_MD_CTX reused: DigestInit_ex2,
 //                                       DigestUpdate, DigestFinal_ex
 //                    openssl-evpdigest  SHA3-256 through EVP_Digest (one call per message)
@@ -25,6 +34,7 @@
 #include <openssl/evp.h>
 #include <openssl/params.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdio>
@@ -32,8 +42,11 @@
 #include <fstream>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "ascon_kernel.hpp"
+#include "ascon_modes.hpp"
 #include "byte_order.hpp"
 #include "kernel.hpp"
 #include "sponge/sponge.hpp"
@@ -360,6 +373,153 @@ void absorb136_kernel(benchmark::State& state, const KeccakKernel* kernel) {
 }
 
 // ---------------------------------------------------------------------------------------
+// Ascon (SP 800-232) on every Ascon kernel this CPU runs. The Ascon kernel table is separate
+// from the Keccak one, and a generated Ascon kernel appears in it (and here) on its own; the
+// report divides each column by kernel:portable's time.
+// ---------------------------------------------------------------------------------------
+using sponge::detail::AsconKernel;
+using sponge::detail::AsconPermuteFn;
+
+constexpr std::int64_t kAsconSizes[] = {32, 1024, 16384, 1 << 20};
+
+void ascon_permute_kernel(benchmark::State& state, AsconPermuteFn permute) {
+  std::uint64_t words[5] = {1, 2, 3, 4, 5};
+  run(state, 0, [&] { permute(words); });
+  benchmark::DoNotOptimize(words[0]);
+}
+
+void ascon_hash256_sponge(benchmark::State& state) {
+  const std::span<const std::uint8_t> data(message(), size_of(state));
+  run(state, data.size(), [&] {
+    Digest out = sponge::ascon_hash256(data);
+    benchmark::DoNotOptimize(out);
+  });
+}
+
+void ascon_hash256_kernel(benchmark::State& state, const AsconKernel* kernel) {
+  const std::span<const std::uint8_t> data(message(), size_of(state));
+  run(state, data.size(), [&] {
+    Digest out = sponge::detail::ascon_hash256_on(*kernel, data);
+    benchmark::DoNotOptimize(out);
+  });
+}
+
+constexpr std::array<std::uint8_t, 16> kAsconKey = {0, 1, 2,  3,  4,  5,  6,  7,
+                                                    8, 9, 10, 11, 12, 13, 14, 15};
+constexpr std::array<std::uint8_t, 16> kAsconNonce = {16, 17, 18, 19, 20, 21, 22, 23,
+                                                      24, 25, 26, 27, 28, 29, 30, 31};
+
+// The ciphertext buffer of the AEAD benchmarks: one per process, as large as the largest
+// message (the benchmarks run one at a time).
+std::span<std::uint8_t> ascon_ciphertext_buffer(std::size_t size) {
+  static std::vector<std::uint8_t> buffer(kMaxMessage);
+  return std::span<std::uint8_t>(buffer).first(size);
+}
+
+void ascon_aead128_encrypt_sponge(benchmark::State& state) {
+  const std::span<const std::uint8_t> plaintext(message(), size_of(state));
+  const std::span<std::uint8_t> ciphertext = ascon_ciphertext_buffer(plaintext.size());
+  std::array<std::uint8_t, 16> tag{};
+  run(state, plaintext.size(), [&] {
+    sponge::ascon_aead128_encrypt(kAsconKey, kAsconNonce, {}, plaintext, ciphertext, tag);
+    benchmark::DoNotOptimize(tag);
+  });
+}
+
+void ascon_aead128_encrypt_kernel(benchmark::State& state, const AsconKernel* kernel) {
+  const std::span<const std::uint8_t> plaintext(message(), size_of(state));
+  const std::span<std::uint8_t> ciphertext = ascon_ciphertext_buffer(plaintext.size());
+  std::array<std::uint8_t, 16> tag{};
+  run(state, plaintext.size(), [&] {
+    sponge::detail::ascon_aead128_encrypt_on(*kernel, kAsconKey, kAsconNonce, {}, plaintext,
+                                             ciphertext, tag);
+    benchmark::DoNotOptimize(tag);
+  });
+}
+
+std::vector<const AsconKernel*> runnable_ascon_kernels() {
+  std::vector<const AsconKernel*> out;
+  for (const AsconKernel* kernel : sponge::detail::ascon_compiled_kernels()) {
+    if (kernel->cpu_supports()) out.push_back(kernel);
+  }
+  return out;
+}
+
+std::string join_ascon_kernel_names(const std::vector<const AsconKernel*>& kernels) {
+  std::string names;
+  for (const AsconKernel* kernel : kernels) {
+    if (!names.empty()) names += ", ";
+    names += kernel->name;
+  }
+  return names.empty() ? "none" : names;
+}
+
+// Every Ascon kernel must agree with the dispatcher's, and the AEAD must open what it sealed,
+// before its speed means anything.
+bool ascon_self_check(const std::vector<const AsconKernel*>& kernels) {
+  const std::uint8_t* data = message();
+  bool ok = true;
+  for (const std::size_t size : {0, 1, 7, 8, 9, 15, 16, 17, 32, 1000, 1024}) {
+    const std::span<const std::uint8_t> bytes(data, size);
+    const Digest expected = sponge::ascon_hash256(bytes);
+    std::vector<std::uint8_t> expected_ciphertext(size), ciphertext(size), opened(size);
+    std::array<std::uint8_t, 16> expected_tag{}, tag{};
+    sponge::ascon_aead128_encrypt(kAsconKey, kAsconNonce, {}, bytes, expected_ciphertext,
+                                  expected_tag);
+    for (const AsconKernel* kernel : kernels) {
+      sponge::detail::ascon_aead128_encrypt_on(*kernel, kAsconKey, kAsconNonce, {}, bytes,
+                                               ciphertext, tag);
+      const bool opens = sponge::detail::ascon_aead128_decrypt_on(*kernel, kAsconKey, kAsconNonce,
+                                                                  {}, ciphertext, tag, opened);
+      if (sponge::detail::ascon_hash256_on(*kernel, bytes) != expected ||
+          ciphertext != expected_ciphertext || tag != expected_tag || !opens ||
+          !std::equal(opened.begin(), opened.end(), bytes.begin())) {
+        std::fprintf(stderr, "sponge_bench: self-check failed: Ascon kernel %s, %zu bytes\n",
+                     std::string(kernel->name).c_str(), size);
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
+// "<family>/kernel:<name>", built by appending (GCC 12 at -O3 warns falsely, -Wrestrict, on
+// a literal + std::string temporary).
+std::string ascon_kernel_benchmark_name(std::string_view family, const AsconKernel& kernel) {
+  std::string name(family);
+  name += "/kernel:";
+  name += kernel.name;
+  return name;
+}
+
+void register_ascon_benchmarks(const std::vector<const AsconKernel*>& kernels) {
+  auto sized = [](benchmark::internal::Benchmark* benchmark) {
+    for (std::int64_t size : kAsconSizes)
+      benchmark->Arg(size);
+  };
+  for (const AsconKernel* kernel : kernels) {
+    benchmark::RegisterBenchmark(ascon_kernel_benchmark_name("ascon-p12", *kernel).c_str(),
+                                 ascon_permute_kernel, kernel->permute12);
+    benchmark::RegisterBenchmark(ascon_kernel_benchmark_name("ascon-p8", *kernel).c_str(),
+                                 ascon_permute_kernel, kernel->permute8);
+    benchmark::RegisterBenchmark(ascon_kernel_benchmark_name("ascon-p6", *kernel).c_str(),
+                                 ascon_permute_kernel, kernel->permute6);
+  }
+  sized(benchmark::RegisterBenchmark("ascon-hash256/sponge", ascon_hash256_sponge));
+  for (const AsconKernel* kernel : kernels) {
+    sized(
+        benchmark::RegisterBenchmark(ascon_kernel_benchmark_name("ascon-hash256", *kernel).c_str(),
+                                     ascon_hash256_kernel, kernel));
+  }
+  sized(benchmark::RegisterBenchmark("ascon-aead128-encrypt/sponge", ascon_aead128_encrypt_sponge));
+  for (const AsconKernel* kernel : kernels) {
+    sized(benchmark::RegisterBenchmark(
+        ascon_kernel_benchmark_name("ascon-aead128-encrypt", *kernel).c_str(),
+        ascon_aead128_encrypt_kernel, kernel));
+  }
+}
+
+// ---------------------------------------------------------------------------------------
 // Set-up: which kernels, the self-check, registration, context.
 // ---------------------------------------------------------------------------------------
 std::vector<const KeccakKernel*> runnable_kernels() {
@@ -483,11 +643,17 @@ int main(int argc, char** argv) {
   }
   const std::vector<const KeccakKernel*> kernels = runnable_kernels();
   if (!self_check(kernels)) return 1;
+  const std::vector<const AsconKernel*> ascon_kernels = runnable_ascon_kernels();
+  if (!ascon_self_check(ascon_kernels)) return 1;
 
   benchmark::AddCustomContext("cpu_model", cpu_model());
   benchmark::AddCustomContext("sponge_active_kernel", std::string(sponge::active_kernel()));
   benchmark::AddCustomContext("sponge_kernels_benchmarked", join_kernel_names(true));
   benchmark::AddCustomContext("sponge_kernels_not_runnable", join_kernel_names(false));
+  benchmark::AddCustomContext("sponge_active_ascon_kernel",
+                              std::string(sponge::active_kernel(sponge::KernelFamily::ascon_p320)));
+  benchmark::AddCustomContext("sponge_ascon_kernels_benchmarked",
+                              join_ascon_kernel_names(ascon_kernels));
   benchmark::AddCustomContext(
       "like_for_like",
       "OpenSSL is timed on SHA3-256 (it has no Keccak-256). SHA3-256 and Keccak-256 differ "
@@ -506,6 +672,7 @@ int main(int argc, char** argv) {
                    : "no time-stamp counter on this CPU: no ticks columns");
 
   register_benchmarks(kernels);
+  register_ascon_benchmarks(ascon_kernels);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "ascon_kernel.hpp"
 #include "sponge/sponge.hpp"
 #include "support/test_support.hpp"
 
@@ -82,6 +83,37 @@ void start_target(std::string_view target_name) {
   const std::string_view kernel = sponge::active_kernel();
   std::fprintf(stderr, "%s: active kernel %.*s\n", target.c_str(), static_cast<int>(kernel.size()),
                kernel.data());
+}
+
+const std::vector<const sponge::detail::AsconKernel*>& runnable_ascon_kernels() {
+  static const std::vector<const sponge::detail::AsconKernel*> kernels = [] {
+    std::vector<const sponge::detail::AsconKernel*> runnable;
+    for (const sponge::detail::AsconKernel* kernel : sponge::detail::ascon_compiled_kernels()) {
+      if (kernel->cpu_supports()) runnable.push_back(kernel);
+    }
+    return runnable;
+  }();
+  return kernels;
+}
+
+const sponge::detail::AsconKernel& portable_ascon_kernel() {
+  for (const sponge::detail::AsconKernel* kernel : sponge::detail::ascon_compiled_kernels()) {
+    if (kernel->name == "portable") return *kernel;
+  }
+  fail("the Ascon kernel table has no \"portable\" kernel");
+}
+
+std::vector<std::size_t> piece_lengths(FuzzInput& input, std::size_t total, std::size_t max_piece) {
+  std::vector<std::size_t> pieces;
+  std::size_t remaining = total;
+  while (remaining > 0) {
+    const std::size_t piece =
+        input.empty() ? remaining
+                      : std::min<std::size_t>(input.byte() % (max_piece + 1), remaining);
+    pieces.push_back(piece);
+    remaining -= piece;
+  }
+  return pieces;
 }
 
 }  // namespace sponge_fuzz

@@ -1,5 +1,6 @@
 // What the libFuzzer targets share: the reader of a fuzz input, buffers whose end touches a
-// PROT_NONE page, the mismatch report, and the kernel announcement at start-up.
+// PROT_NONE page, the mismatch report, the kernel announcement at start-up, and for the Ascon
+// targets the Ascon kernels to run and the split of a buffer into streaming pieces.
 #pragma once
 
 #include <cstddef>
@@ -7,6 +8,10 @@
 #include <span>
 #include <string_view>
 #include <vector>
+
+namespace sponge::detail {
+struct AsconKernel;
+}
 
 namespace sponge_fuzz {
 
@@ -80,5 +85,16 @@ void require_equal(std::string_view what, std::span<const std::uint8_t> expected
 // the dispatcher chose (SPONGE_KERNEL forces it; the dispatcher refuses a kernel this CPU
 // lacks) so a log says what was fuzzed.
 void start_target(std::string_view target_name);
+
+// The compiled Ascon kernels this CPU runs, in table order (portable last). The Ascon
+// targets run every one on each input, so SPONGE_ASCON_KERNEL plays no part in them.
+const std::vector<const sponge::detail::AsconKernel*>& runnable_ascon_kernels();
+// The kernel named "portable": what every other Ascon kernel is compared with.
+const sponge::detail::AsconKernel& portable_ascon_kernel();
+
+// The lengths of the streaming pieces `total` bytes are cut into: one input byte per piece,
+// `byte % (max_piece + 1)` bytes long (0 is an empty call, which must change nothing). Once
+// the input is used up, the rest is one piece, so every input ends the split.
+std::vector<std::size_t> piece_lengths(FuzzInput& input, std::size_t total, std::size_t max_piece);
 
 }  // namespace sponge_fuzz

@@ -109,6 +109,60 @@ def kernel_input(block_placement, state_placement, calls, state, block):
     return bytes([block_placement, state_placement, calls]) + state + block
 
 
+# sponge_fuzz_ascon_hash ----------------------------------------------------------------
+HASH256, XOF128, CXOF128 = range(3)
+
+
+def ascon_hash_input(function, message_length, seed, placement, customization_length,
+                     output_length, update_pieces=(), squeeze_pieces=()):
+    # Past the listed pieces the input ends, so the rest of each split is one piece; a
+    # squeeze piece is only read once the update pieces cover the message.
+    assert sum(update_pieces) <= message_length
+    assert not squeeze_pieces or sum(update_pieces) == message_length
+    return struct.pack("<BHHBHH", function, message_length, seed, placement,
+                       customization_length, output_length) + bytes(update_pieces + squeeze_pieces)
+
+
+ASCON_HASH_SEEDS = {
+    "hash256-empty": ascon_hash_input(HASH256, 0, 1, 0x00, 0, 0),
+    "hash256-100-bytes-in-pieces": ascon_hash_input(HASH256, 100, 2, 0x01, 0, 0,
+                                                    (7, 1, 0, 8, 9, 16, 40)),
+    "hash256-1024-bytes-at-guard": ascon_hash_input(HASH256, 1024, 3, 0x01, 0, 0),
+    "xof128-squeeze-in-pieces": ascon_hash_input(XOF128, 33, 4, 0x16, 0, 300, (8, 8, 17),
+                                                 (1, 7, 8, 9, 0, 40)),
+    "xof128-no-output": ascon_hash_input(XOF128, 5, 5, 0x00, 0, 0),
+    "cxof128-no-customization": ascon_hash_input(CXOF128, 16, 6, 0x00, 0, 64, (3, 13),
+                                                 (8, 8, 1)),
+    "cxof128-customization-256": ascon_hash_input(CXOF128, 50, 7, 0x11, 256, 100,
+                                                  (25, 25), (33,)),
+    "cxof128-customization-257-refused": ascon_hash_input(CXOF128, 10, 8, 0x00, 257, 32),
+    "cxof128-customization-300-refused": ascon_hash_input(CXOF128, 0, 9, 0x11, 300, 0),
+}
+
+
+# sponge_fuzz_ascon_aead ----------------------------------------------------------------
+def ascon_aead_input(ad_length, text_length, seed, placement, tampered_bit, ad_pieces=(),
+                     text_pieces=()):
+    # The tampered bit counts through the ciphertext, then the tag, then the associated data.
+    assert sum(ad_pieces) <= ad_length and sum(text_pieces) <= text_length
+    assert not text_pieces or sum(ad_pieces) == ad_length
+    return struct.pack("<HHHBH", ad_length, text_length, seed, placement,
+                       tampered_bit) + bytes(ad_pieces + text_pieces)
+
+
+ASCON_AEAD_SEEDS = {
+    "empty-tag-bit-0": ascon_aead_input(0, 0, 1, 0x00, 0),
+    "associated-data-only-ad-bit-2": ascon_aead_input(5, 0, 2, 0x10, 128 + 2, (2, 0, 3)),
+    "text-only-ciphertext-bit-3": ascon_aead_input(0, 17, 3, 0x01, 3, (), (16, 1)),
+    "blocks-in-pieces-ciphertext-bit-500": ascon_aead_input(
+        37, 100, 4, 0x13, 500, (1, 15, 16, 5), (16, 0, 1, 40, 7)),
+    "longest-at-guard-tag-bit-100": ascon_aead_input(300, 1024, 5, 0x11, 8 * 1024 + 100),
+    "one-block-each-tag-bit-127": ascon_aead_input(16, 16, 6, 0x02, 8 * 16 + 127, (16,), (16,)),
+    "last-associated-data-bit": ascon_aead_input(16, 32, 7, 0x00, 8 * 32 + 128 + 127,
+                                                 (8, 8), (15, 17)),
+}
+
+
 def main():
     shutil.rmtree(CORPUS, ignore_errors=True)
     seeds = {}
@@ -126,6 +180,10 @@ def main():
         1, 1, 3, state, block)
     seeds[("sponge_fuzz_kernels", "random-block-offset-5")] = kernel_input(
         10, 0, 1, state[::-1], block[::-1])
+    for name, data in ASCON_HASH_SEEDS.items():
+        seeds[("sponge_fuzz_ascon_hash", name)] = data
+    for name, data in ASCON_AEAD_SEEDS.items():
+        seeds[("sponge_fuzz_ascon_aead", name)] = data
     for (target, name), data in sorted(seeds.items()):
         path = CORPUS / target / name
         path.parent.mkdir(parents=True, exist_ok=True)
