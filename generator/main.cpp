@@ -4,6 +4,7 @@
 //   spongegen check [--dir DIR] [--no-verify]      regenerate in memory, compare byte for byte
 //   spongegen list                                 the kernels and their entries
 //   spongegen audit [--json] [--width N] [--diff REF] [--mca [CPU,...]] [--kernel NAME]
+//                   [--entry SYMBOL]
 //   spongegen prove-encoding --kernel NAME OBJECT  assembler bytes == asmjit bytes
 #include <fmt/format.h>
 
@@ -52,7 +53,7 @@ commands:
       printing the first differing lines of each file, or the missing or extra file.
   list
       The kernels, their files and their entries.
-  audit [--json] [--width N] [--diff REF] [--mca [CPU,...]] [--kernel NAME]
+  audit [--json] [--width N] [--diff REF] [--mca [CPU,...]] [--kernel NAME] [--entry SYMBOL]
       For each kernel entry: instruction mix per round and per permutation, frame,
       saved registers, code bytes, the longest dependency chain of a round, and the
       latency and issue-width bounds (width N, default 6). --json prints JSON.
@@ -62,7 +63,8 @@ commands:
       repeated, for the core models given (comma-separated) or every default one of its
       ISA (znver2, znver3, icelake-server, sapphirerapids, alderlake; cortex-a72,
       neoverse-n1, neoverse-v1, neoverse-n2, cortex-x2, apple-m1): modelled cycles, not
-      measured. --kernel NAME limits it to one kernel.
+      measured. --kernel NAME limits it to one kernel, --entry SYMBOL to one entry (any
+      entry of any kernel) instead of each kernel's first.
   prove-encoding --kernel NAME OBJECT
       Check that OBJECT (the kernel's .S assembled by the system assembler, ELF64) holds,
       function by function, exactly asmjit's encoding of the Program (relocations masked).
@@ -89,6 +91,7 @@ struct Options {
   std::string object;
   bool mca = false;
   std::vector<std::string> mca_cpus;  // empty: the default core models of each kernel's ISA
+  std::string entry;                  // audit --mca: one entry by symbol
 };
 
 int parse_width(const std::string& text) {
@@ -144,6 +147,8 @@ Options parse_arguments(int argc, char** argv) {
           start = end + 1;
         }
       }
+    } else if (command == "audit" && arg == "--entry") {
+      options.entry = value();
     } else if ((command == "prove-encoding" || command == "audit") && arg == "--kernel") {
       options.kernel = value();
     } else if (command == "prove-encoding" && arg.rfind("-", 0) != 0 && options.object.empty()) {
@@ -365,14 +370,27 @@ int command_audit(const Options& options) {
     bool found = false;
     for (const kernels::KernelSpec& spec : kernels::all_kernels()) {
       if (!options.kernel.empty() && spec.name != options.kernel) continue;
-      found = true;
       const Program program = spec.build().program;
+      std::size_t function = 0;
+      if (!options.entry.empty()) {
+        while (function < program.functions.size() &&
+               program.functions[function].symbol != options.entry) {
+          ++function;
+        }
+        if (function == program.functions.size()) continue;
+      }
+      found = true;
       const std::vector<std::string> cpus =
           options.mca_cpus.empty() ? audit::default_mca_cpus(program.isa) : options.mca_cpus;
       fmt::print("kernel {} ({})\n{}", spec.name, program.isa == Isa::amd64 ? "amd64" : "arm64",
-                 audit::format_mca(program, 0, cpus));
+                 audit::format_mca(program, function, cpus));
     }
-    if (!found) throw UsageError{"audit --kernel: no kernel named '" + options.kernel + "'"};
+    if (!found) {
+      throw UsageError{options.entry.empty()
+                           ? "audit --kernel: no kernel named '" + options.kernel + "'"
+                           : "audit --entry: no entry named '" + options.entry + "'" +
+                                 (options.kernel.empty() ? "" : " in kernel " + options.kernel)};
+    }
     return 0;
   }
   if (options.json) {
