@@ -56,3 +56,18 @@ TEST_CASE("generate leaves the previous files intact when a file cannot be writt
   CHECK(read_binary_file(out / "keccakf1600_arm64_sha3.S") == previous_arm64);
   CHECK(names_in(out) == before);  // no temporary file left behind
 }
+
+TEST_CASE("spongegen audit --mca prints one entry's model, and names an entry it cannot find") {
+  const ProcessResult entry = run_spongegen(
+      {"audit", "--mca", "znver3", "--entry", "sponge_ascon_p320_amd64_bmi2_absorb_hash"});
+  REQUIRE(entry.exited);
+  CHECK(entry.exit_status == 0);
+  CHECK(entry.output.find("kernel ascon-amd64-bmi2 (amd64)") != std::string::npos);
+  CHECK(entry.output.find("sponge_ascon_p320_amd64_bmi2_absorb_hash (llvm-mca, modelled") !=
+        std::string::npos);
+  CHECK(entry.output.find("    znver3 ") != std::string::npos);
+  const ProcessResult missing = run_spongegen({"audit", "--mca", "znver3", "--entry", "nope"});
+  REQUIRE(missing.exited);
+  CHECK(missing.exit_status == 2);
+  CHECK(missing.output.find("audit --entry: no entry named 'nope'") != std::string::npos);
+}
