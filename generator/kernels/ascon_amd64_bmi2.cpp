@@ -181,18 +181,6 @@ void emit_rounds(Emitter& e, RegisterFile& file, const ascon::SubstitutionFormul
   }
 }
 
-// Moves the words back to `target`, the registers they had where the block loop starts.
-void restore_mapping(Emitter& e, RegisterFile& file, const WordRegisters& target) {
-  restore_words(
-      file.words(), target, [&](Reg reg) { return !file.busy(reg); },
-      [&] {
-        const Reg spare = file.take();
-        file.release(spare);
-        return spare;
-      },
-      [&](Reg dst, Reg src) { e.mov(dst, src); });
-}
-
 class AsconAmd64Builder {
  public:
   BuiltKernel build() {
@@ -267,7 +255,7 @@ class AsconAmd64Builder {
       const WordRegisters at_loop = file.words();
       emit_block_input(e, file, plan);
       emit_rounds(e, file, *formula_, first_round);
-      restore_mapping(e, file, at_loop);
+      restore_words(file, at_loop, [&](Reg dst, Reg src) { e.mov(dst, src); });
       e.sub(count, 1);
       e.jne(loop);
       e.bind(done);

@@ -194,14 +194,7 @@ class AsconArm64Builder {
       const WordRegisters at_loop = file.words();
       emit_block_input(e, file, plan);
       emit_rounds(e, file, *formula_, plan.first_round());
-      restore_words(
-          file.words(), at_loop, [&](Reg reg) { return !file.busy(reg); },
-          [&] {
-            const Reg spare = file.take();
-            file.release(spare);
-            return spare;
-          },
-          [&](Reg dst, Reg src) { e.mov(dst, src); });
+      restore_words(file, at_loop, [&](Reg dst, Reg src) { e.mov(dst, src); });
       e.sub(count, count, 1);
       e.cbnz(count, loop);
       e.bind(done);

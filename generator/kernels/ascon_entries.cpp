@@ -89,29 +89,26 @@ bool AsconRegisterFile::busy(Reg reg) const {
          std::find(in_flight_.begin(), in_flight_.end(), reg) != in_flight_.end();
 }
 
-void restore_words(std::array<Reg, ascon::kWords>& current,
-                   const std::array<Reg, ascon::kWords>& target,
-                   const std::function<bool(Reg)>& is_free, const std::function<Reg()>& spare,
+void restore_words(AsconRegisterFile& file, const AsconRegisterFile::Words& target,
                    const std::function<void(Reg, Reg)>& move) {
-  auto holds_word = [&](Reg reg) {
-    return std::find(current.begin(), current.end(), reg) != current.end();
-  };
+  AsconRegisterFile::Words& current = file.words();
   for (int guard = 0; guard < 4 * ascon::kWords; ++guard) {
     bool moved = false, pending = false;
     for (std::size_t word = 0; word < current.size(); ++word) {
       if (current[word] == target[word]) continue;
       pending = true;
-      if (!holds_word(target[word]) && is_free(target[word])) {
+      if (!file.busy(target[word])) {
         move(target[word], current[word]);
         current[word] = target[word];
         moved = true;
       }
     }
     if (!pending) return;
-    if (!moved) {  // a cycle: park one word elsewhere
+    if (!moved) {  // a cycle: park one word in a free register
       for (std::size_t word = 0; word < current.size(); ++word) {
         if (current[word] == target[word]) continue;
-        const Reg parked = spare();
+        const Reg parked = file.take();
+        file.release(parked);
         move(parked, current[word]);
         current[word] = parked;
         break;

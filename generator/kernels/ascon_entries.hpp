@@ -55,11 +55,10 @@ class AsconRegisterFile {
   std::vector<Reg> in_flight_;
 };
 
-// Moves each word from current[i] to target[i] (a parallel move; a cycle goes through a
-// register for which is_free() holds). `move(dst, src)` emits one register move.
-void restore_words(std::array<Reg, ascon::kWords>& current,
-                   const std::array<Reg, ascon::kWords>& target,
-                   const std::function<bool(Reg)>& is_free, const std::function<Reg()>& spare,
+// Moves the file's words back to `target`, the registers they had where a block loop starts
+// (a parallel move; a cycle goes through a free register of the pool). `move(dst, src)`
+// emits one register move.
+void restore_words(AsconRegisterFile& file, const AsconRegisterFile::Words& target,
                    const std::function<void(Reg, Reg)>& move);
 
 }  // namespace spongegen::kernels

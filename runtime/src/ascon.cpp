@@ -48,6 +48,31 @@ std::uint8_t state_byte(const std::uint64_t* words, std::size_t position) noexce
   return static_cast<std::uint8_t>(words[position / 8] >> byte_shift(position % 8));
 }
 
+// Absorbs `length` bytes into a rate of `Rate` bytes of which `position` are filled: tops up
+// the partial block (permuting it when full), hands whole blocks to the kernel's loop, and
+// leaves the rest in the rate. Returns the new position. The hash and the AEAD's associated
+// data differ only in the rate and in which entries run.
+template <std::size_t Rate>
+std::size_t absorb_into_rate(std::uint64_t* words, std::size_t position, const std::uint8_t* data,
+                             std::size_t length, AsconPermuteFn permute_block,
+                             AsconAbsorbFn absorb_blocks) noexcept {
+  if (position != 0) {
+    const std::size_t take = std::min<std::size_t>(length, Rate - position);
+    xor_bytes(words, position, data, take);
+    position += take;
+    data += take;
+    length -= take;
+    if (position < Rate) return position;
+    permute_block(words);
+  }
+  const std::size_t blocks = length / Rate;
+  if (blocks != 0) absorb_blocks(words, data, blocks);
+  data += blocks * Rate;
+  length -= blocks * Rate;
+  xor_bytes(words, 0, data, length);
+  return length;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------
@@ -86,22 +111,8 @@ void AsconHashSponge::require_absorbing() const {
 
 void AsconHashSponge::absorb(const std::uint8_t* data, std::size_t length) {
   require_absorbing();
-  if (position_ != 0) {
-    const std::size_t take = std::min<std::size_t>(length, kRateBytes - position_);
-    xor_bytes(words_, position_, data, take);
-    position_ += take;
-    data += take;
-    length -= take;
-    if (position_ < kRateBytes) return;
-    kernel_->permute12(words_);
-    position_ = 0;
-  }
-  const std::size_t blocks = length / kRateBytes;
-  if (blocks != 0) kernel_->absorb_hash(words_, data, blocks);
-  data += blocks * kRateBytes;
-  length -= blocks * kRateBytes;
-  xor_bytes(words_, 0, data, length);
-  position_ = length;
+  position_ = absorb_into_rate<kRateBytes>(words_, position_, data, length, kernel_->permute12,
+                                           kernel_->absorb_hash);
 }
 
 void AsconHashSponge::finish_absorbing() noexcept {
@@ -176,22 +187,8 @@ void AsconAeadState::absorb_associated_data(const std::uint8_t* data, std::size_
   require_phase_at_most(kAssociatedData, "update_associated_data()");
   if (length == 0) return;  // empty associated data skips the whole phase
   phase_ = kAssociatedData;
-  if (position_ != 0) {
-    const std::size_t take = std::min<std::size_t>(length, kRateBytes - position_);
-    xor_bytes(words_, position_, data, take);
-    position_ += take;
-    data += take;
-    length -= take;
-    if (position_ < kRateBytes) return;
-    kernel_->permute8(words_);
-    position_ = 0;
-  }
-  const std::size_t blocks = length / kRateBytes;
-  if (blocks != 0) kernel_->absorb_ad(words_, data, blocks);
-  data += blocks * kRateBytes;
-  length -= blocks * kRateBytes;
-  xor_bytes(words_, 0, data, length);
-  position_ = length;
+  position_ = absorb_into_rate<kRateBytes>(words_, position_, data, length, kernel_->permute8,
+                                           kernel_->absorb_ad);
 }
 
 void AsconAeadState::begin_text() noexcept {

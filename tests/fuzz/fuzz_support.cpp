@@ -96,6 +96,16 @@ const std::vector<const sponge::detail::AsconKernel*>& runnable_ascon_kernels() 
   return kernels;
 }
 
+void start_ascon_target(std::string_view target_name) {
+  start_target(target_name);
+  std::string names;
+  for (const sponge::detail::AsconKernel* kernel : runnable_ascon_kernels()) {
+    names += names.empty() ? "" : ", ";
+    names.append(kernel->name);
+  }
+  std::fprintf(stderr, "%s: Ascon kernels this CPU runs: %s\n", target.c_str(), names.c_str());
+}
+
 const sponge::detail::AsconKernel& portable_ascon_kernel() {
   for (const sponge::detail::AsconKernel* kernel : sponge::detail::ascon_compiled_kernels()) {
     if (kernel->name == "portable") return *kernel;

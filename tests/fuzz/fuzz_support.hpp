@@ -89,6 +89,9 @@ void start_target(std::string_view target_name);
 // The compiled Ascon kernels this CPU runs, in table order (portable last). The Ascon
 // targets run every one on each input, so SPONGE_ASCON_KERNEL plays no part in them.
 const std::vector<const sponge::detail::AsconKernel*>& runnable_ascon_kernels();
+// start_target for an Ascon target, which also prints the Ascon kernels it runs on each input
+// ("<target>: Ascon kernels this CPU runs: a, b"; scripts/fuzz reads that line).
+void start_ascon_target(std::string_view target_name);
 // The kernel named "portable": what every other Ascon kernel is compared with.
 const sponge::detail::AsconKernel& portable_ascon_kernel();
 

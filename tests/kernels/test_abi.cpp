@@ -32,6 +32,16 @@ void fill_canaries(AbiObservation& observed, int set, sponge_test::Rng& rng) {
   }
 }
 
+// The callee-saved registers that came back changed in at least one canary set, by name.
+std::string clobbered_names(const std::array<int, kCalleeSavedCount>& clobbered_sets) {
+  std::string names;
+  for (int reg = 0; reg < kCalleeSavedCount; ++reg) {
+    if (clobbered_sets[reg] == 0) continue;
+    names.append(names.empty() ? "" : " ").append(kCalleeSavedNames[reg]);
+  }
+  return names;
+}
+
 }  // namespace
 
 TEST_CASE("the ABI shim reports a callee that breaks the ABI (negative control)") {
@@ -105,11 +115,7 @@ TEST_CASE("every entry of every runnable kernel keeps the calling convention") {
 #endif
         if (state != expected_state) ++state_wrong;
       }
-      std::string not_preserved;
-      for (int reg = 0; reg < kCalleeSavedCount; ++reg) {
-        if (clobbered_sets[reg] == 0) continue;
-        not_preserved.append(not_preserved.empty() ? "" : " ").append(kCalleeSavedNames[reg]);
-      }
+      const std::string not_preserved = clobbered_names(clobbered_sets);
       INFO(entry.name() << " over " << kCanarySets << " canary sets");
       CHECK_MESSAGE(not_preserved == "", entry.name() << " does not preserve the callee-saved "
                                                       << "registers " << not_preserved);
@@ -196,13 +202,11 @@ TEST_CASE("every entry of every runnable Ascon kernel keeps the calling conventi
         if (observed.sp_after != observed.sp_before || sp_delta != 0) ++sp_changed;
         if (state != expected || out != expected_out) ++wrong;
       }
-      std::string not_preserved;
-      for (int reg = 0; reg < kCalleeSavedCount; ++reg) {
-        if (clobbered_sets[reg] == 0) continue;
-        not_preserved.append(not_preserved.empty() ? "" : " ").append(kCalleeSavedNames[reg]);
-      }
+      const std::string not_preserved = clobbered_names(clobbered_sets);
       INFO(kernel->name << " " << entry.name << " over " << kCanarySets << " canary sets");
-      CHECK(not_preserved == "");
+      CHECK_MESSAGE(not_preserved == "", kernel->name << " " << entry.name
+                                                      << " does not preserve the callee-saved "
+                                                      << "registers " << not_preserved);
       CHECK(sp_changed == 0);
       CHECK(wrong == 0);
     }
