@@ -15,12 +15,14 @@
 
 /* One CPU feature, with each way of asking for it: amd64 CPUID (leaf, sub-leaf,
    register 0-3 = eax ebx ecx edx, bit); arm64 the bit of Linux's AT_HWCAP and the
-   macOS sysctl. */
+   macOS sysctl; amd64 vector features also the XCR0 bits the OS must have enabled
+   (XGETBV), so that it saves the registers across context switches (0: none). */
 typedef struct sponge_cpu_feature {
   const char* name;
   unsigned cpuid_leaf, cpuid_subleaf, cpuid_register, cpuid_bit;
   unsigned linux_hwcap_bit;
   const char* macos_sysctl;
+  unsigned xcr0_mask;
 } sponge_cpu_feature;
 
 #ifdef __cplusplus
@@ -81,6 +83,17 @@ void sponge_keccakp1600_12_arm64_scalar(uint64_t state[25]) SPONGE_KERNEL_NOEXCE
 void sponge_keccakp1600_12_arm64_scalar_absorb136(uint64_t state[25], const uint8_t block[136]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_arm64_scalar_absorb168(uint64_t state[25], const uint8_t block[168]) SPONGE_KERNEL_NOEXCEPT;
 
+/* amd64-avx2-x4 (generated/keccakf1600_amd64_avx2_x4.S) */
+void sponge_keccakf1600_amd64_avx2_x4(uint64_t state[100]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_amd64_avx2_x4_absorb72(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_amd64_avx2_x4_absorb104(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_amd64_avx2_x4_absorb136(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_amd64_avx2_x4_absorb144(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_amd64_avx2_x4_absorb168(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_amd64_avx2_x4(uint64_t state[100]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_amd64_avx2_x4_absorb136(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_amd64_avx2_x4_absorb168(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+
 #ifdef __cplusplus
 }
 #endif
@@ -97,8 +110,8 @@ void sponge_keccakp1600_12_arm64_scalar_absorb168(uint64_t state[25], const uint
   X(absorb, "keccak-p1600", 12, 136, 1, sponge_keccakp1600_12_amd64_bmi2_absorb136) \
   X(absorb, "keccak-p1600", 12, 168, 1, sponge_keccakp1600_12_amd64_bmi2_absorb168)
 #define SPONGE_KERNEL_AMD64_BMI2_CPU_FEATURES \
-  {"bmi1", 7, 0, 1, 3, 0, 0}, \
-  {"bmi2", 7, 0, 1, 8, 0, 0}
+  {"bmi1", 7, 0, 1, 3, 0, 0, 0x0}, \
+  {"bmi2", 7, 0, 1, 8, 0, 0, 0x0}
 
 #define SPONGE_KERNEL_ARM64_SHA3_NAME "arm64-sha3"
 #define SPONGE_KERNEL_ARM64_SHA3_ENTRIES(X) \
@@ -112,7 +125,7 @@ void sponge_keccakp1600_12_arm64_scalar_absorb168(uint64_t state[25], const uint
   X(absorb, "keccak-p1600", 12, 136, 1, sponge_keccakp1600_12_arm64_sha3_absorb136) \
   X(absorb, "keccak-p1600", 12, 168, 1, sponge_keccakp1600_12_arm64_sha3_absorb168)
 #define SPONGE_KERNEL_ARM64_SHA3_CPU_FEATURES \
-  {"sha3", 0, 0, 0, 0, 17, "hw.optional.armv8_2_sha3"}
+  {"sha3", 0, 0, 0, 0, 17, "hw.optional.armv8_2_sha3", 0x0}
 
 #define SPONGE_KERNEL_ASCON_AMD64_BMI2_NAME "ascon-amd64-bmi2"
 #define SPONGE_KERNEL_ASCON_AMD64_BMI2_ENTRIES(X) \
@@ -124,8 +137,8 @@ void sponge_keccakp1600_12_arm64_scalar_absorb168(uint64_t state[25], const uint
   X(encrypt, "ascon-p320", 8, 16, 1, sponge_ascon_p320_amd64_bmi2_encrypt) \
   X(decrypt, "ascon-p320", 8, 16, 1, sponge_ascon_p320_amd64_bmi2_decrypt)
 #define SPONGE_KERNEL_ASCON_AMD64_BMI2_CPU_FEATURES \
-  {"bmi1", 7, 0, 1, 3, 0, 0}, \
-  {"bmi2", 7, 0, 1, 8, 0, 0}
+  {"bmi1", 7, 0, 1, 3, 0, 0, 0x0}, \
+  {"bmi2", 7, 0, 1, 8, 0, 0, 0x0}
 
 #define SPONGE_KERNEL_ASCON_ARM64_NAME "ascon-arm64"
 #define SPONGE_KERNEL_ASCON_ARM64_ENTRIES(X) \
@@ -150,5 +163,20 @@ void sponge_keccakp1600_12_arm64_scalar_absorb168(uint64_t state[25], const uint
   X(absorb, "keccak-p1600", 12, 136, 1, sponge_keccakp1600_12_arm64_scalar_absorb136) \
   X(absorb, "keccak-p1600", 12, 168, 1, sponge_keccakp1600_12_arm64_scalar_absorb168)
 #define SPONGE_KERNEL_ARM64_SCALAR_CPU_FEATURES
+
+#define SPONGE_KERNEL_AMD64_AVX2_X4_NAME "amd64-avx2-x4"
+#define SPONGE_KERNEL_AMD64_AVX2_X4_ENTRIES(X) \
+  X(permute, "keccak-f1600", 24, 0, 4, sponge_keccakf1600_amd64_avx2_x4) \
+  X(absorb, "keccak-f1600", 24, 72, 4, sponge_keccakf1600_amd64_avx2_x4_absorb72) \
+  X(absorb, "keccak-f1600", 24, 104, 4, sponge_keccakf1600_amd64_avx2_x4_absorb104) \
+  X(absorb, "keccak-f1600", 24, 136, 4, sponge_keccakf1600_amd64_avx2_x4_absorb136) \
+  X(absorb, "keccak-f1600", 24, 144, 4, sponge_keccakf1600_amd64_avx2_x4_absorb144) \
+  X(absorb, "keccak-f1600", 24, 168, 4, sponge_keccakf1600_amd64_avx2_x4_absorb168) \
+  X(permute, "keccak-p1600", 12, 0, 4, sponge_keccakp1600_12_amd64_avx2_x4) \
+  X(absorb, "keccak-p1600", 12, 136, 4, sponge_keccakp1600_12_amd64_avx2_x4_absorb136) \
+  X(absorb, "keccak-p1600", 12, 168, 4, sponge_keccakp1600_12_amd64_avx2_x4_absorb168)
+#define SPONGE_KERNEL_AMD64_AVX2_X4_CPU_FEATURES \
+  {"avx", 1, 0, 2, 28, 0, 0, 0x6}, \
+  {"avx2", 7, 0, 1, 5, 0, 0, 0x6}
 
 #endif /* SPONGE_GENERATED_KERNELS_H */

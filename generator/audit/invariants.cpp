@@ -51,10 +51,17 @@ class EntryChecker {
     const Isa isa = program.isa;
     // Public on entry: the arguments the entry's signature declares (pointers, whose
     // values are addresses, not data), the stack pointer and arm64's return address.
-    const int arguments = static_cast<int>(program.functions[function].shape.parameters.size());
-    for (int index = 0; index < arguments; ++index) {
-      public_.insert(register_location(
-          isa, isa == Isa::amd64 ? amd64::sysv_argument(index) : arm64::aapcs64_argument(index)));
+    // A parameter that is an array of pointers (`const uint8_t* const blocks[4]`) holds
+    // addresses too: what is loaded through it, while it is unchanged, is public.
+    const auto& parameters = program.functions[function].shape.parameters;
+    for (std::size_t index = 0; index < parameters.size(); ++index) {
+      const Location argument = register_location(
+          isa, isa == Isa::amd64 ? amd64::sysv_argument(static_cast<int>(index))
+                                 : arm64::aapcs64_argument(static_cast<int>(index)));
+      public_.insert(argument);
+      if (parameters[index].extent > 0 && parameters[index].c_type.find('*') != std::string::npos) {
+        pointer_arrays_.insert(argument);
+      }
     }
     if (isa == Isa::amd64) {
       public_.insert(register_location(isa, amd64::rsp));
@@ -162,7 +169,7 @@ class EntryChecker {
       return sp_before + memory->offset;
     };
     bool reads_public = true;
-    for (const Location& read : effects.reads) {
+    for (const Location& read : effects.writes_constant ? std::vector<Location>{} : effects.reads) {
       if (const auto* memory = std::get_if<MemoryLocation>(&read);
           memory != nullptr && memory->label != kNoLabel) {
         continue;  // a constant table
@@ -170,6 +177,10 @@ class EntryChecker {
       if (const auto slot = stack_slot(read)) {
         if (!public_slots_.count(*slot)) reads_public = false;
         continue;
+      }
+      if (const auto* memory = std::get_if<MemoryLocation>(&read);
+          memory != nullptr && pointer_arrays_.count(Location(memory->base))) {
+        continue;  // an element of a pointer-array argument
       }
       if (is_memory(read) || !public_.count(read)) reads_public = false;
     }
@@ -187,6 +198,7 @@ class EntryChecker {
         continue;
       }
       if (is_memory(write)) continue;
+      pointer_arrays_.erase(write);
       bool written_back_base = false;
       for (const auto* list : {&effects.loads, &effects.stores}) {
         for (const Mem* mem : *list) {
@@ -280,6 +292,7 @@ class EntryChecker {
   std::string symbol_;
   std::vector<std::string>& problems_;
   std::set<Location> public_;
+  std::set<Location> pointer_arrays_;  // unchanged argument registers of pointer arrays
   std::set<int> public_slots_;     // stack slots (offsets from the entry's sp) holding public data
   std::set<int> secret_slots_;     // stack slots holding data derived from the state or input
   std::map<Location, int> saved_;  // callee-saved register -> its stack slot

@@ -81,6 +81,22 @@ Effects effects_of(Isa isa, const Instruction& in) {
   e.is_conditional_branch = spec.has(kConditionalBranch);
   e.is_unconditional_branch = spec.has(kUnconditionalBranch);
   e.is_return = spec.has(kReturn);
+  if (spec.has(kZeroWhenSourcesEqual) && !has_memory_operand(in)) {
+    std::vector<Reg> sources;
+    for (std::size_t i = 0; i < in.operands.size(); ++i) {
+      const Access access = spec.operands[i].access;
+      const Reg* reg = std::get_if<Reg>(&in.operands[i]);
+      if (reg != nullptr && (access == Access::read || access == Access::read_write)) {
+        sources.push_back(*reg);
+      }
+    }
+    e.writes_constant = sources.size() == 2 && sources[0] == sources[1];
+  }
+  if (spec.has(kClearsVectorRegisters)) {
+    for (int index = 0; index < 16; ++index)
+      e.writes.push_back(RegisterLocation{RegisterFile::vector, static_cast<std::uint8_t>(index)});
+    e.writes_constant = true;
+  }
 
   const Location stack_pointer = stack_pointer_location(isa);
   const RegisterLocation sp_register = std::get<RegisterLocation>(stack_pointer);

@@ -55,6 +55,9 @@ struct Effects {
   bool is_conditional_branch = false;
   bool is_unconditional_branch = false;  // jmp, b
   bool is_return = false;
+  // What it writes does not depend on what it reads (xor of a register with itself,
+  // vzeroall): the written registers hold a constant.
+  bool writes_constant = false;
   const LabelRef* target = nullptr;
 };
 

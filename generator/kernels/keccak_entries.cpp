@@ -29,29 +29,38 @@ std::string entry_symbol(const keccak::RoundVariant& variant, std::string_view k
 }
 
 Function& add_permute_entry(BuiltKernel& kernel, const keccak::RoundVariant& variant,
-                            std::string_view kernel_suffix) {
-  return add_entry(kernel, entry_symbol(variant, kernel_suffix, 0),
-                   permutation_title(variant) + " on the 25 lanes at state.",
+                            std::string_view kernel_suffix, int states) {
+  const std::string summary =
+      states == 1 ? permutation_title(variant) + " on the 25 lanes at state."
+                  : fmt::format("{} on each of the {} lane-interleaved states at state.",
+                                permutation_title(variant), states);
+  return add_entry(kernel, entry_symbol(variant, kernel_suffix, 0), summary,
                    EntryShape{EntryKind::permute,
                               std::string(variant.permutation),
                               variant.rounds,
                               0,
-                              1,
-                              {{"uint64_t", "state", keccak::kLanes}}});
+                              states,
+                              {{"uint64_t", "state", keccak::kLanes * states}}});
 }
 
 Function& add_absorb_entry(BuiltKernel& kernel, const keccak::RoundVariant& variant,
-                           std::string_view kernel_suffix, const keccak::Rate& rate) {
-  return add_entry(
-      kernel, entry_symbol(variant, kernel_suffix, rate.bytes),
-      fmt::format("XOR {} lanes of block into state, then {} ({}).", rate.lanes(),
-                  permutation_title(variant), rate.used_by),
-      EntryShape{EntryKind::absorb,
-                 std::string(variant.permutation),
-                 variant.rounds,
-                 rate.bytes,
-                 1,
-                 {{"uint64_t", "state", keccak::kLanes}, {"const uint8_t", "block", rate.bytes}}});
+                           std::string_view kernel_suffix, const keccak::Rate& rate, int states) {
+  std::vector<Parameter> parameters{{"uint64_t", "state", keccak::kLanes * states}};
+  std::string summary;
+  if (states == 1) {
+    parameters.push_back({"const uint8_t", "block", rate.bytes});
+    summary = fmt::format("XOR {} lanes of block into state, then {} ({}).", rate.lanes(),
+                          permutation_title(variant), rate.used_by);
+  } else {
+    parameters.push_back({"const uint8_t* const", "blocks", states});
+    summary = fmt::format(
+        "XOR {} lanes of blocks[s] into state s for each of the {} states, "
+        "then {} on each ({}).",
+        rate.lanes(), states, permutation_title(variant), rate.used_by);
+  }
+  return add_entry(kernel, entry_symbol(variant, kernel_suffix, rate.bytes), summary,
+                   EntryShape{EntryKind::absorb, std::string(variant.permutation), variant.rounds,
+                              rate.bytes, states, std::move(parameters)});
 }
 
 void add_round_constant_table(Program& program, LabelId label) {

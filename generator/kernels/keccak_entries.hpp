@@ -19,11 +19,14 @@ std::string entry_symbol(const keccak::RoundVariant& variant, std::string_view k
                          int absorb_rate_bytes);
 
 // Each adds the entry's function, with its EntryShape, to the kernel's Program and returns
-// it for the builder's emitter (valid until the next function is added).
+// it for the builder's emitter (valid until the next function is added). A kernel of
+// `states` > 1 permutes that many independent states, lane-interleaved (lane i of state s
+// at state[states * i + s]); its absorb entries take one block pointer per state.
 Function& add_permute_entry(BuiltKernel& kernel, const keccak::RoundVariant& variant,
-                            std::string_view kernel_suffix);
+                            std::string_view kernel_suffix, int states = 1);
 Function& add_absorb_entry(BuiltKernel& kernel, const keccak::RoundVariant& variant,
-                           std::string_view kernel_suffix, const keccak::Rate& rate);
+                           std::string_view kernel_suffix, const keccak::Rate& rate,
+                           int states = 1);
 
 void add_round_constant_table(Program& program, LabelId label);
 

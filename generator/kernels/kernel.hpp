@@ -23,6 +23,10 @@ struct CpuFeature {
   // arm64: the bit of Linux's AT_HWCAP and the macOS sysctl that report it.
   unsigned linux_hwcap_bit = 0;
   std::string_view macos_sysctl;
+  // amd64 vector features: the XCR0 bits the OS must have enabled (XGETBV, after CPUID's
+  // OSXSAVE) so that it saves and restores the registers across context switches; CPUID
+  // alone reports what the silicon has, not what the OS preserves. 0 for none.
+  unsigned xcr0_mask = 0;
 };
 
 inline constexpr CpuFeature kBmi1{"bmi1", Isa::amd64, 7, 0, 1, 3, 0, {}};
@@ -30,6 +34,11 @@ inline constexpr CpuFeature kBmi2{"bmi2", Isa::amd64, 7, 0, 1, 8, 0, {}};
 // HWCAP_SHA3 is bit 17 of AT_HWCAP on arm64 Linux (asm/hwcap.h).
 inline constexpr CpuFeature kArmSha3{"sha3", Isa::arm64, 0,  0,
                                      0,      0,          17, "hw.optional.armv8_2_sha3"};
+
+// XCR0 bits 1 and 2: the OS saves the SSE (xmm) and AVX (upper ymm) state.
+inline constexpr unsigned kXcr0SseAvx = 0x6;
+inline constexpr CpuFeature kAvx{"avx", Isa::amd64, 1, 0, 2, 28, 0, {}, kXcr0SseAvx};
+inline constexpr CpuFeature kAvx2{"avx2", Isa::amd64, 7, 0, 1, 5, 0, {}, kXcr0SseAvx};
 
 struct BuiltKernel {
   Program program;  // each function is one entry; its EntryShape says what it computes
@@ -43,6 +52,8 @@ struct EntryCall {
   const std::uint8_t* in = nullptr;
   std::uint8_t* out = nullptr;
   std::size_t block_count = 1;
+  // Absorb entries of a multi-state kernel (EntryShape::lanes > 1): one block per state.
+  const std::uint8_t* const* blocks = nullptr;
 };
 
 // The reference one entry call must agree with, run on the JIT self-check's copies.
@@ -68,6 +79,7 @@ void check_cpu_features(const KernelSpec& spec, const Program& program);
 BuiltKernel build_keccak_amd64_bmi2();
 BuiltKernel build_keccak_arm64_sha3();
 BuiltKernel build_keccak_arm64_scalar();
+BuiltKernel build_keccak_amd64_avx2_x4();
 
 // The portable Keccak-p[1600] reference for an entry of any round count and rate.
 void keccak_reference_call(const EntryShape& shape, const EntryCall& call);

@@ -44,6 +44,13 @@ const std::vector<KernelSpec>& all_kernels() {
        {},  // base ARMv8-A
        keccak_reference_call,
        build_keccak_arm64_scalar},
+      {"keccak-p1600",
+       "amd64-avx2-x4",
+       "keccakf1600_amd64_avx2_x4.S",
+       Isa::amd64,
+       {kAvx, kAvx2},
+       keccak_reference_call,
+       build_keccak_amd64_avx2_x4},
   };
   return kKernels;
 }

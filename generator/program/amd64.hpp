@@ -64,6 +64,13 @@ inline Mem qword_rip(LabelId label, std::int32_t disp = 0) {
 inline Mem sized(std::uint8_t bytes, Reg base, std::int32_t disp = 0) {
   return Mem{base, disp, Addressing::offset, kNoLabel, bytes};
 }
+// A 256-bit memory operand [base + disp], and one RIP-relative [rip + label + disp].
+inline Mem ymmword(Reg base, std::int32_t disp = 0) {
+  return sized(32, base, disp);
+}
+inline Mem ymmword_rip(LabelId label, std::int32_t disp = 0) {
+  return Mem{kNoBase, disp, Addressing::pc_relative, label, 32};
+}
 // "qword ptr" for 8 bytes..., as Intel syntax sizes a memory operand.
 std::string_view memory_size_keyword(int bytes);
 
@@ -100,6 +107,34 @@ class Emitter : public FunctionBuilder {
   void xor_(Reg dst, std::int32_t value) { emit(Mnemonic::amd64_xor, {dst, Imm{value}}); }
   void cmp(Reg a, std::int32_t value) { emit(Mnemonic::amd64_cmp, {a, Imm{value}}); }
   void je(LabelId target) { emit(Mnemonic::amd64_je, {LabelRef{target}}); }
+  void cmp(Reg a, Reg b) { emit(Mnemonic::amd64_cmp, {a, b}); }
+
+  // AVX and AVX2 (VEX: the destination is not a source unless named twice).
+  void vmovdqu(Reg dst, Mem src) { emit(Mnemonic::amd64_vmovdqu, {dst, src}); }
+  void vmovdqu(Mem dst, Reg src) { emit(Mnemonic::amd64_vmovdqu, {dst, src}); }
+  // xmm dst = the 64-bit src, upper bits zeroed.
+  void vmovq(Reg dst, Mem src) { emit(Mnemonic::amd64_vmovq, {dst, src}); }
+  // xmm dst = a with its 64-bit element `element` (0 or 1) replaced by src.
+  void vpinsrq(Reg dst, Reg a, Mem src, int element) {
+    emit(Mnemonic::amd64_vpinsrq, {dst, a, src, Imm{element}});
+  }
+  // ymm dst = a with its 128-bit half `half` (0 or 1) replaced by the xmm src.
+  void vinserti128(Reg dst, Reg a, Reg src, int half) {
+    emit(Mnemonic::amd64_vinserti128, {dst, a, src, Imm{half}});
+  }
+  void vpxor(Reg dst, Reg a, Reg b) { emit(Mnemonic::amd64_vpxor, {dst, a, b}); }
+  void vpxor(Reg dst, Reg a, Mem b) { emit(Mnemonic::amd64_vpxor, {dst, a, b}); }
+  // dst = ~a & b, per bit.
+  void vpandn(Reg dst, Reg a, Reg b) { emit(Mnemonic::amd64_vpandn, {dst, a, b}); }
+  void vpor(Reg dst, Reg a, Reg b) { emit(Mnemonic::amd64_vpor, {dst, a, b}); }
+  void vpaddq(Reg dst, Reg a, Reg b) { emit(Mnemonic::amd64_vpaddq, {dst, a, b}); }
+  // Each 64-bit element shifted left (right) by `bits`.
+  void vpsllq(Reg dst, Reg a, int bits) { emit(Mnemonic::amd64_vpsllq, {dst, a, Imm{bits}}); }
+  void vpsrlq(Reg dst, Reg a, int bits) { emit(Mnemonic::amd64_vpsrlq, {dst, a, Imm{bits}}); }
+  // Bytes of a picked by the byte indices in `indices`, within each 128-bit half.
+  void vpshufb(Reg dst, Reg a, Mem indices) { emit(Mnemonic::amd64_vpshufb, {dst, a, indices}); }
+  // Zeroes ymm0-ymm15 whole (the upper halves too, as vzeroupper does).
+  void vzeroall() { emit(Mnemonic::amd64_vzeroall, {}); }
 };
 
 }  // namespace spongegen::amd64

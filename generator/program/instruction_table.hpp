@@ -89,6 +89,10 @@ enum Behaviour : std::uint32_t {
   kRegisterList = 1u << 9,  // arm64: the first operand prints as {v0.2d}
   kAddsImmediateToStack = 1u << 10,         // `add rsp, N` moves the stack pointer by +N
   kSubtractsImmediateFromStack = 1u << 11,  // `sub rsp, N` moves it by -N
+  kClearsVectorRegisters = 1u << 12,        // vzeroall: every vector register becomes zero
+  // xor with two equal sources: the result is zero whatever the register held (the zero
+  // idiom), so it is public data however secret the register was.
+  kZeroWhenSourcesEqual = 1u << 13,
 };
 
 inline constexpr std::size_t kMaxOperands = 4;

@@ -7,6 +7,7 @@
 
 #include "support/splitmix64.hpp"
 #include "writers/asmjit_encoder.hpp"
+#include "x86_xcr0.hpp"  // runtime/src: XCR0, as the runtime reads it
 
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -29,6 +30,10 @@ bool host_supports(const kernels::KernelSpec& spec) {
       return false;
     }
     if ((registers[feature.cpuid_register] & (1u << feature.cpuid_bit)) == 0) return false;
+    if (feature.xcr0_mask != 0 &&
+        (sponge::detail::os_enabled_xcr0() & feature.xcr0_mask) != feature.xcr0_mask) {
+      return false;
+    }
   }
   return true;
 #else
@@ -41,11 +46,13 @@ bool host_supports(const kernels::KernelSpec& spec) {
 // and an output as the entry takes them.
 using PermuteCall = void (*)(std::uint64_t* state);
 using BlockCall = void (*)(std::uint64_t* state, const std::uint8_t* block);
+using BlocksPerStateCall = void (*)(std::uint64_t* state, const std::uint8_t* const* blocks);
 using BlocksCall = void (*)(std::uint64_t* state, const std::uint8_t* blocks, std::size_t count);
 using CryptCall = void (*)(std::uint64_t* state, const std::uint8_t* in, std::uint8_t* out,
                            std::size_t count);
 
-constexpr std::size_t kLargestStateWords = 25;
+constexpr std::size_t kMostStates = 8;
+constexpr std::size_t kLargestStateWords = 25 * kMostStates;
 constexpr std::size_t kMostBlocks = 3;  // multi-block entries get 0..3 blocks a trial
 
 void call_entry(const void* code, const EntryShape& shape, const kernels::EntryCall& call) {
@@ -54,7 +61,11 @@ void call_entry(const void* code, const EntryShape& shape, const kernels::EntryC
       reinterpret_cast<PermuteCall>(code)(call.state);
       return;
     case 2:
-      reinterpret_cast<BlockCall>(code)(call.state, call.in);
+      if (shape.lanes > 1) {
+        reinterpret_cast<BlocksPerStateCall>(code)(call.state, call.blocks);
+      } else {
+        reinterpret_cast<BlockCall>(code)(call.state, call.in);
+      }
       return;
     case 3:
       reinterpret_cast<BlocksCall>(code)(call.state, call.in, call.block_count);
@@ -83,7 +94,10 @@ VerifyResult verify_against_portable(const kernels::KernelSpec& spec,
     const std::size_t state_words =
         parameters == 0 ? 0 : static_cast<std::size_t>(shape.parameters[0].extent);
     const bool many_blocks = parameters >= 3;  // a block_count parameter
-    if (shape.lanes != 1 || shape.rate_bytes > kLargestBlockBytes || parameters == 0 ||
+    const bool per_state_blocks = shape.lanes > 1 && shape.rate_bytes > 0;
+    if ((shape.lanes > 1 && (many_blocks || static_cast<std::size_t>(shape.lanes) > kMostStates ||
+                             state_words != 25u * static_cast<std::size_t>(shape.lanes))) ||
+        shape.lanes < 1 || shape.rate_bytes > kLargestBlockBytes || parameters == 0 ||
         parameters > 4 || state_words == 0 || state_words > kLargestStateWords) {
       throw GenerationError("kernel " + spec.name + ": the JIT self-check has no call for entry " +
                             entry.symbol + " (" + entry_shape_line(shape) + ")");
@@ -112,8 +126,24 @@ VerifyResult verify_against_portable(const kernels::KernelSpec& spec,
         std::copy(in, in + bytes, expected_dst);
         std::copy(in, in + bytes, actual_dst);
       }
-      spec.reference(shape, {expected.data(), in_place ? expected_dst : in, expected_dst, blocks});
-      call_entry(code, shape, {actual.data(), in_place ? actual_dst : in, actual_dst, blocks});
+      // Multi-state absorb entries: each state's block at its own misalignment inside one
+      // buffer, and on every third trial two states share a block.
+      alignas(8) std::uint8_t state_blocks[kMostStates][kLargestBlockBytes + 8];
+      std::array<const std::uint8_t*, kMostStates> block_pointers{};
+      if (per_state_blocks) {
+        for (std::size_t s = 0; s < static_cast<std::size_t>(shape.lanes); ++s) {
+          std::uint8_t* block = state_blocks[s] + (misalignment + s) % 8;
+          for (int i = 0; i < shape.rate_bytes; ++i)
+            block[i] = static_cast<std::uint8_t>(random.next());
+          block_pointers[s] = block;
+        }
+        if (trial % 3 == 0) block_pointers[shape.lanes - 1] = block_pointers[0];
+      }
+      spec.reference(shape, {expected.data(), in_place ? expected_dst : in, expected_dst, blocks,
+                             block_pointers.data()});
+      call_entry(
+          code, shape,
+          {actual.data(), in_place ? actual_dst : in, actual_dst, blocks, block_pointers.data()});
       if (actual != expected || !std::equal(expected_dst, expected_dst + bytes, actual_dst)) {
         throw GenerationError("kernel " + spec.name + ": JIT self-check failed: entry " +
                               entry.symbol + " (" + entry_shape_line(shape) +

@@ -5,9 +5,9 @@
 
 namespace spongegen::kernels {
 
-void keccak_reference_call(const EntryShape& shape, const EntryCall& call) {
-  std::uint64_t* state = call.state;
-  const std::uint8_t* block = call.in;
+namespace {
+
+void absorb_then_permute(std::uint64_t* state, const std::uint8_t* block, const EntryShape& shape) {
   for (int lane = 0; lane < shape.rate_bytes / 8; ++lane) {
     std::uint64_t value = 0;
     for (int byte = 0; byte < 8; ++byte)
@@ -16,6 +16,25 @@ void keccak_reference_call(const EntryShape& shape, const EntryCall& call) {
   }
   sponge::detail::keccak_p1600_rounds_portable(state, keccak::kRounds - shape.rounds,
                                                keccak::kRounds);
+}
+
+}  // namespace
+
+// A multi-state entry is the single-state reference on each state, taken out of and put
+// back into the lane-interleaved layout (lane i of state s at state[lanes * i + s]).
+void keccak_reference_call(const EntryShape& shape, const EntryCall& call) {
+  if (shape.lanes == 1) {
+    absorb_then_permute(call.state, call.in, shape);
+    return;
+  }
+  for (int s = 0; s < shape.lanes; ++s) {
+    std::uint64_t one[keccak::kLanes];
+    for (int lane = 0; lane < keccak::kLanes; ++lane)
+      one[lane] = call.state[shape.lanes * lane + s];
+    absorb_then_permute(one, shape.rate_bytes == 0 ? nullptr : call.blocks[s], shape);
+    for (int lane = 0; lane < keccak::kLanes; ++lane)
+      call.state[shape.lanes * lane + s] = one[lane];
+  }
 }
 
 }  // namespace spongegen::kernels

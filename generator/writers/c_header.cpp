@@ -43,12 +43,14 @@ std::string write_c_header(const std::vector<WrittenKernel>& kernels) {
       "\n"
       "/* One CPU feature, with each way of asking for it: amd64 CPUID (leaf, sub-leaf,\n"
       "   register 0-3 = eax ebx ecx edx, bit); arm64 the bit of Linux's AT_HWCAP and the\n"
-      "   macOS sysctl. */\n"
+      "   macOS sysctl; amd64 vector features also the XCR0 bits the OS must have enabled\n"
+      "   (XGETBV), so that it saves the registers across context switches (0: none). */\n"
       "typedef struct sponge_cpu_feature {\n"
       "  const char* name;\n"
       "  unsigned cpuid_leaf, cpuid_subleaf, cpuid_register, cpuid_bit;\n"
       "  unsigned linux_hwcap_bit;\n"
       "  const char* macos_sysctl;\n"
+      "  unsigned xcr0_mask;\n"
       "} sponge_cpu_feature;\n"
       "\n"
       "#ifdef __cplusplus\n"
@@ -82,9 +84,9 @@ std::string write_c_header(const std::vector<WrittenKernel>& kernels) {
     const auto& features = written.spec->cpu_features;
     for (std::size_t i = 0; i < features.size(); ++i) {
       const kernels::CpuFeature& f = features[i];
-      out += fmt::format(" \\\n  {{\"{}\", {}, {}, {}, {}, {}, {}}}{}", f.name, f.cpuid_leaf,
+      out += fmt::format(" \\\n  {{\"{}\", {}, {}, {}, {}, {}, {}, {:#x}}}{}", f.name, f.cpuid_leaf,
                          f.cpuid_subleaf, f.cpuid_register, f.cpuid_bit, f.linux_hwcap_bit,
-                         c_string(f.macos_sysctl), i + 1 < features.size() ? "," : "");
+                         c_string(f.macos_sysctl), f.xcr0_mask, i + 1 < features.size() ? "," : "");
     }
     out += "\n";
   }

@@ -4,6 +4,7 @@
 #include <span>
 
 #include "kernel.hpp"
+#include "x86_xcr0.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -18,16 +19,19 @@ namespace {
 
 bool cpu_has_feature([[maybe_unused]] const sponge_cpu_feature& feature) noexcept {
 #if defined(__x86_64__) || defined(__i386__)
-  // CPUID features only: the kernels so far use general-purpose registers, so no OS support
-  // (XSAVE) check is needed. A kernel on vector registers must add one.
+  // The CPUID bit says the silicon has the feature; for vector registers the OS must also
+  // save them across context switches (xcr0_mask, read with XGETBV).
   unsigned registers[4] = {};
   if (feature.cpuid_leaf == 0 ||
       !__get_cpuid_count(feature.cpuid_leaf, feature.cpuid_subleaf, &registers[0], &registers[1],
                          &registers[2], &registers[3])) {
     return false;
   }
-  return feature.cpuid_register < 4 &&
-         (registers[feature.cpuid_register] & (1u << feature.cpuid_bit)) != 0;
+  if (feature.cpuid_register >= 4 ||
+      (registers[feature.cpuid_register] & (1u << feature.cpuid_bit)) == 0) {
+    return false;
+  }
+  return feature.xcr0_mask == 0 || (os_enabled_xcr0() & feature.xcr0_mask) == feature.xcr0_mask;
 #elif defined(__APPLE__) && defined(__aarch64__)
   if (feature.macos_sysctl == nullptr) return false;
   int value = 0;

@@ -261,7 +261,7 @@ TEST_CASE("the 12-round entries run the shared loop half as often") {
     const auto& permute24 = audited_entry(audited, EntryKind::permute, 24, 0);
     const auto& permute12 = audited_entry(audited, EntryKind::permute, 12, 0);
     CHECK(permute12.shape.permutation == "keccak-p1600");
-    CHECK(permute12.shape.lanes == 1);
+    CHECK(permute12.shape.lanes == permute24.shape.lanes);
     CHECK(permute12.per_round == permute24.per_round);
     CHECK(permute12.loop_overhead * 2 == permute24.loop_overhead);
     CHECK(permute12.latency_bound_cycles * 2 == permute24.latency_bound_cycles);
@@ -348,7 +348,11 @@ TEST_CASE("every figure of the code in a kernel's header is the audit's") {
     }
     const auto& permute = audited.entries.at(0);
     check_header_figures(header, permute, largest_absorb, spec.isa == Isa::amd64 ? 4 : 1);
-    if (spec.isa == Isa::amd64) {
+    if (permute.shape.lanes > 1) {
+      CHECK(header.find(fmt::format("({} states: {:.1f} a state;", permute.shape.lanes,
+                                    double(permute.per_round.total) / permute.shape.lanes)) !=
+            std::string::npos);
+    } else if (spec.isa == Isa::amd64) {
       CHECK(header.find(fmt::format("costs {}\ninstructions per four rounds",
                                     permute.loop_overhead / 6)) != std::string::npos);
       CHECK(header.find(fmt::format("chain bound is {}\ncycles a round",
@@ -565,7 +569,8 @@ TEST_CASE("the manifest names every file with its sha256 and entries") {
     CHECK(entries[8]["permutation"] == "keccak-p1600");
     CHECK(entries[8]["rounds"] == 12);
     CHECK(entries[8]["rate_bytes"] == 168);
-    CHECK(entries[8]["lanes"] == 1);
+    // Multi-state kernels say how many states an entry permutes.
+    CHECK(entries[8]["lanes"] == (written[i].spec->name == "amd64-avx2-x4" ? 4 : 1));
     // Every feature the spec declares, and none for arm64-scalar (base ARMv8-A).
     CHECK(manifest["files"][i]["cpu_features"].size() == written[i].spec->cpu_features.size());
     CHECK(written[i].spec->cpu_features.empty() ==
