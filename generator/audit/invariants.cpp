@@ -139,8 +139,25 @@ class EntryChecker {
     }
     restoring_.clear();
 
+    // AVX: code after the return may be SSE code, which pays a state transition (or, on
+    // some cores, a false dependency) while the upper halves of ymm/zmm registers are dirty.
+    if (spec.has(kClearsVectorRegisters)) dirty_upper_halves_ = false;
+    for (std::size_t i = 0; i < instruction.operands.size(); ++i) {
+      const Reg* reg = std::get_if<Reg>(&instruction.operands[i]);
+      const Access access = spec.operands[i].access;
+      if (reg != nullptr && (reg->cls == RegClass::ymm || reg->cls == RegClass::zmm) &&
+          (access == Access::write || access == Access::read_write)) {
+        dirty_upper_halves_ = true;
+      }
+    }
+
     if (effects.is_return) {
       if (sp_offset_ != 0) report(instruction, "returns with the stack pointer moved");
+      if (dirty_upper_halves_) {
+        report(instruction,
+               "returns with dirty upper halves of ymm/zmm registers (no vzeroall "
+               "or vzeroupper since the last write)");
+      }
       if (!secret_slots_.empty()) {
         std::string offsets;
         for (const int slot : secret_slots_)
@@ -297,9 +314,10 @@ class EntryChecker {
   std::set<int> secret_slots_;     // stack slots holding data derived from the state or input
   std::map<Location, int> saved_;  // callee-saved register -> its stack slot
   std::set<Location> restored_;
-  std::set<Location> restoring_;  // restored by the current instruction
-  std::set<Location> clobbered_;  // callee-saved registers written since their save
-  int sp_offset_ = 0;             // bytes below the entry's stack pointer, negative
+  std::set<Location> restoring_;     // restored by the current instruction
+  std::set<Location> clobbered_;     // callee-saved registers written since their save
+  int sp_offset_ = 0;                // bytes below the entry's stack pointer, negative
+  bool dirty_upper_halves_ = false;  // a ymm/zmm register written since the last vzeroall
 };
 
 }  // namespace

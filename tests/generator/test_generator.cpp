@@ -484,6 +484,47 @@ TEST_CASE("the invariant checks catch what they claim to catch") {
     CHECK(any_contains(problems, "sponge_keccakp1600_12_amd64_bmi2: "));
     CHECK(any_contains(problems, "sponge_keccakp1600_12_amd64_bmi2_absorb168: "));
   }
+  SUBCASE("amd64: a return from ymm code without vzeroall") {
+    Program program = build("amd64-avx2-x4").program;
+    remove_instruction(program, "vzeroall");
+    const auto problems = audit::check_invariants(program);
+    CHECK(any_contains(problems,
+                       "sponge_keccakf1600_amd64_avx2_x4: 'ret': returns with dirty "
+                       "upper halves of ymm/zmm registers"));
+    // Without the clearing, the wipe's zero register is the only public vector register:
+    // nothing else changes.
+    CHECK(problems.size() == program.functions.size());
+  }
+  SUBCASE("amd64: the multi-state scratch wipe is checked too") {
+    Program program = build("amd64-avx2-x4").program;
+    // Drop the wipe's fourth store (lane 3), counted from the wipe's zeroing.
+    auto& items = program.functions.front().items;
+    auto at = std::find_if(items.begin(), items.end(), [&](const Item& item) {
+      const auto* instruction = std::get_if<Instruction>(&item);
+      return instruction &&
+             writers::format_instruction(program, *instruction) == "vpxor ymm11, ymm11, ymm11";
+    });
+    REQUIRE(at != items.end());
+    at += 4;
+    REQUIRE(std::holds_alternative<Instruction>(*at));
+    CHECK(writers::format_instruction(program, std::get<Instruction>(*at)) ==
+          "vmovdqu ymmword ptr [rsp + 96], ymm11");
+    items.erase(at);
+    CHECK(any_contains(audit::check_invariants(program),
+                       "returns leaving state-derived data in its released frame, at 1 slots "
+                       "(bytes from the entry's stack pointer): -704"));
+  }
+  SUBCASE("amd64: block pointers loaded from the pointer array are public") {
+    Program program = build("amd64-avx2-x4").program;
+    for (Function& function : program.functions) {
+      if (function.shape.kind == EntryKind::absorb) {
+        function.shape.parameters[1].c_type = "const uint8_t";  // bytes, not pointers
+      }
+    }
+    CHECK(any_contains(audit::check_invariants(program),
+                       "sponge_keccakf1600_amd64_avx2_x4_absorb72: 'vmovq xmm12, qword ptr [r8]': "
+                       "its address depends on loaded data"));
+  }
   SUBCASE("the argument registers come from the entry's signature") {
     Program program = build("amd64-bmi2").program;
     auto absorb = std::find_if(
