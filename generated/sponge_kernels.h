@@ -94,6 +94,17 @@ void sponge_keccakp1600_12_amd64_avx2_x4(uint64_t state[100]) SPONGE_KERNEL_NOEX
 void sponge_keccakp1600_12_amd64_avx2_x4_absorb136(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_amd64_avx2_x4_absorb168(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
 
+/* arm64-sha3-x2 (generated/keccakf1600_arm64_sha3_x2.S) */
+void sponge_keccakf1600_arm64_sha3_x2(uint64_t state[50]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_arm64_sha3_x2_absorb72(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_arm64_sha3_x2_absorb104(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_arm64_sha3_x2_absorb136(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_arm64_sha3_x2_absorb144(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_arm64_sha3_x2_absorb168(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_arm64_sha3_x2(uint64_t state[50]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_arm64_sha3_x2_absorb136(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_arm64_sha3_x2_absorb168(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
+
 #ifdef __cplusplus
 }
 #endif
@@ -178,5 +189,19 @@ void sponge_keccakp1600_12_amd64_avx2_x4_absorb168(uint64_t state[100], const ui
 #define SPONGE_KERNEL_AMD64_AVX2_X4_CPU_FEATURES \
   {"avx", 1, 0, 2, 28, 0, 0, 0x6}, \
   {"avx2", 7, 0, 1, 5, 0, 0, 0x6}
+
+#define SPONGE_KERNEL_ARM64_SHA3_X2_NAME "arm64-sha3-x2"
+#define SPONGE_KERNEL_ARM64_SHA3_X2_ENTRIES(X) \
+  X(permute, "keccak-f1600", 24, 0, 2, sponge_keccakf1600_arm64_sha3_x2) \
+  X(absorb, "keccak-f1600", 24, 72, 2, sponge_keccakf1600_arm64_sha3_x2_absorb72) \
+  X(absorb, "keccak-f1600", 24, 104, 2, sponge_keccakf1600_arm64_sha3_x2_absorb104) \
+  X(absorb, "keccak-f1600", 24, 136, 2, sponge_keccakf1600_arm64_sha3_x2_absorb136) \
+  X(absorb, "keccak-f1600", 24, 144, 2, sponge_keccakf1600_arm64_sha3_x2_absorb144) \
+  X(absorb, "keccak-f1600", 24, 168, 2, sponge_keccakf1600_arm64_sha3_x2_absorb168) \
+  X(permute, "keccak-p1600", 12, 0, 2, sponge_keccakp1600_12_arm64_sha3_x2) \
+  X(absorb, "keccak-p1600", 12, 136, 2, sponge_keccakp1600_12_arm64_sha3_x2_absorb136) \
+  X(absorb, "keccak-p1600", 12, 168, 2, sponge_keccakp1600_12_arm64_sha3_x2_absorb168)
+#define SPONGE_KERNEL_ARM64_SHA3_X2_CPU_FEATURES \
+  {"sha3", 0, 0, 0, 0, 17, "hw.optional.armv8_2_sha3", 0x0}
 
 #endif /* SPONGE_GENERATED_KERNELS_H */

@@ -142,6 +142,7 @@ Location register_location(Isa isa, const Reg& reg) {
     case RegClass::ymm:
     case RegClass::zmm:
     case RegClass::fp64:
+    case RegClass::fp128:
     case RegClass::vec:
       return RegisterLocation{RegisterFile::vector, reg.index};
   }

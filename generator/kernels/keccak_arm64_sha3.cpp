@@ -1,9 +1,11 @@
 // Keccak-f[1600] for arm64 with the ARMv8.2 SHA3 extension (EOR3, RAX1, XAR, BCAX).
 //
 // The state lives in v0-v24, one lane in the low half of each register, for the whole
-// permutation. One round is emitted once and looped 24 times; the round itself is the
-// zero-move schedule of keccak_arm64_schedule.cpp, so lane i is back in v<i> at the end of
-// every round without a single MOV.
+// permutation; the two-state kernel (arm64-sha3-x2) is the same code on both halves, two
+// lane-interleaved states (lane i of state s at state[2 * i + s]) loaded with q registers. One
+// round is emitted once and looped 24 times; the round itself is the zero-move schedule of
+// keccak_arm64_schedule.cpp, so lane i is back in v<i> at the end of every round without a single
+// MOV.
 #include <fmt/format.h>
 
 #include <string>
@@ -23,34 +25,40 @@ std::string hex64(std::uint64_t value) {
 }
 
 // Every register's role, named once.
-constexpr Reg kState = x(0);           // argument 1: the caller's 25 lanes
-constexpr Reg kBlock = x(1);           // argument 2 of the absorb entries: one rate block
-constexpr Reg kRoundsLeft = x(9);      // loop counter, the entry's rounds down to 1
-constexpr Reg kRoundConstant = x(10);  // walks the round constant table
-constexpr int kFirstSpare = 25;        // v25-v31: theta's C and D, B values, temporaries
+constexpr Reg kState = x(0);                  // argument 1: the caller's 25 lanes
+constexpr Reg kBlock = x(1);                  // argument 2 of the absorb entries: one rate block
+constexpr Reg kBlockPointers = x(1);          // ... or, two states: the array of two block pointers
+constexpr Reg kStateBlock[2] = {x(2), x(3)};  // two states: blocks[0] and blocks[1]
+constexpr Reg kRoundsLeft = x(9);             // loop counter, the entry's rounds down to 1
+constexpr Reg kRoundConstant = x(10);         // walks the round constant table
+constexpr int kFirstSpare = 25;               // v25-v31: theta's C and D, B values, temporaries
 constexpr int kSpareCount = 7;
 constexpr int kFrameBytes = 64;  // d8-d15
 
-constexpr std::string_view kSymbolSuffix = "arm64_sha3";
-
 class Arm64KeccakBuilder {
  public:
+  // `states`: 1 (arm64-sha3) or 2 (arm64-sha3-x2, both halves of every register).
+  explicit Arm64KeccakBuilder(int states)
+      : states_(states),
+        suffix_(states == 1 ? "arm64_sha3" : "arm64_sha3_x2"),
+        stem_(states == 1 ? "keccakf1600_arm64_sha3" : "keccakf1600_arm64_sha3_x2") {}
+
   BuiltKernel build() {
     Program& program = kernel_.program;
     program.isa = Isa::arm64;
-    program.file_name = "keccakf1600_arm64_sha3.S";
-    program.kernel_name = "arm64-sha3";
+    program.file_name = stem_ + ".S";
+    program.kernel_name = states_ == 1 ? "arm64-sha3" : "arm64-sha3-x2";
     program.property_note = PropertyNote::aarch64_bti_pac;
     program.arch_directive = "armv8.2-a+sha3";
     program.options = {{"syntax", "gnu-as aarch64"},
                        {"rounds", "loop of 24"},
-                       {"state", "v0-v24"},
+                       {"state", states_ == 1 ? "v0-v24" : "v0-v24, two lane-interleaved states"},
                        {"round_schedule", "zero-move search, seed 0x" +
                                               hex64(zero_move_round_schedule().search_seed)},
                        {"abi", "aapcs64"}};
-    round_constants_ = program.new_label("keccakf1600_arm64_sha3_round_constants");
-    rounds_ = program.new_label("keccakf1600_arm64_sha3_rounds");
-    loop_ = program.new_label("keccakf1600_arm64_sha3_loop");
+    round_constants_ = program.new_label(stem_ + "_round_constants");
+    rounds_ = program.new_label(stem_ + "_rounds");
+    loop_ = program.new_label(stem_ + "_loop");
 
     // The first variant (Keccak-f[1600]) holds the loop; every other entry branches into it.
     for (const keccak::RoundVariant& variant : keccak::model().variants) {
@@ -59,8 +67,9 @@ class Arm64KeccakBuilder {
         emit_absorb_entry(variant, rate);
     }
     add_round_constant_table(kernel_.program, round_constants_);
-    program.header_lines = header_lines(
-        header_figures(program, entry_symbol(keccak::model().variants.front(), kSymbolSuffix, 0)));
+    const HeaderFigures figures =
+        header_figures(program, entry_symbol(keccak::model().variants.front(), suffix_, 0));
+    program.header_lines = states_ == 1 ? header_lines(figures) : two_state_header_lines(figures);
     return std::move(kernel_);
   }
 
@@ -70,7 +79,7 @@ class Arm64KeccakBuilder {
   // the loop, the store and the restore; the 24-round absorb entries branch to its setup
   // (rounds_), every other entry sets up itself and branches to the loop.
   void emit_permute_entry(const keccak::RoundVariant& variant) {
-    Emitter e(kernel_.program, add_permute_entry(kernel_, variant, kSymbolSuffix));
+    Emitter e(kernel_.program, add_permute_entry(kernel_, variant, suffix_, states_));
     e.bti_c();
     emit_save_d8_d15(e);
     emit_load_state(e);
@@ -91,9 +100,9 @@ class Arm64KeccakBuilder {
     e.blank();
     e.comment("Store the state and restore d8-d15.");
     for (int lane = 0; lane + 1 < keccak::kLanes; lane += 2) {
-      e.stp(d(lane), d(lane + 1), at(kState, 8 * lane));
+      e.stp(lane_register(lane), lane_register(lane + 1), at(kState, lane_bytes() * lane));
     }
-    e.str(d(24), at(kState, 8 * 24));
+    e.str(lane_register(24), at(kState, lane_bytes() * 24));
     emit_restore_d8_d15(e);
     e.ret();
   }
@@ -110,10 +119,28 @@ class Arm64KeccakBuilder {
   }
 
   void emit_absorb_entry(const keccak::RoundVariant& variant, const keccak::Rate& rate) {
-    Emitter e(kernel_.program, add_absorb_entry(kernel_, variant, kSymbolSuffix, rate));
+    Emitter e(kernel_.program, add_absorb_entry(kernel_, variant, suffix_, rate, states_));
     e.bti_c();
     emit_save_d8_d15(e);
     emit_load_state(e);
+    if (states_ == 2) {
+      emit_xor_two_blocks(e, rate);
+    } else {
+      emit_xor_block(e, rate);
+    }
+    if (variant.rounds == keccak::model().variants.front().rounds) {
+      e.b(rounds_);
+      return;
+    }
+    emit_loop_setup(e, variant);
+    e.b(loop_);
+  }
+
+  // Lane i (two states: lane i of both) is 8 (16) bytes at state + 8i (16i).
+  int lane_bytes() const { return 8 * states_; }
+  Reg lane_register(int lane) const { return states_ == 1 ? d(lane) : q(lane); }
+
+  void emit_xor_block(Emitter& e, const keccak::Rate& rate) {
     e.comment("XOR the block (any alignment) into the lanes, two lanes per load.");
     int spare = 0;
     for (int lane = 0; lane < rate.lanes(); lane += 2) {
@@ -128,12 +155,32 @@ class Arm64KeccakBuilder {
       }
       spare = (spare + 2) % kSpareCount;
     }
-    if (variant.rounds == keccak::model().variants.front().rounds) {
-      e.b(rounds_);
-      return;
+  }
+
+  // Two states: lanes i and i + 1 of each block (any alignment) with one ldp per block,
+  // zip1 puts state 0's lane in the low half and state 1's in the high half, one eor each.
+  void emit_xor_two_blocks(Emitter& e, const keccak::Rate& rate) {
+    e.comment("The two block pointers; then lanes i and i + 1 of both blocks, zipped into one");
+    e.comment("register per lane (state 0 low, state 1 high) and XORed into the lanes.");
+    e.ldp(kStateBlock[0], kStateBlock[1], at(kBlockPointers, 0));
+    constexpr int kFirst = kFirstSpare;  // v25-v28: the two blocks' lanes i and i + 1
+    for (int lane = 0; lane < rate.lanes(); lane += 2) {
+      const bool pair = lane + 1 < rate.lanes();
+      for (int s = 0; s < 2; ++s) {
+        const Mem address = at(kStateBlock[s], 8 * lane);
+        if (pair) {
+          e.ldp(d(kFirst + s), d(kFirst + 2 + s), address);
+        } else {
+          e.ldr(d(kFirst + s), address);
+        }
+      }
+      e.zip1(kFirst, kFirst, kFirst + 1);
+      e.eor(lane, lane, kFirst);
+      if (pair) {
+        e.zip1(kFirst + 2, kFirst + 2, kFirst + 3);
+        e.eor(lane + 1, lane + 1, kFirst + 2);
+      }
     }
-    emit_loop_setup(e, variant);
-    e.b(loop_);
   }
 
   // AAPCS64 makes the low 64 bits of v8-v15 callee-saved, and the state occupies them.
@@ -160,11 +207,13 @@ class Arm64KeccakBuilder {
   }
 
   void emit_load_state(Emitter& e) {
-    e.comment("Lane i into d<i> (the upper half of v<i> becomes zero and stays zero).");
+    e.comment(states_ == 1
+                  ? "Lane i into d<i> (the upper half of v<i> becomes zero and stays zero)."
+                  : "Lane i of both states into q<i> (state 0 low, state 1 high).");
     for (int lane = 0; lane + 1 < keccak::kLanes; lane += 2) {
-      e.ldp(d(lane), d(lane + 1), at(kState, 8 * lane));
+      e.ldp(lane_register(lane), lane_register(lane + 1), at(kState, lane_bytes() * lane));
     }
-    e.ldr(d(24), at(kState, 8 * 24));
+    e.ldr(lane_register(24), at(kState, lane_bytes() * 24));
   }
 
   void emit_round(Emitter& e) {
@@ -307,6 +356,58 @@ class Arm64KeccakBuilder {
     };
   }
 
+  // The two-state kernel: what differs from arm64-sha3, whose header gives the reasons
+  // for everything they share.
+  static std::vector<std::string> two_state_header_lines(const HeaderFigures& figures) {
+    const audit::EntryAudit& permute = figures.permute;
+    return {
+        "Keccak-f[1600] on two states at once for arm64 with the ARMv8.2 SHA3 extension: the",
+        "arm64-sha3 kernel's round on both 64-bit halves of every register.",
+        "",
+        "Everything but the loads and stores is arm64-sha3's (keccakf1600_arm64_sha3.S, whose",
+        "header gives the reasons): the zero-move round schedule, the one-round loop, the",
+        "frame that saves d8-d15, BTI, CFI, and the round constant, which ld1r already",
+        "broadcasts to both halves. EOR3, RAX1, XAR and BCAX work on the whole register.",
+        "",
+        "State layout: lane-interleaved, lane i of state s at byte 16 * i + 8 * s of the",
+        "400-byte array, so q<i> loads lane i of both states with no shuffle: ldp q, q as",
+        "the one-state kernel's ldp d, d. The alternative, two separate arrays, would need",
+        "ld1 lane inserts (two loads a lane) on every call; the interleaved layout costs",
+        "nothing in the kernel and the runtime builds it where it fills the states.",
+        "ABI: AAPCS64. state in x0; absorb entries: blocks (two pointers, any alignment, may",
+        "be equal) in x1, loaded into x2 and x3.",
+        "Register roles: as arm64-sha3, with v<i> holding lane i of both states, and",
+        "  x1           absorb entries: the array of the two block pointers",
+        "  x2 x3        absorb entries: blocks[0] and blocks[1]",
+        "  v25-v28      absorb entries: lanes i and i + 1 of both blocks, zipped",
+        "Absorb: ldp d, d from each block brings lanes i and i + 1 of one state; zip1 .2d",
+        "joins state 0's and state 1's lane i in one register; one eor each: 6 instructions",
+        "for two lanes of two states.",
+        "Secrets: as arm64-sha3: the state never leaves v0-v24, the frame holds only the",
+        "caller's d8-d15.",
+        "",
+        "Figures of the code (computed by the audit from the Program; `spongegen audit`):",
+        fmt::format("  per round          {}  (2 states: {:.1f} a state; arm64-sha3's round)",
+                    permute.per_round.total, permute.per_round.total / 2.0),
+        fmt::format("  loop               {} per round, {} per permutation",
+                    permute.loop_overhead / keccak::kRounds, permute.loop_overhead),
+        fmt::format("  per permutation    {}  (2 states: {} a state)",
+                    permute.per_permutation.total, permute.per_permutation.total / 2),
+        fmt::format("  permute entry      {} instructions, {} bytes, with frame, load, store",
+                    permute.static_instructions, permute.code_bytes),
+        fmt::format("  absorb entry       up to {} before the branch into the rounds",
+                    figures.largest_absorb_instructions),
+        fmt::format("  frame              {} bytes, {} registers saved", permute.frame_bytes,
+                    permute.saved_registers.size()),
+        "Measured on no arm64 machine (qemu runs the tests, says nothing of speed). On cores",
+        "that issue the SHA3 instructions at full width (Apple M1-M4) two states cost about",
+        "one; where they are split into 64-bit halves, the second state is not free.",
+    };
+  }
+
+  int states_;
+  std::string suffix_;
+  std::string stem_;
   BuiltKernel kernel_;
   LabelId round_constants_ = kNoLabel;
   LabelId rounds_ = kNoLabel;
@@ -317,7 +418,11 @@ class Arm64KeccakBuilder {
 }  // namespace
 
 BuiltKernel build_keccak_arm64_sha3() {
-  return Arm64KeccakBuilder().build();
+  return Arm64KeccakBuilder(1).build();
+}
+
+BuiltKernel build_keccak_arm64_sha3_x2() {
+  return Arm64KeccakBuilder(2).build();
 }
 
 }  // namespace spongegen::kernels

@@ -80,6 +80,7 @@ BuiltKernel build_keccak_amd64_bmi2();
 BuiltKernel build_keccak_arm64_sha3();
 BuiltKernel build_keccak_arm64_scalar();
 BuiltKernel build_keccak_amd64_avx2_x4();
+BuiltKernel build_keccak_arm64_sha3_x2();
 
 // The portable Keccak-p[1600] reference for an entry of any round count and rate.
 void keccak_reference_call(const EntryShape& shape, const EntryCall& call);

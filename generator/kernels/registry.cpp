@@ -51,6 +51,13 @@ const std::vector<KernelSpec>& all_kernels() {
        {kAvx, kAvx2},
        keccak_reference_call,
        build_keccak_amd64_avx2_x4},
+      {"keccak-p1600",
+       "arm64-sha3-x2",
+       "keccakf1600_arm64_sha3_x2.S",
+       Isa::arm64,
+       {kArmSha3},
+       keccak_reference_call,
+       build_keccak_arm64_sha3_x2},
   };
   return kKernels;
 }

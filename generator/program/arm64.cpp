@@ -16,6 +16,9 @@ std::string register_name(Reg reg) {
     case RegClass::fp64:
       if (reg.index <= 31) return "d" + index;
       break;
+    case RegClass::fp128:
+      if (reg.index <= 31) return "q" + index;
+      break;
     case RegClass::vec:
       if (reg.index <= 31 && reg.arrangement == Arrangement::b16) return "v" + index + ".16b";
       if (reg.index <= 31 && reg.arrangement == Arrangement::d2) return "v" + index + ".2d";
@@ -30,8 +33,10 @@ std::string register_name(Reg reg) {
 std::optional<Reg> parse_register(std::string_view name) {
   if (name == "sp") return sp;
   for (int index = 0; index <= 31; ++index) {
-    for (Reg candidate : {x(index), w(index), d(index), v16b(index), v2d(index)}) {
-      if (candidate.cls != RegClass::fp64 && candidate.cls != RegClass::vec && index > 30) {
+    for (Reg candidate : {x(index), w(index), d(index), q(index), v16b(index), v2d(index)}) {
+      const bool simd = candidate.cls == RegClass::fp64 || candidate.cls == RegClass::fp128 ||
+                        candidate.cls == RegClass::vec;
+      if (!simd && index > 30) {
         continue;  // x31 and w31 are not names: sp and the zero register are
       }
       if (register_name(candidate) == name) return candidate;

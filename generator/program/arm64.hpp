@@ -15,6 +15,10 @@ constexpr Reg x(int index) {
 constexpr Reg d(int index) {
   return Reg{RegClass::fp64, static_cast<std::uint8_t>(index)};
 }
+// The whole 128-bit SIMD register, as ldr, str, ldp and stp name it.
+constexpr Reg q(int index) {
+  return Reg{RegClass::fp128, static_cast<std::uint8_t>(index)};
+}
 inline constexpr Reg sp{RegClass::sp, 31};
 
 // A SIMD register seen as 16 bytes (bitwise operations) or as two 64-bit lanes.
@@ -123,6 +127,8 @@ class Emitter : public FunctionBuilder {
     emit(Mnemonic::arm64_eor3, {v16b(dst), v16b(a), v16b(b), v16b(c)});
   }
   // dst = a ^ rotl(b, 1), per 64-bit lane
+  // dst = the low 64-bit elements of a and b, in that order.
+  void zip1(int dst, int a, int b) { emit(Mnemonic::arm64_zip1, {v2d(dst), v2d(a), v2d(b)}); }
   void rax1(int dst, int a, int b) { emit(Mnemonic::arm64_rax1, {v2d(dst), v2d(a), v2d(b)}); }
   // dst = rotr(a ^ b, bits), per 64-bit lane
   void xar(int dst, int a, int b, int bits) {

@@ -94,6 +94,8 @@ std::uint32_t operand_form(const Operand& operand) {
         return kZmm;
       case RegClass::fp64:
         return kFp64;
+      case RegClass::fp128:
+        return kFp128;
       case RegClass::vec:
         if (reg->arrangement == Arrangement::b16) return kVec16b;
         if (reg->arrangement == Arrangement::d2) return kVec2d;
@@ -117,6 +119,7 @@ std::string operand_forms_text(std::uint32_t forms) {
       {kYmm, "a ymm register"},
       {kZmm, "a zmm register"},
       {kFp64, "a d register"},
+      {kFp128, "a q register"},
       {kVec16b, "a .16b vector register"},
       {kVec2d, "a .2d vector register"},
       {kMem64, "a 64-bit memory operand"},

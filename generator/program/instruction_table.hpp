@@ -43,6 +43,7 @@ enum OperandForm : std::uint32_t {
   kImm = 1u << 11,
   kLabel = 1u << 12,
   kShifted = 1u << 13,  // arm64 shifted register: x2, ror #19
+  kFp128 = 1u << 14,    // arm64 qN
 };
 
 // What the instruction does with an operand position.

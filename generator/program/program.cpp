@@ -28,6 +28,7 @@ int register_bytes(const Reg& reg) {
       return 8;
     case RegClass::xmm:
     case RegClass::vec:
+    case RegClass::fp128:
       return 16;
     case RegClass::ymm:
       return 32;

@@ -23,14 +23,15 @@ std::string_view isa_name(Isa isa);
 // ---------------------------------------------------------------------------------------
 
 enum class RegClass : std::uint8_t {
-  gp32,  // amd64 eax..r15d, arm64 w0..w30 (index = hardware encoding)
-  gp64,  // amd64 rax..r15, arm64 x0..x30
-  sp,    // arm64 stack pointer (index ignored)
-  xmm,   // amd64 xmm0..xmm31: 16 bytes
-  ymm,   // amd64 ymm0..ymm31: 32 bytes
-  zmm,   // amd64 zmm0..zmm31: 64 bytes
-  fp64,  // arm64 d0..d31: the low 64 bits of a SIMD register
-  vec,   // arm64 v0..v31 with an arrangement
+  gp32,   // amd64 eax..r15d, arm64 w0..w30 (index = hardware encoding)
+  gp64,   // amd64 rax..r15, arm64 x0..x30
+  sp,     // arm64 stack pointer (index ignored)
+  xmm,    // amd64 xmm0..xmm31: 16 bytes
+  ymm,    // amd64 ymm0..ymm31: 32 bytes
+  zmm,    // amd64 zmm0..zmm31: 64 bytes
+  fp64,   // arm64 d0..d31: the low 64 bits of a SIMD register
+  fp128,  // arm64 q0..q31: a whole SIMD register, as loads and stores name it
+  vec,    // arm64 v0..v31 with an arrangement
 };
 
 // How an arm64 vector register's bits are split into lanes (RegClass::vec only).

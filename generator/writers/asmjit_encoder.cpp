@@ -20,7 +20,8 @@ asmjit::InstId instruction_id(const Instruction& instruction) {
   const Reg* first =
       instruction.operands.empty() ? nullptr : std::get_if<Reg>(&instruction.operands[0]);
   const bool simd =
-      first != nullptr && (first->cls == RegClass::fp64 || first->cls == RegClass::vec);
+      first != nullptr && (first->cls == RegClass::fp64 || first->cls == RegClass::fp128 ||
+                           first->cls == RegClass::vec);
   return simd ? spec.asmjit_simd_id : spec.asmjit_id;
 }
 
@@ -149,6 +150,8 @@ class ProgramEncoder {
         return a64::sp;
       case RegClass::fp64:
         return a64::d(reg.index);
+      case RegClass::fp128:
+        return a64::v(reg.index);  // asmjit names the whole 128-bit register v, GNU as q
       case RegClass::vec:
         if (reg.arrangement == Arrangement::b16) return a64::v(reg.index).b16();
         if (reg.arrangement == Arrangement::d2) return a64::v(reg.index).d2();
