@@ -47,6 +47,7 @@
 
 #include "ascon_kernel.hpp"
 #include "ascon_modes.hpp"
+#include "batch_hash.hpp"
 #include "byte_order.hpp"
 #include "kernel.hpp"
 #include "sponge/sponge.hpp"
@@ -593,6 +594,83 @@ bool self_check(const std::vector<const KeccakKernel*>& kernels) {
   return ok;
 }
 
+// ---------------------------------------------------------------------------------------
+// Batch hashing: Keccak-256 of 1,024 messages of one size, as one batch (the public function
+// on the active batch kernel, and the scheduler on each batch kernel this CPU runs) and as a
+// loop of the one-shot function. "per_message" is the time per message.
+// ---------------------------------------------------------------------------------------
+constexpr std::size_t kBatchMessages = 1024;
+constexpr std::int64_t kBatchSizes[] = {32, 136, 532};
+
+struct BatchInput {
+  std::vector<std::uint8_t> bytes;
+  std::vector<std::span<const std::uint8_t>> messages;
+  std::vector<Digest> digests;
+};
+
+// 1,024 consecutive messages of `size` bytes.
+BatchInput batch_input(std::size_t size) {
+  BatchInput input;
+  input.bytes.resize(kBatchMessages * size);
+  for (std::size_t i = 0; i < input.bytes.size(); ++i)
+    input.bytes[i] = static_cast<std::uint8_t>(i * 131 + 7);
+  for (std::size_t i = 0; i < kBatchMessages; ++i)
+    input.messages.emplace_back(input.bytes.data() + i * size, size);
+  input.digests.resize(kBatchMessages);
+  return input;
+}
+
+void per_message(benchmark::State& state) {
+  state.counters["per_message"] = benchmark::Counter(
+      static_cast<double>(kBatchMessages),
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+void batch_sponge(benchmark::State& state) {
+  BatchInput input = batch_input(size_of(state));
+  run(state, input.bytes.size(), [&] {
+    sponge::keccak256_batch(input.messages, input.digests);
+    benchmark::DoNotOptimize(input.digests.data());
+  });
+  per_message(state);
+}
+
+void batch_kernel(benchmark::State& state, const sponge::detail::KeccakBatchKernel* kernel) {
+  BatchInput input = batch_input(size_of(state));
+  const sponge::detail::BatchMessages messages(input.messages);
+  run(state, input.bytes.size(), [&] {
+    sponge::detail::hash_batch(*kernel, {kRate, kKeccakDomain, 32, 24}, messages,
+                               input.digests[0].data());
+    benchmark::DoNotOptimize(input.digests.data());
+  });
+  per_message(state);
+}
+
+void batch_single_loop(benchmark::State& state) {
+  BatchInput input = batch_input(size_of(state));
+  run(state, input.bytes.size(), [&] {
+    for (std::size_t i = 0; i < kBatchMessages; ++i)
+      input.digests[i] = sponge::keccak256(input.messages[i]);
+    benchmark::DoNotOptimize(input.digests.data());
+  });
+  per_message(state);
+}
+
+void register_batch_benchmarks() {
+  auto sized = [](benchmark::internal::Benchmark* benchmark) {
+    for (std::int64_t size : kBatchSizes)
+      benchmark->Arg(size);
+  };
+  // Ours on the active batch kernel first, so the report's ratio is the other's time / ours.
+  sized(benchmark::RegisterBenchmark("batch1024/sponge", batch_sponge));
+  sized(benchmark::RegisterBenchmark("batch1024/oneshot-loop", batch_single_loop));
+  for (const sponge::detail::KeccakBatchKernel* kernel : sponge::detail::compiled_batch_kernels()) {
+    if (!kernel->cpu_supports()) continue;
+    const std::string name = "batch1024/kernel:" + std::string(kernel->name);
+    sized(benchmark::RegisterBenchmark(name.c_str(), batch_kernel, kernel));
+  }
+}
+
 void register_benchmarks(const std::vector<const KeccakKernel*>& kernels) {
   auto sized = [](benchmark::internal::Benchmark* benchmark, std::span<const std::int64_t> sizes) {
     for (std::int64_t size : sizes)
@@ -650,6 +728,9 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("sponge_active_kernel", std::string(sponge::active_kernel()));
   benchmark::AddCustomContext("sponge_kernels_benchmarked", join_kernel_names(true));
   benchmark::AddCustomContext("sponge_kernels_not_runnable", join_kernel_names(false));
+  benchmark::AddCustomContext(
+      "sponge_active_batch_kernel",
+      std::string(sponge::active_kernel(sponge::KernelFamily::keccak_p1600_batch)));
   benchmark::AddCustomContext("sponge_active_ascon_kernel",
                               std::string(sponge::active_kernel(sponge::KernelFamily::ascon_p320)));
   benchmark::AddCustomContext("sponge_ascon_kernels_benchmarked",
@@ -673,6 +754,7 @@ int main(int argc, char** argv) {
 
   register_benchmarks(kernels);
   register_ascon_benchmarks(ascon_kernels);
+  register_batch_benchmarks();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

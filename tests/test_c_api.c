@@ -178,6 +178,61 @@ int sponge_c_api_check(char* first_failure, size_t first_failure_size, int* chec
   const char* ascon_kernel = sponge_active_ascon_kernel();
   CHECK_C(&c, ascon_kernel != NULL && ascon_kernel[0] != '\0');
 
+  /* Batch hashing: "abc", "" (NULL, 0) and "abc" again (the same pointer) give the one-shot
+   * digests; the argument errors write nothing. */
+  {
+    const uint8_t* messages[3] = {abc, NULL, abc};
+    const size_t lengths[3] = {sizeof abc, 0, sizeof abc};
+    uint8_t batch32[3][32];
+    uint8_t batch28[3][28];
+    uint8_t batch48[3][48];
+    uint8_t batch64[3][64];
+    uint8_t single[64];
+    CHECK_C(&c, sponge_keccak256_batch(messages, lengths, 3, batch32) == SPONGE_OK);
+    to_hex(batch32[0], 32, hex);
+    CHECK_C(&c,
+            strcmp(hex, "4e03657aea45a94fc7d47ba826c8d667c0d1e6e33a64a036ec44f58fa12d6c45") == 0);
+    to_hex(batch32[1], 32, hex);
+    CHECK_C(&c,
+            strcmp(hex, "c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470") == 0);
+    CHECK_C(&c, memcmp(batch32[0], batch32[2], 32) == 0);
+    CHECK_C(&c, sponge_sha3_256_batch(messages, lengths, 3, batch32) == SPONGE_OK);
+    to_hex(batch32[2], 32, hex);
+    CHECK_C(&c,
+            strcmp(hex, "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532") == 0);
+    CHECK_C(&c, sponge_sha3_224_batch(messages, lengths, 3, batch28) == SPONGE_OK);
+    CHECK_C(&c, sponge_sha3_224(abc, sizeof abc, single) == SPONGE_OK);
+    CHECK_C(&c, memcmp(batch28[0], single, 28) == 0 && memcmp(batch28[2], single, 28) == 0);
+    CHECK_C(&c, sponge_sha3_384_batch(messages, lengths, 3, batch48) == SPONGE_OK);
+    CHECK_C(&c, sponge_sha3_384(NULL, 0, single) == SPONGE_OK);
+    CHECK_C(&c, memcmp(batch48[1], single, 48) == 0);
+    CHECK_C(&c, sponge_sha3_512_batch(messages, lengths, 3, batch64) == SPONGE_OK);
+    CHECK_C(&c, sponge_sha3_512(abc, sizeof abc, single) == SPONGE_OK);
+    CHECK_C(&c, memcmp(batch64[2], single, 64) == 0);
+
+    /* count 0: OK with anything NULL, nothing written. */
+    memset(batch32, 0xA5, sizeof batch32);
+    CHECK_C(&c, sponge_keccak256_batch(NULL, NULL, 0, NULL) == SPONGE_OK);
+    CHECK_C(&c, sponge_sha3_256_batch(messages, lengths, 0, batch32) == SPONGE_OK);
+    CHECK_C(&c, batch32[0][0] == 0xA5 && batch32[2][31] == 0xA5);
+    /* NULL arrays, a NULL message with a length, a NULL output: nothing written. */
+    CHECK_C(&c, sponge_keccak256_batch(NULL, lengths, 3, batch32) == SPONGE_ERROR_NULL_INPUT);
+    CHECK_C(&c, sponge_keccak256_batch(messages, NULL, 3, batch32) == SPONGE_ERROR_NULL_INPUT);
+    const uint8_t* bad_messages[3] = {abc, NULL, abc};
+    const size_t bad_lengths[3] = {sizeof abc, 1, sizeof abc};
+    CHECK_C(&c, sponge_sha3_512_batch(bad_messages, bad_lengths, 3, batch64) ==
+                    SPONGE_ERROR_NULL_INPUT);
+    CHECK_C(&c, sponge_sha3_256_batch(bad_messages, bad_lengths, 3, batch32) ==
+                    SPONGE_ERROR_NULL_INPUT);
+    CHECK_C(&c, sponge_sha3_224_batch(messages, lengths, 3, NULL) == SPONGE_ERROR_NULL_OUTPUT);
+    /* A NULL input is reported before a NULL output. */
+    CHECK_C(&c,
+            sponge_sha3_384_batch(bad_messages, bad_lengths, 3, NULL) == SPONGE_ERROR_NULL_INPUT);
+    CHECK_C(&c, batch32[0][0] == 0xA5 && batch32[1][0] == 0xA5 && batch32[2][31] == 0xA5);
+    const char* batch_kernel = sponge_active_batch_kernel();
+    CHECK_C(&c, batch_kernel != NULL && batch_kernel[0] != '\0');
+  }
+
   const char* ok = sponge_status_message(SPONGE_OK);
   const char* null_input = sponge_status_message(SPONGE_ERROR_NULL_INPUT);
   CHECK_C(&c, ok != NULL && null_input != NULL && strcmp(ok, null_input) != 0);

@@ -4,6 +4,11 @@
 #include <doctest/doctest.h>
 #include <openssl/evp.h>
 
+#include <array>
+#include <string>
+#include <vector>
+
+#include "batch_hash.hpp"
 #include "sponge/sponge.hpp"
 #include "support/oracles.hpp"
 #include "support/test_support.hpp"
@@ -76,6 +81,39 @@ TEST_CASE("differential: SHA3-224 vs OpenSSL") {
 TEST_CASE("differential: SHA3-256 vs OpenSSL") {
   check_against_openssl<sponge::Sha3_256>(EVP_sha3_256());
 }
+// The batch path on every batch kernel this CPU runs: all cases' messages as one batch
+// (mixed lengths, three of 1 MiB), and the public function on the active batch kernel.
+TEST_CASE("differential: SHA3-256 batch (every batch kernel) vs OpenSSL") {
+  std::vector<std::span<const std::uint8_t>> messages;
+  std::vector<Bytes> expected;
+  for (const Case& c : cases()) {
+    messages.push_back(c.msg);
+    expected.push_back(openssl_hash(EVP_sha3_256(), c.msg, 32, false));
+  }
+  std::vector<std::array<std::uint8_t, 32>> digests(messages.size());
+  const auto compare = [&](const std::string& what) {
+    std::size_t equal = 0;
+    for (std::size_t i = 0; i < messages.size(); ++i)
+      equal += sponge_test::to_bytes(digests[i]) == expected[i] ? 1 : 0;
+    INFO(what);
+    CHECK(equal == messages.size());
+  };
+  for (const sponge::detail::KeccakBatchKernel* kernel : sponge::detail::compiled_batch_kernels()) {
+    if (!kernel->cpu_supports()) {
+      MESSAGE("batch kernel " << kernel->name << " is compiled but this CPU cannot run it");
+      continue;
+    }
+    digests.assign(messages.size(), {});
+    sponge::detail::hash_batch(*kernel, {136, 0x06, 32, 24},
+                               sponge::detail::BatchMessages(messages), digests[0].data());
+    compare("batch kernel " + std::string(kernel->name));
+  }
+  digests.assign(messages.size(), {});
+  sponge::sha3_256_batch(messages, digests);
+  compare("sha3_256_batch");
+  MESSAGE("compared batches of " << messages.size() << " messages with OpenSSL");
+}
+
 TEST_CASE("differential: SHA3-384 vs OpenSSL") {
   check_against_openssl<sponge::Sha3_384>(EVP_sha3_384());
 }

@@ -8,6 +8,7 @@
 #include <new>
 #include <vector>
 
+#include "batch_hash.hpp"
 #include "sponge/sponge.h"
 #include "sponge/sponge.hpp"
 #include "support/test_support.hpp"
@@ -243,6 +244,69 @@ TEST_CASE("one-shot functions, streaming classes, keccak_f1600 and the C API nev
   CHECK(counter.allocations() == 0);
   CHECK(counter.deallocations() == 0);
   CHECK(c_status == 0);
+  MESSAGE("checksum of the outputs (keeps them alive): " << int{checksum});
+}
+
+TEST_CASE("the batch functions never allocate: C++, C API, every batch kernel") {
+  // 0..33 messages of the sizes above (100000 included), through the public functions on the
+  // active batch kernel and the scheduler on every batch kernel this CPU runs.
+  sponge_test::Rng rng(2026);
+  const sponge_test::Bytes input = rng.bytes(100000);
+  std::vector<std::span<const std::uint8_t>> messages;
+  std::vector<const std::uint8_t*> pointers;
+  std::vector<std::size_t> lengths;
+  for (std::size_t i = 0; i < 33; ++i) {
+    const std::size_t size = kSizes[i % std::size(kSizes)];
+    messages.push_back(std::span(input).first(size));
+    pointers.push_back(input.data());
+    lengths.push_back(size);
+  }
+  std::vector<std::array<std::uint8_t, 28>> d28(33);
+  std::vector<std::array<std::uint8_t, 32>> d32(33);
+  std::vector<std::array<std::uint8_t, 48>> d48(33);
+  std::vector<std::array<std::uint8_t, 64>> d64(33);
+  std::vector<std::uint8_t> direct(33 * 64);
+  std::vector<const sponge::detail::KeccakBatchKernel*> kernels;
+  for (const auto* kernel : sponge::detail::compiled_batch_kernels()) {
+    if (kernel->cpu_supports()) kernels.push_back(kernel);
+  }
+  std::uint8_t checksum = 0;
+  int c_status = 0;
+
+  AllocationCounter counter;
+  for (std::size_t count = 0; count <= 33; ++count) {
+    const auto some = std::span(messages).first(count);
+    sponge::keccak256_batch(some, std::span(d32).first(count));
+    sponge::sha3_224_batch(some, std::span(d28).first(count));
+    sponge::sha3_256_batch(some, std::span(d32).first(count));
+    sponge::sha3_384_batch(some, std::span(d48).first(count));
+    sponge::sha3_512_batch(some, std::span(d64).first(count));
+    c_status |= sponge_keccak256_batch(pointers.data(), lengths.data(), count,
+                                       reinterpret_cast<std::uint8_t(*)[32]>(d32.data()));
+    c_status |= sponge_sha3_224_batch(pointers.data(), lengths.data(), count,
+                                      reinterpret_cast<std::uint8_t(*)[28]>(d28.data()));
+    c_status |= sponge_sha3_256_batch(pointers.data(), lengths.data(), count,
+                                      reinterpret_cast<std::uint8_t(*)[32]>(d32.data()));
+    c_status |= sponge_sha3_384_batch(pointers.data(), lengths.data(), count,
+                                      reinterpret_cast<std::uint8_t(*)[48]>(d48.data()));
+    c_status |= sponge_sha3_512_batch(pointers.data(), lengths.data(), count,
+                                      reinterpret_cast<std::uint8_t(*)[64]>(d64.data()));
+    for (const auto* kernel : kernels) {
+      sponge::detail::hash_batch(*kernel, {136, 0x01, 32, 24}, sponge::detail::BatchMessages(some),
+                                 direct.data());
+      sponge::detail::hash_batch(
+          *kernel, {72, 0x06, 64, 24},
+          sponge::detail::BatchMessages(pointers.data(), lengths.data(), count), direct.data());
+    }
+    if (count != 0) checksum ^= d28[0][0] ^ d32[count - 1][1] ^ d48[0][2] ^ d64[0][3] ^ direct[5];
+  }
+  checksum ^= static_cast<std::uint8_t>(sponge_active_batch_kernel()[0]);
+  counter.stop();
+
+  CHECK(counter.allocations() == 0);
+  CHECK(counter.deallocations() == 0);
+  CHECK(c_status == 0);
+  CHECK(kernels.size() >= 2);
   MESSAGE("checksum of the outputs (keeps them alive): " << int{checksum});
 }
 

@@ -27,6 +27,7 @@
 #include "ascon_kernel.hpp"
 #include "ascon_modes.hpp"
 #include "ascon_portable.hpp"
+#include "batch_hash.hpp"
 #include "doctest/doctest.h"
 #include "kernel.hpp"
 #include "support/test_support.hpp"
@@ -444,6 +445,89 @@ TEST_CASE("residue: nothing of a hashed secret is left on the stack") {
     const auto findings =
         residue_after(plain_sponge(parameters), secret, [&] { (void)sponge::sha3_224(secret); });
     check_no_residue("one-shot sha3_224", findings);
+  }
+}
+
+namespace {
+
+// A batch of messages cut from the secret at `lengths` (which sum to its size), each hashed
+// with one plain sponge: the lanes of every message's states are secret.
+Model batch_of_sponges(const SpongeParameters& parameters, std::vector<std::size_t> lengths) {
+  return [parameters, lengths](const Bytes& secret) {
+    std::vector<SpongeRun> runs;
+    std::size_t offset = 0;
+    for (const std::size_t length : lengths) {
+      runs.push_back({parameters.rate_bytes, parameters.domain_byte, 24,
+                      Bytes(secret.begin() + static_cast<std::ptrdiff_t>(offset),
+                            secret.begin() + static_cast<std::ptrdiff_t>(offset + length)),
+                      parameters.output_bytes});
+      offset += length;
+    }
+    return runs;
+  };
+}
+
+}  // namespace
+
+// The batch functions: through the public C++ and C functions (the active batch kernel), and
+// the scheduler on every batch kernel this CPU runs, so the interleaved states, the padded
+// final blocks and the single-state finish are all scanned.
+TEST_CASE("residue: batch hashing leaves nothing of the messages on the stack") {
+  for (const SpongeParameters& parameters :
+       {SpongeParameters{136, 0x01, 32}, SpongeParameters{144, 0x06, 28},
+        SpongeParameters{72, 0x06, 64}}) {
+    const std::size_t rate = parameters.rate_bytes;
+    // Seven messages: more than four slots, lockstep runs, partial and empty final blocks,
+    // and one long message left alone at the end (the single-state finish).
+    const std::vector<std::size_t> lengths = {2 * rate + 50, 10,       rate,        3 * rate + 7,
+                                              rate - 1,      rate + 1, 6 * rate + 3};
+    std::size_t total = 0;
+    for (const std::size_t length : lengths)
+      total += length;
+    const Bytes secret = sponge_test::Rng(0xBA7C + rate).bytes(total);
+    std::vector<std::span<const std::uint8_t>> messages;
+    std::vector<const std::uint8_t*> pointers;
+    std::size_t offset = 0;
+    for (const std::size_t length : lengths) {
+      messages.push_back(std::span(secret).subspan(offset, length));
+      pointers.push_back(secret.data() + offset);
+      offset += length;
+    }
+    const Model model = batch_of_sponges(parameters, lengths);
+    const sponge::detail::BatchHashFunction function{rate, parameters.domain_byte,
+                                                     parameters.output_bytes, 24};
+    Bytes digests(lengths.size() * parameters.output_bytes);
+    const std::string rate_name = " rate " + std::to_string(rate);
+
+    for (const sponge::detail::KeccakBatchKernel* kernel :
+         sponge::detail::compiled_batch_kernels()) {
+      if (!kernel->cpu_supports()) continue;
+      const auto findings = residue_after(model, secret, [&] {
+        sponge::detail::hash_batch(*kernel, function, sponge::detail::BatchMessages(messages),
+                                   digests.data());
+      });
+      CHECK(sponge_test::to_bytes(
+                std::array<std::uint8_t, 1>{digests[parameters.output_bytes * 6]}) ==
+            Bytes{sponge_trajectory(model(secret)[6]).output[0]});
+      check_no_residue(("batch on " + std::string(kernel->name) + rate_name).c_str(), findings);
+    }
+    if (rate == 136) {
+      std::vector<std::array<std::uint8_t, 32>> out(lengths.size());
+      check_no_residue(
+          ("keccak256_batch (" +
+           std::string(sponge::active_kernel(sponge::KernelFamily::keccak_p1600_batch)) + ")")
+              .c_str(),
+          residue_after(model, secret, [&] { sponge::keccak256_batch(messages, out); }));
+      CHECK(out[3] == sponge::keccak256(messages[3]));
+    }
+    if (rate == 72) {
+      check_no_residue(
+          "C API sponge_sha3_512_batch", residue_after(model, secret, [&] {
+            REQUIRE(sponge_sha3_512_batch(pointers.data(), lengths.data(), lengths.size(),
+                                          reinterpret_cast<std::uint8_t(*)[64]>(digests.data())) ==
+                    SPONGE_OK);
+          }));
+    }
   }
 }
 

@@ -5,6 +5,7 @@
 #include <array>
 #include <tuple>
 
+#include "batch_hash.hpp"
 #include "sponge/sponge.hpp"
 
 namespace {
@@ -87,6 +88,24 @@ sponge_status tuple_hash(const uint8_t* const* parts, const size_t* part_lens, s
       });
 }
 
+// The batch functions: every argument checked first (inputs, then the output), then the
+// scheduler on the active batch kernel.
+template <typename Hash>
+sponge_status batch_hash(const uint8_t* const* messages, const size_t* lengths, size_t count,
+                         uint8_t* digests) noexcept {
+  if (count == 0) return SPONGE_OK;
+  if (messages == nullptr || lengths == nullptr) return SPONGE_ERROR_NULL_INPUT;
+  for (size_t i = 0; i < count; ++i) {
+    if (messages[i] == nullptr && lengths[i] != 0) return SPONGE_ERROR_NULL_INPUT;
+  }
+  if (digests == nullptr) return SPONGE_ERROR_NULL_OUTPUT;
+  sponge::detail::hash_batch(
+      sponge::detail::active_batch_kernel(),
+      {Hash::rate_bytes, Hash::domain_byte, Hash::digest_bytes, sponge::detail::kFullRounds},
+      sponge::detail::BatchMessages(messages, lengths, count), digests);
+  return SPONGE_OK;
+}
+
 }  // namespace
 
 extern "C" {
@@ -105,6 +124,31 @@ sponge_status sponge_sha3_384(const uint8_t* in, size_t in_len, uint8_t out[48])
 }
 sponge_status sponge_sha3_512(const uint8_t* in, size_t in_len, uint8_t out[64]) {
   return fixed_output<static_cast<FixedSpanFn64>(sponge::sha3_512)>(in, in_len, out);
+}
+sponge_status sponge_keccak256_batch(const uint8_t* const* messages, const size_t* lengths,
+                                     size_t count, uint8_t (*digests)[32]) {
+  return batch_hash<sponge::Keccak256>(messages, lengths, count,
+                                       reinterpret_cast<uint8_t*>(digests));
+}
+sponge_status sponge_sha3_224_batch(const uint8_t* const* messages, const size_t* lengths,
+                                    size_t count, uint8_t (*digests)[28]) {
+  return batch_hash<sponge::Sha3_224>(messages, lengths, count,
+                                      reinterpret_cast<uint8_t*>(digests));
+}
+sponge_status sponge_sha3_256_batch(const uint8_t* const* messages, const size_t* lengths,
+                                    size_t count, uint8_t (*digests)[32]) {
+  return batch_hash<sponge::Sha3_256>(messages, lengths, count,
+                                      reinterpret_cast<uint8_t*>(digests));
+}
+sponge_status sponge_sha3_384_batch(const uint8_t* const* messages, const size_t* lengths,
+                                    size_t count, uint8_t (*digests)[48]) {
+  return batch_hash<sponge::Sha3_384>(messages, lengths, count,
+                                      reinterpret_cast<uint8_t*>(digests));
+}
+sponge_status sponge_sha3_512_batch(const uint8_t* const* messages, const size_t* lengths,
+                                    size_t count, uint8_t (*digests)[64]) {
+  return batch_hash<sponge::Sha3_512>(messages, lengths, count,
+                                      reinterpret_cast<uint8_t*>(digests));
 }
 sponge_status sponge_shake128(const uint8_t* in, size_t in_len, uint8_t* out, size_t out_len) {
   return extendable_output<static_cast<XofSpanFn>(sponge::shake128)>(in, in_len, out, out_len);
@@ -300,6 +344,10 @@ const char* sponge_active_kernel(void) {
 
 const char* sponge_active_ascon_kernel(void) {
   return sponge::active_kernel(sponge::KernelFamily::ascon_p320).data();
+}
+
+const char* sponge_active_batch_kernel(void) {
+  return sponge::active_kernel(sponge::KernelFamily::keccak_p1600_batch).data();
 }
 
 }  // extern "C"

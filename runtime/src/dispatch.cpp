@@ -3,9 +3,10 @@
 // The choice is made once per family, on first use, in a function-local static (thread-safe
 // by the C++ memory model); afterwards every permutation costs one indirect call and nothing
 // more. SPONGE_KERNEL=<name> forces a Keccak-p[1600] kernel, SPONGE_ASCON_KERNEL=<name> an
-// Ascon-p[320] kernel. A name that is unknown, or a
-// kernel this CPU cannot run, ends the process with a message: silently hashing on another
-// kernel than the one asked for would make a test or benchmark report on the wrong code.
+// Ascon-p[320] kernel, SPONGE_BATCH_KERNEL=<name> the multi-state kernel of the batch hashes. A
+// name that is unknown, or a kernel this CPU cannot run, ends the process with a message: silently
+// hashing on another kernel than the one asked for would make a test or benchmark report on the
+// wrong code.
 #include <cstdio>
 #include <cstdlib>
 #include <span>
@@ -14,6 +15,7 @@
 
 #include "arm64_core_choice.hpp"
 #include "ascon_kernel.hpp"
+#include "batch_kernel.hpp"
 #include "dispatch.hpp"
 #include "kernel.hpp"
 #include "sponge/sponge.hpp"
@@ -30,6 +32,14 @@ extern const KeccakKernel kArm64Sha3Kernel;
 #if SPONGE_HAVE_ARM64_SCALAR
 extern const KeccakKernel kArm64ScalarKernel;
 #endif
+
+// The batch kernels (batch_kernel.hpp). A generated batch kernel is declared and listed
+// below under its SPONGE_HAVE_ macro, which runtime/CMakeLists.txt sets where it links it.
+#if SPONGE_HAVE_AMD64_AVX2_X4
+extern const KeccakBatchKernel kAmd64Avx2X4BatchKernel;
+#endif
+extern const KeccakBatchKernel kPortableX4BatchKernel;
+extern const KeccakBatchKernel kSingleBatchKernel;
 
 extern const AsconKernel kAsconPortableKernel;
 #if SPONGE_HAVE_AMD64_BMI2
@@ -67,6 +77,17 @@ const AsconKernel* const kAsconKernels[] = {
     &kAsconArm64Kernel,
 #endif
     &kAsconPortableKernel,
+};
+
+// The batch kernels, best first: the generated multi-state kernels, then portable-x4 (chosen
+// only by name), then single (always runnable: one message at a time on the active kernel).
+// A new generated batch kernel is one line here and its file in runtime/CMakeLists.txt.
+const KeccakBatchKernel* const kBatchKernels[] = {
+#if SPONGE_HAVE_AMD64_AVX2_X4
+    &kAmd64Avx2X4BatchKernel,
+#endif
+    &kPortableX4BatchKernel,
+    &kSingleBatchKernel,
 };
 
 // The value as a C string literal: quoted, with the quote, the backslash and every byte
@@ -110,6 +131,16 @@ std::string quoted(std::string_view value) {
 constexpr const char* kKeccakKernelVariable = "SPONGE_KERNEL";
 // The Ascon-p[320] family's override variable.
 constexpr const char* kAsconKernelVariable = "SPONGE_ASCON_KERNEL";
+// The batch family's override variable.
+constexpr const char* kBatchKernelVariable = "SPONGE_BATCH_KERNEL";
+
+// The first batch kernel this CPU runs that may be chosen without being named.
+std::string_view default_batch_kernel() noexcept {
+  for (const KeccakBatchKernel* kernel : kBatchKernels) {
+    if (kernel->chosen_by_default && kernel->cpu_supports()) return kernel->name;
+  }
+  return kSingleBatchKernel.name;
+}
 
 }  // namespace
 
@@ -162,6 +193,18 @@ const KeccakKernel& active_keccak_kernel() noexcept {
   return chosen;
 }
 
+std::span<const KeccakBatchKernel* const> compiled_batch_kernels() noexcept {
+  return kBatchKernels;
+}
+
+// choose_kernel's `preferred` is the default: portable-x4 is runnable everywhere but must
+// not win by being first.
+const KeccakBatchKernel& active_batch_kernel() noexcept {
+  static const KeccakBatchKernel& chosen = choose_kernel<KeccakBatchKernel>(
+      kBatchKernelVariable, std::span(kBatchKernels), default_batch_kernel());
+  return chosen;
+}
+
 std::span<const AsconKernel* const> ascon_compiled_kernels() noexcept {
   return kAsconKernels;
 }
@@ -190,6 +233,8 @@ std::string_view active_kernel(KernelFamily family) noexcept {
       return detail::active_keccak_kernel().name;
     case KernelFamily::ascon_p320:
       return detail::active_ascon_kernel().name;
+    case KernelFamily::keccak_p1600_batch:
+      return detail::active_batch_kernel().name;
   }
   std::abort();  // unreachable: every family is a case above
 }

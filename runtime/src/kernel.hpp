@@ -21,6 +21,11 @@ namespace sponge::detail {
 using PermuteFn = void (*)(std::uint64_t* state) noexcept;
 // `block` holds exactly one rate block and may have any alignment.
 using AbsorbFn = void (*)(std::uint64_t* state, const std::uint8_t* block) noexcept;
+// A multi-state ("batch") kernel's fused entry (batch_kernel.hpp): `states` holds N
+// lane-interleaved states; for k in 0 .. block_count - 1, the rate block at
+// blocks[s] + k * rate is XORed into state s, then all N are permuted.
+using BatchAbsorbFn = void (*)(std::uint64_t* states, const std::uint8_t* const* blocks,
+                               std::size_t block_count) noexcept;
 
 // The rates every kernel serves at 24 rounds, in bytes: SHA3-512, SHA3-384,
 // SHA3-256/SHAKE256/Keccak-256, SHA3-224, SHAKE128.
@@ -52,22 +57,31 @@ struct KeccakKernel {
   }
 };
 
-// One entry of a kernel as its entry list declares it (see make_keccak_kernel).
+// One entry of a kernel as its entry list declares it (see make_keccak_kernel). `lanes` is
+// the number of states one call permutes: a single-state entry (lanes 1) absorbs with
+// AbsorbFn, a multi-state entry (lanes > 1) with BatchAbsorbFn; the overload of
+// keccak_entry_absorb the symbol's signature picks records which it is, and a table builder
+// refuses an entry whose signature does not match its lanes.
 struct KeccakEntry {
   int rounds;
   std::size_t rate_bytes;  // 0 for a permute entry
   int lanes;
   PermuteFn permute;
   AbsorbFn absorb;
+  BatchAbsorbFn batch_absorb;
 };
 
 constexpr KeccakEntry keccak_entry_permute(int rounds, std::size_t rate_bytes, int lanes,
                                            PermuteFn function) {
-  return {rounds, rate_bytes, lanes, function, nullptr};
+  return {rounds, rate_bytes, lanes, function, nullptr, nullptr};
 }
 constexpr KeccakEntry keccak_entry_absorb(int rounds, std::size_t rate_bytes, int lanes,
                                           AbsorbFn function) {
-  return {rounds, rate_bytes, lanes, nullptr, function};
+  return {rounds, rate_bytes, lanes, nullptr, function, nullptr};
+}
+constexpr KeccakEntry keccak_entry_absorb(int rounds, std::size_t rate_bytes, int lanes,
+                                          BatchAbsorbFn function) {
+  return {rounds, rate_bytes, lanes, nullptr, nullptr, function};
 }
 
 // Turns an entry list of generated/sponge_kernels.h, X(kind, permutation, rounds, rate,
@@ -76,6 +90,17 @@ constexpr KeccakEntry keccak_entry_absorb(int rounds, std::size_t rate_bytes, in
   ::sponge::detail::keccak_entry_##kind(rounds, rate_bytes, lanes, symbol),
 
 namespace keccak_table {
+
+// Stops the build (in constant evaluation) when a multi-state entry has the single-state
+// absorb signature: its kernel would read one block where N are meant.
+template <std::size_t N>
+constexpr void check_signatures(const KeccakEntry (&entries)[N]) {
+  for (const KeccakEntry& entry : entries) {
+    if (entry.lanes > 1 && entry.absorb != nullptr) {
+      throw std::logic_error("a multi-state Keccak entry has the single-state absorb signature");
+    }
+  }
+}
 
 template <std::size_t N>
 constexpr const KeccakEntry& find(const KeccakEntry (&entries)[N], bool absorb, int rounds,
@@ -97,6 +122,7 @@ constexpr const KeccakEntry& find(const KeccakEntry (&entries)[N], bool absorb, 
 template <std::size_t N>
 constexpr KeccakKernel make_keccak_kernel(std::string_view name, bool (*cpu_supports)() noexcept,
                                           const KeccakEntry (&entries)[N]) {
+  keccak_table::check_signatures(entries);
   KeccakKernel kernel{name, cpu_supports, nullptr, {}, nullptr, {}};
   kernel.permute = keccak_table::find(entries, false, kFullRounds, 0).permute;
   for (std::size_t slot = 0; slot < kRateCount; ++slot) {

@@ -109,6 +109,36 @@ def kernel_input(block_placement, state_placement, calls, state, block):
     return bytes([block_placement, state_placement, calls]) + state + block
 
 
+# sponge_fuzz_batch ---------------------------------------------------------------------
+BATCH_FUNCTIONS = [("keccak256", 136), ("sha3_224", 144), ("sha3_256", 136), ("sha3_384", 104),
+                   ("sha3_512", 72)]
+
+
+def batch_input(function, placement, windows, pool):
+    # windows: (offset, length) per message; the pool is up to 1024 bytes.
+    return bytes([function, len(windows), placement]) + b"".join(
+        struct.pack("<HH", offset, length) for offset, length in windows) + pool
+
+
+def batch_seeds():
+    rng = random.Random(0xBA7C)
+    pool = rng.randbytes(1024)
+    seeds = {}
+    for index, (name, rate) in enumerate(BATCH_FUNCTIONS):
+        mixed = [(rng.randrange(1024), rng.randrange(4 * rate + 2)) for _ in range(9)]
+        seeds[f"{name}-9-mixed"] = batch_input(index, 0x00, mixed, pool)
+        seeds[f"{name}-33-at-guard"] = batch_input(
+            index, 0x01, [(7 * i, (i * 61) % (4 * rate + 2)) for i in range(33)], pool)
+    seeds["keccak256-one-long-many-short"] = batch_input(
+        0, 0x00, [(0, 4 * 136 + 1)] + [(i, i % 5) for i in range(1, 12)], pool)
+    seeds["sha3_256-same-message-5-times"] = batch_input(2, 0x01, [(3, 2 * 136 + 5)] * 5, pool)
+    seeds["sha3_512-block-boundaries"] = batch_input(
+        4, 0x00, [(0, k * 72 + d) for k in range(3) for d in (0, 1, 71) if k * 72 + d >= 0], pool)
+    seeds["keccak256-empty-batch"] = batch_input(0, 0x01, [], b"")
+    seeds["sha3_224-one-empty-message"] = batch_input(1, 0x01, [(0, 0)], b"")
+    return seeds
+
+
 # sponge_fuzz_ascon_hash ----------------------------------------------------------------
 HASH256, XOF128, CXOF128 = range(3)
 
@@ -184,6 +214,8 @@ def main():
         seeds[("sponge_fuzz_ascon_hash", name)] = data
     for name, data in ASCON_AEAD_SEEDS.items():
         seeds[("sponge_fuzz_ascon_aead", name)] = data
+    for name, data in batch_seeds().items():
+        seeds[("sponge_fuzz_batch", name)] = data
     for (target, name), data in sorted(seeds.items()):
         path = CORPUS / target / name
         path.parent.mkdir(parents=True, exist_ok=True)

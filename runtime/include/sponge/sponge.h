@@ -6,8 +6,8 @@
  * first error in this order is returned: a NULL input (SPONGE_ERROR_NULL_INPUT), a
  * parameter out of range (SPONGE_ERROR_INVALID_PARAMETER), a NULL output
  * (SPONGE_ERROR_NULL_OUTPUT). `out` may overlap any input: every input is absorbed before the
- * first output byte is written (the Ascon-AEAD128 functions differ: see there). No function
- * allocates memory. */
+ * first output byte is written (the Ascon-AEAD128 and the batch functions differ: see there). No
+ * function allocates memory. */
 #ifndef SPONGE_SPONGE_H
 #define SPONGE_SPONGE_H
 
@@ -45,6 +45,27 @@ sponge_status sponge_sha3_224(const uint8_t* in, size_t in_len, uint8_t out[28])
 sponge_status sponge_sha3_256(const uint8_t* in, size_t in_len, uint8_t out[32]);
 sponge_status sponge_sha3_384(const uint8_t* in, size_t in_len, uint8_t out[48]);
 sponge_status sponge_sha3_512(const uint8_t* in, size_t in_len, uint8_t out[64]);
+
+/* Batch hashing: digests[i] receives the digest of the lengths[i] bytes at messages[i], for
+ * i in 0 .. count - 1, on a multi-state kernel where this CPU runs one (see
+ * sponge_active_batch_kernel; SPONGE_BATCH_KERNEL forces one), else one message at a time.
+ * count 0: SPONGE_OK, nothing read or written (any pointer may be NULL). Otherwise `messages`
+ * and `lengths` must not be NULL, and messages[i] only when lengths[i] is 0
+ * (SPONGE_ERROR_NULL_INPUT), and `digests` must not be NULL (SPONGE_ERROR_NULL_OUTPUT); every
+ * argument is checked before anything is hashed, so on an error nothing is written.
+ * Unlike the one-shot functions, an output may not overlap every input: digests[i] may
+ * overlap messages[i] (that message is read completely before its digest is written) but no
+ * other message, and the digests must not overlap each other. */
+sponge_status sponge_keccak256_batch(const uint8_t* const* messages, const size_t* lengths,
+                                     size_t count, uint8_t (*digests)[32]);
+sponge_status sponge_sha3_224_batch(const uint8_t* const* messages, const size_t* lengths,
+                                    size_t count, uint8_t (*digests)[28]);
+sponge_status sponge_sha3_256_batch(const uint8_t* const* messages, const size_t* lengths,
+                                    size_t count, uint8_t (*digests)[32]);
+sponge_status sponge_sha3_384_batch(const uint8_t* const* messages, const size_t* lengths,
+                                    size_t count, uint8_t (*digests)[48]);
+sponge_status sponge_sha3_512_batch(const uint8_t* const* messages, const size_t* lengths,
+                                    size_t count, uint8_t (*digests)[64]);
 
 /* `out` receives `out_len` bytes of output, any length. */
 sponge_status sponge_shake128(const uint8_t* in, size_t in_len, uint8_t* out, size_t out_len);
@@ -149,6 +170,9 @@ const char* sponge_status_message(sponge_status status);
 const char* sponge_active_kernel(void);
 /* The name of the Ascon-p[320] kernel in use, e.g. "portable" (NUL-terminated). */
 const char* sponge_active_ascon_kernel(void);
+/* The name of the batch functions' multi-state kernel, e.g. "amd64-avx2-x4", or "single"
+ * (one message at a time on the Keccak-p[1600] kernel) (NUL-terminated). */
+const char* sponge_active_batch_kernel(void);
 
 #ifdef __cplusplus
 }

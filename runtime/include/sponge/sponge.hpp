@@ -8,7 +8,8 @@
 // throw std::invalid_argument (so do an Ascon-CXOF128 customization string over 256 bytes
 // and AEAD buffers of different lengths). The streaming classes throw std::logic_error only on
 // misuse (absorbing or taking a digest after squeezing has begun); building an exception is the one
-// allocation.
+// allocation. The batch functions throw std::invalid_argument when the digest count differs
+// from the message count.
 #pragma once
 
 #include <array>
@@ -77,6 +78,7 @@ class Hasher {
  public:
   static constexpr std::size_t rate_bytes = RateBytes;
   static constexpr std::size_t digest_bytes = DigestBytes;
+  static constexpr std::uint8_t domain_byte = DomainByte;
 
   Hasher() noexcept : sponge_(RateBytes, DomainByte) {}
 
@@ -135,6 +137,31 @@ std::array<std::uint8_t, 48> sha3_384(std::span<const std::uint8_t> data) noexce
 std::array<std::uint8_t, 64> sha3_512(std::span<const std::uint8_t> data) noexcept;
 void shake128(std::span<const std::uint8_t> in, std::span<std::uint8_t> out) noexcept;
 void shake256(std::span<const std::uint8_t> in, std::span<std::uint8_t> out) noexcept;
+
+// ---------------------------------------------------------------------------------------
+// Batch hashing: digests[i] = hash(messages[i]) for every i, messages of any and mixed
+// lengths, on a multi-state kernel that permutes several states per call (active_kernel(
+// KernelFamily::keccak_p1600_batch); SPONGE_BATCH_KERNEL forces one). Where this CPU runs no
+// multi-state kernel, the messages are hashed one at a time on the active kernel. The digests
+// equal the one-shot functions' on every kernel.
+//
+// digests.size() must equal messages.size(): otherwise std::invalid_argument is thrown and
+// nothing is written. Messages may overlap each other. digests[i] may overlap messages[i]
+// (in-place hashing: a message is read completely before its digest is written), but must
+// not overlap any other message, which may still be read after digests[i] is written; the
+// digests must not overlap each other. No allocation (an exception aside); every state and
+// padded block the batch went through is wiped before return.
+// ---------------------------------------------------------------------------------------
+void keccak256_batch(std::span<const std::span<const std::uint8_t>> messages,
+                     std::span<std::array<std::uint8_t, 32>> digests);
+void sha3_224_batch(std::span<const std::span<const std::uint8_t>> messages,
+                    std::span<std::array<std::uint8_t, 28>> digests);
+void sha3_256_batch(std::span<const std::span<const std::uint8_t>> messages,
+                    std::span<std::array<std::uint8_t, 32>> digests);
+void sha3_384_batch(std::span<const std::span<const std::uint8_t>> messages,
+                    std::span<std::array<std::uint8_t, 48>> digests);
+void sha3_512_batch(std::span<const std::span<const std::uint8_t>> messages,
+                    std::span<std::array<std::uint8_t, 64>> digests);
 
 namespace detail {
 inline std::span<const std::uint8_t> as_bytes(std::string_view text) noexcept {
@@ -835,6 +862,10 @@ std::string_view active_kernel() noexcept;
 enum class KernelFamily {
   keccak_p1600,  // Keccak-f[1600] and Keccak-p[1600, 12]; forced with SPONGE_KERNEL
   ascon_p320,    // Ascon-p[320] (p12, p8, p6); forced with SPONGE_ASCON_KERNEL
+  // The multi-state Keccak-p[1600] kernel of the batch hashes ("portable-x4", "single", a
+  // generated kernel such as "amd64-avx2-x4"); forced with SPONGE_BATCH_KERNEL. "single"
+  // hashes one message at a time on the keccak_p1600 kernel.
+  keccak_p1600_batch,
 };
 // The kernel chosen for one family; active_kernel() is active_kernel(keccak_p1600).
 std::string_view active_kernel(KernelFamily family) noexcept;

@@ -1,0 +1,26 @@
+// The generated amd64 AVX2 four-state kernel (generated/keccakf1600_amd64_avx2_x4.S) as a
+// batch kernel: its entries (lanes 4) and CPU features come from generated/sponge_kernels.h.
+// Compiled to a table only with SPONGE_HAVE_AMD64_AVX2_X4 (runtime/CMakeLists.txt sets it
+// where it links the kernel's object), so this file builds before the kernel exists.
+#include "batch_kernel.hpp"
+
+#if SPONGE_HAVE_AMD64_AVX2_X4
+
+namespace sponge::detail {
+namespace {
+
+constexpr sponge_cpu_feature kFeatures[] = {SPONGE_KERNEL_AMD64_AVX2_X4_CPU_FEATURES};
+constexpr KeccakEntry kEntries[] = {SPONGE_KERNEL_AMD64_AVX2_X4_ENTRIES(SPONGE_KECCAK_ENTRY)};
+
+bool cpu_supports() noexcept {
+  return cpu_has_features(kFeatures);
+}
+
+}  // namespace
+
+extern const KeccakBatchKernel kAmd64Avx2X4BatchKernel =
+    make_keccak_batch_kernel(SPONGE_KERNEL_AMD64_AVX2_X4_NAME, cpu_supports, 4, true, kEntries);
+
+}  // namespace sponge::detail
+
+#endif  // SPONGE_HAVE_AMD64_AVX2_X4

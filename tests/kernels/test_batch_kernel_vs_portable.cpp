@@ -1,0 +1,168 @@
+// Every entry of every compiled batch kernel this CPU runs (batch_kernel.hpp), against N runs
+// of the portable single-state permutation: random lane-interleaved states and random blocks,
+// block counts 0..4, blocks at every misalignment 0..7, separate or all aliasing one buffer,
+// with guard words around the states and watched copies of the blocks. A generated batch
+// kernel is tested here as soon as it is in dispatch.cpp's batch kernel list.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "batch_kernel.hpp"
+#include "kernel_test_support.hpp"
+#include "support/test_support.hpp"
+
+namespace {
+
+using sponge::detail::KeccakBatchKernel;
+
+constexpr std::size_t kTrialsPerEntry = 400;
+constexpr std::size_t kGuardWords = 8;
+constexpr std::size_t kMaxBlocks = 4;
+constexpr std::size_t kMaxRate = 168;
+
+// One entry of a batch kernel: permute (rate 0) or absorb, at 24 or 12 rounds.
+struct BatchEntry {
+  const KeccakBatchKernel* kernel;
+  int rounds;
+  std::size_t rate;
+  std::string name() const {
+    return std::string(kernel->name) + (rounds == 24 ? "" : ".r12") +
+           (rate == 0 ? std::string(".permute") : ".absorb" + std::to_string(rate));
+  }
+};
+
+std::vector<BatchEntry> entries_of(const KeccakBatchKernel& kernel) {
+  std::vector<BatchEntry> entries{{&kernel, 24, 0}};
+  for (const std::size_t rate : sponge::detail::kRates)
+    entries.push_back({&kernel, 24, rate});
+  entries.push_back({&kernel, 12, 0});
+  for (const std::size_t rate : sponge::detail::kRates12)
+    entries.push_back({&kernel, 12, rate});
+  return entries;
+}
+
+// The reference: state s of the interleaved `states`, through the portable rounds.
+void reference(std::uint64_t* states, int n, const BatchEntry& entry,
+               const std::uint8_t* const* blocks, std::size_t block_count) {
+  for (int s = 0; s < n; ++s) {
+    std::uint64_t lanes[25];
+    for (int i = 0; i < 25; ++i)
+      lanes[i] = states[n * i + s];
+    const std::size_t permutations = entry.rate == 0 ? 1 : block_count;
+    for (std::size_t k = 0; k < permutations; ++k) {
+      for (std::size_t lane = 0; lane < entry.rate / 8; ++lane) {
+        std::uint64_t value = 0;
+        for (std::size_t byte = 0; byte < 8; ++byte)
+          value |= std::uint64_t{blocks[s][k * entry.rate + 8 * lane + byte]} << (8 * byte);
+        lanes[lane] ^= value;
+      }
+      sponge::detail::keccak_p1600_rounds_portable(lanes, 24 - entry.rounds, 24);
+    }
+    for (int i = 0; i < 25; ++i)
+      states[n * i + s] = lanes[i];
+  }
+}
+
+// Returns the first failure, or "".
+std::string check_entry(const BatchEntry& entry, sponge_test::Rng& rng) {
+  const int n = entry.kernel->states;
+  const std::size_t words = 25 * static_cast<std::size_t>(n);
+  std::vector<std::uint64_t> buffer(words + 2 * kGuardWords);
+  std::uint64_t* const states = buffer.data() + kGuardWords;
+  std::vector<std::vector<std::uint8_t>> block_buffers(
+      static_cast<std::size_t>(n), std::vector<std::uint8_t>(kMaxBlocks * kMaxRate + 8));
+  for (std::size_t trial = 0; trial < kTrialsPerEntry; ++trial) {
+    for (auto& word : buffer)
+      word = rng.next();
+    for (auto& block_buffer : block_buffers) {
+      for (auto& byte : block_buffer)
+        byte = static_cast<std::uint8_t>(rng.next());
+    }
+    const bool aliased = trial % 5 == 4;  // every slot reads slot 0's blocks
+    const std::size_t block_count = trial % (kMaxBlocks + 1);
+    std::vector<const std::uint8_t*> blocks(static_cast<std::size_t>(n));
+    for (int s = 0; s < n; ++s) {
+      const std::size_t misalignment = (trial + static_cast<std::size_t>(s)) % 8;
+      blocks[static_cast<std::size_t>(s)] =
+          block_buffers[aliased ? 0 : static_cast<std::size_t>(s)].data() + misalignment;
+    }
+    const auto blocks_before = block_buffers;
+    std::vector<std::uint64_t> expected(buffer);
+    reference(expected.data() + kGuardWords, n, entry, blocks.data(), block_count);
+    if (entry.rate == 0) {
+      entry.kernel->permute_for(entry.rounds)(states);
+    } else {
+      entry.kernel->absorb_for(entry.rate, entry.rounds)(states, blocks.data(), block_count);
+    }
+    const std::string where = entry.name() + " trial " + std::to_string(trial) + " (" +
+                              std::to_string(block_count) + " blocks" +
+                              (aliased ? ", aliased" : "") + "): ";
+    if (!std::equal(buffer.begin() + kGuardWords, buffer.end() - kGuardWords,
+                    expected.begin() + kGuardWords)) {
+      const auto lane =
+          std::mismatch(buffer.begin() + kGuardWords, buffer.end(), expected.begin() + kGuardWords)
+              .first -
+          (buffer.begin() + kGuardWords);
+      return where + "word " + std::to_string(lane) + " (lane " + std::to_string(lane / n) +
+             " of state " + std::to_string(lane % n) + ") differs from portable";
+    }
+    if (buffer != expected) return where + "wrote a guard word around the states";
+    if (block_buffers != blocks_before) return where + "wrote into a block";
+  }
+  return "";
+}
+
+bool cpu_has_avx2_independently() {
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2");
+#else
+  return false;
+#endif
+}
+
+}  // namespace
+
+TEST_CASE("every entry of every runnable batch kernel equals N runs of the portable reference") {
+  sponge_test::Rng rng(0xBA7C'4B45'524Eull);
+  std::size_t tested = 0;
+  for (const KeccakBatchKernel* kernel : sponge::detail::compiled_batch_kernels()) {
+    if (kernel->name == "amd64-avx2-x4") {
+      CHECK(kernel->cpu_supports() == cpu_has_avx2_independently());
+    }
+    if (!kernel->cpu_supports()) {
+      MESSAGE("batch kernel " << kernel->name << ": compiled, but this CPU cannot run it");
+      continue;
+    }
+    for (const BatchEntry& entry : entries_of(*kernel)) {
+      const std::string failure = check_entry(entry, rng);
+      INFO(failure);
+      CHECK(failure.empty());
+    }
+    MESSAGE("batch kernel " << kernel->name << " (" << kernel->states
+                            << " states): " << kTrialsPerEntry << " trials of each of its "
+                            << entries_of(*kernel).size() << " entries match portable");
+    ++tested;
+  }
+  // portable-x4 and single run everywhere.
+  CHECK(tested >= 2);
+}
+
+TEST_CASE("absorb_for and permute_for pick the batch table's entries") {
+  for (const KeccakBatchKernel* kernel : sponge::detail::compiled_batch_kernels()) {
+    INFO(kernel->name);
+    CHECK(kernel->states >= 1);
+    CHECK(kernel->states <= sponge::detail::kMaxBatchStates);
+    CHECK((kernel->permute_for(24) == kernel->permute));
+    CHECK((kernel->permute_for(12) == kernel->permute12));
+    for (std::size_t slot = 0; slot < sponge::detail::kRateCount; ++slot)
+      CHECK((kernel->absorb_for(sponge::detail::kRates[slot], 24) == kernel->absorb[slot]));
+    for (std::size_t slot = 0; slot < sponge::detail::kRate12Count; ++slot)
+      CHECK((kernel->absorb_for(sponge::detail::kRates12[slot], 12) == kernel->absorb12[slot]));
+  }
+}
