@@ -177,7 +177,11 @@ void hash_batch(const KeccakBatchKernel& kernel, const BatchHashFunction& functi
       if (slots[s].message == kIdle) blocks[s] = an_active_block;
     }
 
-    absorb(states, blocks, step);
+    for (std::size_t block = 0; block < step; ++block) {
+      absorb(states, blocks);
+      for (int s = 0; s < n; ++s)
+        blocks[s] += rate;  // idle slots follow the active block they share
+    }
 
     for (int s = 0; s < n; ++s) {
       Slot& slot = slots[s];

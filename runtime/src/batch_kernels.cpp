@@ -35,18 +35,14 @@ void permute_portable_x4(std::uint64_t* states) noexcept {
 }
 
 template <std::size_t RateBytes, PermuteFn Permute>
-void absorb_portable_x4(std::uint64_t* states, const std::uint8_t* const* blocks,
-                        std::size_t block_count) noexcept {
+void absorb_portable_x4(std::uint64_t* states, const std::uint8_t* const* blocks) noexcept {
   std::uint64_t lanes[25];
   for (int s = 0; s < kPortableStates; ++s) {
     for (int i = 0; i < 25; ++i)
       lanes[i] = states[kPortableStates * i + s];
-    const std::uint8_t* block = blocks[s];
-    for (std::size_t k = 0; k < block_count; ++k, block += RateBytes) {
-      for (std::size_t lane = 0; lane < RateBytes / 8; ++lane)
-        lanes[lane] ^= load_le64(block + 8 * lane);
-      Permute(lanes);
-    }
+    for (std::size_t lane = 0; lane < RateBytes / 8; ++lane)
+      lanes[lane] ^= load_le64(blocks[s] + 8 * lane);
+    Permute(lanes);
     for (int i = 0; i < 25; ++i)
       states[kPortableStates * i + s] = lanes[i];
   }
@@ -78,12 +74,8 @@ void permute_single(std::uint64_t* states) noexcept {
 }
 
 template <std::size_t RateBytes, int Rounds>
-void absorb_single(std::uint64_t* states, const std::uint8_t* const* blocks,
-                   std::size_t block_count) noexcept {
-  const AbsorbFn absorb_block = active_keccak_kernel().absorb_for(RateBytes, Rounds);
-  const std::uint8_t* block = blocks[0];
-  for (std::size_t k = 0; k < block_count; ++k, block += RateBytes)
-    absorb_block(states, block);
+void absorb_single(std::uint64_t* states, const std::uint8_t* const* blocks) noexcept {
+  active_keccak_kernel().absorb_for(RateBytes, Rounds)(states, blocks[0]);
 }
 
 #define SPONGE_SINGLE_ENTRIES(X)                                  \

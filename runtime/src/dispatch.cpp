@@ -38,6 +38,9 @@ extern const KeccakKernel kArm64ScalarKernel;
 #if SPONGE_HAVE_AMD64_AVX2_X4
 extern const KeccakBatchKernel kAmd64Avx2X4BatchKernel;
 #endif
+#if SPONGE_HAVE_ARM64_SHA3_X2
+extern const KeccakBatchKernel kArm64Sha3X2BatchKernel;
+#endif
 extern const KeccakBatchKernel kPortableX4BatchKernel;
 extern const KeccakBatchKernel kSingleBatchKernel;
 
@@ -85,6 +88,9 @@ const AsconKernel* const kAsconKernels[] = {
 const KeccakBatchKernel* const kBatchKernels[] = {
 #if SPONGE_HAVE_AMD64_AVX2_X4
     &kAmd64Avx2X4BatchKernel,
+#endif
+#if SPONGE_HAVE_ARM64_SHA3_X2
+    &kArm64Sha3X2BatchKernel,
 #endif
     &kPortableX4BatchKernel,
     &kSingleBatchKernel,

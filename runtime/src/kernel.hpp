@@ -22,10 +22,9 @@ using PermuteFn = void (*)(std::uint64_t* state) noexcept;
 // `block` holds exactly one rate block and may have any alignment.
 using AbsorbFn = void (*)(std::uint64_t* state, const std::uint8_t* block) noexcept;
 // A multi-state ("batch") kernel's fused entry (batch_kernel.hpp): `states` holds N
-// lane-interleaved states; for k in 0 .. block_count - 1, the rate block at
-// blocks[s] + k * rate is XORed into state s, then all N are permuted.
-using BatchAbsorbFn = void (*)(std::uint64_t* states, const std::uint8_t* const* blocks,
-                               std::size_t block_count) noexcept;
+// lane-interleaved states; the rate block at blocks[s] is XORed into state s, then all N
+// are permuted. One block per call, like AbsorbFn: the loop over blocks is the caller's.
+using BatchAbsorbFn = void (*)(std::uint64_t* states, const std::uint8_t* const* blocks) noexcept;
 
 // The rates every kernel serves at 24 rounds, in bytes: SHA3-512, SHA3-384,
 // SHA3-256/SHAKE256/Keccak-256, SHA3-224, SHAKE128.

@@ -1,7 +1,7 @@
 // The generated amd64 AVX2 four-state kernel (generated/keccakf1600_amd64_avx2_x4.S) as a
 // batch kernel: its entries (lanes 4) and CPU features come from generated/sponge_kernels.h.
-// Compiled to a table only with SPONGE_HAVE_AMD64_AVX2_X4 (runtime/CMakeLists.txt sets it
-// where it links the kernel's object), so this file builds before the kernel exists.
+// runtime/CMakeLists.txt compiles this file and sets SPONGE_HAVE_AMD64_AVX2_X4 where it links
+// the kernel's object.
 #include "batch_kernel.hpp"
 
 #if SPONGE_HAVE_AMD64_AVX2_X4
