@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "batch_kernel.hpp"
 #include "kernel.hpp"
 
 namespace sponge_kernel_test {
@@ -82,6 +83,54 @@ inline void reference_call(std::uint64_t* state, const std::uint8_t* block, cons
 }
 
 // A comma-separated list of kernel names.
+// One entry of a multi-state (batch) kernel: permute (rate 0) or absorb, at 24 or 12 rounds.
+struct BatchEntry {
+  const sponge::detail::KeccakBatchKernel* kernel = nullptr;
+  int rounds = sponge::detail::kFullRounds;
+  std::size_t rate = 0;
+
+  std::string name() const {
+    return std::string(kernel->name) + (rounds == sponge::detail::kFullRounds ? "" : ".r12") +
+           (rate == 0 ? std::string(".permute") : ".absorb" + std::to_string(rate));
+  }
+  void* address() const {
+    return rate == 0 ? reinterpret_cast<void*>(kernel->permute_for(rounds))
+                     : reinterpret_cast<void*>(kernel->absorb_for(rate, rounds));
+  }
+};
+
+inline std::vector<BatchEntry> batch_entries_of(const sponge::detail::KeccakBatchKernel& kernel) {
+  std::vector<BatchEntry> entries{{&kernel, sponge::detail::kFullRounds, 0}};
+  for (const std::size_t rate : sponge::detail::kRates)
+    entries.push_back({&kernel, sponge::detail::kFullRounds, rate});
+  entries.push_back({&kernel, sponge::detail::kReducedRounds, 0});
+  for (const std::size_t rate : sponge::detail::kRates12)
+    entries.push_back({&kernel, sponge::detail::kReducedRounds, rate});
+  return entries;
+}
+
+// The reference of one batch entry call: each state of the lane-interleaved `states` taken
+// out, the block at blocks[s] XORed in (absorb entries), the portable rounds, put back.
+inline void batch_reference_call(std::uint64_t* states, const std::uint8_t* const* blocks,
+                                 const BatchEntry& entry) {
+  const int n = entry.kernel->states;
+  for (int s = 0; s < n; ++s) {
+    std::uint64_t lanes[25];
+    for (int i = 0; i < 25; ++i)
+      lanes[i] = states[n * i + s];
+    for (std::size_t lane = 0; lane < entry.rate / 8; ++lane) {
+      std::uint64_t value = 0;
+      for (std::size_t byte = 0; byte < 8; ++byte)
+        value |= std::uint64_t{blocks[s][8 * lane + byte]} << (8 * byte);
+      lanes[lane] ^= value;
+    }
+    sponge::detail::keccak_p1600_rounds_portable(lanes, sponge::detail::kFullRounds - entry.rounds,
+                                                 sponge::detail::kFullRounds);
+    for (int i = 0; i < 25; ++i)
+      states[n * i + s] = lanes[i];
+  }
+}
+
 inline std::vector<std::string> split_kernel_list(std::string_view list) {
   std::vector<std::string> names;
   while (!list.empty()) {

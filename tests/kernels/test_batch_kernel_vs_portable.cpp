@@ -19,54 +19,11 @@
 namespace {
 
 using sponge::detail::KeccakBatchKernel;
+using namespace sponge_kernel_test;
 
 constexpr std::size_t kTrialsPerEntry = 400;
 constexpr std::size_t kGuardWords = 8;
-constexpr std::size_t kMaxBlocks = 1;  // one block per call (BatchAbsorbFn)
 constexpr std::size_t kMaxRate = 168;
-
-// One entry of a batch kernel: permute (rate 0) or absorb, at 24 or 12 rounds.
-struct BatchEntry {
-  const KeccakBatchKernel* kernel;
-  int rounds;
-  std::size_t rate;
-  std::string name() const {
-    return std::string(kernel->name) + (rounds == 24 ? "" : ".r12") +
-           (rate == 0 ? std::string(".permute") : ".absorb" + std::to_string(rate));
-  }
-};
-
-std::vector<BatchEntry> entries_of(const KeccakBatchKernel& kernel) {
-  std::vector<BatchEntry> entries{{&kernel, 24, 0}};
-  for (const std::size_t rate : sponge::detail::kRates)
-    entries.push_back({&kernel, 24, rate});
-  entries.push_back({&kernel, 12, 0});
-  for (const std::size_t rate : sponge::detail::kRates12)
-    entries.push_back({&kernel, 12, rate});
-  return entries;
-}
-
-// The reference: state s of the interleaved `states`, through the portable rounds.
-void reference(std::uint64_t* states, int n, const BatchEntry& entry,
-               const std::uint8_t* const* blocks, std::size_t block_count) {
-  for (int s = 0; s < n; ++s) {
-    std::uint64_t lanes[25];
-    for (int i = 0; i < 25; ++i)
-      lanes[i] = states[n * i + s];
-    const std::size_t permutations = entry.rate == 0 ? 1 : block_count;
-    for (std::size_t k = 0; k < permutations; ++k) {
-      for (std::size_t lane = 0; lane < entry.rate / 8; ++lane) {
-        std::uint64_t value = 0;
-        for (std::size_t byte = 0; byte < 8; ++byte)
-          value |= std::uint64_t{blocks[s][k * entry.rate + 8 * lane + byte]} << (8 * byte);
-        lanes[lane] ^= value;
-      }
-      sponge::detail::keccak_p1600_rounds_portable(lanes, 24 - entry.rounds, 24);
-    }
-    for (int i = 0; i < 25; ++i)
-      states[n * i + s] = lanes[i];
-  }
-}
 
 // Returns the first failure, or "".
 std::string check_entry(const BatchEntry& entry, sponge_test::Rng& rng) {
@@ -74,8 +31,8 @@ std::string check_entry(const BatchEntry& entry, sponge_test::Rng& rng) {
   const std::size_t words = 25 * static_cast<std::size_t>(n);
   std::vector<std::uint64_t> buffer(words + 2 * kGuardWords);
   std::uint64_t* const states = buffer.data() + kGuardWords;
-  std::vector<std::vector<std::uint8_t>> block_buffers(
-      static_cast<std::size_t>(n), std::vector<std::uint8_t>(kMaxBlocks * kMaxRate + 8));
+  std::vector<std::vector<std::uint8_t>> block_buffers(static_cast<std::size_t>(n),
+                                                       std::vector<std::uint8_t>(kMaxRate + 8));
   for (std::size_t trial = 0; trial < kTrialsPerEntry; ++trial) {
     for (auto& word : buffer)
       word = rng.next();
@@ -93,7 +50,7 @@ std::string check_entry(const BatchEntry& entry, sponge_test::Rng& rng) {
     }
     const auto blocks_before = block_buffers;
     std::vector<std::uint64_t> expected(buffer);
-    reference(expected.data() + kGuardWords, n, entry, blocks.data(), block_count);
+    batch_reference_call(expected.data() + kGuardWords, blocks.data(), entry);
     if (entry.rate == 0) {
       entry.kernel->permute_for(entry.rounds)(states);
     } else {
@@ -139,14 +96,14 @@ TEST_CASE("every entry of every runnable batch kernel equals N runs of the porta
       MESSAGE("batch kernel " << kernel->name << ": compiled, but this CPU cannot run it");
       continue;
     }
-    for (const BatchEntry& entry : entries_of(*kernel)) {
+    for (const BatchEntry& entry : batch_entries_of(*kernel)) {
       const std::string failure = check_entry(entry, rng);
       INFO(failure);
       CHECK(failure.empty());
     }
     MESSAGE("batch kernel " << kernel->name << " (" << kernel->states
                             << " states): " << kTrialsPerEntry << " trials of each of its "
-                            << entries_of(*kernel).size() << " entries match portable");
+                            << batch_entries_of(*kernel).size() << " entries match portable");
     ++tested;
   }
   // portable-x4 and single run everywhere.
