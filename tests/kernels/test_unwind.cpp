@@ -1,5 +1,6 @@
-// The CFI of the generated assembly kernel (amd64-bmi2 on x86-64, arm64-sha3 on aarch64, and
-// arm64-scalar when built with SPONGE_UNWIND_ARM64_SCALAR),
+// The CFI of the generated assembly kernel (amd64-bmi2 on x86-64, arm64-sha3 on aarch64,
+// arm64-scalar when built with SPONGE_UNWIND_ARM64_SCALAR, and the multi-state amd64-avx2-x4
+// and arm64-sha3-x2 when built with SPONGE_UNWIND_AMD64_AVX2_X4 or SPONGE_UNWIND_ARM64_SHA3_X2),
 // proved by unwinding out of it: a 20 kHz SIGALRM samples a loop of kernel calls; whenever
 // the interrupted PC lies inside the kernel's code, the handler walks the stack with
 // _Unwind_Backtrace (the DWARF unwinder that C++ exceptions, debuggers and profilers rely
@@ -53,8 +54,26 @@ namespace {
 using namespace sponge_kernel_test;
 
 // ---- The per-architecture part ----
-#if defined(__x86_64__) && defined(__linux__)
+#if defined(__x86_64__) && defined(__linux__) && defined(SPONGE_UNWIND_AMD64_AVX2_X4)
+// A multi-state kernel: its entries take four interleaved states and an array of four block
+// pointers (kStates below); it saves no register, so the second test case checks only that
+// the walk reaches the shim with every canary intact.
+constexpr std::string_view kKernelName = "amd64-avx2-x4";
+constexpr int kStates = 4;
+constexpr const char* kCpuLacksKernel = "this CPU (or its OS) has no AVX2";
+std::uintptr_t interrupted_pc(const ucontext_t& context) {
+  return static_cast<std::uintptr_t>(context.uc_mcontext.gregs[REG_RIP]);
+}
+bool cpu_runs_kernel_independently() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2");
+}
+constexpr std::array<int, kCalleeSavedCount> kDwarfRegister = {3, 6, 12, 13, 14, 15};
+constexpr std::array<bool, kCalleeSavedCount> kKernelSaves = {false, false, false,
+                                                              false, false, false};
+#elif defined(__x86_64__) && defined(__linux__)
 constexpr std::string_view kKernelName = "amd64-bmi2";
+constexpr int kStates = 1;
 constexpr const char* kCpuLacksKernel = "this CPU has no BMI1/BMI2";
 std::uintptr_t interrupted_pc(const ucontext_t& context) {
   return static_cast<std::uintptr_t>(context.uc_mcontext.gregs[REG_RIP]);
@@ -68,6 +87,7 @@ constexpr std::array<int, kCalleeSavedCount> kDwarfRegister = {3, 6, 12, 13, 14,
 constexpr std::array<bool, kCalleeSavedCount> kKernelSaves = {true, true, true, true, true, true};
 #elif defined(__aarch64__) && defined(__linux__) && defined(SPONGE_UNWIND_ARM64_SCALAR)
 constexpr std::string_view kKernelName = "arm64-scalar";
+constexpr int kStates = 1;
 constexpr const char* kCpuLacksKernel = "this CPU is not arm64";
 std::uintptr_t interrupted_pc(const ucontext_t& context) {
   return static_cast<std::uintptr_t>(context.uc_mcontext.pc);
@@ -84,7 +104,14 @@ constexpr std::array<bool, kCalleeSavedCount> kKernelSaves = {
     true, true,  true,  true,  true,  true,  true,  true,  true,
     true, false, false, false, false, false, false, false, false};
 #elif defined(__aarch64__) && defined(__linux__)
+#if defined(SPONGE_UNWIND_ARM64_SHA3_X2)
+// The two-state kernel: arm64-sha3's code and frame on two interleaved states.
+constexpr std::string_view kKernelName = "arm64-sha3-x2";
+constexpr int kStates = 2;
+#else
 constexpr std::string_view kKernelName = "arm64-sha3";
+constexpr int kStates = 1;
+#endif
 constexpr const char* kCpuLacksKernel = "this CPU has no SHA3 extension (HWCAP_SHA3)";
 std::uintptr_t interrupted_pc(const ucontext_t& context) {
   return static_cast<std::uintptr_t>(context.uc_mcontext.pc);
@@ -105,6 +132,21 @@ constexpr std::array<bool, kCalleeSavedCount> kKernelSaves = {
 #error "test_unwind.cpp: tests/kernels/CMakeLists.txt registers it on x86-64 and aarch64 Linux"
 #endif
 // ---- end of the per-architecture part ----
+
+// The kernel's state argument: kStates lane-interleaved states.
+using State = std::array<std::uint64_t, 25 * kStates>;
+
+// The block argument of the absorb entries: the block itself, or (a multi-state kernel) an
+// array of kStates pointers to it, through the same `const uint8_t*` parameter.
+std::array<const std::uint8_t*, kStates> g_block_pointers{};
+const std::uint8_t* block_argument(const std::uint8_t* block) {
+  if constexpr (kStates == 1) {
+    return block;
+  } else {
+    g_block_pointers.fill(block);
+    return reinterpret_cast<const std::uint8_t*>(g_block_pointers.data());
+  }
+}
 
 constexpr std::size_t kMaxFrames = 64;
 
@@ -333,11 +375,45 @@ void sample_registers(int, siginfo_t*, void* context) {
 
 // ---- end of the second test case's helpers ----
 
+// The batch kernel under test, for a multi-state kernel.
+const sponge::detail::KeccakBatchKernel* find_batch_kernel(std::string_view name) {
+  for (const sponge::detail::KeccakBatchKernel* kernel : sponge::detail::compiled_batch_kernels()) {
+    if (kernel->name == name && kernel->cpu_supports()) return kernel;
+  }
+  return nullptr;
+}
+
+// The kernel under test as a single-state table: a multi-state kernel's entries are called
+// through the same pointers, with the State and block_argument above.
 const KeccakKernel* find_kernel(std::string_view name) {
+  if constexpr (kStates > 1) {
+    static KeccakKernel view{};
+    const sponge::detail::KeccakBatchKernel* batch = find_batch_kernel(name);
+    if (batch == nullptr) return nullptr;
+    view.name = batch->name;
+    view.cpu_supports = batch->cpu_supports;
+    view.permute = batch->permute;
+    view.permute12 = batch->permute12;
+    for (std::size_t i = 0; i < std::size(view.absorb); ++i)
+      view.absorb[i] = reinterpret_cast<sponge::detail::AbsorbFn>(batch->absorb[i]);
+    for (std::size_t i = 0; i < std::size(view.absorb12); ++i)
+      view.absorb12[i] = reinterpret_cast<sponge::detail::AbsorbFn>(batch->absorb12[i]);
+    return &view;
+  }
   for (const KeccakKernel* kernel : runnable_kernels()) {
     if (kernel->name == name) return kernel;
   }
   return nullptr;
+}
+
+// The portable reference of one call of `entry` of the kernel under test.
+void reference_of(std::uint64_t* state, const std::uint8_t* block, const Entry& entry) {
+  if constexpr (kStates > 1) {
+    const BatchEntry batch{find_batch_kernel(kKernelName), entry.rounds, entry.rate};
+    batch_reference_call(state, g_block_pointers.data(), batch);
+  } else {
+    reference_call(state, block, entry);
+  }
 }
 
 }  // namespace
@@ -364,7 +440,7 @@ TEST_CASE("the unwinder walks out of the assembly kernel from any sampled instru
     CHECK(warm_up.frames > 0);
   }
 
-  std::array<std::uint64_t, 25> state{}, expected{};
+  State state{}, expected{};
   sponge_test::Rng rng(0x0e1d'0000'0000'0003ull);
   for (auto& lane : state)
     lane = rng.next();
@@ -372,7 +448,7 @@ TEST_CASE("the unwinder walks out of the assembly kernel from any sampled instru
   alignas(8) std::array<std::uint8_t, 168 + 8> block_buffer{};
   for (auto& byte : block_buffer)
     byte = static_cast<std::uint8_t>(rng.next());
-  const std::uint8_t* block = block_buffer.data() + 3;
+  const std::uint8_t* block = block_argument(block_buffer.data() + 3);
 
   // The kernel frame's CFA as the compiler's own CFI gives it for every call site.
   {
@@ -394,7 +470,7 @@ TEST_CASE("the unwinder walks out of the assembly kernel from any sampled instru
   constexpr std::uint64_t kIterationsPerCall = 600;
   constexpr std::uint64_t kReplayedCalls = 20;
   std::uint64_t calls = 0;
-  std::array<std::uint64_t, 25> after_replayed_calls{};
+  State after_replayed_calls{};
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = std::chrono::steady_clock::duration{};
   {
@@ -414,7 +490,7 @@ TEST_CASE("the unwinder walks out of the assembly kernel from any sampled instru
   // reference (all of them would take long in the sanitizer build).
   REQUIRE(calls >= kReplayedCalls);
   for (std::uint64_t i = 0; i < kReplayedCalls * kIterationsPerCall; ++i) {
-    reference_call(expected.data(), block, entries[(i % kIterationsPerCall) % entries.size()]);
+    reference_of(expected.data(), block, entries[(i % kIterationsPerCall) % entries.size()]);
   }
   CHECK(after_replayed_calls == expected);
 
@@ -469,14 +545,14 @@ TEST_CASE("the unwinder recovers the callee-saved registers the kernel saved (it
     CHECK(warm_up.frames > 0);
   }
 
-  std::array<std::uint64_t, 25> state{};
+  State state{};
   sponge_test::Rng rng(0x0e1d'0000'0000'0004ull);
   for (auto& lane : state)
     lane = rng.next();
   alignas(8) std::array<std::uint8_t, 168 + 8> block_buffer{};
   for (auto& byte : block_buffer)
     byte = static_cast<std::uint8_t>(rng.next());
-  const std::uint8_t* block = block_buffer.data() + 3;
+  const std::uint8_t* block = block_argument(block_buffer.data() + 3);
 
   // Until each saved register was seen clobbered in the kernel frame this often (and for at
   // least a second), within 10 s.
