@@ -50,6 +50,7 @@
 #include "batch_hash.hpp"
 #include "byte_order.hpp"
 #include "kernel.hpp"
+#include "leaf_hashing.hpp"
 #include "sponge/sponge.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -706,6 +707,73 @@ void register_batch_benchmarks() {
   }
 }
 
+// ---------------------------------------------------------------------------------------
+// KangarooTwelve's leaves on the batch kernel: KT128 of 1 and 16 MiB through the public
+// function (the active batch kernel; run with SPONGE_BATCH_KERNEL=single for the sequential
+// path), its whole leaves alone on each batch kernel this CPU runs (hash_whole_leaves, called
+// directly: `single` is the sequential path), and SHAKE128 of the same size.
+// ---------------------------------------------------------------------------------------
+constexpr std::int64_t kTreeSizes[] = {1 << 20, 16 << 20};
+constexpr std::size_t kKtChunk = sponge::detail::KangarooTwelveTree::kChunkBytes;
+
+const std::uint8_t* tree_message() {
+  static const std::vector<std::uint8_t> bytes = [] {
+    std::vector<std::uint8_t> out(static_cast<std::size_t>(kTreeSizes[1]));
+    for (std::size_t i = 0; i < out.size(); ++i)
+      out[i] = static_cast<std::uint8_t>(i * 131 + 7);
+    return out;
+  }();
+  return bytes.data();
+}
+
+template <typename Hash>
+void tree_xof(benchmark::State& state, Hash hash) {
+  const std::span<const std::uint8_t> data(tree_message(), size_of(state));
+  std::array<std::uint8_t, kXofOutput> out;
+  run(state, data.size(), [&] {
+    hash(data, std::span<std::uint8_t>(out));
+    benchmark::DoNotOptimize(out);
+  });
+}
+
+void kt128_tree_sponge(benchmark::State& state) {
+  tree_xof(state, [](auto in, auto out) { sponge::kt128(in, {}, out); });
+}
+void kt128_tree_shake128(benchmark::State& state) {
+  tree_xof(state, [](auto in, auto out) { sponge::shake128(in, out); });
+}
+
+// KT128's leaves of a message of the benchmark's size (every chunk but the first), on
+// `kernel`; the chaining values are folded into one word so none is optimized away.
+void kt128_leaves_kernel(benchmark::State& state, const sponge::detail::KeccakBatchKernel* kernel) {
+  const std::size_t leaves = size_of(state) / kKtChunk - 1;
+  const std::uint8_t* chunks = tree_message() + kKtChunk;
+  sponge::detail::KeccakSponge leaf(168, 0x0B, sponge::detail::KeccakSponge::kReducedRounds);
+  std::uint8_t folded = 0;
+  run(state, leaves * kKtChunk, [&] {
+    sponge::detail::hash_whole_leaves(
+        *kernel, leaf, chunks, kKtChunk, leaves, 32,
+        [&](std::span<const std::uint8_t> chaining_value) { folded ^= chaining_value[0]; });
+    benchmark::DoNotOptimize(folded);
+  });
+}
+
+void register_tree_benchmarks() {
+  auto sized = [](benchmark::internal::Benchmark* benchmark) {
+    for (std::int64_t size : kTreeSizes)
+      benchmark->Arg(size);
+    benchmark->Unit(benchmark::kMillisecond);
+  };
+  // Ours first, so the report's ratio is the other's time / ours.
+  sized(benchmark::RegisterBenchmark("kt128-tree/sponge", kt128_tree_sponge));
+  sized(benchmark::RegisterBenchmark("kt128-tree/shake128", kt128_tree_shake128));
+  for (const sponge::detail::KeccakBatchKernel* kernel : sponge::detail::compiled_batch_kernels()) {
+    if (!kernel->cpu_supports()) continue;
+    const std::string name = "kt128-leaves/kernel:" + std::string(kernel->name);
+    sized(benchmark::RegisterBenchmark(name.c_str(), kt128_leaves_kernel, kernel));
+  }
+}
+
 void register_benchmarks(const std::vector<const KeccakKernel*>& kernels) {
   auto sized = [](benchmark::internal::Benchmark* benchmark, std::span<const std::int64_t> sizes) {
     for (std::int64_t size : sizes)
@@ -790,6 +858,7 @@ int main(int argc, char** argv) {
   register_benchmarks(kernels);
   register_ascon_benchmarks(ascon_kernels);
   register_batch_benchmarks();
+  register_tree_benchmarks();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

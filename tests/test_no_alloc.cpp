@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "batch_hash.hpp"
+#include "leaf_hashing.hpp"
 #include "sponge/sponge.h"
 #include "sponge/sponge.hpp"
 #include "support/test_support.hpp"
@@ -318,7 +319,8 @@ TEST_CASE("RFC 9861 and SP 800-185 functions never allocate: one-shot, classes, 
   const sponge_test::Bytes key = rng.bytes(200);
   const sponge_test::Bytes customization = rng.bytes(30);
   std::vector<std::size_t> sizes(std::begin(kSizes), std::end(kSizes));
-  for (const std::size_t size : {8191, 8192, 8193, 16384, 16385, 3 * 8192 + 7})
+  // 6 * 8192 + 5: five whole leaves in one update, a lockstep group on a multi-state kernel.
+  for (const std::size_t size : {8191, 8192, 8193, 16384, 16385, 3 * 8192 + 7, 6 * 8192 + 5})
     sizes.push_back(static_cast<std::size_t>(size));
   sponge_test::Bytes out(1000);
   const std::span<std::uint8_t> whole(out);
@@ -414,6 +416,47 @@ TEST_CASE("RFC 9861 and SP 800-185 functions never allocate: one-shot, classes, 
   CHECK(counter.allocations() == 0);
   CHECK(counter.deallocations() == 0);
   CHECK(c_status == 0);
+  MESSAGE("checksum of the outputs (keeps them alive): " << int{checksum});
+}
+
+TEST_CASE("the tree modes' whole leaves never allocate, on every batch kernel") {
+  // 0..9 leaves of KT128, KT256, ParallelHash128 and 256, called with each batch kernel this
+  // CPU runs: the lockstep groups and the single-state rest.
+  sponge_test::Rng rng(2027);
+  const sponge_test::Bytes input = rng.bytes(9 * 8192);
+  std::vector<const sponge::detail::KeccakBatchKernel*> kernels;
+  for (const auto* kernel : sponge::detail::compiled_batch_kernels()) {
+    if (kernel->cpu_supports()) kernels.push_back(kernel);
+  }
+  struct Leaf {
+    std::size_t rate_bytes, leaf_bytes, output_bytes;
+    std::uint8_t domain_byte;
+    int rounds;
+  };
+  constexpr Leaf kLeaves[] = {{168, 8192, 32, 0x0B, 12},
+                              {136, 8192, 64, 0x0B, 12},
+                              {168, 100, 32, 0x1F, 24},
+                              {136, 7, 64, 0x1F, 24}};
+  std::uint8_t checksum = 0;
+
+  AllocationCounter counter;
+  for (const auto* kernel : kernels) {
+    for (const Leaf& leaf_function : kLeaves) {
+      for (std::size_t count = 0; count <= 9; ++count) {
+        sponge::detail::KeccakSponge leaf(leaf_function.rate_bytes, leaf_function.domain_byte,
+                                          leaf_function.rounds);
+        sponge::detail::hash_whole_leaves(
+            *kernel, leaf, input.data(), leaf_function.leaf_bytes, count,
+            leaf_function.output_bytes,
+            [&](std::span<const std::uint8_t> output) { checksum ^= output[0]; });
+      }
+    }
+  }
+  counter.stop();
+
+  CHECK(counter.allocations() == 0);
+  CHECK(counter.deallocations() == 0);
+  CHECK(kernels.size() >= 2);
   MESSAGE("checksum of the outputs (keeps them alive): " << int{checksum});
 }
 

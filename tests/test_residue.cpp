@@ -30,6 +30,7 @@
 #include "batch_hash.hpp"
 #include "doctest/doctest.h"
 #include "kernel.hpp"
+#include "leaf_hashing.hpp"
 #include "support/test_support.hpp"
 #include "wipe.hpp"
 
@@ -674,6 +675,13 @@ TEST_CASE("residue: RFC 9861 and SP 800-185 functions leave nothing of a secret 
           xof.squeeze(out.subspan(10));
         });
 
+  // Five whole leaves in one update: on a multi-state batch kernel a lockstep group (the
+  // interleaved states, the padded final blocks, the chaining values' buffer), the rest on the
+  // single-state path.
+  const Bytes leaves_secret = secret_of(6 * 8192 + 400);
+  check("one-shot kt128, six leaves (batch path)", kangarootwelve(168, 32, customization, 300),
+        leaves_secret, [&] { sponge::kt128(leaves_secret, customization, out); });
+
   const Bytes sp_secret = secret_of(2 * 168 + 50);
   check(
       "one-shot cshake128",
@@ -750,6 +758,10 @@ TEST_CASE("residue: RFC 9861 and SP 800-185 functions leave nothing of a secret 
     hash.update(std::span(sp_secret).subspan(250));
     hash.digest(out.first(64));
   });
+  const Bytes parallel_secret = secret_of(9 * 200 + 50);  // nine whole leaves: the batch path
+  check("one-shot parallelhash256, ten leaves", parallelhash(256, false, 200, customization, 64),
+        parallel_secret,
+        [&] { sponge::parallelhash256(parallel_secret, 200, customization, out.first(64)); });
   check("ParallelHashXof128 class", parallelhash(128, true, 200, customization, 300), sp_secret,
         [&] {
           sponge::ParallelHashXof128 hash(200, customization);
@@ -762,6 +774,43 @@ TEST_CASE("residue: RFC 9861 and SP 800-185 functions leave nothing of a secret 
                                             customization.data(), customization.size(),
                                             output.data(), output.size()) == SPONGE_OK);
         });
+}
+
+// The tree modes' whole leaves on every batch kernel this CPU runs, called directly (the
+// public functions above use the active one): five KT128 leaves, so a multi-state kernel
+// hashes a lockstep group and the single-state path the rest. The chaining values are secret
+// (in KT they never leave the library); the test's copy of them is on the heap.
+TEST_CASE("residue: KT128 leaves on every batch kernel leave nothing on the stack") {
+  constexpr std::size_t kLeaves = 5, kChunk = 8192;
+  const Bytes secret = sponge_test::Rng(0x1EAF5).bytes(kLeaves * kChunk);
+  const Model model = [](const Bytes& leaves) {
+    std::vector<SpongeRun> runs;
+    for (std::size_t i = 0; i < kLeaves; ++i) {
+      runs.push_back({168, 0x0B, 12,
+                      Bytes(leaves.begin() + static_cast<std::ptrdiff_t>(i * kChunk),
+                            leaves.begin() + static_cast<std::ptrdiff_t>((i + 1) * kChunk)),
+                      32, false});
+    }
+    return runs;
+  };
+  Bytes chaining_values(kLeaves * 32);
+  for (const sponge::detail::KeccakBatchKernel* kernel : sponge::detail::compiled_batch_kernels()) {
+    if (!kernel->cpu_supports()) continue;
+    const auto findings = residue_after(model, secret, [&] {
+      sponge::detail::KeccakSponge leaf(168, 0x0B, 12);
+      std::size_t written = 0;
+      sponge::detail::hash_whole_leaves(
+          *kernel, leaf, secret.data(), kChunk, kLeaves, 32,
+          [&](std::span<const std::uint8_t> chaining_value) {
+            std::copy(chaining_value.begin(), chaining_value.end(),
+                      chaining_values.begin() + static_cast<std::ptrdiff_t>(written));
+            written += chaining_value.size();
+          });
+    });
+    CHECK(sponge_test::to_hex(std::span(chaining_values).last(32)) ==
+          sponge_test::to_hex(sponge_trajectory(model(secret).back()).output));
+    check_no_residue(("KT128 leaves on " + std::string(kernel->name)).c_str(), findings);
+  }
 }
 
 TEST_CASE("residue: the test finds lanes a kernel leaves behind (control)") {

@@ -50,6 +50,10 @@ class KeccakSponge {
   void reset() noexcept;
 
   std::size_t rate_bytes() const noexcept { return rate_bytes_; }
+  // The padding's domain byte and the permutation's rounds (24, or 12): with the rate, what
+  // a multi-state kernel needs to hash this sponge's function on several messages at once.
+  std::uint8_t domain_byte() const noexcept { return domain_byte_; }
+  int rounds() const noexcept { return rounds_; }
   bool squeezing() const noexcept { return squeezing_; }
   // Absorbs zeros up to the next block boundary (the end of SP 800-185's bytepad). XORing
   // zeros changes nothing, so this only permutes a partly filled block. Must be absorbing.
