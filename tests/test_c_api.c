@@ -233,6 +233,59 @@ int sponge_c_api_check(char* first_failure, size_t first_failure_size, int* chec
     CHECK_C(&c, batch_kernel != NULL && batch_kernel[0] != '\0');
   }
 
+  /* Four SHAKE streams: "abc" absorbed in two calls gives the one-shot output in every
+   * stream; empty SHAKE256 streams give the known answer; the state and argument errors
+   * change nothing. */
+  {
+    sponge_shake128_x4 x4;
+    sponge_shake256_x4 y4;
+    sponge_shake256_x4 never_initialised;
+    const uint8_t* a[4] = {abc, abc, abc, abc};
+    const uint8_t* bc[4] = {abc + 1, abc + 1, abc + 1, abc + 1};
+    const uint8_t* null_in[4] = {abc, NULL, abc, abc};
+    uint8_t streams[4][40];
+    uint8_t* outs[4] = {streams[0], streams[1], streams[2], streams[3]};
+    uint8_t* null_out[4] = {streams[0], streams[1], NULL, streams[3]};
+    uint8_t one[40];
+    CHECK_C(&c, sponge_shake128_x4_init(&x4) == SPONGE_OK);
+    CHECK_C(&c, sponge_shake128_x4_absorb(&x4, a, 1) == SPONGE_OK);
+    CHECK_C(&c, sponge_shake128_x4_absorb(&x4, bc, 2) == SPONGE_OK);
+    CHECK_C(&c, sponge_shake128_x4_squeeze(&x4, outs, 40) == SPONGE_OK);
+    CHECK_C(&c, sponge_shake128(abc, sizeof abc, one, sizeof one) == SPONGE_OK);
+    CHECK_C(&c, memcmp(streams[0], one, 40) == 0 && memcmp(streams[3], one, 40) == 0);
+    CHECK_C(&c, sponge_shake128_x4_absorb(&x4, a, 1) == SPONGE_ERROR_MISUSE);
+
+    CHECK_C(&c, sponge_shake256_x4_init(&y4) == SPONGE_OK);
+    CHECK_C(&c, sponge_shake256_x4_squeeze(&y4, outs, 16) == SPONGE_OK);
+    to_hex(streams[2], 16, hex);
+    CHECK_C(&c, strcmp(hex, "46b9dd2b0ba88d13233b3feb743eeb24") == 0);
+    CHECK_C(&c, sponge_shake256_x4_init(&y4) == SPONGE_OK); /* again: absorbing from empty */
+    CHECK_C(&c, sponge_shake256_x4_absorb(&y4, null_in, 1) == SPONGE_ERROR_NULL_INPUT);
+    CHECK_C(&c, sponge_shake256_x4_absorb(&y4, NULL, 1) == SPONGE_ERROR_NULL_INPUT);
+    CHECK_C(&c, sponge_shake256_x4_absorb(&y4, NULL, 0) == SPONGE_OK);
+    memset(streams, 0xA5, sizeof streams);
+    CHECK_C(&c, sponge_shake256_x4_squeeze(&y4, null_out, 1) == SPONGE_ERROR_NULL_OUTPUT);
+    CHECK_C(&c, sponge_shake256_x4_squeeze(&y4, NULL, 1) == SPONGE_ERROR_NULL_OUTPUT);
+    CHECK_C(&c, streams[0][0] == 0xA5 && streams[3][0] == 0xA5);
+    /* The failed squeezes did not begin squeezing: absorbing continues. */
+    CHECK_C(&c, sponge_shake256_x4_absorb(&y4, a, sizeof abc) == SPONGE_OK);
+
+    CHECK_C(&c, sponge_shake128_x4_init(NULL) == SPONGE_ERROR_NULL_STATE);
+    CHECK_C(&c, sponge_shake128_x4_absorb(NULL, a, 1) == SPONGE_ERROR_NULL_STATE);
+    CHECK_C(&c, sponge_shake256_x4_squeeze(NULL, outs, 1) == SPONGE_ERROR_NULL_STATE);
+    CHECK_C(&c, sponge_shake256_x4_clear(NULL) == SPONGE_ERROR_NULL_STATE);
+    memset(&never_initialised, 0, sizeof never_initialised);
+    CHECK_C(&c, sponge_shake256_x4_absorb(&never_initialised, a, 1) == SPONGE_ERROR_MISUSE);
+    CHECK_C(&c, sponge_shake256_x4_squeeze(&never_initialised, outs, 1) == SPONGE_ERROR_MISUSE);
+
+    CHECK_C(&c, sponge_shake128_x4_clear(&x4) == SPONGE_OK);
+    CHECK_C(&c, sponge_shake256_x4_clear(&y4) == SPONGE_OK);
+    CHECK_C(&c, y4.opaque[0] == 0 && y4.opaque[SPONGE_SHAKE_X4_STATE_WORDS - 1] == 0);
+    CHECK_C(&c, sponge_shake128_x4_squeeze(&x4, outs, 1) == SPONGE_ERROR_MISUSE);
+    CHECK_C(&c, strcmp(sponge_status_message(SPONGE_ERROR_NULL_STATE),
+                       sponge_status_message(SPONGE_ERROR_MISUSE)) != 0);
+  }
+
   const char* ok = sponge_status_message(SPONGE_OK);
   const char* null_input = sponge_status_message(SPONGE_ERROR_NULL_INPUT);
   CHECK_C(&c, ok != NULL && null_input != NULL && strcmp(ok, null_input) != 0);

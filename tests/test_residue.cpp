@@ -15,6 +15,7 @@
 #include <sponge/sponge.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -528,6 +529,108 @@ TEST_CASE("residue: batch hashing leaves nothing of the messages on the stack") 
                                           reinterpret_cast<std::uint8_t(*)[64]>(digests.data())) ==
                     SPONGE_OK);
           }));
+    }
+  }
+}
+
+// The four-stream SHAKE classes: an equal-length update (lockstep through the batch kernel),
+// an unequal one (streams permuted alone on the single-state kernel), squeezes across block
+// boundaries, destruction; on every batch kernel this CPU runs, and through the C API (clear).
+// The object lives in storage the test owns, which is scanned too once it is destroyed.
+TEST_CASE("residue: Shake128x4 and Shake256x4 leave nothing on the stack or in the object") {
+  for (const std::size_t rate : {std::size_t{168}, std::size_t{136}}) {
+    const std::size_t equal_length = 2 * rate + 50;
+    std::vector<std::size_t> lengths;
+    for (std::size_t s = 0; s < 4; ++s)
+      lengths.push_back(equal_length + 10 + 60 * s);
+    std::size_t total = 0;
+    for (const std::size_t length : lengths)
+      total += length;
+    const Bytes secret = sponge_test::Rng(0x54A4E + rate).bytes(total);
+    const SpongeParameters parameters{rate, 0x1F, 400};
+    const Model model = batch_of_sponges(parameters, lengths);
+    std::array<std::span<const std::uint8_t>, 4> first, second;
+    std::size_t offset = 0;
+    for (std::size_t s = 0; s < 4; ++s) {
+      first[s] = std::span(secret).subspan(offset, equal_length);
+      second[s] = std::span(secret).subspan(offset + equal_length, lengths[s] - equal_length);
+      offset += lengths[s];
+    }
+    std::array<Bytes, 4> out;
+    for (Bytes& stream : out)
+      stream.assign(parameters.output_bytes, 0);
+    const auto run = [&](auto& x4) {
+      x4.update(first);
+      x4.update(second);
+      x4.squeeze({std::span(out[0]).first(150), std::span(out[1]).first(150),
+                  std::span(out[2]).first(150), std::span(out[3]).first(150)});
+      x4.squeeze({std::span(out[0]).subspan(150), std::span(out[1]).subspan(150),
+                  std::span(out[2]).subspan(150), std::span(out[3]).subspan(150)});
+    };
+    const std::string rate_name = " rate " + std::to_string(rate);
+    for (const sponge::detail::KeccakBatchKernel* kernel :
+         sponge::detail::compiled_batch_kernels()) {
+      if (!kernel->cpu_supports()) continue;
+      alignas(sponge::Shake128x4) std::uint8_t storage[sizeof(sponge::Shake128x4)] = {};
+      const auto findings = residue_after(
+          model, secret,
+          [&] {
+            if (rate == 168) {
+              auto* x4 = new (storage) sponge::Shake128x4(*kernel);
+              run(*x4);
+              std::destroy_at(x4);
+            } else {
+              auto* x4 = new (storage) sponge::Shake256x4(*kernel);
+              run(*x4);
+              std::destroy_at(x4);
+            }
+            __asm__ volatile("" : : "r"(storage) : "memory");
+          },
+          std::span<const std::uint8_t>(storage));
+      Bytes expected(parameters.output_bytes);
+      if (rate == 168) {
+        sponge::shake128(std::span(secret).first(lengths[0]), expected);
+      } else {
+        sponge::shake256(std::span(secret).first(lengths[0]), expected);
+      }
+      CHECK(out[0] == expected);
+      // Every byte of the destroyed object is zero: states, positions, kernel pointer.
+      const volatile std::uint8_t* left = storage;
+      std::size_t nonzero = 0;
+      for (std::size_t i = 0; i < sizeof storage; ++i)
+        nonzero += left[i] != 0;
+      CHECK(nonzero == 0);
+      check_no_residue(("ShakeX4 on " + std::string(kernel->name) + rate_name).c_str(), findings);
+    }
+    if (rate == 168) {
+      // The C API takes one length for all four inputs: four messages of equal_length + 10
+      // bytes, absorbed in two calls.
+      const std::size_t c_length = equal_length + 10;
+      const Bytes c_secret = sponge_test::Rng(0xC54A4).bytes(4 * c_length);
+      sponge_shake128_x4 state;
+      const auto findings = residue_after(
+          batch_of_sponges(parameters, {c_length, c_length, c_length, c_length}), c_secret,
+          [&] {
+            const std::uint8_t* inputs[4];
+            std::uint8_t* outputs[4];
+            for (std::size_t s = 0; s < 4; ++s) {
+              inputs[s] = c_secret.data() + s * c_length;
+              outputs[s] = out[s].data();
+            }
+            REQUIRE(sponge_shake128_x4_init(&state) == SPONGE_OK);
+            REQUIRE(sponge_shake128_x4_absorb(&state, inputs, equal_length) == SPONGE_OK);
+            for (std::size_t s = 0; s < 4; ++s)
+              inputs[s] += equal_length;
+            REQUIRE(sponge_shake128_x4_absorb(&state, inputs, 10) == SPONGE_OK);
+            REQUIRE(sponge_shake128_x4_squeeze(&state, outputs, 400) == SPONGE_OK);
+            REQUIRE(sponge_shake128_x4_clear(&state) == SPONGE_OK);
+          },
+          std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(&state),
+                                        sizeof state));
+      Bytes expected(parameters.output_bytes);
+      sponge::shake128(std::span(c_secret).subspan(3 * c_length), expected);
+      CHECK(out[3] == expected);
+      check_no_residue("C API sponge_shake128_x4, clear", findings);
     }
   }
 }

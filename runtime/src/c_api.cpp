@@ -3,10 +3,13 @@
 
 #include <algorithm>
 #include <array>
+#include <memory>
+#include <new>
 #include <tuple>
 
 #include "batch_hash.hpp"
 #include "sponge/sponge.hpp"
+#include "wipe.hpp"
 
 namespace {
 
@@ -106,6 +109,74 @@ sponge_status batch_hash(const uint8_t* const* messages, const size_t* lengths, 
   return SPONGE_OK;
 }
 
+// The four-stream SHAKE states: the C++ object (Xof, Shake128x4 or Shake256x4) lives at the
+// start of the caller's struct, and the struct's last word holds a marker while it is alive,
+// so a state that was never initialised (or was cleared) is refused.
+template <typename Xof, typename State>
+class ShakeX4State {
+ public:
+  static_assert(sizeof(Xof) + sizeof(std::uint64_t) <= sizeof(State::opaque),
+                "SPONGE_SHAKE_X4_STATE_WORDS is too small for the C++ object");
+  static_assert(alignof(Xof) <= alignof(State), "the C state is less aligned than the object");
+  static constexpr std::uint64_t kAlive = 0x5348414b45583400u | Xof::rate_bytes;  // "SHAKEX4"
+
+  static sponge_status init(State* state) noexcept {
+    if (state == nullptr) return SPONGE_ERROR_NULL_STATE;
+    if (alive(state)) std::destroy_at(object(state));
+    new (state->opaque) Xof();
+    marker(state) = kAlive;
+    return SPONGE_OK;
+  }
+
+  static sponge_status absorb(State* state, const uint8_t* const* inputs, size_t length) noexcept {
+    if (state == nullptr) return SPONGE_ERROR_NULL_STATE;
+    if (!alive(state) || object(state)->squeezing()) return SPONGE_ERROR_MISUSE;
+    if (inputs == nullptr && length != 0) return SPONGE_ERROR_NULL_INPUT;
+    if (length == 0) return SPONGE_OK;
+    typename Xof::Inputs spans;
+    for (std::size_t s = 0; s < Xof::streams; ++s) {
+      if (inputs[s] == nullptr) return SPONGE_ERROR_NULL_INPUT;
+      spans[s] = {inputs[s], length};
+    }
+    object(state)->update(spans);  // cannot throw: absorbing was checked
+    return SPONGE_OK;
+  }
+
+  static sponge_status squeeze(State* state, uint8_t* const* outputs, size_t length) noexcept {
+    if (state == nullptr) return SPONGE_ERROR_NULL_STATE;
+    if (!alive(state)) return SPONGE_ERROR_MISUSE;
+    if (outputs == nullptr && length != 0) return SPONGE_ERROR_NULL_OUTPUT;
+    typename Xof::Outputs spans;
+    for (std::size_t s = 0; s < Xof::streams && length != 0; ++s) {
+      if (outputs[s] == nullptr) return SPONGE_ERROR_NULL_OUTPUT;
+      spans[s] = {outputs[s], length};
+    }
+    object(state)->squeeze(spans);  // cannot throw: the lengths are equal
+    return SPONGE_OK;
+  }
+
+  static sponge_status clear(State* state) noexcept {
+    if (state == nullptr) return SPONGE_ERROR_NULL_STATE;
+    if (alive(state)) std::destroy_at(object(state));
+    for (std::uint64_t& word : state->opaque)
+      word = 0;
+    sponge::detail::keep_stores(state);
+    return SPONGE_OK;
+  }
+
+ private:
+  static Xof* object(State* state) noexcept {
+    return std::launder(reinterpret_cast<Xof*>(state->opaque));
+  }
+  static std::uint64_t& marker(State* state) noexcept {
+    return state->opaque[std::size(state->opaque) - 1];
+  }
+  static bool alive(State* state) noexcept { return marker(state) == kAlive; }
+};
+
+using Shake128x4State = ShakeX4State<sponge::Shake128x4, sponge_shake128_x4>;
+using Shake256x4State = ShakeX4State<sponge::Shake256x4, sponge_shake256_x4>;
+
 }  // namespace
 
 extern "C" {
@@ -155,6 +226,35 @@ sponge_status sponge_shake128(const uint8_t* in, size_t in_len, uint8_t* out, si
 }
 sponge_status sponge_shake256(const uint8_t* in, size_t in_len, uint8_t* out, size_t out_len) {
   return extendable_output<static_cast<XofSpanFn>(sponge::shake256)>(in, in_len, out, out_len);
+}
+
+sponge_status sponge_shake128_x4_init(sponge_shake128_x4* state) {
+  return Shake128x4State::init(state);
+}
+sponge_status sponge_shake128_x4_absorb(sponge_shake128_x4* state, const uint8_t* const inputs[4],
+                                        size_t length) {
+  return Shake128x4State::absorb(state, inputs, length);
+}
+sponge_status sponge_shake128_x4_squeeze(sponge_shake128_x4* state, uint8_t* const outputs[4],
+                                         size_t length) {
+  return Shake128x4State::squeeze(state, outputs, length);
+}
+sponge_status sponge_shake128_x4_clear(sponge_shake128_x4* state) {
+  return Shake128x4State::clear(state);
+}
+sponge_status sponge_shake256_x4_init(sponge_shake256_x4* state) {
+  return Shake256x4State::init(state);
+}
+sponge_status sponge_shake256_x4_absorb(sponge_shake256_x4* state, const uint8_t* const inputs[4],
+                                        size_t length) {
+  return Shake256x4State::absorb(state, inputs, length);
+}
+sponge_status sponge_shake256_x4_squeeze(sponge_shake256_x4* state, uint8_t* const outputs[4],
+                                         size_t length) {
+  return Shake256x4State::squeeze(state, outputs, length);
+}
+sponge_status sponge_shake256_x4_clear(sponge_shake256_x4* state) {
+  return Shake256x4State::clear(state);
 }
 
 sponge_status sponge_turboshake128(const uint8_t* in, size_t in_len, uint8_t domain, uint8_t* out,
@@ -333,6 +433,10 @@ const char* sponge_status_message(sponge_status status) {
              "ParallelHash block size 0, or Ascon-CXOF128 customization over 256 bytes)";
     case SPONGE_ERROR_AUTHENTICATION:
       return "authentication failed: the tag does not match (plaintext output zeroed)";
+    case SPONGE_ERROR_NULL_STATE:
+      return "state pointer is NULL";
+    case SPONGE_ERROR_MISUSE:
+      return "state used out of order: not initialised, or absorb after squeeze";
   }
   return "unknown sponge_status";
 }

@@ -139,6 +139,47 @@ def batch_seeds():
     return seeds
 
 
+# sponge_fuzz_shake_x4 ------------------------------------------------------------------
+X4_UPDATE_EQUAL, X4_UPDATE, X4_SQUEEZE, X4_RESET = range(4)
+X4_GUARD = 0x10
+
+
+def x4_update_equal(length, offsets=(0, 1, 2, 3), guard=0):
+    return bytes([X4_UPDATE_EQUAL | guard]) + struct.pack("<H", length) + bytes(offsets)
+
+
+def x4_update(lengths, offsets=(0, 5, 10, 15), guard=0):
+    return bytes([X4_UPDATE | guard]) + struct.pack("<HHHH", *lengths) + bytes(offsets)
+
+
+def x4_squeeze(length, guard=0):
+    return bytes([X4_SQUEEZE | guard]) + struct.pack("<H", length)
+
+
+def x4_program(variant, seed, operations):
+    return bytes([variant]) + struct.pack("<H", seed) + b"".join(operations)
+
+
+def shake_x4_seeds():
+    seeds = {}
+    for variant, (name, rate) in enumerate([("shake128", 168), ("shake256", 136)]):
+        seeds[f"{name}-ml-kem-34-bytes-3-blocks"] = x4_program(variant, 1, [
+            x4_update_equal(34), x4_squeeze(rate), x4_squeeze(rate), x4_squeeze(rate)])
+        seeds[f"{name}-equal-streaming-small-squeezes"] = x4_program(variant, 2, [
+            x4_update_equal(rate - 1), x4_update_equal(2), x4_update_equal(2 * rate + 1),
+            x4_squeeze(1), x4_squeeze(7), x4_squeeze(8), x4_squeeze(rate), x4_squeeze(0)])
+        seeds[f"{name}-unequal-then-equal-at-guard"] = x4_program(variant, 3, [
+            x4_update((0, 1, rate, 3 * rate + 1), guard=X4_GUARD),
+            x4_update_equal(rate + 5, guard=X4_GUARD),
+            x4_squeeze(3 * rate + 1, guard=X4_GUARD), x4_squeeze(5)])
+        seeds[f"{name}-update-after-squeeze-reset"] = x4_program(variant, 4, [
+            x4_update_equal(10), x4_squeeze(20), x4_update_equal(3), x4_update((1, 2, 3, 4)),
+            x4_squeeze(rate + 1), bytes([X4_RESET]), x4_update((rate, 0, 0, 0)),
+            x4_squeeze(2 * rate)])
+    seeds["shake128-empty-streams"] = x4_program(0, 5, [x4_squeeze(200)])
+    return seeds
+
+
 # sponge_fuzz_ascon_hash ----------------------------------------------------------------
 HASH256, XOF128, CXOF128 = range(3)
 
@@ -216,6 +257,8 @@ def main():
         seeds[("sponge_fuzz_ascon_aead", name)] = data
     for name, data in batch_seeds().items():
         seeds[("sponge_fuzz_batch", name)] = data
+    for name, data in shake_x4_seeds().items():
+        seeds[("sponge_fuzz_shake_x4", name)] = data
     for (target, name), data in sorted(seeds.items()):
         path = CORPUS / target / name
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -29,7 +29,12 @@ typedef enum sponge_status {
   SPONGE_ERROR_INVALID_PARAMETER = -3,
   /* Ascon-AEAD128 decryption: the tag does not match (wrong key, nonce, associated data,
    * ciphertext or tag). The plaintext output is zeroed. */
-  SPONGE_ERROR_AUTHENTICATION = -4
+  SPONGE_ERROR_AUTHENTICATION = -4,
+  /* A streaming state (sponge_shake128_x4 ...) is NULL. */
+  SPONGE_ERROR_NULL_STATE = -5,
+  /* A streaming state used out of order: not initialised (or cleared), or absorbing after
+   * squeezing has begun (initialise it again to start over). Nothing is absorbed. */
+  SPONGE_ERROR_MISUSE = -6
 } sponge_status;
 
 /* Digest sizes in bytes. */
@@ -66,6 +71,51 @@ sponge_status sponge_sha3_384_batch(const uint8_t* const* messages, const size_t
                                     size_t count, uint8_t (*digests)[48]);
 sponge_status sponge_sha3_512_batch(const uint8_t* const* messages, const size_t* lengths,
                                     size_t count, uint8_t (*digests)[64]);
+
+/* Four SHAKE128 or SHAKE256 streams at once, on the batch kernel (ML-KEM / ML-DSA matrix
+ * expansion: absorb four seed || i || j, squeeze 168-byte blocks). Stream s gives exactly the
+ * output of sponge_shake128 (sponge_shake256) of everything absorbed into it. The caller owns
+ * the state (a stack or static variable: nothing is allocated); its contents are private.
+ *   init     prepares `state` (four empty messages); call it again to start over.
+ *   absorb   appends `length` bytes at inputs[s] to stream s, for the four s; may be called
+ *            any number of times before the first squeeze.
+ *   squeeze  pads on the first call, then writes the next `length` bytes of stream s to
+ *            outputs[s]; successive calls continue the streams.
+ *   clear    wipes the state (what was absorbed does not linger); it must be initialised
+ *            again before further use. Call it when done: C has no destructor.
+ * Errors, checked in this order, leave the state and the outputs as they were: a NULL state
+ * (SPONGE_ERROR_NULL_STATE); a state not initialised, or absorb after squeeze
+ * (SPONGE_ERROR_MISUSE); `inputs` NULL, or inputs[s] NULL with a non-zero length
+ * (SPONGE_ERROR_NULL_INPUT); `outputs` NULL, or outputs[s] NULL with a non-zero length
+ * (SPONGE_ERROR_NULL_OUTPUT). A zero length with NULL pointers is allowed. The state must not
+ * be copied byte-wise (initialise a second one and absorb the same input). */
+#if defined(__cplusplus)
+#define SPONGE_ALIGN32 alignas(32)
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define SPONGE_ALIGN32 _Alignas(32)
+#else
+#define SPONGE_ALIGN32 __attribute__((aligned(32)))
+#endif
+#define SPONGE_SHAKE_X4_STATE_WORDS 112
+typedef struct sponge_shake128_x4 {
+  SPONGE_ALIGN32 uint64_t opaque[SPONGE_SHAKE_X4_STATE_WORDS];
+} sponge_shake128_x4;
+typedef struct sponge_shake256_x4 {
+  SPONGE_ALIGN32 uint64_t opaque[SPONGE_SHAKE_X4_STATE_WORDS];
+} sponge_shake256_x4;
+
+sponge_status sponge_shake128_x4_init(sponge_shake128_x4* state);
+sponge_status sponge_shake128_x4_absorb(sponge_shake128_x4* state, const uint8_t* const inputs[4],
+                                        size_t length);
+sponge_status sponge_shake128_x4_squeeze(sponge_shake128_x4* state, uint8_t* const outputs[4],
+                                         size_t length);
+sponge_status sponge_shake128_x4_clear(sponge_shake128_x4* state);
+sponge_status sponge_shake256_x4_init(sponge_shake256_x4* state);
+sponge_status sponge_shake256_x4_absorb(sponge_shake256_x4* state, const uint8_t* const inputs[4],
+                                        size_t length);
+sponge_status sponge_shake256_x4_squeeze(sponge_shake256_x4* state, uint8_t* const outputs[4],
+                                         size_t length);
+sponge_status sponge_shake256_x4_clear(sponge_shake256_x4* state);
 
 /* `out` receives `out_len` bytes of output, any length. */
 sponge_status sponge_shake128(const uint8_t* in, size_t in_len, uint8_t* out, size_t out_len);
