@@ -119,7 +119,8 @@ void hash_batch(const KeccakBatchKernel& kernel, const BatchHashFunction& functi
   const std::size_t count = messages.size();
   const BatchAbsorbFn absorb = kernel.absorb_for(rate, function.rounds);
 
-  std::uint64_t states[25 * kMaxBatchStates];
+  // 32-byte lanes that straddle cache lines cost the AVX2 kernel 3% (its header): aligned.
+  alignas(64) std::uint64_t states[25 * kMaxBatchStates];
   zero_words(states);
   // The padded final blocks, one per slot, as words so wipe_words clears them.
   std::uint64_t padded[kMaxBatchStates][kMaxRateBytes / 8];
