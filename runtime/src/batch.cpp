@@ -87,17 +87,16 @@ void hash_one_at_a_time(const BatchHashFunction& function, const BatchMessages& 
   wipe_words(lanes);
 }
 
-// The digest bytes of state `s` of `states` (N interleaved), straight into the digest: whole
-// lanes as words, a last partial lane byte by byte, so no lane of the state passes through a
-// buffer (a SHA3-224 digest ends in half a lane, whose other half stays secret).
+// The digest bytes of state `s` of `states` (N interleaved), straight from the state's memory
+// into the digest, so no lane passes through a local: a lane stored through store_le64 would
+// leave its last copy in that function's frame wherever the compiler keeps the argument in
+// memory (an ASan build does), and a SHA3-224 digest ends in half a lane whose other half
+// stays secret.
 void squeeze_column(const std::uint64_t* states, int n, int s, std::size_t digest_bytes,
                     std::uint8_t* digest) noexcept {
-  std::size_t byte = 0;
-  for (; byte + 8 <= digest_bytes; byte += 8)
-    store_le64(digest + byte, states[n * static_cast<int>(byte / 8) + s]);
-  for (; byte < digest_bytes; ++byte) {
-    digest[byte] =
-        static_cast<std::uint8_t>(states[n * static_cast<int>(byte / 8) + s] >> (8 * (byte % 8)));
+  for (std::size_t byte = 0; byte < digest_bytes; byte += 8) {
+    const std::uint64_t* lane = &states[n * static_cast<int>(byte / 8) + s];
+    copy_state_bytes(lane, 0, digest + byte, std::min<std::size_t>(8, digest_bytes - byte));
   }
 }
 
