@@ -18,6 +18,7 @@
 #include "fuzz/fuzz_support.hpp"
 #include "sponge/sponge.h"
 #include "sponge/sponge.hpp"
+#include "support/batch_kernels_check.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -49,20 +50,6 @@ const std::vector<Function>& functions() {
       function_of<sponge::Sha3_256>("sha3_256"), function_of<sponge::Sha3_384>("sha3_384"),
       function_of<sponge::Sha3_512>("sha3_512")};
   return all;
-}
-
-// The compiled batch kernels this CPU runs; the others are named in the test output.
-std::vector<const KeccakBatchKernel*> runnable_batch_kernels() {
-  std::vector<const KeccakBatchKernel*> kernels;
-  for (const KeccakBatchKernel* kernel : sponge::detail::compiled_batch_kernels()) {
-    if (kernel->cpu_supports()) {
-      kernels.push_back(kernel);
-    } else {
-      MESSAGE("batch kernel " << kernel->name << " is compiled but this CPU cannot run it: "
-                              << "not tested here");
-    }
-  }
-  return kernels;
 }
 
 // hash_batch on `kernel` against the one-shot function, message by message.
@@ -118,7 +105,7 @@ TEST_CASE("batch: every runnable batch kernel equals the one-shot functions, 0..
   sponge_test::Rng rng(0xBA7C4);
   const Bytes pool = rng.bytes(40 * (4 * 168 + 2));
   std::size_t batches = 0;
-  for (const KeccakBatchKernel* kernel : runnable_batch_kernels()) {
+  for (const KeccakBatchKernel* kernel : tested_batch_kernels()) {
     for (const Function& function : functions()) {
       const std::size_t rate = function.sponge.rate_bytes;
       for (std::size_t count = 0; count <= 33; ++count) {
@@ -145,7 +132,7 @@ TEST_CASE("batch: every runnable batch kernel equals the one-shot functions, 0..
 TEST_CASE("batch: messages that overlap each other, and empty messages with no data") {
   sponge_test::Rng rng(0xA11A5);
   const Bytes pool = rng.bytes(2000);
-  for (const KeccakBatchKernel* kernel : runnable_batch_kernels()) {
+  for (const KeccakBatchKernel* kernel : tested_batch_kernels()) {
     for (const Function& function : functions()) {
       const std::size_t rate = function.sponge.rate_bytes;
       std::vector<std::span<const std::uint8_t>> messages;
@@ -167,7 +154,7 @@ TEST_CASE("batch: digests[i] may overlap messages[i] (in-place hashing)") {
   // Messages of exactly one digest each, laid out contiguously: digest i is written over
   // message i and nothing else.
   sponge_test::Rng rng(0x1B7ACE);
-  for (const KeccakBatchKernel* kernel : runnable_batch_kernels()) {
+  for (const KeccakBatchKernel* kernel : tested_batch_kernels()) {
     for (const Function& function : functions()) {
       const std::size_t digest_bytes = function.sponge.digest_bytes;
       for (std::size_t count : {1, 2, 4, 5, 9, 17}) {
@@ -197,7 +184,7 @@ TEST_CASE("batch: a long message whose first bytes are its own digest's buffer")
   // The last digest over the first bytes of a message that runs 700 bytes past the digest
   // array; the other messages elsewhere, in flight while it is hashed.
   sponge_test::Rng rng(0x10C0);
-  for (const KeccakBatchKernel* kernel : runnable_batch_kernels()) {
+  for (const KeccakBatchKernel* kernel : tested_batch_kernels()) {
     const Function& function = functions()[0];  // Keccak-256, 32-byte digests
     constexpr std::size_t kCount = 6;
     Bytes memory = rng.bytes(kCount * 32 + 700);
@@ -222,7 +209,7 @@ TEST_CASE("batch: messages and digests that end at a PROT_NONE page") {
   sponge_test::Rng rng(0x6A4D);
   static const sponge_fuzz::GuardedRegion message_region(4 * 168 + 1);
   static const sponge_fuzz::GuardedRegion digest_region(33 * 64);
-  for (const KeccakBatchKernel* kernel : runnable_batch_kernels()) {
+  for (const KeccakBatchKernel* kernel : tested_batch_kernels()) {
     for (const Function& function : functions()) {
       const std::size_t rate = function.sponge.rate_bytes;
       const std::size_t digest_bytes = function.sponge.digest_bytes;

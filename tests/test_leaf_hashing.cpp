@@ -21,6 +21,7 @@
 #include "batch_kernel.hpp"
 #include "leaf_hashing.hpp"
 #include "sponge/sponge.hpp"
+#include "support/batch_kernels_check.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -43,19 +44,6 @@ constexpr LeafFunction kLeafFunctions[] = {
     {"ParallelHash128 leaf", 168, 0x1F, 24, 32},
     {"ParallelHash256 leaf", 136, 0x1F, 24, 64},
 };
-
-std::vector<const KeccakBatchKernel*> runnable_batch_kernels() {
-  std::vector<const KeccakBatchKernel*> kernels;
-  for (const KeccakBatchKernel* kernel : sponge::detail::compiled_batch_kernels()) {
-    if (kernel->cpu_supports()) {
-      kernels.push_back(kernel);
-    } else {
-      MESSAGE("batch kernel " << kernel->name << " is compiled but this CPU cannot run it: "
-                              << "not tested here");
-    }
-  }
-  return kernels;
-}
 
 // The outputs of `count` leaves of `leaf_bytes` each, one fresh single-state sponge per leaf.
 Bytes sequential_leaves(const LeafFunction& function, const std::uint8_t* leaves,
@@ -184,7 +172,7 @@ TEST_CASE("leaves: every runnable batch kernel hashes whole leaves like the sing
   sponge_test::Rng rng(0x1EAF);
   const Bytes pool = rng.bytes(17 * 8192 + 64);
   std::size_t runs = 0;
-  for (const KeccakBatchKernel* kernel : runnable_batch_kernels()) {
+  for (const KeccakBatchKernel* kernel : tested_batch_kernels()) {
     const std::size_t n = static_cast<std::size_t>(kernel->states);
     for (const LeafFunction& function : kLeafFunctions) {
       const std::size_t rate = function.rate_bytes;

@@ -268,10 +268,8 @@ TEST_CASE("the batch functions never allocate: C++, C API, every batch kernel") 
   std::vector<std::array<std::uint8_t, 48>> d48(33);
   std::vector<std::array<std::uint8_t, 64>> d64(33);
   std::vector<std::uint8_t> direct(33 * 64);
-  std::vector<const sponge::detail::KeccakBatchKernel*> kernels;
-  for (const auto* kernel : sponge::detail::compiled_batch_kernels()) {
-    if (kernel->cpu_supports()) kernels.push_back(kernel);
-  }
+  const std::vector<const sponge::detail::KeccakBatchKernel*> kernels =
+      sponge_test::runnable_batch_kernels();
   std::uint8_t checksum = 0;
   int c_status = 0;
 
@@ -320,10 +318,8 @@ TEST_CASE("the four-stream SHAKE classes never allocate: C++, C API, every batch
   std::array<sponge_test::Bytes, 4> out;
   for (sponge_test::Bytes& stream : out)
     stream.assign(1000, 0);
-  std::vector<const sponge::detail::KeccakBatchKernel*> kernels;
-  for (const auto* kernel : sponge::detail::compiled_batch_kernels()) {
-    if (kernel->cpu_supports()) kernels.push_back(kernel);
-  }
+  const std::vector<const sponge::detail::KeccakBatchKernel*> kernels =
+      sponge_test::runnable_batch_kernels();
   std::uint8_t checksum = 0;
   int c_status = 0;
 
@@ -485,10 +481,8 @@ TEST_CASE("the tree modes' whole leaves never allocate, on every batch kernel") 
   // CPU runs: the lockstep groups and the single-state rest.
   sponge_test::Rng rng(2027);
   const sponge_test::Bytes input = rng.bytes(9 * 8192);
-  std::vector<const sponge::detail::KeccakBatchKernel*> kernels;
-  for (const auto* kernel : sponge::detail::compiled_batch_kernels()) {
-    if (kernel->cpu_supports()) kernels.push_back(kernel);
-  }
+  const std::vector<const sponge::detail::KeccakBatchKernel*> kernels =
+      sponge_test::runnable_batch_kernels();
   struct Leaf {
     std::size_t rate_bytes, leaf_bytes, output_bytes;
     std::uint8_t domain_byte;

@@ -17,25 +17,13 @@
 #include "batch_kernel.hpp"
 #include "sponge/sponge.h"
 #include "sponge/sponge.hpp"
+#include "support/batch_kernels_check.hpp"
 #include "support/test_support.hpp"
 
 namespace {
 
 using sponge::detail::KeccakBatchKernel;
 using sponge_test::Bytes;
-
-std::vector<const KeccakBatchKernel*> runnable_batch_kernels() {
-  std::vector<const KeccakBatchKernel*> kernels;
-  for (const KeccakBatchKernel* kernel : sponge::detail::compiled_batch_kernels()) {
-    if (kernel->cpu_supports()) {
-      kernels.push_back(kernel);
-    } else {
-      MESSAGE("batch kernel " << kernel->name << " is compiled but this CPU cannot run it: "
-                              << "not tested here");
-    }
-  }
-  return kernels;
-}
 
 // The single-stream class of a four-stream one.
 template <typename X4>
@@ -127,7 +115,7 @@ std::array<Bytes, 4> squeeze_all(X4& x4, std::size_t length) {
 
 TEST_CASE_TEMPLATE("shake_x4: every runnable batch kernel equals four single-stream XOFs", X4,
                    sponge::Shake128x4, sponge::Shake256x4) {
-  for (const KeccakBatchKernel* kernel : runnable_batch_kernels()) {
+  for (const KeccakBatchKernel* kernel : tested_batch_kernels()) {
     check_random_programs<X4>(*kernel, 0x5EA4 + X4::rate_bytes, 300);
     MESSAGE("batch kernel " << kernel->name << " (" << kernel->states
                             << " states): 300 random programs checked");
@@ -139,7 +127,7 @@ TEST_CASE_TEMPLATE("shake_x4: lengths around block boundaries, equal and stagger
   constexpr std::size_t rate = X4::rate_bytes;
   const Bytes pool = sponge_test::Rng(0xB0DA).bytes(4 * rate + 8);
   const std::size_t lengths[] = {0, 1, 7, 8, rate - 1, rate, rate + 1, 2 * rate, 3 * rate + 1};
-  for (const KeccakBatchKernel* kernel : runnable_batch_kernels()) {
+  for (const KeccakBatchKernel* kernel : tested_batch_kernels()) {
     for (const std::size_t first : lengths) {
       for (const std::size_t second : lengths) {
         X4 x4(*kernel);
@@ -169,7 +157,7 @@ TEST_CASE_TEMPLATE("shake_x4: lengths around block boundaries, equal and stagger
 
 TEST_CASE("shake_x4: the ML-KEM shape, seed || i || j and 168-byte blocks") {
   const Bytes seed = sponge_test::Rng(0x3C3C).bytes(32);
-  for (const KeccakBatchKernel* kernel : runnable_batch_kernels()) {
+  for (const KeccakBatchKernel* kernel : tested_batch_kernels()) {
     std::array<Bytes, 4> inputs;
     typename sponge::Shake128x4::Inputs spans;
     for (std::size_t k = 0; k < 4; ++k) {

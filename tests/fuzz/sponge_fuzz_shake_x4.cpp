@@ -40,13 +40,7 @@ const sponge_fuzz::GuardedRegion& guard_region() {
 }
 
 const std::vector<const sponge::detail::KeccakBatchKernel*>& batch_kernels() {
-  static const std::vector<const sponge::detail::KeccakBatchKernel*> kernels = [] {
-    std::vector<const sponge::detail::KeccakBatchKernel*> runnable;
-    for (const auto* kernel : sponge::detail::compiled_batch_kernels()) {
-      if (kernel->cpu_supports()) runnable.push_back(kernel);
-    }
-    return runnable;
-  }();
+  static const auto kernels = sponge_test::runnable_batch_kernels();
   return kernels;
 }
 

@@ -16,6 +16,12 @@ namespace sponge_kernel_test {
 
 using sponge::detail::KeccakKernel;
 
+// "amd64-bmi2.r12.absorb168": a kernel's name, ".r12" for its 12-round entries, and the entry.
+inline std::string entry_name(std::string_view kernel, int rounds, std::size_t rate) {
+  return std::string(kernel) + (rounds == sponge::detail::kFullRounds ? "" : ".r12") +
+         (rate == 0 ? std::string(".permute") : ".absorb" + std::to_string(rate));
+}
+
 // One entry of a kernel: a permute entry (rate 0) or a fused absorb entry, at 24 rounds
 // (Keccak-f[1600]) or 12 (Keccak-p[1600, 12]).
 struct Entry {
@@ -23,10 +29,7 @@ struct Entry {
   int rounds = sponge::detail::kFullRounds;
   std::size_t rate = 0;
 
-  std::string name() const {
-    return std::string(kernel->name) + (rounds == sponge::detail::kFullRounds ? "" : ".r12") +
-           (rate == 0 ? std::string(".permute") : ".absorb" + std::to_string(rate));
-  }
+  std::string name() const { return entry_name(kernel->name, rounds, rate); }
   // The entry's code address, for the ABI shim and the PC range checks.
   void* address() const {
     return rate == 0 ? reinterpret_cast<void*>(kernel->permute_for(rounds))
@@ -89,10 +92,7 @@ struct BatchEntry {
   int rounds = sponge::detail::kFullRounds;
   std::size_t rate = 0;
 
-  std::string name() const {
-    return std::string(kernel->name) + (rounds == sponge::detail::kFullRounds ? "" : ".r12") +
-           (rate == 0 ? std::string(".permute") : ".absorb" + std::to_string(rate));
-  }
+  std::string name() const { return entry_name(kernel->name, rounds, rate); }
   void* address() const {
     return rate == 0 ? reinterpret_cast<void*>(kernel->permute_for(rounds))
                      : reinterpret_cast<void*>(kernel->absorb_for(rate, rounds));

@@ -1,5 +1,7 @@
 #include "test_support.hpp"
 
+#include "batch_kernel.hpp"
+
 #include <cctype>
 #include <charconv>
 #include <cstring>
@@ -309,6 +311,19 @@ Bytes rfc9861_bytes(std::string_view notation) {
     return Bytes(parse_number(notation.substr(10), where), value[0]);
   }
   throw std::runtime_error(where + ": neither empty, ptn N nor repeat XX N");
+}
+
+std::vector<const sponge::detail::KeccakBatchKernel*> runnable_batch_kernels(
+    std::vector<std::string>* not_runnable) {
+  std::vector<const sponge::detail::KeccakBatchKernel*> kernels;
+  for (const sponge::detail::KeccakBatchKernel* kernel : sponge::detail::compiled_batch_kernels()) {
+    if (kernel->cpu_supports()) {
+      kernels.push_back(kernel);
+    } else if (not_runnable != nullptr) {
+      not_runnable->emplace_back(kernel->name);
+    }
+  }
+  return kernels;
 }
 
 }  // namespace sponge_test

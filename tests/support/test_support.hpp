@@ -14,7 +14,16 @@
 
 #include "sponge/sponge.hpp"
 
+namespace sponge::detail {
+struct KeccakBatchKernel;  // runtime/src/batch_kernel.hpp
+}
+
 namespace sponge_test {
+
+// The compiled batch kernels this CPU runs, best first; the names of the others go to
+// `not_runnable` when it is given (a test names them in its output).
+std::vector<const sponge::detail::KeccakBatchKernel*> runnable_batch_kernels(
+    std::vector<std::string>* not_runnable = nullptr);
 
 using Bytes = std::vector<std::uint8_t>;
 
