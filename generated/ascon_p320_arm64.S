@@ -2034,7 +2034,7 @@ LOCAL(sponge_ascon_p320_arm64_decrypt_done):
 	.cfi_endproc
 	FUNCTION_SIZE(SYMBOL(sponge_ascon_p320_arm64_decrypt))
 
-#if !defined(__APPLE__)
+#if defined(__ELF__)
 	.section .note.GNU-stack, "", @progbits
 	.section .note.gnu.property, "a"
 	.p2align 3

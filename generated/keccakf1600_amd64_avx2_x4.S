@@ -83,6 +83,20 @@
 //   alderlake                1699       425         1003   2.4x
 // The Intel models have three vector ports (the shifts on two of them), so the wider
 // kernel gains less there than on Zen's four.
+//
+// Windows x64 (COFF, _WIN32): the same code, with Windows unwind codes (the SEH_* lines:
+// .seh_pushreg, .seh_stackalloc, .seh_savexmm after the prologue instructions they
+// describe, read from those instructions and checked against the CFI at generation).
+// There the System V functions are named <entry>_sysv, and a Windows entry under each C
+// name adapts the calling convention: the arguments from rcx, rdx, r8, r9 into rdi, rsi,
+// rdx, rcx; rdi and rsi (callee-saved on Windows) pushed and popped; xmm6-xmm15 saved
+// and restored, since the kernel writes vector registers (vzeroall clears all);
+// then a call of the System V entry.
+// Cost: 29 to 30 instructions a call, of which sub, add, call and ret (4) are
+// what an adapter adds over a Windows prologue written into each entry: a call/ret pair
+// the return stack predicts, against a permutation of thousands of instructions. The
+// adapter keeps one body for both ABIs, so the code a reviewer audits and the encoding
+// proof checks is the code Windows runs.
 
 #if defined(__APPLE__)
 #define SYMBOL(name) _##name
@@ -90,12 +104,33 @@
 #define HIDDEN(name) .private_extern name
 #define FUNCTION_TYPE(name)
 #define FUNCTION_SIZE(name)
+#elif defined(_WIN32)
+#define SYMBOL(name) name##_sysv
+#define WIN64_SYMBOL(name) name
+#define LOCAL(name) .L##name
+#define HIDDEN(name)
+#define FUNCTION_TYPE(name) .def name; .scl 2; .type 32; .endef
+#define FUNCTION_SIZE(name)
+#define SEH_PROC(name) .seh_proc name
+#define SEH_PUSHREG(reg) .seh_pushreg reg
+#define SEH_STACKALLOC(bytes) .seh_stackalloc bytes
+#define SEH_SAVEXMM(reg, offset) .seh_savexmm reg, offset
+#define SEH_ENDPROLOGUE .seh_endprologue
+#define SEH_ENDPROC .seh_endproc
 #else
 #define SYMBOL(name) name
 #define LOCAL(name) .L##name
 #define HIDDEN(name) .hidden name
 #define FUNCTION_TYPE(name) .type name, @function
 #define FUNCTION_SIZE(name) .size name, . - name
+#endif
+#if !defined(_WIN32)
+#define SEH_PROC(name)
+#define SEH_PUSHREG(reg)
+#define SEH_STACKALLOC(bytes)
+#define SEH_SAVEXMM(reg, offset)
+#define SEH_ENDPROLOGUE
+#define SEH_ENDPROC
 #endif
 
 	.intel_syntax noprefix
@@ -110,11 +145,14 @@
 	.p2align 5
 SYMBOL(sponge_keccakf1600_amd64_avx2_x4):
 	.cfi_startproc
+	SEH_PROC(SYMBOL(sponge_keccakf1600_amd64_avx2_x4))
 	endbr64
 	// Room for the scratch state; the constant pointer starts at the entry's first
 	// round.
 	sub rsp, 800
 	.cfi_adjust_cfa_offset 800
+	SEH_STACKALLOC(800)
+	SEH_ENDPROLOGUE
 	lea rax, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants)]
 LOCAL(keccakf1600_amd64_avx2_x4_loop):
 
@@ -1048,6 +1086,7 @@ LOCAL(keccakf1600_amd64_avx2_x4_loop):
 	.cfi_adjust_cfa_offset -800
 	ret
 	.cfi_endproc
+	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_avx2_x4))
 
 // XOR 9 lanes of blocks[s] into state s for each of the 4 states, then Keccak-f[1600] on each (SHA3-512).
@@ -1059,11 +1098,14 @@ LOCAL(keccakf1600_amd64_avx2_x4_loop):
 	.p2align 5
 SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb72):
 	.cfi_startproc
+	SEH_PROC(SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb72))
 	endbr64
 	// Room for the scratch state; the constant pointer starts at the entry's first
 	// round.
 	sub rsp, 800
 	.cfi_adjust_cfa_offset 800
+	SEH_STACKALLOC(800)
+	SEH_ENDPROLOGUE
 	lea rax, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants)]
 	// The four block pointers, then each rate lane of the four blocks gathered into
 	// one register (states 0 and 1 in the low half, 2 and 3 in the high half) and
@@ -1137,6 +1179,7 @@ SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb72):
 	vmovdqu ymmword ptr [rdi + 256], ymm12
 	jmp LOCAL(keccakf1600_amd64_avx2_x4_loop)
 	.cfi_endproc
+	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb72))
 
 // XOR 13 lanes of blocks[s] into state s for each of the 4 states, then Keccak-f[1600] on each (SHA3-384).
@@ -1148,11 +1191,14 @@ SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb72):
 	.p2align 5
 SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb104):
 	.cfi_startproc
+	SEH_PROC(SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb104))
 	endbr64
 	// Room for the scratch state; the constant pointer starts at the entry's first
 	// round.
 	sub rsp, 800
 	.cfi_adjust_cfa_offset 800
+	SEH_STACKALLOC(800)
+	SEH_ENDPROLOGUE
 	lea rax, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants)]
 	// The four block pointers, then each rate lane of the four blocks gathered into
 	// one register (states 0 and 1 in the low half, 2 and 3 in the high half) and
@@ -1254,6 +1300,7 @@ SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb104):
 	vmovdqu ymmword ptr [rdi + 384], ymm12
 	jmp LOCAL(keccakf1600_amd64_avx2_x4_loop)
 	.cfi_endproc
+	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb104))
 
 // XOR 17 lanes of blocks[s] into state s for each of the 4 states, then Keccak-f[1600] on each (SHA3-256, SHAKE256, Keccak-256).
@@ -1265,11 +1312,14 @@ SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb104):
 	.p2align 5
 SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb136):
 	.cfi_startproc
+	SEH_PROC(SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb136))
 	endbr64
 	// Room for the scratch state; the constant pointer starts at the entry's first
 	// round.
 	sub rsp, 800
 	.cfi_adjust_cfa_offset 800
+	SEH_STACKALLOC(800)
+	SEH_ENDPROLOGUE
 	lea rax, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants)]
 	// The four block pointers, then each rate lane of the four blocks gathered into
 	// one register (states 0 and 1 in the low half, 2 and 3 in the high half) and
@@ -1399,6 +1449,7 @@ SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb136):
 	vmovdqu ymmword ptr [rdi + 512], ymm12
 	jmp LOCAL(keccakf1600_amd64_avx2_x4_loop)
 	.cfi_endproc
+	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb136))
 
 // XOR 18 lanes of blocks[s] into state s for each of the 4 states, then Keccak-f[1600] on each (SHA3-224).
@@ -1410,11 +1461,14 @@ SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb136):
 	.p2align 5
 SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb144):
 	.cfi_startproc
+	SEH_PROC(SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb144))
 	endbr64
 	// Room for the scratch state; the constant pointer starts at the entry's first
 	// round.
 	sub rsp, 800
 	.cfi_adjust_cfa_offset 800
+	SEH_STACKALLOC(800)
+	SEH_ENDPROLOGUE
 	lea rax, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants)]
 	// The four block pointers, then each rate lane of the four blocks gathered into
 	// one register (states 0 and 1 in the low half, 2 and 3 in the high half) and
@@ -1551,6 +1605,7 @@ SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb144):
 	vmovdqu ymmword ptr [rdi + 544], ymm12
 	jmp LOCAL(keccakf1600_amd64_avx2_x4_loop)
 	.cfi_endproc
+	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb144))
 
 // XOR 21 lanes of blocks[s] into state s for each of the 4 states, then Keccak-f[1600] on each (SHAKE128).
@@ -1562,11 +1617,14 @@ SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb144):
 	.p2align 5
 SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb168):
 	.cfi_startproc
+	SEH_PROC(SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb168))
 	endbr64
 	// Room for the scratch state; the constant pointer starts at the entry's first
 	// round.
 	sub rsp, 800
 	.cfi_adjust_cfa_offset 800
+	SEH_STACKALLOC(800)
+	SEH_ENDPROLOGUE
 	lea rax, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants)]
 	// The four block pointers, then each rate lane of the four blocks gathered into
 	// one register (states 0 and 1 in the low half, 2 and 3 in the high half) and
@@ -1724,6 +1782,7 @@ SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb168):
 	vmovdqu ymmword ptr [rdi + 640], ymm12
 	jmp LOCAL(keccakf1600_amd64_avx2_x4_loop)
 	.cfi_endproc
+	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb168))
 
 // Keccak-p[1600, 12] on each of the 4 lane-interleaved states at state.
@@ -1735,14 +1794,18 @@ SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb168):
 	.p2align 5
 SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4):
 	.cfi_startproc
+	SEH_PROC(SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4))
 	endbr64
 	// Room for the scratch state; the constant pointer starts at the entry's first
 	// round.
 	sub rsp, 800
 	.cfi_adjust_cfa_offset 800
+	SEH_STACKALLOC(800)
+	SEH_ENDPROLOGUE
 	lea rax, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants) + 384]
 	jmp LOCAL(keccakf1600_amd64_avx2_x4_loop)
 	.cfi_endproc
+	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4))
 
 // XOR 17 lanes of blocks[s] into state s for each of the 4 states, then Keccak-p[1600, 12] on each (TurboSHAKE256, KT256).
@@ -1754,11 +1817,14 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4):
 	.p2align 5
 SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136):
 	.cfi_startproc
+	SEH_PROC(SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136))
 	endbr64
 	// Room for the scratch state; the constant pointer starts at the entry's first
 	// round.
 	sub rsp, 800
 	.cfi_adjust_cfa_offset 800
+	SEH_STACKALLOC(800)
+	SEH_ENDPROLOGUE
 	lea rax, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants) + 384]
 	// The four block pointers, then each rate lane of the four blocks gathered into
 	// one register (states 0 and 1 in the low half, 2 and 3 in the high half) and
@@ -1888,6 +1954,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136):
 	vmovdqu ymmword ptr [rdi + 512], ymm12
 	jmp LOCAL(keccakf1600_amd64_avx2_x4_loop)
 	.cfi_endproc
+	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136))
 
 // XOR 21 lanes of blocks[s] into state s for each of the 4 states, then Keccak-p[1600, 12] on each (TurboSHAKE128, KT128).
@@ -1899,11 +1966,14 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136):
 	.p2align 5
 SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168):
 	.cfi_startproc
+	SEH_PROC(SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168))
 	endbr64
 	// Room for the scratch state; the constant pointer starts at the entry's first
 	// round.
 	sub rsp, 800
 	.cfi_adjust_cfa_offset 800
+	SEH_STACKALLOC(800)
+	SEH_ENDPROLOGUE
 	lea rax, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants) + 384]
 	// The four block pointers, then each rate lane of the four blocks gathered into
 	// one register (states 0 and 1 in the low half, 2 and 3 in the high half) and
@@ -2061,6 +2131,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168):
 	vmovdqu ymmword ptr [rdi + 640], ymm12
 	jmp LOCAL(keccakf1600_amd64_avx2_x4_loop)
 	.cfi_endproc
+	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168))
 
 // iota's round constants, one per round, once per state
@@ -2179,7 +2250,494 @@ LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56):
 	.quad 0x0007060504030201
 	.quad 0x080f0e0d0c0b0a09
 
-#if !defined(__APPLE__)
+#if defined(_WIN32)
+
+// Windows x64 entry: Keccak-f[1600] on each of the 4 lane-interleaved states at state.
+// void sponge_keccakf1600_amd64_avx2_x4(uint64_t state[100])
+	.globl WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4)
+	FUNCTION_TYPE(WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4))
+	.p2align 4
+WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4):
+	SEH_PROC(WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4))
+	// rdi and rsi are callee-saved on Windows, argument registers in System V.
+	push rdi
+	SEH_PUSHREG(rdi)
+	push rsi
+	SEH_PUSHREG(rsi)
+	sub rsp, 168
+	SEH_STACKALLOC(168)
+	vmovdqu xmmword ptr [rsp], xmm6         // xmm6-xmm15: callee-saved on Windows, written by the kernel
+	SEH_SAVEXMM(xmm6, 0)
+	vmovdqu xmmword ptr [rsp + 16], xmm7
+	SEH_SAVEXMM(xmm7, 16)
+	vmovdqu xmmword ptr [rsp + 32], xmm8
+	SEH_SAVEXMM(xmm8, 32)
+	vmovdqu xmmword ptr [rsp + 48], xmm9
+	SEH_SAVEXMM(xmm9, 48)
+	vmovdqu xmmword ptr [rsp + 64], xmm10
+	SEH_SAVEXMM(xmm10, 64)
+	vmovdqu xmmword ptr [rsp + 80], xmm11
+	SEH_SAVEXMM(xmm11, 80)
+	vmovdqu xmmword ptr [rsp + 96], xmm12
+	SEH_SAVEXMM(xmm12, 96)
+	vmovdqu xmmword ptr [rsp + 112], xmm13
+	SEH_SAVEXMM(xmm13, 112)
+	vmovdqu xmmword ptr [rsp + 128], xmm14
+	SEH_SAVEXMM(xmm14, 128)
+	vmovdqu xmmword ptr [rsp + 144], xmm15
+	SEH_SAVEXMM(xmm15, 144)
+	SEH_ENDPROLOGUE
+	mov rdi, rcx                            // state
+	call SYMBOL(sponge_keccakf1600_amd64_avx2_x4)
+	vmovdqu xmm6, xmmword ptr [rsp]
+	vmovdqu xmm7, xmmword ptr [rsp + 16]
+	vmovdqu xmm8, xmmword ptr [rsp + 32]
+	vmovdqu xmm9, xmmword ptr [rsp + 48]
+	vmovdqu xmm10, xmmword ptr [rsp + 64]
+	vmovdqu xmm11, xmmword ptr [rsp + 80]
+	vmovdqu xmm12, xmmword ptr [rsp + 96]
+	vmovdqu xmm13, xmmword ptr [rsp + 112]
+	vmovdqu xmm14, xmmword ptr [rsp + 128]
+	vmovdqu xmm15, xmmword ptr [rsp + 144]
+	add rsp, 168
+	pop rsi
+	pop rdi
+	ret
+	SEH_ENDPROC
+
+// Windows x64 entry: XOR 9 lanes of blocks[s] into state s for each of the 4 states, then Keccak-f[1600] on each (SHA3-512).
+// void sponge_keccakf1600_amd64_avx2_x4_absorb72(uint64_t state[100], const uint8_t* const blocks[4])
+	.globl WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb72)
+	FUNCTION_TYPE(WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb72))
+	.p2align 4
+WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb72):
+	SEH_PROC(WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb72))
+	// rdi and rsi are callee-saved on Windows, argument registers in System V.
+	push rdi
+	SEH_PUSHREG(rdi)
+	push rsi
+	SEH_PUSHREG(rsi)
+	sub rsp, 168
+	SEH_STACKALLOC(168)
+	vmovdqu xmmword ptr [rsp], xmm6         // xmm6-xmm15: callee-saved on Windows, written by the kernel
+	SEH_SAVEXMM(xmm6, 0)
+	vmovdqu xmmword ptr [rsp + 16], xmm7
+	SEH_SAVEXMM(xmm7, 16)
+	vmovdqu xmmword ptr [rsp + 32], xmm8
+	SEH_SAVEXMM(xmm8, 32)
+	vmovdqu xmmword ptr [rsp + 48], xmm9
+	SEH_SAVEXMM(xmm9, 48)
+	vmovdqu xmmword ptr [rsp + 64], xmm10
+	SEH_SAVEXMM(xmm10, 64)
+	vmovdqu xmmword ptr [rsp + 80], xmm11
+	SEH_SAVEXMM(xmm11, 80)
+	vmovdqu xmmword ptr [rsp + 96], xmm12
+	SEH_SAVEXMM(xmm12, 96)
+	vmovdqu xmmword ptr [rsp + 112], xmm13
+	SEH_SAVEXMM(xmm13, 112)
+	vmovdqu xmmword ptr [rsp + 128], xmm14
+	SEH_SAVEXMM(xmm14, 128)
+	vmovdqu xmmword ptr [rsp + 144], xmm15
+	SEH_SAVEXMM(xmm15, 144)
+	SEH_ENDPROLOGUE
+	mov rdi, rcx                            // state
+	mov rsi, rdx                            // blocks
+	call SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb72)
+	vmovdqu xmm6, xmmword ptr [rsp]
+	vmovdqu xmm7, xmmword ptr [rsp + 16]
+	vmovdqu xmm8, xmmword ptr [rsp + 32]
+	vmovdqu xmm9, xmmword ptr [rsp + 48]
+	vmovdqu xmm10, xmmword ptr [rsp + 64]
+	vmovdqu xmm11, xmmword ptr [rsp + 80]
+	vmovdqu xmm12, xmmword ptr [rsp + 96]
+	vmovdqu xmm13, xmmword ptr [rsp + 112]
+	vmovdqu xmm14, xmmword ptr [rsp + 128]
+	vmovdqu xmm15, xmmword ptr [rsp + 144]
+	add rsp, 168
+	pop rsi
+	pop rdi
+	ret
+	SEH_ENDPROC
+
+// Windows x64 entry: XOR 13 lanes of blocks[s] into state s for each of the 4 states, then Keccak-f[1600] on each (SHA3-384).
+// void sponge_keccakf1600_amd64_avx2_x4_absorb104(uint64_t state[100], const uint8_t* const blocks[4])
+	.globl WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb104)
+	FUNCTION_TYPE(WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb104))
+	.p2align 4
+WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb104):
+	SEH_PROC(WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb104))
+	// rdi and rsi are callee-saved on Windows, argument registers in System V.
+	push rdi
+	SEH_PUSHREG(rdi)
+	push rsi
+	SEH_PUSHREG(rsi)
+	sub rsp, 168
+	SEH_STACKALLOC(168)
+	vmovdqu xmmword ptr [rsp], xmm6         // xmm6-xmm15: callee-saved on Windows, written by the kernel
+	SEH_SAVEXMM(xmm6, 0)
+	vmovdqu xmmword ptr [rsp + 16], xmm7
+	SEH_SAVEXMM(xmm7, 16)
+	vmovdqu xmmword ptr [rsp + 32], xmm8
+	SEH_SAVEXMM(xmm8, 32)
+	vmovdqu xmmword ptr [rsp + 48], xmm9
+	SEH_SAVEXMM(xmm9, 48)
+	vmovdqu xmmword ptr [rsp + 64], xmm10
+	SEH_SAVEXMM(xmm10, 64)
+	vmovdqu xmmword ptr [rsp + 80], xmm11
+	SEH_SAVEXMM(xmm11, 80)
+	vmovdqu xmmword ptr [rsp + 96], xmm12
+	SEH_SAVEXMM(xmm12, 96)
+	vmovdqu xmmword ptr [rsp + 112], xmm13
+	SEH_SAVEXMM(xmm13, 112)
+	vmovdqu xmmword ptr [rsp + 128], xmm14
+	SEH_SAVEXMM(xmm14, 128)
+	vmovdqu xmmword ptr [rsp + 144], xmm15
+	SEH_SAVEXMM(xmm15, 144)
+	SEH_ENDPROLOGUE
+	mov rdi, rcx                            // state
+	mov rsi, rdx                            // blocks
+	call SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb104)
+	vmovdqu xmm6, xmmword ptr [rsp]
+	vmovdqu xmm7, xmmword ptr [rsp + 16]
+	vmovdqu xmm8, xmmword ptr [rsp + 32]
+	vmovdqu xmm9, xmmword ptr [rsp + 48]
+	vmovdqu xmm10, xmmword ptr [rsp + 64]
+	vmovdqu xmm11, xmmword ptr [rsp + 80]
+	vmovdqu xmm12, xmmword ptr [rsp + 96]
+	vmovdqu xmm13, xmmword ptr [rsp + 112]
+	vmovdqu xmm14, xmmword ptr [rsp + 128]
+	vmovdqu xmm15, xmmword ptr [rsp + 144]
+	add rsp, 168
+	pop rsi
+	pop rdi
+	ret
+	SEH_ENDPROC
+
+// Windows x64 entry: XOR 17 lanes of blocks[s] into state s for each of the 4 states, then Keccak-f[1600] on each (SHA3-256, SHAKE256, Keccak-256).
+// void sponge_keccakf1600_amd64_avx2_x4_absorb136(uint64_t state[100], const uint8_t* const blocks[4])
+	.globl WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb136)
+	FUNCTION_TYPE(WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb136))
+	.p2align 4
+WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb136):
+	SEH_PROC(WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb136))
+	// rdi and rsi are callee-saved on Windows, argument registers in System V.
+	push rdi
+	SEH_PUSHREG(rdi)
+	push rsi
+	SEH_PUSHREG(rsi)
+	sub rsp, 168
+	SEH_STACKALLOC(168)
+	vmovdqu xmmword ptr [rsp], xmm6         // xmm6-xmm15: callee-saved on Windows, written by the kernel
+	SEH_SAVEXMM(xmm6, 0)
+	vmovdqu xmmword ptr [rsp + 16], xmm7
+	SEH_SAVEXMM(xmm7, 16)
+	vmovdqu xmmword ptr [rsp + 32], xmm8
+	SEH_SAVEXMM(xmm8, 32)
+	vmovdqu xmmword ptr [rsp + 48], xmm9
+	SEH_SAVEXMM(xmm9, 48)
+	vmovdqu xmmword ptr [rsp + 64], xmm10
+	SEH_SAVEXMM(xmm10, 64)
+	vmovdqu xmmword ptr [rsp + 80], xmm11
+	SEH_SAVEXMM(xmm11, 80)
+	vmovdqu xmmword ptr [rsp + 96], xmm12
+	SEH_SAVEXMM(xmm12, 96)
+	vmovdqu xmmword ptr [rsp + 112], xmm13
+	SEH_SAVEXMM(xmm13, 112)
+	vmovdqu xmmword ptr [rsp + 128], xmm14
+	SEH_SAVEXMM(xmm14, 128)
+	vmovdqu xmmword ptr [rsp + 144], xmm15
+	SEH_SAVEXMM(xmm15, 144)
+	SEH_ENDPROLOGUE
+	mov rdi, rcx                            // state
+	mov rsi, rdx                            // blocks
+	call SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb136)
+	vmovdqu xmm6, xmmword ptr [rsp]
+	vmovdqu xmm7, xmmword ptr [rsp + 16]
+	vmovdqu xmm8, xmmword ptr [rsp + 32]
+	vmovdqu xmm9, xmmword ptr [rsp + 48]
+	vmovdqu xmm10, xmmword ptr [rsp + 64]
+	vmovdqu xmm11, xmmword ptr [rsp + 80]
+	vmovdqu xmm12, xmmword ptr [rsp + 96]
+	vmovdqu xmm13, xmmword ptr [rsp + 112]
+	vmovdqu xmm14, xmmword ptr [rsp + 128]
+	vmovdqu xmm15, xmmword ptr [rsp + 144]
+	add rsp, 168
+	pop rsi
+	pop rdi
+	ret
+	SEH_ENDPROC
+
+// Windows x64 entry: XOR 18 lanes of blocks[s] into state s for each of the 4 states, then Keccak-f[1600] on each (SHA3-224).
+// void sponge_keccakf1600_amd64_avx2_x4_absorb144(uint64_t state[100], const uint8_t* const blocks[4])
+	.globl WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb144)
+	FUNCTION_TYPE(WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb144))
+	.p2align 4
+WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb144):
+	SEH_PROC(WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb144))
+	// rdi and rsi are callee-saved on Windows, argument registers in System V.
+	push rdi
+	SEH_PUSHREG(rdi)
+	push rsi
+	SEH_PUSHREG(rsi)
+	sub rsp, 168
+	SEH_STACKALLOC(168)
+	vmovdqu xmmword ptr [rsp], xmm6         // xmm6-xmm15: callee-saved on Windows, written by the kernel
+	SEH_SAVEXMM(xmm6, 0)
+	vmovdqu xmmword ptr [rsp + 16], xmm7
+	SEH_SAVEXMM(xmm7, 16)
+	vmovdqu xmmword ptr [rsp + 32], xmm8
+	SEH_SAVEXMM(xmm8, 32)
+	vmovdqu xmmword ptr [rsp + 48], xmm9
+	SEH_SAVEXMM(xmm9, 48)
+	vmovdqu xmmword ptr [rsp + 64], xmm10
+	SEH_SAVEXMM(xmm10, 64)
+	vmovdqu xmmword ptr [rsp + 80], xmm11
+	SEH_SAVEXMM(xmm11, 80)
+	vmovdqu xmmword ptr [rsp + 96], xmm12
+	SEH_SAVEXMM(xmm12, 96)
+	vmovdqu xmmword ptr [rsp + 112], xmm13
+	SEH_SAVEXMM(xmm13, 112)
+	vmovdqu xmmword ptr [rsp + 128], xmm14
+	SEH_SAVEXMM(xmm14, 128)
+	vmovdqu xmmword ptr [rsp + 144], xmm15
+	SEH_SAVEXMM(xmm15, 144)
+	SEH_ENDPROLOGUE
+	mov rdi, rcx                            // state
+	mov rsi, rdx                            // blocks
+	call SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb144)
+	vmovdqu xmm6, xmmword ptr [rsp]
+	vmovdqu xmm7, xmmword ptr [rsp + 16]
+	vmovdqu xmm8, xmmword ptr [rsp + 32]
+	vmovdqu xmm9, xmmword ptr [rsp + 48]
+	vmovdqu xmm10, xmmword ptr [rsp + 64]
+	vmovdqu xmm11, xmmword ptr [rsp + 80]
+	vmovdqu xmm12, xmmword ptr [rsp + 96]
+	vmovdqu xmm13, xmmword ptr [rsp + 112]
+	vmovdqu xmm14, xmmword ptr [rsp + 128]
+	vmovdqu xmm15, xmmword ptr [rsp + 144]
+	add rsp, 168
+	pop rsi
+	pop rdi
+	ret
+	SEH_ENDPROC
+
+// Windows x64 entry: XOR 21 lanes of blocks[s] into state s for each of the 4 states, then Keccak-f[1600] on each (SHAKE128).
+// void sponge_keccakf1600_amd64_avx2_x4_absorb168(uint64_t state[100], const uint8_t* const blocks[4])
+	.globl WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb168)
+	FUNCTION_TYPE(WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb168))
+	.p2align 4
+WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb168):
+	SEH_PROC(WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb168))
+	// rdi and rsi are callee-saved on Windows, argument registers in System V.
+	push rdi
+	SEH_PUSHREG(rdi)
+	push rsi
+	SEH_PUSHREG(rsi)
+	sub rsp, 168
+	SEH_STACKALLOC(168)
+	vmovdqu xmmword ptr [rsp], xmm6         // xmm6-xmm15: callee-saved on Windows, written by the kernel
+	SEH_SAVEXMM(xmm6, 0)
+	vmovdqu xmmword ptr [rsp + 16], xmm7
+	SEH_SAVEXMM(xmm7, 16)
+	vmovdqu xmmword ptr [rsp + 32], xmm8
+	SEH_SAVEXMM(xmm8, 32)
+	vmovdqu xmmword ptr [rsp + 48], xmm9
+	SEH_SAVEXMM(xmm9, 48)
+	vmovdqu xmmword ptr [rsp + 64], xmm10
+	SEH_SAVEXMM(xmm10, 64)
+	vmovdqu xmmword ptr [rsp + 80], xmm11
+	SEH_SAVEXMM(xmm11, 80)
+	vmovdqu xmmword ptr [rsp + 96], xmm12
+	SEH_SAVEXMM(xmm12, 96)
+	vmovdqu xmmword ptr [rsp + 112], xmm13
+	SEH_SAVEXMM(xmm13, 112)
+	vmovdqu xmmword ptr [rsp + 128], xmm14
+	SEH_SAVEXMM(xmm14, 128)
+	vmovdqu xmmword ptr [rsp + 144], xmm15
+	SEH_SAVEXMM(xmm15, 144)
+	SEH_ENDPROLOGUE
+	mov rdi, rcx                            // state
+	mov rsi, rdx                            // blocks
+	call SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb168)
+	vmovdqu xmm6, xmmword ptr [rsp]
+	vmovdqu xmm7, xmmword ptr [rsp + 16]
+	vmovdqu xmm8, xmmword ptr [rsp + 32]
+	vmovdqu xmm9, xmmword ptr [rsp + 48]
+	vmovdqu xmm10, xmmword ptr [rsp + 64]
+	vmovdqu xmm11, xmmword ptr [rsp + 80]
+	vmovdqu xmm12, xmmword ptr [rsp + 96]
+	vmovdqu xmm13, xmmword ptr [rsp + 112]
+	vmovdqu xmm14, xmmword ptr [rsp + 128]
+	vmovdqu xmm15, xmmword ptr [rsp + 144]
+	add rsp, 168
+	pop rsi
+	pop rdi
+	ret
+	SEH_ENDPROC
+
+// Windows x64 entry: Keccak-p[1600, 12] on each of the 4 lane-interleaved states at state.
+// void sponge_keccakp1600_12_amd64_avx2_x4(uint64_t state[100])
+	.globl WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4)
+	FUNCTION_TYPE(WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4))
+	.p2align 4
+WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4):
+	SEH_PROC(WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4))
+	// rdi and rsi are callee-saved on Windows, argument registers in System V.
+	push rdi
+	SEH_PUSHREG(rdi)
+	push rsi
+	SEH_PUSHREG(rsi)
+	sub rsp, 168
+	SEH_STACKALLOC(168)
+	vmovdqu xmmword ptr [rsp], xmm6         // xmm6-xmm15: callee-saved on Windows, written by the kernel
+	SEH_SAVEXMM(xmm6, 0)
+	vmovdqu xmmword ptr [rsp + 16], xmm7
+	SEH_SAVEXMM(xmm7, 16)
+	vmovdqu xmmword ptr [rsp + 32], xmm8
+	SEH_SAVEXMM(xmm8, 32)
+	vmovdqu xmmword ptr [rsp + 48], xmm9
+	SEH_SAVEXMM(xmm9, 48)
+	vmovdqu xmmword ptr [rsp + 64], xmm10
+	SEH_SAVEXMM(xmm10, 64)
+	vmovdqu xmmword ptr [rsp + 80], xmm11
+	SEH_SAVEXMM(xmm11, 80)
+	vmovdqu xmmword ptr [rsp + 96], xmm12
+	SEH_SAVEXMM(xmm12, 96)
+	vmovdqu xmmword ptr [rsp + 112], xmm13
+	SEH_SAVEXMM(xmm13, 112)
+	vmovdqu xmmword ptr [rsp + 128], xmm14
+	SEH_SAVEXMM(xmm14, 128)
+	vmovdqu xmmword ptr [rsp + 144], xmm15
+	SEH_SAVEXMM(xmm15, 144)
+	SEH_ENDPROLOGUE
+	mov rdi, rcx                            // state
+	call SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4)
+	vmovdqu xmm6, xmmword ptr [rsp]
+	vmovdqu xmm7, xmmword ptr [rsp + 16]
+	vmovdqu xmm8, xmmword ptr [rsp + 32]
+	vmovdqu xmm9, xmmword ptr [rsp + 48]
+	vmovdqu xmm10, xmmword ptr [rsp + 64]
+	vmovdqu xmm11, xmmword ptr [rsp + 80]
+	vmovdqu xmm12, xmmword ptr [rsp + 96]
+	vmovdqu xmm13, xmmword ptr [rsp + 112]
+	vmovdqu xmm14, xmmword ptr [rsp + 128]
+	vmovdqu xmm15, xmmword ptr [rsp + 144]
+	add rsp, 168
+	pop rsi
+	pop rdi
+	ret
+	SEH_ENDPROC
+
+// Windows x64 entry: XOR 17 lanes of blocks[s] into state s for each of the 4 states, then Keccak-p[1600, 12] on each (TurboSHAKE256, KT256).
+// void sponge_keccakp1600_12_amd64_avx2_x4_absorb136(uint64_t state[100], const uint8_t* const blocks[4])
+	.globl WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136)
+	FUNCTION_TYPE(WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136))
+	.p2align 4
+WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136):
+	SEH_PROC(WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136))
+	// rdi and rsi are callee-saved on Windows, argument registers in System V.
+	push rdi
+	SEH_PUSHREG(rdi)
+	push rsi
+	SEH_PUSHREG(rsi)
+	sub rsp, 168
+	SEH_STACKALLOC(168)
+	vmovdqu xmmword ptr [rsp], xmm6         // xmm6-xmm15: callee-saved on Windows, written by the kernel
+	SEH_SAVEXMM(xmm6, 0)
+	vmovdqu xmmword ptr [rsp + 16], xmm7
+	SEH_SAVEXMM(xmm7, 16)
+	vmovdqu xmmword ptr [rsp + 32], xmm8
+	SEH_SAVEXMM(xmm8, 32)
+	vmovdqu xmmword ptr [rsp + 48], xmm9
+	SEH_SAVEXMM(xmm9, 48)
+	vmovdqu xmmword ptr [rsp + 64], xmm10
+	SEH_SAVEXMM(xmm10, 64)
+	vmovdqu xmmword ptr [rsp + 80], xmm11
+	SEH_SAVEXMM(xmm11, 80)
+	vmovdqu xmmword ptr [rsp + 96], xmm12
+	SEH_SAVEXMM(xmm12, 96)
+	vmovdqu xmmword ptr [rsp + 112], xmm13
+	SEH_SAVEXMM(xmm13, 112)
+	vmovdqu xmmword ptr [rsp + 128], xmm14
+	SEH_SAVEXMM(xmm14, 128)
+	vmovdqu xmmword ptr [rsp + 144], xmm15
+	SEH_SAVEXMM(xmm15, 144)
+	SEH_ENDPROLOGUE
+	mov rdi, rcx                            // state
+	mov rsi, rdx                            // blocks
+	call SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136)
+	vmovdqu xmm6, xmmword ptr [rsp]
+	vmovdqu xmm7, xmmword ptr [rsp + 16]
+	vmovdqu xmm8, xmmword ptr [rsp + 32]
+	vmovdqu xmm9, xmmword ptr [rsp + 48]
+	vmovdqu xmm10, xmmword ptr [rsp + 64]
+	vmovdqu xmm11, xmmword ptr [rsp + 80]
+	vmovdqu xmm12, xmmword ptr [rsp + 96]
+	vmovdqu xmm13, xmmword ptr [rsp + 112]
+	vmovdqu xmm14, xmmword ptr [rsp + 128]
+	vmovdqu xmm15, xmmword ptr [rsp + 144]
+	add rsp, 168
+	pop rsi
+	pop rdi
+	ret
+	SEH_ENDPROC
+
+// Windows x64 entry: XOR 21 lanes of blocks[s] into state s for each of the 4 states, then Keccak-p[1600, 12] on each (TurboSHAKE128, KT128).
+// void sponge_keccakp1600_12_amd64_avx2_x4_absorb168(uint64_t state[100], const uint8_t* const blocks[4])
+	.globl WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168)
+	FUNCTION_TYPE(WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168))
+	.p2align 4
+WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168):
+	SEH_PROC(WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168))
+	// rdi and rsi are callee-saved on Windows, argument registers in System V.
+	push rdi
+	SEH_PUSHREG(rdi)
+	push rsi
+	SEH_PUSHREG(rsi)
+	sub rsp, 168
+	SEH_STACKALLOC(168)
+	vmovdqu xmmword ptr [rsp], xmm6         // xmm6-xmm15: callee-saved on Windows, written by the kernel
+	SEH_SAVEXMM(xmm6, 0)
+	vmovdqu xmmword ptr [rsp + 16], xmm7
+	SEH_SAVEXMM(xmm7, 16)
+	vmovdqu xmmword ptr [rsp + 32], xmm8
+	SEH_SAVEXMM(xmm8, 32)
+	vmovdqu xmmword ptr [rsp + 48], xmm9
+	SEH_SAVEXMM(xmm9, 48)
+	vmovdqu xmmword ptr [rsp + 64], xmm10
+	SEH_SAVEXMM(xmm10, 64)
+	vmovdqu xmmword ptr [rsp + 80], xmm11
+	SEH_SAVEXMM(xmm11, 80)
+	vmovdqu xmmword ptr [rsp + 96], xmm12
+	SEH_SAVEXMM(xmm12, 96)
+	vmovdqu xmmword ptr [rsp + 112], xmm13
+	SEH_SAVEXMM(xmm13, 112)
+	vmovdqu xmmword ptr [rsp + 128], xmm14
+	SEH_SAVEXMM(xmm14, 128)
+	vmovdqu xmmword ptr [rsp + 144], xmm15
+	SEH_SAVEXMM(xmm15, 144)
+	SEH_ENDPROLOGUE
+	mov rdi, rcx                            // state
+	mov rsi, rdx                            // blocks
+	call SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168)
+	vmovdqu xmm6, xmmword ptr [rsp]
+	vmovdqu xmm7, xmmword ptr [rsp + 16]
+	vmovdqu xmm8, xmmword ptr [rsp + 32]
+	vmovdqu xmm9, xmmword ptr [rsp + 48]
+	vmovdqu xmm10, xmmword ptr [rsp + 64]
+	vmovdqu xmm11, xmmword ptr [rsp + 80]
+	vmovdqu xmm12, xmmword ptr [rsp + 96]
+	vmovdqu xmm13, xmmword ptr [rsp + 112]
+	vmovdqu xmm14, xmmword ptr [rsp + 128]
+	vmovdqu xmm15, xmmword ptr [rsp + 144]
+	add rsp, 168
+	pop rsi
+	pop rdi
+	ret
+	SEH_ENDPROC
+#endif
+
+#if defined(__ELF__)
 	.section .note.GNU-stack, "", @progbits
 	.section .note.gnu.property, "a"
 	.p2align 3

@@ -32,9 +32,6 @@
 // red zone cannot hold 200 bytes, so the scratch state is
 // a real frame. Nothing else is on the stack (seed 000: every byte of frame costs on
 // every block).
-// Windows x64 (not built yet): arguments arrive in rcx and rdx, and rdi, rsi and
-// xmm6-xmm15 are callee-saved with no red zone; a Windows entry would move the arguments
-// into rdi and rsi and push rdi and rsi as well. No xmm register is used here.
 // CFI: .cfi_adjust_cfa_offset and .cfi_offset after each push and the sub, undone in
 // the epilogue, so unwinders and profilers can walk out of any instruction.
 // CET: endbr64 at every entry; the ELF object carries the IBT and SHSTK GNU property so
@@ -106,6 +103,20 @@
 // The round is bound by issue width, not by latency: the audit's chain bound is 18
 // cycles a round, the issue bound at 6 per cycle 30. The AVX-512 form has half
 // the instructions but only three vector ports for them, so it is no faster here.
+//
+// Windows x64 (COFF, _WIN32): the same code, with Windows unwind codes (the SEH_* lines:
+// .seh_pushreg, .seh_stackalloc, .seh_savexmm after the prologue instructions they
+// describe, read from those instructions and checked against the CFI at generation).
+// There the System V functions are named <entry>_sysv, and a Windows entry under each C
+// name adapts the calling convention: the arguments from rcx, rdx, r8, r9 into rdi, rsi,
+// rdx, rcx; rdi and rsi (callee-saved on Windows) pushed and popped; no xmm register
+// saved, since the kernel writes none;
+// then a call of the System V entry.
+// Cost: 9 to 10 instructions a call, of which sub, add, call and ret (4) are
+// what an adapter adds over a Windows prologue written into each entry: a call/ret pair
+// the return stack predicts, against a permutation of thousands of instructions. The
+// adapter keeps one body for both ABIs, so the code a reviewer audits and the encoding
+// proof checks is the code Windows runs.
 
 #if defined(__APPLE__)
 #define SYMBOL(name) _##name
@@ -113,12 +124,33 @@
 #define HIDDEN(name) .private_extern name
 #define FUNCTION_TYPE(name)
 #define FUNCTION_SIZE(name)
+#elif defined(_WIN32)
+#define SYMBOL(name) name##_sysv
+#define WIN64_SYMBOL(name) name
+#define LOCAL(name) .L##name
+#define HIDDEN(name)
+#define FUNCTION_TYPE(name) .def name; .scl 2; .type 32; .endef
+#define FUNCTION_SIZE(name)
+#define SEH_PROC(name) .seh_proc name
+#define SEH_PUSHREG(reg) .seh_pushreg reg
+#define SEH_STACKALLOC(bytes) .seh_stackalloc bytes
+#define SEH_SAVEXMM(reg, offset) .seh_savexmm reg, offset
+#define SEH_ENDPROLOGUE .seh_endprologue
+#define SEH_ENDPROC .seh_endproc
 #else
 #define SYMBOL(name) name
 #define LOCAL(name) .L##name
 #define HIDDEN(name) .hidden name
 #define FUNCTION_TYPE(name) .type name, @function
 #define FUNCTION_SIZE(name) .size name, . - name
+#endif
+#if !defined(_WIN32)
+#define SEH_PROC(name)
+#define SEH_PUSHREG(reg)
+#define SEH_STACKALLOC(bytes)
+#define SEH_SAVEXMM(reg, offset)
+#define SEH_ENDPROLOGUE
+#define SEH_ENDPROC
 #endif
 
 	.intel_syntax noprefix
@@ -133,29 +165,38 @@
 	.p2align 5
 SYMBOL(sponge_keccakf1600_amd64_bmi2):
 	.cfi_startproc
+	SEH_PROC(SYMBOL(sponge_keccakf1600_amd64_bmi2))
 	endbr64
 	// Save the callee-saved registers the rounds use, then make room for the scratch
 	// state.
 	push rbx
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset rbx, -16
+	SEH_PUSHREG(rbx)
 	push rbp
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset rbp, -24
+	SEH_PUSHREG(rbp)
 	push r12
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r12, -32
+	SEH_PUSHREG(r12)
 	push r13
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r13, -40
+	SEH_PUSHREG(r13)
 	push r14
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r14, -48
+	SEH_PUSHREG(r14)
 	push r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r15, -56
+	SEH_PUSHREG(r15)
 	sub rsp, 208
 	.cfi_adjust_cfa_offset 208
+	SEH_STACKALLOC(208)
+	SEH_ENDPROLOGUE
 	lea rax, qword ptr [rip + LOCAL(keccakf1600_amd64_bmi2_round_constants)]
 	mov qword ptr [rsp + 200], rax          // the loop's pointer into the round constants
 	mov r13, qword ptr [rdi + 104]          // a register-resident lane
@@ -975,6 +1016,7 @@ LOCAL(keccakf1600_amd64_bmi2_second_round):
 	.cfi_restore rbx
 	ret
 	.cfi_endproc
+	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_bmi2))
 
 // XOR 9 lanes of block into state, then Keccak-f[1600] (SHA3-512).
@@ -986,29 +1028,38 @@ LOCAL(keccakf1600_amd64_bmi2_second_round):
 	.p2align 5
 SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb72):
 	.cfi_startproc
+	SEH_PROC(SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb72))
 	endbr64
 	// Save the callee-saved registers the rounds use, then make room for the scratch
 	// state.
 	push rbx
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset rbx, -16
+	SEH_PUSHREG(rbx)
 	push rbp
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset rbp, -24
+	SEH_PUSHREG(rbp)
 	push r12
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r12, -32
+	SEH_PUSHREG(r12)
 	push r13
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r13, -40
+	SEH_PUSHREG(r13)
 	push r14
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r14, -48
+	SEH_PUSHREG(r14)
 	push r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r15, -56
+	SEH_PUSHREG(r15)
 	sub rsp, 208
 	.cfi_adjust_cfa_offset 208
+	SEH_STACKALLOC(208)
+	SEH_ENDPROLOGUE
 	lea rax, qword ptr [rip + LOCAL(keccakf1600_amd64_bmi2_round_constants)]
 	mov qword ptr [rsp + 200], rax          // the loop's pointer into the round constants
 	mov r15, rsi                            // the block, for the first round
@@ -1224,6 +1275,7 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb72):
 	// ---- end of round ----
 	jmp LOCAL(keccakf1600_amd64_bmi2_second_round)
 	.cfi_endproc
+	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb72))
 
 // XOR 13 lanes of block into state, then Keccak-f[1600] (SHA3-384).
@@ -1235,29 +1287,38 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb72):
 	.p2align 5
 SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb104):
 	.cfi_startproc
+	SEH_PROC(SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb104))
 	endbr64
 	// Save the callee-saved registers the rounds use, then make room for the scratch
 	// state.
 	push rbx
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset rbx, -16
+	SEH_PUSHREG(rbx)
 	push rbp
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset rbp, -24
+	SEH_PUSHREG(rbp)
 	push r12
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r12, -32
+	SEH_PUSHREG(r12)
 	push r13
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r13, -40
+	SEH_PUSHREG(r13)
 	push r14
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r14, -48
+	SEH_PUSHREG(r14)
 	push r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r15, -56
+	SEH_PUSHREG(r15)
 	sub rsp, 208
 	.cfi_adjust_cfa_offset 208
+	SEH_STACKALLOC(208)
+	SEH_ENDPROLOGUE
 	lea rax, qword ptr [rip + LOCAL(keccakf1600_amd64_bmi2_round_constants)]
 	mov qword ptr [rsp + 200], rax          // the loop's pointer into the round constants
 	mov r15, rsi                            // the block, for the first round
@@ -1481,6 +1542,7 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb104):
 	// ---- end of round ----
 	jmp LOCAL(keccakf1600_amd64_bmi2_second_round)
 	.cfi_endproc
+	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb104))
 
 // XOR 17 lanes of block into state, then Keccak-f[1600] (SHA3-256, SHAKE256, Keccak-256).
@@ -1492,29 +1554,38 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb104):
 	.p2align 5
 SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb136):
 	.cfi_startproc
+	SEH_PROC(SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb136))
 	endbr64
 	// Save the callee-saved registers the rounds use, then make room for the scratch
 	// state.
 	push rbx
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset rbx, -16
+	SEH_PUSHREG(rbx)
 	push rbp
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset rbp, -24
+	SEH_PUSHREG(rbp)
 	push r12
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r12, -32
+	SEH_PUSHREG(r12)
 	push r13
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r13, -40
+	SEH_PUSHREG(r13)
 	push r14
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r14, -48
+	SEH_PUSHREG(r14)
 	push r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r15, -56
+	SEH_PUSHREG(r15)
 	sub rsp, 208
 	.cfi_adjust_cfa_offset 208
+	SEH_STACKALLOC(208)
+	SEH_ENDPROLOGUE
 	lea rax, qword ptr [rip + LOCAL(keccakf1600_amd64_bmi2_round_constants)]
 	mov qword ptr [rsp + 200], rax          // the loop's pointer into the round constants
 	mov r15, rsi                            // the block, for the first round
@@ -1745,6 +1816,7 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb136):
 	// ---- end of round ----
 	jmp LOCAL(keccakf1600_amd64_bmi2_second_round)
 	.cfi_endproc
+	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb136))
 
 // XOR 18 lanes of block into state, then Keccak-f[1600] (SHA3-224).
@@ -1756,29 +1828,38 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb136):
 	.p2align 5
 SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb144):
 	.cfi_startproc
+	SEH_PROC(SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb144))
 	endbr64
 	// Save the callee-saved registers the rounds use, then make room for the scratch
 	// state.
 	push rbx
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset rbx, -16
+	SEH_PUSHREG(rbx)
 	push rbp
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset rbp, -24
+	SEH_PUSHREG(rbp)
 	push r12
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r12, -32
+	SEH_PUSHREG(r12)
 	push r13
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r13, -40
+	SEH_PUSHREG(r13)
 	push r14
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r14, -48
+	SEH_PUSHREG(r14)
 	push r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r15, -56
+	SEH_PUSHREG(r15)
 	sub rsp, 208
 	.cfi_adjust_cfa_offset 208
+	SEH_STACKALLOC(208)
+	SEH_ENDPROLOGUE
 	lea rax, qword ptr [rip + LOCAL(keccakf1600_amd64_bmi2_round_constants)]
 	mov qword ptr [rsp + 200], rax          // the loop's pointer into the round constants
 	mov r15, rsi                            // the block, for the first round
@@ -2010,6 +2091,7 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb144):
 	// ---- end of round ----
 	jmp LOCAL(keccakf1600_amd64_bmi2_second_round)
 	.cfi_endproc
+	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb144))
 
 // XOR 21 lanes of block into state, then Keccak-f[1600] (SHAKE128).
@@ -2021,29 +2103,38 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb144):
 	.p2align 5
 SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb168):
 	.cfi_startproc
+	SEH_PROC(SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb168))
 	endbr64
 	// Save the callee-saved registers the rounds use, then make room for the scratch
 	// state.
 	push rbx
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset rbx, -16
+	SEH_PUSHREG(rbx)
 	push rbp
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset rbp, -24
+	SEH_PUSHREG(rbp)
 	push r12
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r12, -32
+	SEH_PUSHREG(r12)
 	push r13
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r13, -40
+	SEH_PUSHREG(r13)
 	push r14
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r14, -48
+	SEH_PUSHREG(r14)
 	push r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r15, -56
+	SEH_PUSHREG(r15)
 	sub rsp, 208
 	.cfi_adjust_cfa_offset 208
+	SEH_STACKALLOC(208)
+	SEH_ENDPROLOGUE
 	lea rax, qword ptr [rip + LOCAL(keccakf1600_amd64_bmi2_round_constants)]
 	mov qword ptr [rsp + 200], rax          // the loop's pointer into the round constants
 	mov r15, rsi                            // the block, for the first round
@@ -2281,6 +2372,7 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb168):
 	// ---- end of round ----
 	jmp LOCAL(keccakf1600_amd64_bmi2_second_round)
 	.cfi_endproc
+	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb168))
 
 // Keccak-p[1600, 12] on the 25 lanes at state.
@@ -2292,29 +2384,38 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb168):
 	.p2align 5
 SYMBOL(sponge_keccakp1600_12_amd64_bmi2):
 	.cfi_startproc
+	SEH_PROC(SYMBOL(sponge_keccakp1600_12_amd64_bmi2))
 	endbr64
 	// Save the callee-saved registers the rounds use, then make room for the scratch
 	// state.
 	push rbx
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset rbx, -16
+	SEH_PUSHREG(rbx)
 	push rbp
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset rbp, -24
+	SEH_PUSHREG(rbp)
 	push r12
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r12, -32
+	SEH_PUSHREG(r12)
 	push r13
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r13, -40
+	SEH_PUSHREG(r13)
 	push r14
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r14, -48
+	SEH_PUSHREG(r14)
 	push r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r15, -56
+	SEH_PUSHREG(r15)
 	sub rsp, 208
 	.cfi_adjust_cfa_offset 208
+	SEH_STACKALLOC(208)
+	SEH_ENDPROLOGUE
 	lea rax, qword ptr [rip + LOCAL(keccakf1600_amd64_bmi2_round_constants) + 96]
 	mov qword ptr [rsp + 200], rax          // the loop's pointer into the round constants
 	mov r13, qword ptr [rdi + 104]          // a register-resident lane
@@ -2322,6 +2423,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_bmi2):
 	mov r15, qword ptr [rdi + 168]          // a register-resident lane
 	jmp LOCAL(keccakf1600_amd64_bmi2_loop)
 	.cfi_endproc
+	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_amd64_bmi2))
 
 // XOR 17 lanes of block into state, then Keccak-p[1600, 12] (TurboSHAKE256, KT256).
@@ -2333,29 +2435,38 @@ SYMBOL(sponge_keccakp1600_12_amd64_bmi2):
 	.p2align 5
 SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb136):
 	.cfi_startproc
+	SEH_PROC(SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb136))
 	endbr64
 	// Save the callee-saved registers the rounds use, then make room for the scratch
 	// state.
 	push rbx
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset rbx, -16
+	SEH_PUSHREG(rbx)
 	push rbp
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset rbp, -24
+	SEH_PUSHREG(rbp)
 	push r12
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r12, -32
+	SEH_PUSHREG(r12)
 	push r13
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r13, -40
+	SEH_PUSHREG(r13)
 	push r14
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r14, -48
+	SEH_PUSHREG(r14)
 	push r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r15, -56
+	SEH_PUSHREG(r15)
 	sub rsp, 208
 	.cfi_adjust_cfa_offset 208
+	SEH_STACKALLOC(208)
+	SEH_ENDPROLOGUE
 	lea rax, qword ptr [rip + LOCAL(keccakf1600_amd64_bmi2_round_constants) + 96]
 	mov qword ptr [rsp + 200], rax          // the loop's pointer into the round constants
 	mov r15, rsi                            // the block, for the first round
@@ -2586,6 +2697,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb136):
 	// ---- end of round ----
 	jmp LOCAL(keccakf1600_amd64_bmi2_second_round)
 	.cfi_endproc
+	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb136))
 
 // XOR 21 lanes of block into state, then Keccak-p[1600, 12] (TurboSHAKE128, KT128).
@@ -2597,29 +2709,38 @@ SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb136):
 	.p2align 5
 SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb168):
 	.cfi_startproc
+	SEH_PROC(SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb168))
 	endbr64
 	// Save the callee-saved registers the rounds use, then make room for the scratch
 	// state.
 	push rbx
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset rbx, -16
+	SEH_PUSHREG(rbx)
 	push rbp
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset rbp, -24
+	SEH_PUSHREG(rbp)
 	push r12
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r12, -32
+	SEH_PUSHREG(r12)
 	push r13
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r13, -40
+	SEH_PUSHREG(r13)
 	push r14
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r14, -48
+	SEH_PUSHREG(r14)
 	push r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_offset r15, -56
+	SEH_PUSHREG(r15)
 	sub rsp, 208
 	.cfi_adjust_cfa_offset 208
+	SEH_STACKALLOC(208)
+	SEH_ENDPROLOGUE
 	lea rax, qword ptr [rip + LOCAL(keccakf1600_amd64_bmi2_round_constants) + 96]
 	mov qword ptr [rsp + 200], rax          // the loop's pointer into the round constants
 	mov r15, rsi                            // the block, for the first round
@@ -2857,6 +2978,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb168):
 	// ---- end of round ----
 	jmp LOCAL(keccakf1600_amd64_bmi2_second_round)
 	.cfi_endproc
+	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb168))
 
 // iota's round constants, one per round
@@ -2887,7 +3009,224 @@ LOCAL(keccakf1600_amd64_bmi2_round_constants):
 	.quad 0x0000000080000001
 	.quad 0x8000000080008008
 
-#if !defined(__APPLE__)
+#if defined(_WIN32)
+
+// Windows x64 entry: Keccak-f[1600] on the 25 lanes at state.
+// void sponge_keccakf1600_amd64_bmi2(uint64_t state[25])
+	.globl WIN64_SYMBOL(sponge_keccakf1600_amd64_bmi2)
+	FUNCTION_TYPE(WIN64_SYMBOL(sponge_keccakf1600_amd64_bmi2))
+	.p2align 4
+WIN64_SYMBOL(sponge_keccakf1600_amd64_bmi2):
+	SEH_PROC(WIN64_SYMBOL(sponge_keccakf1600_amd64_bmi2))
+	// rdi and rsi are callee-saved on Windows, argument registers in System V.
+	push rdi
+	SEH_PUSHREG(rdi)
+	push rsi
+	SEH_PUSHREG(rsi)
+	sub rsp, 8
+	SEH_STACKALLOC(8)
+	SEH_ENDPROLOGUE
+	mov rdi, rcx                            // state
+	call SYMBOL(sponge_keccakf1600_amd64_bmi2)
+	add rsp, 8
+	pop rsi
+	pop rdi
+	ret
+	SEH_ENDPROC
+
+// Windows x64 entry: XOR 9 lanes of block into state, then Keccak-f[1600] (SHA3-512).
+// void sponge_keccakf1600_amd64_bmi2_absorb72(uint64_t state[25], const uint8_t block[72])
+	.globl WIN64_SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb72)
+	FUNCTION_TYPE(WIN64_SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb72))
+	.p2align 4
+WIN64_SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb72):
+	SEH_PROC(WIN64_SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb72))
+	// rdi and rsi are callee-saved on Windows, argument registers in System V.
+	push rdi
+	SEH_PUSHREG(rdi)
+	push rsi
+	SEH_PUSHREG(rsi)
+	sub rsp, 8
+	SEH_STACKALLOC(8)
+	SEH_ENDPROLOGUE
+	mov rdi, rcx                            // state
+	mov rsi, rdx                            // block
+	call SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb72)
+	add rsp, 8
+	pop rsi
+	pop rdi
+	ret
+	SEH_ENDPROC
+
+// Windows x64 entry: XOR 13 lanes of block into state, then Keccak-f[1600] (SHA3-384).
+// void sponge_keccakf1600_amd64_bmi2_absorb104(uint64_t state[25], const uint8_t block[104])
+	.globl WIN64_SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb104)
+	FUNCTION_TYPE(WIN64_SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb104))
+	.p2align 4
+WIN64_SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb104):
+	SEH_PROC(WIN64_SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb104))
+	// rdi and rsi are callee-saved on Windows, argument registers in System V.
+	push rdi
+	SEH_PUSHREG(rdi)
+	push rsi
+	SEH_PUSHREG(rsi)
+	sub rsp, 8
+	SEH_STACKALLOC(8)
+	SEH_ENDPROLOGUE
+	mov rdi, rcx                            // state
+	mov rsi, rdx                            // block
+	call SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb104)
+	add rsp, 8
+	pop rsi
+	pop rdi
+	ret
+	SEH_ENDPROC
+
+// Windows x64 entry: XOR 17 lanes of block into state, then Keccak-f[1600] (SHA3-256, SHAKE256, Keccak-256).
+// void sponge_keccakf1600_amd64_bmi2_absorb136(uint64_t state[25], const uint8_t block[136])
+	.globl WIN64_SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb136)
+	FUNCTION_TYPE(WIN64_SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb136))
+	.p2align 4
+WIN64_SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb136):
+	SEH_PROC(WIN64_SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb136))
+	// rdi and rsi are callee-saved on Windows, argument registers in System V.
+	push rdi
+	SEH_PUSHREG(rdi)
+	push rsi
+	SEH_PUSHREG(rsi)
+	sub rsp, 8
+	SEH_STACKALLOC(8)
+	SEH_ENDPROLOGUE
+	mov rdi, rcx                            // state
+	mov rsi, rdx                            // block
+	call SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb136)
+	add rsp, 8
+	pop rsi
+	pop rdi
+	ret
+	SEH_ENDPROC
+
+// Windows x64 entry: XOR 18 lanes of block into state, then Keccak-f[1600] (SHA3-224).
+// void sponge_keccakf1600_amd64_bmi2_absorb144(uint64_t state[25], const uint8_t block[144])
+	.globl WIN64_SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb144)
+	FUNCTION_TYPE(WIN64_SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb144))
+	.p2align 4
+WIN64_SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb144):
+	SEH_PROC(WIN64_SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb144))
+	// rdi and rsi are callee-saved on Windows, argument registers in System V.
+	push rdi
+	SEH_PUSHREG(rdi)
+	push rsi
+	SEH_PUSHREG(rsi)
+	sub rsp, 8
+	SEH_STACKALLOC(8)
+	SEH_ENDPROLOGUE
+	mov rdi, rcx                            // state
+	mov rsi, rdx                            // block
+	call SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb144)
+	add rsp, 8
+	pop rsi
+	pop rdi
+	ret
+	SEH_ENDPROC
+
+// Windows x64 entry: XOR 21 lanes of block into state, then Keccak-f[1600] (SHAKE128).
+// void sponge_keccakf1600_amd64_bmi2_absorb168(uint64_t state[25], const uint8_t block[168])
+	.globl WIN64_SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb168)
+	FUNCTION_TYPE(WIN64_SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb168))
+	.p2align 4
+WIN64_SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb168):
+	SEH_PROC(WIN64_SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb168))
+	// rdi and rsi are callee-saved on Windows, argument registers in System V.
+	push rdi
+	SEH_PUSHREG(rdi)
+	push rsi
+	SEH_PUSHREG(rsi)
+	sub rsp, 8
+	SEH_STACKALLOC(8)
+	SEH_ENDPROLOGUE
+	mov rdi, rcx                            // state
+	mov rsi, rdx                            // block
+	call SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb168)
+	add rsp, 8
+	pop rsi
+	pop rdi
+	ret
+	SEH_ENDPROC
+
+// Windows x64 entry: Keccak-p[1600, 12] on the 25 lanes at state.
+// void sponge_keccakp1600_12_amd64_bmi2(uint64_t state[25])
+	.globl WIN64_SYMBOL(sponge_keccakp1600_12_amd64_bmi2)
+	FUNCTION_TYPE(WIN64_SYMBOL(sponge_keccakp1600_12_amd64_bmi2))
+	.p2align 4
+WIN64_SYMBOL(sponge_keccakp1600_12_amd64_bmi2):
+	SEH_PROC(WIN64_SYMBOL(sponge_keccakp1600_12_amd64_bmi2))
+	// rdi and rsi are callee-saved on Windows, argument registers in System V.
+	push rdi
+	SEH_PUSHREG(rdi)
+	push rsi
+	SEH_PUSHREG(rsi)
+	sub rsp, 8
+	SEH_STACKALLOC(8)
+	SEH_ENDPROLOGUE
+	mov rdi, rcx                            // state
+	call SYMBOL(sponge_keccakp1600_12_amd64_bmi2)
+	add rsp, 8
+	pop rsi
+	pop rdi
+	ret
+	SEH_ENDPROC
+
+// Windows x64 entry: XOR 17 lanes of block into state, then Keccak-p[1600, 12] (TurboSHAKE256, KT256).
+// void sponge_keccakp1600_12_amd64_bmi2_absorb136(uint64_t state[25], const uint8_t block[136])
+	.globl WIN64_SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb136)
+	FUNCTION_TYPE(WIN64_SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb136))
+	.p2align 4
+WIN64_SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb136):
+	SEH_PROC(WIN64_SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb136))
+	// rdi and rsi are callee-saved on Windows, argument registers in System V.
+	push rdi
+	SEH_PUSHREG(rdi)
+	push rsi
+	SEH_PUSHREG(rsi)
+	sub rsp, 8
+	SEH_STACKALLOC(8)
+	SEH_ENDPROLOGUE
+	mov rdi, rcx                            // state
+	mov rsi, rdx                            // block
+	call SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb136)
+	add rsp, 8
+	pop rsi
+	pop rdi
+	ret
+	SEH_ENDPROC
+
+// Windows x64 entry: XOR 21 lanes of block into state, then Keccak-p[1600, 12] (TurboSHAKE128, KT128).
+// void sponge_keccakp1600_12_amd64_bmi2_absorb168(uint64_t state[25], const uint8_t block[168])
+	.globl WIN64_SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb168)
+	FUNCTION_TYPE(WIN64_SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb168))
+	.p2align 4
+WIN64_SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb168):
+	SEH_PROC(WIN64_SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb168))
+	// rdi and rsi are callee-saved on Windows, argument registers in System V.
+	push rdi
+	SEH_PUSHREG(rdi)
+	push rsi
+	SEH_PUSHREG(rsi)
+	sub rsp, 8
+	SEH_STACKALLOC(8)
+	SEH_ENDPROLOGUE
+	mov rdi, rcx                            // state
+	mov rsi, rdx                            // block
+	call SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb168)
+	add rsp, 8
+	pop rsi
+	pop rdi
+	ret
+	SEH_ENDPROC
+#endif
+
+#if defined(__ELF__)
 	.section .note.GNU-stack, "", @progbits
 	.section .note.gnu.property, "a"
 	.p2align 3

@@ -796,7 +796,7 @@ LOCAL(keccakf1600_arm64_sha3_round_constants):
 	.quad 0x0000000080000001
 	.quad 0x8000000080008008
 
-#if !defined(__APPLE__)
+#if defined(__ELF__)
 	.section .note.GNU-stack, "", @progbits
 	.section .note.gnu.property, "a"
 	.p2align 3

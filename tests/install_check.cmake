@@ -4,9 +4,11 @@
 # find_package(sponge); each must print keccak256("abc").
 #   cmake -DBUILD_DIR=... -DCONSUMER_DIR=... -DC_CONSUMER_DIR=... -DWORK_DIR=... -DGENERATOR=...
 #         -DMAKE_PROGRAM=... -DCXX_COMPILER=... -DC_COMPILER=... [-DCXX_FLAGS=...] [-DBUILD_TYPE=...]
-#         [-DTOOLCHAIN_FILE=...] [-DEMULATOR=<"|"-separated command>] -P install_check.cmake
-# A cross build passes its toolchain file (the consumer is configured with it) and its
-# emulator (the consumers run under it).
+#         [-DTOOLCHAIN_FILE=...] [-DEMULATOR=<"|"-separated command>] [-DEXECUTABLE_SUFFIX=.exe]
+#         -P install_check.cmake
+# A cross build passes its toolchain file (the consumer is configured with it, the prefix
+# added to its find root path), its emulator (the consumers run under it) and its programs'
+# suffix (.exe for Windows).
 cmake_minimum_required(VERSION 3.25)
 foreach(variable BUILD_DIR CONSUMER_DIR C_CONSUMER_DIR WORK_DIR GENERATOR CXX_COMPILER C_COMPILER)
   if(NOT DEFINED ${variable} OR "${${variable}}" STREQUAL "")
@@ -52,13 +54,14 @@ if(BUILD_TYPE)
   list(APPEND common_configure_args "-DCMAKE_BUILD_TYPE=${BUILD_TYPE}")
 endif()
 if(TOOLCHAIN_FILE)
-  list(APPEND common_configure_args "-DCMAKE_TOOLCHAIN_FILE=${TOOLCHAIN_FILE}")
+  list(APPEND common_configure_args "-DCMAKE_TOOLCHAIN_FILE=${TOOLCHAIN_FILE}"
+       "-DCMAKE_FIND_ROOT_PATH=${prefix}")
 endif()
 set(configure_args -S "${CONSUMER_DIR}" -B "${WORK_DIR}/find_package" ${common_configure_args}
     "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}" "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}")
 run_step("configure find_package consumer" "${CMAKE_COMMAND}" ${configure_args})
 run_step("build find_package consumer" "${CMAKE_COMMAND}" --build "${WORK_DIR}/find_package")
-check_consumer_output("find_package" "${WORK_DIR}/find_package/consumer")
+check_consumer_output("find_package" "${WORK_DIR}/find_package/consumer${EXECUTABLE_SUFFIX}")
 
 # 2. pkg-config: c++ -std=c++20 main.cpp $(pkg-config --cflags --libs sponge)
 find_program(PKG_CONFIG_EXECUTABLE NAMES pkg-config pkgconf REQUIRED)
@@ -79,8 +82,8 @@ endif()
 separate_arguments(pkg_flags UNIX_COMMAND "${pkg_flags}")
 separate_arguments(cxx_flags UNIX_COMMAND "${CXX_FLAGS}")
 run_step("build pkg-config consumer" "${CXX_COMPILER}" -std=c++20 ${cxx_flags}
-         "${CONSUMER_DIR}/main.cpp" ${pkg_flags} -o "${WORK_DIR}/consumer_pkg_config")
-check_consumer_output("pkg-config" "${WORK_DIR}/consumer_pkg_config")
+         "${CONSUMER_DIR}/main.cpp" ${pkg_flags} -o "${WORK_DIR}/consumer_pkg_config${EXECUTABLE_SUFFIX}")
+check_consumer_output("pkg-config" "${WORK_DIR}/consumer_pkg_config${EXECUTABLE_SUFFIX}")
 
 # 3. A C-only project (no CXX language enabled): find_package(sponge) + sponge::sponge must
 #    link the static library's C++ runtime by itself.
@@ -88,4 +91,4 @@ run_step("configure C-only consumer" "${CMAKE_COMMAND}" -S "${C_CONSUMER_DIR}"
          -B "${WORK_DIR}/c_only" ${common_configure_args} "-DCMAKE_C_COMPILER=${C_COMPILER}"
          "-DCMAKE_C_FLAGS=${CXX_FLAGS}")
 run_step("build C-only consumer" "${CMAKE_COMMAND}" --build "${WORK_DIR}/c_only")
-check_consumer_output("C-only find_package" "${WORK_DIR}/c_only/c_consumer")
+check_consumer_output("C-only find_package" "${WORK_DIR}/c_only/c_consumer${EXECUTABLE_SUFFIX}")

@@ -29,15 +29,30 @@ void* allocate(std::size_t size) noexcept {
 void* allocate_aligned(std::size_t size, std::align_val_t alignment) noexcept {
   if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
   const std::size_t align = std::max(static_cast<std::size_t>(alignment), sizeof(void*));
+#if defined(_WIN32)
+  // Windows has no posix_memalign; its aligned blocks are freed with _aligned_free.
+  return _aligned_malloc(size == 0 ? 1 : size, align);
+#else
   void* pointer = nullptr;
   if (posix_memalign(&pointer, align, size == 0 ? 1 : size) != 0) return nullptr;
   return pointer;
+#endif
 }
 
 void deallocate(void* pointer) noexcept {
   if (pointer == nullptr) return;
   if (g_counting.load(std::memory_order_relaxed)) g_deallocations.fetch_add(1);
   std::free(pointer);
+}
+
+void deallocate_aligned(void* pointer) noexcept {
+#if defined(_WIN32)
+  if (pointer == nullptr) return;
+  if (g_counting.load(std::memory_order_relaxed)) g_deallocations.fetch_add(1);
+  _aligned_free(pointer);
+#else
+  deallocate(pointer);
+#endif
 }
 
 void* allocate_or_throw(std::size_t size) {
@@ -97,22 +112,22 @@ void operator delete[](void* pointer, const std::nothrow_t&) noexcept {
   deallocate(pointer);
 }
 void operator delete(void* pointer, std::align_val_t) noexcept {
-  deallocate(pointer);
+  deallocate_aligned(pointer);
 }
 void operator delete[](void* pointer, std::align_val_t) noexcept {
-  deallocate(pointer);
+  deallocate_aligned(pointer);
 }
 void operator delete(void* pointer, std::size_t, std::align_val_t) noexcept {
-  deallocate(pointer);
+  deallocate_aligned(pointer);
 }
 void operator delete[](void* pointer, std::size_t, std::align_val_t) noexcept {
-  deallocate(pointer);
+  deallocate_aligned(pointer);
 }
 void operator delete(void* pointer, std::align_val_t, const std::nothrow_t&) noexcept {
-  deallocate(pointer);
+  deallocate_aligned(pointer);
 }
 void operator delete[](void* pointer, std::align_val_t, const std::nothrow_t&) noexcept {
-  deallocate(pointer);
+  deallocate_aligned(pointer);
 }
 
 namespace {

@@ -7,6 +7,8 @@
 #include "audit/semantics.hpp"
 #include "program/amd64.hpp"
 #include "program/arm64.hpp"
+#include "program/instruction_table.hpp"
+#include "program/win64_unwind.hpp"
 #include "writers/gas_writer.hpp"
 
 namespace spongegen::audit {
@@ -320,12 +322,140 @@ class EntryChecker {
   bool dirty_upper_halves_ = false;  // a ymm/zmm register written since the last vzeroall
 };
 
+// The frame a prologue builds, as an unwinder sees it: each saved register with its offset
+// from the CFA (the stack pointer before the call), and the CFA's distance from the stack
+// pointer when the prologue is done.
+struct UnwindFrame {
+  std::vector<std::pair<Reg, std::int64_t>> saved;
+  std::int64_t cfa_offset = 8;  // the return address
+  friend bool operator==(const UnwindFrame&, const UnwindFrame&) = default;
+};
+
+UnwindFrame frame_of_codes(const Win64Prologue& prologue) {
+  UnwindFrame frame;
+  for (const UnwindCode& code : prologue.codes) {
+    if (code.op == UnwindOp::push_register) {
+      frame.cfa_offset += 8;
+      frame.saved.emplace_back(code.reg, -frame.cfa_offset);
+    } else if (code.op == UnwindOp::allocate_stack) {
+      frame.cfa_offset += code.value;
+    }
+  }
+  return frame;
+}
+
+UnwindFrame frame_of_cfi(const Function& function, std::size_t end_item) {
+  UnwindFrame frame;
+  for (std::size_t i = 0; i < end_item; ++i) {
+    const auto* cfi = std::get_if<Cfi>(&function.items[i]);
+    if (cfi == nullptr) continue;
+    if (cfi->kind == CfiKind::adjust_cfa_offset) frame.cfa_offset += cfi->value;
+    if (cfi->kind == CfiKind::def_cfa_offset) frame.cfa_offset = cfi->value;
+    if (cfi->kind == CfiKind::offset) frame.saved.emplace_back(cfi->reg, cfi->value);
+  }
+  return frame;
+}
+
+bool moves_stack_pointer(const Instruction& instruction) {
+  const InstructionSpec& spec = instruction_spec(instruction.mnemonic);
+  if (spec.has(kPush) || spec.has(kPop)) return true;
+  if (!spec.has(kAddsImmediateToStack) && !spec.has(kSubtractsImmediateFromStack)) return false;
+  const auto* reg = std::get_if<Reg>(&instruction.operands.at(0));
+  return reg != nullptr && *reg == amd64::rsp;
+}
+
+// The Windows x64 unwind data of one amd64 function (a System V function, or a Windows entry
+// when `windows_entry`): its codes describe the frame its CFI describes, and each return is
+// the epilogue the Windows unwinder recognises by its bytes (add rsp, N; the pops in the
+// reverse order of the pushes; ret), with no other stack pointer move outside the prologue.
+void check_win64_unwind(const Program& program, const Function& function, bool windows_entry,
+                        std::vector<std::string>& problems) {
+  const std::string where = (windows_entry ? "Windows entry " : "") + function.symbol;
+  const Win64Prologue prologue = win64_prologue(function);
+  const UnwindFrame frame = frame_of_codes(prologue);
+  if (!windows_entry && frame_of_cfi(function, prologue.end_item) != frame) {
+    problems.push_back(where + ": the Windows unwind codes and the CFI describe different frames");
+  }
+  std::vector<Instruction> epilogue;
+  std::int64_t allocated = 0;
+  for (const UnwindCode& code : prologue.codes) {
+    if (code.op == UnwindOp::allocate_stack) allocated = code.value;
+  }
+  if (allocated != 0) epilogue.push_back({Mnemonic::amd64_add, {amd64::rsp, Imm{allocated}}, {}});
+  for (auto it = frame.saved.rbegin(); it != frame.saved.rend(); ++it)
+    epilogue.push_back({Mnemonic::amd64_pop, {it->first}, {}});
+  std::vector<std::size_t> instructions;  // item indices of the instructions, in order
+  for (std::size_t i = 0; i < function.items.size(); ++i) {
+    if (std::holds_alternative<Instruction>(function.items[i])) instructions.push_back(i);
+  }
+  std::set<std::size_t> in_epilogue;
+  for (std::size_t k = 0; k < instructions.size(); ++k) {
+    const auto& ret = std::get<Instruction>(function.items[instructions[k]]);
+    if (ret.mnemonic != Mnemonic::amd64_ret) continue;
+    // The instructions where the epilogue should be count as it (reported once, here).
+    bool matches = k >= epilogue.size();
+    for (std::size_t j = 0; matches && j < epilogue.size(); ++j)
+      in_epilogue.insert(instructions[k - epilogue.size() + j]);
+    for (std::size_t j = 0; matches && j < epilogue.size(); ++j) {
+      const auto& actual =
+          std::get<Instruction>(function.items[instructions[k - epilogue.size() + j]]);
+      matches = actual.mnemonic == epilogue[j].mnemonic && actual.operands == epilogue[j].operands;
+    }
+    if (!matches) {
+      problems.push_back(where + ": a ret not preceded by the epilogue Windows unwinds (add rsp, " +
+                         std::to_string(allocated) + " and the pops in reverse push order)");
+    }
+  }
+  for (const std::size_t item : instructions) {
+    if (item < prologue.end_item || in_epilogue.count(item) != 0) continue;
+    const auto& instruction = std::get<Instruction>(function.items[item]);
+    if (moves_stack_pointer(instruction)) {
+      problems.push_back(where + ": '" + writers::format_instruction(program, instruction) +
+                         "' moves the stack pointer outside the prologue and the epilogues");
+    }
+  }
+}
+
+// A function that jumps into another's code (an absorb entry into the permute entry's rounds)
+// runs there on its own frame, which the Windows unwinder reads from the other function's
+// codes: the two prologues must build the same frame.
+void check_shared_frames(const Program& program, std::vector<std::string>& problems) {
+  std::map<LabelId, std::size_t> owner;
+  for (std::size_t f = 0; f < program.functions.size(); ++f) {
+    for (const Item& item : program.functions[f].items) {
+      if (const auto* label = std::get_if<LabelDef>(&item)) owner[label->id] = f;
+    }
+  }
+  for (std::size_t f = 0; f < program.functions.size(); ++f) {
+    for (const Item& item : program.functions[f].items) {
+      const auto* instruction = std::get_if<Instruction>(&item);
+      if (instruction == nullptr || instruction->operands.empty()) continue;
+      const auto* target = std::get_if<LabelRef>(&instruction->operands[0]);
+      if (target == nullptr || !owner.contains(target->id) || owner[target->id] == f) continue;
+      const std::size_t other = owner[target->id];
+      if (frame_of_codes(win64_prologue(program.functions[f])) !=
+          frame_of_codes(win64_prologue(program.functions[other]))) {
+        problems.push_back(program.functions[f].symbol + " jumps into " +
+                           program.functions[other].symbol +
+                           ", whose Windows unwind codes describe another frame");
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> check_invariants(const Program& program) {
   std::vector<std::string> problems;
   for (std::size_t f = 0; f < program.functions.size(); ++f)
     EntryChecker(program, f, problems);
+  if (program.isa == Isa::amd64) {
+    for (const Function& function : program.functions)
+      check_win64_unwind(program, function, false, problems);
+    for (const Function& entry : program.win64_entries)
+      check_win64_unwind(program, entry, true, problems);
+    check_shared_frames(program, problems);
+  }
   return problems;
 }
 

@@ -11,7 +11,12 @@
 //    from the state or the input (the last write to each such slot stored public data,
 //    e.g. zero); saves of callee-saved registers hold the caller's values and are exempt;
 //  - the ABI: every callee-saved register the entry writes was saved first, and is
-//    restored from the same slot before the return.
+//    restored from the same slot before the return;
+//  - Windows unwind (amd64): each function's Windows unwind codes describe the frame its
+//    CFI describes, each return follows the epilogue the Windows unwinder recognises (add
+//    rsp, the pops in reverse order, ret), nothing else moves the stack pointer, and a
+//    function that jumps into another's code builds that function's frame; the Windows
+//    entries' epilogues likewise.
 #pragma once
 
 #include <string>

@@ -120,7 +120,18 @@ class Reader {
 
   void read_line(std::string_view raw) {
     const std::string_view line = trim(raw);
+    // The Windows x64 entries (amd64 files): adapters in front of the functions read here,
+    // assembled for Windows only.
+    if (line == "#if defined(_WIN32)") {
+      in_windows_block_ = true;
+      return;
+    }
+    if (in_windows_block_) {
+      if (line == "#endif") in_windows_block_ = false;
+      return;
+    }
     if (line.empty() || line.front() == '#') return;  // preprocessor
+    if (starts_with(line, "SEH_")) return;            // Windows unwind codes, empty elsewhere
     if (starts_with(line, "//")) {
       read_comment(raw, line);
       return;
@@ -406,6 +417,7 @@ class Reader {
   Program program_;
   std::map<std::string, LabelId> labels_;
   bool in_function_ = false;
+  bool in_windows_block_ = false;
   EntryShape pending_shape_;
   int legacy_rounds_ = 0;
 };

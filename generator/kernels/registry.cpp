@@ -2,13 +2,17 @@
 
 #include <algorithm>
 
+#include "kernels/win64_entries.hpp"
 #include "program/instruction_table.hpp"
 #include "writers/gas_writer.hpp"
 
 namespace spongegen::kernels {
 
-const std::vector<KernelSpec>& all_kernels() {
-  static const std::vector<KernelSpec> kKernels = {
+namespace {
+
+// The kernels as their builders write them.
+std::vector<KernelSpec> listed_kernels() {
+  return {
       {"keccak-p1600",
        "amd64-bmi2",
        "keccakf1600_amd64_bmi2.S",
@@ -59,6 +63,24 @@ const std::vector<KernelSpec>& all_kernels() {
        keccak_reference_call,
        build_keccak_arm64_sha3_x2},
   };
+}
+
+}  // namespace
+
+const std::vector<KernelSpec>& all_kernels() {
+  // Every amd64 kernel gets its Windows x64 entries here, the later ones included.
+  static const std::vector<KernelSpec> kKernels = [] {
+    std::vector<KernelSpec> kernels = listed_kernels();
+    for (KernelSpec& spec : kernels) {
+      if (spec.isa != Isa::amd64) continue;
+      spec.build = [build = spec.build] {
+        BuiltKernel kernel = build();
+        add_win64_entries(kernel.program);
+        return kernel;
+      };
+    }
+    return kernels;
+  }();
   return kKernels;
 }
 

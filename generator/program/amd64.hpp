@@ -81,6 +81,8 @@ class Emitter : public FunctionBuilder {
   void endbr64() { emit(Mnemonic::amd64_endbr64, {}); }
   void ret() { emit(Mnemonic::amd64_ret, {}); }
   void jmp(LabelId target) { emit(Mnemonic::amd64_jmp, {LabelRef{target}}); }
+  // Calls function `function` of this Program (a Windows entry calling its System V entry).
+  void call(std::uint32_t function) { emit(Mnemonic::amd64_call, {SymbolRef{function}}); }
   void push(Reg reg) { emit(Mnemonic::amd64_push, {reg}); }
   void pop(Reg reg) { emit(Mnemonic::amd64_pop, {reg}); }
   void mov(Reg dst, Reg src) { emit(Mnemonic::amd64_mov, {dst, src}); }

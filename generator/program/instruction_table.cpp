@@ -106,7 +106,9 @@ std::uint32_t operand_form(const Operand& operand) {
   if (const Mem* mem = std::get_if<Mem>(&operand))
     return mem->bytes == 8 ? kMem | kMem64 : std::uint32_t{kMem};
   if (std::holds_alternative<Imm>(operand)) return kImm;
-  if (std::holds_alternative<LabelRef>(operand)) return kLabel;
+  if (std::holds_alternative<LabelRef>(operand) || std::holds_alternative<SymbolRef>(operand)) {
+    return kLabel;
+  }
   return kShifted;
 }
 

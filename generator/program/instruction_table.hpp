@@ -94,6 +94,7 @@ enum Behaviour : std::uint32_t {
   // xor with two equal sources: the result is zero whatever the register held (the zero
   // idiom), so it is public data however secret the register was.
   kZeroWhenSourcesEqual = 1u << 13,
+  kCall = 1u << 14,  // amd64 call: pushes the return address; the callee returns after it
 };
 
 inline constexpr std::size_t kMaxOperands = 4;

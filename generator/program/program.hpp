@@ -91,7 +91,14 @@ struct LabelRef {
   friend bool operator==(const LabelRef&, const LabelRef&) = default;
 };
 
-using Operand = std::variant<Reg, Mem, Imm, LabelRef, ShiftedReg>;
+// A function of the file by its index in Program::functions: the System V entry a Windows x64
+// entry calls (Program::win64_entries).
+struct SymbolRef {
+  std::uint32_t function;
+  friend bool operator==(const SymbolRef&, const SymbolRef&) = default;
+};
+
+using Operand = std::variant<Reg, Mem, Imm, LabelRef, ShiftedReg, SymbolRef>;
 
 // ---------------------------------------------------------------------------------------
 // Instructions
@@ -225,6 +232,11 @@ struct Program {
   std::vector<std::string> label_names;  // LabelId -> name
   std::vector<Function> functions;
   std::vector<QuadTable> tables;
+  // amd64: one Windows x64 entry per function, under the function's own symbol, assembled
+  // for Windows only (_WIN32), where the System V functions are named <symbol>_sysv. Each one
+  // moves the Win64 arguments into the System V registers, preserves what Win64 makes
+  // callee-saved and System V does not, and calls its function (kernels/win64_entries.hpp).
+  std::vector<Function> win64_entries;
 
   LabelId new_label(std::string name);
   std::size_t instruction_count() const;

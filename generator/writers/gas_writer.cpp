@@ -5,6 +5,7 @@
 #include "program/amd64.hpp"
 #include "program/arm64.hpp"
 #include "program/instruction_table.hpp"
+#include "program/win64_unwind.hpp"
 
 namespace spongegen::writers {
 namespace {
@@ -20,6 +21,9 @@ std::string amd64_operand(const Program& program, const Operand& operand) {
   if (const Imm* imm = std::get_if<Imm>(&operand)) return fmt::format("{}", imm->value);
   if (const LabelRef* label = std::get_if<LabelRef>(&operand)) {
     return local_label(program, label->id);
+  }
+  if (const SymbolRef* symbol = std::get_if<SymbolRef>(&operand)) {
+    return fmt::format("SYMBOL({})", program.functions.at(symbol->function).symbol);
   }
   if (const Mem* mem = std::get_if<Mem>(&operand)) {
     std::string address;
@@ -108,6 +112,45 @@ const char* kObjectFormatMacros = R"(#if defined(__APPLE__)
 #endif
 )";
 
+// amd64 files also assemble for Windows x64 (COFF): the System V functions keep their code
+// and take the suffix _sysv, the Windows entries at the end of the file take the C names, and
+// every function carries Windows unwind codes (SEH_*) beside its DWARF CFI.
+const char* kAmd64ObjectFormatMacros = R"(#if defined(__APPLE__)
+#define SYMBOL(name) _##name
+#define LOCAL(name) L##name
+#define HIDDEN(name) .private_extern name
+#define FUNCTION_TYPE(name)
+#define FUNCTION_SIZE(name)
+#elif defined(_WIN32)
+#define SYMBOL(name) name##_sysv
+#define WIN64_SYMBOL(name) name
+#define LOCAL(name) .L##name
+#define HIDDEN(name)
+#define FUNCTION_TYPE(name) .def name; .scl 2; .type 32; .endef
+#define FUNCTION_SIZE(name)
+#define SEH_PROC(name) .seh_proc name
+#define SEH_PUSHREG(reg) .seh_pushreg reg
+#define SEH_STACKALLOC(bytes) .seh_stackalloc bytes
+#define SEH_SAVEXMM(reg, offset) .seh_savexmm reg, offset
+#define SEH_ENDPROLOGUE .seh_endprologue
+#define SEH_ENDPROC .seh_endproc
+#else
+#define SYMBOL(name) name
+#define LOCAL(name) .L##name
+#define HIDDEN(name) .hidden name
+#define FUNCTION_TYPE(name) .type name, @function
+#define FUNCTION_SIZE(name) .size name, . - name
+#endif
+#if !defined(_WIN32)
+#define SEH_PROC(name)
+#define SEH_PUSHREG(reg)
+#define SEH_STACKALLOC(bytes)
+#define SEH_SAVEXMM(reg, offset)
+#define SEH_ENDPROLOGUE
+#define SEH_ENDPROC
+#endif
+)";
+
 std::string property_note(PropertyNote note) {
   if (note == PropertyNote::none) return {};
   const bool x86 = note == PropertyNote::x86_ibt_shstk;
@@ -148,6 +191,57 @@ std::string format_instruction(const Program& program, const Instruction& instru
   return text;
 }
 
+namespace {
+
+// The items of one function: instructions, labels, comments, CFI, round markers. amd64
+// functions also get their Windows unwind codes (SEH_*, empty outside Windows) after the
+// prologue instructions they describe, between SEH_PROC(`symbol`) and SEH_ENDPROLOGUE.
+void append_function_items(std::string& out, const Program& program, const Function& function,
+                           const std::string& symbol) {
+  const bool seh = program.isa == Isa::amd64;
+  const Win64Prologue prologue = seh ? win64_prologue(function) : Win64Prologue{};
+  if (seh) out += fmt::format("\tSEH_PROC({})\n", symbol);
+  std::size_t next_code = 0;
+  for (std::size_t i = 0; i < function.items.size(); ++i) {
+    const Item& item = function.items[i];
+    const bool is_instruction = std::holds_alternative<Instruction>(item);
+    if (seh && (is_instruction || std::holds_alternative<LabelDef>(item))) {
+      // The codes of the instructions before this one, then the end of the prologue.
+      for (; next_code < prologue.codes.size() && prologue.codes[next_code].instruction_item < i;
+           ++next_code) {
+        out += "\t" + unwind_directive(prologue.codes[next_code]) + "\n";
+      }
+      if (i == prologue.end_item) out += "\tSEH_ENDPROLOGUE\n";
+    }
+    if (const auto* instruction = std::get_if<Instruction>(&item)) {
+      std::string line = fmt::format("\t{}", format_instruction(program, *instruction));
+      if (!instruction->comment.empty()) {
+        const std::size_t width = line.size() + 7;  // the tab counts as 8 columns
+        line += std::string(width < kCommentColumn ? kCommentColumn - width : 1, ' ');
+        line += "// " + instruction->comment;
+      }
+      out += line + "\n";
+    } else if (const auto* label = std::get_if<LabelDef>(&item)) {
+      out += local_label(program, label->id) + ":\n";
+    } else if (const auto* comment = std::get_if<Comment>(&item)) {
+      out += "\t// " + comment->text + "\n";
+    } else if (std::holds_alternative<Blank>(item)) {
+      out += "\n";
+    } else if (const auto* cfi = std::get_if<Cfi>(&item)) {
+      out += fmt::format("\t{}\n", cfi_line(program, *cfi));
+    } else if (const auto* marker = std::get_if<RoundMarker>(&item)) {
+      out += round_marker_line(*marker) + "\n";
+    }
+  }
+  if (seh) {
+    for (; next_code < prologue.codes.size(); ++next_code)
+      out += "\t" + unwind_directive(prologue.codes[next_code]) + "\n";
+    if (prologue.end_item == function.items.size()) out += "\tSEH_ENDPROLOGUE\n";
+  }
+}
+
+}  // namespace
+
 std::string write_gas(const Program& program) {
   std::string out;
   append_comment_block(out,
@@ -158,7 +252,7 @@ std::string write_gas(const Program& program) {
                        });
   append_comment_block(out, program.header_lines);
   out += "\n";
-  out += kObjectFormatMacros;
+  out += program.isa == Isa::amd64 ? kAmd64ObjectFormatMacros : kObjectFormatMacros;
   out += "\n";
   if (program.isa == Isa::amd64) out += "\t.intel_syntax noprefix\n";
   if (!program.arch_directive.empty()) out += "\t.arch " + program.arch_directive + "\n";
@@ -174,28 +268,9 @@ std::string write_gas(const Program& program) {
     out += "\t.p2align 5\n";
     out += fmt::format("SYMBOL({}):\n", function.symbol);
     out += "\t.cfi_startproc\n";
-    for (const Item& item : function.items) {
-      if (const auto* instruction = std::get_if<Instruction>(&item)) {
-        std::string line = fmt::format("\t{}", format_instruction(program, *instruction));
-        if (!instruction->comment.empty()) {
-          const std::size_t width = line.size() + 7;  // the tab counts as 8 columns
-          line += std::string(width < kCommentColumn ? kCommentColumn - width : 1, ' ');
-          line += "// " + instruction->comment;
-        }
-        out += line + "\n";
-      } else if (const auto* label = std::get_if<LabelDef>(&item)) {
-        out += local_label(program, label->id) + ":\n";
-      } else if (const auto* comment = std::get_if<Comment>(&item)) {
-        out += "\t// " + comment->text + "\n";
-      } else if (std::holds_alternative<Blank>(item)) {
-        out += "\n";
-      } else if (const auto* cfi = std::get_if<Cfi>(&item)) {
-        out += fmt::format("\t{}\n", cfi_line(program, *cfi));
-      } else if (const auto* marker = std::get_if<RoundMarker>(&item)) {
-        out += round_marker_line(*marker) + "\n";
-      }
-    }
+    append_function_items(out, program, function, fmt::format("SYMBOL({})", function.symbol));
     out += "\t.cfi_endproc\n";
+    if (program.isa == Isa::amd64) out += "\tSEH_ENDPROC\n";
     out += fmt::format("\tFUNCTION_SIZE(SYMBOL({}))\n", function.symbol);
   }
 
@@ -208,7 +283,22 @@ std::string write_gas(const Program& program) {
       out += fmt::format("\t.quad 0x{:016x}\n", value);
   }
 
-  out += "\n#if !defined(__APPLE__)\n";
+  if (!program.win64_entries.empty()) {
+    out += "\n#if defined(_WIN32)\n";
+    for (const Function& entry : program.win64_entries) {
+      out += "\n";
+      append_comment_block(out, {entry.summary, c_prototype(entry.symbol, entry.shape)});
+      out += fmt::format("\t.globl WIN64_SYMBOL({0})\n\tFUNCTION_TYPE(WIN64_SYMBOL({0}))\n",
+                         entry.symbol);
+      out += "\t.p2align 4\n";
+      out += fmt::format("WIN64_SYMBOL({}):\n", entry.symbol);
+      append_function_items(out, program, entry, fmt::format("WIN64_SYMBOL({})", entry.symbol));
+      out += "\tSEH_ENDPROC\n";
+    }
+    out += "#endif\n";
+  }
+
+  out += "\n#if defined(__ELF__)\n";
   out += "\t.section .note.GNU-stack, \"\", @progbits\n";
   out += property_note(program.property_note);
   out += "#endif\n";

@@ -1,7 +1,11 @@
 #include "fuzz_support.hpp"
 
+#if defined(_WIN32)
+#include <windows.h>
+#else
 #include <sys/mman.h>
 #include <unistd.h>
+#endif
 
 #include <algorithm>
 #include <cstdio>
@@ -18,7 +22,13 @@ namespace {
 std::string target = "sponge_fuzz";
 
 std::size_t page_size() {
+#if defined(_WIN32)
+  SYSTEM_INFO system;
+  GetSystemInfo(&system);
+  return system.dwPageSize;
+#else
   return static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+#endif
 }
 
 }  // namespace
@@ -26,11 +36,21 @@ std::size_t page_size() {
 GuardedRegion::GuardedRegion(std::size_t capacity) {
   const std::size_t page = page_size();
   capacity_ = (capacity + page - 1) / page * page;
+#if defined(_WIN32)
+  void* mapping = VirtualAlloc(nullptr, capacity_ + page, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
+  if (mapping == nullptr) fail("VirtualAlloc of a guarded region failed");
+  guard_ = static_cast<std::uint8_t*>(mapping) + capacity_;
+  DWORD previous = 0;
+  if (!VirtualProtect(guard_, page, PAGE_NOACCESS, &previous)) {
+    fail("VirtualProtect of the guard page failed");
+  }
+#else
   void* mapping =
       mmap(nullptr, capacity_ + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (mapping == MAP_FAILED) fail("mmap of a guarded region failed");
   guard_ = static_cast<std::uint8_t*>(mapping) + capacity_;
   if (mprotect(guard_, page, PROT_NONE) != 0) fail("mprotect of the guard page failed");
+#endif
 }
 
 std::span<std::uint8_t> GuardedRegion::ending_at_guard(std::size_t length) const {

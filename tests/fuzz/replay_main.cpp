@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
     if (entry.is_regular_file()) inputs.push_back(entry.path());
   }
   if (error || inputs.empty()) {
-    std::fprintf(stderr, "%s: no corpus files in %s%s%s\n", argv[0], folder.c_str(),
+    std::fprintf(stderr, "%s: no corpus files in %s%s%s\n", argv[0], folder.string().c_str(),
                  error ? ": " : "", error ? error.message().c_str() : "");
     return 1;
   }
@@ -37,11 +37,11 @@ int main(int argc, char** argv) {
     const std::vector<std::uint8_t> data((std::istreambuf_iterator<char>(file)),
                                          std::istreambuf_iterator<char>());
     if (!file.good() && !file.eof()) {
-      std::fprintf(stderr, "%s: cannot read %s\n", argv[0], path.c_str());
+      std::fprintf(stderr, "%s: cannot read %s\n", argv[0], path.string().c_str());
       return 1;
     }
     LLVMFuzzerTestOneInput(data.data(), data.size());  // a failed check aborts
   }
-  std::printf("%s: replayed %zu inputs from %s\n", argv[0], inputs.size(), folder.c_str());
+  std::printf("%s: replayed %zu inputs from %s\n", argv[0], inputs.size(), folder.string().c_str());
   return 0;
 }

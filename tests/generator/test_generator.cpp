@@ -76,6 +76,21 @@ void remove_instruction(Program& program, const std::string& text) {
   FAIL("no instruction '" << text << "'");
 }
 
+// Swaps the first instructions printed as `first` and `second` in `function` of `program`.
+void swap_instructions(const Program& program, Function& function, const std::string& first,
+                       const std::string& second) {
+  auto find = [&](const std::string& text) {
+    return std::find_if(function.items.begin(), function.items.end(), [&](const Item& item) {
+      const auto* instruction = std::get_if<Instruction>(&item);
+      return instruction && writers::format_instruction(program, *instruction) == text;
+    });
+  };
+  const auto a = find(first), b = find(second);
+  REQUIRE(a != function.items.end());
+  REQUIRE(b != function.items.end());
+  std::iter_swap(a, b);
+}
+
 Instruction* find_instruction(Program& program, const std::string& text) {
   for (Function& function : program.functions) {
     for (Item& item : function.items) {
@@ -494,6 +509,53 @@ TEST_CASE("the invariant checks catch what they claim to catch") {
     // Without the clearing, the wipe's zero register is the only public vector register:
     // nothing else changes.
     CHECK(problems.size() == program.functions.size());
+  }
+  SUBCASE("amd64: Windows unwind codes that disagree with the CFI") {
+    Program program = build("amd64-bmi2").program;
+    // The CFI puts rbx one slot below where the push (and so the unwind code) puts it.
+    for (Item& item : program.functions.front().items) {
+      auto* cfi = std::get_if<Cfi>(&item);
+      if (cfi != nullptr && cfi->kind == CfiKind::offset && cfi->reg == amd64::rbx) {
+        cfi->value -= 8;
+        break;
+      }
+    }
+    CHECK(any_contains(audit::check_invariants(program),
+                       "sponge_keccakf1600_amd64_bmi2: the Windows unwind codes and the CFI "
+                       "describe different frames"));
+  }
+  SUBCASE("amd64: an epilogue the Windows unwinder does not recognise") {
+    Program program = build("amd64-bmi2").program;
+    swap_instructions(program, program.functions.front(), "pop rbx", "pop rbp");
+    CHECK(any_contains(audit::check_invariants(program),
+                       "sponge_keccakf1600_amd64_bmi2: a ret not preceded by the epilogue "
+                       "Windows unwinds"));
+  }
+  SUBCASE("amd64: the Windows entries' epilogues are checked too") {
+    Program program = build("amd64-avx2-x4").program;
+    REQUIRE(!program.win64_entries.empty());
+    swap_instructions(program, program.win64_entries.front(), "pop rsi", "pop rdi");
+    const auto problems = audit::check_invariants(program);
+    CHECK(any_contains(problems,
+                       "Windows entry sponge_keccakf1600_amd64_avx2_x4: a ret not "
+                       "preceded by the epilogue Windows unwinds"));
+    CHECK(problems.size() == 1);
+  }
+  SUBCASE("amd64: an entry that jumps into rounds run on another frame") {
+    Program program = build("amd64-bmi2").program;
+    Function& absorb = program.functions.at(1);
+    REQUIRE(absorb.symbol == "sponge_keccakf1600_amd64_bmi2_absorb72");
+    for (Item& item : absorb.items) {
+      auto* instruction = std::get_if<Instruction>(&item);
+      if (instruction != nullptr &&
+          writers::format_instruction(program, *instruction) == "sub rsp, 208") {
+        std::get<Imm>(instruction->operands[1]).value = 216;
+      }
+    }
+    CHECK(any_contains(audit::check_invariants(program),
+                       "sponge_keccakf1600_amd64_bmi2_absorb72 jumps into "
+                       "sponge_keccakf1600_amd64_bmi2, whose Windows unwind codes describe "
+                       "another frame"));
   }
   SUBCASE("amd64: the multi-state scratch wipe is checked too") {
     Program program = build("amd64-avx2-x4").program;

@@ -1,6 +1,7 @@
 // Calling-convention conformance of every entry of every runnable kernel, through an
-// assembly shim (abi_shim_amd64.S for System V AMD64, abi_shim_arm64.S for AAPCS64): the
-// callee-saved registers (rbx rbp r12-r15; x19-x28 and d8-d15) hold canaries across the
+// assembly shim (abi_shim_amd64.S for System V AMD64, abi_shim_win64.S for Windows x64,
+// abi_shim_arm64.S for AAPCS64): the callee-saved registers (rbx rbp r12-r15, on Windows
+// also rdi rsi xmm6-xmm15; x19-x28 and d8-d15) hold canaries across the
 // call, the stack pointer comes back unchanged, on amd64 the direction flag is clear on
 // return, and the state still equals the portable reference. A deliberately wrong callee
 // proves the shim sees each kind of violation.
@@ -54,17 +55,13 @@ TEST_CASE("the ABI shim reports a callee that breaks the ABI (negative control)"
       sponge_test_call_with_canaries(reinterpret_cast<void*>(&sponge_test_bad_callee), state.data(),
                                      block.data(), &observed, kJunkThird, kJunkFourth);
 #if defined(__x86_64__)
-  const std::vector<int> clobbered = {0, 3};  // rbx, r13
-  constexpr std::uint64_t kSpShift = 8;
   CHECK((observed.rflags_after & kDirectionFlag) != 0);
-#else
-  const std::vector<int> clobbered = {0, 5, 11, 17};  // x19, x24, d9, d15
-  constexpr std::uint64_t kSpShift = 16;
 #endif
+  constexpr std::uint64_t kSpShift = kBadCalleeSpShift;
   for (int reg = 0; reg < kCalleeSavedCount; ++reg) {
     INFO("register " << std::string(kCalleeSavedNames[reg]));
     bool expect_clobbered = false;
-    for (const int index : clobbered)
+    for (const int index : kBadCalleeClobbers)
       expect_clobbered = expect_clobbered || index == reg;
     CHECK((observed.after[reg] != observed.canary[reg]) == expect_clobbered);
   }
