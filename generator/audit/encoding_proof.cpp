@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <string_view>
@@ -170,6 +171,106 @@ class ElfObject {
   std::vector<Section> sections_;
 };
 
+[[noreturn]] void malformed_coff(const std::string& what) {
+  throw MalformedObject("malformed COFF object: " + what);
+}
+
+// Just enough COFF (x86-64, as GNU as for mingw-w64 and clang for the MSVC target write it)
+// to find the .text bytes, the symbols defined in .text and the relocations against it,
+// every offset and count checked against the file as in ElfObject.
+class CoffObject {
+ public:
+  static constexpr std::uint16_t kMachineAmd64 = 0x8664;
+
+  explicit CoffObject(const std::string& bytes) : bytes_(bytes) {
+    constexpr std::uint64_t kHeaderBytes = 20, kSectionBytes = 40;
+    if (bytes.size() < kHeaderBytes) malformed_coff("fewer bytes than a COFF header");
+    if (read<std::uint16_t>(0) != kMachineAmd64) malformed_coff("not an x86-64 COFF object");
+    const std::uint16_t sections = read<std::uint16_t>(2);
+    symbols_at_ = read<std::uint32_t>(8);
+    symbol_count_ = read<std::uint32_t>(12);
+    const std::uint64_t table = kHeaderBytes + read<std::uint16_t>(16);
+    require_in_file(table, std::uint64_t{sections} * kSectionBytes, "the section table");
+    for (std::uint16_t i = 0; i < sections; ++i) {
+      const std::uint64_t at = table + std::uint64_t{i} * kSectionBytes;
+      if (bytes_.compare(at, 8, std::string(".text\0\0\0", 8)) != 0) continue;
+      text_index_ = i + 1;  // COFF section numbers count from 1
+      text_size_ = read<std::uint32_t>(at + 16);
+      text_at_ = read<std::uint32_t>(at + 20);
+      relocations_at_ = read<std::uint32_t>(at + 24);
+      relocation_count_ = read<std::uint16_t>(at + 32);
+      break;
+    }
+    if (text_index_ == 0) malformed_coff("no .text section");
+    require_in_file(text_at_, text_size_, ".text's contents");
+    require_in_file(relocations_at_, std::uint64_t{relocation_count_} * 10, ".text's relocations");
+    require_in_file(symbols_at_, std::uint64_t{symbol_count_} * kSymbolBytes, "the symbol table");
+  }
+
+  std::string text() const { return bytes_.substr(text_at_, text_size_); }
+
+  // Name -> (offset in .text, 0): COFF symbols carry no size.
+  std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> text_symbols() const {
+    std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> symbols;
+    const std::uint64_t strings = symbols_at_ + std::uint64_t{symbol_count_} * kSymbolBytes;
+    for (std::uint32_t i = 0; i < symbol_count_; ++i) {
+      const std::uint64_t at = symbols_at_ + std::uint64_t{i} * kSymbolBytes;
+      const auto section = read<std::int16_t>(at + 12);
+      const std::uint8_t aux = static_cast<std::uint8_t>(bytes_[at + 17]);
+      if (section == static_cast<std::int16_t>(text_index_)) {
+        std::string name;
+        if (read<std::uint32_t>(at) == 0) {  // a long name: an offset into the string table
+          const std::uint64_t offset = strings + read<std::uint32_t>(at + 4);
+          if (offset >= bytes_.size()) malformed_coff("a symbol name past the end of the file");
+          name = std::string(bytes_.c_str() + offset, strnlen(bytes_.c_str() + offset,
+                                                              bytes_.size() - offset));
+        } else {
+          name = bytes_.substr(at, 8);
+          name.resize(strnlen(name.c_str(), 8));
+        }
+        symbols[name] = {read<std::uint32_t>(at + 8), 0};
+      }
+      i += aux;
+    }
+    return symbols;
+  }
+
+  std::set<std::uint64_t> relocated_offsets() const {
+    std::set<std::uint64_t> offsets;
+    for (std::uint32_t i = 0; i < relocation_count_; ++i)
+      offsets.insert(read<std::uint32_t>(relocations_at_ + std::uint64_t{i} * 10));
+    return offsets;
+  }
+
+ private:
+  static constexpr std::uint64_t kSymbolBytes = 18;
+
+  template <typename T>
+  T read(std::uint64_t at) const {
+    require_in_file(at, sizeof(T), "a header field");
+    T value;
+    std::memcpy(&value, bytes_.data() + at, sizeof(T));
+    return value;
+  }
+
+  void require_in_file(std::uint64_t offset, std::uint64_t size, const std::string& what) const {
+    if (offset > bytes_.size() || size > bytes_.size() - offset) {
+      malformed_coff(fmt::format("{} ({} bytes at {:#x}) lies past the end of the file ({} bytes)",
+                                 what, size, offset, bytes_.size()));
+    }
+  }
+
+  const std::string& bytes_;
+  std::uint32_t symbols_at_ = 0, symbol_count_ = 0;
+  std::uint32_t text_index_ = 0, text_size_ = 0, text_at_ = 0;
+  std::uint32_t relocations_at_ = 0, relocation_count_ = 0;
+};
+
+bool is_coff_amd64(const std::string& bytes) {
+  return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x64 &&
+         static_cast<unsigned char>(bytes[1]) == 0x86;
+}
+
 std::string hex_bytes(const std::string& bytes, std::size_t from, std::size_t count) {
   std::string out;
   for (std::size_t i = from; i < std::min(bytes.size(), from + count); ++i) {
@@ -180,61 +281,90 @@ std::string hex_bytes(const std::string& bytes, std::size_t from, std::size_t co
 
 }  // namespace
 
+namespace {
+
+// One function of the object against asmjit's encoding of it; `size` is the object's (ELF)
+// or none (COFF, 0: asmjit's size is compared, within .text).
+void compare_function(const Program& program, const std::string& name_in_object,
+                      const Function& function, const writers::EncodedFunction& mine,
+                      const std::string& text, const std::string& code,
+                      const std::map<std::string, std::pair<std::uint64_t, std::uint64_t>>& symbols,
+                      const std::set<std::uint64_t>& relocated, ProofResult& result) {
+  const auto symbol = symbols.find(name_in_object);
+  if (symbol == symbols.end()) {
+    result.mismatches.push_back(name_in_object + ": not defined in the object's .text");
+    return;
+  }
+  const auto [address, object_size] = symbol->second;
+  ++result.functions_compared;
+  const std::uint64_t size = object_size != 0 ? object_size : mine.size;
+  if (size != mine.size || address > text.size() || size > text.size() - address) {
+    result.mismatches.push_back(fmt::format("{}: {} bytes from the assembler, {} from asmjit",
+                                            name_in_object, size, mine.size));
+    return;
+  }
+  std::vector<const Instruction*> instructions;
+  for (const Item& item : function.items) {
+    if (const auto* instruction = std::get_if<Instruction>(&item)) {
+      instructions.push_back(instruction);
+    }
+  }
+  for (std::size_t i = 0; i < size; ++i) {
+    bool masked = false;
+    for (std::uint64_t reloc : relocated)
+      masked |= address + i >= reloc && address + i < reloc + 4;
+    if (masked) {
+      ++result.relocation_bytes_masked;
+      continue;
+    }
+    ++result.bytes_compared;
+    if (text.at(address + i) == code.at(mine.offset + i)) continue;
+    std::size_t index = 0;
+    while (index + 1 < mine.instruction_offsets.size() && mine.instruction_offsets[index + 1] <= i) {
+      ++index;
+    }
+    const std::size_t start = mine.instruction_offsets.at(index);
+    const std::size_t length =
+        (index + 1 < mine.instruction_offsets.size() ? mine.instruction_offsets[index + 1]
+                                                     : mine.size) -
+        start;
+    result.mismatches.push_back(fmt::format(
+        "{}: instruction {} '{}' at +{:#x}: assembler {} , asmjit {}", name_in_object, index,
+        writers::format_instruction(program, *instructions.at(index)), start,
+        hex_bytes(text, address + start, length), hex_bytes(code, mine.offset + start, length)));
+    return;
+  }
+}
+
+}  // namespace
+
 ProofResult prove_encoding(const Program& program, const std::string& object) {
+  const writers::EncodedProgram encoded = writers::encode(program);
+  const std::string code(encoded.code.begin(), encoded.code.end());
+  ProofResult result;
+  if (is_coff_amd64(object)) {
+    // Windows x64: the System V functions under <symbol>_sysv, then the Windows entries.
+    const CoffObject coff(object);
+    const std::string text = coff.text();
+    const auto symbols = coff.text_symbols();
+    const auto relocated = coff.relocated_offsets();
+    for (std::size_t f = 0; f < program.functions.size(); ++f) {
+      compare_function(program, program.functions[f].symbol + "_sysv", program.functions[f],
+                       encoded.functions[f], text, code, symbols, relocated, result);
+    }
+    for (std::size_t f = 0; f < program.win64_entries.size(); ++f) {
+      compare_function(program, program.win64_entries[f].symbol, program.win64_entries[f],
+                       encoded.win64_entries[f], text, code, symbols, relocated, result);
+    }
+    return result;
+  }
   const ElfObject elf(object);
   const std::string text = elf.text();
   const auto symbols = elf.text_symbols();
   const auto relocated = elf.relocated_offsets();
-  const writers::EncodedProgram encoded = writers::encode(program);
-  const std::string code(encoded.code.begin(), encoded.code.end());
-  ProofResult result;
   for (std::size_t f = 0; f < program.functions.size(); ++f) {
-    const Function& function = program.functions[f];
-    const writers::EncodedFunction& mine = encoded.functions[f];
-    const auto symbol = symbols.find(function.symbol);
-    if (symbol == symbols.end()) {
-      result.mismatches.push_back(function.symbol + ": not defined in the object's .text");
-      continue;
-    }
-    const auto [address, size] = symbol->second;
-    ++result.functions_compared;
-    if (size != mine.size) {
-      result.mismatches.push_back(fmt::format("{}: {} bytes from the assembler, {} from asmjit",
-                                              function.symbol, size, mine.size));
-      continue;
-    }
-    std::vector<const Instruction*> instructions;
-    for (const Item& item : function.items) {
-      if (const auto* instruction = std::get_if<Instruction>(&item)) {
-        instructions.push_back(instruction);
-      }
-    }
-    for (std::size_t i = 0; i < size; ++i) {
-      bool masked = false;
-      for (std::uint64_t reloc : relocated)
-        masked |= address + i >= reloc && address + i < reloc + 4;
-      if (masked) {
-        ++result.relocation_bytes_masked;
-        continue;
-      }
-      ++result.bytes_compared;
-      if (text.at(address + i) == code.at(mine.offset + i)) continue;
-      std::size_t index = 0;
-      while (index + 1 < mine.instruction_offsets.size() &&
-             mine.instruction_offsets[index + 1] <= i) {
-        ++index;
-      }
-      const std::size_t start = mine.instruction_offsets.at(index);
-      const std::size_t length =
-          (index + 1 < mine.instruction_offsets.size() ? mine.instruction_offsets[index + 1]
-                                                       : mine.size) -
-          start;
-      result.mismatches.push_back(fmt::format(
-          "{}: instruction {} '{}' at +{:#x}: assembler {} , asmjit {}", function.symbol, index,
-          writers::format_instruction(program, *instructions.at(index)), start,
-          hex_bytes(text, address + start, length), hex_bytes(code, mine.offset + start, length)));
-      break;
-    }
+    compare_function(program, program.functions[f].symbol, program.functions[f],
+                     encoded.functions[f], text, code, symbols, relocated, result);
   }
   return result;
 }

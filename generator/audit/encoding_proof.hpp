@@ -19,14 +19,16 @@ struct ProofResult {
 };
 
 // An object file whose headers point outside the file or contradict each other. The
-// message starts with "malformed ELF object: ".
+// message starts with "malformed ELF object: " or "malformed COFF object: ".
 class MalformedObject : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
 
-// `object` is the ELF64 object the system assembler made from the kernel's .S file.
-// Throws MalformedObject when it is not a well-formed one.
+// `object` is the object the system assembler made from the kernel's .S file: ELF64, or an
+// x86-64 COFF object (Windows: the System V functions as <symbol>_sysv and the Windows
+// entries under the C names are compared). Throws MalformedObject when it is not a
+// well-formed one.
 ProofResult prove_encoding(const Program& program, const std::string& object);
 
 }  // namespace spongegen::audit

@@ -44,33 +44,44 @@ class ProgramEncoder {
   // Per function: the offset of each instruction from the function's start.
   std::vector<std::vector<std::size_t>> instruction_offsets;
 
+  // `starts` and `ends` get one label per function, then one per Windows entry.
   void run(std::vector<asmjit::Label>& starts, std::vector<asmjit::Label>& ends) {
-    for (const Function& function : program_.functions) {
-      check(assembler_->align(asmjit::AlignMode::kCode, 32), function, nullptr);
-      starts.push_back(assembler_->newLabel());
-      ends.push_back(assembler_->newLabel());
-      assembler_->bind(starts.back());
-      const std::size_t function_start = assembler_->offset();
-      instruction_offsets.emplace_back();
-      for (const Item& item : function.items) {
-        if (const auto* instruction = std::get_if<Instruction>(&item)) {
-          instruction_offsets.back().push_back(assembler_->offset() - function_start);
-          emit(function, *instruction);
-        } else if (const auto* label = std::get_if<LabelDef>(&item)) {
-          check(assembler_->bind(labels_.at(label->id)), function, nullptr);
-        }
-      }
-      assembler_->bind(ends.back());
-    }
+    function_starts_ = &starts;
+    for (const Function& function : program_.functions)
+      emit_function(function, 32, starts, ends);
     for (const QuadTable& table : program_.tables) {
       assembler_->align(asmjit::AlignMode::kData, 64);
       assembler_->bind(labels_.at(table.label));
       for (std::uint64_t value : table.values)
         assembler_->embedUInt64(value);
     }
+    // The Windows entries follow the tables, as in the file (where only Windows assembles
+    // them: the layout before them is the same for every object format).
+    for (const Function& entry : program_.win64_entries)
+      emit_function(entry, 16, starts, ends);
   }
 
  private:
+  void emit_function(const Function& function, std::size_t alignment,
+                     std::vector<asmjit::Label>& starts, std::vector<asmjit::Label>& ends) {
+    check(assembler_->align(asmjit::AlignMode::kCode, static_cast<std::uint32_t>(alignment)),
+          function, nullptr);
+    starts.push_back(assembler_->newLabel());
+    ends.push_back(assembler_->newLabel());
+    assembler_->bind(starts.back());
+    const std::size_t function_start = assembler_->offset();
+    instruction_offsets.emplace_back();
+    for (const Item& item : function.items) {
+      if (const auto* instruction = std::get_if<Instruction>(&item)) {
+        instruction_offsets.back().push_back(assembler_->offset() - function_start);
+        emit(function, *instruction);
+      } else if (const auto* label = std::get_if<LabelDef>(&item)) {
+        check(assembler_->bind(labels_.at(label->id)), function, nullptr);
+      }
+    }
+    assembler_->bind(ends.back());
+  }
+
   [[noreturn]] void refuse(const Function& function, const Instruction& instruction,
                            const std::string& reason) const {
     throw GenerationError("kernel " + program_.kernel_name + ", function " + function.symbol +
@@ -126,6 +137,9 @@ class ProgramEncoder {
     }
     if (const Imm* imm = std::get_if<Imm>(&op)) return asmjit::Imm(imm->value);
     if (const LabelRef* label = std::get_if<LabelRef>(&op)) return labels_.at(label->id);
+    if (const SymbolRef* symbol = std::get_if<SymbolRef>(&op)) {
+      return function_starts_->at(symbol->function);
+    }
     if (const Mem* mem = std::get_if<Mem>(&op)) {
       if (mem->addressing == Addressing::pc_relative) {
         return x86::ptr(labels_.at(mem->label), mem->disp, mem->bytes);
@@ -263,6 +277,7 @@ class ProgramEncoder {
   const Program& program_;
   std::unique_ptr<asmjit::BaseAssembler> assembler_;
   std::vector<asmjit::Label> labels_;
+  const std::vector<asmjit::Label>* function_starts_ = nullptr;  // SymbolRef targets
 };
 
 asmjit::Environment environment_for(Isa isa) {
@@ -298,10 +313,14 @@ EncodedProgram encode(const Program& program) {
   EncodedProgram encoded;
   const asmjit::CodeBuffer& buffer = code.textSection()->buffer();
   encoded.code.assign(buffer.data(), buffer.data() + buffer.size());
-  for (std::size_t i = 0; i < program.functions.size(); ++i) {
+  for (std::size_t i = 0; i < starts.size(); ++i) {
+    const bool windows = i >= program.functions.size();
+    const Function& function =
+        windows ? program.win64_entries[i - program.functions.size()] : program.functions[i];
     const std::size_t start = code.labelOffset(starts[i]);
-    encoded.functions.push_back({program.functions[i].symbol, start,
-                                 code.labelOffset(ends[i]) - start, std::move(offsets[i])});
+    (windows ? encoded.win64_entries : encoded.functions)
+        .push_back({function.symbol, start, code.labelOffset(ends[i]) - start,
+                    std::move(offsets[i])});
   }
   return encoded;
 }

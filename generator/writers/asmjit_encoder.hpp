@@ -24,8 +24,10 @@ struct EncodedFunction {
 };
 
 struct EncodedProgram {
-  std::vector<std::uint8_t> code;  // functions and tables, laid out as the .S file does
+  // Functions, tables and Windows entries, laid out as the .S file does.
+  std::vector<std::uint8_t> code;
   std::vector<EncodedFunction> functions;
+  std::vector<EncodedFunction> win64_entries;  // Program::win64_entries, after the tables
 };
 
 // Throws GenerationError for any instruction asmjit rejects.
