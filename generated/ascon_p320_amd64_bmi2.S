@@ -51,14 +51,19 @@
 // describe, read from those instructions and checked against the CFI at generation).
 // There the System V functions are named <entry>_sysv, and a Windows entry under each C
 // name adapts the calling convention: the arguments from rcx, rdx, r8, r9 into rdi, rsi,
-// rdx, rcx; rdi and rsi (callee-saved on Windows) pushed and popped; no xmm register
-// saved, since the kernel writes none;
-// then a call of the System V entry.
+// rdx, rcx; rdi and rsi (callee-saved on Windows) pushed and popped; then a call of the
+// System V entry. No xmm register is saved: the kernel writes none.
 // Cost: 9 to 12 instructions a call, of which sub, add, call and ret (4) are
 // what an adapter adds over a Windows prologue written into each entry: a call/ret pair
 // the return stack predicts, against a permutation of thousands of instructions. The
 // adapter keeps one body for both ABIs, so the code a reviewer audits and the encoding
 // proof checks is the code Windows runs.
+// Measured (AMD EPYC, Zen 3, 2 vCPUs, KVM; Wine 8.0, mingw-w64 GCC 12; 2026-12-01; TSC
+// ticks per call, minimum of 200 trials of 1,000 calls): through the Windows entry
+// against a direct call of the System V code from a sysv_abi declaration (the compiler
+// then saves rdi, rsi and xmm6-xmm15 around the call itself):
+//   amd64-bmi2 permute 748 vs 752, amd64-avx2-x4 permute 1109 vs 1105, ascon-amd64-bmi2
+//   p12 113 vs 116: the adapter costs nothing measurable next to the permutation.
 
 #if defined(__APPLE__)
 #define SYMBOL(name) _##name

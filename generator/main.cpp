@@ -346,10 +346,10 @@ int command_audit(const Options& options) {
     Program program = spec.build().program;
     audits.push_back(audit::audit_program(program, options.width));
     const auto problems = audit::check_invariants(program);
-    invariant_lines.push_back(
-        fmt::format("{}: invariants (secret-independent addresses and "
-                    "branches, stack inside the frame, saves paired): {}",
-                    spec.name, problems.empty() ? "all hold" : "BROKEN"));
+    invariant_lines.push_back(fmt::format(
+        "{}: invariants (secret-independent addresses and "
+        "branches, stack inside the frame, saves paired, Windows unwind codes match the CFI): {}",
+        spec.name, problems.empty() ? "all hold" : "BROKEN"));
     for (const auto& problem : problems)
       invariant_lines.push_back("  " + problem);
     if (!options.diff_ref.empty()) {

@@ -11,6 +11,7 @@
 #include "audit/semantics.hpp"
 #include "program/amd64.hpp"
 #include "program/arm64.hpp"
+#include "program/win64_unwind.hpp"
 #include "writers/asmjit_encoder.hpp"
 #include "writers/gas_writer.hpp"
 
@@ -137,7 +138,22 @@ std::uint64_t loop_overhead(Isa isa, const std::vector<Executed>& executed) {
 
 KernelAudit audit_program(const Program& program, int issue_width) {
   const writers::EncodedProgram encoded = writers::encode(program);
-  KernelAudit kernel{program.kernel_name, program.isa, issue_width, {}};
+  KernelAudit kernel{program.kernel_name, program.isa, issue_width, {}, {}};
+  for (std::size_t f = 0; f < program.win64_entries.size(); ++f) {
+    const Function& entry = program.win64_entries[f];
+    Win64EntryAudit audit{entry.symbol, 0, encoded.win64_entries.at(f).size, 0, {}};
+    for (const Item& item : entry.items)
+      audit.instructions += std::holds_alternative<Instruction>(item);
+    for (const UnwindCode& code : win64_prologue(entry).codes) {
+      if (code.op == UnwindOp::allocate_stack) {
+        audit.frame_bytes += static_cast<int>(code.value);
+      } else {
+        if (code.op == UnwindOp::push_register) audit.frame_bytes += 8;
+        audit.saved_registers.push_back(amd64::register_name(code.reg));
+      }
+    }
+    kernel.win64_entries.push_back(std::move(audit));
+  }
   for (std::size_t f = 0; f < program.functions.size(); ++f) {
     EntryAudit entry;
     entry.symbol = program.functions[f].symbol;
@@ -249,6 +265,14 @@ std::string format_table(const std::vector<KernelAudit>& audits) {
           entry.round_chain_cycles, entry.latency_bound_cycles, entry.issue_bound_cycles, "",
           join(entry.registers_used));
     }
+    if (!kernel.win64_entries.empty()) {
+      out += fmt::format("  {:<42} {:>6} {:>6} {:>6}  saves\n",
+                         "Windows x64 entry (calls <entry>_sysv)", "instr", "bytes", "frame");
+    }
+    for (const Win64EntryAudit& entry : kernel.win64_entries) {
+      out += fmt::format("  {:<42} {:>6} {:>6} {:>6}  {}\n", entry.symbol, entry.instructions,
+                         entry.code_bytes, entry.frame_bytes, join(entry.saved_registers));
+    }
     out += "\n";
   }
   return out;
@@ -278,13 +302,22 @@ std::string format_json(const std::vector<KernelAudit>& audits) {
                          {"latency_bound_cycles", entry.latency_bound_cycles},
                          {"issue_bound_cycles", entry.issue_bound_cycles}});
     }
+    nlohmann::ordered_json win64_entries = nlohmann::ordered_json::array();
+    for (const Win64EntryAudit& entry : kernel.win64_entries) {
+      win64_entries.push_back({{"symbol", entry.symbol},
+                               {"instructions", entry.instructions},
+                               {"code_bytes", entry.code_bytes},
+                               {"frame_bytes", entry.frame_bytes},
+                               {"saved_registers", entry.saved_registers}});
+    }
     kernels.push_back(
         {{"kernel", kernel.kernel},
          {"isa", std::string(isa_name(kernel.isa))},
          {"issue_width", kernel.issue_width},
          {"latency_model",
           {{"load", model.load}, {"scalar_alu", model.scalar_alu}, {"simd", model.simd}}},
-         {"entries", entries}});
+         {"entries", entries},
+         {"win64_entries", win64_entries}});
   }
   return nlohmann::ordered_json{{"kernels", kernels}}.dump(2) + "\n";
 }

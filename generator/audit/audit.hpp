@@ -65,11 +65,21 @@ struct EntryAudit {
   bool executed_figures_known = true;
 };
 
+// One Windows x64 entry (amd64): the adapter in front of a System V entry.
+struct Win64EntryAudit {
+  std::string symbol;
+  std::size_t instructions = 0;  // the adapter's, its call and ret included
+  std::size_t code_bytes = 0;
+  int frame_bytes = 0;                       // its pushes and allocation
+  std::vector<std::string> saved_registers;  // from its unwind codes: pushes, then xmm saves
+};
+
 struct KernelAudit {
   std::string kernel;
   Isa isa;
   int issue_width;
   std::vector<EntryAudit> entries;
+  std::vector<Win64EntryAudit> win64_entries;
 };
 
 // The issue width `spongegen audit` assumes unless told (--width), and the generated

@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <set>
 #include <string_view>
@@ -222,8 +222,8 @@ class CoffObject {
         if (read<std::uint32_t>(at) == 0) {  // a long name: an offset into the string table
           const std::uint64_t offset = strings + read<std::uint32_t>(at + 4);
           if (offset >= bytes_.size()) malformed_coff("a symbol name past the end of the file");
-          name = std::string(bytes_.c_str() + offset, strnlen(bytes_.c_str() + offset,
-                                                              bytes_.size() - offset));
+          name = std::string(bytes_.c_str() + offset,
+                             strnlen(bytes_.c_str() + offset, bytes_.size() - offset));
         } else {
           name = bytes_.substr(at, 8);
           name.resize(strnlen(name.c_str(), 8));
@@ -320,7 +320,8 @@ void compare_function(const Program& program, const std::string& name_in_object,
     ++result.bytes_compared;
     if (text.at(address + i) == code.at(mine.offset + i)) continue;
     std::size_t index = 0;
-    while (index + 1 < mine.instruction_offsets.size() && mine.instruction_offsets[index + 1] <= i) {
+    while (index + 1 < mine.instruction_offsets.size() &&
+           mine.instruction_offsets[index + 1] <= i) {
       ++index;
     }
     const std::size_t start = mine.instruction_offsets.at(index);

@@ -1,5 +1,6 @@
 #include "audit/reader.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <map>
 #include <optional>
@@ -115,7 +116,7 @@ class Reader {
 
   Function& function() {
     if (!in_function_) throw GenerationError("instruction outside a function");
-    return program_.functions.back();
+    return in_windows_block_ ? program_.win64_entries.back() : program_.functions.back();
   }
 
   void read_line(std::string_view raw) {
@@ -127,7 +128,7 @@ class Reader {
       return;
     }
     if (in_windows_block_) {
-      if (line == "#endif") in_windows_block_ = false;
+      read_windows_line(line);
       return;
     }
     if (line.empty() || line.front() == '#') return;  // preprocessor
@@ -157,6 +158,33 @@ class Reader {
     if (starts_with(line, "HIDDEN(") || starts_with(line, "FUNCTION_TYPE(")) return;
     if (line.front() == '.') {
       read_directive(line);
+      return;
+    }
+    read_instruction(line);
+  }
+
+  // A line of the Windows entries' block: each entry's label starts it (its shape is its
+  // System V function's), its instructions follow; comments, directives and SEH_* lines
+  // carry nothing the Program holds.
+  void read_windows_line(std::string_view line) {
+    if (line == "#endif") {
+      in_windows_block_ = false;
+      in_function_ = false;
+      return;
+    }
+    if (line.empty() || line.front() == '#' || line.front() == '.' || starts_with(line, "//") ||
+        starts_with(line, "SEH_") || starts_with(line, "FUNCTION_TYPE(")) {
+      return;
+    }
+    if (auto symbol = macro_argument(line, "WIN64_SYMBOL"); symbol && line.back() == ':') {
+      const auto sysv =
+          std::find_if(program_.functions.begin(), program_.functions.end(),
+                       [&](const Function& function) { return function.symbol == *symbol; });
+      if (sysv == program_.functions.end()) {
+        throw GenerationError("Windows entry " + *symbol + " adapts no function of the file");
+      }
+      program_.win64_entries.push_back(Function{*symbol, {}, sysv->shape, {}});
+      in_function_ = true;
       return;
     }
     read_instruction(line);
@@ -349,6 +377,12 @@ class Reader {
 
   Operand operand(std::string text) {
     if (auto name = macro_argument(text, "LOCAL")) return LabelRef{label(*name)};
+    if (auto symbol = macro_argument(text, "SYMBOL")) {  // a Windows entry's call
+      for (std::uint32_t f = 0; f < program_.functions.size(); ++f) {
+        if (program_.functions[f].symbol == *symbol) return SymbolRef{f};
+      }
+      throw GenerationError("a call of " + *symbol + ", which the file does not define");
+    }
     if (program_.isa == Isa::amd64) return amd64_operand(text);
     return arm64_operand(text);
   }

@@ -319,8 +319,8 @@ EncodedProgram encode(const Program& program) {
         windows ? program.win64_entries[i - program.functions.size()] : program.functions[i];
     const std::size_t start = code.labelOffset(starts[i]);
     (windows ? encoded.win64_entries : encoded.functions)
-        .push_back({function.symbol, start, code.labelOffset(ends[i]) - start,
-                    std::move(offsets[i])});
+        .push_back(
+            {function.symbol, start, code.labelOffset(ends[i]) - start, std::move(offsets[i])});
   }
   return encoded;
 }
