@@ -14,17 +14,50 @@
 namespace spongegen::audit {
 namespace {
 
-[[noreturn]] void malformed(const std::string& what) {
-  throw MalformedObject("malformed ELF object: " + what);
-}
+// The bytes of an untrusted object file and the checked reads both formats need: every
+// offset and size read from the file is checked against it before use, in arithmetic that
+// cannot wrap around, and a failed check names the format ("malformed ELF object: ...").
+class ObjectBytes {
+ public:
+  ObjectBytes(const std::string& bytes, std::string format) : bytes_(bytes), format_(format) {}
+
+  [[noreturn]] void malformed(const std::string& what) const {
+    throw MalformedObject("malformed " + format_ + " object: " + what);
+  }
+
+  // Whether `length` bytes at `offset` lie inside the file, tested without overflow.
+  bool in_file(std::uint64_t offset, std::uint64_t length) const {
+    return offset <= bytes_.size() && length <= bytes_.size() - offset;
+  }
+
+  void require_in_file(std::uint64_t offset, std::uint64_t length, const std::string& what) const {
+    if (!in_file(offset, length)) {
+      malformed(fmt::format("{} ({:#x} bytes at offset {:#x}) lies outside the {}-byte file", what,
+                            length, offset, bytes_.size()));
+    }
+  }
+
+  template <typename T>
+  T read(std::uint64_t at) const {
+    require_in_file(at, sizeof(T), "a field");
+    T value;
+    std::memcpy(&value, bytes_.data() + at, sizeof(T));
+    return value;
+  }
+
+ protected:
+  const std::string& bytes_;
+
+ private:
+  std::string format_;
+};
 
 // Just enough ELF64 (little-endian, as on x86-64 and AArch64 Linux) to find the .text
-// bytes, the function symbols and the relocations against .text. The file is untrusted:
-// every offset, size and index read from it is checked against the file before use, in
-// arithmetic that cannot wrap around.
-class ElfObject {
+// bytes, the function symbols and the relocations against .text; every index read from the
+// file is checked too.
+class ElfObject : private ObjectBytes {
  public:
-  explicit ElfObject(const std::string& bytes) : bytes_(bytes) {
+  explicit ElfObject(const std::string& bytes) : ObjectBytes(bytes, "ELF") {
     constexpr std::size_t kHeaderBytes = 64, kSectionHeaderBytes = 64;
     if (bytes.size() < kHeaderBytes) {
       malformed(fmt::format("{} bytes, fewer than an ELF64 header", bytes.size()));
@@ -119,26 +152,6 @@ class ElfObject {
     std::string name;
   };
 
-  // Whether `length` bytes at `offset` lie inside the file, tested without overflow.
-  bool in_file(std::uint64_t offset, std::uint64_t length) const {
-    return offset <= bytes_.size() && length <= bytes_.size() - offset;
-  }
-
-  void require_in_file(std::uint64_t offset, std::uint64_t length, const std::string& what) const {
-    if (!in_file(offset, length)) {
-      malformed(fmt::format("{} ({:#x} bytes at offset {:#x}) lies outside the {}-byte file", what,
-                            length, offset, bytes_.size()));
-    }
-  }
-
-  template <typename T>
-  T read(std::uint64_t at) const {
-    require_in_file(at, sizeof(T), "a field");
-    T value;
-    std::memcpy(&value, bytes_.data() + at, sizeof(T));
-    return value;
-  }
-
   const Section& section_at(std::uint64_t index, const std::string& what) const {
     if (index >= sections_.size()) {
       malformed(fmt::format("{} is section {}, but the object has {} sections", what, index,
@@ -167,25 +180,19 @@ class ElfObject {
     malformed("the object has no " + name + " section");
   }
 
-  const std::string& bytes_;
   std::vector<Section> sections_;
 };
 
-[[noreturn]] void malformed_coff(const std::string& what) {
-  throw MalformedObject("malformed COFF object: " + what);
-}
-
 // Just enough COFF (x86-64, as GNU as for mingw-w64 and clang for the MSVC target write it)
-// to find the .text bytes, the symbols defined in .text and the relocations against it,
-// every offset and count checked against the file as in ElfObject.
-class CoffObject {
+// to find the .text bytes, the symbols defined in .text and the relocations against it.
+class CoffObject : private ObjectBytes {
  public:
   static constexpr std::uint16_t kMachineAmd64 = 0x8664;
 
-  explicit CoffObject(const std::string& bytes) : bytes_(bytes) {
+  explicit CoffObject(const std::string& bytes) : ObjectBytes(bytes, "COFF") {
     constexpr std::uint64_t kHeaderBytes = 20, kSectionBytes = 40;
-    if (bytes.size() < kHeaderBytes) malformed_coff("fewer bytes than a COFF header");
-    if (read<std::uint16_t>(0) != kMachineAmd64) malformed_coff("not an x86-64 COFF object");
+    if (bytes.size() < kHeaderBytes) malformed("fewer bytes than a COFF header");
+    if (read<std::uint16_t>(0) != kMachineAmd64) malformed("not an x86-64 COFF object");
     const std::uint16_t sections = read<std::uint16_t>(2);
     symbols_at_ = read<std::uint32_t>(8);
     symbol_count_ = read<std::uint32_t>(12);
@@ -201,7 +208,7 @@ class CoffObject {
       relocation_count_ = read<std::uint16_t>(at + 32);
       break;
     }
-    if (text_index_ == 0) malformed_coff("no .text section");
+    if (text_index_ == 0) malformed("no .text section");
     require_in_file(text_at_, text_size_, ".text's contents");
     require_in_file(relocations_at_, std::uint64_t{relocation_count_} * 10, ".text's relocations");
     require_in_file(symbols_at_, std::uint64_t{symbol_count_} * kSymbolBytes, "the symbol table");
@@ -221,14 +228,16 @@ class CoffObject {
         std::string name;
         if (read<std::uint32_t>(at) == 0) {  // a long name: an offset into the string table
           const std::uint64_t offset = strings + read<std::uint32_t>(at + 4);
-          if (offset >= bytes_.size()) malformed_coff("a symbol name past the end of the file");
+          if (offset >= bytes_.size()) malformed("a symbol name past the end of the file");
           name = std::string(bytes_.c_str() + offset,
                              strnlen(bytes_.c_str() + offset, bytes_.size() - offset));
         } else {
           name = bytes_.substr(at, 8);
           name.resize(strnlen(name.c_str(), 8));
         }
-        symbols[name] = {read<std::uint32_t>(at + 8), 0};
+        const std::uint32_t value = read<std::uint32_t>(at + 8);
+        if (value > text_size_) malformed("symbol " + name + " lies past the end of .text");
+        symbols[name] = {value, 0};
       }
       i += aux;
     }
@@ -245,22 +254,6 @@ class CoffObject {
  private:
   static constexpr std::uint64_t kSymbolBytes = 18;
 
-  template <typename T>
-  T read(std::uint64_t at) const {
-    require_in_file(at, sizeof(T), "a header field");
-    T value;
-    std::memcpy(&value, bytes_.data() + at, sizeof(T));
-    return value;
-  }
-
-  void require_in_file(std::uint64_t offset, std::uint64_t size, const std::string& what) const {
-    if (offset > bytes_.size() || size > bytes_.size() - offset) {
-      malformed_coff(fmt::format("{} ({} bytes at {:#x}) lies past the end of the file ({} bytes)",
-                                 what, size, offset, bytes_.size()));
-    }
-  }
-
-  const std::string& bytes_;
   std::uint32_t symbols_at_ = 0, symbol_count_ = 0;
   std::uint32_t text_index_ = 0, text_size_ = 0, text_at_ = 0;
   std::uint32_t relocations_at_ = 0, relocation_count_ = 0;

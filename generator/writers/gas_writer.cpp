@@ -97,59 +97,52 @@ void append_comment_block(std::string& out, const std::vector<std::string>& line
   }
 }
 
-const char* kObjectFormatMacros = R"(#if defined(__APPLE__)
-#define SYMBOL(name) _##name
-#define LOCAL(name) L##name
-#define HIDDEN(name) .private_extern name
-#define FUNCTION_TYPE(name)
-#define FUNCTION_SIZE(name)
-#else
-#define SYMBOL(name) name
-#define LOCAL(name) .L##name
-#define HIDDEN(name) .hidden name
-#define FUNCTION_TYPE(name) .type name, @function
-#define FUNCTION_SIZE(name) .size name, . - name
-#endif
-)";
-
-// amd64 files also assemble for Windows x64 (COFF): the System V functions keep their code
-// and take the suffix _sysv, the Windows entries at the end of the file take the C names, and
-// every function carries Windows unwind codes (SEH_*) beside its DWARF CFI.
-const char* kAmd64ObjectFormatMacros = R"(#if defined(__APPLE__)
-#define SYMBOL(name) _##name
-#define LOCAL(name) L##name
-#define HIDDEN(name) .private_extern name
-#define FUNCTION_TYPE(name)
-#define FUNCTION_SIZE(name)
-#elif defined(_WIN32)
-#define SYMBOL(name) name##_sysv
-#define WIN64_SYMBOL(name) name
-#define LOCAL(name) .L##name
-#define HIDDEN(name)
-#define FUNCTION_TYPE(name) .def name; .scl 2; .type 32; .endef
-#define FUNCTION_SIZE(name)
-#define SEH_PROC(name) .seh_proc name
-#define SEH_PUSHREG(reg) .seh_pushreg reg
-#define SEH_STACKALLOC(bytes) .seh_stackalloc bytes
-#define SEH_SAVEXMM(reg, offset) .seh_savexmm reg, offset
-#define SEH_ENDPROLOGUE .seh_endprologue
-#define SEH_ENDPROC .seh_endproc
-#else
-#define SYMBOL(name) name
-#define LOCAL(name) .L##name
-#define HIDDEN(name) .hidden name
-#define FUNCTION_TYPE(name) .type name, @function
-#define FUNCTION_SIZE(name) .size name, . - name
-#endif
-#if !defined(_WIN32)
-#define SEH_PROC(name)
-#define SEH_PUSHREG(reg)
-#define SEH_STACKALLOC(bytes)
-#define SEH_SAVEXMM(reg, offset)
-#define SEH_ENDPROLOGUE
-#define SEH_ENDPROC
-#endif
-)";
+// The object format macros at the top of each file: the symbol prefix, local label prefix,
+// .type/.size and visibility of Mach-O and ELF. amd64 files also assemble for Windows x64
+// (COFF): there the System V functions keep their code and take the suffix _sysv, the Windows
+// entries at the end of the file take the C names, and every function carries Windows unwind
+// codes (SEH_*, empty elsewhere) beside its DWARF CFI.
+std::string object_format_macros(Isa isa) {
+  const std::string_view mach_o =
+      "#define SYMBOL(name) _##name\n"
+      "#define LOCAL(name) L##name\n"
+      "#define HIDDEN(name) .private_extern name\n"
+      "#define FUNCTION_TYPE(name)\n"
+      "#define FUNCTION_SIZE(name)\n";
+  const std::string_view elf =
+      "#define SYMBOL(name) name\n"
+      "#define LOCAL(name) .L##name\n"
+      "#define HIDDEN(name) .hidden name\n"
+      "#define FUNCTION_TYPE(name) .type name, @function\n"
+      "#define FUNCTION_SIZE(name) .size name, . - name\n";
+  if (isa != Isa::amd64) {
+    return fmt::format("#if defined(__APPLE__)\n{}#else\n{}#endif\n", mach_o, elf);
+  }
+  const std::string_view windows =
+      "#define SYMBOL(name) name##_sysv\n"
+      "#define WIN64_SYMBOL(name) name\n"
+      "#define LOCAL(name) .L##name\n"
+      "#define HIDDEN(name)\n"
+      "#define FUNCTION_TYPE(name) .def name; .scl 2; .type 32; .endef\n"
+      "#define FUNCTION_SIZE(name)\n"
+      "#define SEH_PROC(name) .seh_proc name\n"
+      "#define SEH_PUSHREG(reg) .seh_pushreg reg\n"
+      "#define SEH_STACKALLOC(bytes) .seh_stackalloc bytes\n"
+      "#define SEH_SAVEXMM(reg, offset) .seh_savexmm reg, offset\n"
+      "#define SEH_ENDPROLOGUE .seh_endprologue\n"
+      "#define SEH_ENDPROC .seh_endproc\n";
+  const std::string_view no_unwind_codes =
+      "#define SEH_PROC(name)\n"
+      "#define SEH_PUSHREG(reg)\n"
+      "#define SEH_STACKALLOC(bytes)\n"
+      "#define SEH_SAVEXMM(reg, offset)\n"
+      "#define SEH_ENDPROLOGUE\n"
+      "#define SEH_ENDPROC\n";
+  return fmt::format(
+      "#if defined(__APPLE__)\n{}#elif defined(_WIN32)\n{}#else\n{}#endif\n"
+      "#if !defined(_WIN32)\n{}#endif\n",
+      mach_o, windows, elf, no_unwind_codes);
+}
 
 std::string property_note(PropertyNote note) {
   if (note == PropertyNote::none) return {};
@@ -252,7 +245,7 @@ std::string write_gas(const Program& program) {
                        });
   append_comment_block(out, program.header_lines);
   out += "\n";
-  out += program.isa == Isa::amd64 ? kAmd64ObjectFormatMacros : kObjectFormatMacros;
+  out += object_format_macros(program.isa);
   out += "\n";
   if (program.isa == Isa::amd64) out += "\t.intel_syntax noprefix\n";
   if (!program.arch_directive.empty()) out += "\t.arch " + program.arch_directive + "\n";
