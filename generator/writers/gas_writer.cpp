@@ -202,7 +202,7 @@ void append_function_items(std::string& out, const Program& program, const Funct
       // The codes of the instructions before this one, then the end of the prologue.
       for (; next_code < prologue.codes.size() && prologue.codes[next_code].instruction_item < i;
            ++next_code) {
-        out += "\t" + unwind_directive(prologue.codes[next_code]) + "\n";
+        out += fmt::format("\t{}\n", unwind_directive(prologue.codes[next_code]));
       }
       if (i == prologue.end_item) out += "\tSEH_ENDPROLOGUE\n";
     }
@@ -228,7 +228,7 @@ void append_function_items(std::string& out, const Program& program, const Funct
   }
   if (seh) {
     for (; next_code < prologue.codes.size(); ++next_code)
-      out += "\t" + unwind_directive(prologue.codes[next_code]) + "\n";
+      out += fmt::format("\t{}\n", unwind_directive(prologue.codes[next_code]));
     if (prologue.end_item == function.items.size()) out += "\tSEH_ENDPROLOGUE\n";
   }
 }
