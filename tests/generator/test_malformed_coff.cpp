@@ -5,11 +5,10 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
-#include <cstring>
 #include <functional>
 #include <string>
 
-#include "spongegen_process.hpp"
+#include "malformed_object.hpp"
 
 using namespace spongegen_test;
 
@@ -20,18 +19,6 @@ constexpr std::size_t kOptionalHeaderSize = 16, kSymbolTable = 8, kSymbolCount =
 constexpr std::size_t kFileHeaderBytes = 20, kSectionHeaderBytes = 40, kSymbolBytes = 18;
 constexpr std::size_t kRawData = 20, kRelocations = 24, kRelocationCount = 32;
 constexpr std::size_t kSymbolValue = 8, kSymbolSection = 12, kSymbolAux = 17;
-
-template <typename T>
-T get(const std::string& bytes, std::size_t at) {
-  T value;
-  std::memcpy(&value, bytes.data() + at, sizeof value);
-  return value;
-}
-
-template <typename T>
-void put(std::string& bytes, std::size_t at, T value) {
-  std::memcpy(bytes.data() + at, &value, sizeof value);
-}
 
 // The section header of .text and its 1-based section number.
 std::pair<std::size_t, std::int16_t> text_section(const std::string& object) {
@@ -57,66 +44,42 @@ void for_text_symbols(std::string& object, const std::function<void(std::size_t)
   }
 }
 
-struct Damage {
-  const char* what;
-  std::function<void(std::string&)> apply;
-};
-
 }  // namespace
 
 TEST_CASE("prove-encoding reports a malformed COFF object, exit status 1, and does not crash") {
   const std::string original = read_binary_file(SPONGEGEN_TEST_COFF_OBJECT);
-  const TemporaryFolder folder("malformed-coff");
-
-  const ProcessResult pristine =
-      run_spongegen({"prove-encoding", "--kernel", "amd64-bmi2", SPONGEGEN_TEST_COFF_OBJECT});
-  REQUIRE(pristine.exited);
-  REQUIRE(pristine.exit_status == 0);
-  REQUIRE(pristine.output.find("identical") != std::string::npos);
   const std::size_t text = text_section(original).first;
   REQUIRE(get<std::uint16_t>(original, text + kRelocationCount) > 0);
 
-  const Damage damages[] = {
-      {"a file cut off inside the COFF header", [](std::string& o) { o.resize(12); }},
-      {"a section table past the end of the file",
-       [](std::string& o) { put<std::uint16_t>(o, kOptionalHeaderSize, 0xfff0); }},
-      {"no .text section", [&](std::string& o) { o[text + 1] = 'x'; }},
-      {".text's contents past the end of the file",
-       [&](std::string& o) { put<std::uint32_t>(o, text + kRawData, 0xfffffff0u); }},
-      {".text's relocations past the end of the file",
-       [&](std::string& o) {
-         put<std::uint32_t>(o, text + kRelocations, static_cast<std::uint32_t>(o.size() - 4));
-       }},
-      {"a symbol table past the end of the file",
-       [](std::string& o) { put<std::uint32_t>(o, kSymbolTable, 0xfffffff0u); }},
-      {"more symbols than the file holds",
-       [](std::string& o) { put<std::uint32_t>(o, kSymbolCount, 0x0fffffffu); }},
-      {"a long symbol name past the end of the file",
-       [](std::string& o) {
-         for_text_symbols(o, [&](std::size_t symbol) {
-           if (get<std::uint32_t>(o, symbol) == 0) put<std::uint32_t>(o, symbol + 4, 0x7ffffff0u);
-         });
-       }},
-      {"a .text symbol past the end of .text",
-       [](std::string& o) {
-         for_text_symbols(o, [&](std::size_t symbol) {
-           put<std::uint32_t>(o, symbol + kSymbolValue, 0xfffffff0u);
-         });
-       }},
-  };
-  for (const Damage& damage : damages) {
-    const std::string what = damage.what;
-    CAPTURE(what);
-    std::string object = original;
-    damage.apply(object);
-    REQUIRE(object != original);
-    const auto path = folder.path() / "damaged.obj";
-    write_binary_file(path, object);
-    const ProcessResult result =
-        run_spongegen({"prove-encoding", "--kernel", "amd64-bmi2", path.string()});
-    CAPTURE(result.output);
-    CHECK(result.exited);
-    CHECK(result.exit_status == 1);
-    CHECK(result.output.find("spongegen: malformed COFF object: ") != std::string::npos);
-  }
+  check_damages(SPONGEGEN_TEST_COFF_OBJECT, "COFF",
+                {
+                    {"a file cut off inside the COFF header", [](std::string& o) { o.resize(12); }},
+                    {"a section table past the end of the file",
+                     [](std::string& o) { put<std::uint16_t>(o, kOptionalHeaderSize, 0xfff0); }},
+                    {"no .text section", [&](std::string& o) { o[text + 1] = 'x'; }},
+                    {".text's contents past the end of the file",
+                     [&](std::string& o) { put<std::uint32_t>(o, text + kRawData, 0xfffffff0u); }},
+                    {".text's relocations past the end of the file",
+                     [&](std::string& o) {
+                       put<std::uint32_t>(o, text + kRelocations,
+                                          static_cast<std::uint32_t>(o.size() - 4));
+                     }},
+                    {"a symbol table past the end of the file",
+                     [](std::string& o) { put<std::uint32_t>(o, kSymbolTable, 0xfffffff0u); }},
+                    {"more symbols than the file holds",
+                     [](std::string& o) { put<std::uint32_t>(o, kSymbolCount, 0x0fffffffu); }},
+                    {"a long symbol name past the end of the file",
+                     [](std::string& o) {
+                       for_text_symbols(o, [&](std::size_t symbol) {
+                         if (get<std::uint32_t>(o, symbol) == 0)
+                           put<std::uint32_t>(o, symbol + 4, 0x7ffffff0u);
+                       });
+                     }},
+                    {"a .text symbol past the end of .text",
+                     [](std::string& o) {
+                       for_text_symbols(o, [&](std::size_t symbol) {
+                         put<std::uint32_t>(o, symbol + kSymbolValue, 0xfffffff0u);
+                       });
+                     }},
+                });
 }

@@ -5,11 +5,9 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
-#include <cstring>
-#include <functional>
 #include <string>
 
-#include "spongegen_process.hpp"
+#include "malformed_object.hpp"
 
 using namespace spongegen_test;
 
@@ -19,18 +17,6 @@ namespace {
 constexpr std::size_t kShoff = 0x28, kShentsize = 0x3a, kShnum = 0x3c, kShstrndx = 0x3e;
 constexpr std::size_t kShName = 0x00, kShOffset = 0x18, kShSize = 0x20, kShLink = 0x28;
 constexpr std::size_t kSymbolSize = 24, kStShndx = 6, kStValue = 8;
-
-template <typename T>
-T get(const std::string& bytes, std::size_t at) {
-  T value;
-  std::memcpy(&value, bytes.data() + at, sizeof value);
-  return value;
-}
-
-template <typename T>
-void put(std::string& bytes, std::size_t at, T value) {
-  std::memcpy(bytes.data() + at, &value, sizeof value);
-}
 
 // Where the section header of section `index` starts (the object is the trusted original).
 std::size_t section_header(const std::string& object, std::size_t index) {
@@ -50,81 +36,58 @@ std::size_t section_index(const std::string& object, const std::string& name) {
   return 0;
 }
 
-struct Damage {
-  const char* what;
-  std::function<void(std::string&)> apply;
-};
-
 }  // namespace
 
 TEST_CASE("prove-encoding reports a malformed ELF object, exit status 1, and does not crash") {
   const std::string original = read_binary_file(SPONGEGEN_TEST_OBJECT);
-  const TemporaryFolder folder("malformed-elf");
-
-  const ProcessResult pristine =
-      run_spongegen({"prove-encoding", "--kernel", "amd64-bmi2", SPONGEGEN_TEST_OBJECT});
-  REQUIRE(pristine.exited);
-  REQUIRE(pristine.exit_status == 0);
-  REQUIRE(pristine.output.find("identical") != std::string::npos);
-
   const std::size_t text = section_index(original, ".text");
   const std::size_t symtab = section_index(original, ".symtab");
-  const Damage damages[] = {
-      {"a section name offset past the section name table",
-       [&](std::string& o) {
-         put<std::uint32_t>(o, section_header(o, text) + kShName, 0xffffff00u);
-       }},
-      {"a section header table offset that wraps around",
-       [](std::string& o) { put<std::uint64_t>(o, kShoff, ~std::uint64_t{0} - 1); }},
-      {"a section header table past the end of the file",
-       [](std::string& o) { put<std::uint64_t>(o, kShoff, o.size() - 8); }},
-      {"e_shstrndx past the last section",
-       [](std::string& o) { put<std::uint16_t>(o, kShstrndx, get<std::uint16_t>(o, kShnum)); }},
-      {"section headers smaller than ELF64's",
-       [](std::string& o) { put<std::uint16_t>(o, kShentsize, 8); }},
-      {"no section headers", [](std::string& o) { put<std::uint16_t>(o, kShnum, 0); }},
-      {".text whose offset and size wrap around",
-       [&](std::string& o) {
-         put<std::uint64_t>(o, section_header(o, text) + kShSize, ~std::uint64_t{0} - 15);
-       }},
-      {".text past the end of the file",
-       [&](std::string& o) {
-         put<std::uint64_t>(o, section_header(o, text) + kShOffset, o.size());
-       }},
-      {"the symbol table's string table index past the last section",
-       [&](std::string& o) { put<std::uint32_t>(o, section_header(o, symtab) + kShLink, 999); }},
-      {"a symbol name offset past its string table",
-       [&](std::string& o) {
-         const std::size_t symbols = get<std::uint64_t>(o, section_header(o, symtab) + kShOffset);
-         put<std::uint32_t>(o, symbols + kSymbolSize, 0xfffffff0u);
-       }},
-      {"a .text symbol past the end of .text",
-       [&](std::string& o) {
-         const std::size_t header = section_header(o, symtab);
-         const std::size_t symbols = get<std::uint64_t>(o, header + kShOffset);
-         const std::size_t count = get<std::uint64_t>(o, header + kShSize) / kSymbolSize;
-         for (std::size_t i = 0; i < count; ++i) {
-           const std::size_t symbol = symbols + i * kSymbolSize;
-           if (get<std::uint16_t>(o, symbol + kStShndx) == text) {
-             put<std::uint64_t>(o, symbol + kStValue, ~std::uint64_t{0} - 3);
-           }
-         }
-       }},
-      {"a file cut off inside the ELF header", [](std::string& o) { o.resize(40); }},
-  };
-  for (const Damage& damage : damages) {
-    const std::string what = damage.what;
-    CAPTURE(what);
-    std::string object = original;
-    damage.apply(object);
-    REQUIRE(object != original);
-    const auto path = folder.path() / "damaged.o";
-    write_binary_file(path, object);
-    const ProcessResult result =
-        run_spongegen({"prove-encoding", "--kernel", "amd64-bmi2", path.string()});
-    CAPTURE(result.output);
-    CHECK(result.exited);
-    CHECK(result.exit_status == 1);
-    CHECK(result.output.find("spongegen: malformed ELF object: ") != std::string::npos);
-  }
+  check_damages(
+      SPONGEGEN_TEST_OBJECT, "ELF",
+      {
+          {"a section name offset past the section name table",
+           [&](std::string& o) {
+             put<std::uint32_t>(o, section_header(o, text) + kShName, 0xffffff00u);
+           }},
+          {"a section header table offset that wraps around",
+           [](std::string& o) { put<std::uint64_t>(o, kShoff, ~std::uint64_t{0} - 1); }},
+          {"a section header table past the end of the file",
+           [](std::string& o) { put<std::uint64_t>(o, kShoff, o.size() - 8); }},
+          {"e_shstrndx past the last section",
+           [](std::string& o) { put<std::uint16_t>(o, kShstrndx, get<std::uint16_t>(o, kShnum)); }},
+          {"section headers smaller than ELF64's",
+           [](std::string& o) { put<std::uint16_t>(o, kShentsize, 8); }},
+          {"no section headers", [](std::string& o) { put<std::uint16_t>(o, kShnum, 0); }},
+          {".text whose offset and size wrap around",
+           [&](std::string& o) {
+             put<std::uint64_t>(o, section_header(o, text) + kShSize, ~std::uint64_t{0} - 15);
+           }},
+          {".text past the end of the file",
+           [&](std::string& o) {
+             put<std::uint64_t>(o, section_header(o, text) + kShOffset, o.size());
+           }},
+          {"the symbol table's string table index past the last section",
+           [&](std::string& o) {
+             put<std::uint32_t>(o, section_header(o, symtab) + kShLink, 999);
+           }},
+          {"a symbol name offset past its string table",
+           [&](std::string& o) {
+             const std::size_t symbols =
+                 get<std::uint64_t>(o, section_header(o, symtab) + kShOffset);
+             put<std::uint32_t>(o, symbols + kSymbolSize, 0xfffffff0u);
+           }},
+          {"a .text symbol past the end of .text",
+           [&](std::string& o) {
+             const std::size_t header = section_header(o, symtab);
+             const std::size_t symbols = get<std::uint64_t>(o, header + kShOffset);
+             const std::size_t count = get<std::uint64_t>(o, header + kShSize) / kSymbolSize;
+             for (std::size_t i = 0; i < count; ++i) {
+               const std::size_t symbol = symbols + i * kSymbolSize;
+               if (get<std::uint16_t>(o, symbol + kStShndx) == text) {
+                 put<std::uint64_t>(o, symbol + kStValue, ~std::uint64_t{0} - 3);
+               }
+             }
+           }},
+          {"a file cut off inside the ELF header", [](std::string& o) { o.resize(40); }},
+      });
 }
