@@ -144,14 +144,12 @@ KernelAudit audit_program(const Program& program, int issue_width) {
     Win64EntryAudit audit{entry.symbol, 0, encoded.win64_entries.at(f).size, 0, {}};
     for (const Item& item : entry.items)
       audit.instructions += std::holds_alternative<Instruction>(item);
-    for (const UnwindCode& code : win64_prologue(entry).codes) {
-      if (code.op == UnwindOp::allocate_stack) {
-        audit.frame_bytes += static_cast<int>(code.value);
-      } else {
-        if (code.op == UnwindOp::push_register) audit.frame_bytes += 8;
-        audit.saved_registers.push_back(amd64::register_name(code.reg));
-      }
-    }
+    const Win64Frame frame = win64_frame(win64_prologue(entry));
+    audit.frame_bytes = static_cast<int>(frame.cfa_offset) - 8;  // below the return address
+    for (const auto& [reg, offset] : frame.pushed)
+      audit.saved_registers.push_back(amd64::register_name(reg));
+    for (const Reg& reg : frame.saved_xmm)
+      audit.saved_registers.push_back(amd64::register_name(reg));
     kernel.win64_entries.push_back(std::move(audit));
   }
   for (std::size_t f = 0; f < program.functions.size(); ++f) {

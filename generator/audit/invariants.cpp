@@ -322,36 +322,16 @@ class EntryChecker {
   bool dirty_upper_halves_ = false;  // a ymm/zmm register written since the last vzeroall
 };
 
-// The frame a prologue builds, as an unwinder sees it: each saved register with its offset
-// from the CFA (the stack pointer before the call), and the CFA's distance from the stack
-// pointer when the prologue is done.
-struct UnwindFrame {
-  std::vector<std::pair<Reg, std::int64_t>> saved;
-  std::int64_t cfa_offset = 8;  // the return address
-  friend bool operator==(const UnwindFrame&, const UnwindFrame&) = default;
-};
-
-UnwindFrame frame_of_codes(const Win64Prologue& prologue) {
-  UnwindFrame frame;
-  for (const UnwindCode& code : prologue.codes) {
-    if (code.op == UnwindOp::push_register) {
-      frame.cfa_offset += 8;
-      frame.saved.emplace_back(code.reg, -frame.cfa_offset);
-    } else if (code.op == UnwindOp::allocate_stack) {
-      frame.cfa_offset += code.value;
-    }
-  }
-  return frame;
-}
-
-UnwindFrame frame_of_cfi(const Function& function, std::size_t end_item) {
-  UnwindFrame frame;
+// The pushes and CFA offset the CFI records of a prologue describe (CFI saves no xmm
+// register and does not tell an allocation from a push), to compare with the unwind codes'.
+Win64Frame frame_of_cfi(const Function& function, std::size_t end_item) {
+  Win64Frame frame;
   for (std::size_t i = 0; i < end_item; ++i) {
     const auto* cfi = std::get_if<Cfi>(&function.items[i]);
     if (cfi == nullptr) continue;
     if (cfi->kind == CfiKind::adjust_cfa_offset) frame.cfa_offset += cfi->value;
     if (cfi->kind == CfiKind::def_cfa_offset) frame.cfa_offset = cfi->value;
-    if (cfi->kind == CfiKind::offset) frame.saved.emplace_back(cfi->reg, cfi->value);
+    if (cfi->kind == CfiKind::offset) frame.pushed.emplace_back(cfi->reg, cfi->value);
   }
   return frame;
 }
@@ -372,17 +352,18 @@ void check_win64_unwind(const Program& program, const Function& function, bool w
                         std::vector<std::string>& problems) {
   const std::string where = (windows_entry ? "Windows entry " : "") + function.symbol;
   const Win64Prologue prologue = win64_prologue(function);
-  const UnwindFrame frame = frame_of_codes(prologue);
-  if (!windows_entry && frame_of_cfi(function, prologue.end_item) != frame) {
-    problems.push_back(where + ": the Windows unwind codes and the CFI describe different frames");
+  const Win64Frame frame = win64_frame(prologue);
+  if (!windows_entry) {
+    const Win64Frame cfi = frame_of_cfi(function, prologue.end_item);
+    if (cfi.pushed != frame.pushed || cfi.cfa_offset != frame.cfa_offset) {
+      problems.push_back(where +
+                         ": the Windows unwind codes and the CFI describe different frames");
+    }
   }
   std::vector<Instruction> epilogue;
-  std::int64_t allocated = 0;
-  for (const UnwindCode& code : prologue.codes) {
-    if (code.op == UnwindOp::allocate_stack) allocated = code.value;
-  }
+  const std::int64_t allocated = frame.allocated;
   if (allocated != 0) epilogue.push_back({Mnemonic::amd64_add, {amd64::rsp, Imm{allocated}}, {}});
-  for (auto it = frame.saved.rbegin(); it != frame.saved.rend(); ++it)
+  for (auto it = frame.pushed.rbegin(); it != frame.pushed.rend(); ++it)
     epilogue.push_back({Mnemonic::amd64_pop, {it->first}, {}});
   std::vector<std::size_t> instructions;  // item indices of the instructions, in order
   for (std::size_t i = 0; i < function.items.size(); ++i) {
@@ -421,7 +402,9 @@ void check_win64_unwind(const Program& program, const Function& function, bool w
 // codes: the two prologues must build the same frame.
 void check_shared_frames(const Program& program, std::vector<std::string>& problems) {
   std::map<LabelId, std::size_t> owner;
+  std::vector<Win64Frame> frames;
   for (std::size_t f = 0; f < program.functions.size(); ++f) {
+    frames.push_back(win64_frame(win64_prologue(program.functions[f])));
     for (const Item& item : program.functions[f].items) {
       if (const auto* label = std::get_if<LabelDef>(&item)) owner[label->id] = f;
     }
@@ -433,8 +416,7 @@ void check_shared_frames(const Program& program, std::vector<std::string>& probl
       const auto* target = std::get_if<LabelRef>(&instruction->operands[0]);
       if (target == nullptr || !owner.contains(target->id) || owner[target->id] == f) continue;
       const std::size_t other = owner[target->id];
-      if (frame_of_codes(win64_prologue(program.functions[f])) !=
-          frame_of_codes(win64_prologue(program.functions[other]))) {
+      if (frames[f] != frames[other]) {
         problems.push_back(program.functions[f].symbol + " jumps into " +
                            program.functions[other].symbol +
                            ", whose Windows unwind codes describe another frame");

@@ -42,11 +42,9 @@ bool writes_vector_registers(const Program& program) {
   return false;
 }
 
-struct AdapterCost {
-  int instructions;  // the adapter's own, the call and the return included
-};
-
-AdapterCost emit_adapter(Program& program, std::uint32_t function, bool save_xmm) {
+// Adds the Windows entry of function `function`; returns its instruction count (the call and
+// the return included).
+int emit_adapter(Program& program, std::uint32_t function, bool save_xmm) {
   const Function& sysv = program.functions[function];
   const int parameters = static_cast<int>(sysv.shape.parameters.size());
   if (parameters > 4) {
@@ -91,7 +89,7 @@ AdapterCost emit_adapter(Program& program, std::uint32_t function, bool save_xmm
         return std::holds_alternative<Instruction>(item);
       }));
   program.win64_entries.push_back(std::move(entry));
-  return {instructions};
+  return instructions;
 }
 
 }  // namespace
@@ -101,7 +99,7 @@ void add_win64_entries(Program& program) {
   const bool save_xmm = writes_vector_registers(program);
   int fewest = 0, most = 0;
   for (std::uint32_t function = 0; function < program.functions.size(); ++function) {
-    const int cost = emit_adapter(program, function, save_xmm).instructions;
+    const int cost = emit_adapter(program, function, save_xmm);
     fewest = fewest == 0 ? cost : std::min(fewest, cost);
     most = std::max(most, cost);
   }
@@ -115,10 +113,9 @@ void add_win64_entries(Program& program) {
       "There the System V functions are named <entry>_sysv, and a Windows entry under each C",
       "name adapts the calling convention: the arguments from rcx, rdx, r8, r9 into rdi, rsi,",
       "rdx, rcx; rdi and rsi (callee-saved on Windows) pushed and popped; then a call of the",
-      save_xmm ? "System V entry, with xmm6-xmm15 (callee-saved on Windows) saved and restored"
+      save_xmm ? "System V entry, with xmm6-xmm15 (callee-saved on Windows) saved and restored\n"
+                 "around it: the kernel writes vector registers, and vzeroall clears them all."
                : "System V entry. No xmm register is saved: the kernel writes none.",
-      save_xmm ? "around it: the kernel writes vector registers, and vzeroall clears them all."
-               : "",
       fmt::format("Cost: {} to {} instructions a call, of which sub, add, call and ret (4) are",
                   fewest, most),
       "what an adapter adds over a Windows prologue written into each entry: a call/ret pair",
@@ -132,8 +129,12 @@ void add_win64_entries(Program& program) {
       "  amd64-bmi2 permute 748 vs 752, amd64-avx2-x4 permute 1109 vs 1105, ascon-amd64-bmi2",
       "  p12 113 vs 116: the adapter costs nothing measurable next to the permutation.",
   };
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (i == 0 || !lines[i].empty()) program.header_lines.push_back(lines[i]);  // [0]: a gap
+  for (const std::string& text : lines) {
+    for (std::size_t start = 0, end;; start = end + 1) {  // one header line per text line
+      end = text.find('\n', start);
+      program.header_lines.push_back(text.substr(start, end - start));
+      if (end == std::string::npos) break;
+    }
   }
 }
 

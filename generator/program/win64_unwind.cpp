@@ -42,6 +42,26 @@ Win64Prologue win64_prologue(const Function& function) {
   return prologue;
 }
 
+Win64Frame win64_frame(const Win64Prologue& prologue) {
+  Win64Frame frame;
+  for (const UnwindCode& code : prologue.codes) {
+    switch (code.op) {
+      case UnwindOp::push_register:
+        frame.cfa_offset += 8;
+        frame.pushed.emplace_back(code.reg, -frame.cfa_offset);
+        break;
+      case UnwindOp::allocate_stack:
+        frame.allocated = code.value;
+        frame.cfa_offset += code.value;
+        break;
+      case UnwindOp::save_xmm:
+        frame.saved_xmm.push_back(code.reg);
+        break;
+    }
+  }
+  return frame;
+}
+
 std::string unwind_directive(const UnwindCode& code) {
   switch (code.op) {
     case UnwindOp::push_register:

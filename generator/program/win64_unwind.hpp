@@ -37,6 +37,17 @@ struct Win64Prologue {
 // allows (the pushes first); it ends at the first other instruction.
 Win64Prologue win64_prologue(const Function& function);
 
+// The frame a prologue's codes build, as the Windows unwinder sees it.
+struct Win64Frame {
+  // Each pushed register with its offset from the CFA (the stack pointer before the call).
+  std::vector<std::pair<Reg, std::int64_t>> pushed;
+  std::vector<Reg> saved_xmm;
+  std::int64_t allocated = 0;   // by the sub rsp
+  std::int64_t cfa_offset = 8;  // the CFA's distance from rsp after the prologue
+  friend bool operator==(const Win64Frame&, const Win64Frame&) = default;
+};
+Win64Frame win64_frame(const Win64Prologue& prologue);
+
 std::string unwind_directive(const UnwindCode& code);  // "SEH_PUSHREG(rbx)"
 
 }  // namespace spongegen
