@@ -12,14 +12,15 @@
 // Register roles:
 //   rdi          the caller's state array
 //   rsp          the 200-byte scratch state, which alternates with rdi round by round
-//   rsi          absorb entries: the rate block; then B[4]
-//   r8 r9 r10 r11 rsi
-//                theta: column parities C[0..4]; chi: the row inputs B[0..4]
-//   rcx rdx rbx rbp r12
-//                theta's D[0..4], live for the whole round
+//   rsi          absorb entries: the rate block (moved to r15); then a round register
+//   r8 r9 r10 r11 rsi  and  rcx rdx rbx rbp r12
+//                two sets of five that trade roles every round. Even rounds: the
+//                first holds theta's C[0..4], then chi's row inputs B[0..4]; the
+//                second holds D[0..4] until the last row's inputs are formed, then
+//                the next round's C[0..4]. Odd rounds: the other way round.
 //   r13 r14 r15  lanes 13, 17 and 21, which never leave registers
 //   rax          one chi output on its way to memory; the loop's end address
-//   [rsp + 200]  the loop's pointer into the round constants (r11 holds it for iota)
+//   [rsp + 200]  the loop's pointer into the round constants (B[3] holds it for iota)
 // Register-resident lanes: each of the three is read by chi (as a rho input) in a row
 // no later than the row that writes its new value, so D is applied in place, RORX
 // rotates out of it, and ANDN/XOR write the new value straight back: no load and no
@@ -62,7 +63,7 @@
 // exactly six times, counted by the constant pointer.
 // Loop or unroll: 24 unrolled rounds are about 20 KB of code, more than the decoded-
 // instruction cache holds, so they run from the legacy decoders; a loop of four rounds
-// (the permute entry is 3620 bytes) replays from that cache and costs 8
+// (the permute entry is 3665 bytes) replays from that cache and costs 8
 // instructions per four rounds: the pointer's add, lea, cmp and jne, and in each round
 // iota's load of the pointer, where unrolled rounds read the constant RIP-relative.
 // Entries: the permute entry, and one absorb entry per rate with its own prologue and
@@ -74,13 +75,14 @@
 // round, and the scratch wipe at the shared epilogue covers them too.
 //
 // Figures of the code (computed by the audit from the Program; `spongegen audit`):
-//   per round          180  (theta 25 + D 10, chi inputs 74 - 3, chi outputs 75 - 3, iota 2)
+//   per round          180  (next round's C 25 + D 10, chi inputs 74 - 3, chi
+//                      outputs 75 - 3, iota 2)
 //   loop               8 per four rounds, 48 per permutation
-//   per permutation    4391  (one call of the permute entry: 24 rounds, the loop,
+//   per permutation    4416  (one call of the permute entry: 24 rounds, the loop,
 //                      prologue and epilogue)
-//   permute entry      771 instructions, 3620 bytes in the file (four rounds, the
+//   permute entry      796 instructions, 3665 bytes in the file (four rounds, the
 //                      frame and endbr64)
-//   absorb entry       up to 234 (prologue and first round) before the jump to
+//   absorb entry       up to 259 (prologue and first round) before the jump to
 //                      the second round
 //   frame              256 bytes, 6 registers saved
 //
@@ -96,13 +98,27 @@
 //   + loop of 4 rounds, 6 times                    180  205.7 ns  213.6-215.6 ns, against
 //                                                        215.0 ns  233.1-237.4 ns unrolled
 //                                                                  in the same binary
-//   + scratch zeroed at the end (this file)        180  +0.3%     +0.8% (AMD EPYC,
+//   + scratch zeroed at the end                    180  +0.3%     +0.8% (AMD EPYC,
 //                                                        see Secrets; not on this Xeon)
 //   AVX-512VL, one lane per xmm register,           95  220-229 ns (compiler-scheduled
 //     vpternlogq/vprolq, prototype only)                 prototype; not kept)
-// The round is bound by issue width, not by latency: the audit's chain bound is 18
-// cycles a round, the issue bound at 6 per cycle 30. The AVX-512 form has half
-// the instructions but only three vector ports for them, so it is no faster here.
+// Then on an AMD EPYC (Zen 3, 2 vCPUs, KVM; 2026-12-01; TSC ticks a call at 2.445 GHz,
+// minimum of 600 alternating trials of 500 calls, before and after in one binary,
+// outputs compared first):
+//   + next round's C gathered by the last chi row  180  permute 753 -> 719, absorb136
+//     (this file)                                        765 -> 729, permute-12 383 -> 368;
+//                                                        chfast/ethash keccak.c (GCC 12
+//                                                        -O2, BMI2 clone) 715 in the run
+// Before it a round began by reading back, for theta, the 25 lanes the round before had
+// just stored, and Zen 3 waited for them: llvm-mca's znver3 model put a round at 41.3
+// cycles against a resource bound of 30.3. Gathering the next C in registers keeps 180
+// instructions a round (25 more a call, in the entries) and moves the model to 36.0
+// cycles (znver3), 37.7 (icelake-server, sapphirerapids, alderlake; from 41.8) and 49.5
+// (znver2; from 51.3), modelled, not measured (spongegen audit --mca).
+// On the Xeon the round was bound by issue width, not by latency: the audit's chain
+// bound is 22 cycles a round, the issue bound at 6 per cycle 30. The AVX-512 form
+// has half the instructions but only three vector ports for them, so it is no faster
+// there.
 //
 // Windows x64 (COFF, _WIN32): the same code, with Windows unwind codes (the SEH_* lines:
 // .seh_pushreg, .seh_stackalloc, .seh_savexmm after the prologue instructions they
@@ -207,10 +223,6 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2):
 	mov r13, qword ptr [rdi + 104]          // a register-resident lane
 	mov r14, qword ptr [rdi + 136]          // a register-resident lane
 	mov r15, qword ptr [rdi + 168]          // a register-resident lane
-LOCAL(keccakf1600_amd64_bmi2_loop):
-
-	// ---- round 0 of the loop ----
-	// array -> scratch
 	mov r8, qword ptr [rdi]
 	xor r8, qword ptr [rdi + 40]
 	xor r8, qword ptr [rdi + 80]
@@ -235,7 +247,11 @@ LOCAL(keccakf1600_amd64_bmi2_loop):
 	xor rsi, qword ptr [rdi + 72]
 	xor rsi, qword ptr [rdi + 112]
 	xor rsi, qword ptr [rdi + 152]
-	xor rsi, qword ptr [rdi + 192]          // C[0..4] in the B registers
+	xor rsi, qword ptr [rdi + 192]          // C[0..4]
+LOCAL(keccakf1600_amd64_bmi2_loop):
+
+	// ---- round 0 of the loop ----
+	// array -> scratch
 	rorx rcx, r9, 63
 	xor rcx, rsi
 	rorx rdx, r10, 63
@@ -382,239 +398,239 @@ LOCAL(keccakf1600_amd64_bmi2_loop):
 	rorx r11, r11, 23
 	xor r15, rdx
 	rorx rsi, r15, 62
+	mov rcx, qword ptr [rsp]
+	xor rcx, qword ptr [rsp + 40]
+	xor rcx, qword ptr [rsp + 80]
+	xor rcx, qword ptr [rsp + 120]
+	mov rdx, qword ptr [rsp + 8]
+	xor rdx, qword ptr [rsp + 48]
+	xor rdx, qword ptr [rsp + 88]
+	xor rdx, qword ptr [rsp + 128]
+	mov rbx, qword ptr [rsp + 16]
+	xor rbx, qword ptr [rsp + 56]
+	xor rbx, qword ptr [rsp + 96]
+	xor rbx, r14
+	mov rbp, qword ptr [rsp + 24]
+	xor rbp, qword ptr [rsp + 64]
+	xor rbp, r13
+	xor rbp, qword ptr [rsp + 144]
+	mov r12, qword ptr [rsp + 32]
+	xor r12, qword ptr [rsp + 72]
+	xor r12, qword ptr [rsp + 112]
+	xor r12, qword ptr [rsp + 152]          // the next round's C[0..4], rows 0 to 3
 	andn r15, r10, r11
 	xor r15, r9
+	xor rdx, r15
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 176], rax
+	xor rbx, rax
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rsp + 184], rax
+	xor rbp, rax
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 192], rax
+	xor r12, rax
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rsp + 160], rax
+	xor rcx, rax
 	// ---- end of round ----
 LOCAL(keccakf1600_amd64_bmi2_second_round):
 
 	// ---- round 1 of the loop ----
 	// scratch -> array
-	mov r8, qword ptr [rsp]
-	xor r8, qword ptr [rsp + 40]
-	xor r8, qword ptr [rsp + 80]
-	xor r8, qword ptr [rsp + 120]
-	xor r8, qword ptr [rsp + 160]
-	mov r9, qword ptr [rsp + 8]
-	xor r9, qword ptr [rsp + 48]
-	xor r9, qword ptr [rsp + 88]
-	xor r9, qword ptr [rsp + 128]
-	xor r9, r15
-	mov r10, qword ptr [rsp + 16]
-	xor r10, qword ptr [rsp + 56]
-	xor r10, qword ptr [rsp + 96]
-	xor r10, r14
-	xor r10, qword ptr [rsp + 176]
-	mov r11, qword ptr [rsp + 24]
-	xor r11, qword ptr [rsp + 64]
-	xor r11, r13
-	xor r11, qword ptr [rsp + 144]
-	xor r11, qword ptr [rsp + 184]
-	mov rsi, qword ptr [rsp + 32]
-	xor rsi, qword ptr [rsp + 72]
-	xor rsi, qword ptr [rsp + 112]
-	xor rsi, qword ptr [rsp + 152]
-	xor rsi, qword ptr [rsp + 192]          // C[0..4] in the B registers
-	rorx rcx, r9, 63
-	xor rcx, rsi
-	rorx rdx, r10, 63
-	xor rdx, r8
-	rorx rbx, r11, 63
-	xor rbx, r9
-	rorx rbp, rsi, 63
-	xor rbp, r10
-	rorx r12, r8, 63
-	xor r12, r11                            // D[0..4] ready
+	rorx r8, rdx, 63
+	xor r8, r12
+	rorx r9, rbx, 63
+	xor r9, rcx
+	rorx r10, rbp, 63
+	xor r10, rdx
+	rorx r11, r12, 63
+	xor r11, rbx
+	rorx rsi, rcx, 63
+	xor rsi, rbp                            // D[0..4] ready
 	// chi row 0 -> lanes 0..4
-	mov r8, qword ptr [rsp]
-	xor r8, rcx
-	mov r9, qword ptr [rsp + 48]
-	xor r9, rdx
-	rorx r9, r9, 20
-	mov r10, qword ptr [rsp + 96]
-	xor r10, rbx
-	rorx r10, r10, 21
-	mov r11, qword ptr [rsp + 144]
-	xor r11, rbp
-	rorx r11, r11, 43
-	mov rsi, qword ptr [rsp + 192]
-	xor rsi, r12
-	rorx rsi, rsi, 50
-	andn rax, r10, r11
-	xor rax, r9
+	mov rcx, qword ptr [rsp]
+	xor rcx, r8
+	mov rdx, qword ptr [rsp + 48]
+	xor rdx, r9
+	rorx rdx, rdx, 20
+	mov rbx, qword ptr [rsp + 96]
+	xor rbx, r10
+	rorx rbx, rbx, 21
+	mov rbp, qword ptr [rsp + 144]
+	xor rbp, r11
+	rorx rbp, rbp, 43
+	mov r12, qword ptr [rsp + 192]
+	xor r12, rsi
+	rorx r12, r12, 50
+	andn rax, rbx, rbp
+	xor rax, rdx
 	mov qword ptr [rdi + 8], rax
-	andn rax, r11, rsi
-	xor rax, r10
+	andn rax, rbp, r12
+	xor rax, rbx
 	mov qword ptr [rdi + 16], rax
-	andn rax, rsi, r8
-	xor rax, r11
+	andn rax, r12, rcx
+	xor rax, rbp
 	mov qword ptr [rdi + 24], rax
-	andn rax, r8, r9
-	xor rax, rsi
+	andn rax, rcx, rdx
+	xor rax, r12
 	mov qword ptr [rdi + 32], rax
-	andn rax, r9, r10
-	xor rax, r8
-	mov r11, qword ptr [rsp + 200]
-	xor rax, qword ptr [r11 + 8]            // iota
+	andn rax, rdx, rbx
+	xor rax, rcx
+	mov rbp, qword ptr [rsp + 200]
+	xor rax, qword ptr [rbp + 8]            // iota
 	mov qword ptr [rdi], rax
 	// chi row 1 -> lanes 5..9
-	mov r8, qword ptr [rsp + 24]
-	xor r8, rbp
-	rorx r8, r8, 36
-	mov r9, qword ptr [rsp + 72]
-	xor r9, r12
-	rorx r9, r9, 44
-	mov r10, qword ptr [rsp + 80]
-	xor r10, rcx
-	rorx r10, r10, 61
-	mov r11, qword ptr [rsp + 128]
-	xor r11, rdx
-	rorx r11, r11, 19
-	mov rsi, qword ptr [rsp + 176]
-	xor rsi, rbx
-	rorx rsi, rsi, 3
-	andn rax, r10, r11
-	xor rax, r9
+	mov rcx, qword ptr [rsp + 24]
+	xor rcx, r11
+	rorx rcx, rcx, 36
+	mov rdx, qword ptr [rsp + 72]
+	xor rdx, rsi
+	rorx rdx, rdx, 44
+	mov rbx, qword ptr [rsp + 80]
+	xor rbx, r8
+	rorx rbx, rbx, 61
+	mov rbp, qword ptr [rsp + 128]
+	xor rbp, r9
+	rorx rbp, rbp, 19
+	mov r12, qword ptr [rsp + 176]
+	xor r12, r10
+	rorx r12, r12, 3
+	andn rax, rbx, rbp
+	xor rax, rdx
 	mov qword ptr [rdi + 48], rax
-	andn rax, r11, rsi
-	xor rax, r10
+	andn rax, rbp, r12
+	xor rax, rbx
 	mov qword ptr [rdi + 56], rax
-	andn rax, rsi, r8
-	xor rax, r11
+	andn rax, r12, rcx
+	xor rax, rbp
 	mov qword ptr [rdi + 64], rax
-	andn rax, r8, r9
-	xor rax, rsi
+	andn rax, rcx, rdx
+	xor rax, r12
 	mov qword ptr [rdi + 72], rax
-	andn rax, r9, r10
-	xor rax, r8
+	andn rax, rdx, rbx
+	xor rax, rcx
 	mov qword ptr [rdi + 40], rax
 	// chi row 2 -> lanes 10..14
-	mov r8, qword ptr [rsp + 8]
-	xor r8, rdx
-	rorx r8, r8, 63
-	mov r9, qword ptr [rsp + 56]
-	xor r9, rbx
-	rorx r9, r9, 58
-	xor r13, rbp
-	rorx r10, r13, 39
-	mov r11, qword ptr [rsp + 152]
-	xor r11, r12
-	rorx r11, r11, 56
-	mov rsi, qword ptr [rsp + 160]
-	xor rsi, rcx
-	rorx rsi, rsi, 46
-	andn rax, r10, r11
-	xor rax, r9
-	mov qword ptr [rdi + 88], rax
-	andn rax, r11, rsi
-	xor rax, r10
-	mov qword ptr [rdi + 96], rax
-	andn r13, rsi, r8
+	mov rcx, qword ptr [rsp + 8]
+	xor rcx, r9
+	rorx rcx, rcx, 63
+	mov rdx, qword ptr [rsp + 56]
+	xor rdx, r10
+	rorx rdx, rdx, 58
 	xor r13, r11
-	andn rax, r8, r9
-	xor rax, rsi
+	rorx rbx, r13, 39
+	mov rbp, qword ptr [rsp + 152]
+	xor rbp, rsi
+	rorx rbp, rbp, 56
+	mov r12, qword ptr [rsp + 160]
+	xor r12, r8
+	rorx r12, r12, 46
+	andn rax, rbx, rbp
+	xor rax, rdx
+	mov qword ptr [rdi + 88], rax
+	andn rax, rbp, r12
+	xor rax, rbx
+	mov qword ptr [rdi + 96], rax
+	andn r13, r12, rcx
+	xor r13, rbp
+	andn rax, rcx, rdx
+	xor rax, r12
 	mov qword ptr [rdi + 112], rax
-	andn rax, r9, r10
-	xor rax, r8
+	andn rax, rdx, rbx
+	xor rax, rcx
 	mov qword ptr [rdi + 80], rax
 	// chi row 3 -> lanes 15..19
-	mov r8, qword ptr [rsp + 32]
-	xor r8, r12
-	rorx r8, r8, 37
-	mov r9, qword ptr [rsp + 40]
-	xor r9, rcx
-	rorx r9, r9, 28
-	mov r10, qword ptr [rsp + 88]
-	xor r10, rdx
-	rorx r10, r10, 54
-	xor r14, rbx
-	rorx r11, r14, 49
-	mov rsi, qword ptr [rsp + 184]
-	xor rsi, rbp
-	rorx rsi, rsi, 8
-	andn rax, r10, r11
-	xor rax, r9
-	mov qword ptr [rdi + 128], rax
-	andn r14, r11, rsi
+	mov rcx, qword ptr [rsp + 32]
+	xor rcx, rsi
+	rorx rcx, rcx, 37
+	mov rdx, qword ptr [rsp + 40]
+	xor rdx, r8
+	rorx rdx, rdx, 28
+	mov rbx, qword ptr [rsp + 88]
+	xor rbx, r9
+	rorx rbx, rbx, 54
 	xor r14, r10
-	andn rax, rsi, r8
-	xor rax, r11
+	rorx rbp, r14, 49
+	mov r12, qword ptr [rsp + 184]
+	xor r12, r11
+	rorx r12, r12, 8
+	andn rax, rbx, rbp
+	xor rax, rdx
+	mov qword ptr [rdi + 128], rax
+	andn r14, rbp, r12
+	xor r14, rbx
+	andn rax, r12, rcx
+	xor rax, rbp
 	mov qword ptr [rdi + 144], rax
-	andn rax, r8, r9
-	xor rax, rsi
+	andn rax, rcx, rdx
+	xor rax, r12
 	mov qword ptr [rdi + 152], rax
-	andn rax, r9, r10
-	xor rax, r8
+	andn rax, rdx, rbx
+	xor rax, rcx
 	mov qword ptr [rdi + 120], rax
 	// chi row 4 -> lanes 20..24
-	mov r8, qword ptr [rsp + 16]
-	xor r8, rbx
-	rorx r8, r8, 2
-	mov r9, qword ptr [rsp + 64]
-	xor r9, rbp
-	rorx r9, r9, 9
-	mov r10, qword ptr [rsp + 112]
-	xor r10, r12
-	rorx r10, r10, 25
-	mov r11, qword ptr [rsp + 120]
-	xor r11, rcx
-	rorx r11, r11, 23
-	xor r15, rdx
-	rorx rsi, r15, 62
-	andn r15, r10, r11
+	mov rcx, qword ptr [rsp + 16]
+	xor rcx, r10
+	rorx rcx, rcx, 2
+	mov rdx, qword ptr [rsp + 64]
+	xor rdx, r11
+	rorx rdx, rdx, 9
+	mov rbx, qword ptr [rsp + 112]
+	xor rbx, rsi
+	rorx rbx, rbx, 25
+	mov rbp, qword ptr [rsp + 120]
+	xor rbp, r8
+	rorx rbp, rbp, 23
 	xor r15, r9
-	andn rax, r11, rsi
-	xor rax, r10
-	mov qword ptr [rdi + 176], rax
-	andn rax, rsi, r8
-	xor rax, r11
-	mov qword ptr [rdi + 184], rax
-	andn rax, r8, r9
-	xor rax, rsi
-	mov qword ptr [rdi + 192], rax
-	andn rax, r9, r10
-	xor rax, r8
-	mov qword ptr [rdi + 160], rax
-	// ---- end of round ----
-
-	// ---- round 2 of the loop ----
-	// array -> scratch
+	rorx r12, r15, 62
 	mov r8, qword ptr [rdi]
 	xor r8, qword ptr [rdi + 40]
 	xor r8, qword ptr [rdi + 80]
 	xor r8, qword ptr [rdi + 120]
-	xor r8, qword ptr [rdi + 160]
 	mov r9, qword ptr [rdi + 8]
 	xor r9, qword ptr [rdi + 48]
 	xor r9, qword ptr [rdi + 88]
 	xor r9, qword ptr [rdi + 128]
-	xor r9, r15
 	mov r10, qword ptr [rdi + 16]
 	xor r10, qword ptr [rdi + 56]
 	xor r10, qword ptr [rdi + 96]
 	xor r10, r14
-	xor r10, qword ptr [rdi + 176]
 	mov r11, qword ptr [rdi + 24]
 	xor r11, qword ptr [rdi + 64]
 	xor r11, r13
 	xor r11, qword ptr [rdi + 144]
-	xor r11, qword ptr [rdi + 184]
 	mov rsi, qword ptr [rdi + 32]
 	xor rsi, qword ptr [rdi + 72]
 	xor rsi, qword ptr [rdi + 112]
-	xor rsi, qword ptr [rdi + 152]
-	xor rsi, qword ptr [rdi + 192]          // C[0..4] in the B registers
+	xor rsi, qword ptr [rdi + 152]          // the next round's C[0..4], rows 0 to 3
+	andn r15, rbx, rbp
+	xor r15, rdx
+	xor r9, r15
+	andn rax, rbp, r12
+	xor rax, rbx
+	mov qword ptr [rdi + 176], rax
+	xor r10, rax
+	andn rax, r12, rcx
+	xor rax, rbp
+	mov qword ptr [rdi + 184], rax
+	xor r11, rax
+	andn rax, rcx, rdx
+	xor rax, r12
+	mov qword ptr [rdi + 192], rax
+	xor rsi, rax
+	andn rax, rdx, rbx
+	xor rax, rcx
+	mov qword ptr [rdi + 160], rax
+	xor r8, rax
+	// ---- end of round ----
+
+	// ---- round 2 of the loop ----
+	// array -> scratch
 	rorx rcx, r9, 63
 	xor rcx, rsi
 	rorx rdx, r10, 63
@@ -761,209 +777,234 @@ LOCAL(keccakf1600_amd64_bmi2_second_round):
 	rorx r11, r11, 23
 	xor r15, rdx
 	rorx rsi, r15, 62
+	mov rcx, qword ptr [rsp]
+	xor rcx, qword ptr [rsp + 40]
+	xor rcx, qword ptr [rsp + 80]
+	xor rcx, qword ptr [rsp + 120]
+	mov rdx, qword ptr [rsp + 8]
+	xor rdx, qword ptr [rsp + 48]
+	xor rdx, qword ptr [rsp + 88]
+	xor rdx, qword ptr [rsp + 128]
+	mov rbx, qword ptr [rsp + 16]
+	xor rbx, qword ptr [rsp + 56]
+	xor rbx, qword ptr [rsp + 96]
+	xor rbx, r14
+	mov rbp, qword ptr [rsp + 24]
+	xor rbp, qword ptr [rsp + 64]
+	xor rbp, r13
+	xor rbp, qword ptr [rsp + 144]
+	mov r12, qword ptr [rsp + 32]
+	xor r12, qword ptr [rsp + 72]
+	xor r12, qword ptr [rsp + 112]
+	xor r12, qword ptr [rsp + 152]          // the next round's C[0..4], rows 0 to 3
 	andn r15, r10, r11
 	xor r15, r9
+	xor rdx, r15
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 176], rax
+	xor rbx, rax
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rsp + 184], rax
+	xor rbp, rax
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 192], rax
+	xor r12, rax
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rsp + 160], rax
+	xor rcx, rax
 	// ---- end of round ----
 
 	// ---- round 3 of the loop ----
 	// scratch -> array
-	mov r8, qword ptr [rsp]
-	xor r8, qword ptr [rsp + 40]
-	xor r8, qword ptr [rsp + 80]
-	xor r8, qword ptr [rsp + 120]
-	xor r8, qword ptr [rsp + 160]
-	mov r9, qword ptr [rsp + 8]
-	xor r9, qword ptr [rsp + 48]
-	xor r9, qword ptr [rsp + 88]
-	xor r9, qword ptr [rsp + 128]
-	xor r9, r15
-	mov r10, qword ptr [rsp + 16]
-	xor r10, qword ptr [rsp + 56]
-	xor r10, qword ptr [rsp + 96]
-	xor r10, r14
-	xor r10, qword ptr [rsp + 176]
-	mov r11, qword ptr [rsp + 24]
-	xor r11, qword ptr [rsp + 64]
-	xor r11, r13
-	xor r11, qword ptr [rsp + 144]
-	xor r11, qword ptr [rsp + 184]
-	mov rsi, qword ptr [rsp + 32]
-	xor rsi, qword ptr [rsp + 72]
-	xor rsi, qword ptr [rsp + 112]
-	xor rsi, qword ptr [rsp + 152]
-	xor rsi, qword ptr [rsp + 192]          // C[0..4] in the B registers
-	rorx rcx, r9, 63
-	xor rcx, rsi
-	rorx rdx, r10, 63
-	xor rdx, r8
-	rorx rbx, r11, 63
-	xor rbx, r9
-	rorx rbp, rsi, 63
-	xor rbp, r10
-	rorx r12, r8, 63
-	xor r12, r11                            // D[0..4] ready
+	rorx r8, rdx, 63
+	xor r8, r12
+	rorx r9, rbx, 63
+	xor r9, rcx
+	rorx r10, rbp, 63
+	xor r10, rdx
+	rorx r11, r12, 63
+	xor r11, rbx
+	rorx rsi, rcx, 63
+	xor rsi, rbp                            // D[0..4] ready
 	// chi row 0 -> lanes 0..4
-	mov r8, qword ptr [rsp]
-	xor r8, rcx
-	mov r9, qword ptr [rsp + 48]
-	xor r9, rdx
-	rorx r9, r9, 20
-	mov r10, qword ptr [rsp + 96]
-	xor r10, rbx
-	rorx r10, r10, 21
-	mov r11, qword ptr [rsp + 144]
-	xor r11, rbp
-	rorx r11, r11, 43
-	mov rsi, qword ptr [rsp + 192]
-	xor rsi, r12
-	rorx rsi, rsi, 50
-	andn rax, r10, r11
-	xor rax, r9
+	mov rcx, qword ptr [rsp]
+	xor rcx, r8
+	mov rdx, qword ptr [rsp + 48]
+	xor rdx, r9
+	rorx rdx, rdx, 20
+	mov rbx, qword ptr [rsp + 96]
+	xor rbx, r10
+	rorx rbx, rbx, 21
+	mov rbp, qword ptr [rsp + 144]
+	xor rbp, r11
+	rorx rbp, rbp, 43
+	mov r12, qword ptr [rsp + 192]
+	xor r12, rsi
+	rorx r12, r12, 50
+	andn rax, rbx, rbp
+	xor rax, rdx
 	mov qword ptr [rdi + 8], rax
-	andn rax, r11, rsi
-	xor rax, r10
+	andn rax, rbp, r12
+	xor rax, rbx
 	mov qword ptr [rdi + 16], rax
-	andn rax, rsi, r8
-	xor rax, r11
+	andn rax, r12, rcx
+	xor rax, rbp
 	mov qword ptr [rdi + 24], rax
-	andn rax, r8, r9
-	xor rax, rsi
+	andn rax, rcx, rdx
+	xor rax, r12
 	mov qword ptr [rdi + 32], rax
-	andn rax, r9, r10
-	xor rax, r8
-	mov r11, qword ptr [rsp + 200]
-	xor rax, qword ptr [r11 + 24]           // iota
+	andn rax, rdx, rbx
+	xor rax, rcx
+	mov rbp, qword ptr [rsp + 200]
+	xor rax, qword ptr [rbp + 24]           // iota
 	mov qword ptr [rdi], rax
 	// chi row 1 -> lanes 5..9
-	mov r8, qword ptr [rsp + 24]
-	xor r8, rbp
-	rorx r8, r8, 36
-	mov r9, qword ptr [rsp + 72]
-	xor r9, r12
-	rorx r9, r9, 44
-	mov r10, qword ptr [rsp + 80]
-	xor r10, rcx
-	rorx r10, r10, 61
-	mov r11, qword ptr [rsp + 128]
-	xor r11, rdx
-	rorx r11, r11, 19
-	mov rsi, qword ptr [rsp + 176]
-	xor rsi, rbx
-	rorx rsi, rsi, 3
-	andn rax, r10, r11
-	xor rax, r9
+	mov rcx, qword ptr [rsp + 24]
+	xor rcx, r11
+	rorx rcx, rcx, 36
+	mov rdx, qword ptr [rsp + 72]
+	xor rdx, rsi
+	rorx rdx, rdx, 44
+	mov rbx, qword ptr [rsp + 80]
+	xor rbx, r8
+	rorx rbx, rbx, 61
+	mov rbp, qword ptr [rsp + 128]
+	xor rbp, r9
+	rorx rbp, rbp, 19
+	mov r12, qword ptr [rsp + 176]
+	xor r12, r10
+	rorx r12, r12, 3
+	andn rax, rbx, rbp
+	xor rax, rdx
 	mov qword ptr [rdi + 48], rax
-	andn rax, r11, rsi
-	xor rax, r10
+	andn rax, rbp, r12
+	xor rax, rbx
 	mov qword ptr [rdi + 56], rax
-	andn rax, rsi, r8
-	xor rax, r11
+	andn rax, r12, rcx
+	xor rax, rbp
 	mov qword ptr [rdi + 64], rax
-	andn rax, r8, r9
-	xor rax, rsi
+	andn rax, rcx, rdx
+	xor rax, r12
 	mov qword ptr [rdi + 72], rax
-	andn rax, r9, r10
-	xor rax, r8
+	andn rax, rdx, rbx
+	xor rax, rcx
 	mov qword ptr [rdi + 40], rax
 	// chi row 2 -> lanes 10..14
-	mov r8, qword ptr [rsp + 8]
-	xor r8, rdx
-	rorx r8, r8, 63
-	mov r9, qword ptr [rsp + 56]
-	xor r9, rbx
-	rorx r9, r9, 58
-	xor r13, rbp
-	rorx r10, r13, 39
-	mov r11, qword ptr [rsp + 152]
-	xor r11, r12
-	rorx r11, r11, 56
-	mov rsi, qword ptr [rsp + 160]
-	xor rsi, rcx
-	rorx rsi, rsi, 46
-	andn rax, r10, r11
-	xor rax, r9
-	mov qword ptr [rdi + 88], rax
-	andn rax, r11, rsi
-	xor rax, r10
-	mov qword ptr [rdi + 96], rax
-	andn r13, rsi, r8
+	mov rcx, qword ptr [rsp + 8]
+	xor rcx, r9
+	rorx rcx, rcx, 63
+	mov rdx, qword ptr [rsp + 56]
+	xor rdx, r10
+	rorx rdx, rdx, 58
 	xor r13, r11
-	andn rax, r8, r9
-	xor rax, rsi
+	rorx rbx, r13, 39
+	mov rbp, qword ptr [rsp + 152]
+	xor rbp, rsi
+	rorx rbp, rbp, 56
+	mov r12, qword ptr [rsp + 160]
+	xor r12, r8
+	rorx r12, r12, 46
+	andn rax, rbx, rbp
+	xor rax, rdx
+	mov qword ptr [rdi + 88], rax
+	andn rax, rbp, r12
+	xor rax, rbx
+	mov qword ptr [rdi + 96], rax
+	andn r13, r12, rcx
+	xor r13, rbp
+	andn rax, rcx, rdx
+	xor rax, r12
 	mov qword ptr [rdi + 112], rax
-	andn rax, r9, r10
-	xor rax, r8
+	andn rax, rdx, rbx
+	xor rax, rcx
 	mov qword ptr [rdi + 80], rax
 	// chi row 3 -> lanes 15..19
-	mov r8, qword ptr [rsp + 32]
-	xor r8, r12
-	rorx r8, r8, 37
-	mov r9, qword ptr [rsp + 40]
-	xor r9, rcx
-	rorx r9, r9, 28
-	mov r10, qword ptr [rsp + 88]
-	xor r10, rdx
-	rorx r10, r10, 54
-	xor r14, rbx
-	rorx r11, r14, 49
-	mov rsi, qword ptr [rsp + 184]
-	xor rsi, rbp
-	rorx rsi, rsi, 8
-	andn rax, r10, r11
-	xor rax, r9
-	mov qword ptr [rdi + 128], rax
-	andn r14, r11, rsi
+	mov rcx, qword ptr [rsp + 32]
+	xor rcx, rsi
+	rorx rcx, rcx, 37
+	mov rdx, qword ptr [rsp + 40]
+	xor rdx, r8
+	rorx rdx, rdx, 28
+	mov rbx, qword ptr [rsp + 88]
+	xor rbx, r9
+	rorx rbx, rbx, 54
 	xor r14, r10
-	andn rax, rsi, r8
-	xor rax, r11
+	rorx rbp, r14, 49
+	mov r12, qword ptr [rsp + 184]
+	xor r12, r11
+	rorx r12, r12, 8
+	andn rax, rbx, rbp
+	xor rax, rdx
+	mov qword ptr [rdi + 128], rax
+	andn r14, rbp, r12
+	xor r14, rbx
+	andn rax, r12, rcx
+	xor rax, rbp
 	mov qword ptr [rdi + 144], rax
-	andn rax, r8, r9
-	xor rax, rsi
+	andn rax, rcx, rdx
+	xor rax, r12
 	mov qword ptr [rdi + 152], rax
-	andn rax, r9, r10
-	xor rax, r8
+	andn rax, rdx, rbx
+	xor rax, rcx
 	mov qword ptr [rdi + 120], rax
 	// chi row 4 -> lanes 20..24
-	mov r8, qword ptr [rsp + 16]
-	xor r8, rbx
-	rorx r8, r8, 2
-	mov r9, qword ptr [rsp + 64]
-	xor r9, rbp
-	rorx r9, r9, 9
-	mov r10, qword ptr [rsp + 112]
-	xor r10, r12
-	rorx r10, r10, 25
-	mov r11, qword ptr [rsp + 120]
-	xor r11, rcx
-	rorx r11, r11, 23
-	xor r15, rdx
-	rorx rsi, r15, 62
-	andn r15, r10, r11
+	mov rcx, qword ptr [rsp + 16]
+	xor rcx, r10
+	rorx rcx, rcx, 2
+	mov rdx, qword ptr [rsp + 64]
+	xor rdx, r11
+	rorx rdx, rdx, 9
+	mov rbx, qword ptr [rsp + 112]
+	xor rbx, rsi
+	rorx rbx, rbx, 25
+	mov rbp, qword ptr [rsp + 120]
+	xor rbp, r8
+	rorx rbp, rbp, 23
 	xor r15, r9
-	andn rax, r11, rsi
-	xor rax, r10
+	rorx r12, r15, 62
+	mov r8, qword ptr [rdi]
+	xor r8, qword ptr [rdi + 40]
+	xor r8, qword ptr [rdi + 80]
+	xor r8, qword ptr [rdi + 120]
+	mov r9, qword ptr [rdi + 8]
+	xor r9, qword ptr [rdi + 48]
+	xor r9, qword ptr [rdi + 88]
+	xor r9, qword ptr [rdi + 128]
+	mov r10, qword ptr [rdi + 16]
+	xor r10, qword ptr [rdi + 56]
+	xor r10, qword ptr [rdi + 96]
+	xor r10, r14
+	mov r11, qword ptr [rdi + 24]
+	xor r11, qword ptr [rdi + 64]
+	xor r11, r13
+	xor r11, qword ptr [rdi + 144]
+	mov rsi, qword ptr [rdi + 32]
+	xor rsi, qword ptr [rdi + 72]
+	xor rsi, qword ptr [rdi + 112]
+	xor rsi, qword ptr [rdi + 152]          // the next round's C[0..4], rows 0 to 3
+	andn r15, rbx, rbp
+	xor r15, rdx
+	xor r9, r15
+	andn rax, rbp, r12
+	xor rax, rbx
 	mov qword ptr [rdi + 176], rax
-	andn rax, rsi, r8
-	xor rax, r11
+	xor r10, rax
+	andn rax, r12, rcx
+	xor rax, rbp
 	mov qword ptr [rdi + 184], rax
-	andn rax, r8, r9
-	xor rax, rsi
+	xor r11, rax
+	andn rax, rcx, rdx
+	xor rax, r12
 	mov qword ptr [rdi + 192], rax
-	andn rax, r9, r10
-	xor rax, r8
+	xor rsi, rax
+	andn rax, rdx, rbx
+	xor rax, rcx
 	mov qword ptr [rdi + 160], rax
+	xor r8, rax
 	// next four rounds, until the last round constant is done
 	add qword ptr [rsp + 200], 32
 	lea rax, qword ptr [rip + LOCAL(keccakf1600_amd64_bmi2_round_constants) + 192]
@@ -1070,10 +1111,6 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb72):
 	mov r15, rsi                            // the block, for the first round
 	mov r13, qword ptr [rdi + 104]          // a register-resident lane
 	mov r14, qword ptr [rdi + 136]          // a register-resident lane
-
-	// ---- round 0 ----
-	// array -> scratch
-	// with the 9-lane block XORed in as lanes are read
 	mov r8, qword ptr [rdi]
 	xor r8, qword ptr [r15]
 	xor r8, qword ptr [rdi + 40]
@@ -1107,7 +1144,11 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb72):
 	xor rsi, qword ptr [rdi + 72]
 	xor rsi, qword ptr [rdi + 112]
 	xor rsi, qword ptr [rdi + 152]
-	xor rsi, qword ptr [rdi + 192]          // C[0..4] in the B registers
+	xor rsi, qword ptr [rdi + 192]          // C[0..4]
+
+	// ---- round 0 ----
+	// array -> scratch
+	// with the 9-lane block XORed in as lanes are read
 	rorx rcx, r9, 63
 	xor rcx, rsi
 	rorx rdx, r10, 63
@@ -1263,20 +1304,45 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb72):
 	mov rsi, qword ptr [rdi + 168]
 	xor rsi, rdx
 	rorx rsi, rsi, 62
+	mov rcx, qword ptr [rsp]
+	xor rcx, qword ptr [rsp + 40]
+	xor rcx, qword ptr [rsp + 80]
+	xor rcx, qword ptr [rsp + 120]
+	mov rdx, qword ptr [rsp + 8]
+	xor rdx, qword ptr [rsp + 48]
+	xor rdx, qword ptr [rsp + 88]
+	xor rdx, qword ptr [rsp + 128]
+	mov rbx, qword ptr [rsp + 16]
+	xor rbx, qword ptr [rsp + 56]
+	xor rbx, qword ptr [rsp + 96]
+	xor rbx, r14
+	mov rbp, qword ptr [rsp + 24]
+	xor rbp, qword ptr [rsp + 64]
+	xor rbp, r13
+	xor rbp, qword ptr [rsp + 144]
+	mov r12, qword ptr [rsp + 32]
+	xor r12, qword ptr [rsp + 72]
+	xor r12, qword ptr [rsp + 112]
+	xor r12, qword ptr [rsp + 152]          // the next round's C[0..4], rows 0 to 3
 	andn r15, r10, r11
 	xor r15, r9
+	xor rdx, r15
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 176], rax
+	xor rbx, rax
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rsp + 184], rax
+	xor rbp, rax
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 192], rax
+	xor r12, rax
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rsp + 160], rax
+	xor rcx, rax
 	// ---- end of round ----
 	jmp LOCAL(keccakf1600_amd64_bmi2_second_round)
 	.cfi_endproc
@@ -1329,10 +1395,6 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb104):
 	mov r15, rsi                            // the block, for the first round
 	mov r13, qword ptr [rdi + 104]          // a register-resident lane
 	mov r14, qword ptr [rdi + 136]          // a register-resident lane
-
-	// ---- round 0 ----
-	// array -> scratch
-	// with the 13-lane block XORed in as lanes are read
 	mov r8, qword ptr [rdi]
 	xor r8, qword ptr [r15]
 	xor r8, qword ptr [rdi + 40]
@@ -1370,7 +1432,11 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb104):
 	xor rsi, qword ptr [r15 + 72]
 	xor rsi, qword ptr [rdi + 112]
 	xor rsi, qword ptr [rdi + 152]
-	xor rsi, qword ptr [rdi + 192]          // C[0..4] in the B registers
+	xor rsi, qword ptr [rdi + 192]          // C[0..4]
+
+	// ---- round 0 ----
+	// array -> scratch
+	// with the 13-lane block XORed in as lanes are read
 	rorx rcx, r9, 63
 	xor rcx, rsi
 	rorx rdx, r10, 63
@@ -1530,20 +1596,45 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb104):
 	mov rsi, qword ptr [rdi + 168]
 	xor rsi, rdx
 	rorx rsi, rsi, 62
+	mov rcx, qword ptr [rsp]
+	xor rcx, qword ptr [rsp + 40]
+	xor rcx, qword ptr [rsp + 80]
+	xor rcx, qword ptr [rsp + 120]
+	mov rdx, qword ptr [rsp + 8]
+	xor rdx, qword ptr [rsp + 48]
+	xor rdx, qword ptr [rsp + 88]
+	xor rdx, qword ptr [rsp + 128]
+	mov rbx, qword ptr [rsp + 16]
+	xor rbx, qword ptr [rsp + 56]
+	xor rbx, qword ptr [rsp + 96]
+	xor rbx, r14
+	mov rbp, qword ptr [rsp + 24]
+	xor rbp, qword ptr [rsp + 64]
+	xor rbp, r13
+	xor rbp, qword ptr [rsp + 144]
+	mov r12, qword ptr [rsp + 32]
+	xor r12, qword ptr [rsp + 72]
+	xor r12, qword ptr [rsp + 112]
+	xor r12, qword ptr [rsp + 152]          // the next round's C[0..4], rows 0 to 3
 	andn r15, r10, r11
 	xor r15, r9
+	xor rdx, r15
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 176], rax
+	xor rbx, rax
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rsp + 184], rax
+	xor rbp, rax
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 192], rax
+	xor r12, rax
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rsp + 160], rax
+	xor rcx, rax
 	// ---- end of round ----
 	jmp LOCAL(keccakf1600_amd64_bmi2_second_round)
 	.cfi_endproc
@@ -1597,10 +1688,6 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb136):
 	mov r13, qword ptr [rdi + 104]          // a register-resident lane
 	xor r13, qword ptr [r15 + 104]
 	mov r14, qword ptr [rdi + 136]          // a register-resident lane
-
-	// ---- round 0 ----
-	// array -> scratch
-	// with the 17-lane block XORed in as lanes are read
 	mov r8, qword ptr [rdi]
 	xor r8, qword ptr [r15]
 	xor r8, qword ptr [rdi + 40]
@@ -1641,7 +1728,11 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb136):
 	xor rsi, qword ptr [rdi + 112]
 	xor rsi, qword ptr [r15 + 112]
 	xor rsi, qword ptr [rdi + 152]
-	xor rsi, qword ptr [rdi + 192]          // C[0..4] in the B registers
+	xor rsi, qword ptr [rdi + 192]          // C[0..4]
+
+	// ---- round 0 ----
+	// array -> scratch
+	// with the 17-lane block XORed in as lanes are read
 	rorx rcx, r9, 63
 	xor rcx, rsi
 	rorx rdx, r10, 63
@@ -1804,20 +1895,45 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb136):
 	mov rsi, qword ptr [rdi + 168]
 	xor rsi, rdx
 	rorx rsi, rsi, 62
+	mov rcx, qword ptr [rsp]
+	xor rcx, qword ptr [rsp + 40]
+	xor rcx, qword ptr [rsp + 80]
+	xor rcx, qword ptr [rsp + 120]
+	mov rdx, qword ptr [rsp + 8]
+	xor rdx, qword ptr [rsp + 48]
+	xor rdx, qword ptr [rsp + 88]
+	xor rdx, qword ptr [rsp + 128]
+	mov rbx, qword ptr [rsp + 16]
+	xor rbx, qword ptr [rsp + 56]
+	xor rbx, qword ptr [rsp + 96]
+	xor rbx, r14
+	mov rbp, qword ptr [rsp + 24]
+	xor rbp, qword ptr [rsp + 64]
+	xor rbp, r13
+	xor rbp, qword ptr [rsp + 144]
+	mov r12, qword ptr [rsp + 32]
+	xor r12, qword ptr [rsp + 72]
+	xor r12, qword ptr [rsp + 112]
+	xor r12, qword ptr [rsp + 152]          // the next round's C[0..4], rows 0 to 3
 	andn r15, r10, r11
 	xor r15, r9
+	xor rdx, r15
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 176], rax
+	xor rbx, rax
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rsp + 184], rax
+	xor rbp, rax
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 192], rax
+	xor r12, rax
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rsp + 160], rax
+	xor rcx, rax
 	// ---- end of round ----
 	jmp LOCAL(keccakf1600_amd64_bmi2_second_round)
 	.cfi_endproc
@@ -1872,10 +1988,6 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb144):
 	xor r13, qword ptr [r15 + 104]
 	mov r14, qword ptr [rdi + 136]          // a register-resident lane
 	xor r14, qword ptr [r15 + 136]
-
-	// ---- round 0 ----
-	// array -> scratch
-	// with the 18-lane block XORed in as lanes are read
 	mov r8, qword ptr [rdi]
 	xor r8, qword ptr [r15]
 	xor r8, qword ptr [rdi + 40]
@@ -1916,7 +2028,11 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb144):
 	xor rsi, qword ptr [rdi + 112]
 	xor rsi, qword ptr [r15 + 112]
 	xor rsi, qword ptr [rdi + 152]
-	xor rsi, qword ptr [rdi + 192]          // C[0..4] in the B registers
+	xor rsi, qword ptr [rdi + 192]          // C[0..4]
+
+	// ---- round 0 ----
+	// array -> scratch
+	// with the 18-lane block XORed in as lanes are read
 	rorx rcx, r9, 63
 	xor rcx, rsi
 	rorx rdx, r10, 63
@@ -2079,20 +2195,45 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb144):
 	mov rsi, qword ptr [rdi + 168]
 	xor rsi, rdx
 	rorx rsi, rsi, 62
+	mov rcx, qword ptr [rsp]
+	xor rcx, qword ptr [rsp + 40]
+	xor rcx, qword ptr [rsp + 80]
+	xor rcx, qword ptr [rsp + 120]
+	mov rdx, qword ptr [rsp + 8]
+	xor rdx, qword ptr [rsp + 48]
+	xor rdx, qword ptr [rsp + 88]
+	xor rdx, qword ptr [rsp + 128]
+	mov rbx, qword ptr [rsp + 16]
+	xor rbx, qword ptr [rsp + 56]
+	xor rbx, qword ptr [rsp + 96]
+	xor rbx, r14
+	mov rbp, qword ptr [rsp + 24]
+	xor rbp, qword ptr [rsp + 64]
+	xor rbp, r13
+	xor rbp, qword ptr [rsp + 144]
+	mov r12, qword ptr [rsp + 32]
+	xor r12, qword ptr [rsp + 72]
+	xor r12, qword ptr [rsp + 112]
+	xor r12, qword ptr [rsp + 152]          // the next round's C[0..4], rows 0 to 3
 	andn r15, r10, r11
 	xor r15, r9
+	xor rdx, r15
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 176], rax
+	xor rbx, rax
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rsp + 184], rax
+	xor rbp, rax
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 192], rax
+	xor r12, rax
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rsp + 160], rax
+	xor rcx, rax
 	// ---- end of round ----
 	jmp LOCAL(keccakf1600_amd64_bmi2_second_round)
 	.cfi_endproc
@@ -2147,10 +2288,6 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb168):
 	xor r13, qword ptr [r15 + 104]
 	mov r14, qword ptr [rdi + 136]          // a register-resident lane
 	xor r14, qword ptr [r15 + 136]
-
-	// ---- round 0 ----
-	// array -> scratch
-	// with the 21-lane block XORed in as lanes are read
 	mov r8, qword ptr [rdi]
 	xor r8, qword ptr [r15]
 	xor r8, qword ptr [rdi + 40]
@@ -2194,7 +2331,11 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb168):
 	xor rsi, qword ptr [r15 + 112]
 	xor rsi, qword ptr [rdi + 152]
 	xor rsi, qword ptr [r15 + 152]
-	xor rsi, qword ptr [rdi + 192]          // C[0..4] in the B registers
+	xor rsi, qword ptr [rdi + 192]          // C[0..4]
+
+	// ---- round 0 ----
+	// array -> scratch
+	// with the 21-lane block XORed in as lanes are read
 	rorx rcx, r9, 63
 	xor rcx, rsi
 	rorx rdx, r10, 63
@@ -2360,20 +2501,45 @@ SYMBOL(sponge_keccakf1600_amd64_bmi2_absorb168):
 	mov rsi, qword ptr [rdi + 168]
 	xor rsi, rdx
 	rorx rsi, rsi, 62
+	mov rcx, qword ptr [rsp]
+	xor rcx, qword ptr [rsp + 40]
+	xor rcx, qword ptr [rsp + 80]
+	xor rcx, qword ptr [rsp + 120]
+	mov rdx, qword ptr [rsp + 8]
+	xor rdx, qword ptr [rsp + 48]
+	xor rdx, qword ptr [rsp + 88]
+	xor rdx, qword ptr [rsp + 128]
+	mov rbx, qword ptr [rsp + 16]
+	xor rbx, qword ptr [rsp + 56]
+	xor rbx, qword ptr [rsp + 96]
+	xor rbx, r14
+	mov rbp, qword ptr [rsp + 24]
+	xor rbp, qword ptr [rsp + 64]
+	xor rbp, r13
+	xor rbp, qword ptr [rsp + 144]
+	mov r12, qword ptr [rsp + 32]
+	xor r12, qword ptr [rsp + 72]
+	xor r12, qword ptr [rsp + 112]
+	xor r12, qword ptr [rsp + 152]          // the next round's C[0..4], rows 0 to 3
 	andn r15, r10, r11
 	xor r15, r9
+	xor rdx, r15
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 176], rax
+	xor rbx, rax
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rsp + 184], rax
+	xor rbp, rax
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 192], rax
+	xor r12, rax
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rsp + 160], rax
+	xor rcx, rax
 	// ---- end of round ----
 	jmp LOCAL(keccakf1600_amd64_bmi2_second_round)
 	.cfi_endproc
@@ -2426,6 +2592,31 @@ SYMBOL(sponge_keccakp1600_12_amd64_bmi2):
 	mov r13, qword ptr [rdi + 104]          // a register-resident lane
 	mov r14, qword ptr [rdi + 136]          // a register-resident lane
 	mov r15, qword ptr [rdi + 168]          // a register-resident lane
+	mov r8, qword ptr [rdi]
+	xor r8, qword ptr [rdi + 40]
+	xor r8, qword ptr [rdi + 80]
+	xor r8, qword ptr [rdi + 120]
+	xor r8, qword ptr [rdi + 160]
+	mov r9, qword ptr [rdi + 8]
+	xor r9, qword ptr [rdi + 48]
+	xor r9, qword ptr [rdi + 88]
+	xor r9, qword ptr [rdi + 128]
+	xor r9, r15
+	mov r10, qword ptr [rdi + 16]
+	xor r10, qword ptr [rdi + 56]
+	xor r10, qword ptr [rdi + 96]
+	xor r10, r14
+	xor r10, qword ptr [rdi + 176]
+	mov r11, qword ptr [rdi + 24]
+	xor r11, qword ptr [rdi + 64]
+	xor r11, r13
+	xor r11, qword ptr [rdi + 144]
+	xor r11, qword ptr [rdi + 184]
+	mov rsi, qword ptr [rdi + 32]
+	xor rsi, qword ptr [rdi + 72]
+	xor rsi, qword ptr [rdi + 112]
+	xor rsi, qword ptr [rdi + 152]
+	xor rsi, qword ptr [rdi + 192]          // C[0..4]
 	jmp LOCAL(keccakf1600_amd64_bmi2_loop)
 	.cfi_endproc
 	SEH_ENDPROC
@@ -2478,10 +2669,6 @@ SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb136):
 	mov r13, qword ptr [rdi + 104]          // a register-resident lane
 	xor r13, qword ptr [r15 + 104]
 	mov r14, qword ptr [rdi + 136]          // a register-resident lane
-
-	// ---- round 0 ----
-	// array -> scratch
-	// with the 17-lane block XORed in as lanes are read
 	mov r8, qword ptr [rdi]
 	xor r8, qword ptr [r15]
 	xor r8, qword ptr [rdi + 40]
@@ -2522,7 +2709,11 @@ SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb136):
 	xor rsi, qword ptr [rdi + 112]
 	xor rsi, qword ptr [r15 + 112]
 	xor rsi, qword ptr [rdi + 152]
-	xor rsi, qword ptr [rdi + 192]          // C[0..4] in the B registers
+	xor rsi, qword ptr [rdi + 192]          // C[0..4]
+
+	// ---- round 0 ----
+	// array -> scratch
+	// with the 17-lane block XORed in as lanes are read
 	rorx rcx, r9, 63
 	xor rcx, rsi
 	rorx rdx, r10, 63
@@ -2685,20 +2876,45 @@ SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb136):
 	mov rsi, qword ptr [rdi + 168]
 	xor rsi, rdx
 	rorx rsi, rsi, 62
+	mov rcx, qword ptr [rsp]
+	xor rcx, qword ptr [rsp + 40]
+	xor rcx, qword ptr [rsp + 80]
+	xor rcx, qword ptr [rsp + 120]
+	mov rdx, qword ptr [rsp + 8]
+	xor rdx, qword ptr [rsp + 48]
+	xor rdx, qword ptr [rsp + 88]
+	xor rdx, qword ptr [rsp + 128]
+	mov rbx, qword ptr [rsp + 16]
+	xor rbx, qword ptr [rsp + 56]
+	xor rbx, qword ptr [rsp + 96]
+	xor rbx, r14
+	mov rbp, qword ptr [rsp + 24]
+	xor rbp, qword ptr [rsp + 64]
+	xor rbp, r13
+	xor rbp, qword ptr [rsp + 144]
+	mov r12, qword ptr [rsp + 32]
+	xor r12, qword ptr [rsp + 72]
+	xor r12, qword ptr [rsp + 112]
+	xor r12, qword ptr [rsp + 152]          // the next round's C[0..4], rows 0 to 3
 	andn r15, r10, r11
 	xor r15, r9
+	xor rdx, r15
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 176], rax
+	xor rbx, rax
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rsp + 184], rax
+	xor rbp, rax
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 192], rax
+	xor r12, rax
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rsp + 160], rax
+	xor rcx, rax
 	// ---- end of round ----
 	jmp LOCAL(keccakf1600_amd64_bmi2_second_round)
 	.cfi_endproc
@@ -2753,10 +2969,6 @@ SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb168):
 	xor r13, qword ptr [r15 + 104]
 	mov r14, qword ptr [rdi + 136]          // a register-resident lane
 	xor r14, qword ptr [r15 + 136]
-
-	// ---- round 0 ----
-	// array -> scratch
-	// with the 21-lane block XORed in as lanes are read
 	mov r8, qword ptr [rdi]
 	xor r8, qword ptr [r15]
 	xor r8, qword ptr [rdi + 40]
@@ -2800,7 +3012,11 @@ SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb168):
 	xor rsi, qword ptr [r15 + 112]
 	xor rsi, qword ptr [rdi + 152]
 	xor rsi, qword ptr [r15 + 152]
-	xor rsi, qword ptr [rdi + 192]          // C[0..4] in the B registers
+	xor rsi, qword ptr [rdi + 192]          // C[0..4]
+
+	// ---- round 0 ----
+	// array -> scratch
+	// with the 21-lane block XORed in as lanes are read
 	rorx rcx, r9, 63
 	xor rcx, rsi
 	rorx rdx, r10, 63
@@ -2966,20 +3182,45 @@ SYMBOL(sponge_keccakp1600_12_amd64_bmi2_absorb168):
 	mov rsi, qword ptr [rdi + 168]
 	xor rsi, rdx
 	rorx rsi, rsi, 62
+	mov rcx, qword ptr [rsp]
+	xor rcx, qword ptr [rsp + 40]
+	xor rcx, qword ptr [rsp + 80]
+	xor rcx, qword ptr [rsp + 120]
+	mov rdx, qword ptr [rsp + 8]
+	xor rdx, qword ptr [rsp + 48]
+	xor rdx, qword ptr [rsp + 88]
+	xor rdx, qword ptr [rsp + 128]
+	mov rbx, qword ptr [rsp + 16]
+	xor rbx, qword ptr [rsp + 56]
+	xor rbx, qword ptr [rsp + 96]
+	xor rbx, r14
+	mov rbp, qword ptr [rsp + 24]
+	xor rbp, qword ptr [rsp + 64]
+	xor rbp, r13
+	xor rbp, qword ptr [rsp + 144]
+	mov r12, qword ptr [rsp + 32]
+	xor r12, qword ptr [rsp + 72]
+	xor r12, qword ptr [rsp + 112]
+	xor r12, qword ptr [rsp + 152]          // the next round's C[0..4], rows 0 to 3
 	andn r15, r10, r11
 	xor r15, r9
+	xor rdx, r15
 	andn rax, r11, rsi
 	xor rax, r10
 	mov qword ptr [rsp + 176], rax
+	xor rbx, rax
 	andn rax, rsi, r8
 	xor rax, r11
 	mov qword ptr [rsp + 184], rax
+	xor rbp, rax
 	andn rax, r8, r9
 	xor rax, rsi
 	mov qword ptr [rsp + 192], rax
+	xor r12, rax
 	andn rax, r9, r10
 	xor rax, r8
 	mov qword ptr [rsp + 160], rax
+	xor rcx, rax
 	// ---- end of round ----
 	jmp LOCAL(keccakf1600_amd64_bmi2_second_round)
 	.cfi_endproc

@@ -3,9 +3,11 @@
 // The design is the seed kernel's (gen_keccakf_bmi2.go): the state alternates between the
 // caller's array and a 200-byte scratch state on the stack, so every round reads one copy
 // and writes the other and no copy-back is needed (24 rounds is even). Theta's five D
-// values stay in registers for the whole round; each row of chi loads its five inputs,
-// applies D and the rho rotation (RORX, which leaves the flags alone and does not destroy
-// its source), and writes five lanes with ANDN.
+// values stay in registers until the last chi row's inputs are formed; each row of chi loads
+// its five inputs, applies D and the rho rotation (RORX, which leaves the flags alone and
+// does not destroy its source), and writes five lanes with ANDN. The last row also gathers
+// the next round's column parities, in the registers D leaves free, so a round starts from
+// registers rather than from the lanes the round before has just stored.
 #include <fmt/format.h>
 
 #include <string>
@@ -23,10 +25,20 @@ using namespace amd64;
 constexpr Reg kState = rdi;   // argument 1: the caller's 25 lanes
 constexpr Reg kBlock = rsi;   // argument 2 of the absorb entries: one rate block
 constexpr Reg kChiOut = rax;  // one chi result on its way to memory
-// Theta's column parities C[0..4], then, per chi row, the five inputs B[0..4].
-constexpr Reg kB[5] = {r8, r9, r10, r11, rsi};
-// Theta's D[0..4], live for a whole round.
-constexpr Reg kD[5] = {rcx, rdx, rbx, rbp, r12};
+// Two sets of five registers trade roles every round. In a round, `b` holds theta's column
+// parities C[0..4] (computed by the round before), then per chi row the five inputs
+// B[0..4]; `d` holds theta's D[0..4] until the last row's inputs are formed, then the next
+// round's column parities, accumulated from the lanes this round writes. The next round
+// finds them in its own `b`.
+struct RoundRegisters {
+  Reg b[5];
+  Reg d[5];
+};
+constexpr RoundRegisters kEvenRound{{r8, r9, r10, r11, rsi}, {rcx, rdx, rbx, rbp, r12}};
+constexpr RoundRegisters kOddRound{{rcx, rdx, rbx, rbp, r12}, {r8, r9, r10, r11, rsi}};
+const RoundRegisters& round_registers(int round) {
+  return round % 2 == 0 ? kEvenRound : kOddRound;
+}
 // Three lanes never leave registers: the three registers no other role needs. Each is
 // consumed by chi (rho input) in a row no later than the row that writes its new value,
 // so chi can write the new value straight into the register. That saves a load and a
@@ -48,7 +60,8 @@ constexpr int kRoundsPerIteration = 4;
 constexpr int kIterations = keccak::kRounds / kRoundsPerIteration;  // of a 24-round call
 constexpr int kConstantPointerSlot = kScratchBytes;
 constexpr int kFrameBytes = kScratchBytes + 8;
-constexpr Reg kConstantPointer = r11;
+// iota loads the pointer into B[3], dead by then (see emit_chi_row).
+constexpr int kConstantPointerB = 3;
 static_assert(keccak::kRounds % kRoundsPerIteration == 0 && kRoundsPerIteration % 2 == 0);
 
 constexpr std::string_view kSymbolSuffix = "amd64_bmi2";
@@ -155,6 +168,7 @@ class Amd64KeccakBuilder {
     Emitter e(kernel_.program, add_permute_entry(kernel_, variant, kSymbolSuffix));
     e.endbr64();
     emit_prologue(e, variant, nullptr);
+    emit_column_parities(e, kArray, nullptr, kEvenRound.b);
     if (loop_bound_) {
       e.jmp(loop_);
       return;
@@ -184,6 +198,7 @@ class Amd64KeccakBuilder {
     }
     e.endbr64();
     emit_prologue(e, variant, &absorbed);
+    emit_column_parities(e, kArray, &absorbed, kEvenRound.b);
     emit_round(e, 0, kArray, kScratch, &absorbed, variant.first_round());
     e.jmp(second_round_);
   }
@@ -260,7 +275,8 @@ class Amd64KeccakBuilder {
       e.comment("with the " + std::to_string(absorbed->lanes) +
                 "-lane block XORed in as lanes are read");
     }
-    emit_theta(e, from, absorbed);
+    const RoundRegisters& regs = round_registers(round);
+    emit_theta_d(e, regs);
     for (int row = 0; row < 5; ++row) {
       e.comment("chi row " + std::to_string(row) + " -> lanes " + std::to_string(5 * row) + ".." +
                 std::to_string(5 * row + 4));
@@ -276,72 +292,102 @@ class Amd64KeccakBuilder {
     e.end_round();
   }
 
-  // C[x] = xor of column x; D[x] = C[x - 1] ^ rotl(C[x + 1], 1).
-  void emit_theta(Emitter& e, StateCopy from, const AbsorbedBlock* absorbed) {
+  // C[x] = xor of column x, read from memory (the entries, before the first round).
+  void emit_column_parities(Emitter& e, StateCopy from, const AbsorbedBlock* absorbed,
+                            const Reg (&parities)[5]) {
     for (int x = 0; x < 5; ++x) {
       for (int y = 0; y < 5; ++y) {
         const int lane = keccak::lane_index(x, y);
         const ResidentLane* r = input_register(lane, absorbed);
         if (y == 0) {
-          r ? e.mov(kB[x], r->reg) : e.mov(kB[x], from.lane(lane));
+          r ? e.mov(parities[x], r->reg) : e.mov(parities[x], from.lane(lane));
         } else {
-          r ? e.xor_(kB[x], r->reg) : e.xor_(kB[x], from.lane(lane));
+          r ? e.xor_(parities[x], r->reg) : e.xor_(parities[x], from.lane(lane));
         }
         if (!r && absorbed && lane < absorbed->lanes) {
-          e.xor_(kB[x], qword(absorbed->block, 8 * lane));
+          e.xor_(parities[x], qword(absorbed->block, 8 * lane));
         }
       }
     }
-    e.annotate("C[0..4] in the B registers");
+    e.annotate("C[0..4]");
+  }
+
+  // D[x] = C[x - 1] ^ rotl(C[x + 1], 1), with C in the round's `b` registers.
+  void emit_theta_d(Emitter& e, const RoundRegisters& regs) {
     for (int x = 0; x < 5; ++x) {
-      e.rorx(kD[x], kB[(x + 1) % 5], 63);
-      e.xor_(kD[x], kB[(x + 4) % 5]);
+      e.rorx(regs.d[x], regs.b[(x + 1) % 5], 63);
+      e.xor_(regs.d[x], regs.b[(x + 4) % 5]);
     }
     e.annotate("D[0..4] ready");
+  }
+
+  // The next round's column parities from the rows this round has written (0 to 3), into
+  // the `d` registers, which are free once the last row's inputs are formed; the last row's
+  // outputs join them from registers as chi makes them, so the next round's theta does not
+  // wait for a store to be read back.
+  void emit_partial_parities(Emitter& e, StateCopy to, const RoundRegisters& regs) {
+    for (int x = 0; x < 5; ++x) {
+      for (int y = 0; y < 4; ++y) {
+        const int lane = keccak::lane_index(x, y);
+        const ResidentLane* r = resident(lane);
+        if (y == 0) {
+          r ? e.mov(regs.d[x], r->reg) : e.mov(regs.d[x], to.lane(lane));
+        } else {
+          r ? e.xor_(regs.d[x], r->reg) : e.xor_(regs.d[x], to.lane(lane));
+        }
+      }
+    }
+    e.annotate("the next round's C[0..4], rows 0 to 3");
   }
 
   // Row `row` of chi: B[x] = rotl(A[source] ^ D[source % 5], rotation), then
   // A[x, row] = B[x] ^ (~B[x + 1] & B[x + 2]); iota joins lane 0.
   void emit_chi_row(Emitter& e, int round, int row, StateCopy from, StateCopy to,
                     const AbsorbedBlock* absorbed, int first_constant) {
+    const RoundRegisters& regs = round_registers(round);
+    const bool last_row = row == 4;
     const auto& inputs = keccak::model().chi_rows[row];
     for (int x = 0; x < 5; ++x) {
       const keccak::ChiInput& input = inputs[x];
       if (const ResidentLane* r = input_register(input.lane, absorbed)) {
         // The lane's register is free once read: apply D in place, rotate out of it.
-        e.xor_(r->reg, kD[input.lane % 5]);
-        e.rorx(kB[x], r->reg, 64 - input.rotation);
+        e.xor_(r->reg, regs.d[input.lane % 5]);
+        e.rorx(regs.b[x], r->reg, 64 - input.rotation);
         continue;
       }
-      e.mov(kB[x], from.lane(input.lane));
+      e.mov(regs.b[x], from.lane(input.lane));
       if (absorbed && input.lane < absorbed->lanes) {
-        e.xor_(kB[x], qword(absorbed->block, 8 * input.lane));
+        e.xor_(regs.b[x], qword(absorbed->block, 8 * input.lane));
       }
-      e.xor_(kB[x], kD[input.lane % 5]);
-      if (input.rotation != 0) e.rorx(kB[x], kB[x], 64 - input.rotation);
+      e.xor_(regs.b[x], regs.d[input.lane % 5]);
+      if (input.rotation != 0) e.rorx(regs.b[x], regs.b[x], 64 - input.rotation);
     }
+    if (last_row) emit_partial_parities(e, to, regs);
     // Lane 0 last: iota's constant pointer goes into B[3], dead after lanes 1-3.
     for (int x : {1, 2, 3, 4, 0}) {
       const int lane = keccak::lane_index(x, row);
       const ResidentLane* r = resident(lane);
       const Reg out = r ? r->reg : kChiOut;
-      e.andn(out, kB[(x + 1) % 5], kB[(x + 2) % 5]);
-      e.xor_(out, kB[x]);
-      if (lane == 0) emit_iota(e, out, round, absorbed != nullptr, first_constant);
+      e.andn(out, regs.b[(x + 1) % 5], regs.b[(x + 2) % 5]);
+      e.xor_(out, regs.b[x]);
+      if (lane == 0)
+        emit_iota(e, out, regs.b[kConstantPointerB], round, absorbed != nullptr, first_constant);
       if (!r) e.mov(to.lane(lane), kChiOut);
+      if (last_row) e.xor_(regs.d[x], out);
     }
   }
 
   // iota: the absorb entries' own first round reads the constant RIP-relative; the loop
   // reads it through the pointer in the frame.
-  void emit_iota(Emitter& e, Reg lane0, int round, bool outside_loop, int first_constant) {
+  void emit_iota(Emitter& e, Reg lane0, Reg constant_pointer, int round, bool outside_loop,
+                 int first_constant) {
     if (outside_loop) {
       e.xor_(lane0, qword_rip(round_constants_, 8 * (first_constant + round)));
       e.annotate("iota");
       return;
     }
-    e.mov(kConstantPointer, qword(rsp, kConstantPointerSlot));
-    e.xor_(lane0, qword(kConstantPointer, 8 * round));
+    e.mov(constant_pointer, qword(rsp, kConstantPointerSlot));
+    e.xor_(lane0, qword(constant_pointer, 8 * round));
     e.annotate("iota");
   }
 
@@ -350,9 +396,9 @@ class Amd64KeccakBuilder {
   static std::vector<std::string> header_lines(const HeaderFigures& figures) {
     const audit::EntryAudit& permute = figures.permute;
     // The parts of a round, as the builder emits them; they must add up to the audit's count.
-    constexpr std::uint64_t kThetaLoads = 25, kThetaD = 10, kChiInputs = 74 - 3,
+    constexpr std::uint64_t kNextParities = 25, kThetaD = 10, kChiInputs = 74 - 3,
                             kChiOutputs = 75 - 3, kIota = 2;
-    if (kThetaLoads + kThetaD + kChiInputs + kChiOutputs + kIota != permute.per_round.total) {
+    if (kNextParities + kThetaD + kChiInputs + kChiOutputs + kIota != permute.per_round.total) {
       throw GenerationError(
           fmt::format("amd64-bmi2: the header's round breakdown does not add "
                       "up to the audit's {} instructions a round",
@@ -379,14 +425,15 @@ class Amd64KeccakBuilder {
         "Register roles:",
         "  rdi          the caller's state array",
         "  rsp          the 200-byte scratch state, which alternates with rdi round by round",
-        "  rsi          absorb entries: the rate block; then B[4]",
-        "  r8 r9 r10 r11 rsi",
-        "               theta: column parities C[0..4]; chi: the row inputs B[0..4]",
-        "  rcx rdx rbx rbp r12",
-        "               theta's D[0..4], live for the whole round",
+        "  rsi          absorb entries: the rate block (moved to r15); then a round register",
+        "  r8 r9 r10 r11 rsi  and  rcx rdx rbx rbp r12",
+        "               two sets of five that trade roles every round. Even rounds: the",
+        "               first holds theta's C[0..4], then chi's row inputs B[0..4]; the",
+        "               second holds D[0..4] until the last row's inputs are formed, then",
+        "               the next round's C[0..4]. Odd rounds: the other way round.",
         "  r13 r14 r15  lanes 13, 17 and 21, which never leave registers",
         "  rax          one chi output on its way to memory; the loop's end address",
-        "  [rsp + 200]  the loop's pointer into the round constants (r11 holds it for iota)",
+        "  [rsp + 200]  the loop's pointer into the round constants (B[3] holds it for iota)",
         "Register-resident lanes: each of the three is read by chi (as a rho input) in a row",
         "no later than the row that writes its new value, so D is applied in place, RORX",
         "rotates out of it, and ANDN/XOR write the new value straight back: no load and no",
@@ -446,9 +493,9 @@ class Amd64KeccakBuilder {
         "round, and the scratch wipe at the shared epilogue covers them too.",
         "",
         "Figures of the code (computed by the audit from the Program; `spongegen audit`):",
-        fmt::format("  per round          {}  (theta {} + D {}, chi inputs 74 - 3, chi outputs "
-                    "75 - 3, iota {})",
-                    permute.per_round.total, kThetaLoads, kThetaD, kIota),
+        fmt::format("  per round          {}  (next round's C {} + D {}, chi inputs 74 - 3, chi",
+                    permute.per_round.total, kNextParities, kThetaD),
+        fmt::format("                     outputs 75 - 3, iota {})", kIota),
         fmt::format("  loop               {} per four rounds, {} per permutation",
                     loop_per_iteration, permute.loop_overhead),
         fmt::format("  per permutation    {}  (one call of the permute entry: 24 rounds, the loop,",
@@ -479,19 +526,33 @@ class Amd64KeccakBuilder {
         "                                                       215.0 ns  233.1-237.4 ns unrolled",
         "                                                                 in the same binary",
         fmt::format(
-            "  + scratch zeroed at the end (this file)        {:>3}  +0.3%     +0.8% (AMD EPYC,",
+            "  + scratch zeroed at the end                    {:>3}  +0.3%     +0.8% (AMD EPYC,",
             permute.per_round.total),
         "                                                       see Secrets; not on this Xeon)",
         "  AVX-512VL, one lane per xmm register,           95  220-229 ns (compiler-scheduled",
         "    vpternlogq/vprolq, prototype only)                 prototype; not kept)",
-        fmt::format("The round is bound by issue width, not by latency: the audit's chain bound is "
-                    "{}",
-                    permute.round_chain_cycles),
-        fmt::format("cycles a round, the issue bound at {} per cycle {:.0f}. The AVX-512 form has "
-                    "half",
-                    figures.issue_width,
+        "Then on an AMD EPYC (Zen 3, 2 vCPUs, KVM; 2026-12-01; TSC ticks a call at 2.445 GHz,",
+        "minimum of 600 alternating trials of 500 calls, before and after in one binary,",
+        "outputs compared first):",
+        fmt::format("  + next round's C gathered by the last chi row  {:>3}  permute 753 -> 719, "
+                    "absorb136",
+                    permute.per_round.total),
+        "    (this file)                                        765 -> 729, permute-12 383 -> 368;",
+        "                                                       chfast/ethash keccak.c (GCC 12",
+        "                                                       -O2, BMI2 clone) 715 in the run",
+        "Before it a round began by reading back, for theta, the 25 lanes the round before had",
+        "just stored, and Zen 3 waited for them: llvm-mca's znver3 model put a round at 41.3",
+        "cycles against a resource bound of 30.3. Gathering the next C in registers keeps 180",
+        "instructions a round (25 more a call, in the entries) and moves the model to 36.0",
+        "cycles (znver3), 37.7 (icelake-server, sapphirerapids, alderlake; from 41.8) and 49.5",
+        "(znver2; from 51.3), modelled, not measured (spongegen audit --mca).",
+        "On the Xeon the round was bound by issue width, not by latency: the audit's chain",
+        fmt::format("bound is {} cycles a round, the issue bound at {} per cycle {:.0f}. The "
+                    "AVX-512 form",
+                    permute.round_chain_cycles, figures.issue_width,
                     static_cast<double>(permute.per_round.total) / figures.issue_width),
-        "the instructions but only three vector ports for them, so it is no faster here.",
+        "has half the instructions but only three vector ports for them, so it is no faster",
+        "there.",
     };
   }
 
