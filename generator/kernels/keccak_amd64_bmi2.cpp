@@ -1,4 +1,4 @@
-// Keccak-f[1600] for amd64 with BMI1 (ANDN) and BMI2 (RORX): four rounds unrolled, looped.
+// Keccak-f[1600] for amd64 with BMI1 (ANDN) and BMI2 (RORX): two rounds unrolled, looped.
 //
 // The design is the seed kernel's (gen_keccakf_bmi2.go): the state alternates between the
 // caller's array and a 200-byte scratch state on the stack, so every round reads one copy
@@ -51,12 +51,12 @@ constexpr ResidentLane kResident[] = {{13, r13}, {17, r14}, {21, r15}};
 // Callee-saved registers among the above, saved in this order.
 constexpr Reg kSaved[] = {rbx, rbp, r12, r13, r14, r15};
 constexpr int kScratchBytes = keccak::kStateBytes;
-// The rounds run as a loop of four (the state alternates, so the count is even): 24
+// The rounds run as a loop of two (the state alternates, so the count is even): 24
 // unrolled rounds are about 20 KB of code, more than the decoded-instruction cache of the
-// cores measured, and four rounds a turn decode once and replay. The loop's pointer into
-// the round constants lives in the frame, above the scratch state, because every register
-// has a role in the round; iota loads it into B[3] (r11), which is dead by then.
-constexpr int kRoundsPerIteration = 4;
+// cores measured, and a short loop decodes once and replays (the header records the
+// lengths measured). The loop's pointer into the round constants lives in the frame, above
+// the scratch state, because every register has a role in the round.
+constexpr int kRoundsPerIteration = 2;
 constexpr int kIterations = keccak::kRounds / kRoundsPerIteration;  // of a 24-round call
 constexpr int kConstantPointerSlot = kScratchBytes;
 constexpr int kFrameBytes = kScratchBytes + 8;
@@ -103,7 +103,8 @@ class Amd64KeccakBuilder {
     kernel_.program.kernel_name = "amd64-bmi2";
     kernel_.program.property_note = PropertyNote::x86_ibt_shstk;
     kernel_.program.options = {{"syntax", "gnu-as intel"},
-                               {"rounds", "loop of 6 x 4 unrolled rounds"},
+                               {"rounds", fmt::format("loop of {} x {} unrolled rounds",
+                                                      kIterations, kRoundsPerIteration)},
                                {"state", "caller array and 200-byte stack scratch, alternating"},
                                {"abi", "system-v"}};
     check_resident_lanes();
@@ -150,8 +151,8 @@ class Amd64KeccakBuilder {
     }
   }
 
-  // The loop runs whole turns of four rounds and alternates the two state copies, ending
-  // in the caller's array: a round count must be a multiple of four.
+  // The loop runs whole turns and alternates the two state copies, ending in the caller's
+  // array: a round count must be a multiple of the rounds a turn.
   static void check_round_count(const keccak::RoundVariant& variant) {
     if (variant.rounds % kRoundsPerIteration != 0) {
       throw GenerationError(
@@ -283,7 +284,8 @@ class Amd64KeccakBuilder {
       emit_chi_row(e, round, row, from, to, absorbed, first_constant);
     }
     if (!absorbed && round == kRoundsPerIteration - 1) {
-      e.comment("next four rounds, until the last round constant is done");
+      e.comment(fmt::format("next {} rounds, until the last round constant is done",
+                            count_word(kRoundsPerIteration)));
       e.add(qword(rsp, kConstantPointerSlot), 8 * kRoundsPerIteration);
       e.lea(kChiOut, qword_rip(round_constants_, 8 * keccak::kRounds));
       e.cmp(qword(rsp, kConstantPointerSlot), kChiOut);
@@ -414,8 +416,10 @@ class Amd64KeccakBuilder {
     }
     const std::uint64_t loop_per_iteration = permute.loop_overhead / kIterations;
     return {
-        "Keccak-f[1600] for amd64 with BMI1 and BMI2 (ANDN, RORX): four rounds unrolled, run",
-        "six times.",
+        fmt::format("Keccak-f[1600] for amd64 with BMI1 and BMI2 (ANDN, RORX): {} rounds unrolled, "
+                    "run",
+                    count_word(kRoundsPerIteration)),
+        fmt::format("{} times.", count_word(kIterations)),
         "",
         "Syntax: GNU assembler, Intel syntax (.intel_syntax noprefix), passed through the C",
         "preprocessor. Intel syntax keeps the operand order of the Intel manual, where RORX and",
@@ -477,18 +481,27 @@ class Amd64KeccakBuilder {
         "(runtime/src/sponge.cpp): one call permutes once, so no call runs unbounded and a",
         "caller hashing a huge buffer can report progress or cancel between chunks.",
         "No branch and no memory address depends on the state or the input: the loop runs",
-        "exactly six times, counted by the constant pointer.",
+        fmt::format("exactly {} times, counted by the constant pointer.", count_word(kIterations)),
         "Loop or unroll: 24 unrolled rounds are about 20 KB of code, more than the decoded-",
-        "instruction cache holds, so they run from the legacy decoders; a loop of four rounds",
+        fmt::format("instruction cache holds, so they run from the legacy decoders; a loop of {} "
+                    "rounds",
+                    count_word(kRoundsPerIteration)),
         fmt::format("(the permute entry is {} bytes) replays from that cache and costs {}",
                     permute.code_bytes, loop_per_iteration),
-        "instructions per four rounds: the pointer's add, lea, cmp and jne, and in each round",
+        fmt::format("instructions per {} rounds: the pointer's add, lea, cmp and jne, and in "
+                    "each round",
+                    count_word(kRoundsPerIteration)),
         "iota's load of the pointer, where unrolled rounds read the constant RIP-relative.",
+        "Rounds a turn, measured on the AMD EPYC below (TSC ticks a permutation, one binary):",
+        "2: 706, 4: 719, 6: 718-724, 12: 889 (its 12 rounds overflow the decoded-instruction",
+        "cache). On the Xeon four rounds were measured against 24 unrolled (table below).",
         "Entries: the permute entry, and one absorb entry per rate with its own prologue and",
         "first round, which XORs the block (any alignment) into the lanes as it reads them,",
         "then jumps to the permute entry's second round. Keccak-p[1600, 12] (TurboSHAKE,",
         "KangarooTwelve) is the last 12 rounds: its entries start the loop's constant pointer",
-        "at round constant 12, so the same loop turns three times instead of six; its permute",
+        fmt::format("at round constant 12, so the same loop turns {} times instead of {}; its "
+                    "permute",
+                    count_word(kIterations / 2), count_word(kIterations)),
         "entry jumps into the loop, its absorb entries (rates 136 and 168) into the second",
         "round, and the scratch wipe at the shared epilogue covers them too.",
         "",
@@ -496,13 +509,14 @@ class Amd64KeccakBuilder {
         fmt::format("  per round          {}  (next round's C {} + D {}, chi inputs 74 - 3, chi",
                     permute.per_round.total, kNextParities, kThetaD),
         fmt::format("                     outputs 75 - 3, iota {})", kIota),
-        fmt::format("  loop               {} per four rounds, {} per permutation",
-                    loop_per_iteration, permute.loop_overhead),
+        fmt::format("  loop               {} per {} rounds, {} per permutation", loop_per_iteration,
+                    count_word(kRoundsPerIteration), permute.loop_overhead),
         fmt::format("  per permutation    {}  (one call of the permute entry: 24 rounds, the loop,",
                     permute.per_permutation.total),
         "                     prologue and epilogue)",
-        fmt::format("  permute entry      {} instructions, {} bytes in the file (four rounds, the",
-                    permute.static_instructions, permute.code_bytes),
+        fmt::format("  permute entry      {} instructions, {} bytes in the file ({} rounds, the",
+                    permute.static_instructions, permute.code_bytes,
+                    count_word(kRoundsPerIteration)),
         "                     frame and endbr64)",
         fmt::format("  absorb entry       up to {} (prologue and first round) before the jump to",
                     figures.largest_absorb_instructions),
@@ -537,15 +551,18 @@ class Amd64KeccakBuilder {
         fmt::format("  + next round's C gathered by the last chi row  {:>3}  permute 753 -> 719, "
                     "absorb136",
                     permute.per_round.total),
-        "    (this file)                                        765 -> 729, permute-12 383 -> 368;",
+        "                                                       765 -> 729, permute-12 383 -> 368;",
         "                                                       chfast/ethash keccak.c (GCC 12",
         "                                                       -O2, BMI2 clone) 715 in the run",
-        "Before it a round began by reading back, for theta, the 25 lanes the round before had",
-        "just stored, and Zen 3 waited for them: llvm-mca's znver3 model put a round at 41.3",
-        "cycles against a resource bound of 30.3. Gathering the next C in registers keeps 180",
-        "instructions a round (25 more a call, in the entries) and moves the model to 36.0",
-        "cycles (znver3), 37.7 (icelake-server, sapphirerapids, alderlake; from 41.8) and 49.5",
-        "(znver2; from 51.3), modelled, not measured (spongegen audit --mca).",
+        fmt::format("  + {} rounds a turn, not four (this file)      {:>3}  permute 719 -> 706",
+                    count_word(kRoundsPerIteration), permute.per_round.total),
+        "Before the gathering a round began by reading back, for theta, the 25 lanes the round",
+        "before had just stored, and Zen 3 waited for them: llvm-mca's znver3 model put a round",
+        "at 41.3 cycles against a resource bound of 30.3. Gathering the next C in registers",
+        "keeps 180 instructions a round (25 more a call, in the entries) and moves the model to",
+        "36.0 cycles (znver3), 37.7 (icelake-server, sapphirerapids, alderlake; from 41.8) and",
+        "49.5 (znver2; from 51.3); two rounds a turn then 36.0, 37.5 and 50.0. These are",
+        "modelled, not measured (spongegen audit --mca).",
         "On the Xeon the round was bound by issue width, not by latency: the audit's chain",
         fmt::format("bound is {} cycles a round, the issue bound at {} per cycle {:.0f}. The "
                     "AVX-512 form",

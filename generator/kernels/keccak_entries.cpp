@@ -1,4 +1,5 @@
 #include "kernels/keccak_entries.hpp"
+#include <array>
 
 #include <fmt/format.h>
 
@@ -93,6 +94,16 @@ std::string english_list(const std::vector<std::string>& names) {
     out += names[i];
   }
   return out;
+}
+
+std::string count_word(int count) {
+  constexpr std::array<std::string_view, 13> kWords = {"zero", "one",    "two",   "three", "four",
+                                                       "five", "six",    "seven", "eight", "nine",
+                                                       "ten",  "eleven", "twelve"};
+  if (count >= 0 && count < static_cast<int>(kWords.size())) {
+    return std::string(kWords[static_cast<std::size_t>(count)]);
+  }
+  return std::to_string(count);
 }
 
 }  // namespace spongegen::kernels

@@ -42,4 +42,7 @@ HeaderFigures header_figures(const Program& program, const std::string& permute_
 // "a, b and c", for names in header prose.
 std::string english_list(const std::vector<std::string>& names);
 
+// "two", "twelve": a count in header prose (one to twelve; larger counts as digits).
+std::string count_word(int count);
+
 }  // namespace spongegen::kernels

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -14,6 +15,7 @@
 #include "audit/invariants.hpp"
 #include "audit/mca.hpp"
 #include "audit/reader.hpp"
+#include "kernels/keccak_entries.hpp"
 #include "kernels/kernel.hpp"
 #include "model/ascon.hpp"
 #include "model/keccak.hpp"
@@ -28,6 +30,19 @@
 using namespace spongegen;
 
 namespace {
+
+// Rounds one turn of a Keccak kernel's loop runs, as its builder declares it in the
+// "rounds" option: "loop of 12 x 2 unrolled rounds" -> 2, "loop of 24" -> 1.
+int rounds_a_turn(const Program& program) {
+  for (const auto& [name, value] : program.options) {
+    if (name != "rounds") continue;
+    int turns = 0, rounds = 0;
+    if (std::sscanf(value.c_str(), "loop of %d x %d", &turns, &rounds) == 2) return rounds;
+    return 1;
+  }
+  FAIL("the kernel declares no \"rounds\" option");
+  return 0;
+}
 
 kernels::BuiltKernel build(const std::string& name) {
   for (const auto& spec : kernels::all_kernels()) {
@@ -209,8 +224,9 @@ TEST_CASE("audit figures agree with the kernel designs") {
   CHECK(permute.per_round.total == 180);
   CHECK(permute.per_round.andn == 25);
   CHECK(permute.per_round.stores == 22);  // lanes 13, 17, 21 stay in registers
-  // The file holds four rounds (4 x 181 with the loop control); the loop runs them 6 times.
-  CHECK(permute.per_permutation.total == permute.static_instructions + 5 * 4 * 181);
+  // The file holds two rounds (2 x 182 with the loop control: add, lea, cmp, jne); the loop
+  // runs them 12 times.
+  CHECK(permute.per_permutation.total == permute.static_instructions + 11 * 2 * 182);
   CHECK(permute.frame_bytes == 256);  // 6 pushes + 200-byte scratch + constant pointer
   CHECK(permute.saved_registers ==
         std::vector<std::string>{"rbx", "rbp", "r12", "r13", "r14", "r15"});
@@ -222,7 +238,7 @@ TEST_CASE("audit figures agree with the kernel designs") {
   // RIP-relative, one load fewer than the loop's pointer.
   CHECK(absorb136.per_permutation.loads == permute.per_permutation.loads + 17 * 2 - 1);
   CHECK(absorb136.per_permutation.branch == permute.per_permutation.branch + 1);  // the jmp
-  CHECK(permute.per_permutation.branch == 7);  // six loop branches and the ret
+  CHECK(permute.per_permutation.branch == 13);  // twelve loop branches and the ret
 
   const auto arm64 = audit::audit_program(build("arm64-sha3").program, 6);
   const auto& sha3 = arm64.entries.at(0);
@@ -283,9 +299,11 @@ TEST_CASE("the 12-round entries run the shared loop half as often") {
     CHECK(permute12.frame_bytes == permute24.frame_bytes);
     // Twelve rounds fewer; the 12-round entry's own code adds its branch into the loop
     // (amd64: jmp; arm64: add to the constant pointer, b).
-    const std::uint64_t twelve_rounds = spec.isa == Isa::amd64
-                                            ? 3 * (4 * permute24.per_round.total + 4)  // + loop
-                                            : 12 * permute24.per_round.total;
+    const int loop_rounds = rounds_a_turn(spec.build().program);
+    const std::uint64_t twelve_rounds =
+        spec.isa == Isa::amd64
+            ? (12 / loop_rounds) * (loop_rounds * permute24.per_round.total + 4)  // + loop
+            : 12 * permute24.per_round.total;
     const std::uint64_t own_code = spec.isa == Isa::amd64 ? 1 : 2;
     CHECK(permute24.per_permutation.total - twelve_rounds + own_code ==
           permute12.per_permutation.total);
@@ -303,7 +321,7 @@ TEST_CASE("a .S file from before entry shapes reads as 24-round entries") {
     if (spec.family != "keccak-p1600") continue;  // Keccak kernels' entries and headers
     CAPTURE(spec.name);
     const Program now = spec.build().program;
-    const int loop_turns = spec.isa == Isa::amd64 ? 6 : 24;
+    const int loop_turns = keccak::kRounds / rounds_a_turn(now);
     std::string old_text;
     for (std::string line : split_lines(writers::write_gas(now))) {
       if (line.find("// entry: ") == 0) continue;
@@ -331,7 +349,8 @@ void check_header_figures(const std::string& header, const audit::EntryAudit& pe
   CHECK(line_with(header, "  loop  ") ==
         fmt::format("  loop               {} per {}, {} per permutation",
                     permute.loop_overhead * loop_rounds / keccak::kRounds,
-                    loop_rounds == 1 ? "round" : "four rounds", permute.loop_overhead));
+                    loop_rounds == 1 ? "round" : kernels::count_word(loop_rounds) + " rounds",
+                    permute.loop_overhead));
   CHECK(line_with(header, "  permute entry ")
             .find(fmt::format("  permute entry      {} instructions, {} bytes",
                               permute.static_instructions, permute.code_bytes)) == 0);
@@ -362,14 +381,16 @@ TEST_CASE("every figure of the code in a kernel's header is the audit's") {
       }
     }
     const auto& permute = audited.entries.at(0);
-    check_header_figures(header, permute, largest_absorb, spec.isa == Isa::amd64 ? 4 : 1);
+    const int loop_rounds = rounds_a_turn(program);
+    check_header_figures(header, permute, largest_absorb, loop_rounds);
     if (permute.shape.lanes > 1) {
       CHECK(header.find(fmt::format("({} states: {:.1f} a state;", permute.shape.lanes,
                                     double(permute.per_round.total) / permute.shape.lanes)) !=
             std::string::npos);
     } else if (spec.isa == Isa::amd64) {
-      CHECK(header.find(fmt::format("costs {}\ninstructions per four rounds",
-                                    permute.loop_overhead / 6)) != std::string::npos);
+      CHECK(header.find(fmt::format("costs {}\ninstructions per {} rounds",
+                                    permute.loop_overhead * loop_rounds / keccak::kRounds,
+                                    kernels::count_word(loop_rounds))) != std::string::npos);
       CHECK(header.find(fmt::format("chain\nbound is {} cycles a round",
                                     permute.round_chain_cycles)) != std::string::npos);
       CHECK(header.find(fmt::format("gathered by the last chi row  {}  permute",
