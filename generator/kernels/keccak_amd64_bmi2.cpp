@@ -169,7 +169,7 @@ class Amd64KeccakBuilder {
     Emitter e(kernel_.program, add_permute_entry(kernel_, variant, kSymbolSuffix));
     e.endbr64();
     emit_prologue(e, variant, nullptr);
-    emit_column_parities(e, kArray, nullptr, kEvenRound.b);
+    emit_column_parities(e, kArray, 5, nullptr, kEvenRound.b);
     if (loop_bound_) {
       e.jmp(loop_);
       return;
@@ -199,7 +199,7 @@ class Amd64KeccakBuilder {
     }
     e.endbr64();
     emit_prologue(e, variant, &absorbed);
-    emit_column_parities(e, kArray, &absorbed, kEvenRound.b);
+    emit_column_parities(e, kArray, 5, &absorbed, kEvenRound.b);
     emit_round(e, 0, kArray, kScratch, &absorbed, variant.first_round());
     e.jmp(second_round_);
   }
@@ -294,11 +294,14 @@ class Amd64KeccakBuilder {
     e.end_round();
   }
 
-  // C[x] = xor of column x, read from memory (the entries, before the first round).
-  void emit_column_parities(Emitter& e, StateCopy from, const AbsorbedBlock* absorbed,
+  // C[x] = xor of rows 0 .. rows - 1 of column x, from `from` (resident lanes from their
+  // registers, and the block's lanes too in an absorb entry's first round) into `parities`.
+  // The entries compute all five rows before the first round; each round computes the
+  // next round's from its own rows 0 to 3 (see emit_chi_row).
+  void emit_column_parities(Emitter& e, StateCopy from, int rows, const AbsorbedBlock* absorbed,
                             const Reg (&parities)[5]) {
     for (int x = 0; x < 5; ++x) {
-      for (int y = 0; y < 5; ++y) {
+      for (int y = 0; y < rows; ++y) {
         const int lane = keccak::lane_index(x, y);
         const ResidentLane* r = input_register(lane, absorbed);
         if (y == 0) {
@@ -311,7 +314,7 @@ class Amd64KeccakBuilder {
         }
       }
     }
-    e.annotate("C[0..4]");
+    e.annotate(rows == 5 ? "C[0..4]" : "the next round's C[0..4], rows 0 to 3");
   }
 
   // D[x] = C[x - 1] ^ rotl(C[x + 1], 1), with C in the round's `b` registers.
@@ -321,25 +324,6 @@ class Amd64KeccakBuilder {
       e.xor_(regs.d[x], regs.b[(x + 4) % 5]);
     }
     e.annotate("D[0..4] ready");
-  }
-
-  // The next round's column parities from the rows this round has written (0 to 3), into
-  // the `d` registers, which are free once the last row's inputs are formed; the last row's
-  // outputs join them from registers as chi makes them, so the next round's theta does not
-  // wait for a store to be read back.
-  void emit_partial_parities(Emitter& e, StateCopy to, const RoundRegisters& regs) {
-    for (int x = 0; x < 5; ++x) {
-      for (int y = 0; y < 4; ++y) {
-        const int lane = keccak::lane_index(x, y);
-        const ResidentLane* r = resident(lane);
-        if (y == 0) {
-          r ? e.mov(regs.d[x], r->reg) : e.mov(regs.d[x], to.lane(lane));
-        } else {
-          r ? e.xor_(regs.d[x], r->reg) : e.xor_(regs.d[x], to.lane(lane));
-        }
-      }
-    }
-    e.annotate("the next round's C[0..4], rows 0 to 3");
   }
 
   // Row `row` of chi: B[x] = rotl(A[source] ^ D[source % 5], rotation), then
@@ -364,7 +348,10 @@ class Amd64KeccakBuilder {
       e.xor_(regs.b[x], regs.d[input.lane % 5]);
       if (input.rotation != 0) e.rorx(regs.b[x], regs.b[x], 64 - input.rotation);
     }
-    if (last_row) emit_partial_parities(e, to, regs);
+    // The `d` registers are free now that the last row's inputs are formed: they gather the
+    // next round's column parities, rows 0 to 3 here and row 4 as chi writes it, so the
+    // next round does not wait for a store to be read back.
+    if (last_row) emit_column_parities(e, to, 4, nullptr, regs.d);
     // Lane 0 last: iota's constant pointer goes into B[3], dead after lanes 1-3.
     for (int x : {1, 2, 3, 4, 0}) {
       const int lane = keccak::lane_index(x, row);
