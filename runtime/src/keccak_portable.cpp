@@ -60,10 +60,11 @@ struct ColumnParities {
 // rounds a turn: in -> out, then out -> in) leaves the compiler no lane to copy between
 // rounds, and gathering out's parities lane by lane as chi writes them lets it do so while
 // the lanes are still in registers. Measured on an AMD EPYC (Zen 3), TSC ticks per
-// permutation, minimum of 600 trials, GCC 12 -O3, generic x86-64 (with BMI1 and BMI2 in
-// brackets): 997 for one round a turn on 25 locals; 877 (724) two rounds a turn;
-// 869 (718 to 728 by code placement) with the parities gathered; chfast/ethash's keccak.c
-// in the same run, GCC 12 -O2: 850 (715).
+// permutation, minimum of 600 trials, GCC 12 -O3, generic x86-64: keccak_f1600_portable with
+// its stack wipe 997 for one round a turn on 25 locals, 894 as written here; the rounds
+// alone 877 two rounds a turn, 869 with the parities gathered (718 to 728, by code
+// placement, with BMI1 and BMI2 enabled); chfast/ethash's keccak.c in the same run, GCC 12
+// -O2: 850 (715).
 [[gnu::always_inline]] inline void keccak_round(const Lanes& in, Lanes& out,
                                                 ColumnParities& parities,
                                                 std::uint64_t round_constant) noexcept {
@@ -157,7 +158,7 @@ void keccak_f1600_portable(std::uint64_t* state) noexcept {
   // 25 lanes and the round's temporaries do not fit in the registers of any target, so
   // the rounds' frame holds spilled lanes (tests/test_residue.cpp found 11 to 21 lanes of
   // the final state there after one hash, x86-64, GCC 12 -O3): zero it before returning.
-  // Once per permutation, about 26 TSC ticks on ~940 (see README, Secrets).
+  // Once per permutation, about 25 TSC ticks on ~894 (see README, Secrets).
   wipe_released_stack<kPortableRoundsStackBytes>();
 }
 
