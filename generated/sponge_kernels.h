@@ -105,6 +105,17 @@ void sponge_keccakp1600_12_arm64_sha3_x2(uint64_t state[50]) SPONGE_KERNEL_NOEXC
 void sponge_keccakp1600_12_arm64_sha3_x2_absorb136(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_arm64_sha3_x2_absorb168(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
 
+/* amd64-avx512-x8 (generated/keccakf1600_amd64_avx512_x8.S) */
+void sponge_keccakf1600_amd64_avx512_x8(uint64_t state[200]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_amd64_avx512_x8_absorb72(uint64_t state[200], const uint8_t* const blocks[8]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_amd64_avx512_x8_absorb104(uint64_t state[200], const uint8_t* const blocks[8]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_amd64_avx512_x8_absorb136(uint64_t state[200], const uint8_t* const blocks[8]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_amd64_avx512_x8_absorb144(uint64_t state[200], const uint8_t* const blocks[8]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_amd64_avx512_x8_absorb168(uint64_t state[200], const uint8_t* const blocks[8]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_amd64_avx512_x8(uint64_t state[200]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_amd64_avx512_x8_absorb136(uint64_t state[200], const uint8_t* const blocks[8]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_amd64_avx512_x8_absorb168(uint64_t state[200], const uint8_t* const blocks[8]) SPONGE_KERNEL_NOEXCEPT;
+
 #ifdef __cplusplus
 }
 #endif
@@ -203,5 +214,21 @@ void sponge_keccakp1600_12_arm64_sha3_x2_absorb168(uint64_t state[50], const uin
   X(absorb, "keccak-p1600", 12, 168, 2, sponge_keccakp1600_12_arm64_sha3_x2_absorb168)
 #define SPONGE_KERNEL_ARM64_SHA3_X2_CPU_FEATURES \
   {"sha3", 0, 0, 0, 0, 17, "hw.optional.armv8_2_sha3", 0x0}
+
+#define SPONGE_KERNEL_AMD64_AVX512_X8_NAME "amd64-avx512-x8"
+#define SPONGE_KERNEL_AMD64_AVX512_X8_ENTRIES(X) \
+  X(permute, "keccak-f1600", 24, 0, 8, sponge_keccakf1600_amd64_avx512_x8) \
+  X(absorb, "keccak-f1600", 24, 72, 8, sponge_keccakf1600_amd64_avx512_x8_absorb72) \
+  X(absorb, "keccak-f1600", 24, 104, 8, sponge_keccakf1600_amd64_avx512_x8_absorb104) \
+  X(absorb, "keccak-f1600", 24, 136, 8, sponge_keccakf1600_amd64_avx512_x8_absorb136) \
+  X(absorb, "keccak-f1600", 24, 144, 8, sponge_keccakf1600_amd64_avx512_x8_absorb144) \
+  X(absorb, "keccak-f1600", 24, 168, 8, sponge_keccakf1600_amd64_avx512_x8_absorb168) \
+  X(permute, "keccak-p1600", 12, 0, 8, sponge_keccakp1600_12_amd64_avx512_x8) \
+  X(absorb, "keccak-p1600", 12, 136, 8, sponge_keccakp1600_12_amd64_avx512_x8_absorb136) \
+  X(absorb, "keccak-p1600", 12, 168, 8, sponge_keccakp1600_12_amd64_avx512_x8_absorb168)
+#define SPONGE_KERNEL_AMD64_AVX512_X8_CPU_FEATURES \
+  {"avx", 1, 0, 2, 28, 0, 0, 0x6}, \
+  {"avx2", 7, 0, 1, 5, 0, 0, 0x6}, \
+  {"avx512f", 7, 0, 1, 16, 0, 0, 0xe6}
 
 #endif /* SPONGE_GENERATED_KERNELS_H */

@@ -39,6 +39,10 @@ inline constexpr CpuFeature kArmSha3{"sha3", Isa::arm64, 0,  0,
 inline constexpr unsigned kXcr0SseAvx = 0x6;
 inline constexpr CpuFeature kAvx{"avx", Isa::amd64, 1, 0, 2, 28, 0, {}, kXcr0SseAvx};
 inline constexpr CpuFeature kAvx2{"avx2", Isa::amd64, 7, 0, 1, 5, 0, {}, kXcr0SseAvx};
+// XCR0 bits 5, 6 and 7 besides 1 and 2: the OS also saves the opmask registers, the upper
+// halves of zmm0-zmm15 and zmm16-zmm31 (all three, or AVX-512 state is lost on a switch).
+inline constexpr unsigned kXcr0Avx512 = 0xe6;
+inline constexpr CpuFeature kAvx512f{"avx512f", Isa::amd64, 7, 0, 1, 16, 0, {}, kXcr0Avx512};
 
 struct BuiltKernel {
   Program program;  // each function is one entry; its EntryShape says what it computes
@@ -80,6 +84,7 @@ BuiltKernel build_keccak_amd64_bmi2();
 BuiltKernel build_keccak_arm64_sha3();
 BuiltKernel build_keccak_arm64_scalar();
 BuiltKernel build_keccak_amd64_avx2_x4();
+BuiltKernel build_keccak_amd64_avx512_x8();
 BuiltKernel build_keccak_arm64_sha3_x2();
 
 // The portable Keccak-p[1600] reference for an entry of any round count and rate.

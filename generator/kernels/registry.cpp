@@ -62,6 +62,13 @@ std::vector<KernelSpec> listed_kernels() {
        {kArmSha3},
        keccak_reference_call,
        build_keccak_arm64_sha3_x2},
+      {"keccak-p1600",
+       "amd64-avx512-x8",
+       "keccakf1600_amd64_avx512_x8.S",
+       Isa::amd64,
+       {kAvx, kAvx2, kAvx512f},
+       keccak_reference_call,
+       build_keccak_amd64_avx512_x8},
   };
 }
 

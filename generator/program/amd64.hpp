@@ -71,6 +71,13 @@ inline Mem ymmword(Reg base, std::int32_t disp = 0) {
 inline Mem ymmword_rip(LabelId label, std::int32_t disp = 0) {
   return Mem{kNoBase, disp, Addressing::pc_relative, label, 32};
 }
+// A 512-bit memory operand [base + disp], and one RIP-relative [rip + label + disp].
+inline Mem zmmword(Reg base, std::int32_t disp = 0) {
+  return sized(64, base, disp);
+}
+inline Mem zmmword_rip(LabelId label, std::int32_t disp = 0) {
+  return Mem{kNoBase, disp, Addressing::pc_relative, label, 64};
+}
 // "qword ptr" for 8 bytes..., as Intel syntax sizes a memory operand.
 std::string_view memory_size_keyword(int bytes);
 
@@ -137,6 +144,23 @@ class Emitter : public FunctionBuilder {
   void vpshufb(Reg dst, Reg a, Mem indices) { emit(Mnemonic::amd64_vpshufb, {dst, a, indices}); }
   // Zeroes ymm0-ymm15 whole (the upper halves too, as vzeroupper does).
   void vzeroall() { emit(Mnemonic::amd64_vzeroall, {}); }
+
+  // AVX-512F (EVEX: zmm0-zmm31, 64-bit elements).
+  void vmovdqu64(Reg dst, Mem src) { emit(Mnemonic::amd64_vmovdqu64, {dst, src}); }
+  void vmovdqu64(Mem dst, Reg src) { emit(Mnemonic::amd64_vmovdqu64, {dst, src}); }
+  void vmovdqu64(Reg dst, Reg src) { emit(Mnemonic::amd64_vmovdqu64, {dst, src}); }
+  void vpxorq(Reg dst, Reg a, Reg b) { emit(Mnemonic::amd64_vpxorq, {dst, a, b}); }
+  void vpxorq(Reg dst, Reg a, Mem b) { emit(Mnemonic::amd64_vpxorq, {dst, a, b}); }
+  // Each 64-bit element rotated left by `bits`.
+  void vprolq(Reg dst, Reg a, int bits) { emit(Mnemonic::amd64_vprolq, {dst, a, Imm{bits}}); }
+  // dst = f(dst, b, c) per bit, f the truth table `table` (bit 4a + 2b + c is f(a, b, c)).
+  void vpternlogq(Reg dst, Reg b, Reg c, std::uint8_t table) {
+    emit(Mnemonic::amd64_vpternlogq, {dst, b, c, Imm{table}});
+  }
+  // zmm dst = a with its 256-bit half `half` (0 or 1) replaced by the ymm src.
+  void vinserti64x4(Reg dst, Reg a, Reg src, int half) {
+    emit(Mnemonic::amd64_vinserti64x4, {dst, a, src, Imm{half}});
+  }
 };
 
 }  // namespace spongegen::amd64

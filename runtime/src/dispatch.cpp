@@ -35,6 +35,9 @@ extern const KeccakKernel kArm64ScalarKernel;
 
 // The batch kernels (batch_kernel.hpp). A generated batch kernel is declared and listed
 // below under its SPONGE_HAVE_ macro, which runtime/CMakeLists.txt sets where it links it.
+#if SPONGE_HAVE_AMD64_AVX512_X8
+extern const KeccakBatchKernel kAmd64Avx512X8BatchKernel;
+#endif
 #if SPONGE_HAVE_AMD64_AVX2_X4
 extern const KeccakBatchKernel kAmd64Avx2X4BatchKernel;
 #endif
@@ -86,13 +89,16 @@ const AsconKernel* const kAsconKernels[] = {
 // only by name), then single (always runnable: one message at a time on the active kernel).
 // A new generated batch kernel is one line here and its file in runtime/CMakeLists.txt.
 const KeccakBatchKernel* const kBatchKernels[] = {
+#if SPONGE_HAVE_AMD64_AVX512_X8
+    &kAmd64Avx512X8BatchKernel,
+#endif
 #if SPONGE_HAVE_AMD64_AVX2_X4
     &kAmd64Avx2X4BatchKernel,
 #endif
 #if SPONGE_HAVE_ARM64_SHA3_X2
     &kArm64Sha3X2BatchKernel,
 #endif
-    &kPortableX4BatchKernel,
+    &kPortableX4BatchKernel,  // only by name
     &kSingleBatchKernel,
 };
 

@@ -4,8 +4,9 @@
 // kernel's state count (4: one group, what amd64-avx2-x4 and portable-x4 permute per call;
 // 2: two groups, arm64-sha3-x2; 1: four plain 25-lane states, `single`). Permuting all four
 // streams is one kernel call per group; no re-layout between calls, and squeezing reads the
-// lanes where they are. A kernel whose N does not divide 4 is replaced by `single` at
-// construction (none is compiled today).
+// lanes where they are. A kernel whose N does not divide 4 (amd64-avx512-x8) is replaced at
+// construction by the first compiled kernel this CPU runs by default whose N does
+// (amd64-avx2-x4 on an AVX-512 CPU; at least `single`).
 //
 // Absorbing, like KeccakSponge, XORs input into the states as it arrives (no buffer, so
 // unequal lengths need no storage): while every stream stands at the same position, the
@@ -39,8 +40,18 @@ namespace {
 
 constexpr std::size_t kStreams = KeccakSpongeX4::kStreams;
 
+bool divides_streams(const KeccakBatchKernel& kernel) noexcept {
+  return kStreams % static_cast<std::size_t>(kernel.states) == 0;
+}
+
 const KeccakBatchKernel& usable_kernel(const KeccakBatchKernel& kernel) noexcept {
-  return kStreams % static_cast<std::size_t>(kernel.states) == 0 ? kernel : kSingleBatchKernel;
+  if (divides_streams(kernel)) return kernel;
+  for (const KeccakBatchKernel* candidate : compiled_batch_kernels()) {
+    if (candidate->chosen_by_default && divides_streams(*candidate) && candidate->cpu_supports()) {
+      return *candidate;
+    }
+  }
+  return kSingleBatchKernel;
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "batch_kernel.hpp"
@@ -74,10 +75,13 @@ std::string check_entry(const BatchEntry& entry, sponge_test::Rng& rng) {
   return "";
 }
 
-bool cpu_has_avx2_independently() {
+// Whether the CPU (and OS) has `feature` ("avx2", "avx512f"), asked through the compiler's
+// runtime, not the dispatcher's CPUID code.
+bool cpu_has_independently([[maybe_unused]] const char* feature) {
 #if defined(__x86_64__)
   __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2");
+  return std::string_view(feature) == "avx2" ? __builtin_cpu_supports("avx2")
+                                             : __builtin_cpu_supports("avx512f");
 #else
   return false;
 #endif
@@ -90,7 +94,10 @@ TEST_CASE("every entry of every runnable batch kernel equals N runs of the porta
   std::size_t tested = 0;
   for (const KeccakBatchKernel* kernel : sponge::detail::compiled_batch_kernels()) {
     if (kernel->name == "amd64-avx2-x4") {
-      CHECK(kernel->cpu_supports() == cpu_has_avx2_independently());
+      CHECK(kernel->cpu_supports() == cpu_has_independently("avx2"));
+    }
+    if (kernel->name == "amd64-avx512-x8") {
+      CHECK(kernel->cpu_supports() == cpu_has_independently("avx512f"));
     }
     if (!kernel->cpu_supports()) {
       MESSAGE("batch kernel " << kernel->name << ": compiled, but this CPU cannot run it");

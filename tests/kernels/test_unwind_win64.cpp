@@ -1,13 +1,14 @@
 // The Windows unwind data of the generated amd64 kernels (their Windows entries and the System
 // V code those call), proved by unwinding out of them the way Windows does: a sampler thread
-// suspends a worker that calls every entry of amd64-bmi2, amd64-avx2-x4 and ascon-amd64-bmi2
-// in a loop through the Win64 ABI shim (abi_shim_win64.S), reads its context, and whenever the
-// interrupted instruction lies in a kernel's code, walks it with RtlLookupFunctionEntry and
-// RtlVirtualUnwind (what exception dispatch, debuggers and profilers use on Windows). Every
+// suspends a worker that calls every entry of amd64-bmi2, amd64-avx2-x4, amd64-avx512-x8 (where
+// the CPU runs them) and ascon-amd64-bmi2 in a loop through the Win64 ABI shim
+// (abi_shim_win64.S), reads its context, and whenever the interrupted instruction lies in a
+// kernel's code, walks it with RtlLookupFunctionEntry and RtlVirtualUnwind (what exception
+// dispatch, debuggers and profilers use on Windows). Every
 // walk must reach the shim's call site within two frames (the System V function, then its
 // Windows entry) with the shim's stack pointer, and with the canaries the shim loaded in every
 // register Windows makes callee-saved: rbx rbp rdi rsi r12-r15 from the push codes, xmm6-xmm15
-// from the Windows entries' save codes (the vector kernel writes them all).
+// from the Windows entries' save codes (the vector kernels write them all).
 //
 // Ground truth for "in a kernel" does not come from the unwind data under test: a kernel's code
 // runs from its file's first System V function (declared below) to the end of its last Windows
@@ -15,11 +16,14 @@
 #include <doctest/doctest.h>
 #include <windows.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "abi_shim.hpp"
@@ -31,6 +35,7 @@
 // The first function of each generated amd64 file, under its Windows name (generated/*.S).
 extern "C" void sponge_keccakf1600_amd64_bmi2_sysv();
 extern "C" void sponge_keccakf1600_amd64_avx2_x4_sysv();
+extern "C" void sponge_keccakf1600_amd64_avx512_x8_sysv();
 extern "C" void sponge_ascon_p320_amd64_bmi2_p12_sysv();
 // The shim's code ends where the bad callee starts (abi_shim_win64.S).
 extern "C" void sponge_test_bad_callee(std::uint64_t* state, const std::uint8_t* block);
@@ -117,9 +122,11 @@ TEST_CASE("RtlVirtualUnwind walks out of every Windows entry and its System V co
   // The kernels this CPU runs, and the calls of each entry.
   std::vector<KernelCall> calls;
   std::vector<CodeRange> ranges;
-  alignas(32) static std::uint64_t state[100];
-  alignas(32) static std::uint8_t blocks[4][200];
-  static const std::uint8_t* const block_pointers[4] = {blocks[0], blocks[1], blocks[2], blocks[3]};
+  // Room for the widest batch kernel: eight interleaved states, eight blocks.
+  alignas(64) static std::uint64_t state[200];
+  alignas(64) static std::uint8_t blocks[8][200];
+  static const std::uint8_t* const block_pointers[8] = {blocks[0], blocks[1], blocks[2], blocks[3],
+                                                        blocks[4], blocks[5], blocks[6], blocks[7]};
   static std::uint8_t out[64];
   std::vector<void*> last_entries;
   for (const KeccakKernel* kernel : runnable_kernels()) {
@@ -131,10 +138,16 @@ TEST_CASE("RtlVirtualUnwind walks out of every Windows entry and its System V co
     }
     last_entries.push_back(calls.back().entry);
   }
+  const std::pair<std::string_view, void (*)()> batch_kernels[] = {
+      {"amd64-avx2-x4", &sponge_keccakf1600_amd64_avx2_x4_sysv},
+      {"amd64-avx512-x8", &sponge_keccakf1600_amd64_avx512_x8_sysv}};
   for (const auto* kernel : sponge::detail::compiled_batch_kernels()) {
-    if (kernel->name != "amd64-avx2-x4" || !kernel->cpu_supports()) continue;
-    ranges.push_back({"amd64-avx2-x4",
-                      reinterpret_cast<std::uintptr_t>(&sponge_keccakf1600_amd64_avx2_x4_sysv)});
+    const auto generated =
+        std::find_if(std::begin(batch_kernels), std::end(batch_kernels),
+                     [&](const auto& named) { return named.first == kernel->name; });
+    if (generated == std::end(batch_kernels) || !kernel->cpu_supports()) continue;
+    ranges.push_back(
+        {std::string(generated->first), reinterpret_cast<std::uintptr_t>(generated->second)});
     for (const BatchEntry& entry : batch_entries_of(*kernel)) {
       calls.push_back({entry.name(), entry.address(), state,
                        reinterpret_cast<const std::uint8_t*>(block_pointers), kJunkThird,

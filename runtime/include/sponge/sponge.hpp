@@ -189,7 +189,8 @@ namespace detail {
 struct KeccakBatchKernel;  // runtime/src/batch_kernel.hpp: the dispatcher's view of a kernel
 
 // Four Keccak sponges of one rate and domain byte on a batch kernel of N states, N dividing
-// 4 (1, 2 or 4; a kernel of more states is replaced by `single`): the states are laid out
+// 4 (1, 2 or 4; a kernel of more states is replaced by the first one this CPU runs by default
+// whose N divides 4, at least `single`): the states are laid out
 // as 4 / N groups of N interleaved states, each group what one kernel call permutes (lane i
 // of stream s at states_[25 * N * (s / N) + N * i + s % N]).
 class KeccakSpongeX4 {

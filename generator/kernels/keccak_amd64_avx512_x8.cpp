@@ -1,0 +1,357 @@
+// Keccak-f[1600] on eight independent states at once, amd64 AVX-512: each zmm register holds
+// one lane of all eight states (lane i of state s at state[8 * i + s]).
+//
+// AVX-512 has 32 vector registers, so the 25 lanes stay in registers for the whole
+// permutation: there is no scratch state and no stack frame. pi moves no data: chi writes
+// each output lane into the register its input came from, so which register holds which
+// lane changes from round to round (LaneRegisters). pi is one cycle of the 24 lanes besides
+// lane 0, so after 24 rounds every lane is back in its first register: the 24 rounds are
+// unrolled, and Keccak-p[1600, 12] enters at round 12 with its lanes loaded into the
+// registers round 12 expects. VPROLQ rotates in one instruction and VPTERNLOGQ computes
+// theta's three-way XORs and chi's a ^ (~b & c) in one.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <array>
+#include <string>
+
+#include "kernels/keccak_entries.hpp"
+#include "model/keccak.hpp"
+#include "program/amd64.hpp"
+
+namespace spongegen::kernels {
+namespace {
+
+using namespace amd64;
+
+constexpr int kStates = 8;
+constexpr int kLaneBytes = 8 * kStates;  // one zmm register: a lane of the eight states
+
+// Every register's role, named once.
+constexpr Reg kState = rdi;          // argument 1: the caller's 8 x 25 lanes
+constexpr Reg kBlockPointers = rsi;  // argument 2 of the absorb entries: blocks[0..7]
+// The eight block pointers, loaded; rsi last, as it held the array of them.
+constexpr Reg kBlock[kStates] = {r8, r9, r10, r11, rax, rcx, rdx, rsi};
+// Theta's column parities C[0..4]; two spares for the rotated parities. In chi they are
+// free, and two of them keep copies of a row's first two inputs.
+constexpr Reg kParity[5] = {zmm(0), zmm(1), zmm(2), zmm(3), zmm(4)};
+constexpr Reg kSpare[2] = {zmm(5), zmm(6)};
+// The lanes: lane i starts (and, after 24 rounds, ends) in zmm(kFirstLaneRegister + i).
+constexpr int kFirstLaneRegister = 7;
+// The absorb entries gather one lane of the eight blocks in xmm0-xmm3 (two states each),
+// join them in ymm0 and ymm2, then in zmm0 (free until theta).
+constexpr Reg kGatherPair[4] = {xmm(0), xmm(1), xmm(2), xmm(3)};
+constexpr Reg kGatherLowHalf = ymm(0), kGatherHighHalf = ymm(2);
+constexpr Reg kGathered = zmm(0);
+
+// vpternlogq truth tables: bit 4a + 2b + c of the table is f(a, b, c), a the destination.
+constexpr std::uint8_t kXor3 = 0x96;       // a ^ b ^ c
+constexpr std::uint8_t kXorAndNot = 0xd2;  // a ^ (~b & c): chi
+constexpr int kFirstZmmOutsideVex = 16;    // zmm16-zmm31: vzeroall leaves them
+
+constexpr std::string_view kSymbolSuffix = "amd64_avx512_x8";
+
+// Which register holds each lane at the start of a round.
+using LaneRegisters = std::array<Reg, keccak::kLanes>;
+
+LaneRegisters first_round_registers() {
+  LaneRegisters registers{};
+  for (int lane = 0; lane < keccak::kLanes; ++lane)
+    registers[lane] = zmm(kFirstLaneRegister + lane);
+  return registers;
+}
+
+// After a round, lane (x, y) is in the register of chi row y's input x.
+LaneRegisters next_round_registers(const LaneRegisters& before) {
+  LaneRegisters after{};
+  for (int row = 0; row < 5; ++row) {
+    for (int x = 0; x < 5; ++x)
+      after[keccak::lane_index(x, row)] = before[keccak::model().chi_rows[row][x].lane];
+  }
+  return after;
+}
+
+LaneRegisters registers_at_round(int round) {
+  LaneRegisters registers = first_round_registers();
+  for (int r = 0; r < round; ++r)
+    registers = next_round_registers(registers);
+  return registers;
+}
+
+std::string lane_register_names(const LaneRegisters& registers) {
+  std::vector<std::string> names;
+  for (const Reg& reg : registers)
+    names.push_back(register_name(reg));
+  return fmt::format("{}", fmt::join(names, " "));
+}
+
+class Avx512X8KeccakBuilder {
+ public:
+  BuiltKernel build() {
+    if (registers_at_round(keccak::kRounds) != first_round_registers()) {
+      throw GenerationError(
+          "amd64-avx512-x8: after 24 rounds the lanes are not back in their first registers, "
+          "so the unrolled rounds cannot end in one store");
+    }
+    Program& program = kernel_.program;
+    program.isa = Isa::amd64;
+    program.file_name = "keccakf1600_amd64_avx512_x8.S";
+    program.kernel_name = "amd64-avx512-x8";
+    program.property_note = PropertyNote::x86_ibt_shstk;
+    program.options = {{"syntax", "gnu-as intel"},
+                       {"states", "8, lane-interleaved"},
+                       {"rounds", "24 unrolled rounds"},
+                       {"state", "in zmm registers; no stack frame"},
+                       {"abi", "system-v"}};
+    round_constants_ = program.new_label("keccakf1600_amd64_avx512_x8_round_constants");
+    for (const keccak::RoundVariant& variant : keccak::model().variants) {
+      emit_permute_entry(variant);
+      for (const keccak::Rate& rate : variant.absorb_rates)
+        emit_absorb_entry(variant, rate);
+    }
+    add_tables();
+    program.header_lines = header_lines(
+        header_figures(program, entry_symbol(keccak::model().variants.front(), kSymbolSuffix, 0)));
+    return std::move(kernel_);
+  }
+
+ private:
+  // The first permute entry holds the 24 rounds and the epilogue; every other entry loads
+  // the lanes into the registers of its first round and jumps to that round.
+  void emit_permute_entry(const keccak::RoundVariant& variant) {
+    Emitter e(kernel_.program, add_permute_entry(kernel_, variant, kSymbolSuffix, kStates));
+    e.endbr64();
+    const LaneRegisters registers = registers_at_round(variant.first_round());
+    e.comment(fmt::format("The lanes into the registers round {} expects.", variant.first_round()));
+    for (int lane = 0; lane < keccak::kLanes; ++lane)
+      e.vmovdqu64(registers[lane], zmmword(kState, kLaneBytes * lane));
+    emit_rounds_or_jump(e, variant);
+  }
+
+  // XORs one rate block of each state into the lanes as they are loaded, then runs the
+  // rounds.
+  void emit_absorb_entry(const keccak::RoundVariant& variant, const keccak::Rate& rate) {
+    Emitter e(kernel_.program, add_absorb_entry(kernel_, variant, kSymbolSuffix, rate, kStates));
+    e.endbr64();
+    const LaneRegisters registers = registers_at_round(variant.first_round());
+    e.comment("The eight block pointers; then each rate lane of the eight blocks is gathered");
+    e.comment("into zmm0 (two states an xmm register, joined) and XORed into the lane as it is");
+    e.comment(fmt::format("loaded, into the register round {} expects.", variant.first_round()));
+    for (int s = 0; s < kStates; ++s)
+      e.mov(kBlock[s], qword(kBlockPointers, 8 * s));
+    for (int lane = 0; lane < keccak::kLanes; ++lane) {
+      if (lane >= rate.lanes()) {
+        e.vmovdqu64(registers[lane], zmmword(kState, kLaneBytes * lane));
+        continue;
+      }
+      for (int pair = 0; pair < kStates / 2; ++pair) {
+        e.vmovq(kGatherPair[pair], qword(kBlock[2 * pair], 8 * lane));
+        e.vpinsrq(kGatherPair[pair], kGatherPair[pair], qword(kBlock[2 * pair + 1], 8 * lane), 1);
+      }
+      e.vinserti128(kGatherLowHalf, kGatherLowHalf, kGatherPair[1], 1);
+      e.vinserti128(kGatherHighHalf, kGatherHighHalf, kGatherPair[3], 1);
+      e.vinserti64x4(kGathered, kGathered, kGatherHighHalf, 1);
+      e.vpxorq(registers[lane], kGathered, zmmword(kState, kLaneBytes * lane));
+    }
+    emit_rounds_or_jump(e, variant);
+  }
+
+  void emit_rounds_or_jump(Emitter& e, const keccak::RoundVariant& variant) {
+    if (rounds_emitted_) {
+      e.jmp(round_labels_.at(static_cast<std::size_t>(variant.first_round())));
+      return;
+    }
+    rounds_emitted_ = true;
+    for (int round = 0; round < keccak::kRounds; ++round) {
+      round_labels_[static_cast<std::size_t>(round)] =
+          kernel_.program.new_label(fmt::format("keccakf1600_amd64_avx512_x8_round_{}", round));
+    }
+    LaneRegisters registers = first_round_registers();
+    for (int round = 0; round < keccak::kRounds; ++round) {
+      emit_round(e, round, registers);
+      registers = next_round_registers(registers);
+    }
+    emit_epilogue(e);
+  }
+
+  // Stores the lanes, then clears every vector register: the lanes of eight states are in
+  // them. vzeroall clears zmm0-zmm15 whole and ends the dirty upper state (as vzeroupper
+  // would, for the SSE code after the return); zmm16-zmm31 are cleared one by one before it.
+  void emit_epilogue(Emitter& e) {
+    e.blank();
+    e.comment("Every lane is back in its first register: store them, then clear the vector");
+    e.comment("registers.");
+    const LaneRegisters registers = first_round_registers();
+    for (int lane = 0; lane < keccak::kLanes; ++lane)
+      e.vmovdqu64(zmmword(kState, kLaneBytes * lane), registers[lane]);
+    for (int index = kFirstZmmOutsideVex; index < 32; ++index)
+      e.vpxorq(zmm(index), zmm(index), zmm(index));
+    e.vzeroall();
+    e.ret();
+  }
+
+  void emit_round(Emitter& e, int round, const LaneRegisters& registers) {
+    e.blank();
+    e.bind(round_labels_[static_cast<std::size_t>(round)]);
+    e.begin_round(round, false);
+    e.comment("lanes 0..24 in " + lane_register_names(registers));
+    emit_theta(e, registers);
+    for (int row = 0; row < 5; ++row) {
+      e.comment(fmt::format("rho, then chi row {} -> lanes {}..{}", row, 5 * row, 5 * row + 4));
+      emit_rho_chi_row(e, round, row, registers);
+    }
+    e.end_round();
+  }
+
+  // C[x] = xor of column x; column x then takes C[x - 1] ^ rotl(C[x + 1], 1), one
+  // vpternlogq a lane. The five rotated parities share seven registers with the parities:
+  // each goes to a spare, or to a parity no later column reads.
+  static void emit_theta(Emitter& e, const LaneRegisters& registers) {
+    for (int x = 0; x < 5; ++x) {
+      e.vpxorq(kParity[x], registers[keccak::lane_index(x, 0)],
+               registers[keccak::lane_index(x, 1)]);
+      e.vpternlogq(kParity[x], registers[keccak::lane_index(x, 2)],
+                   registers[keccak::lane_index(x, 3)], kXor3);
+      e.vpxorq(kParity[x], kParity[x], registers[keccak::lane_index(x, 4)]);
+    }
+    e.annotate("C[0..4]");
+    // Column x reads C[x - 1] and rotl(C[x + 1]); after column x, C[x - 1] is read only by
+    // the rotation of column x - 2 (done for x >= 2) and C[x + 1] only by column x + 2.
+    // Columns 0-2 rotate into the spares (alternating), column 3 into C[1] (read last by
+    // columns 0 and 2), column 4 into C[2] (read last by columns 1 and 3).
+    const Reg rotated_into[5] = {kSpare[0], kSpare[1], kSpare[0], kParity[1], kParity[2]};
+    for (int x = 0; x < 5; ++x) {
+      e.vprolq(rotated_into[x], kParity[(x + 1) % 5], 1);
+      for (int y = 0; y < 5; ++y) {
+        const Reg lane = registers[keccak::lane_index(x, y)];
+        e.vpternlogq(lane, kParity[(x + 4) % 5], rotated_into[x], kXor3);
+      }
+    }
+  }
+
+  // B[x] = rotl(A[source], rotation) in place; then, with copies of B[0] and B[1] (chi
+  // overwrites them before their last use), A[x, row] = B[x] ^ (~B[x + 1] & B[x + 2]) into
+  // the register of B[x]. iota joins lane 0.
+  void emit_rho_chi_row(Emitter& e, int round, int row, const LaneRegisters& registers) {
+    const auto& inputs = keccak::model().chi_rows[row];
+    Reg b[5];
+    for (int x = 0; x < 5; ++x) {
+      b[x] = registers[inputs[x].lane];
+      if (inputs[x].rotation != 0) e.vprolq(b[x], b[x], inputs[x].rotation);
+    }
+    const Reg copy[2] = {kParity[0], kParity[1]};
+    e.vmovdqu64(copy[0], b[0]);
+    e.vmovdqu64(copy[1], b[1]);
+    for (int x = 0; x < 5; ++x) {
+      const Reg second = x + 1 < 5 ? b[x + 1] : copy[x + 1 - 5];
+      const Reg third = x + 2 < 5 ? b[x + 2] : copy[x + 2 - 5];
+      e.vpternlogq(b[x], second, third, kXorAndNot);
+      if (keccak::lane_index(x, row) == 0) {
+        e.vpxorq(b[x], b[x], zmmword_rip(round_constants_, kLaneBytes * round));
+        e.annotate("iota");
+      }
+    }
+  }
+
+  // iota's constants, each repeated for the eight states (one 64-byte operand a round).
+  void add_tables() {
+    std::vector<std::uint64_t> repeated;
+    for (std::uint64_t constant : keccak::model().round_constants)
+      repeated.insert(repeated.end(), kStates, constant);
+    kernel_.program.tables.push_back(QuadTable{
+        round_constants_, "iota's round constants, one per round, once per state", repeated});
+  }
+
+  static std::vector<std::string> header_lines(const HeaderFigures& figures) {
+    const audit::EntryAudit& permute = figures.permute;
+    std::vector<std::string> lines = {
+        "Keccak-f[1600] on eight states at once for amd64 with AVX-512F: each zmm register",
+        "holds one lane of the eight states, and the 25 lanes stay in registers for the whole",
+        "permutation; the 24 rounds are unrolled.",
+        "",
+        "Syntax: GNU assembler, Intel syntax (.intel_syntax noprefix), passed through the C",
+        "preprocessor, like the other amd64 kernels.",
+        "",
+        "State layout: lane-interleaved, lane i of state s at byte 64 * i + 8 * s of the",
+        "1600-byte array, so one 64-byte load brings the same lane of all eight states.",
+        "ABI: System V AMD64. state in rdi; absorb entries: blocks (eight pointers, any",
+        "alignment, may be equal) in rsi.",
+        "Register roles:",
+        "  rdi          the caller's eight states",
+        "  rsi          absorb entries: the array of eight block pointers, then blocks[7]",
+        "  r8 r9 r10 r11 rax rcx rdx",
+        "               absorb entries: blocks[0..6]",
+        "  zmm0-zmm4    theta: column parities C[0..4]; chi: zmm0 and zmm1 keep copies of",
+        "               a row's inputs B[0] and B[1]; absorb entries: zmm0 (with xmm1-xmm3,",
+        "               ymm2) gathers one lane of the eight blocks",
+        "  zmm5 zmm6    theta: rotated parities (with zmm1 and zmm2 once their parities",
+        "               are used)",
+        "  zmm7-zmm31   the 25 lanes. Lane i is in zmm(7 + i) when the permutation starts and",
+        "               ends; in between, chi writes each output lane into the register of its",
+        "               input, so pi moves no data and each round's comment lists where the",
+        "               lanes are. pi is one cycle of the 24 lanes besides lane 0: after 24",
+        "               rounds every lane is back where it started.",
+        "Callee-saved registers: none is written (System V saves no vector register), so",
+        "nothing is pushed.",
+        fmt::format("Frame: {} bytes. Nothing is stored on the stack: the state never leaves "
+                    "the",
+                    permute.frame_bytes),
+        "registers between the loads and the stores of the caller's array.",
+        "CFI: none needed (the stack pointer never moves).",
+        "CET: endbr64 at every entry; the ELF object carries the IBT and SHSTK GNU property.",
+        "The other entries reach the shared rounds by a direct jmp, which IBT does not check.",
+        ".note.GNU-stack: present.",
+        "AVX state: zmm16-zmm31 are zeroed one by one (vpxorq), then vzeroall zeroes",
+        "zmm0-zmm15 whole and ends the dirty upper state as vzeroupper would (SSE code after",
+        "the return pays no transition penalty). Every register that held a lane is zero at",
+        "the return. XCR0 must enable the opmask and both zmm state components (bits 5-7)",
+        "besides SSE and AVX: the runtime and the JIT self-check read it with XGETBV.",
+        "Secrets: no lane is written anywhere but the caller's array and the vector",
+        "registers, which are cleared. The invariants check the frame.",
+        "No branch and no memory address depends on the state or the input: the rounds are",
+        "straight-line code; the 12-round entries jump into round 12.",
+        "theta: C[x] in three instructions (vpxorq, vpternlogq, vpxorq); each lane takes",
+        "C[x - 1] ^ rotl(C[x + 1], 1) in one vpternlogq (xor of three), so D is never formed.",
+        "rho: one vprolq a lane (lane 0 none). chi: one vpternlogq a lane (a ^ (~b & c)),",
+        "after two register copies a row (vmovdqu64): chi's first outputs overwrite B[0] and",
+        "B[1], which its last two outputs read.",
+        "iota: the round constant repeated for the eight states, one 64-byte operand a round.",
+        "Entries: every entry loads the lanes into the registers of its first round (round 12",
+        "for Keccak-p[1600, 12]: pi^12 of the first assignment). The absorb entries gather",
+        "each rate lane of the eight blocks (vmovq and vpinsrq per two states, vinserti128",
+        "twice, vinserti64x4: 11 instructions a lane) and XOR it in as the lane is loaded.",
+        "One block per call, as in the other kernels: the runtime's loop over blocks stays in",
+        "C++.",
+        "",
+        "Figures of the code (computed by the audit from the Program; `spongegen audit`):",
+        fmt::format("  per round          {}  ({} states: {:.1f} a state; theta 15 + 5 + 25, "
+                    "rho 24,",
+                    permute.per_round.total, kStates, permute.per_round.total / double(kStates)),
+        "                     copies 10, chi 25, iota 1)",
+        fmt::format("  per permutation    {}  (eight states: {} a state)",
+                    permute.per_permutation.total, permute.per_permutation.total / kStates),
+        fmt::format("  permute entry      {} instructions, {} bytes in the file (the 24 rounds)",
+                    permute.static_instructions, permute.code_bytes),
+        fmt::format("  absorb entry       up to {} (the pointers, the gather and the loads) "
+                    "before",
+                    figures.largest_absorb_instructions),
+        "                     the jump",
+        fmt::format("  frame              {} bytes, {} registers saved", permute.frame_bytes,
+                    permute.saved_registers.size()),
+    };
+    return lines;
+  }
+
+  BuiltKernel kernel_;
+  LabelId round_constants_ = kNoLabel;
+  std::array<LabelId, keccak::kRounds> round_labels_{};
+  bool rounds_emitted_ = false;
+};
+
+}  // namespace
+
+BuiltKernel build_keccak_amd64_avx512_x8() {
+  return Avx512X8KeccakBuilder().build();
+}
+
+}  // namespace spongegen::kernels
