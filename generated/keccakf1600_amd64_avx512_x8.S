@@ -3,7 +3,7 @@
 //
 // Keccak-f[1600] on eight states at once for amd64 with AVX-512F: each zmm register
 // holds one lane of the eight states, and the 25 lanes stay in registers for the whole
-// permutation; the 24 rounds are unrolled.
+// permutation; a loop of one round a turn, run 24 times.
 //
 // Syntax: GNU assembler, Intel syntax (.intel_syntax noprefix), passed through the C
 // preprocessor, like the other amd64 kernels.
@@ -16,24 +16,27 @@
 //   rdi          the caller's eight states
 //   rsi          absorb entries: the array of eight block pointers, then blocks[7]
 //   r8 r9 r10 r11 rax rcx rdx
-//                absorb entries: blocks[0..6]
+//                absorb entries: blocks[0..6], until the lanes are loaded
+//   rax          the loop's pointer into the round constants
+//   rcx          the table's end, for the loop test
 //   zmm0-zmm4    theta: column parities C[0..4]; chi: zmm0 and zmm1 keep copies of
-//                a row's inputs B[0] and B[1]; absorb entries: zmm0 (with xmm1-xmm3,
-//                ymm2) gathers one lane of the eight blocks
+//                a row's inputs B[0] and B[1]; zmm0 carries a lane in the moves
+//                home; absorb entries: zmm0 (with xmm1-xmm3, ymm2) gathers one lane
+//                of the eight blocks
 //   zmm5 zmm6    theta: rotated parities (with zmm1 and zmm2 once their parities
 //                are used)
-//   zmm7-zmm31   the 25 lanes. Lane i is in zmm(7 + i) when the permutation starts and
-//                ends; in between, chi writes each output lane into the register of its
-//                input, so pi moves no data and each round's comment lists where the
-//                lanes are. pi is one cycle of the 24 lanes besides lane 0: after 24
-//                rounds every lane is back where it started.
+//   zmm7-zmm31   the 25 lanes: lane i is in zmm(7 + i) at the start of every turn.
+//                Within a round chi writes each output lane into the register of its
+//                input, so pi moves no data until the end of the turn, where 25 moves
+//                (one cycle of 24 lanes through zmm0; lane 0 stays) put each lane back
+//                in its own register. Each round's comment lists where the lanes are.
 // Callee-saved registers: none is written (System V saves no vector register), so
 // nothing is pushed.
 // Frame: 0 bytes. Nothing is stored on the stack: the state never leaves the
 // registers between the loads and the stores of the caller's array.
 // CFI: none needed (the stack pointer never moves).
 // CET: endbr64 at every entry; the ELF object carries the IBT and SHSTK GNU property.
-// The other entries reach the shared rounds by a direct jmp, which IBT does not check.
+// The other entries reach the shared loop by a direct jmp, which IBT does not check.
 // .note.GNU-stack: present.
 // AVX state: zmm16-zmm31 are zeroed one by one (vpxorq), then vzeroall zeroes
 // zmm0-zmm15 whole and ends the dirty upper state as vzeroupper would (SSE code after
@@ -42,29 +45,51 @@
 // besides SSE and AVX: the runtime and the JIT self-check read it with XGETBV.
 // Secrets: no lane is written anywhere but the caller's array and the vector
 // registers, which are cleared. The invariants check the frame.
-// No branch and no memory address depends on the state or the input: the rounds are
-// straight-line code; the 12-round entries jump into round 12.
+// No branch and no memory address depends on the state or the input: the loop runs
+// exactly 24 times (12 for Keccak-p[1600, 12]), counted by the constant pointer.
 // theta: C[x] in three instructions (vpxorq, vpternlogq, vpxorq); each lane takes
 // C[x - 1] ^ rotl(C[x + 1], 1) in one vpternlogq (xor of three), so D is never formed.
 // rho: one vprolq a lane (lane 0 none). chi: one vpternlogq a lane (a ^ (~b & c)),
 // after two register copies a row (vmovdqu64): chi's first outputs overwrite B[0] and
 // B[1], which its last two outputs read.
 // iota: the round constant repeated for the eight states, one 64-byte operand a round.
-// Entries: every entry loads the lanes into the registers of its first round (round 12
-// for Keccak-p[1600, 12]: pi^12 of the first assignment). The absorb entries gather
-// each rate lane of the eight blocks (vmovq and vpinsrq per two states, vinserti128
-// twice, vinserti64x4: 11 instructions a lane) and XOR it in as the lane is loaded.
-// One block per call, as in the other kernels: the runtime's loop over blocks stays in
-// C++.
+// Entries: every entry loads the 25 lanes (the absorb entries gather each rate lane of
+// the eight blocks with vmovq and vpinsrq per two states, vinserti128 twice and
+// vinserti64x4: 11 instructions a lane, and XOR it in as the lane is loaded), sets the
+// constant pointer to its first round and jumps into the shared loop. One block per
+// call, as in the other kernels: the runtime's loop over blocks stays in C++.
 //
 // Figures of the code (computed by the audit from the Program; `spongegen audit`):
-//   per round          105  (8 states: 13.1 a state; theta 15 + 5 + 25, rho 24,
-//                      copies 10, chi 25, iota 1)
-//   per permutation    2589  (eight states: 323 a state)
-//   permute entry      2589 instructions, 17684 bytes in the file (the 24 rounds)
-//   absorb entry       up to 266 (the pointers, the gather and the loads) before
+//   per round          134  (8 states: 16.8 a state; theta 15 + 5 + 25, rho 24,
+//                      copies 10, chi 25, iota 1, moves home 25)
+//   loop               5 per round, 120 per permutation
+//   per permutation    3286  (eight states: 410 a state)
+//   permute entry      204 instructions, 1343 bytes in the file
+//   absorb entry       up to 267 (the pointers, the gather and the loads) before
 //                      the jump
 //   frame              0 bytes, 0 registers saved
+//
+// Measured (AMD EPYC, Zen 5, family 26 model 2, 2 vCPUs, KVM; 2026-12-01; TSC ticks
+// at 2.096 GHz, minimum over 200 runs of 200 calls; all variants and the other
+// kernels in one binary, three runs): the loop's length. Fully unrolled, the lanes
+// need no moves (pi is one cycle of the 24 lanes besides lane 0, so after 24 rounds
+// every lane is home again) but the code is 17.7 KB; each shorter turn ends with the
+// moves that put the lanes home.
+//   rounds a turn   permute, eight states   code of the rounds
+//    1 (this file)          476-482 ticks    1.3 KB
+//    2                      482-488
+//    3                      490-497
+//    4                      494-510
+//    6                      498-508
+//   12                      514-526
+//   24 (no moves)           513-524         17.7 KB
+// One round a turn is the fastest and the smallest code: the moves cost less than the
+// front end loses on the longer bodies (register moves are eliminated at rename on
+// this core).
+//   amd64-bmi2 permute, one state                   492-494 ticks
+//   amd64-avx2-x4 permute, four states              873-898 ticks, 222 a state
+//   this kernel's permute, eight states             476-482 ticks, 60 a state: 8.2x
+//   this kernel's absorb136, eight blocks           516-522 ticks
 //
 // Windows x64 (COFF, _WIN32): the same code, with Windows unwind codes (the SEH_* lines:
 // .seh_pushreg, .seh_stackalloc, .seh_savexmm after the prologue instructions they
@@ -135,7 +160,7 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8):
 	.cfi_startproc
 	SEH_PROC(SYMBOL(sponge_keccakf1600_amd64_avx512_x8))
 	endbr64
-	// The lanes into the registers round 0 expects.
+	// The lanes into their registers; the constant pointer at the first round.
 	SEH_ENDPROLOGUE
 	vmovdqu64 zmm7, zmmword ptr [rdi]
 	vmovdqu64 zmm8, zmmword ptr [rdi + 64]
@@ -162,9 +187,10 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8):
 	vmovdqu64 zmm29, zmmword ptr [rdi + 1408]
 	vmovdqu64 zmm30, zmmword ptr [rdi + 1472]
 	vmovdqu64 zmm31, zmmword ptr [rdi + 1536]
+	lea rax, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants)]
+LOCAL(keccakf1600_amd64_avx512_x8_loop):
 
-LOCAL(keccakf1600_amd64_avx512_x8_round_0):
-	// ---- round 0 ----
+	// ---- round 0 of the loop ----
 	// lanes 0..24 in zmm7 zmm8 zmm9 zmm10 zmm11 zmm12 zmm13 zmm14 zmm15 zmm16 zmm17 zmm18 zmm19 zmm20 zmm21 zmm22 zmm23 zmm24 zmm25 zmm26 zmm27 zmm28 zmm29 zmm30 zmm31
 	vpxorq zmm0, zmm7, zmm12
 	vpternlogq zmm0, zmm17, zmm22, 150
@@ -219,7 +245,7 @@ LOCAL(keccakf1600_amd64_avx512_x8_round_0):
 	vmovdqu64 zmm0, zmm7
 	vmovdqu64 zmm1, zmm13
 	vpternlogq zmm7, zmm13, zmm19, 210
-	vpxorq zmm7, zmm7, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants)] // iota
+	vpxorq zmm7, zmm7, zmmword ptr [rax]    // iota
 	vpternlogq zmm13, zmm19, zmm25, 210
 	vpternlogq zmm19, zmm25, zmm31, 210
 	vpternlogq zmm25, zmm31, zmm0, 210
@@ -276,2651 +302,37 @@ LOCAL(keccakf1600_amd64_avx512_x8_round_0):
 	vpternlogq zmm21, zmm22, zmm28, 210
 	vpternlogq zmm22, zmm28, zmm0, 210
 	vpternlogq zmm28, zmm0, zmm1, 210
-	// ---- end of round ----
-
-LOCAL(keccakf1600_amd64_avx512_x8_round_1):
-	// ---- round 1 ----
-	// lanes 0..24 in zmm7 zmm13 zmm19 zmm25 zmm31 zmm10 zmm16 zmm17 zmm23 zmm29 zmm8 zmm14 zmm20 zmm26 zmm27 zmm11 zmm12 zmm18 zmm24 zmm30 zmm9 zmm15 zmm21 zmm22 zmm28
-	vpxorq zmm0, zmm7, zmm10
-	vpternlogq zmm0, zmm8, zmm11, 150
-	vpxorq zmm0, zmm0, zmm9
-	vpxorq zmm1, zmm13, zmm16
-	vpternlogq zmm1, zmm14, zmm12, 150
-	vpxorq zmm1, zmm1, zmm15
-	vpxorq zmm2, zmm19, zmm17
-	vpternlogq zmm2, zmm20, zmm18, 150
-	vpxorq zmm2, zmm2, zmm21
-	vpxorq zmm3, zmm25, zmm23
-	vpternlogq zmm3, zmm26, zmm24, 150
-	vpxorq zmm3, zmm3, zmm22
-	vpxorq zmm4, zmm31, zmm29
-	vpternlogq zmm4, zmm27, zmm30, 150
-	vpxorq zmm4, zmm4, zmm28                // C[0..4]
-	vprolq zmm5, zmm1, 1
-	vpternlogq zmm7, zmm4, zmm5, 150
-	vpternlogq zmm10, zmm4, zmm5, 150
-	vpternlogq zmm8, zmm4, zmm5, 150
-	vpternlogq zmm11, zmm4, zmm5, 150
-	vpternlogq zmm9, zmm4, zmm5, 150
-	vprolq zmm6, zmm2, 1
-	vpternlogq zmm13, zmm0, zmm6, 150
-	vpternlogq zmm16, zmm0, zmm6, 150
-	vpternlogq zmm14, zmm0, zmm6, 150
-	vpternlogq zmm12, zmm0, zmm6, 150
-	vpternlogq zmm15, zmm0, zmm6, 150
-	vprolq zmm5, zmm3, 1
-	vpternlogq zmm19, zmm1, zmm5, 150
-	vpternlogq zmm17, zmm1, zmm5, 150
-	vpternlogq zmm20, zmm1, zmm5, 150
-	vpternlogq zmm18, zmm1, zmm5, 150
-	vpternlogq zmm21, zmm1, zmm5, 150
-	vprolq zmm1, zmm4, 1
-	vpternlogq zmm25, zmm2, zmm1, 150
-	vpternlogq zmm23, zmm2, zmm1, 150
-	vpternlogq zmm26, zmm2, zmm1, 150
-	vpternlogq zmm24, zmm2, zmm1, 150
-	vpternlogq zmm22, zmm2, zmm1, 150
-	vprolq zmm2, zmm0, 1
-	vpternlogq zmm31, zmm3, zmm2, 150
-	vpternlogq zmm29, zmm3, zmm2, 150
-	vpternlogq zmm27, zmm3, zmm2, 150
-	vpternlogq zmm30, zmm3, zmm2, 150
-	vpternlogq zmm28, zmm3, zmm2, 150
-	// rho, then chi row 0 -> lanes 0..4
-	vprolq zmm16, zmm16, 44
-	vprolq zmm20, zmm20, 43
-	vprolq zmm24, zmm24, 21
-	vprolq zmm28, zmm28, 14
-	vmovdqu64 zmm0, zmm7
-	vmovdqu64 zmm1, zmm16
-	vpternlogq zmm7, zmm16, zmm20, 210
-	vpxorq zmm7, zmm7, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 64] // iota
-	vpternlogq zmm16, zmm20, zmm24, 210
-	vpternlogq zmm20, zmm24, zmm28, 210
-	vpternlogq zmm24, zmm28, zmm0, 210
-	vpternlogq zmm28, zmm0, zmm1, 210
-	// rho, then chi row 1 -> lanes 5..9
-	vprolq zmm25, zmm25, 28
-	vprolq zmm29, zmm29, 20
-	vprolq zmm8, zmm8, 3
-	vprolq zmm12, zmm12, 45
-	vprolq zmm21, zmm21, 61
-	vmovdqu64 zmm0, zmm25
-	vmovdqu64 zmm1, zmm29
-	vpternlogq zmm25, zmm29, zmm8, 210
-	vpternlogq zmm29, zmm8, zmm12, 210
-	vpternlogq zmm8, zmm12, zmm21, 210
-	vpternlogq zmm12, zmm21, zmm0, 210
-	vpternlogq zmm21, zmm0, zmm1, 210
-	// rho, then chi row 2 -> lanes 10..14
-	vprolq zmm13, zmm13, 1
-	vprolq zmm17, zmm17, 6
-	vprolq zmm26, zmm26, 25
-	vprolq zmm30, zmm30, 8
-	vprolq zmm9, zmm9, 18
-	vmovdqu64 zmm0, zmm13
-	vmovdqu64 zmm1, zmm17
-	vpternlogq zmm13, zmm17, zmm26, 210
-	vpternlogq zmm17, zmm26, zmm30, 210
-	vpternlogq zmm26, zmm30, zmm9, 210
-	vpternlogq zmm30, zmm9, zmm0, 210
-	vpternlogq zmm9, zmm0, zmm1, 210
-	// rho, then chi row 3 -> lanes 15..19
-	vprolq zmm31, zmm31, 27
-	vprolq zmm10, zmm10, 36
-	vprolq zmm14, zmm14, 10
-	vprolq zmm18, zmm18, 15
-	vprolq zmm22, zmm22, 56
-	vmovdqu64 zmm0, zmm31
-	vmovdqu64 zmm1, zmm10
-	vpternlogq zmm31, zmm10, zmm14, 210
-	vpternlogq zmm10, zmm14, zmm18, 210
-	vpternlogq zmm14, zmm18, zmm22, 210
-	vpternlogq zmm18, zmm22, zmm0, 210
-	vpternlogq zmm22, zmm0, zmm1, 210
-	// rho, then chi row 4 -> lanes 20..24
-	vprolq zmm19, zmm19, 62
-	vprolq zmm23, zmm23, 55
-	vprolq zmm27, zmm27, 39
-	vprolq zmm11, zmm11, 41
-	vprolq zmm15, zmm15, 2
-	vmovdqu64 zmm0, zmm19
-	vmovdqu64 zmm1, zmm23
-	vpternlogq zmm19, zmm23, zmm27, 210
-	vpternlogq zmm23, zmm27, zmm11, 210
-	vpternlogq zmm27, zmm11, zmm15, 210
-	vpternlogq zmm11, zmm15, zmm0, 210
-	vpternlogq zmm15, zmm0, zmm1, 210
-	// ---- end of round ----
-
-LOCAL(keccakf1600_amd64_avx512_x8_round_2):
-	// ---- round 2 ----
-	// lanes 0..24 in zmm7 zmm16 zmm20 zmm24 zmm28 zmm25 zmm29 zmm8 zmm12 zmm21 zmm13 zmm17 zmm26 zmm30 zmm9 zmm31 zmm10 zmm14 zmm18 zmm22 zmm19 zmm23 zmm27 zmm11 zmm15
-	vpxorq zmm0, zmm7, zmm25
-	vpternlogq zmm0, zmm13, zmm31, 150
-	vpxorq zmm0, zmm0, zmm19
-	vpxorq zmm1, zmm16, zmm29
-	vpternlogq zmm1, zmm17, zmm10, 150
-	vpxorq zmm1, zmm1, zmm23
-	vpxorq zmm2, zmm20, zmm8
-	vpternlogq zmm2, zmm26, zmm14, 150
-	vpxorq zmm2, zmm2, zmm27
-	vpxorq zmm3, zmm24, zmm12
-	vpternlogq zmm3, zmm30, zmm18, 150
-	vpxorq zmm3, zmm3, zmm11
-	vpxorq zmm4, zmm28, zmm21
-	vpternlogq zmm4, zmm9, zmm22, 150
-	vpxorq zmm4, zmm4, zmm15                // C[0..4]
-	vprolq zmm5, zmm1, 1
-	vpternlogq zmm7, zmm4, zmm5, 150
-	vpternlogq zmm25, zmm4, zmm5, 150
-	vpternlogq zmm13, zmm4, zmm5, 150
-	vpternlogq zmm31, zmm4, zmm5, 150
-	vpternlogq zmm19, zmm4, zmm5, 150
-	vprolq zmm6, zmm2, 1
-	vpternlogq zmm16, zmm0, zmm6, 150
-	vpternlogq zmm29, zmm0, zmm6, 150
-	vpternlogq zmm17, zmm0, zmm6, 150
-	vpternlogq zmm10, zmm0, zmm6, 150
-	vpternlogq zmm23, zmm0, zmm6, 150
-	vprolq zmm5, zmm3, 1
-	vpternlogq zmm20, zmm1, zmm5, 150
-	vpternlogq zmm8, zmm1, zmm5, 150
-	vpternlogq zmm26, zmm1, zmm5, 150
-	vpternlogq zmm14, zmm1, zmm5, 150
-	vpternlogq zmm27, zmm1, zmm5, 150
-	vprolq zmm1, zmm4, 1
-	vpternlogq zmm24, zmm2, zmm1, 150
-	vpternlogq zmm12, zmm2, zmm1, 150
-	vpternlogq zmm30, zmm2, zmm1, 150
-	vpternlogq zmm18, zmm2, zmm1, 150
-	vpternlogq zmm11, zmm2, zmm1, 150
-	vprolq zmm2, zmm0, 1
-	vpternlogq zmm28, zmm3, zmm2, 150
-	vpternlogq zmm21, zmm3, zmm2, 150
-	vpternlogq zmm9, zmm3, zmm2, 150
-	vpternlogq zmm22, zmm3, zmm2, 150
-	vpternlogq zmm15, zmm3, zmm2, 150
-	// rho, then chi row 0 -> lanes 0..4
-	vprolq zmm29, zmm29, 44
-	vprolq zmm26, zmm26, 43
-	vprolq zmm18, zmm18, 21
-	vprolq zmm15, zmm15, 14
-	vmovdqu64 zmm0, zmm7
-	vmovdqu64 zmm1, zmm29
-	vpternlogq zmm7, zmm29, zmm26, 210
-	vpxorq zmm7, zmm7, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 128] // iota
-	vpternlogq zmm29, zmm26, zmm18, 210
-	vpternlogq zmm26, zmm18, zmm15, 210
-	vpternlogq zmm18, zmm15, zmm0, 210
-	vpternlogq zmm15, zmm0, zmm1, 210
-	// rho, then chi row 1 -> lanes 5..9
-	vprolq zmm24, zmm24, 28
-	vprolq zmm21, zmm21, 20
-	vprolq zmm13, zmm13, 3
-	vprolq zmm10, zmm10, 45
-	vprolq zmm27, zmm27, 61
-	vmovdqu64 zmm0, zmm24
-	vmovdqu64 zmm1, zmm21
-	vpternlogq zmm24, zmm21, zmm13, 210
-	vpternlogq zmm21, zmm13, zmm10, 210
-	vpternlogq zmm13, zmm10, zmm27, 210
-	vpternlogq zmm10, zmm27, zmm0, 210
-	vpternlogq zmm27, zmm0, zmm1, 210
-	// rho, then chi row 2 -> lanes 10..14
-	vprolq zmm16, zmm16, 1
-	vprolq zmm8, zmm8, 6
-	vprolq zmm30, zmm30, 25
-	vprolq zmm22, zmm22, 8
-	vprolq zmm19, zmm19, 18
-	vmovdqu64 zmm0, zmm16
-	vmovdqu64 zmm1, zmm8
-	vpternlogq zmm16, zmm8, zmm30, 210
-	vpternlogq zmm8, zmm30, zmm22, 210
-	vpternlogq zmm30, zmm22, zmm19, 210
-	vpternlogq zmm22, zmm19, zmm0, 210
-	vpternlogq zmm19, zmm0, zmm1, 210
-	// rho, then chi row 3 -> lanes 15..19
-	vprolq zmm28, zmm28, 27
-	vprolq zmm25, zmm25, 36
-	vprolq zmm17, zmm17, 10
-	vprolq zmm14, zmm14, 15
-	vprolq zmm11, zmm11, 56
-	vmovdqu64 zmm0, zmm28
-	vmovdqu64 zmm1, zmm25
-	vpternlogq zmm28, zmm25, zmm17, 210
-	vpternlogq zmm25, zmm17, zmm14, 210
-	vpternlogq zmm17, zmm14, zmm11, 210
-	vpternlogq zmm14, zmm11, zmm0, 210
-	vpternlogq zmm11, zmm0, zmm1, 210
-	// rho, then chi row 4 -> lanes 20..24
-	vprolq zmm20, zmm20, 62
-	vprolq zmm12, zmm12, 55
-	vprolq zmm9, zmm9, 39
-	vprolq zmm31, zmm31, 41
-	vprolq zmm23, zmm23, 2
-	vmovdqu64 zmm0, zmm20
-	vmovdqu64 zmm1, zmm12
-	vpternlogq zmm20, zmm12, zmm9, 210
-	vpternlogq zmm12, zmm9, zmm31, 210
-	vpternlogq zmm9, zmm31, zmm23, 210
-	vpternlogq zmm31, zmm23, zmm0, 210
-	vpternlogq zmm23, zmm0, zmm1, 210
-	// ---- end of round ----
-
-LOCAL(keccakf1600_amd64_avx512_x8_round_3):
-	// ---- round 3 ----
-	// lanes 0..24 in zmm7 zmm29 zmm26 zmm18 zmm15 zmm24 zmm21 zmm13 zmm10 zmm27 zmm16 zmm8 zmm30 zmm22 zmm19 zmm28 zmm25 zmm17 zmm14 zmm11 zmm20 zmm12 zmm9 zmm31 zmm23
-	vpxorq zmm0, zmm7, zmm24
-	vpternlogq zmm0, zmm16, zmm28, 150
-	vpxorq zmm0, zmm0, zmm20
-	vpxorq zmm1, zmm29, zmm21
-	vpternlogq zmm1, zmm8, zmm25, 150
-	vpxorq zmm1, zmm1, zmm12
-	vpxorq zmm2, zmm26, zmm13
-	vpternlogq zmm2, zmm30, zmm17, 150
-	vpxorq zmm2, zmm2, zmm9
-	vpxorq zmm3, zmm18, zmm10
-	vpternlogq zmm3, zmm22, zmm14, 150
-	vpxorq zmm3, zmm3, zmm31
-	vpxorq zmm4, zmm15, zmm27
-	vpternlogq zmm4, zmm19, zmm11, 150
-	vpxorq zmm4, zmm4, zmm23                // C[0..4]
-	vprolq zmm5, zmm1, 1
-	vpternlogq zmm7, zmm4, zmm5, 150
-	vpternlogq zmm24, zmm4, zmm5, 150
-	vpternlogq zmm16, zmm4, zmm5, 150
-	vpternlogq zmm28, zmm4, zmm5, 150
-	vpternlogq zmm20, zmm4, zmm5, 150
-	vprolq zmm6, zmm2, 1
-	vpternlogq zmm29, zmm0, zmm6, 150
-	vpternlogq zmm21, zmm0, zmm6, 150
-	vpternlogq zmm8, zmm0, zmm6, 150
-	vpternlogq zmm25, zmm0, zmm6, 150
-	vpternlogq zmm12, zmm0, zmm6, 150
-	vprolq zmm5, zmm3, 1
-	vpternlogq zmm26, zmm1, zmm5, 150
-	vpternlogq zmm13, zmm1, zmm5, 150
-	vpternlogq zmm30, zmm1, zmm5, 150
-	vpternlogq zmm17, zmm1, zmm5, 150
-	vpternlogq zmm9, zmm1, zmm5, 150
-	vprolq zmm1, zmm4, 1
-	vpternlogq zmm18, zmm2, zmm1, 150
-	vpternlogq zmm10, zmm2, zmm1, 150
-	vpternlogq zmm22, zmm2, zmm1, 150
-	vpternlogq zmm14, zmm2, zmm1, 150
-	vpternlogq zmm31, zmm2, zmm1, 150
-	vprolq zmm2, zmm0, 1
-	vpternlogq zmm15, zmm3, zmm2, 150
-	vpternlogq zmm27, zmm3, zmm2, 150
-	vpternlogq zmm19, zmm3, zmm2, 150
-	vpternlogq zmm11, zmm3, zmm2, 150
-	vpternlogq zmm23, zmm3, zmm2, 150
-	// rho, then chi row 0 -> lanes 0..4
-	vprolq zmm21, zmm21, 44
-	vprolq zmm30, zmm30, 43
-	vprolq zmm14, zmm14, 21
-	vprolq zmm23, zmm23, 14
-	vmovdqu64 zmm0, zmm7
-	vmovdqu64 zmm1, zmm21
-	vpternlogq zmm7, zmm21, zmm30, 210
-	vpxorq zmm7, zmm7, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 192] // iota
-	vpternlogq zmm21, zmm30, zmm14, 210
-	vpternlogq zmm30, zmm14, zmm23, 210
-	vpternlogq zmm14, zmm23, zmm0, 210
-	vpternlogq zmm23, zmm0, zmm1, 210
-	// rho, then chi row 1 -> lanes 5..9
-	vprolq zmm18, zmm18, 28
-	vprolq zmm27, zmm27, 20
-	vprolq zmm16, zmm16, 3
-	vprolq zmm25, zmm25, 45
-	vprolq zmm9, zmm9, 61
-	vmovdqu64 zmm0, zmm18
-	vmovdqu64 zmm1, zmm27
-	vpternlogq zmm18, zmm27, zmm16, 210
-	vpternlogq zmm27, zmm16, zmm25, 210
-	vpternlogq zmm16, zmm25, zmm9, 210
-	vpternlogq zmm25, zmm9, zmm0, 210
-	vpternlogq zmm9, zmm0, zmm1, 210
-	// rho, then chi row 2 -> lanes 10..14
-	vprolq zmm29, zmm29, 1
-	vprolq zmm13, zmm13, 6
-	vprolq zmm22, zmm22, 25
-	vprolq zmm11, zmm11, 8
-	vprolq zmm20, zmm20, 18
-	vmovdqu64 zmm0, zmm29
-	vmovdqu64 zmm1, zmm13
-	vpternlogq zmm29, zmm13, zmm22, 210
-	vpternlogq zmm13, zmm22, zmm11, 210
-	vpternlogq zmm22, zmm11, zmm20, 210
-	vpternlogq zmm11, zmm20, zmm0, 210
-	vpternlogq zmm20, zmm0, zmm1, 210
-	// rho, then chi row 3 -> lanes 15..19
-	vprolq zmm15, zmm15, 27
-	vprolq zmm24, zmm24, 36
-	vprolq zmm8, zmm8, 10
-	vprolq zmm17, zmm17, 15
-	vprolq zmm31, zmm31, 56
-	vmovdqu64 zmm0, zmm15
-	vmovdqu64 zmm1, zmm24
-	vpternlogq zmm15, zmm24, zmm8, 210
-	vpternlogq zmm24, zmm8, zmm17, 210
-	vpternlogq zmm8, zmm17, zmm31, 210
-	vpternlogq zmm17, zmm31, zmm0, 210
-	vpternlogq zmm31, zmm0, zmm1, 210
-	// rho, then chi row 4 -> lanes 20..24
-	vprolq zmm26, zmm26, 62
-	vprolq zmm10, zmm10, 55
-	vprolq zmm19, zmm19, 39
-	vprolq zmm28, zmm28, 41
-	vprolq zmm12, zmm12, 2
-	vmovdqu64 zmm0, zmm26
-	vmovdqu64 zmm1, zmm10
-	vpternlogq zmm26, zmm10, zmm19, 210
-	vpternlogq zmm10, zmm19, zmm28, 210
-	vpternlogq zmm19, zmm28, zmm12, 210
-	vpternlogq zmm28, zmm12, zmm0, 210
-	vpternlogq zmm12, zmm0, zmm1, 210
-	// ---- end of round ----
-
-LOCAL(keccakf1600_amd64_avx512_x8_round_4):
-	// ---- round 4 ----
-	// lanes 0..24 in zmm7 zmm21 zmm30 zmm14 zmm23 zmm18 zmm27 zmm16 zmm25 zmm9 zmm29 zmm13 zmm22 zmm11 zmm20 zmm15 zmm24 zmm8 zmm17 zmm31 zmm26 zmm10 zmm19 zmm28 zmm12
-	vpxorq zmm0, zmm7, zmm18
-	vpternlogq zmm0, zmm29, zmm15, 150
-	vpxorq zmm0, zmm0, zmm26
-	vpxorq zmm1, zmm21, zmm27
-	vpternlogq zmm1, zmm13, zmm24, 150
-	vpxorq zmm1, zmm1, zmm10
-	vpxorq zmm2, zmm30, zmm16
-	vpternlogq zmm2, zmm22, zmm8, 150
-	vpxorq zmm2, zmm2, zmm19
-	vpxorq zmm3, zmm14, zmm25
-	vpternlogq zmm3, zmm11, zmm17, 150
-	vpxorq zmm3, zmm3, zmm28
-	vpxorq zmm4, zmm23, zmm9
-	vpternlogq zmm4, zmm20, zmm31, 150
-	vpxorq zmm4, zmm4, zmm12                // C[0..4]
-	vprolq zmm5, zmm1, 1
-	vpternlogq zmm7, zmm4, zmm5, 150
-	vpternlogq zmm18, zmm4, zmm5, 150
-	vpternlogq zmm29, zmm4, zmm5, 150
-	vpternlogq zmm15, zmm4, zmm5, 150
-	vpternlogq zmm26, zmm4, zmm5, 150
-	vprolq zmm6, zmm2, 1
-	vpternlogq zmm21, zmm0, zmm6, 150
-	vpternlogq zmm27, zmm0, zmm6, 150
-	vpternlogq zmm13, zmm0, zmm6, 150
-	vpternlogq zmm24, zmm0, zmm6, 150
-	vpternlogq zmm10, zmm0, zmm6, 150
-	vprolq zmm5, zmm3, 1
-	vpternlogq zmm30, zmm1, zmm5, 150
-	vpternlogq zmm16, zmm1, zmm5, 150
-	vpternlogq zmm22, zmm1, zmm5, 150
-	vpternlogq zmm8, zmm1, zmm5, 150
-	vpternlogq zmm19, zmm1, zmm5, 150
-	vprolq zmm1, zmm4, 1
-	vpternlogq zmm14, zmm2, zmm1, 150
-	vpternlogq zmm25, zmm2, zmm1, 150
-	vpternlogq zmm11, zmm2, zmm1, 150
-	vpternlogq zmm17, zmm2, zmm1, 150
-	vpternlogq zmm28, zmm2, zmm1, 150
-	vprolq zmm2, zmm0, 1
-	vpternlogq zmm23, zmm3, zmm2, 150
-	vpternlogq zmm9, zmm3, zmm2, 150
-	vpternlogq zmm20, zmm3, zmm2, 150
-	vpternlogq zmm31, zmm3, zmm2, 150
-	vpternlogq zmm12, zmm3, zmm2, 150
-	// rho, then chi row 0 -> lanes 0..4
-	vprolq zmm27, zmm27, 44
-	vprolq zmm22, zmm22, 43
-	vprolq zmm17, zmm17, 21
-	vprolq zmm12, zmm12, 14
-	vmovdqu64 zmm0, zmm7
-	vmovdqu64 zmm1, zmm27
-	vpternlogq zmm7, zmm27, zmm22, 210
-	vpxorq zmm7, zmm7, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 256] // iota
-	vpternlogq zmm27, zmm22, zmm17, 210
-	vpternlogq zmm22, zmm17, zmm12, 210
-	vpternlogq zmm17, zmm12, zmm0, 210
-	vpternlogq zmm12, zmm0, zmm1, 210
-	// rho, then chi row 1 -> lanes 5..9
-	vprolq zmm14, zmm14, 28
-	vprolq zmm9, zmm9, 20
-	vprolq zmm29, zmm29, 3
-	vprolq zmm24, zmm24, 45
-	vprolq zmm19, zmm19, 61
-	vmovdqu64 zmm0, zmm14
-	vmovdqu64 zmm1, zmm9
-	vpternlogq zmm14, zmm9, zmm29, 210
-	vpternlogq zmm9, zmm29, zmm24, 210
-	vpternlogq zmm29, zmm24, zmm19, 210
-	vpternlogq zmm24, zmm19, zmm0, 210
-	vpternlogq zmm19, zmm0, zmm1, 210
-	// rho, then chi row 2 -> lanes 10..14
-	vprolq zmm21, zmm21, 1
-	vprolq zmm16, zmm16, 6
-	vprolq zmm11, zmm11, 25
-	vprolq zmm31, zmm31, 8
-	vprolq zmm26, zmm26, 18
-	vmovdqu64 zmm0, zmm21
-	vmovdqu64 zmm1, zmm16
-	vpternlogq zmm21, zmm16, zmm11, 210
-	vpternlogq zmm16, zmm11, zmm31, 210
-	vpternlogq zmm11, zmm31, zmm26, 210
-	vpternlogq zmm31, zmm26, zmm0, 210
-	vpternlogq zmm26, zmm0, zmm1, 210
-	// rho, then chi row 3 -> lanes 15..19
-	vprolq zmm23, zmm23, 27
-	vprolq zmm18, zmm18, 36
-	vprolq zmm13, zmm13, 10
-	vprolq zmm8, zmm8, 15
-	vprolq zmm28, zmm28, 56
-	vmovdqu64 zmm0, zmm23
-	vmovdqu64 zmm1, zmm18
-	vpternlogq zmm23, zmm18, zmm13, 210
-	vpternlogq zmm18, zmm13, zmm8, 210
-	vpternlogq zmm13, zmm8, zmm28, 210
-	vpternlogq zmm8, zmm28, zmm0, 210
-	vpternlogq zmm28, zmm0, zmm1, 210
-	// rho, then chi row 4 -> lanes 20..24
-	vprolq zmm30, zmm30, 62
-	vprolq zmm25, zmm25, 55
-	vprolq zmm20, zmm20, 39
-	vprolq zmm15, zmm15, 41
-	vprolq zmm10, zmm10, 2
-	vmovdqu64 zmm0, zmm30
-	vmovdqu64 zmm1, zmm25
-	vpternlogq zmm30, zmm25, zmm20, 210
-	vpternlogq zmm25, zmm20, zmm15, 210
-	vpternlogq zmm20, zmm15, zmm10, 210
-	vpternlogq zmm15, zmm10, zmm0, 210
-	vpternlogq zmm10, zmm0, zmm1, 210
-	// ---- end of round ----
-
-LOCAL(keccakf1600_amd64_avx512_x8_round_5):
-	// ---- round 5 ----
-	// lanes 0..24 in zmm7 zmm27 zmm22 zmm17 zmm12 zmm14 zmm9 zmm29 zmm24 zmm19 zmm21 zmm16 zmm11 zmm31 zmm26 zmm23 zmm18 zmm13 zmm8 zmm28 zmm30 zmm25 zmm20 zmm15 zmm10
-	vpxorq zmm0, zmm7, zmm14
-	vpternlogq zmm0, zmm21, zmm23, 150
-	vpxorq zmm0, zmm0, zmm30
-	vpxorq zmm1, zmm27, zmm9
-	vpternlogq zmm1, zmm16, zmm18, 150
-	vpxorq zmm1, zmm1, zmm25
-	vpxorq zmm2, zmm22, zmm29
-	vpternlogq zmm2, zmm11, zmm13, 150
-	vpxorq zmm2, zmm2, zmm20
-	vpxorq zmm3, zmm17, zmm24
-	vpternlogq zmm3, zmm31, zmm8, 150
-	vpxorq zmm3, zmm3, zmm15
-	vpxorq zmm4, zmm12, zmm19
-	vpternlogq zmm4, zmm26, zmm28, 150
-	vpxorq zmm4, zmm4, zmm10                // C[0..4]
-	vprolq zmm5, zmm1, 1
-	vpternlogq zmm7, zmm4, zmm5, 150
-	vpternlogq zmm14, zmm4, zmm5, 150
-	vpternlogq zmm21, zmm4, zmm5, 150
-	vpternlogq zmm23, zmm4, zmm5, 150
-	vpternlogq zmm30, zmm4, zmm5, 150
-	vprolq zmm6, zmm2, 1
-	vpternlogq zmm27, zmm0, zmm6, 150
-	vpternlogq zmm9, zmm0, zmm6, 150
-	vpternlogq zmm16, zmm0, zmm6, 150
-	vpternlogq zmm18, zmm0, zmm6, 150
-	vpternlogq zmm25, zmm0, zmm6, 150
-	vprolq zmm5, zmm3, 1
-	vpternlogq zmm22, zmm1, zmm5, 150
-	vpternlogq zmm29, zmm1, zmm5, 150
-	vpternlogq zmm11, zmm1, zmm5, 150
-	vpternlogq zmm13, zmm1, zmm5, 150
-	vpternlogq zmm20, zmm1, zmm5, 150
-	vprolq zmm1, zmm4, 1
-	vpternlogq zmm17, zmm2, zmm1, 150
-	vpternlogq zmm24, zmm2, zmm1, 150
-	vpternlogq zmm31, zmm2, zmm1, 150
-	vpternlogq zmm8, zmm2, zmm1, 150
-	vpternlogq zmm15, zmm2, zmm1, 150
-	vprolq zmm2, zmm0, 1
-	vpternlogq zmm12, zmm3, zmm2, 150
-	vpternlogq zmm19, zmm3, zmm2, 150
-	vpternlogq zmm26, zmm3, zmm2, 150
-	vpternlogq zmm28, zmm3, zmm2, 150
-	vpternlogq zmm10, zmm3, zmm2, 150
-	// rho, then chi row 0 -> lanes 0..4
-	vprolq zmm9, zmm9, 44
-	vprolq zmm11, zmm11, 43
-	vprolq zmm8, zmm8, 21
-	vprolq zmm10, zmm10, 14
-	vmovdqu64 zmm0, zmm7
-	vmovdqu64 zmm1, zmm9
-	vpternlogq zmm7, zmm9, zmm11, 210
-	vpxorq zmm7, zmm7, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 320] // iota
-	vpternlogq zmm9, zmm11, zmm8, 210
-	vpternlogq zmm11, zmm8, zmm10, 210
-	vpternlogq zmm8, zmm10, zmm0, 210
-	vpternlogq zmm10, zmm0, zmm1, 210
-	// rho, then chi row 1 -> lanes 5..9
-	vprolq zmm17, zmm17, 28
-	vprolq zmm19, zmm19, 20
-	vprolq zmm21, zmm21, 3
-	vprolq zmm18, zmm18, 45
-	vprolq zmm20, zmm20, 61
-	vmovdqu64 zmm0, zmm17
-	vmovdqu64 zmm1, zmm19
-	vpternlogq zmm17, zmm19, zmm21, 210
-	vpternlogq zmm19, zmm21, zmm18, 210
-	vpternlogq zmm21, zmm18, zmm20, 210
-	vpternlogq zmm18, zmm20, zmm0, 210
-	vpternlogq zmm20, zmm0, zmm1, 210
-	// rho, then chi row 2 -> lanes 10..14
-	vprolq zmm27, zmm27, 1
-	vprolq zmm29, zmm29, 6
-	vprolq zmm31, zmm31, 25
-	vprolq zmm28, zmm28, 8
-	vprolq zmm30, zmm30, 18
-	vmovdqu64 zmm0, zmm27
-	vmovdqu64 zmm1, zmm29
-	vpternlogq zmm27, zmm29, zmm31, 210
-	vpternlogq zmm29, zmm31, zmm28, 210
-	vpternlogq zmm31, zmm28, zmm30, 210
-	vpternlogq zmm28, zmm30, zmm0, 210
-	vpternlogq zmm30, zmm0, zmm1, 210
-	// rho, then chi row 3 -> lanes 15..19
-	vprolq zmm12, zmm12, 27
-	vprolq zmm14, zmm14, 36
-	vprolq zmm16, zmm16, 10
-	vprolq zmm13, zmm13, 15
-	vprolq zmm15, zmm15, 56
-	vmovdqu64 zmm0, zmm12
-	vmovdqu64 zmm1, zmm14
-	vpternlogq zmm12, zmm14, zmm16, 210
-	vpternlogq zmm14, zmm16, zmm13, 210
-	vpternlogq zmm16, zmm13, zmm15, 210
-	vpternlogq zmm13, zmm15, zmm0, 210
-	vpternlogq zmm15, zmm0, zmm1, 210
-	// rho, then chi row 4 -> lanes 20..24
-	vprolq zmm22, zmm22, 62
-	vprolq zmm24, zmm24, 55
-	vprolq zmm26, zmm26, 39
-	vprolq zmm23, zmm23, 41
-	vprolq zmm25, zmm25, 2
-	vmovdqu64 zmm0, zmm22
-	vmovdqu64 zmm1, zmm24
-	vpternlogq zmm22, zmm24, zmm26, 210
-	vpternlogq zmm24, zmm26, zmm23, 210
-	vpternlogq zmm26, zmm23, zmm25, 210
-	vpternlogq zmm23, zmm25, zmm0, 210
-	vpternlogq zmm25, zmm0, zmm1, 210
-	// ---- end of round ----
-
-LOCAL(keccakf1600_amd64_avx512_x8_round_6):
-	// ---- round 6 ----
-	// lanes 0..24 in zmm7 zmm9 zmm11 zmm8 zmm10 zmm17 zmm19 zmm21 zmm18 zmm20 zmm27 zmm29 zmm31 zmm28 zmm30 zmm12 zmm14 zmm16 zmm13 zmm15 zmm22 zmm24 zmm26 zmm23 zmm25
-	vpxorq zmm0, zmm7, zmm17
-	vpternlogq zmm0, zmm27, zmm12, 150
-	vpxorq zmm0, zmm0, zmm22
-	vpxorq zmm1, zmm9, zmm19
-	vpternlogq zmm1, zmm29, zmm14, 150
-	vpxorq zmm1, zmm1, zmm24
-	vpxorq zmm2, zmm11, zmm21
-	vpternlogq zmm2, zmm31, zmm16, 150
-	vpxorq zmm2, zmm2, zmm26
-	vpxorq zmm3, zmm8, zmm18
-	vpternlogq zmm3, zmm28, zmm13, 150
-	vpxorq zmm3, zmm3, zmm23
-	vpxorq zmm4, zmm10, zmm20
-	vpternlogq zmm4, zmm30, zmm15, 150
-	vpxorq zmm4, zmm4, zmm25                // C[0..4]
-	vprolq zmm5, zmm1, 1
-	vpternlogq zmm7, zmm4, zmm5, 150
-	vpternlogq zmm17, zmm4, zmm5, 150
-	vpternlogq zmm27, zmm4, zmm5, 150
-	vpternlogq zmm12, zmm4, zmm5, 150
-	vpternlogq zmm22, zmm4, zmm5, 150
-	vprolq zmm6, zmm2, 1
-	vpternlogq zmm9, zmm0, zmm6, 150
-	vpternlogq zmm19, zmm0, zmm6, 150
-	vpternlogq zmm29, zmm0, zmm6, 150
-	vpternlogq zmm14, zmm0, zmm6, 150
-	vpternlogq zmm24, zmm0, zmm6, 150
-	vprolq zmm5, zmm3, 1
-	vpternlogq zmm11, zmm1, zmm5, 150
-	vpternlogq zmm21, zmm1, zmm5, 150
-	vpternlogq zmm31, zmm1, zmm5, 150
-	vpternlogq zmm16, zmm1, zmm5, 150
-	vpternlogq zmm26, zmm1, zmm5, 150
-	vprolq zmm1, zmm4, 1
-	vpternlogq zmm8, zmm2, zmm1, 150
-	vpternlogq zmm18, zmm2, zmm1, 150
-	vpternlogq zmm28, zmm2, zmm1, 150
-	vpternlogq zmm13, zmm2, zmm1, 150
-	vpternlogq zmm23, zmm2, zmm1, 150
-	vprolq zmm2, zmm0, 1
-	vpternlogq zmm10, zmm3, zmm2, 150
-	vpternlogq zmm20, zmm3, zmm2, 150
-	vpternlogq zmm30, zmm3, zmm2, 150
-	vpternlogq zmm15, zmm3, zmm2, 150
-	vpternlogq zmm25, zmm3, zmm2, 150
-	// rho, then chi row 0 -> lanes 0..4
-	vprolq zmm19, zmm19, 44
-	vprolq zmm31, zmm31, 43
-	vprolq zmm13, zmm13, 21
-	vprolq zmm25, zmm25, 14
-	vmovdqu64 zmm0, zmm7
-	vmovdqu64 zmm1, zmm19
-	vpternlogq zmm7, zmm19, zmm31, 210
-	vpxorq zmm7, zmm7, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 384] // iota
-	vpternlogq zmm19, zmm31, zmm13, 210
-	vpternlogq zmm31, zmm13, zmm25, 210
-	vpternlogq zmm13, zmm25, zmm0, 210
-	vpternlogq zmm25, zmm0, zmm1, 210
-	// rho, then chi row 1 -> lanes 5..9
-	vprolq zmm8, zmm8, 28
-	vprolq zmm20, zmm20, 20
-	vprolq zmm27, zmm27, 3
-	vprolq zmm14, zmm14, 45
-	vprolq zmm26, zmm26, 61
+	// pi: each lane back to its register for the next turn
 	vmovdqu64 zmm0, zmm8
-	vmovdqu64 zmm1, zmm20
-	vpternlogq zmm8, zmm20, zmm27, 210
-	vpternlogq zmm20, zmm27, zmm14, 210
-	vpternlogq zmm27, zmm14, zmm26, 210
-	vpternlogq zmm14, zmm26, zmm0, 210
-	vpternlogq zmm26, zmm0, zmm1, 210
-	// rho, then chi row 2 -> lanes 10..14
-	vprolq zmm9, zmm9, 1
-	vprolq zmm21, zmm21, 6
-	vprolq zmm28, zmm28, 25
-	vprolq zmm15, zmm15, 8
-	vprolq zmm22, zmm22, 18
-	vmovdqu64 zmm0, zmm9
-	vmovdqu64 zmm1, zmm21
-	vpternlogq zmm9, zmm21, zmm28, 210
-	vpternlogq zmm21, zmm28, zmm15, 210
-	vpternlogq zmm28, zmm15, zmm22, 210
-	vpternlogq zmm15, zmm22, zmm0, 210
-	vpternlogq zmm22, zmm0, zmm1, 210
-	// rho, then chi row 3 -> lanes 15..19
-	vprolq zmm10, zmm10, 27
-	vprolq zmm17, zmm17, 36
-	vprolq zmm29, zmm29, 10
-	vprolq zmm16, zmm16, 15
-	vprolq zmm23, zmm23, 56
-	vmovdqu64 zmm0, zmm10
-	vmovdqu64 zmm1, zmm17
-	vpternlogq zmm10, zmm17, zmm29, 210
-	vpternlogq zmm17, zmm29, zmm16, 210
-	vpternlogq zmm29, zmm16, zmm23, 210
-	vpternlogq zmm16, zmm23, zmm0, 210
-	vpternlogq zmm23, zmm0, zmm1, 210
-	// rho, then chi row 4 -> lanes 20..24
-	vprolq zmm11, zmm11, 62
-	vprolq zmm18, zmm18, 55
-	vprolq zmm30, zmm30, 39
-	vprolq zmm12, zmm12, 41
-	vprolq zmm24, zmm24, 2
-	vmovdqu64 zmm0, zmm11
-	vmovdqu64 zmm1, zmm18
-	vpternlogq zmm11, zmm18, zmm30, 210
-	vpternlogq zmm18, zmm30, zmm12, 210
-	vpternlogq zmm30, zmm12, zmm24, 210
-	vpternlogq zmm12, zmm24, zmm0, 210
-	vpternlogq zmm24, zmm0, zmm1, 210
-	// ---- end of round ----
-
-LOCAL(keccakf1600_amd64_avx512_x8_round_7):
-	// ---- round 7 ----
-	// lanes 0..24 in zmm7 zmm19 zmm31 zmm13 zmm25 zmm8 zmm20 zmm27 zmm14 zmm26 zmm9 zmm21 zmm28 zmm15 zmm22 zmm10 zmm17 zmm29 zmm16 zmm23 zmm11 zmm18 zmm30 zmm12 zmm24
-	vpxorq zmm0, zmm7, zmm8
-	vpternlogq zmm0, zmm9, zmm10, 150
-	vpxorq zmm0, zmm0, zmm11
-	vpxorq zmm1, zmm19, zmm20
-	vpternlogq zmm1, zmm21, zmm17, 150
-	vpxorq zmm1, zmm1, zmm18
-	vpxorq zmm2, zmm31, zmm27
-	vpternlogq zmm2, zmm28, zmm29, 150
-	vpxorq zmm2, zmm2, zmm30
-	vpxorq zmm3, zmm13, zmm14
-	vpternlogq zmm3, zmm15, zmm16, 150
-	vpxorq zmm3, zmm3, zmm12
-	vpxorq zmm4, zmm25, zmm26
-	vpternlogq zmm4, zmm22, zmm23, 150
-	vpxorq zmm4, zmm4, zmm24                // C[0..4]
-	vprolq zmm5, zmm1, 1
-	vpternlogq zmm7, zmm4, zmm5, 150
-	vpternlogq zmm8, zmm4, zmm5, 150
-	vpternlogq zmm9, zmm4, zmm5, 150
-	vpternlogq zmm10, zmm4, zmm5, 150
-	vpternlogq zmm11, zmm4, zmm5, 150
-	vprolq zmm6, zmm2, 1
-	vpternlogq zmm19, zmm0, zmm6, 150
-	vpternlogq zmm20, zmm0, zmm6, 150
-	vpternlogq zmm21, zmm0, zmm6, 150
-	vpternlogq zmm17, zmm0, zmm6, 150
-	vpternlogq zmm18, zmm0, zmm6, 150
-	vprolq zmm5, zmm3, 1
-	vpternlogq zmm31, zmm1, zmm5, 150
-	vpternlogq zmm27, zmm1, zmm5, 150
-	vpternlogq zmm28, zmm1, zmm5, 150
-	vpternlogq zmm29, zmm1, zmm5, 150
-	vpternlogq zmm30, zmm1, zmm5, 150
-	vprolq zmm1, zmm4, 1
-	vpternlogq zmm13, zmm2, zmm1, 150
-	vpternlogq zmm14, zmm2, zmm1, 150
-	vpternlogq zmm15, zmm2, zmm1, 150
-	vpternlogq zmm16, zmm2, zmm1, 150
-	vpternlogq zmm12, zmm2, zmm1, 150
-	vprolq zmm2, zmm0, 1
-	vpternlogq zmm25, zmm3, zmm2, 150
-	vpternlogq zmm26, zmm3, zmm2, 150
-	vpternlogq zmm22, zmm3, zmm2, 150
-	vpternlogq zmm23, zmm3, zmm2, 150
-	vpternlogq zmm24, zmm3, zmm2, 150
-	// rho, then chi row 0 -> lanes 0..4
-	vprolq zmm20, zmm20, 44
-	vprolq zmm28, zmm28, 43
-	vprolq zmm16, zmm16, 21
-	vprolq zmm24, zmm24, 14
-	vmovdqu64 zmm0, zmm7
-	vmovdqu64 zmm1, zmm20
-	vpternlogq zmm7, zmm20, zmm28, 210
-	vpxorq zmm7, zmm7, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 448] // iota
-	vpternlogq zmm20, zmm28, zmm16, 210
-	vpternlogq zmm28, zmm16, zmm24, 210
-	vpternlogq zmm16, zmm24, zmm0, 210
-	vpternlogq zmm24, zmm0, zmm1, 210
-	// rho, then chi row 1 -> lanes 5..9
-	vprolq zmm13, zmm13, 28
-	vprolq zmm26, zmm26, 20
-	vprolq zmm9, zmm9, 3
-	vprolq zmm17, zmm17, 45
-	vprolq zmm30, zmm30, 61
-	vmovdqu64 zmm0, zmm13
-	vmovdqu64 zmm1, zmm26
-	vpternlogq zmm13, zmm26, zmm9, 210
-	vpternlogq zmm26, zmm9, zmm17, 210
-	vpternlogq zmm9, zmm17, zmm30, 210
-	vpternlogq zmm17, zmm30, zmm0, 210
-	vpternlogq zmm30, zmm0, zmm1, 210
-	// rho, then chi row 2 -> lanes 10..14
-	vprolq zmm19, zmm19, 1
-	vprolq zmm27, zmm27, 6
-	vprolq zmm15, zmm15, 25
-	vprolq zmm23, zmm23, 8
-	vprolq zmm11, zmm11, 18
-	vmovdqu64 zmm0, zmm19
-	vmovdqu64 zmm1, zmm27
-	vpternlogq zmm19, zmm27, zmm15, 210
-	vpternlogq zmm27, zmm15, zmm23, 210
-	vpternlogq zmm15, zmm23, zmm11, 210
-	vpternlogq zmm23, zmm11, zmm0, 210
-	vpternlogq zmm11, zmm0, zmm1, 210
-	// rho, then chi row 3 -> lanes 15..19
-	vprolq zmm25, zmm25, 27
-	vprolq zmm8, zmm8, 36
-	vprolq zmm21, zmm21, 10
-	vprolq zmm29, zmm29, 15
-	vprolq zmm12, zmm12, 56
-	vmovdqu64 zmm0, zmm25
-	vmovdqu64 zmm1, zmm8
-	vpternlogq zmm25, zmm8, zmm21, 210
-	vpternlogq zmm8, zmm21, zmm29, 210
-	vpternlogq zmm21, zmm29, zmm12, 210
-	vpternlogq zmm29, zmm12, zmm0, 210
-	vpternlogq zmm12, zmm0, zmm1, 210
-	// rho, then chi row 4 -> lanes 20..24
-	vprolq zmm31, zmm31, 62
-	vprolq zmm14, zmm14, 55
-	vprolq zmm22, zmm22, 39
-	vprolq zmm10, zmm10, 41
-	vprolq zmm18, zmm18, 2
-	vmovdqu64 zmm0, zmm31
-	vmovdqu64 zmm1, zmm14
-	vpternlogq zmm31, zmm14, zmm22, 210
-	vpternlogq zmm14, zmm22, zmm10, 210
-	vpternlogq zmm22, zmm10, zmm18, 210
-	vpternlogq zmm10, zmm18, zmm0, 210
-	vpternlogq zmm18, zmm0, zmm1, 210
-	// ---- end of round ----
-
-LOCAL(keccakf1600_amd64_avx512_x8_round_8):
-	// ---- round 8 ----
-	// lanes 0..24 in zmm7 zmm20 zmm28 zmm16 zmm24 zmm13 zmm26 zmm9 zmm17 zmm30 zmm19 zmm27 zmm15 zmm23 zmm11 zmm25 zmm8 zmm21 zmm29 zmm12 zmm31 zmm14 zmm22 zmm10 zmm18
-	vpxorq zmm0, zmm7, zmm13
-	vpternlogq zmm0, zmm19, zmm25, 150
-	vpxorq zmm0, zmm0, zmm31
-	vpxorq zmm1, zmm20, zmm26
-	vpternlogq zmm1, zmm27, zmm8, 150
-	vpxorq zmm1, zmm1, zmm14
-	vpxorq zmm2, zmm28, zmm9
-	vpternlogq zmm2, zmm15, zmm21, 150
-	vpxorq zmm2, zmm2, zmm22
-	vpxorq zmm3, zmm16, zmm17
-	vpternlogq zmm3, zmm23, zmm29, 150
-	vpxorq zmm3, zmm3, zmm10
-	vpxorq zmm4, zmm24, zmm30
-	vpternlogq zmm4, zmm11, zmm12, 150
-	vpxorq zmm4, zmm4, zmm18                // C[0..4]
-	vprolq zmm5, zmm1, 1
-	vpternlogq zmm7, zmm4, zmm5, 150
-	vpternlogq zmm13, zmm4, zmm5, 150
-	vpternlogq zmm19, zmm4, zmm5, 150
-	vpternlogq zmm25, zmm4, zmm5, 150
-	vpternlogq zmm31, zmm4, zmm5, 150
-	vprolq zmm6, zmm2, 1
-	vpternlogq zmm20, zmm0, zmm6, 150
-	vpternlogq zmm26, zmm0, zmm6, 150
-	vpternlogq zmm27, zmm0, zmm6, 150
-	vpternlogq zmm8, zmm0, zmm6, 150
-	vpternlogq zmm14, zmm0, zmm6, 150
-	vprolq zmm5, zmm3, 1
-	vpternlogq zmm28, zmm1, zmm5, 150
-	vpternlogq zmm9, zmm1, zmm5, 150
-	vpternlogq zmm15, zmm1, zmm5, 150
-	vpternlogq zmm21, zmm1, zmm5, 150
-	vpternlogq zmm22, zmm1, zmm5, 150
-	vprolq zmm1, zmm4, 1
-	vpternlogq zmm16, zmm2, zmm1, 150
-	vpternlogq zmm17, zmm2, zmm1, 150
-	vpternlogq zmm23, zmm2, zmm1, 150
-	vpternlogq zmm29, zmm2, zmm1, 150
-	vpternlogq zmm10, zmm2, zmm1, 150
-	vprolq zmm2, zmm0, 1
-	vpternlogq zmm24, zmm3, zmm2, 150
-	vpternlogq zmm30, zmm3, zmm2, 150
-	vpternlogq zmm11, zmm3, zmm2, 150
-	vpternlogq zmm12, zmm3, zmm2, 150
-	vpternlogq zmm18, zmm3, zmm2, 150
-	// rho, then chi row 0 -> lanes 0..4
-	vprolq zmm26, zmm26, 44
-	vprolq zmm15, zmm15, 43
-	vprolq zmm29, zmm29, 21
-	vprolq zmm18, zmm18, 14
-	vmovdqu64 zmm0, zmm7
-	vmovdqu64 zmm1, zmm26
-	vpternlogq zmm7, zmm26, zmm15, 210
-	vpxorq zmm7, zmm7, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 512] // iota
-	vpternlogq zmm26, zmm15, zmm29, 210
-	vpternlogq zmm15, zmm29, zmm18, 210
-	vpternlogq zmm29, zmm18, zmm0, 210
-	vpternlogq zmm18, zmm0, zmm1, 210
-	// rho, then chi row 1 -> lanes 5..9
-	vprolq zmm16, zmm16, 28
-	vprolq zmm30, zmm30, 20
-	vprolq zmm19, zmm19, 3
-	vprolq zmm8, zmm8, 45
-	vprolq zmm22, zmm22, 61
-	vmovdqu64 zmm0, zmm16
-	vmovdqu64 zmm1, zmm30
-	vpternlogq zmm16, zmm30, zmm19, 210
-	vpternlogq zmm30, zmm19, zmm8, 210
-	vpternlogq zmm19, zmm8, zmm22, 210
-	vpternlogq zmm8, zmm22, zmm0, 210
-	vpternlogq zmm22, zmm0, zmm1, 210
-	// rho, then chi row 2 -> lanes 10..14
-	vprolq zmm20, zmm20, 1
-	vprolq zmm9, zmm9, 6
-	vprolq zmm23, zmm23, 25
-	vprolq zmm12, zmm12, 8
-	vprolq zmm31, zmm31, 18
-	vmovdqu64 zmm0, zmm20
-	vmovdqu64 zmm1, zmm9
-	vpternlogq zmm20, zmm9, zmm23, 210
-	vpternlogq zmm9, zmm23, zmm12, 210
-	vpternlogq zmm23, zmm12, zmm31, 210
-	vpternlogq zmm12, zmm31, zmm0, 210
-	vpternlogq zmm31, zmm0, zmm1, 210
-	// rho, then chi row 3 -> lanes 15..19
-	vprolq zmm24, zmm24, 27
-	vprolq zmm13, zmm13, 36
-	vprolq zmm27, zmm27, 10
-	vprolq zmm21, zmm21, 15
-	vprolq zmm10, zmm10, 56
-	vmovdqu64 zmm0, zmm24
-	vmovdqu64 zmm1, zmm13
-	vpternlogq zmm24, zmm13, zmm27, 210
-	vpternlogq zmm13, zmm27, zmm21, 210
-	vpternlogq zmm27, zmm21, zmm10, 210
-	vpternlogq zmm21, zmm10, zmm0, 210
-	vpternlogq zmm10, zmm0, zmm1, 210
-	// rho, then chi row 4 -> lanes 20..24
-	vprolq zmm28, zmm28, 62
-	vprolq zmm17, zmm17, 55
-	vprolq zmm11, zmm11, 39
-	vprolq zmm25, zmm25, 41
-	vprolq zmm14, zmm14, 2
-	vmovdqu64 zmm0, zmm28
-	vmovdqu64 zmm1, zmm17
-	vpternlogq zmm28, zmm17, zmm11, 210
-	vpternlogq zmm17, zmm11, zmm25, 210
-	vpternlogq zmm11, zmm25, zmm14, 210
-	vpternlogq zmm25, zmm14, zmm0, 210
-	vpternlogq zmm14, zmm0, zmm1, 210
-	// ---- end of round ----
-
-LOCAL(keccakf1600_amd64_avx512_x8_round_9):
-	// ---- round 9 ----
-	// lanes 0..24 in zmm7 zmm26 zmm15 zmm29 zmm18 zmm16 zmm30 zmm19 zmm8 zmm22 zmm20 zmm9 zmm23 zmm12 zmm31 zmm24 zmm13 zmm27 zmm21 zmm10 zmm28 zmm17 zmm11 zmm25 zmm14
-	vpxorq zmm0, zmm7, zmm16
-	vpternlogq zmm0, zmm20, zmm24, 150
-	vpxorq zmm0, zmm0, zmm28
-	vpxorq zmm1, zmm26, zmm30
-	vpternlogq zmm1, zmm9, zmm13, 150
-	vpxorq zmm1, zmm1, zmm17
-	vpxorq zmm2, zmm15, zmm19
-	vpternlogq zmm2, zmm23, zmm27, 150
-	vpxorq zmm2, zmm2, zmm11
-	vpxorq zmm3, zmm29, zmm8
-	vpternlogq zmm3, zmm12, zmm21, 150
-	vpxorq zmm3, zmm3, zmm25
-	vpxorq zmm4, zmm18, zmm22
-	vpternlogq zmm4, zmm31, zmm10, 150
-	vpxorq zmm4, zmm4, zmm14                // C[0..4]
-	vprolq zmm5, zmm1, 1
-	vpternlogq zmm7, zmm4, zmm5, 150
-	vpternlogq zmm16, zmm4, zmm5, 150
-	vpternlogq zmm20, zmm4, zmm5, 150
-	vpternlogq zmm24, zmm4, zmm5, 150
-	vpternlogq zmm28, zmm4, zmm5, 150
-	vprolq zmm6, zmm2, 1
-	vpternlogq zmm26, zmm0, zmm6, 150
-	vpternlogq zmm30, zmm0, zmm6, 150
-	vpternlogq zmm9, zmm0, zmm6, 150
-	vpternlogq zmm13, zmm0, zmm6, 150
-	vpternlogq zmm17, zmm0, zmm6, 150
-	vprolq zmm5, zmm3, 1
-	vpternlogq zmm15, zmm1, zmm5, 150
-	vpternlogq zmm19, zmm1, zmm5, 150
-	vpternlogq zmm23, zmm1, zmm5, 150
-	vpternlogq zmm27, zmm1, zmm5, 150
-	vpternlogq zmm11, zmm1, zmm5, 150
-	vprolq zmm1, zmm4, 1
-	vpternlogq zmm29, zmm2, zmm1, 150
-	vpternlogq zmm8, zmm2, zmm1, 150
-	vpternlogq zmm12, zmm2, zmm1, 150
-	vpternlogq zmm21, zmm2, zmm1, 150
-	vpternlogq zmm25, zmm2, zmm1, 150
-	vprolq zmm2, zmm0, 1
-	vpternlogq zmm18, zmm3, zmm2, 150
-	vpternlogq zmm22, zmm3, zmm2, 150
-	vpternlogq zmm31, zmm3, zmm2, 150
-	vpternlogq zmm10, zmm3, zmm2, 150
-	vpternlogq zmm14, zmm3, zmm2, 150
-	// rho, then chi row 0 -> lanes 0..4
-	vprolq zmm30, zmm30, 44
-	vprolq zmm23, zmm23, 43
-	vprolq zmm21, zmm21, 21
-	vprolq zmm14, zmm14, 14
-	vmovdqu64 zmm0, zmm7
-	vmovdqu64 zmm1, zmm30
-	vpternlogq zmm7, zmm30, zmm23, 210
-	vpxorq zmm7, zmm7, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 576] // iota
-	vpternlogq zmm30, zmm23, zmm21, 210
-	vpternlogq zmm23, zmm21, zmm14, 210
-	vpternlogq zmm21, zmm14, zmm0, 210
-	vpternlogq zmm14, zmm0, zmm1, 210
-	// rho, then chi row 1 -> lanes 5..9
-	vprolq zmm29, zmm29, 28
-	vprolq zmm22, zmm22, 20
-	vprolq zmm20, zmm20, 3
-	vprolq zmm13, zmm13, 45
-	vprolq zmm11, zmm11, 61
-	vmovdqu64 zmm0, zmm29
-	vmovdqu64 zmm1, zmm22
-	vpternlogq zmm29, zmm22, zmm20, 210
-	vpternlogq zmm22, zmm20, zmm13, 210
-	vpternlogq zmm20, zmm13, zmm11, 210
-	vpternlogq zmm13, zmm11, zmm0, 210
-	vpternlogq zmm11, zmm0, zmm1, 210
-	// rho, then chi row 2 -> lanes 10..14
-	vprolq zmm26, zmm26, 1
-	vprolq zmm19, zmm19, 6
-	vprolq zmm12, zmm12, 25
-	vprolq zmm10, zmm10, 8
-	vprolq zmm28, zmm28, 18
-	vmovdqu64 zmm0, zmm26
-	vmovdqu64 zmm1, zmm19
-	vpternlogq zmm26, zmm19, zmm12, 210
-	vpternlogq zmm19, zmm12, zmm10, 210
-	vpternlogq zmm12, zmm10, zmm28, 210
-	vpternlogq zmm10, zmm28, zmm0, 210
-	vpternlogq zmm28, zmm0, zmm1, 210
-	// rho, then chi row 3 -> lanes 15..19
-	vprolq zmm18, zmm18, 27
-	vprolq zmm16, zmm16, 36
-	vprolq zmm9, zmm9, 10
-	vprolq zmm27, zmm27, 15
-	vprolq zmm25, zmm25, 56
-	vmovdqu64 zmm0, zmm18
-	vmovdqu64 zmm1, zmm16
-	vpternlogq zmm18, zmm16, zmm9, 210
-	vpternlogq zmm16, zmm9, zmm27, 210
-	vpternlogq zmm9, zmm27, zmm25, 210
-	vpternlogq zmm27, zmm25, zmm0, 210
-	vpternlogq zmm25, zmm0, zmm1, 210
-	// rho, then chi row 4 -> lanes 20..24
-	vprolq zmm15, zmm15, 62
-	vprolq zmm8, zmm8, 55
-	vprolq zmm31, zmm31, 39
-	vprolq zmm24, zmm24, 41
-	vprolq zmm17, zmm17, 2
-	vmovdqu64 zmm0, zmm15
-	vmovdqu64 zmm1, zmm8
-	vpternlogq zmm15, zmm8, zmm31, 210
-	vpternlogq zmm8, zmm31, zmm24, 210
-	vpternlogq zmm31, zmm24, zmm17, 210
-	vpternlogq zmm24, zmm17, zmm0, 210
-	vpternlogq zmm17, zmm0, zmm1, 210
-	// ---- end of round ----
-
-LOCAL(keccakf1600_amd64_avx512_x8_round_10):
-	// ---- round 10 ----
-	// lanes 0..24 in zmm7 zmm30 zmm23 zmm21 zmm14 zmm29 zmm22 zmm20 zmm13 zmm11 zmm26 zmm19 zmm12 zmm10 zmm28 zmm18 zmm16 zmm9 zmm27 zmm25 zmm15 zmm8 zmm31 zmm24 zmm17
-	vpxorq zmm0, zmm7, zmm29
-	vpternlogq zmm0, zmm26, zmm18, 150
-	vpxorq zmm0, zmm0, zmm15
-	vpxorq zmm1, zmm30, zmm22
-	vpternlogq zmm1, zmm19, zmm16, 150
-	vpxorq zmm1, zmm1, zmm8
-	vpxorq zmm2, zmm23, zmm20
-	vpternlogq zmm2, zmm12, zmm9, 150
-	vpxorq zmm2, zmm2, zmm31
-	vpxorq zmm3, zmm21, zmm13
-	vpternlogq zmm3, zmm10, zmm27, 150
-	vpxorq zmm3, zmm3, zmm24
-	vpxorq zmm4, zmm14, zmm11
-	vpternlogq zmm4, zmm28, zmm25, 150
-	vpxorq zmm4, zmm4, zmm17                // C[0..4]
-	vprolq zmm5, zmm1, 1
-	vpternlogq zmm7, zmm4, zmm5, 150
-	vpternlogq zmm29, zmm4, zmm5, 150
-	vpternlogq zmm26, zmm4, zmm5, 150
-	vpternlogq zmm18, zmm4, zmm5, 150
-	vpternlogq zmm15, zmm4, zmm5, 150
-	vprolq zmm6, zmm2, 1
-	vpternlogq zmm30, zmm0, zmm6, 150
-	vpternlogq zmm22, zmm0, zmm6, 150
-	vpternlogq zmm19, zmm0, zmm6, 150
-	vpternlogq zmm16, zmm0, zmm6, 150
-	vpternlogq zmm8, zmm0, zmm6, 150
-	vprolq zmm5, zmm3, 1
-	vpternlogq zmm23, zmm1, zmm5, 150
-	vpternlogq zmm20, zmm1, zmm5, 150
-	vpternlogq zmm12, zmm1, zmm5, 150
-	vpternlogq zmm9, zmm1, zmm5, 150
-	vpternlogq zmm31, zmm1, zmm5, 150
-	vprolq zmm1, zmm4, 1
-	vpternlogq zmm21, zmm2, zmm1, 150
-	vpternlogq zmm13, zmm2, zmm1, 150
-	vpternlogq zmm10, zmm2, zmm1, 150
-	vpternlogq zmm27, zmm2, zmm1, 150
-	vpternlogq zmm24, zmm2, zmm1, 150
-	vprolq zmm2, zmm0, 1
-	vpternlogq zmm14, zmm3, zmm2, 150
-	vpternlogq zmm11, zmm3, zmm2, 150
-	vpternlogq zmm28, zmm3, zmm2, 150
-	vpternlogq zmm25, zmm3, zmm2, 150
-	vpternlogq zmm17, zmm3, zmm2, 150
-	// rho, then chi row 0 -> lanes 0..4
-	vprolq zmm22, zmm22, 44
-	vprolq zmm12, zmm12, 43
-	vprolq zmm27, zmm27, 21
-	vprolq zmm17, zmm17, 14
-	vmovdqu64 zmm0, zmm7
-	vmovdqu64 zmm1, zmm22
-	vpternlogq zmm7, zmm22, zmm12, 210
-	vpxorq zmm7, zmm7, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 640] // iota
-	vpternlogq zmm22, zmm12, zmm27, 210
-	vpternlogq zmm12, zmm27, zmm17, 210
-	vpternlogq zmm27, zmm17, zmm0, 210
-	vpternlogq zmm17, zmm0, zmm1, 210
-	// rho, then chi row 1 -> lanes 5..9
-	vprolq zmm21, zmm21, 28
-	vprolq zmm11, zmm11, 20
-	vprolq zmm26, zmm26, 3
-	vprolq zmm16, zmm16, 45
-	vprolq zmm31, zmm31, 61
-	vmovdqu64 zmm0, zmm21
-	vmovdqu64 zmm1, zmm11
-	vpternlogq zmm21, zmm11, zmm26, 210
-	vpternlogq zmm11, zmm26, zmm16, 210
-	vpternlogq zmm26, zmm16, zmm31, 210
-	vpternlogq zmm16, zmm31, zmm0, 210
-	vpternlogq zmm31, zmm0, zmm1, 210
-	// rho, then chi row 2 -> lanes 10..14
-	vprolq zmm30, zmm30, 1
-	vprolq zmm20, zmm20, 6
-	vprolq zmm10, zmm10, 25
-	vprolq zmm25, zmm25, 8
-	vprolq zmm15, zmm15, 18
-	vmovdqu64 zmm0, zmm30
-	vmovdqu64 zmm1, zmm20
-	vpternlogq zmm30, zmm20, zmm10, 210
-	vpternlogq zmm20, zmm10, zmm25, 210
-	vpternlogq zmm10, zmm25, zmm15, 210
-	vpternlogq zmm25, zmm15, zmm0, 210
-	vpternlogq zmm15, zmm0, zmm1, 210
-	// rho, then chi row 3 -> lanes 15..19
-	vprolq zmm14, zmm14, 27
-	vprolq zmm29, zmm29, 36
-	vprolq zmm19, zmm19, 10
-	vprolq zmm9, zmm9, 15
-	vprolq zmm24, zmm24, 56
-	vmovdqu64 zmm0, zmm14
-	vmovdqu64 zmm1, zmm29
-	vpternlogq zmm14, zmm29, zmm19, 210
-	vpternlogq zmm29, zmm19, zmm9, 210
-	vpternlogq zmm19, zmm9, zmm24, 210
-	vpternlogq zmm9, zmm24, zmm0, 210
-	vpternlogq zmm24, zmm0, zmm1, 210
-	// rho, then chi row 4 -> lanes 20..24
-	vprolq zmm23, zmm23, 62
-	vprolq zmm13, zmm13, 55
-	vprolq zmm28, zmm28, 39
-	vprolq zmm18, zmm18, 41
-	vprolq zmm8, zmm8, 2
-	vmovdqu64 zmm0, zmm23
-	vmovdqu64 zmm1, zmm13
-	vpternlogq zmm23, zmm13, zmm28, 210
-	vpternlogq zmm13, zmm28, zmm18, 210
-	vpternlogq zmm28, zmm18, zmm8, 210
-	vpternlogq zmm18, zmm8, zmm0, 210
-	vpternlogq zmm8, zmm0, zmm1, 210
-	// ---- end of round ----
-
-LOCAL(keccakf1600_amd64_avx512_x8_round_11):
-	// ---- round 11 ----
-	// lanes 0..24 in zmm7 zmm22 zmm12 zmm27 zmm17 zmm21 zmm11 zmm26 zmm16 zmm31 zmm30 zmm20 zmm10 zmm25 zmm15 zmm14 zmm29 zmm19 zmm9 zmm24 zmm23 zmm13 zmm28 zmm18 zmm8
-	vpxorq zmm0, zmm7, zmm21
-	vpternlogq zmm0, zmm30, zmm14, 150
-	vpxorq zmm0, zmm0, zmm23
-	vpxorq zmm1, zmm22, zmm11
-	vpternlogq zmm1, zmm20, zmm29, 150
-	vpxorq zmm1, zmm1, zmm13
-	vpxorq zmm2, zmm12, zmm26
-	vpternlogq zmm2, zmm10, zmm19, 150
-	vpxorq zmm2, zmm2, zmm28
-	vpxorq zmm3, zmm27, zmm16
-	vpternlogq zmm3, zmm25, zmm9, 150
-	vpxorq zmm3, zmm3, zmm18
-	vpxorq zmm4, zmm17, zmm31
-	vpternlogq zmm4, zmm15, zmm24, 150
-	vpxorq zmm4, zmm4, zmm8                 // C[0..4]
-	vprolq zmm5, zmm1, 1
-	vpternlogq zmm7, zmm4, zmm5, 150
-	vpternlogq zmm21, zmm4, zmm5, 150
-	vpternlogq zmm30, zmm4, zmm5, 150
-	vpternlogq zmm14, zmm4, zmm5, 150
-	vpternlogq zmm23, zmm4, zmm5, 150
-	vprolq zmm6, zmm2, 1
-	vpternlogq zmm22, zmm0, zmm6, 150
-	vpternlogq zmm11, zmm0, zmm6, 150
-	vpternlogq zmm20, zmm0, zmm6, 150
-	vpternlogq zmm29, zmm0, zmm6, 150
-	vpternlogq zmm13, zmm0, zmm6, 150
-	vprolq zmm5, zmm3, 1
-	vpternlogq zmm12, zmm1, zmm5, 150
-	vpternlogq zmm26, zmm1, zmm5, 150
-	vpternlogq zmm10, zmm1, zmm5, 150
-	vpternlogq zmm19, zmm1, zmm5, 150
-	vpternlogq zmm28, zmm1, zmm5, 150
-	vprolq zmm1, zmm4, 1
-	vpternlogq zmm27, zmm2, zmm1, 150
-	vpternlogq zmm16, zmm2, zmm1, 150
-	vpternlogq zmm25, zmm2, zmm1, 150
-	vpternlogq zmm9, zmm2, zmm1, 150
-	vpternlogq zmm18, zmm2, zmm1, 150
-	vprolq zmm2, zmm0, 1
-	vpternlogq zmm17, zmm3, zmm2, 150
-	vpternlogq zmm31, zmm3, zmm2, 150
-	vpternlogq zmm15, zmm3, zmm2, 150
-	vpternlogq zmm24, zmm3, zmm2, 150
-	vpternlogq zmm8, zmm3, zmm2, 150
-	// rho, then chi row 0 -> lanes 0..4
-	vprolq zmm11, zmm11, 44
-	vprolq zmm10, zmm10, 43
-	vprolq zmm9, zmm9, 21
-	vprolq zmm8, zmm8, 14
-	vmovdqu64 zmm0, zmm7
-	vmovdqu64 zmm1, zmm11
-	vpternlogq zmm7, zmm11, zmm10, 210
-	vpxorq zmm7, zmm7, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 704] // iota
-	vpternlogq zmm11, zmm10, zmm9, 210
-	vpternlogq zmm10, zmm9, zmm8, 210
-	vpternlogq zmm9, zmm8, zmm0, 210
-	vpternlogq zmm8, zmm0, zmm1, 210
-	// rho, then chi row 1 -> lanes 5..9
-	vprolq zmm27, zmm27, 28
-	vprolq zmm31, zmm31, 20
-	vprolq zmm30, zmm30, 3
-	vprolq zmm29, zmm29, 45
-	vprolq zmm28, zmm28, 61
-	vmovdqu64 zmm0, zmm27
-	vmovdqu64 zmm1, zmm31
-	vpternlogq zmm27, zmm31, zmm30, 210
-	vpternlogq zmm31, zmm30, zmm29, 210
-	vpternlogq zmm30, zmm29, zmm28, 210
-	vpternlogq zmm29, zmm28, zmm0, 210
-	vpternlogq zmm28, zmm0, zmm1, 210
-	// rho, then chi row 2 -> lanes 10..14
-	vprolq zmm22, zmm22, 1
-	vprolq zmm26, zmm26, 6
-	vprolq zmm25, zmm25, 25
-	vprolq zmm24, zmm24, 8
-	vprolq zmm23, zmm23, 18
-	vmovdqu64 zmm0, zmm22
-	vmovdqu64 zmm1, zmm26
-	vpternlogq zmm22, zmm26, zmm25, 210
-	vpternlogq zmm26, zmm25, zmm24, 210
-	vpternlogq zmm25, zmm24, zmm23, 210
-	vpternlogq zmm24, zmm23, zmm0, 210
-	vpternlogq zmm23, zmm0, zmm1, 210
-	// rho, then chi row 3 -> lanes 15..19
-	vprolq zmm17, zmm17, 27
-	vprolq zmm21, zmm21, 36
-	vprolq zmm20, zmm20, 10
-	vprolq zmm19, zmm19, 15
-	vprolq zmm18, zmm18, 56
-	vmovdqu64 zmm0, zmm17
-	vmovdqu64 zmm1, zmm21
-	vpternlogq zmm17, zmm21, zmm20, 210
-	vpternlogq zmm21, zmm20, zmm19, 210
-	vpternlogq zmm20, zmm19, zmm18, 210
-	vpternlogq zmm19, zmm18, zmm0, 210
-	vpternlogq zmm18, zmm0, zmm1, 210
-	// rho, then chi row 4 -> lanes 20..24
-	vprolq zmm12, zmm12, 62
-	vprolq zmm16, zmm16, 55
-	vprolq zmm15, zmm15, 39
-	vprolq zmm14, zmm14, 41
-	vprolq zmm13, zmm13, 2
-	vmovdqu64 zmm0, zmm12
-	vmovdqu64 zmm1, zmm16
-	vpternlogq zmm12, zmm16, zmm15, 210
-	vpternlogq zmm16, zmm15, zmm14, 210
-	vpternlogq zmm15, zmm14, zmm13, 210
-	vpternlogq zmm14, zmm13, zmm0, 210
-	vpternlogq zmm13, zmm0, zmm1, 210
-	// ---- end of round ----
-
-LOCAL(keccakf1600_amd64_avx512_x8_round_12):
-	// ---- round 12 ----
-	// lanes 0..24 in zmm7 zmm11 zmm10 zmm9 zmm8 zmm27 zmm31 zmm30 zmm29 zmm28 zmm22 zmm26 zmm25 zmm24 zmm23 zmm17 zmm21 zmm20 zmm19 zmm18 zmm12 zmm16 zmm15 zmm14 zmm13
-	vpxorq zmm0, zmm7, zmm27
-	vpternlogq zmm0, zmm22, zmm17, 150
-	vpxorq zmm0, zmm0, zmm12
-	vpxorq zmm1, zmm11, zmm31
-	vpternlogq zmm1, zmm26, zmm21, 150
-	vpxorq zmm1, zmm1, zmm16
-	vpxorq zmm2, zmm10, zmm30
-	vpternlogq zmm2, zmm25, zmm20, 150
-	vpxorq zmm2, zmm2, zmm15
-	vpxorq zmm3, zmm9, zmm29
-	vpternlogq zmm3, zmm24, zmm19, 150
-	vpxorq zmm3, zmm3, zmm14
-	vpxorq zmm4, zmm8, zmm28
-	vpternlogq zmm4, zmm23, zmm18, 150
-	vpxorq zmm4, zmm4, zmm13                // C[0..4]
-	vprolq zmm5, zmm1, 1
-	vpternlogq zmm7, zmm4, zmm5, 150
-	vpternlogq zmm27, zmm4, zmm5, 150
-	vpternlogq zmm22, zmm4, zmm5, 150
-	vpternlogq zmm17, zmm4, zmm5, 150
-	vpternlogq zmm12, zmm4, zmm5, 150
-	vprolq zmm6, zmm2, 1
-	vpternlogq zmm11, zmm0, zmm6, 150
-	vpternlogq zmm31, zmm0, zmm6, 150
-	vpternlogq zmm26, zmm0, zmm6, 150
-	vpternlogq zmm21, zmm0, zmm6, 150
-	vpternlogq zmm16, zmm0, zmm6, 150
-	vprolq zmm5, zmm3, 1
-	vpternlogq zmm10, zmm1, zmm5, 150
-	vpternlogq zmm30, zmm1, zmm5, 150
-	vpternlogq zmm25, zmm1, zmm5, 150
-	vpternlogq zmm20, zmm1, zmm5, 150
-	vpternlogq zmm15, zmm1, zmm5, 150
-	vprolq zmm1, zmm4, 1
-	vpternlogq zmm9, zmm2, zmm1, 150
-	vpternlogq zmm29, zmm2, zmm1, 150
-	vpternlogq zmm24, zmm2, zmm1, 150
-	vpternlogq zmm19, zmm2, zmm1, 150
-	vpternlogq zmm14, zmm2, zmm1, 150
-	vprolq zmm2, zmm0, 1
-	vpternlogq zmm8, zmm3, zmm2, 150
-	vpternlogq zmm28, zmm3, zmm2, 150
-	vpternlogq zmm23, zmm3, zmm2, 150
-	vpternlogq zmm18, zmm3, zmm2, 150
-	vpternlogq zmm13, zmm3, zmm2, 150
-	// rho, then chi row 0 -> lanes 0..4
-	vprolq zmm31, zmm31, 44
-	vprolq zmm25, zmm25, 43
-	vprolq zmm19, zmm19, 21
-	vprolq zmm13, zmm13, 14
-	vmovdqu64 zmm0, zmm7
-	vmovdqu64 zmm1, zmm31
-	vpternlogq zmm7, zmm31, zmm25, 210
-	vpxorq zmm7, zmm7, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 768] // iota
-	vpternlogq zmm31, zmm25, zmm19, 210
-	vpternlogq zmm25, zmm19, zmm13, 210
-	vpternlogq zmm19, zmm13, zmm0, 210
-	vpternlogq zmm13, zmm0, zmm1, 210
-	// rho, then chi row 1 -> lanes 5..9
-	vprolq zmm9, zmm9, 28
-	vprolq zmm28, zmm28, 20
-	vprolq zmm22, zmm22, 3
-	vprolq zmm21, zmm21, 45
-	vprolq zmm15, zmm15, 61
-	vmovdqu64 zmm0, zmm9
-	vmovdqu64 zmm1, zmm28
-	vpternlogq zmm9, zmm28, zmm22, 210
-	vpternlogq zmm28, zmm22, zmm21, 210
-	vpternlogq zmm22, zmm21, zmm15, 210
-	vpternlogq zmm21, zmm15, zmm0, 210
-	vpternlogq zmm15, zmm0, zmm1, 210
-	// rho, then chi row 2 -> lanes 10..14
-	vprolq zmm11, zmm11, 1
-	vprolq zmm30, zmm30, 6
-	vprolq zmm24, zmm24, 25
-	vprolq zmm18, zmm18, 8
-	vprolq zmm12, zmm12, 18
-	vmovdqu64 zmm0, zmm11
-	vmovdqu64 zmm1, zmm30
-	vpternlogq zmm11, zmm30, zmm24, 210
-	vpternlogq zmm30, zmm24, zmm18, 210
-	vpternlogq zmm24, zmm18, zmm12, 210
-	vpternlogq zmm18, zmm12, zmm0, 210
-	vpternlogq zmm12, zmm0, zmm1, 210
-	// rho, then chi row 3 -> lanes 15..19
-	vprolq zmm8, zmm8, 27
-	vprolq zmm27, zmm27, 36
-	vprolq zmm26, zmm26, 10
-	vprolq zmm20, zmm20, 15
-	vprolq zmm14, zmm14, 56
-	vmovdqu64 zmm0, zmm8
-	vmovdqu64 zmm1, zmm27
-	vpternlogq zmm8, zmm27, zmm26, 210
-	vpternlogq zmm27, zmm26, zmm20, 210
-	vpternlogq zmm26, zmm20, zmm14, 210
-	vpternlogq zmm20, zmm14, zmm0, 210
-	vpternlogq zmm14, zmm0, zmm1, 210
-	// rho, then chi row 4 -> lanes 20..24
-	vprolq zmm10, zmm10, 62
-	vprolq zmm29, zmm29, 55
-	vprolq zmm23, zmm23, 39
-	vprolq zmm17, zmm17, 41
-	vprolq zmm16, zmm16, 2
-	vmovdqu64 zmm0, zmm10
-	vmovdqu64 zmm1, zmm29
-	vpternlogq zmm10, zmm29, zmm23, 210
-	vpternlogq zmm29, zmm23, zmm17, 210
-	vpternlogq zmm23, zmm17, zmm16, 210
-	vpternlogq zmm17, zmm16, zmm0, 210
-	vpternlogq zmm16, zmm0, zmm1, 210
-	// ---- end of round ----
-
-LOCAL(keccakf1600_amd64_avx512_x8_round_13):
-	// ---- round 13 ----
-	// lanes 0..24 in zmm7 zmm31 zmm25 zmm19 zmm13 zmm9 zmm28 zmm22 zmm21 zmm15 zmm11 zmm30 zmm24 zmm18 zmm12 zmm8 zmm27 zmm26 zmm20 zmm14 zmm10 zmm29 zmm23 zmm17 zmm16
-	vpxorq zmm0, zmm7, zmm9
-	vpternlogq zmm0, zmm11, zmm8, 150
-	vpxorq zmm0, zmm0, zmm10
-	vpxorq zmm1, zmm31, zmm28
-	vpternlogq zmm1, zmm30, zmm27, 150
-	vpxorq zmm1, zmm1, zmm29
-	vpxorq zmm2, zmm25, zmm22
-	vpternlogq zmm2, zmm24, zmm26, 150
-	vpxorq zmm2, zmm2, zmm23
-	vpxorq zmm3, zmm19, zmm21
-	vpternlogq zmm3, zmm18, zmm20, 150
-	vpxorq zmm3, zmm3, zmm17
-	vpxorq zmm4, zmm13, zmm15
-	vpternlogq zmm4, zmm12, zmm14, 150
-	vpxorq zmm4, zmm4, zmm16                // C[0..4]
-	vprolq zmm5, zmm1, 1
-	vpternlogq zmm7, zmm4, zmm5, 150
-	vpternlogq zmm9, zmm4, zmm5, 150
-	vpternlogq zmm11, zmm4, zmm5, 150
-	vpternlogq zmm8, zmm4, zmm5, 150
-	vpternlogq zmm10, zmm4, zmm5, 150
-	vprolq zmm6, zmm2, 1
-	vpternlogq zmm31, zmm0, zmm6, 150
-	vpternlogq zmm28, zmm0, zmm6, 150
-	vpternlogq zmm30, zmm0, zmm6, 150
-	vpternlogq zmm27, zmm0, zmm6, 150
-	vpternlogq zmm29, zmm0, zmm6, 150
-	vprolq zmm5, zmm3, 1
-	vpternlogq zmm25, zmm1, zmm5, 150
-	vpternlogq zmm22, zmm1, zmm5, 150
-	vpternlogq zmm24, zmm1, zmm5, 150
-	vpternlogq zmm26, zmm1, zmm5, 150
-	vpternlogq zmm23, zmm1, zmm5, 150
-	vprolq zmm1, zmm4, 1
-	vpternlogq zmm19, zmm2, zmm1, 150
-	vpternlogq zmm21, zmm2, zmm1, 150
-	vpternlogq zmm18, zmm2, zmm1, 150
-	vpternlogq zmm20, zmm2, zmm1, 150
-	vpternlogq zmm17, zmm2, zmm1, 150
-	vprolq zmm2, zmm0, 1
-	vpternlogq zmm13, zmm3, zmm2, 150
-	vpternlogq zmm15, zmm3, zmm2, 150
-	vpternlogq zmm12, zmm3, zmm2, 150
-	vpternlogq zmm14, zmm3, zmm2, 150
-	vpternlogq zmm16, zmm3, zmm2, 150
-	// rho, then chi row 0 -> lanes 0..4
-	vprolq zmm28, zmm28, 44
-	vprolq zmm24, zmm24, 43
-	vprolq zmm20, zmm20, 21
-	vprolq zmm16, zmm16, 14
-	vmovdqu64 zmm0, zmm7
-	vmovdqu64 zmm1, zmm28
-	vpternlogq zmm7, zmm28, zmm24, 210
-	vpxorq zmm7, zmm7, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 832] // iota
-	vpternlogq zmm28, zmm24, zmm20, 210
-	vpternlogq zmm24, zmm20, zmm16, 210
-	vpternlogq zmm20, zmm16, zmm0, 210
-	vpternlogq zmm16, zmm0, zmm1, 210
-	// rho, then chi row 1 -> lanes 5..9
-	vprolq zmm19, zmm19, 28
-	vprolq zmm15, zmm15, 20
-	vprolq zmm11, zmm11, 3
-	vprolq zmm27, zmm27, 45
-	vprolq zmm23, zmm23, 61
-	vmovdqu64 zmm0, zmm19
-	vmovdqu64 zmm1, zmm15
-	vpternlogq zmm19, zmm15, zmm11, 210
-	vpternlogq zmm15, zmm11, zmm27, 210
-	vpternlogq zmm11, zmm27, zmm23, 210
-	vpternlogq zmm27, zmm23, zmm0, 210
-	vpternlogq zmm23, zmm0, zmm1, 210
-	// rho, then chi row 2 -> lanes 10..14
-	vprolq zmm31, zmm31, 1
-	vprolq zmm22, zmm22, 6
-	vprolq zmm18, zmm18, 25
-	vprolq zmm14, zmm14, 8
-	vprolq zmm10, zmm10, 18
-	vmovdqu64 zmm0, zmm31
-	vmovdqu64 zmm1, zmm22
-	vpternlogq zmm31, zmm22, zmm18, 210
-	vpternlogq zmm22, zmm18, zmm14, 210
-	vpternlogq zmm18, zmm14, zmm10, 210
-	vpternlogq zmm14, zmm10, zmm0, 210
-	vpternlogq zmm10, zmm0, zmm1, 210
-	// rho, then chi row 3 -> lanes 15..19
-	vprolq zmm13, zmm13, 27
-	vprolq zmm9, zmm9, 36
-	vprolq zmm30, zmm30, 10
-	vprolq zmm26, zmm26, 15
-	vprolq zmm17, zmm17, 56
-	vmovdqu64 zmm0, zmm13
-	vmovdqu64 zmm1, zmm9
-	vpternlogq zmm13, zmm9, zmm30, 210
-	vpternlogq zmm9, zmm30, zmm26, 210
-	vpternlogq zmm30, zmm26, zmm17, 210
-	vpternlogq zmm26, zmm17, zmm0, 210
-	vpternlogq zmm17, zmm0, zmm1, 210
-	// rho, then chi row 4 -> lanes 20..24
-	vprolq zmm25, zmm25, 62
-	vprolq zmm21, zmm21, 55
-	vprolq zmm12, zmm12, 39
-	vprolq zmm8, zmm8, 41
-	vprolq zmm29, zmm29, 2
-	vmovdqu64 zmm0, zmm25
-	vmovdqu64 zmm1, zmm21
-	vpternlogq zmm25, zmm21, zmm12, 210
-	vpternlogq zmm21, zmm12, zmm8, 210
-	vpternlogq zmm12, zmm8, zmm29, 210
-	vpternlogq zmm8, zmm29, zmm0, 210
-	vpternlogq zmm29, zmm0, zmm1, 210
-	// ---- end of round ----
-
-LOCAL(keccakf1600_amd64_avx512_x8_round_14):
-	// ---- round 14 ----
-	// lanes 0..24 in zmm7 zmm28 zmm24 zmm20 zmm16 zmm19 zmm15 zmm11 zmm27 zmm23 zmm31 zmm22 zmm18 zmm14 zmm10 zmm13 zmm9 zmm30 zmm26 zmm17 zmm25 zmm21 zmm12 zmm8 zmm29
-	vpxorq zmm0, zmm7, zmm19
-	vpternlogq zmm0, zmm31, zmm13, 150
-	vpxorq zmm0, zmm0, zmm25
-	vpxorq zmm1, zmm28, zmm15
-	vpternlogq zmm1, zmm22, zmm9, 150
-	vpxorq zmm1, zmm1, zmm21
-	vpxorq zmm2, zmm24, zmm11
-	vpternlogq zmm2, zmm18, zmm30, 150
-	vpxorq zmm2, zmm2, zmm12
-	vpxorq zmm3, zmm20, zmm27
-	vpternlogq zmm3, zmm14, zmm26, 150
-	vpxorq zmm3, zmm3, zmm8
-	vpxorq zmm4, zmm16, zmm23
-	vpternlogq zmm4, zmm10, zmm17, 150
-	vpxorq zmm4, zmm4, zmm29                // C[0..4]
-	vprolq zmm5, zmm1, 1
-	vpternlogq zmm7, zmm4, zmm5, 150
-	vpternlogq zmm19, zmm4, zmm5, 150
-	vpternlogq zmm31, zmm4, zmm5, 150
-	vpternlogq zmm13, zmm4, zmm5, 150
-	vpternlogq zmm25, zmm4, zmm5, 150
-	vprolq zmm6, zmm2, 1
-	vpternlogq zmm28, zmm0, zmm6, 150
-	vpternlogq zmm15, zmm0, zmm6, 150
-	vpternlogq zmm22, zmm0, zmm6, 150
-	vpternlogq zmm9, zmm0, zmm6, 150
-	vpternlogq zmm21, zmm0, zmm6, 150
-	vprolq zmm5, zmm3, 1
-	vpternlogq zmm24, zmm1, zmm5, 150
-	vpternlogq zmm11, zmm1, zmm5, 150
-	vpternlogq zmm18, zmm1, zmm5, 150
-	vpternlogq zmm30, zmm1, zmm5, 150
-	vpternlogq zmm12, zmm1, zmm5, 150
-	vprolq zmm1, zmm4, 1
-	vpternlogq zmm20, zmm2, zmm1, 150
-	vpternlogq zmm27, zmm2, zmm1, 150
-	vpternlogq zmm14, zmm2, zmm1, 150
-	vpternlogq zmm26, zmm2, zmm1, 150
-	vpternlogq zmm8, zmm2, zmm1, 150
-	vprolq zmm2, zmm0, 1
-	vpternlogq zmm16, zmm3, zmm2, 150
-	vpternlogq zmm23, zmm3, zmm2, 150
-	vpternlogq zmm10, zmm3, zmm2, 150
-	vpternlogq zmm17, zmm3, zmm2, 150
-	vpternlogq zmm29, zmm3, zmm2, 150
-	// rho, then chi row 0 -> lanes 0..4
-	vprolq zmm15, zmm15, 44
-	vprolq zmm18, zmm18, 43
-	vprolq zmm26, zmm26, 21
-	vprolq zmm29, zmm29, 14
-	vmovdqu64 zmm0, zmm7
-	vmovdqu64 zmm1, zmm15
-	vpternlogq zmm7, zmm15, zmm18, 210
-	vpxorq zmm7, zmm7, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 896] // iota
-	vpternlogq zmm15, zmm18, zmm26, 210
-	vpternlogq zmm18, zmm26, zmm29, 210
-	vpternlogq zmm26, zmm29, zmm0, 210
-	vpternlogq zmm29, zmm0, zmm1, 210
-	// rho, then chi row 1 -> lanes 5..9
-	vprolq zmm20, zmm20, 28
-	vprolq zmm23, zmm23, 20
-	vprolq zmm31, zmm31, 3
-	vprolq zmm9, zmm9, 45
-	vprolq zmm12, zmm12, 61
-	vmovdqu64 zmm0, zmm20
-	vmovdqu64 zmm1, zmm23
-	vpternlogq zmm20, zmm23, zmm31, 210
-	vpternlogq zmm23, zmm31, zmm9, 210
-	vpternlogq zmm31, zmm9, zmm12, 210
-	vpternlogq zmm9, zmm12, zmm0, 210
-	vpternlogq zmm12, zmm0, zmm1, 210
-	// rho, then chi row 2 -> lanes 10..14
-	vprolq zmm28, zmm28, 1
-	vprolq zmm11, zmm11, 6
-	vprolq zmm14, zmm14, 25
-	vprolq zmm17, zmm17, 8
-	vprolq zmm25, zmm25, 18
-	vmovdqu64 zmm0, zmm28
-	vmovdqu64 zmm1, zmm11
-	vpternlogq zmm28, zmm11, zmm14, 210
-	vpternlogq zmm11, zmm14, zmm17, 210
-	vpternlogq zmm14, zmm17, zmm25, 210
-	vpternlogq zmm17, zmm25, zmm0, 210
-	vpternlogq zmm25, zmm0, zmm1, 210
-	// rho, then chi row 3 -> lanes 15..19
-	vprolq zmm16, zmm16, 27
-	vprolq zmm19, zmm19, 36
-	vprolq zmm22, zmm22, 10
-	vprolq zmm30, zmm30, 15
-	vprolq zmm8, zmm8, 56
-	vmovdqu64 zmm0, zmm16
-	vmovdqu64 zmm1, zmm19
-	vpternlogq zmm16, zmm19, zmm22, 210
-	vpternlogq zmm19, zmm22, zmm30, 210
-	vpternlogq zmm22, zmm30, zmm8, 210
-	vpternlogq zmm30, zmm8, zmm0, 210
-	vpternlogq zmm8, zmm0, zmm1, 210
-	// rho, then chi row 4 -> lanes 20..24
-	vprolq zmm24, zmm24, 62
-	vprolq zmm27, zmm27, 55
-	vprolq zmm10, zmm10, 39
-	vprolq zmm13, zmm13, 41
-	vprolq zmm21, zmm21, 2
-	vmovdqu64 zmm0, zmm24
-	vmovdqu64 zmm1, zmm27
-	vpternlogq zmm24, zmm27, zmm10, 210
-	vpternlogq zmm27, zmm10, zmm13, 210
-	vpternlogq zmm10, zmm13, zmm21, 210
-	vpternlogq zmm13, zmm21, zmm0, 210
-	vpternlogq zmm21, zmm0, zmm1, 210
-	// ---- end of round ----
-
-LOCAL(keccakf1600_amd64_avx512_x8_round_15):
-	// ---- round 15 ----
-	// lanes 0..24 in zmm7 zmm15 zmm18 zmm26 zmm29 zmm20 zmm23 zmm31 zmm9 zmm12 zmm28 zmm11 zmm14 zmm17 zmm25 zmm16 zmm19 zmm22 zmm30 zmm8 zmm24 zmm27 zmm10 zmm13 zmm21
-	vpxorq zmm0, zmm7, zmm20
-	vpternlogq zmm0, zmm28, zmm16, 150
-	vpxorq zmm0, zmm0, zmm24
-	vpxorq zmm1, zmm15, zmm23
-	vpternlogq zmm1, zmm11, zmm19, 150
-	vpxorq zmm1, zmm1, zmm27
-	vpxorq zmm2, zmm18, zmm31
-	vpternlogq zmm2, zmm14, zmm22, 150
-	vpxorq zmm2, zmm2, zmm10
-	vpxorq zmm3, zmm26, zmm9
-	vpternlogq zmm3, zmm17, zmm30, 150
-	vpxorq zmm3, zmm3, zmm13
-	vpxorq zmm4, zmm29, zmm12
-	vpternlogq zmm4, zmm25, zmm8, 150
-	vpxorq zmm4, zmm4, zmm21                // C[0..4]
-	vprolq zmm5, zmm1, 1
-	vpternlogq zmm7, zmm4, zmm5, 150
-	vpternlogq zmm20, zmm4, zmm5, 150
-	vpternlogq zmm28, zmm4, zmm5, 150
-	vpternlogq zmm16, zmm4, zmm5, 150
-	vpternlogq zmm24, zmm4, zmm5, 150
-	vprolq zmm6, zmm2, 1
-	vpternlogq zmm15, zmm0, zmm6, 150
-	vpternlogq zmm23, zmm0, zmm6, 150
-	vpternlogq zmm11, zmm0, zmm6, 150
-	vpternlogq zmm19, zmm0, zmm6, 150
-	vpternlogq zmm27, zmm0, zmm6, 150
-	vprolq zmm5, zmm3, 1
-	vpternlogq zmm18, zmm1, zmm5, 150
-	vpternlogq zmm31, zmm1, zmm5, 150
-	vpternlogq zmm14, zmm1, zmm5, 150
-	vpternlogq zmm22, zmm1, zmm5, 150
-	vpternlogq zmm10, zmm1, zmm5, 150
-	vprolq zmm1, zmm4, 1
-	vpternlogq zmm26, zmm2, zmm1, 150
-	vpternlogq zmm9, zmm2, zmm1, 150
-	vpternlogq zmm17, zmm2, zmm1, 150
-	vpternlogq zmm30, zmm2, zmm1, 150
-	vpternlogq zmm13, zmm2, zmm1, 150
-	vprolq zmm2, zmm0, 1
-	vpternlogq zmm29, zmm3, zmm2, 150
-	vpternlogq zmm12, zmm3, zmm2, 150
-	vpternlogq zmm25, zmm3, zmm2, 150
-	vpternlogq zmm8, zmm3, zmm2, 150
-	vpternlogq zmm21, zmm3, zmm2, 150
-	// rho, then chi row 0 -> lanes 0..4
-	vprolq zmm23, zmm23, 44
-	vprolq zmm14, zmm14, 43
-	vprolq zmm30, zmm30, 21
-	vprolq zmm21, zmm21, 14
-	vmovdqu64 zmm0, zmm7
-	vmovdqu64 zmm1, zmm23
-	vpternlogq zmm7, zmm23, zmm14, 210
-	vpxorq zmm7, zmm7, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 960] // iota
-	vpternlogq zmm23, zmm14, zmm30, 210
-	vpternlogq zmm14, zmm30, zmm21, 210
-	vpternlogq zmm30, zmm21, zmm0, 210
-	vpternlogq zmm21, zmm0, zmm1, 210
-	// rho, then chi row 1 -> lanes 5..9
-	vprolq zmm26, zmm26, 28
-	vprolq zmm12, zmm12, 20
-	vprolq zmm28, zmm28, 3
-	vprolq zmm19, zmm19, 45
-	vprolq zmm10, zmm10, 61
-	vmovdqu64 zmm0, zmm26
-	vmovdqu64 zmm1, zmm12
-	vpternlogq zmm26, zmm12, zmm28, 210
-	vpternlogq zmm12, zmm28, zmm19, 210
-	vpternlogq zmm28, zmm19, zmm10, 210
-	vpternlogq zmm19, zmm10, zmm0, 210
-	vpternlogq zmm10, zmm0, zmm1, 210
-	// rho, then chi row 2 -> lanes 10..14
-	vprolq zmm15, zmm15, 1
-	vprolq zmm31, zmm31, 6
-	vprolq zmm17, zmm17, 25
-	vprolq zmm8, zmm8, 8
-	vprolq zmm24, zmm24, 18
-	vmovdqu64 zmm0, zmm15
-	vmovdqu64 zmm1, zmm31
-	vpternlogq zmm15, zmm31, zmm17, 210
-	vpternlogq zmm31, zmm17, zmm8, 210
-	vpternlogq zmm17, zmm8, zmm24, 210
-	vpternlogq zmm8, zmm24, zmm0, 210
-	vpternlogq zmm24, zmm0, zmm1, 210
-	// rho, then chi row 3 -> lanes 15..19
-	vprolq zmm29, zmm29, 27
-	vprolq zmm20, zmm20, 36
-	vprolq zmm11, zmm11, 10
-	vprolq zmm22, zmm22, 15
-	vprolq zmm13, zmm13, 56
-	vmovdqu64 zmm0, zmm29
-	vmovdqu64 zmm1, zmm20
-	vpternlogq zmm29, zmm20, zmm11, 210
-	vpternlogq zmm20, zmm11, zmm22, 210
-	vpternlogq zmm11, zmm22, zmm13, 210
-	vpternlogq zmm22, zmm13, zmm0, 210
-	vpternlogq zmm13, zmm0, zmm1, 210
-	// rho, then chi row 4 -> lanes 20..24
-	vprolq zmm18, zmm18, 62
-	vprolq zmm9, zmm9, 55
-	vprolq zmm25, zmm25, 39
-	vprolq zmm16, zmm16, 41
-	vprolq zmm27, zmm27, 2
-	vmovdqu64 zmm0, zmm18
-	vmovdqu64 zmm1, zmm9
-	vpternlogq zmm18, zmm9, zmm25, 210
-	vpternlogq zmm9, zmm25, zmm16, 210
-	vpternlogq zmm25, zmm16, zmm27, 210
-	vpternlogq zmm16, zmm27, zmm0, 210
-	vpternlogq zmm27, zmm0, zmm1, 210
-	// ---- end of round ----
-
-LOCAL(keccakf1600_amd64_avx512_x8_round_16):
-	// ---- round 16 ----
-	// lanes 0..24 in zmm7 zmm23 zmm14 zmm30 zmm21 zmm26 zmm12 zmm28 zmm19 zmm10 zmm15 zmm31 zmm17 zmm8 zmm24 zmm29 zmm20 zmm11 zmm22 zmm13 zmm18 zmm9 zmm25 zmm16 zmm27
-	vpxorq zmm0, zmm7, zmm26
-	vpternlogq zmm0, zmm15, zmm29, 150
-	vpxorq zmm0, zmm0, zmm18
-	vpxorq zmm1, zmm23, zmm12
-	vpternlogq zmm1, zmm31, zmm20, 150
-	vpxorq zmm1, zmm1, zmm9
-	vpxorq zmm2, zmm14, zmm28
-	vpternlogq zmm2, zmm17, zmm11, 150
-	vpxorq zmm2, zmm2, zmm25
-	vpxorq zmm3, zmm30, zmm19
-	vpternlogq zmm3, zmm8, zmm22, 150
-	vpxorq zmm3, zmm3, zmm16
-	vpxorq zmm4, zmm21, zmm10
-	vpternlogq zmm4, zmm24, zmm13, 150
-	vpxorq zmm4, zmm4, zmm27                // C[0..4]
-	vprolq zmm5, zmm1, 1
-	vpternlogq zmm7, zmm4, zmm5, 150
-	vpternlogq zmm26, zmm4, zmm5, 150
-	vpternlogq zmm15, zmm4, zmm5, 150
-	vpternlogq zmm29, zmm4, zmm5, 150
-	vpternlogq zmm18, zmm4, zmm5, 150
-	vprolq zmm6, zmm2, 1
-	vpternlogq zmm23, zmm0, zmm6, 150
-	vpternlogq zmm12, zmm0, zmm6, 150
-	vpternlogq zmm31, zmm0, zmm6, 150
-	vpternlogq zmm20, zmm0, zmm6, 150
-	vpternlogq zmm9, zmm0, zmm6, 150
-	vprolq zmm5, zmm3, 1
-	vpternlogq zmm14, zmm1, zmm5, 150
-	vpternlogq zmm28, zmm1, zmm5, 150
-	vpternlogq zmm17, zmm1, zmm5, 150
-	vpternlogq zmm11, zmm1, zmm5, 150
-	vpternlogq zmm25, zmm1, zmm5, 150
-	vprolq zmm1, zmm4, 1
-	vpternlogq zmm30, zmm2, zmm1, 150
-	vpternlogq zmm19, zmm2, zmm1, 150
-	vpternlogq zmm8, zmm2, zmm1, 150
-	vpternlogq zmm22, zmm2, zmm1, 150
-	vpternlogq zmm16, zmm2, zmm1, 150
-	vprolq zmm2, zmm0, 1
-	vpternlogq zmm21, zmm3, zmm2, 150
-	vpternlogq zmm10, zmm3, zmm2, 150
-	vpternlogq zmm24, zmm3, zmm2, 150
-	vpternlogq zmm13, zmm3, zmm2, 150
-	vpternlogq zmm27, zmm3, zmm2, 150
-	// rho, then chi row 0 -> lanes 0..4
-	vprolq zmm12, zmm12, 44
-	vprolq zmm17, zmm17, 43
-	vprolq zmm22, zmm22, 21
-	vprolq zmm27, zmm27, 14
-	vmovdqu64 zmm0, zmm7
-	vmovdqu64 zmm1, zmm12
-	vpternlogq zmm7, zmm12, zmm17, 210
-	vpxorq zmm7, zmm7, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 1024] // iota
-	vpternlogq zmm12, zmm17, zmm22, 210
-	vpternlogq zmm17, zmm22, zmm27, 210
-	vpternlogq zmm22, zmm27, zmm0, 210
-	vpternlogq zmm27, zmm0, zmm1, 210
-	// rho, then chi row 1 -> lanes 5..9
-	vprolq zmm30, zmm30, 28
-	vprolq zmm10, zmm10, 20
-	vprolq zmm15, zmm15, 3
-	vprolq zmm20, zmm20, 45
-	vprolq zmm25, zmm25, 61
-	vmovdqu64 zmm0, zmm30
-	vmovdqu64 zmm1, zmm10
-	vpternlogq zmm30, zmm10, zmm15, 210
-	vpternlogq zmm10, zmm15, zmm20, 210
-	vpternlogq zmm15, zmm20, zmm25, 210
-	vpternlogq zmm20, zmm25, zmm0, 210
-	vpternlogq zmm25, zmm0, zmm1, 210
-	// rho, then chi row 2 -> lanes 10..14
-	vprolq zmm23, zmm23, 1
-	vprolq zmm28, zmm28, 6
-	vprolq zmm8, zmm8, 25
-	vprolq zmm13, zmm13, 8
-	vprolq zmm18, zmm18, 18
-	vmovdqu64 zmm0, zmm23
-	vmovdqu64 zmm1, zmm28
-	vpternlogq zmm23, zmm28, zmm8, 210
-	vpternlogq zmm28, zmm8, zmm13, 210
-	vpternlogq zmm8, zmm13, zmm18, 210
-	vpternlogq zmm13, zmm18, zmm0, 210
-	vpternlogq zmm18, zmm0, zmm1, 210
-	// rho, then chi row 3 -> lanes 15..19
-	vprolq zmm21, zmm21, 27
-	vprolq zmm26, zmm26, 36
-	vprolq zmm31, zmm31, 10
-	vprolq zmm11, zmm11, 15
-	vprolq zmm16, zmm16, 56
-	vmovdqu64 zmm0, zmm21
-	vmovdqu64 zmm1, zmm26
-	vpternlogq zmm21, zmm26, zmm31, 210
-	vpternlogq zmm26, zmm31, zmm11, 210
-	vpternlogq zmm31, zmm11, zmm16, 210
-	vpternlogq zmm11, zmm16, zmm0, 210
-	vpternlogq zmm16, zmm0, zmm1, 210
-	// rho, then chi row 4 -> lanes 20..24
-	vprolq zmm14, zmm14, 62
-	vprolq zmm19, zmm19, 55
-	vprolq zmm24, zmm24, 39
-	vprolq zmm29, zmm29, 41
-	vprolq zmm9, zmm9, 2
-	vmovdqu64 zmm0, zmm14
-	vmovdqu64 zmm1, zmm19
-	vpternlogq zmm14, zmm19, zmm24, 210
-	vpternlogq zmm19, zmm24, zmm29, 210
-	vpternlogq zmm24, zmm29, zmm9, 210
-	vpternlogq zmm29, zmm9, zmm0, 210
-	vpternlogq zmm9, zmm0, zmm1, 210
-	// ---- end of round ----
-
-LOCAL(keccakf1600_amd64_avx512_x8_round_17):
-	// ---- round 17 ----
-	// lanes 0..24 in zmm7 zmm12 zmm17 zmm22 zmm27 zmm30 zmm10 zmm15 zmm20 zmm25 zmm23 zmm28 zmm8 zmm13 zmm18 zmm21 zmm26 zmm31 zmm11 zmm16 zmm14 zmm19 zmm24 zmm29 zmm9
-	vpxorq zmm0, zmm7, zmm30
-	vpternlogq zmm0, zmm23, zmm21, 150
-	vpxorq zmm0, zmm0, zmm14
-	vpxorq zmm1, zmm12, zmm10
-	vpternlogq zmm1, zmm28, zmm26, 150
-	vpxorq zmm1, zmm1, zmm19
-	vpxorq zmm2, zmm17, zmm15
-	vpternlogq zmm2, zmm8, zmm31, 150
-	vpxorq zmm2, zmm2, zmm24
-	vpxorq zmm3, zmm22, zmm20
-	vpternlogq zmm3, zmm13, zmm11, 150
-	vpxorq zmm3, zmm3, zmm29
-	vpxorq zmm4, zmm27, zmm25
-	vpternlogq zmm4, zmm18, zmm16, 150
-	vpxorq zmm4, zmm4, zmm9                 // C[0..4]
-	vprolq zmm5, zmm1, 1
-	vpternlogq zmm7, zmm4, zmm5, 150
-	vpternlogq zmm30, zmm4, zmm5, 150
-	vpternlogq zmm23, zmm4, zmm5, 150
-	vpternlogq zmm21, zmm4, zmm5, 150
-	vpternlogq zmm14, zmm4, zmm5, 150
-	vprolq zmm6, zmm2, 1
-	vpternlogq zmm12, zmm0, zmm6, 150
-	vpternlogq zmm10, zmm0, zmm6, 150
-	vpternlogq zmm28, zmm0, zmm6, 150
-	vpternlogq zmm26, zmm0, zmm6, 150
-	vpternlogq zmm19, zmm0, zmm6, 150
-	vprolq zmm5, zmm3, 1
-	vpternlogq zmm17, zmm1, zmm5, 150
-	vpternlogq zmm15, zmm1, zmm5, 150
-	vpternlogq zmm8, zmm1, zmm5, 150
-	vpternlogq zmm31, zmm1, zmm5, 150
-	vpternlogq zmm24, zmm1, zmm5, 150
-	vprolq zmm1, zmm4, 1
-	vpternlogq zmm22, zmm2, zmm1, 150
-	vpternlogq zmm20, zmm2, zmm1, 150
-	vpternlogq zmm13, zmm2, zmm1, 150
-	vpternlogq zmm11, zmm2, zmm1, 150
-	vpternlogq zmm29, zmm2, zmm1, 150
-	vprolq zmm2, zmm0, 1
-	vpternlogq zmm27, zmm3, zmm2, 150
-	vpternlogq zmm25, zmm3, zmm2, 150
-	vpternlogq zmm18, zmm3, zmm2, 150
-	vpternlogq zmm16, zmm3, zmm2, 150
-	vpternlogq zmm9, zmm3, zmm2, 150
-	// rho, then chi row 0 -> lanes 0..4
-	vprolq zmm10, zmm10, 44
-	vprolq zmm8, zmm8, 43
-	vprolq zmm11, zmm11, 21
-	vprolq zmm9, zmm9, 14
-	vmovdqu64 zmm0, zmm7
-	vmovdqu64 zmm1, zmm10
-	vpternlogq zmm7, zmm10, zmm8, 210
-	vpxorq zmm7, zmm7, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 1088] // iota
-	vpternlogq zmm10, zmm8, zmm11, 210
-	vpternlogq zmm8, zmm11, zmm9, 210
-	vpternlogq zmm11, zmm9, zmm0, 210
-	vpternlogq zmm9, zmm0, zmm1, 210
-	// rho, then chi row 1 -> lanes 5..9
-	vprolq zmm22, zmm22, 28
-	vprolq zmm25, zmm25, 20
-	vprolq zmm23, zmm23, 3
-	vprolq zmm26, zmm26, 45
-	vprolq zmm24, zmm24, 61
-	vmovdqu64 zmm0, zmm22
-	vmovdqu64 zmm1, zmm25
-	vpternlogq zmm22, zmm25, zmm23, 210
-	vpternlogq zmm25, zmm23, zmm26, 210
-	vpternlogq zmm23, zmm26, zmm24, 210
-	vpternlogq zmm26, zmm24, zmm0, 210
-	vpternlogq zmm24, zmm0, zmm1, 210
-	// rho, then chi row 2 -> lanes 10..14
-	vprolq zmm12, zmm12, 1
-	vprolq zmm15, zmm15, 6
-	vprolq zmm13, zmm13, 25
-	vprolq zmm16, zmm16, 8
-	vprolq zmm14, zmm14, 18
-	vmovdqu64 zmm0, zmm12
-	vmovdqu64 zmm1, zmm15
-	vpternlogq zmm12, zmm15, zmm13, 210
-	vpternlogq zmm15, zmm13, zmm16, 210
-	vpternlogq zmm13, zmm16, zmm14, 210
-	vpternlogq zmm16, zmm14, zmm0, 210
-	vpternlogq zmm14, zmm0, zmm1, 210
-	// rho, then chi row 3 -> lanes 15..19
-	vprolq zmm27, zmm27, 27
-	vprolq zmm30, zmm30, 36
-	vprolq zmm28, zmm28, 10
-	vprolq zmm31, zmm31, 15
-	vprolq zmm29, zmm29, 56
-	vmovdqu64 zmm0, zmm27
-	vmovdqu64 zmm1, zmm30
-	vpternlogq zmm27, zmm30, zmm28, 210
-	vpternlogq zmm30, zmm28, zmm31, 210
-	vpternlogq zmm28, zmm31, zmm29, 210
-	vpternlogq zmm31, zmm29, zmm0, 210
-	vpternlogq zmm29, zmm0, zmm1, 210
-	// rho, then chi row 4 -> lanes 20..24
-	vprolq zmm17, zmm17, 62
-	vprolq zmm20, zmm20, 55
-	vprolq zmm18, zmm18, 39
-	vprolq zmm21, zmm21, 41
-	vprolq zmm19, zmm19, 2
-	vmovdqu64 zmm0, zmm17
-	vmovdqu64 zmm1, zmm20
-	vpternlogq zmm17, zmm20, zmm18, 210
-	vpternlogq zmm20, zmm18, zmm21, 210
-	vpternlogq zmm18, zmm21, zmm19, 210
-	vpternlogq zmm21, zmm19, zmm0, 210
-	vpternlogq zmm19, zmm0, zmm1, 210
-	// ---- end of round ----
-
-LOCAL(keccakf1600_amd64_avx512_x8_round_18):
-	// ---- round 18 ----
-	// lanes 0..24 in zmm7 zmm10 zmm8 zmm11 zmm9 zmm22 zmm25 zmm23 zmm26 zmm24 zmm12 zmm15 zmm13 zmm16 zmm14 zmm27 zmm30 zmm28 zmm31 zmm29 zmm17 zmm20 zmm18 zmm21 zmm19
-	vpxorq zmm0, zmm7, zmm22
-	vpternlogq zmm0, zmm12, zmm27, 150
-	vpxorq zmm0, zmm0, zmm17
-	vpxorq zmm1, zmm10, zmm25
-	vpternlogq zmm1, zmm15, zmm30, 150
-	vpxorq zmm1, zmm1, zmm20
-	vpxorq zmm2, zmm8, zmm23
-	vpternlogq zmm2, zmm13, zmm28, 150
-	vpxorq zmm2, zmm2, zmm18
-	vpxorq zmm3, zmm11, zmm26
-	vpternlogq zmm3, zmm16, zmm31, 150
-	vpxorq zmm3, zmm3, zmm21
-	vpxorq zmm4, zmm9, zmm24
-	vpternlogq zmm4, zmm14, zmm29, 150
-	vpxorq zmm4, zmm4, zmm19                // C[0..4]
-	vprolq zmm5, zmm1, 1
-	vpternlogq zmm7, zmm4, zmm5, 150
-	vpternlogq zmm22, zmm4, zmm5, 150
-	vpternlogq zmm12, zmm4, zmm5, 150
-	vpternlogq zmm27, zmm4, zmm5, 150
-	vpternlogq zmm17, zmm4, zmm5, 150
-	vprolq zmm6, zmm2, 1
-	vpternlogq zmm10, zmm0, zmm6, 150
-	vpternlogq zmm25, zmm0, zmm6, 150
-	vpternlogq zmm15, zmm0, zmm6, 150
-	vpternlogq zmm30, zmm0, zmm6, 150
-	vpternlogq zmm20, zmm0, zmm6, 150
-	vprolq zmm5, zmm3, 1
-	vpternlogq zmm8, zmm1, zmm5, 150
-	vpternlogq zmm23, zmm1, zmm5, 150
-	vpternlogq zmm13, zmm1, zmm5, 150
-	vpternlogq zmm28, zmm1, zmm5, 150
-	vpternlogq zmm18, zmm1, zmm5, 150
-	vprolq zmm1, zmm4, 1
-	vpternlogq zmm11, zmm2, zmm1, 150
-	vpternlogq zmm26, zmm2, zmm1, 150
-	vpternlogq zmm16, zmm2, zmm1, 150
-	vpternlogq zmm31, zmm2, zmm1, 150
-	vpternlogq zmm21, zmm2, zmm1, 150
-	vprolq zmm2, zmm0, 1
-	vpternlogq zmm9, zmm3, zmm2, 150
-	vpternlogq zmm24, zmm3, zmm2, 150
-	vpternlogq zmm14, zmm3, zmm2, 150
-	vpternlogq zmm29, zmm3, zmm2, 150
-	vpternlogq zmm19, zmm3, zmm2, 150
-	// rho, then chi row 0 -> lanes 0..4
-	vprolq zmm25, zmm25, 44
-	vprolq zmm13, zmm13, 43
-	vprolq zmm31, zmm31, 21
-	vprolq zmm19, zmm19, 14
-	vmovdqu64 zmm0, zmm7
-	vmovdqu64 zmm1, zmm25
-	vpternlogq zmm7, zmm25, zmm13, 210
-	vpxorq zmm7, zmm7, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 1152] // iota
-	vpternlogq zmm25, zmm13, zmm31, 210
-	vpternlogq zmm13, zmm31, zmm19, 210
-	vpternlogq zmm31, zmm19, zmm0, 210
-	vpternlogq zmm19, zmm0, zmm1, 210
-	// rho, then chi row 1 -> lanes 5..9
-	vprolq zmm11, zmm11, 28
-	vprolq zmm24, zmm24, 20
-	vprolq zmm12, zmm12, 3
-	vprolq zmm30, zmm30, 45
-	vprolq zmm18, zmm18, 61
-	vmovdqu64 zmm0, zmm11
-	vmovdqu64 zmm1, zmm24
-	vpternlogq zmm11, zmm24, zmm12, 210
-	vpternlogq zmm24, zmm12, zmm30, 210
-	vpternlogq zmm12, zmm30, zmm18, 210
-	vpternlogq zmm30, zmm18, zmm0, 210
-	vpternlogq zmm18, zmm0, zmm1, 210
-	// rho, then chi row 2 -> lanes 10..14
-	vprolq zmm10, zmm10, 1
-	vprolq zmm23, zmm23, 6
-	vprolq zmm16, zmm16, 25
-	vprolq zmm29, zmm29, 8
-	vprolq zmm17, zmm17, 18
-	vmovdqu64 zmm0, zmm10
-	vmovdqu64 zmm1, zmm23
-	vpternlogq zmm10, zmm23, zmm16, 210
-	vpternlogq zmm23, zmm16, zmm29, 210
-	vpternlogq zmm16, zmm29, zmm17, 210
-	vpternlogq zmm29, zmm17, zmm0, 210
-	vpternlogq zmm17, zmm0, zmm1, 210
-	// rho, then chi row 3 -> lanes 15..19
-	vprolq zmm9, zmm9, 27
-	vprolq zmm22, zmm22, 36
-	vprolq zmm15, zmm15, 10
-	vprolq zmm28, zmm28, 15
-	vprolq zmm21, zmm21, 56
-	vmovdqu64 zmm0, zmm9
-	vmovdqu64 zmm1, zmm22
-	vpternlogq zmm9, zmm22, zmm15, 210
-	vpternlogq zmm22, zmm15, zmm28, 210
-	vpternlogq zmm15, zmm28, zmm21, 210
-	vpternlogq zmm28, zmm21, zmm0, 210
-	vpternlogq zmm21, zmm0, zmm1, 210
-	// rho, then chi row 4 -> lanes 20..24
-	vprolq zmm8, zmm8, 62
-	vprolq zmm26, zmm26, 55
-	vprolq zmm14, zmm14, 39
-	vprolq zmm27, zmm27, 41
-	vprolq zmm20, zmm20, 2
-	vmovdqu64 zmm0, zmm8
-	vmovdqu64 zmm1, zmm26
-	vpternlogq zmm8, zmm26, zmm14, 210
-	vpternlogq zmm26, zmm14, zmm27, 210
-	vpternlogq zmm14, zmm27, zmm20, 210
-	vpternlogq zmm27, zmm20, zmm0, 210
-	vpternlogq zmm20, zmm0, zmm1, 210
-	// ---- end of round ----
-
-LOCAL(keccakf1600_amd64_avx512_x8_round_19):
-	// ---- round 19 ----
-	// lanes 0..24 in zmm7 zmm25 zmm13 zmm31 zmm19 zmm11 zmm24 zmm12 zmm30 zmm18 zmm10 zmm23 zmm16 zmm29 zmm17 zmm9 zmm22 zmm15 zmm28 zmm21 zmm8 zmm26 zmm14 zmm27 zmm20
-	vpxorq zmm0, zmm7, zmm11
-	vpternlogq zmm0, zmm10, zmm9, 150
-	vpxorq zmm0, zmm0, zmm8
-	vpxorq zmm1, zmm25, zmm24
-	vpternlogq zmm1, zmm23, zmm22, 150
-	vpxorq zmm1, zmm1, zmm26
-	vpxorq zmm2, zmm13, zmm12
-	vpternlogq zmm2, zmm16, zmm15, 150
-	vpxorq zmm2, zmm2, zmm14
-	vpxorq zmm3, zmm31, zmm30
-	vpternlogq zmm3, zmm29, zmm28, 150
-	vpxorq zmm3, zmm3, zmm27
-	vpxorq zmm4, zmm19, zmm18
-	vpternlogq zmm4, zmm17, zmm21, 150
-	vpxorq zmm4, zmm4, zmm20                // C[0..4]
-	vprolq zmm5, zmm1, 1
-	vpternlogq zmm7, zmm4, zmm5, 150
-	vpternlogq zmm11, zmm4, zmm5, 150
-	vpternlogq zmm10, zmm4, zmm5, 150
-	vpternlogq zmm9, zmm4, zmm5, 150
-	vpternlogq zmm8, zmm4, zmm5, 150
-	vprolq zmm6, zmm2, 1
-	vpternlogq zmm25, zmm0, zmm6, 150
-	vpternlogq zmm24, zmm0, zmm6, 150
-	vpternlogq zmm23, zmm0, zmm6, 150
-	vpternlogq zmm22, zmm0, zmm6, 150
-	vpternlogq zmm26, zmm0, zmm6, 150
-	vprolq zmm5, zmm3, 1
-	vpternlogq zmm13, zmm1, zmm5, 150
-	vpternlogq zmm12, zmm1, zmm5, 150
-	vpternlogq zmm16, zmm1, zmm5, 150
-	vpternlogq zmm15, zmm1, zmm5, 150
-	vpternlogq zmm14, zmm1, zmm5, 150
-	vprolq zmm1, zmm4, 1
-	vpternlogq zmm31, zmm2, zmm1, 150
-	vpternlogq zmm30, zmm2, zmm1, 150
-	vpternlogq zmm29, zmm2, zmm1, 150
-	vpternlogq zmm28, zmm2, zmm1, 150
-	vpternlogq zmm27, zmm2, zmm1, 150
-	vprolq zmm2, zmm0, 1
-	vpternlogq zmm19, zmm3, zmm2, 150
-	vpternlogq zmm18, zmm3, zmm2, 150
-	vpternlogq zmm17, zmm3, zmm2, 150
-	vpternlogq zmm21, zmm3, zmm2, 150
-	vpternlogq zmm20, zmm3, zmm2, 150
-	// rho, then chi row 0 -> lanes 0..4
-	vprolq zmm24, zmm24, 44
-	vprolq zmm16, zmm16, 43
-	vprolq zmm28, zmm28, 21
-	vprolq zmm20, zmm20, 14
-	vmovdqu64 zmm0, zmm7
-	vmovdqu64 zmm1, zmm24
-	vpternlogq zmm7, zmm24, zmm16, 210
-	vpxorq zmm7, zmm7, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 1216] // iota
-	vpternlogq zmm24, zmm16, zmm28, 210
-	vpternlogq zmm16, zmm28, zmm20, 210
-	vpternlogq zmm28, zmm20, zmm0, 210
-	vpternlogq zmm20, zmm0, zmm1, 210
-	// rho, then chi row 1 -> lanes 5..9
-	vprolq zmm31, zmm31, 28
-	vprolq zmm18, zmm18, 20
-	vprolq zmm10, zmm10, 3
-	vprolq zmm22, zmm22, 45
-	vprolq zmm14, zmm14, 61
-	vmovdqu64 zmm0, zmm31
-	vmovdqu64 zmm1, zmm18
-	vpternlogq zmm31, zmm18, zmm10, 210
-	vpternlogq zmm18, zmm10, zmm22, 210
-	vpternlogq zmm10, zmm22, zmm14, 210
-	vpternlogq zmm22, zmm14, zmm0, 210
-	vpternlogq zmm14, zmm0, zmm1, 210
-	// rho, then chi row 2 -> lanes 10..14
-	vprolq zmm25, zmm25, 1
-	vprolq zmm12, zmm12, 6
-	vprolq zmm29, zmm29, 25
-	vprolq zmm21, zmm21, 8
-	vprolq zmm8, zmm8, 18
-	vmovdqu64 zmm0, zmm25
-	vmovdqu64 zmm1, zmm12
-	vpternlogq zmm25, zmm12, zmm29, 210
-	vpternlogq zmm12, zmm29, zmm21, 210
-	vpternlogq zmm29, zmm21, zmm8, 210
-	vpternlogq zmm21, zmm8, zmm0, 210
-	vpternlogq zmm8, zmm0, zmm1, 210
-	// rho, then chi row 3 -> lanes 15..19
-	vprolq zmm19, zmm19, 27
-	vprolq zmm11, zmm11, 36
-	vprolq zmm23, zmm23, 10
-	vprolq zmm15, zmm15, 15
-	vprolq zmm27, zmm27, 56
-	vmovdqu64 zmm0, zmm19
-	vmovdqu64 zmm1, zmm11
-	vpternlogq zmm19, zmm11, zmm23, 210
-	vpternlogq zmm11, zmm23, zmm15, 210
-	vpternlogq zmm23, zmm15, zmm27, 210
-	vpternlogq zmm15, zmm27, zmm0, 210
-	vpternlogq zmm27, zmm0, zmm1, 210
-	// rho, then chi row 4 -> lanes 20..24
-	vprolq zmm13, zmm13, 62
-	vprolq zmm30, zmm30, 55
-	vprolq zmm17, zmm17, 39
-	vprolq zmm9, zmm9, 41
-	vprolq zmm26, zmm26, 2
-	vmovdqu64 zmm0, zmm13
-	vmovdqu64 zmm1, zmm30
-	vpternlogq zmm13, zmm30, zmm17, 210
-	vpternlogq zmm30, zmm17, zmm9, 210
-	vpternlogq zmm17, zmm9, zmm26, 210
-	vpternlogq zmm9, zmm26, zmm0, 210
-	vpternlogq zmm26, zmm0, zmm1, 210
-	// ---- end of round ----
-
-LOCAL(keccakf1600_amd64_avx512_x8_round_20):
-	// ---- round 20 ----
-	// lanes 0..24 in zmm7 zmm24 zmm16 zmm28 zmm20 zmm31 zmm18 zmm10 zmm22 zmm14 zmm25 zmm12 zmm29 zmm21 zmm8 zmm19 zmm11 zmm23 zmm15 zmm27 zmm13 zmm30 zmm17 zmm9 zmm26
-	vpxorq zmm0, zmm7, zmm31
-	vpternlogq zmm0, zmm25, zmm19, 150
-	vpxorq zmm0, zmm0, zmm13
-	vpxorq zmm1, zmm24, zmm18
-	vpternlogq zmm1, zmm12, zmm11, 150
-	vpxorq zmm1, zmm1, zmm30
-	vpxorq zmm2, zmm16, zmm10
-	vpternlogq zmm2, zmm29, zmm23, 150
-	vpxorq zmm2, zmm2, zmm17
-	vpxorq zmm3, zmm28, zmm22
-	vpternlogq zmm3, zmm21, zmm15, 150
-	vpxorq zmm3, zmm3, zmm9
-	vpxorq zmm4, zmm20, zmm14
-	vpternlogq zmm4, zmm8, zmm27, 150
-	vpxorq zmm4, zmm4, zmm26                // C[0..4]
-	vprolq zmm5, zmm1, 1
-	vpternlogq zmm7, zmm4, zmm5, 150
-	vpternlogq zmm31, zmm4, zmm5, 150
-	vpternlogq zmm25, zmm4, zmm5, 150
-	vpternlogq zmm19, zmm4, zmm5, 150
-	vpternlogq zmm13, zmm4, zmm5, 150
-	vprolq zmm6, zmm2, 1
-	vpternlogq zmm24, zmm0, zmm6, 150
-	vpternlogq zmm18, zmm0, zmm6, 150
-	vpternlogq zmm12, zmm0, zmm6, 150
-	vpternlogq zmm11, zmm0, zmm6, 150
-	vpternlogq zmm30, zmm0, zmm6, 150
-	vprolq zmm5, zmm3, 1
-	vpternlogq zmm16, zmm1, zmm5, 150
-	vpternlogq zmm10, zmm1, zmm5, 150
-	vpternlogq zmm29, zmm1, zmm5, 150
-	vpternlogq zmm23, zmm1, zmm5, 150
-	vpternlogq zmm17, zmm1, zmm5, 150
-	vprolq zmm1, zmm4, 1
-	vpternlogq zmm28, zmm2, zmm1, 150
-	vpternlogq zmm22, zmm2, zmm1, 150
-	vpternlogq zmm21, zmm2, zmm1, 150
-	vpternlogq zmm15, zmm2, zmm1, 150
-	vpternlogq zmm9, zmm2, zmm1, 150
-	vprolq zmm2, zmm0, 1
-	vpternlogq zmm20, zmm3, zmm2, 150
-	vpternlogq zmm14, zmm3, zmm2, 150
-	vpternlogq zmm8, zmm3, zmm2, 150
-	vpternlogq zmm27, zmm3, zmm2, 150
-	vpternlogq zmm26, zmm3, zmm2, 150
-	// rho, then chi row 0 -> lanes 0..4
-	vprolq zmm18, zmm18, 44
-	vprolq zmm29, zmm29, 43
-	vprolq zmm15, zmm15, 21
-	vprolq zmm26, zmm26, 14
-	vmovdqu64 zmm0, zmm7
-	vmovdqu64 zmm1, zmm18
-	vpternlogq zmm7, zmm18, zmm29, 210
-	vpxorq zmm7, zmm7, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 1280] // iota
-	vpternlogq zmm18, zmm29, zmm15, 210
-	vpternlogq zmm29, zmm15, zmm26, 210
-	vpternlogq zmm15, zmm26, zmm0, 210
-	vpternlogq zmm26, zmm0, zmm1, 210
-	// rho, then chi row 1 -> lanes 5..9
-	vprolq zmm28, zmm28, 28
-	vprolq zmm14, zmm14, 20
-	vprolq zmm25, zmm25, 3
-	vprolq zmm11, zmm11, 45
-	vprolq zmm17, zmm17, 61
-	vmovdqu64 zmm0, zmm28
-	vmovdqu64 zmm1, zmm14
-	vpternlogq zmm28, zmm14, zmm25, 210
-	vpternlogq zmm14, zmm25, zmm11, 210
-	vpternlogq zmm25, zmm11, zmm17, 210
-	vpternlogq zmm11, zmm17, zmm0, 210
-	vpternlogq zmm17, zmm0, zmm1, 210
-	// rho, then chi row 2 -> lanes 10..14
-	vprolq zmm24, zmm24, 1
-	vprolq zmm10, zmm10, 6
-	vprolq zmm21, zmm21, 25
-	vprolq zmm27, zmm27, 8
-	vprolq zmm13, zmm13, 18
-	vmovdqu64 zmm0, zmm24
-	vmovdqu64 zmm1, zmm10
-	vpternlogq zmm24, zmm10, zmm21, 210
-	vpternlogq zmm10, zmm21, zmm27, 210
-	vpternlogq zmm21, zmm27, zmm13, 210
-	vpternlogq zmm27, zmm13, zmm0, 210
-	vpternlogq zmm13, zmm0, zmm1, 210
-	// rho, then chi row 3 -> lanes 15..19
-	vprolq zmm20, zmm20, 27
-	vprolq zmm31, zmm31, 36
-	vprolq zmm12, zmm12, 10
-	vprolq zmm23, zmm23, 15
-	vprolq zmm9, zmm9, 56
-	vmovdqu64 zmm0, zmm20
-	vmovdqu64 zmm1, zmm31
-	vpternlogq zmm20, zmm31, zmm12, 210
-	vpternlogq zmm31, zmm12, zmm23, 210
-	vpternlogq zmm12, zmm23, zmm9, 210
-	vpternlogq zmm23, zmm9, zmm0, 210
-	vpternlogq zmm9, zmm0, zmm1, 210
-	// rho, then chi row 4 -> lanes 20..24
-	vprolq zmm16, zmm16, 62
-	vprolq zmm22, zmm22, 55
-	vprolq zmm8, zmm8, 39
-	vprolq zmm19, zmm19, 41
-	vprolq zmm30, zmm30, 2
-	vmovdqu64 zmm0, zmm16
-	vmovdqu64 zmm1, zmm22
-	vpternlogq zmm16, zmm22, zmm8, 210
-	vpternlogq zmm22, zmm8, zmm19, 210
-	vpternlogq zmm8, zmm19, zmm30, 210
-	vpternlogq zmm19, zmm30, zmm0, 210
-	vpternlogq zmm30, zmm0, zmm1, 210
-	// ---- end of round ----
-
-LOCAL(keccakf1600_amd64_avx512_x8_round_21):
-	// ---- round 21 ----
-	// lanes 0..24 in zmm7 zmm18 zmm29 zmm15 zmm26 zmm28 zmm14 zmm25 zmm11 zmm17 zmm24 zmm10 zmm21 zmm27 zmm13 zmm20 zmm31 zmm12 zmm23 zmm9 zmm16 zmm22 zmm8 zmm19 zmm30
-	vpxorq zmm0, zmm7, zmm28
-	vpternlogq zmm0, zmm24, zmm20, 150
-	vpxorq zmm0, zmm0, zmm16
-	vpxorq zmm1, zmm18, zmm14
-	vpternlogq zmm1, zmm10, zmm31, 150
-	vpxorq zmm1, zmm1, zmm22
-	vpxorq zmm2, zmm29, zmm25
-	vpternlogq zmm2, zmm21, zmm12, 150
-	vpxorq zmm2, zmm2, zmm8
-	vpxorq zmm3, zmm15, zmm11
-	vpternlogq zmm3, zmm27, zmm23, 150
-	vpxorq zmm3, zmm3, zmm19
-	vpxorq zmm4, zmm26, zmm17
-	vpternlogq zmm4, zmm13, zmm9, 150
-	vpxorq zmm4, zmm4, zmm30                // C[0..4]
-	vprolq zmm5, zmm1, 1
-	vpternlogq zmm7, zmm4, zmm5, 150
-	vpternlogq zmm28, zmm4, zmm5, 150
-	vpternlogq zmm24, zmm4, zmm5, 150
-	vpternlogq zmm20, zmm4, zmm5, 150
-	vpternlogq zmm16, zmm4, zmm5, 150
-	vprolq zmm6, zmm2, 1
-	vpternlogq zmm18, zmm0, zmm6, 150
-	vpternlogq zmm14, zmm0, zmm6, 150
-	vpternlogq zmm10, zmm0, zmm6, 150
-	vpternlogq zmm31, zmm0, zmm6, 150
-	vpternlogq zmm22, zmm0, zmm6, 150
-	vprolq zmm5, zmm3, 1
-	vpternlogq zmm29, zmm1, zmm5, 150
-	vpternlogq zmm25, zmm1, zmm5, 150
-	vpternlogq zmm21, zmm1, zmm5, 150
-	vpternlogq zmm12, zmm1, zmm5, 150
-	vpternlogq zmm8, zmm1, zmm5, 150
-	vprolq zmm1, zmm4, 1
-	vpternlogq zmm15, zmm2, zmm1, 150
-	vpternlogq zmm11, zmm2, zmm1, 150
-	vpternlogq zmm27, zmm2, zmm1, 150
-	vpternlogq zmm23, zmm2, zmm1, 150
-	vpternlogq zmm19, zmm2, zmm1, 150
-	vprolq zmm2, zmm0, 1
-	vpternlogq zmm26, zmm3, zmm2, 150
-	vpternlogq zmm17, zmm3, zmm2, 150
-	vpternlogq zmm13, zmm3, zmm2, 150
-	vpternlogq zmm9, zmm3, zmm2, 150
-	vpternlogq zmm30, zmm3, zmm2, 150
-	// rho, then chi row 0 -> lanes 0..4
-	vprolq zmm14, zmm14, 44
-	vprolq zmm21, zmm21, 43
-	vprolq zmm23, zmm23, 21
-	vprolq zmm30, zmm30, 14
-	vmovdqu64 zmm0, zmm7
-	vmovdqu64 zmm1, zmm14
-	vpternlogq zmm7, zmm14, zmm21, 210
-	vpxorq zmm7, zmm7, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 1344] // iota
-	vpternlogq zmm14, zmm21, zmm23, 210
-	vpternlogq zmm21, zmm23, zmm30, 210
-	vpternlogq zmm23, zmm30, zmm0, 210
-	vpternlogq zmm30, zmm0, zmm1, 210
-	// rho, then chi row 1 -> lanes 5..9
-	vprolq zmm15, zmm15, 28
-	vprolq zmm17, zmm17, 20
-	vprolq zmm24, zmm24, 3
-	vprolq zmm31, zmm31, 45
-	vprolq zmm8, zmm8, 61
-	vmovdqu64 zmm0, zmm15
-	vmovdqu64 zmm1, zmm17
-	vpternlogq zmm15, zmm17, zmm24, 210
-	vpternlogq zmm17, zmm24, zmm31, 210
-	vpternlogq zmm24, zmm31, zmm8, 210
-	vpternlogq zmm31, zmm8, zmm0, 210
-	vpternlogq zmm8, zmm0, zmm1, 210
-	// rho, then chi row 2 -> lanes 10..14
-	vprolq zmm18, zmm18, 1
-	vprolq zmm25, zmm25, 6
-	vprolq zmm27, zmm27, 25
-	vprolq zmm9, zmm9, 8
-	vprolq zmm16, zmm16, 18
-	vmovdqu64 zmm0, zmm18
-	vmovdqu64 zmm1, zmm25
-	vpternlogq zmm18, zmm25, zmm27, 210
-	vpternlogq zmm25, zmm27, zmm9, 210
-	vpternlogq zmm27, zmm9, zmm16, 210
-	vpternlogq zmm9, zmm16, zmm0, 210
-	vpternlogq zmm16, zmm0, zmm1, 210
-	// rho, then chi row 3 -> lanes 15..19
-	vprolq zmm26, zmm26, 27
-	vprolq zmm28, zmm28, 36
-	vprolq zmm10, zmm10, 10
-	vprolq zmm12, zmm12, 15
-	vprolq zmm19, zmm19, 56
-	vmovdqu64 zmm0, zmm26
-	vmovdqu64 zmm1, zmm28
-	vpternlogq zmm26, zmm28, zmm10, 210
-	vpternlogq zmm28, zmm10, zmm12, 210
-	vpternlogq zmm10, zmm12, zmm19, 210
-	vpternlogq zmm12, zmm19, zmm0, 210
-	vpternlogq zmm19, zmm0, zmm1, 210
-	// rho, then chi row 4 -> lanes 20..24
-	vprolq zmm29, zmm29, 62
-	vprolq zmm11, zmm11, 55
-	vprolq zmm13, zmm13, 39
-	vprolq zmm20, zmm20, 41
-	vprolq zmm22, zmm22, 2
-	vmovdqu64 zmm0, zmm29
-	vmovdqu64 zmm1, zmm11
-	vpternlogq zmm29, zmm11, zmm13, 210
-	vpternlogq zmm11, zmm13, zmm20, 210
-	vpternlogq zmm13, zmm20, zmm22, 210
-	vpternlogq zmm20, zmm22, zmm0, 210
-	vpternlogq zmm22, zmm0, zmm1, 210
-	// ---- end of round ----
-
-LOCAL(keccakf1600_amd64_avx512_x8_round_22):
-	// ---- round 22 ----
-	// lanes 0..24 in zmm7 zmm14 zmm21 zmm23 zmm30 zmm15 zmm17 zmm24 zmm31 zmm8 zmm18 zmm25 zmm27 zmm9 zmm16 zmm26 zmm28 zmm10 zmm12 zmm19 zmm29 zmm11 zmm13 zmm20 zmm22
-	vpxorq zmm0, zmm7, zmm15
-	vpternlogq zmm0, zmm18, zmm26, 150
-	vpxorq zmm0, zmm0, zmm29
-	vpxorq zmm1, zmm14, zmm17
-	vpternlogq zmm1, zmm25, zmm28, 150
-	vpxorq zmm1, zmm1, zmm11
-	vpxorq zmm2, zmm21, zmm24
-	vpternlogq zmm2, zmm27, zmm10, 150
-	vpxorq zmm2, zmm2, zmm13
-	vpxorq zmm3, zmm23, zmm31
-	vpternlogq zmm3, zmm9, zmm12, 150
-	vpxorq zmm3, zmm3, zmm20
-	vpxorq zmm4, zmm30, zmm8
-	vpternlogq zmm4, zmm16, zmm19, 150
-	vpxorq zmm4, zmm4, zmm22                // C[0..4]
-	vprolq zmm5, zmm1, 1
-	vpternlogq zmm7, zmm4, zmm5, 150
-	vpternlogq zmm15, zmm4, zmm5, 150
-	vpternlogq zmm18, zmm4, zmm5, 150
-	vpternlogq zmm26, zmm4, zmm5, 150
-	vpternlogq zmm29, zmm4, zmm5, 150
-	vprolq zmm6, zmm2, 1
-	vpternlogq zmm14, zmm0, zmm6, 150
-	vpternlogq zmm17, zmm0, zmm6, 150
-	vpternlogq zmm25, zmm0, zmm6, 150
-	vpternlogq zmm28, zmm0, zmm6, 150
-	vpternlogq zmm11, zmm0, zmm6, 150
-	vprolq zmm5, zmm3, 1
-	vpternlogq zmm21, zmm1, zmm5, 150
-	vpternlogq zmm24, zmm1, zmm5, 150
-	vpternlogq zmm27, zmm1, zmm5, 150
-	vpternlogq zmm10, zmm1, zmm5, 150
-	vpternlogq zmm13, zmm1, zmm5, 150
-	vprolq zmm1, zmm4, 1
-	vpternlogq zmm23, zmm2, zmm1, 150
-	vpternlogq zmm31, zmm2, zmm1, 150
-	vpternlogq zmm9, zmm2, zmm1, 150
-	vpternlogq zmm12, zmm2, zmm1, 150
-	vpternlogq zmm20, zmm2, zmm1, 150
-	vprolq zmm2, zmm0, 1
-	vpternlogq zmm30, zmm3, zmm2, 150
-	vpternlogq zmm8, zmm3, zmm2, 150
-	vpternlogq zmm16, zmm3, zmm2, 150
-	vpternlogq zmm19, zmm3, zmm2, 150
-	vpternlogq zmm22, zmm3, zmm2, 150
-	// rho, then chi row 0 -> lanes 0..4
-	vprolq zmm17, zmm17, 44
-	vprolq zmm27, zmm27, 43
-	vprolq zmm12, zmm12, 21
-	vprolq zmm22, zmm22, 14
-	vmovdqu64 zmm0, zmm7
-	vmovdqu64 zmm1, zmm17
-	vpternlogq zmm7, zmm17, zmm27, 210
-	vpxorq zmm7, zmm7, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 1408] // iota
-	vpternlogq zmm17, zmm27, zmm12, 210
-	vpternlogq zmm27, zmm12, zmm22, 210
-	vpternlogq zmm12, zmm22, zmm0, 210
-	vpternlogq zmm22, zmm0, zmm1, 210
-	// rho, then chi row 1 -> lanes 5..9
-	vprolq zmm23, zmm23, 28
-	vprolq zmm8, zmm8, 20
-	vprolq zmm18, zmm18, 3
-	vprolq zmm28, zmm28, 45
-	vprolq zmm13, zmm13, 61
-	vmovdqu64 zmm0, zmm23
-	vmovdqu64 zmm1, zmm8
-	vpternlogq zmm23, zmm8, zmm18, 210
-	vpternlogq zmm8, zmm18, zmm28, 210
-	vpternlogq zmm18, zmm28, zmm13, 210
-	vpternlogq zmm28, zmm13, zmm0, 210
-	vpternlogq zmm13, zmm0, zmm1, 210
-	// rho, then chi row 2 -> lanes 10..14
-	vprolq zmm14, zmm14, 1
-	vprolq zmm24, zmm24, 6
-	vprolq zmm9, zmm9, 25
-	vprolq zmm19, zmm19, 8
-	vprolq zmm29, zmm29, 18
-	vmovdqu64 zmm0, zmm14
-	vmovdqu64 zmm1, zmm24
-	vpternlogq zmm14, zmm24, zmm9, 210
-	vpternlogq zmm24, zmm9, zmm19, 210
-	vpternlogq zmm9, zmm19, zmm29, 210
-	vpternlogq zmm19, zmm29, zmm0, 210
-	vpternlogq zmm29, zmm0, zmm1, 210
-	// rho, then chi row 3 -> lanes 15..19
-	vprolq zmm30, zmm30, 27
-	vprolq zmm15, zmm15, 36
-	vprolq zmm25, zmm25, 10
-	vprolq zmm10, zmm10, 15
-	vprolq zmm20, zmm20, 56
-	vmovdqu64 zmm0, zmm30
-	vmovdqu64 zmm1, zmm15
-	vpternlogq zmm30, zmm15, zmm25, 210
-	vpternlogq zmm15, zmm25, zmm10, 210
-	vpternlogq zmm25, zmm10, zmm20, 210
-	vpternlogq zmm10, zmm20, zmm0, 210
-	vpternlogq zmm20, zmm0, zmm1, 210
-	// rho, then chi row 4 -> lanes 20..24
-	vprolq zmm21, zmm21, 62
-	vprolq zmm31, zmm31, 55
-	vprolq zmm16, zmm16, 39
-	vprolq zmm26, zmm26, 41
-	vprolq zmm11, zmm11, 2
-	vmovdqu64 zmm0, zmm21
-	vmovdqu64 zmm1, zmm31
-	vpternlogq zmm21, zmm31, zmm16, 210
-	vpternlogq zmm31, zmm16, zmm26, 210
-	vpternlogq zmm16, zmm26, zmm11, 210
-	vpternlogq zmm26, zmm11, zmm0, 210
-	vpternlogq zmm11, zmm0, zmm1, 210
-	// ---- end of round ----
-
-LOCAL(keccakf1600_amd64_avx512_x8_round_23):
-	// ---- round 23 ----
-	// lanes 0..24 in zmm7 zmm17 zmm27 zmm12 zmm22 zmm23 zmm8 zmm18 zmm28 zmm13 zmm14 zmm24 zmm9 zmm19 zmm29 zmm30 zmm15 zmm25 zmm10 zmm20 zmm21 zmm31 zmm16 zmm26 zmm11
-	vpxorq zmm0, zmm7, zmm23
-	vpternlogq zmm0, zmm14, zmm30, 150
-	vpxorq zmm0, zmm0, zmm21
-	vpxorq zmm1, zmm17, zmm8
-	vpternlogq zmm1, zmm24, zmm15, 150
-	vpxorq zmm1, zmm1, zmm31
-	vpxorq zmm2, zmm27, zmm18
-	vpternlogq zmm2, zmm9, zmm25, 150
-	vpxorq zmm2, zmm2, zmm16
-	vpxorq zmm3, zmm12, zmm28
-	vpternlogq zmm3, zmm19, zmm10, 150
-	vpxorq zmm3, zmm3, zmm26
-	vpxorq zmm4, zmm22, zmm13
-	vpternlogq zmm4, zmm29, zmm20, 150
-	vpxorq zmm4, zmm4, zmm11                // C[0..4]
-	vprolq zmm5, zmm1, 1
-	vpternlogq zmm7, zmm4, zmm5, 150
-	vpternlogq zmm23, zmm4, zmm5, 150
-	vpternlogq zmm14, zmm4, zmm5, 150
-	vpternlogq zmm30, zmm4, zmm5, 150
-	vpternlogq zmm21, zmm4, zmm5, 150
-	vprolq zmm6, zmm2, 1
-	vpternlogq zmm17, zmm0, zmm6, 150
-	vpternlogq zmm8, zmm0, zmm6, 150
-	vpternlogq zmm24, zmm0, zmm6, 150
-	vpternlogq zmm15, zmm0, zmm6, 150
-	vpternlogq zmm31, zmm0, zmm6, 150
-	vprolq zmm5, zmm3, 1
-	vpternlogq zmm27, zmm1, zmm5, 150
-	vpternlogq zmm18, zmm1, zmm5, 150
-	vpternlogq zmm9, zmm1, zmm5, 150
-	vpternlogq zmm25, zmm1, zmm5, 150
-	vpternlogq zmm16, zmm1, zmm5, 150
-	vprolq zmm1, zmm4, 1
-	vpternlogq zmm12, zmm2, zmm1, 150
-	vpternlogq zmm28, zmm2, zmm1, 150
-	vpternlogq zmm19, zmm2, zmm1, 150
-	vpternlogq zmm10, zmm2, zmm1, 150
-	vpternlogq zmm26, zmm2, zmm1, 150
-	vprolq zmm2, zmm0, 1
-	vpternlogq zmm22, zmm3, zmm2, 150
-	vpternlogq zmm13, zmm3, zmm2, 150
-	vpternlogq zmm29, zmm3, zmm2, 150
-	vpternlogq zmm20, zmm3, zmm2, 150
-	vpternlogq zmm11, zmm3, zmm2, 150
-	// rho, then chi row 0 -> lanes 0..4
-	vprolq zmm8, zmm8, 44
-	vprolq zmm9, zmm9, 43
-	vprolq zmm10, zmm10, 21
-	vprolq zmm11, zmm11, 14
-	vmovdqu64 zmm0, zmm7
-	vmovdqu64 zmm1, zmm8
-	vpternlogq zmm7, zmm8, zmm9, 210
-	vpxorq zmm7, zmm7, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 1472] // iota
-	vpternlogq zmm8, zmm9, zmm10, 210
-	vpternlogq zmm9, zmm10, zmm11, 210
-	vpternlogq zmm10, zmm11, zmm0, 210
-	vpternlogq zmm11, zmm0, zmm1, 210
-	// rho, then chi row 1 -> lanes 5..9
-	vprolq zmm12, zmm12, 28
-	vprolq zmm13, zmm13, 20
-	vprolq zmm14, zmm14, 3
-	vprolq zmm15, zmm15, 45
-	vprolq zmm16, zmm16, 61
-	vmovdqu64 zmm0, zmm12
-	vmovdqu64 zmm1, zmm13
-	vpternlogq zmm12, zmm13, zmm14, 210
-	vpternlogq zmm13, zmm14, zmm15, 210
-	vpternlogq zmm14, zmm15, zmm16, 210
-	vpternlogq zmm15, zmm16, zmm0, 210
-	vpternlogq zmm16, zmm0, zmm1, 210
-	// rho, then chi row 2 -> lanes 10..14
-	vprolq zmm17, zmm17, 1
-	vprolq zmm18, zmm18, 6
-	vprolq zmm19, zmm19, 25
-	vprolq zmm20, zmm20, 8
-	vprolq zmm21, zmm21, 18
-	vmovdqu64 zmm0, zmm17
-	vmovdqu64 zmm1, zmm18
-	vpternlogq zmm17, zmm18, zmm19, 210
-	vpternlogq zmm18, zmm19, zmm20, 210
-	vpternlogq zmm19, zmm20, zmm21, 210
-	vpternlogq zmm20, zmm21, zmm0, 210
-	vpternlogq zmm21, zmm0, zmm1, 210
-	// rho, then chi row 3 -> lanes 15..19
-	vprolq zmm22, zmm22, 27
-	vprolq zmm23, zmm23, 36
-	vprolq zmm24, zmm24, 10
-	vprolq zmm25, zmm25, 15
-	vprolq zmm26, zmm26, 56
-	vmovdqu64 zmm0, zmm22
-	vmovdqu64 zmm1, zmm23
-	vpternlogq zmm22, zmm23, zmm24, 210
-	vpternlogq zmm23, zmm24, zmm25, 210
-	vpternlogq zmm24, zmm25, zmm26, 210
-	vpternlogq zmm25, zmm26, zmm0, 210
-	vpternlogq zmm26, zmm0, zmm1, 210
-	// rho, then chi row 4 -> lanes 20..24
-	vprolq zmm27, zmm27, 62
-	vprolq zmm28, zmm28, 55
-	vprolq zmm29, zmm29, 39
-	vprolq zmm30, zmm30, 41
-	vprolq zmm31, zmm31, 2
-	vmovdqu64 zmm0, zmm27
-	vmovdqu64 zmm1, zmm28
-	vpternlogq zmm27, zmm28, zmm29, 210
-	vpternlogq zmm28, zmm29, zmm30, 210
-	vpternlogq zmm29, zmm30, zmm31, 210
-	vpternlogq zmm30, zmm31, zmm0, 210
-	vpternlogq zmm31, zmm0, zmm1, 210
+	vmovdqu64 zmm8, zmm13
+	vmovdqu64 zmm13, zmm16
+	vmovdqu64 zmm16, zmm29
+	vmovdqu64 zmm29, zmm21
+	vmovdqu64 zmm21, zmm27
+	vmovdqu64 zmm27, zmm9
+	vmovdqu64 zmm9, zmm19
+	vmovdqu64 zmm19, zmm20
+	vmovdqu64 zmm20, zmm26
+	vmovdqu64 zmm26, zmm30
+	vmovdqu64 zmm30, zmm22
+	vmovdqu64 zmm22, zmm11
+	vmovdqu64 zmm11, zmm31
+	vmovdqu64 zmm31, zmm28
+	vmovdqu64 zmm28, zmm15
+	vmovdqu64 zmm15, zmm23
+	vmovdqu64 zmm23, zmm12
+	vmovdqu64 zmm12, zmm10
+	vmovdqu64 zmm10, zmm25
+	vmovdqu64 zmm25, zmm24
+	vmovdqu64 zmm24, zmm18
+	vmovdqu64 zmm18, zmm14
+	vmovdqu64 zmm14, zmm17
+	vmovdqu64 zmm17, zmm0
+	// next turn, until the last round constant is done
+	add rax, 64
+	lea rcx, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 1536]
+	cmp rax, rcx
+	jne LOCAL(keccakf1600_amd64_avx512_x8_loop)
 	// ---- end of round ----
 
 	// Every lane is back in its first register: store them, then clear the vector
@@ -2985,7 +397,7 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb72):
 	endbr64
 	// The eight block pointers; then each rate lane of the eight blocks is gathered
 	// into zmm0 (two states an xmm register, joined) and XORed into the lane as it is
-	// loaded, into the register round 0 expects.
+	// loaded. The constant pointer is set last: rax and rcx hold block pointers.
 	SEH_ENDPROLOGUE
 	mov r8, qword ptr [rsi]
 	mov r9, qword ptr [rsi + 8]
@@ -3119,7 +531,8 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb72):
 	vmovdqu64 zmm29, zmmword ptr [rdi + 1408]
 	vmovdqu64 zmm30, zmmword ptr [rdi + 1472]
 	vmovdqu64 zmm31, zmmword ptr [rdi + 1536]
-	jmp LOCAL(keccakf1600_amd64_avx512_x8_round_0)
+	lea rax, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants)]
+	jmp LOCAL(keccakf1600_amd64_avx512_x8_loop)
 	.cfi_endproc
 	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb72))
@@ -3137,7 +550,7 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb104):
 	endbr64
 	// The eight block pointers; then each rate lane of the eight blocks is gathered
 	// into zmm0 (two states an xmm register, joined) and XORed into the lane as it is
-	// loaded, into the register round 0 expects.
+	// loaded. The constant pointer is set last: rax and rcx hold block pointers.
 	SEH_ENDPROLOGUE
 	mov r8, qword ptr [rsi]
 	mov r9, qword ptr [rsi + 8]
@@ -3315,7 +728,8 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb104):
 	vmovdqu64 zmm29, zmmword ptr [rdi + 1408]
 	vmovdqu64 zmm30, zmmword ptr [rdi + 1472]
 	vmovdqu64 zmm31, zmmword ptr [rdi + 1536]
-	jmp LOCAL(keccakf1600_amd64_avx512_x8_round_0)
+	lea rax, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants)]
+	jmp LOCAL(keccakf1600_amd64_avx512_x8_loop)
 	.cfi_endproc
 	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb104))
@@ -3333,7 +747,7 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb136):
 	endbr64
 	// The eight block pointers; then each rate lane of the eight blocks is gathered
 	// into zmm0 (two states an xmm register, joined) and XORed into the lane as it is
-	// loaded, into the register round 0 expects.
+	// loaded. The constant pointer is set last: rax and rcx hold block pointers.
 	SEH_ENDPROLOGUE
 	mov r8, qword ptr [rsi]
 	mov r9, qword ptr [rsi + 8]
@@ -3555,7 +969,8 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb136):
 	vmovdqu64 zmm29, zmmword ptr [rdi + 1408]
 	vmovdqu64 zmm30, zmmword ptr [rdi + 1472]
 	vmovdqu64 zmm31, zmmword ptr [rdi + 1536]
-	jmp LOCAL(keccakf1600_amd64_avx512_x8_round_0)
+	lea rax, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants)]
+	jmp LOCAL(keccakf1600_amd64_avx512_x8_loop)
 	.cfi_endproc
 	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb136))
@@ -3573,7 +988,7 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb144):
 	endbr64
 	// The eight block pointers; then each rate lane of the eight blocks is gathered
 	// into zmm0 (two states an xmm register, joined) and XORed into the lane as it is
-	// loaded, into the register round 0 expects.
+	// loaded. The constant pointer is set last: rax and rcx hold block pointers.
 	SEH_ENDPROLOGUE
 	mov r8, qword ptr [rsi]
 	mov r9, qword ptr [rsi + 8]
@@ -3806,7 +1221,8 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb144):
 	vmovdqu64 zmm29, zmmword ptr [rdi + 1408]
 	vmovdqu64 zmm30, zmmword ptr [rdi + 1472]
 	vmovdqu64 zmm31, zmmword ptr [rdi + 1536]
-	jmp LOCAL(keccakf1600_amd64_avx512_x8_round_0)
+	lea rax, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants)]
+	jmp LOCAL(keccakf1600_amd64_avx512_x8_loop)
 	.cfi_endproc
 	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb144))
@@ -3824,7 +1240,7 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb168):
 	endbr64
 	// The eight block pointers; then each rate lane of the eight blocks is gathered
 	// into zmm0 (two states an xmm register, joined) and XORed into the lane as it is
-	// loaded, into the register round 0 expects.
+	// loaded. The constant pointer is set last: rax and rcx hold block pointers.
 	SEH_ENDPROLOGUE
 	mov r8, qword ptr [rsi]
 	mov r9, qword ptr [rsi + 8]
@@ -4090,7 +1506,8 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb168):
 	vmovdqu64 zmm29, zmmword ptr [rdi + 1408]
 	vmovdqu64 zmm30, zmmword ptr [rdi + 1472]
 	vmovdqu64 zmm31, zmmword ptr [rdi + 1536]
-	jmp LOCAL(keccakf1600_amd64_avx512_x8_round_0)
+	lea rax, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants)]
+	jmp LOCAL(keccakf1600_amd64_avx512_x8_loop)
 	.cfi_endproc
 	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb168))
@@ -4106,34 +1523,35 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8):
 	.cfi_startproc
 	SEH_PROC(SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8))
 	endbr64
-	// The lanes into the registers round 12 expects.
+	// The lanes into their registers; the constant pointer at the first round.
 	SEH_ENDPROLOGUE
 	vmovdqu64 zmm7, zmmword ptr [rdi]
-	vmovdqu64 zmm11, zmmword ptr [rdi + 64]
-	vmovdqu64 zmm10, zmmword ptr [rdi + 128]
-	vmovdqu64 zmm9, zmmword ptr [rdi + 192]
-	vmovdqu64 zmm8, zmmword ptr [rdi + 256]
-	vmovdqu64 zmm27, zmmword ptr [rdi + 320]
-	vmovdqu64 zmm31, zmmword ptr [rdi + 384]
-	vmovdqu64 zmm30, zmmword ptr [rdi + 448]
-	vmovdqu64 zmm29, zmmword ptr [rdi + 512]
-	vmovdqu64 zmm28, zmmword ptr [rdi + 576]
-	vmovdqu64 zmm22, zmmword ptr [rdi + 640]
-	vmovdqu64 zmm26, zmmword ptr [rdi + 704]
-	vmovdqu64 zmm25, zmmword ptr [rdi + 768]
-	vmovdqu64 zmm24, zmmword ptr [rdi + 832]
-	vmovdqu64 zmm23, zmmword ptr [rdi + 896]
-	vmovdqu64 zmm17, zmmword ptr [rdi + 960]
-	vmovdqu64 zmm21, zmmword ptr [rdi + 1024]
-	vmovdqu64 zmm20, zmmword ptr [rdi + 1088]
-	vmovdqu64 zmm19, zmmword ptr [rdi + 1152]
-	vmovdqu64 zmm18, zmmword ptr [rdi + 1216]
-	vmovdqu64 zmm12, zmmword ptr [rdi + 1280]
-	vmovdqu64 zmm16, zmmword ptr [rdi + 1344]
-	vmovdqu64 zmm15, zmmword ptr [rdi + 1408]
-	vmovdqu64 zmm14, zmmword ptr [rdi + 1472]
-	vmovdqu64 zmm13, zmmword ptr [rdi + 1536]
-	jmp LOCAL(keccakf1600_amd64_avx512_x8_round_12)
+	vmovdqu64 zmm8, zmmword ptr [rdi + 64]
+	vmovdqu64 zmm9, zmmword ptr [rdi + 128]
+	vmovdqu64 zmm10, zmmword ptr [rdi + 192]
+	vmovdqu64 zmm11, zmmword ptr [rdi + 256]
+	vmovdqu64 zmm12, zmmword ptr [rdi + 320]
+	vmovdqu64 zmm13, zmmword ptr [rdi + 384]
+	vmovdqu64 zmm14, zmmword ptr [rdi + 448]
+	vmovdqu64 zmm15, zmmword ptr [rdi + 512]
+	vmovdqu64 zmm16, zmmword ptr [rdi + 576]
+	vmovdqu64 zmm17, zmmword ptr [rdi + 640]
+	vmovdqu64 zmm18, zmmword ptr [rdi + 704]
+	vmovdqu64 zmm19, zmmword ptr [rdi + 768]
+	vmovdqu64 zmm20, zmmword ptr [rdi + 832]
+	vmovdqu64 zmm21, zmmword ptr [rdi + 896]
+	vmovdqu64 zmm22, zmmword ptr [rdi + 960]
+	vmovdqu64 zmm23, zmmword ptr [rdi + 1024]
+	vmovdqu64 zmm24, zmmword ptr [rdi + 1088]
+	vmovdqu64 zmm25, zmmword ptr [rdi + 1152]
+	vmovdqu64 zmm26, zmmword ptr [rdi + 1216]
+	vmovdqu64 zmm27, zmmword ptr [rdi + 1280]
+	vmovdqu64 zmm28, zmmword ptr [rdi + 1344]
+	vmovdqu64 zmm29, zmmword ptr [rdi + 1408]
+	vmovdqu64 zmm30, zmmword ptr [rdi + 1472]
+	vmovdqu64 zmm31, zmmword ptr [rdi + 1536]
+	lea rax, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 768]
+	jmp LOCAL(keccakf1600_amd64_avx512_x8_loop)
 	.cfi_endproc
 	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8))
@@ -4151,7 +1569,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136):
 	endbr64
 	// The eight block pointers; then each rate lane of the eight blocks is gathered
 	// into zmm0 (two states an xmm register, joined) and XORed into the lane as it is
-	// loaded, into the register round 12 expects.
+	// loaded. The constant pointer is set last: rax and rcx hold block pointers.
 	SEH_ENDPROLOGUE
 	mov r8, qword ptr [rsi]
 	mov r9, qword ptr [rsi + 8]
@@ -4184,7 +1602,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm11, zmm0, zmmword ptr [rdi + 64]
+	vpxorq zmm8, zmm0, zmmword ptr [rdi + 64]
 	vmovq xmm0, qword ptr [r8 + 16]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 16], 1
 	vmovq xmm1, qword ptr [r10 + 16]
@@ -4196,7 +1614,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm10, zmm0, zmmword ptr [rdi + 128]
+	vpxorq zmm9, zmm0, zmmword ptr [rdi + 128]
 	vmovq xmm0, qword ptr [r8 + 24]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 24], 1
 	vmovq xmm1, qword ptr [r10 + 24]
@@ -4208,7 +1626,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm9, zmm0, zmmword ptr [rdi + 192]
+	vpxorq zmm10, zmm0, zmmword ptr [rdi + 192]
 	vmovq xmm0, qword ptr [r8 + 32]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 32], 1
 	vmovq xmm1, qword ptr [r10 + 32]
@@ -4220,7 +1638,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm8, zmm0, zmmword ptr [rdi + 256]
+	vpxorq zmm11, zmm0, zmmword ptr [rdi + 256]
 	vmovq xmm0, qword ptr [r8 + 40]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 40], 1
 	vmovq xmm1, qword ptr [r10 + 40]
@@ -4232,7 +1650,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm27, zmm0, zmmword ptr [rdi + 320]
+	vpxorq zmm12, zmm0, zmmword ptr [rdi + 320]
 	vmovq xmm0, qword ptr [r8 + 48]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 48], 1
 	vmovq xmm1, qword ptr [r10 + 48]
@@ -4244,7 +1662,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm31, zmm0, zmmword ptr [rdi + 384]
+	vpxorq zmm13, zmm0, zmmword ptr [rdi + 384]
 	vmovq xmm0, qword ptr [r8 + 56]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 56], 1
 	vmovq xmm1, qword ptr [r10 + 56]
@@ -4256,7 +1674,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm30, zmm0, zmmword ptr [rdi + 448]
+	vpxorq zmm14, zmm0, zmmword ptr [rdi + 448]
 	vmovq xmm0, qword ptr [r8 + 64]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 64], 1
 	vmovq xmm1, qword ptr [r10 + 64]
@@ -4268,7 +1686,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm29, zmm0, zmmword ptr [rdi + 512]
+	vpxorq zmm15, zmm0, zmmword ptr [rdi + 512]
 	vmovq xmm0, qword ptr [r8 + 72]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 72], 1
 	vmovq xmm1, qword ptr [r10 + 72]
@@ -4280,7 +1698,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm28, zmm0, zmmword ptr [rdi + 576]
+	vpxorq zmm16, zmm0, zmmword ptr [rdi + 576]
 	vmovq xmm0, qword ptr [r8 + 80]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 80], 1
 	vmovq xmm1, qword ptr [r10 + 80]
@@ -4292,7 +1710,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm22, zmm0, zmmword ptr [rdi + 640]
+	vpxorq zmm17, zmm0, zmmword ptr [rdi + 640]
 	vmovq xmm0, qword ptr [r8 + 88]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 88], 1
 	vmovq xmm1, qword ptr [r10 + 88]
@@ -4304,7 +1722,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm26, zmm0, zmmword ptr [rdi + 704]
+	vpxorq zmm18, zmm0, zmmword ptr [rdi + 704]
 	vmovq xmm0, qword ptr [r8 + 96]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 96], 1
 	vmovq xmm1, qword ptr [r10 + 96]
@@ -4316,7 +1734,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm25, zmm0, zmmword ptr [rdi + 768]
+	vpxorq zmm19, zmm0, zmmword ptr [rdi + 768]
 	vmovq xmm0, qword ptr [r8 + 104]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 104], 1
 	vmovq xmm1, qword ptr [r10 + 104]
@@ -4328,7 +1746,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm24, zmm0, zmmword ptr [rdi + 832]
+	vpxorq zmm20, zmm0, zmmword ptr [rdi + 832]
 	vmovq xmm0, qword ptr [r8 + 112]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 112], 1
 	vmovq xmm1, qword ptr [r10 + 112]
@@ -4340,7 +1758,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm23, zmm0, zmmword ptr [rdi + 896]
+	vpxorq zmm21, zmm0, zmmword ptr [rdi + 896]
 	vmovq xmm0, qword ptr [r8 + 120]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 120], 1
 	vmovq xmm1, qword ptr [r10 + 120]
@@ -4352,7 +1770,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm17, zmm0, zmmword ptr [rdi + 960]
+	vpxorq zmm22, zmm0, zmmword ptr [rdi + 960]
 	vmovq xmm0, qword ptr [r8 + 128]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 128], 1
 	vmovq xmm1, qword ptr [r10 + 128]
@@ -4364,16 +1782,17 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm21, zmm0, zmmword ptr [rdi + 1024]
-	vmovdqu64 zmm20, zmmword ptr [rdi + 1088]
-	vmovdqu64 zmm19, zmmword ptr [rdi + 1152]
-	vmovdqu64 zmm18, zmmword ptr [rdi + 1216]
-	vmovdqu64 zmm12, zmmword ptr [rdi + 1280]
-	vmovdqu64 zmm16, zmmword ptr [rdi + 1344]
-	vmovdqu64 zmm15, zmmword ptr [rdi + 1408]
-	vmovdqu64 zmm14, zmmword ptr [rdi + 1472]
-	vmovdqu64 zmm13, zmmword ptr [rdi + 1536]
-	jmp LOCAL(keccakf1600_amd64_avx512_x8_round_12)
+	vpxorq zmm23, zmm0, zmmword ptr [rdi + 1024]
+	vmovdqu64 zmm24, zmmword ptr [rdi + 1088]
+	vmovdqu64 zmm25, zmmword ptr [rdi + 1152]
+	vmovdqu64 zmm26, zmmword ptr [rdi + 1216]
+	vmovdqu64 zmm27, zmmword ptr [rdi + 1280]
+	vmovdqu64 zmm28, zmmword ptr [rdi + 1344]
+	vmovdqu64 zmm29, zmmword ptr [rdi + 1408]
+	vmovdqu64 zmm30, zmmword ptr [rdi + 1472]
+	vmovdqu64 zmm31, zmmword ptr [rdi + 1536]
+	lea rax, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 768]
+	jmp LOCAL(keccakf1600_amd64_avx512_x8_loop)
 	.cfi_endproc
 	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136))
@@ -4391,7 +1810,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168):
 	endbr64
 	// The eight block pointers; then each rate lane of the eight blocks is gathered
 	// into zmm0 (two states an xmm register, joined) and XORed into the lane as it is
-	// loaded, into the register round 12 expects.
+	// loaded. The constant pointer is set last: rax and rcx hold block pointers.
 	SEH_ENDPROLOGUE
 	mov r8, qword ptr [rsi]
 	mov r9, qword ptr [rsi + 8]
@@ -4424,7 +1843,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm11, zmm0, zmmword ptr [rdi + 64]
+	vpxorq zmm8, zmm0, zmmword ptr [rdi + 64]
 	vmovq xmm0, qword ptr [r8 + 16]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 16], 1
 	vmovq xmm1, qword ptr [r10 + 16]
@@ -4436,7 +1855,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm10, zmm0, zmmword ptr [rdi + 128]
+	vpxorq zmm9, zmm0, zmmword ptr [rdi + 128]
 	vmovq xmm0, qword ptr [r8 + 24]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 24], 1
 	vmovq xmm1, qword ptr [r10 + 24]
@@ -4448,7 +1867,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm9, zmm0, zmmword ptr [rdi + 192]
+	vpxorq zmm10, zmm0, zmmword ptr [rdi + 192]
 	vmovq xmm0, qword ptr [r8 + 32]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 32], 1
 	vmovq xmm1, qword ptr [r10 + 32]
@@ -4460,7 +1879,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm8, zmm0, zmmword ptr [rdi + 256]
+	vpxorq zmm11, zmm0, zmmword ptr [rdi + 256]
 	vmovq xmm0, qword ptr [r8 + 40]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 40], 1
 	vmovq xmm1, qword ptr [r10 + 40]
@@ -4472,7 +1891,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm27, zmm0, zmmword ptr [rdi + 320]
+	vpxorq zmm12, zmm0, zmmword ptr [rdi + 320]
 	vmovq xmm0, qword ptr [r8 + 48]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 48], 1
 	vmovq xmm1, qword ptr [r10 + 48]
@@ -4484,7 +1903,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm31, zmm0, zmmword ptr [rdi + 384]
+	vpxorq zmm13, zmm0, zmmword ptr [rdi + 384]
 	vmovq xmm0, qword ptr [r8 + 56]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 56], 1
 	vmovq xmm1, qword ptr [r10 + 56]
@@ -4496,7 +1915,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm30, zmm0, zmmword ptr [rdi + 448]
+	vpxorq zmm14, zmm0, zmmword ptr [rdi + 448]
 	vmovq xmm0, qword ptr [r8 + 64]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 64], 1
 	vmovq xmm1, qword ptr [r10 + 64]
@@ -4508,7 +1927,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm29, zmm0, zmmword ptr [rdi + 512]
+	vpxorq zmm15, zmm0, zmmword ptr [rdi + 512]
 	vmovq xmm0, qword ptr [r8 + 72]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 72], 1
 	vmovq xmm1, qword ptr [r10 + 72]
@@ -4520,7 +1939,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm28, zmm0, zmmword ptr [rdi + 576]
+	vpxorq zmm16, zmm0, zmmword ptr [rdi + 576]
 	vmovq xmm0, qword ptr [r8 + 80]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 80], 1
 	vmovq xmm1, qword ptr [r10 + 80]
@@ -4532,7 +1951,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm22, zmm0, zmmword ptr [rdi + 640]
+	vpxorq zmm17, zmm0, zmmword ptr [rdi + 640]
 	vmovq xmm0, qword ptr [r8 + 88]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 88], 1
 	vmovq xmm1, qword ptr [r10 + 88]
@@ -4544,7 +1963,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm26, zmm0, zmmword ptr [rdi + 704]
+	vpxorq zmm18, zmm0, zmmword ptr [rdi + 704]
 	vmovq xmm0, qword ptr [r8 + 96]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 96], 1
 	vmovq xmm1, qword ptr [r10 + 96]
@@ -4556,7 +1975,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm25, zmm0, zmmword ptr [rdi + 768]
+	vpxorq zmm19, zmm0, zmmword ptr [rdi + 768]
 	vmovq xmm0, qword ptr [r8 + 104]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 104], 1
 	vmovq xmm1, qword ptr [r10 + 104]
@@ -4568,7 +1987,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm24, zmm0, zmmword ptr [rdi + 832]
+	vpxorq zmm20, zmm0, zmmword ptr [rdi + 832]
 	vmovq xmm0, qword ptr [r8 + 112]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 112], 1
 	vmovq xmm1, qword ptr [r10 + 112]
@@ -4580,7 +1999,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm23, zmm0, zmmword ptr [rdi + 896]
+	vpxorq zmm21, zmm0, zmmword ptr [rdi + 896]
 	vmovq xmm0, qword ptr [r8 + 120]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 120], 1
 	vmovq xmm1, qword ptr [r10 + 120]
@@ -4592,7 +2011,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm17, zmm0, zmmword ptr [rdi + 960]
+	vpxorq zmm22, zmm0, zmmword ptr [rdi + 960]
 	vmovq xmm0, qword ptr [r8 + 128]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 128], 1
 	vmovq xmm1, qword ptr [r10 + 128]
@@ -4604,7 +2023,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm21, zmm0, zmmword ptr [rdi + 1024]
+	vpxorq zmm23, zmm0, zmmword ptr [rdi + 1024]
 	vmovq xmm0, qword ptr [r8 + 136]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 136], 1
 	vmovq xmm1, qword ptr [r10 + 136]
@@ -4616,7 +2035,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm20, zmm0, zmmword ptr [rdi + 1088]
+	vpxorq zmm24, zmm0, zmmword ptr [rdi + 1088]
 	vmovq xmm0, qword ptr [r8 + 144]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 144], 1
 	vmovq xmm1, qword ptr [r10 + 144]
@@ -4628,7 +2047,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm19, zmm0, zmmword ptr [rdi + 1152]
+	vpxorq zmm25, zmm0, zmmword ptr [rdi + 1152]
 	vmovq xmm0, qword ptr [r8 + 152]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 152], 1
 	vmovq xmm1, qword ptr [r10 + 152]
@@ -4640,7 +2059,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm18, zmm0, zmmword ptr [rdi + 1216]
+	vpxorq zmm26, zmm0, zmmword ptr [rdi + 1216]
 	vmovq xmm0, qword ptr [r8 + 160]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 160], 1
 	vmovq xmm1, qword ptr [r10 + 160]
@@ -4652,12 +2071,13 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168):
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm12, zmm0, zmmword ptr [rdi + 1280]
-	vmovdqu64 zmm16, zmmword ptr [rdi + 1344]
-	vmovdqu64 zmm15, zmmword ptr [rdi + 1408]
-	vmovdqu64 zmm14, zmmword ptr [rdi + 1472]
-	vmovdqu64 zmm13, zmmword ptr [rdi + 1536]
-	jmp LOCAL(keccakf1600_amd64_avx512_x8_round_12)
+	vpxorq zmm27, zmm0, zmmword ptr [rdi + 1280]
+	vmovdqu64 zmm28, zmmword ptr [rdi + 1344]
+	vmovdqu64 zmm29, zmmword ptr [rdi + 1408]
+	vmovdqu64 zmm30, zmmword ptr [rdi + 1472]
+	vmovdqu64 zmm31, zmmword ptr [rdi + 1536]
+	lea rax, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 768]
+	jmp LOCAL(keccakf1600_amd64_avx512_x8_loop)
 	.cfi_endproc
 	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168))
