@@ -20,31 +20,39 @@ inline void store_le64(std::uint8_t* bytes, std::uint64_t value) noexcept {
   std::memcpy(bytes, &value, 8);
 }
 
+// XORs `length` bytes into a state's little-endian byte string, from byte `offset` on, where
+// the state's lane i is lanes[stride * i]: stride 1 for a plain state, N for one state of N
+// lane-interleaved ones (a column of a batch kernel's states).
+inline void xor_into_lanes(std::uint64_t* lanes, std::size_t stride, std::size_t offset,
+                           const std::uint8_t* data, std::size_t length) noexcept {
+  const auto xor_byte = [&](std::size_t byte, std::uint8_t value) {
+    std::uint64_t& lane = lanes[stride * (byte / 8)];
+    if constexpr (std::endian::native == std::endian::little) {
+      reinterpret_cast<std::uint8_t*>(&lane)[byte % 8] ^= value;
+    } else {
+      lane ^= std::uint64_t{value} << (8 * (byte % 8));
+    }
+  };
+  // Whole 8-byte words where the state is lane-aligned; bytes around them.
+  for (; length != 0 && (offset % 8) != 0; --length, ++offset)
+    xor_byte(offset, *data++);
+  // An unoptimised build keeps `word` on the stack, where the last input word (a message
+  // or a tree leaf's output: secret) would outlive the call: it is cleared after the loop.
+  // An optimised build keeps it in a register and drops the clearing store.
+  std::uint64_t word = 0;
+  for (; length >= 8; length -= 8, offset += 8, data += 8) {
+    word = load_le64(data);
+    lanes[stride * (offset / 8)] ^= word;
+  }
+  word = 0;
+  for (; length != 0; --length, ++offset)
+    xor_byte(offset, *data++);
+}
+
 // XORs `length` bytes into the state's little-endian byte string, from byte `offset` on.
 inline void xor_into_state(std::uint64_t* lanes, std::size_t offset, const std::uint8_t* data,
                            std::size_t length) noexcept {
-  if constexpr (std::endian::native == std::endian::little) {
-    auto* state = reinterpret_cast<std::uint8_t*>(lanes) + offset;
-    // Whole 8-byte words where the state is lane-aligned; bytes around them.
-    for (; length != 0 && (offset % 8) != 0; --length, ++offset)
-      *state++ ^= *data++;
-    // An unoptimised build keeps `word` on the stack, where the last input word (a message
-    // or a tree leaf's output: secret) would outlive the call: it is cleared after the loop.
-    // An optimised build keeps it in a register and drops the clearing store.
-    std::uint64_t word = 0;
-    for (; length >= 8; length -= 8, offset += 8, state += 8, data += 8) {
-      std::memcpy(&word, data, 8);
-      lanes[offset / 8] ^= word;
-    }
-    word = 0;
-    for (; length != 0; --length)
-      *state++ ^= *data++;
-  } else {
-    for (std::size_t i = 0; i < length; ++i) {
-      const std::size_t byte = offset + i;
-      lanes[byte / 8] ^= std::uint64_t{data[i]} << (8 * (byte % 8));
-    }
-  }
+  xor_into_lanes(lanes, 1, offset, data, length);
 }
 
 // Copies `length` bytes of the state's little-endian byte string, from byte `offset` on.
