@@ -186,29 +186,27 @@ class Avx512X8KeccakBuilder {
     emit_epilogue(e);
   }
 
-  // Moves every lane from `registers` back to its home register: the register permutation
-  // is one cycle per lane orbit, each moved through kParity[0] (free at the round's end).
+  // Moves every lane from `registers` (where lane i is now) back to its home register. The
+  // moves follow each cycle of the register permutation: the first home's value is parked in
+  // kParity[0] (free at the round's end), each home then takes the lane that belongs there,
+  // and the last takes the parked value.
   static void emit_lanes_home(Emitter& e, const LaneRegisters& registers) {
     e.comment("pi: each lane back to its register for the next turn");
-    // source[home] = the register whose lane belongs in `home`.
-    std::array<Reg, keccak::kLanes> source{};
     const LaneRegisters home = home_registers();
-    for (int lane = 0; lane < keccak::kLanes; ++lane)
-      source[static_cast<std::size_t>(lane)] = registers[lane];
-    const auto lane_of_home = [&](Reg reg) { return reg.index - kFirstLaneRegister; };
+    const auto lane_whose_home_is = [](Reg reg) { return reg.index - kFirstLaneRegister; };
     std::array<bool, keccak::kLanes> placed{};
     for (int start = 0; start < keccak::kLanes; ++start) {
-      if (placed[start] || source[start] == home[start]) continue;
+      if (placed[start] || registers[start] == home[start]) continue;
       e.vmovdqu64(kParity[0], home[start]);
       for (int lane = start;;) {
         placed[lane] = true;
-        const Reg from = source[lane];
+        const Reg from = registers[lane];
         if (from == home[start]) {
           e.vmovdqu64(home[lane], kParity[0]);
           break;
         }
         e.vmovdqu64(home[lane], from);
-        lane = lane_of_home(from);
+        lane = lane_whose_home_is(from);
       }
     }
   }
