@@ -40,8 +40,11 @@ inline void xor_into_lanes(std::uint64_t* lanes, std::size_t stride, std::size_t
   // or a tree leaf's output: secret) would outlive the call: it is cleared after the loop.
   // An optimised build keeps it in a register and drops the clearing store.
   std::uint64_t word = 0;
+  // The bytes go straight into `word` (not through load_le64, whose local would be one more
+  // copy on the stack of an unoptimised build).
   for (; length >= 8; length -= 8, offset += 8, data += 8) {
-    word = load_le64(data);
+    std::memcpy(&word, data, 8);
+    if constexpr (std::endian::native == std::endian::big) word = __builtin_bswap64(word);
     lanes[stride * (offset / 8)] ^= word;
   }
   word = 0;
