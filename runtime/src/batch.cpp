@@ -168,8 +168,7 @@ void hash_batch(const KeccakBatchKernel& kernel, const BatchHashFunction& functi
       const int s = static_cast<int>(
           std::find_if(slots, slots + n, [](const Slot& slot) { return slot.message != kIdle; }) -
           slots);
-      for (int i = 0; i < 25; ++i)
-        lanes[i] = states[n * i + s];
+      copy_column_to_lanes(states + s, static_cast<std::size_t>(n), lanes);
       finish_on_single_kernel(lanes, slots[s], function,
                               digests + slots[s].message * function.digest_bytes);
       break;

@@ -100,6 +100,17 @@ constexpr KeccakBatchKernel make_keccak_batch_kernel(std::string_view name,
   return kernel;
 }
 
+// One state's 25 lanes copied between a column of N interleaved states (lane i at
+// column[stride * i]) and a plain 25-lane state, for the steps that run one state on the
+// single-state kernel. Not inlined, on purpose: inlined into a caller that then calls a
+// kernel, the copy loop may leave its last lane in a callee-saved register, which the next
+// kernel that saves that register pushes into its frame (the residue test found lane 24
+// there); a leaf function keeps the lanes in call-clobbered registers.
+[[gnu::noinline]] void copy_column_to_lanes(const std::uint64_t* column, std::size_t stride,
+                                            std::uint64_t* lanes) noexcept;
+[[gnu::noinline]] void copy_lanes_to_column(const std::uint64_t* lanes, std::uint64_t* column,
+                                            std::size_t stride) noexcept;
+
 // Every batch kernel compiled into this library, best first; "single" is last.
 std::span<const KeccakBatchKernel* const> compiled_batch_kernels() noexcept;
 

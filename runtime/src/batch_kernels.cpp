@@ -25,11 +25,9 @@ template <PermuteFn Permute>
 void permute_portable_x4(std::uint64_t* states) noexcept {
   std::uint64_t lanes[25];
   for (int s = 0; s < kPortableStates; ++s) {
-    for (int i = 0; i < 25; ++i)
-      lanes[i] = states[kPortableStates * i + s];
+    copy_column_to_lanes(states + s, kPortableStates, lanes);
     Permute(lanes);
-    for (int i = 0; i < 25; ++i)
-      states[kPortableStates * i + s] = lanes[i];
+    copy_lanes_to_column(lanes, states + s, kPortableStates);
   }
   wipe_words(lanes);
 }
@@ -38,13 +36,11 @@ template <std::size_t RateBytes, PermuteFn Permute>
 void absorb_portable_x4(std::uint64_t* states, const std::uint8_t* const* blocks) noexcept {
   std::uint64_t lanes[25];
   for (int s = 0; s < kPortableStates; ++s) {
-    for (int i = 0; i < 25; ++i)
-      lanes[i] = states[kPortableStates * i + s];
+    copy_column_to_lanes(states + s, kPortableStates, lanes);
     for (std::size_t lane = 0; lane < RateBytes / 8; ++lane)
       lanes[lane] ^= load_le64(blocks[s] + 8 * lane);
     Permute(lanes);
-    for (int i = 0; i < 25; ++i)
-      states[kPortableStates * i + s] = lanes[i];
+    copy_lanes_to_column(lanes, states + s, kPortableStates);
   }
   wipe_words(lanes);
 }
@@ -98,6 +94,18 @@ extern const KeccakBatchKernel kPortableX4BatchKernel = make_keccak_batch_kernel
 
 extern const KeccakBatchKernel kSingleBatchKernel =
     make_keccak_batch_kernel("single", always_supported, 1, true, kSingleEntries);
+
+void copy_column_to_lanes(const std::uint64_t* column, std::size_t stride,
+                          std::uint64_t* lanes) noexcept {
+  for (std::size_t i = 0; i < 25; ++i)
+    lanes[i] = column[stride * i];
+}
+
+void copy_lanes_to_column(const std::uint64_t* lanes, std::uint64_t* column,
+                          std::size_t stride) noexcept {
+  for (std::size_t i = 0; i < 25; ++i)
+    column[stride * i] = lanes[i];
+}
 
 BatchAbsorbFn KeccakBatchKernel::absorb_for(std::size_t rate_bytes, int rounds) const noexcept {
   const std::span<const std::size_t> rates = rounds == kFullRounds

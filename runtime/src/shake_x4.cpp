@@ -152,12 +152,11 @@ void KeccakSpongeX4::absorb_blocks_stream(std::size_t stream, const std::uint8_t
     return;
   }
   std::uint64_t lanes[25];
-  for (std::size_t i = 0; i < 25; ++i)
-    lanes[i] = states_[lane_index(stream, i)];
+  std::uint64_t* column = states_ + lane_index(stream, 0);
+  copy_column_to_lanes(column, group_states_, lanes);
   for (std::size_t block = 0; block < block_count; ++block, blocks += rate)
     absorb(lanes, blocks);
-  for (std::size_t i = 0; i < 25; ++i)
-    states_[lane_index(stream, i)] = lanes[i];
+  copy_lanes_to_column(lanes, column, group_states_);
   wipe_words(lanes);
 }
 
@@ -181,11 +180,10 @@ void KeccakSpongeX4::absorb_stream(std::size_t stream, const std::uint8_t* data,
       active_keccak_kernel().permute(states_ + 25 * stream);
     } else {
       std::uint64_t lanes[25];
-      for (std::size_t i = 0; i < 25; ++i)
-        lanes[i] = states_[lane_index(stream, i)];
+      std::uint64_t* column = states_ + lane_index(stream, 0);
+      copy_column_to_lanes(column, group_states_, lanes);
       active_keccak_kernel().permute(lanes);
-      for (std::size_t i = 0; i < 25; ++i)
-        states_[lane_index(stream, i)] = lanes[i];
+      copy_lanes_to_column(lanes, column, group_states_);
       wipe_words(lanes);
     }
   }
