@@ -116,6 +116,17 @@ void sponge_keccakp1600_12_amd64_avx512_x8(uint64_t state[200]) SPONGE_KERNEL_NO
 void sponge_keccakp1600_12_amd64_avx512_x8_absorb136(uint64_t state[200], const uint8_t* const blocks[8]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_amd64_avx512_x8_absorb168(uint64_t state[200], const uint8_t* const blocks[8]) SPONGE_KERNEL_NOEXCEPT;
 
+/* amd64-avx512-x4 (generated/keccakf1600_amd64_avx512_x4.S) */
+void sponge_keccakf1600_amd64_avx512_x4(uint64_t state[100]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_amd64_avx512_x4_absorb72(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_amd64_avx512_x4_absorb104(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_amd64_avx512_x4_absorb136(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_amd64_avx512_x4_absorb144(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_amd64_avx512_x4_absorb168(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_amd64_avx512_x4(uint64_t state[100]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_amd64_avx512_x4_absorb136(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_amd64_avx512_x4_absorb168(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+
 #ifdef __cplusplus
 }
 #endif
@@ -230,5 +241,22 @@ void sponge_keccakp1600_12_amd64_avx512_x8_absorb168(uint64_t state[200], const 
   {"avx", 1, 0, 2, 28, 0, 0, 0x6}, \
   {"avx2", 7, 0, 1, 5, 0, 0, 0x6}, \
   {"avx512f", 7, 0, 1, 16, 0, 0, 0xe6}
+
+#define SPONGE_KERNEL_AMD64_AVX512_X4_NAME "amd64-avx512-x4"
+#define SPONGE_KERNEL_AMD64_AVX512_X4_ENTRIES(X) \
+  X(permute, "keccak-f1600", 24, 0, 4, sponge_keccakf1600_amd64_avx512_x4) \
+  X(absorb, "keccak-f1600", 24, 72, 4, sponge_keccakf1600_amd64_avx512_x4_absorb72) \
+  X(absorb, "keccak-f1600", 24, 104, 4, sponge_keccakf1600_amd64_avx512_x4_absorb104) \
+  X(absorb, "keccak-f1600", 24, 136, 4, sponge_keccakf1600_amd64_avx512_x4_absorb136) \
+  X(absorb, "keccak-f1600", 24, 144, 4, sponge_keccakf1600_amd64_avx512_x4_absorb144) \
+  X(absorb, "keccak-f1600", 24, 168, 4, sponge_keccakf1600_amd64_avx512_x4_absorb168) \
+  X(permute, "keccak-p1600", 12, 0, 4, sponge_keccakp1600_12_amd64_avx512_x4) \
+  X(absorb, "keccak-p1600", 12, 136, 4, sponge_keccakp1600_12_amd64_avx512_x4_absorb136) \
+  X(absorb, "keccak-p1600", 12, 168, 4, sponge_keccakp1600_12_amd64_avx512_x4_absorb168)
+#define SPONGE_KERNEL_AMD64_AVX512_X4_CPU_FEATURES \
+  {"avx", 1, 0, 2, 28, 0, 0, 0x6}, \
+  {"avx2", 7, 0, 1, 5, 0, 0, 0x6}, \
+  {"avx512f", 7, 0, 1, 16, 0, 0, 0xe6}, \
+  {"avx512vl", 7, 0, 1, 31, 0, 0, 0xe6}
 
 #endif /* SPONGE_GENERATED_KERNELS_H */

@@ -1,5 +1,7 @@
-// Keccak-f[1600] on eight independent states at once, amd64 AVX-512: each zmm register holds
-// one lane of all eight states (lane i of state s at state[8 * i + s]).
+// Keccak-f[1600] on several independent states at once, amd64 AVX-512: eight states in zmm
+// registers (amd64-avx512-x8, AVX-512F) or four in ymm registers (amd64-avx512-x4, AVX-512F
+// and VL: the same instructions on 256 bits, for callers with four states). Each vector
+// register holds one lane of all the states (lane i of state s at state[N * i + s]).
 //
 // AVX-512 has 32 vector registers, so the 25 lanes stay in registers for the whole
 // permutation: there is no scratch state and no stack frame. Within a round pi moves no
@@ -23,34 +25,51 @@ namespace {
 
 using namespace amd64;
 
-constexpr int kStates = 8;
-constexpr int kLaneBytes = 8 * kStates;  // one zmm register: a lane of the eight states
+// The kernel's width: its states, and the vector registers that hold a lane of them all.
+struct Width {
+  int states;      // N
+  RegClass lanes;  // zmm (eight states) or ymm (four)
+  std::string_view kernel_name;
+  std::string_view file_name;
+  std::string_view symbol_suffix;
 
-// Every register's role, named once.
-constexpr Reg kState = rdi;          // argument 1: the caller's 8 x 25 lanes
-constexpr Reg kBlockPointers = rsi;  // argument 2 of the absorb entries: blocks[0..7]
-// The eight block pointers, loaded; rsi last, as it held the array of them.
-constexpr Reg kBlock[kStates] = {r8, r9, r10, r11, rax, rcx, rdx, rsi};
+  int lane_bytes() const { return 8 * states; }
+  Reg vector(int index) const { return Reg{lanes, static_cast<std::uint8_t>(index)}; }
+  std::string vector_name() const { return lanes == RegClass::zmm ? "zmm" : "ymm"; }
+  // [base + disp] and [rip + label + disp], one lane of the N states wide.
+  Mem lane_memory(Reg base, std::int32_t disp) const { return sized(lane_bytes(), base, disp); }
+  Mem constant(LabelId label, std::int32_t disp) const {
+    return Mem{kNoBase, disp, Addressing::pc_relative, label,
+               static_cast<std::uint8_t>(lane_bytes())};
+  }
+};
+constexpr Width kEightStates{8, RegClass::zmm, "amd64-avx512-x8", "keccakf1600_amd64_avx512_x8.S",
+                             "amd64_avx512_x8"};
+constexpr Width kFourStates{4, RegClass::ymm, "amd64-avx512-x4", "keccakf1600_amd64_avx512_x4.S",
+                            "amd64_avx512_x4"};
+constexpr int kMostStates = 8;
+
+// Every register's role, named once (vector registers by number: the width names them).
+constexpr Reg kState = rdi;          // argument 1: the caller's N x 25 lanes
+constexpr Reg kBlockPointers = rsi;  // argument 2 of the absorb entries: blocks[0..N-1]
+// The block pointers, loaded; rsi last (eight states), as it held the array of them.
+constexpr Reg kBlock[kMostStates] = {r8, r9, r10, r11, rax, rcx, rdx, rsi};
 constexpr Reg kConstantPointer = rax;  // the loop's pointer into the round constants
 constexpr Reg kConstantEnd = rcx;      // the table's end, for the loop test
-// Theta's column parities C[0..4]; two spares for the rotated parities. In chi they are
-// free, and two of them keep copies of a row's first two inputs.
-constexpr Reg kParity[5] = {zmm(0), zmm(1), zmm(2), zmm(3), zmm(4)};
-constexpr Reg kSpare[2] = {zmm(5), zmm(6)};
-// The lanes: lane i is in zmm(kFirstLaneRegister + i) at the start of every turn of the loop.
+// Theta's column parities C[0..4] (registers 0-4); two spares (5, 6) for the rotated
+// parities. In chi they are free, and 0 and 1 keep copies of a row's first two inputs.
+constexpr int kParity[5] = {0, 1, 2, 3, 4};
+constexpr int kSpare[2] = {5, 6};
+// The lanes: lane i is in register kFirstLaneRegister + i at the start of every turn.
 constexpr int kFirstLaneRegister = 7;
-// The absorb entries gather one lane of the eight blocks in xmm0-xmm3 (two states each),
-// join them in ymm0 and ymm2, then in zmm0 (free until theta).
-constexpr Reg kGatherPair[4] = {xmm(0), xmm(1), xmm(2), xmm(3)};
-constexpr Reg kGatherLowHalf = ymm(0), kGatherHighHalf = ymm(2);
-constexpr Reg kGathered = zmm(0);
+// The absorb entries gather one lane of the blocks two states an xmm register (xmm0-xmm3),
+// join pairs of them in ymm0 (and ymm2), then, for eight states, the halves in zmm0: all
+// free until theta.
 
 // vpternlogq truth tables: bit 4a + 2b + c of the table is f(a, b, c), a the destination.
 constexpr std::uint8_t kXor3 = 0x96;       // a ^ b ^ c
 constexpr std::uint8_t kXorAndNot = 0xd2;  // a ^ (~b & c): chi
 constexpr int kFirstZmmOutsideVex = 16;    // zmm16-zmm31: vzeroall leaves them
-
-constexpr std::string_view kSymbolSuffix = "amd64_avx512_x8";
 
 // One round a turn, then the moves (see the header for the lengths measured). 24 and 12 must
 // be whole turns.
@@ -61,10 +80,10 @@ static_assert(keccak::kRounds % kRoundsPerIteration == 0 &&
 // Which register holds each lane (LaneRegisters[lane]); its home at the start of a turn.
 using LaneRegisters = std::array<Reg, keccak::kLanes>;
 
-LaneRegisters home_registers() {
+LaneRegisters home_registers(const Width& width) {
   LaneRegisters registers{};
   for (int lane = 0; lane < keccak::kLanes; ++lane)
-    registers[lane] = zmm(kFirstLaneRegister + lane);
+    registers[lane] = width.vector(kFirstLaneRegister + lane);
   return registers;
 }
 
@@ -85,31 +104,34 @@ std::string lane_register_names(const LaneRegisters& registers) {
   return fmt::format("{}", fmt::join(names, " "));
 }
 
-class Avx512X8KeccakBuilder {
+class Avx512KeccakBuilder {
  public:
+  explicit Avx512KeccakBuilder(const Width& width) : width_(width) {}
+
   BuiltKernel build() {
     Program& program = kernel_.program;
     program.isa = Isa::amd64;
-    program.file_name = "keccakf1600_amd64_avx512_x8.S";
-    program.kernel_name = "amd64-avx512-x8";
+    program.file_name = std::string(width_.file_name);
+    program.kernel_name = std::string(width_.kernel_name);
     program.property_note = PropertyNote::x86_ibt_shstk;
     program.options = {
         {"syntax", "gnu-as intel"},
-        {"states", "8, lane-interleaved"},
+        {"states", fmt::format("{}, lane-interleaved", width_.states)},
         {"rounds", fmt::format("loop of {} x {} unrolled rounds",
                                keccak::kRounds / kRoundsPerIteration, kRoundsPerIteration)},
-        {"state", "in zmm registers; no stack frame"},
+        {"state", fmt::format("in {} registers; no stack frame", width_.vector_name())},
         {"abi", "system-v"}};
-    round_constants_ = program.new_label("keccakf1600_amd64_avx512_x8_round_constants");
-    loop_ = program.new_label("keccakf1600_amd64_avx512_x8_loop");
+    const std::string stem = fmt::format("keccakf1600_{}", width_.symbol_suffix);
+    round_constants_ = program.new_label(stem + "_round_constants");
+    loop_ = program.new_label(stem + "_loop");
     for (const keccak::RoundVariant& variant : keccak::model().variants) {
       emit_permute_entry(variant);
       for (const keccak::Rate& rate : variant.absorb_rates)
         emit_absorb_entry(variant, rate);
     }
     add_tables();
-    program.header_lines = header_lines(
-        header_figures(program, entry_symbol(keccak::model().variants.front(), kSymbolSuffix, 0)));
+    program.header_lines = header_lines(header_figures(
+        program, entry_symbol(keccak::model().variants.front(), width_.symbol_suffix, 0)));
     return std::move(kernel_);
   }
 
@@ -117,52 +139,56 @@ class Avx512X8KeccakBuilder {
   // The first permute entry holds the loop and the epilogue; every other entry loads the
   // lanes, sets the constant pointer to its first round and jumps in.
   void emit_permute_entry(const keccak::RoundVariant& variant) {
-    Emitter e(kernel_.program, add_permute_entry(kernel_, variant, kSymbolSuffix, kStates));
+    Emitter e(kernel_.program,
+              add_permute_entry(kernel_, variant, width_.symbol_suffix, width_.states));
     e.endbr64();
     e.comment("The lanes into their registers; the constant pointer at the first round.");
-    const LaneRegisters registers = home_registers();
+    const LaneRegisters registers = home_registers(width_);
     for (int lane = 0; lane < keccak::kLanes; ++lane)
-      e.vmovdqu64(registers[lane], zmmword(kState, kLaneBytes * lane));
+      e.vmovdqu64(registers[lane], width_.lane_memory(kState, width_.lane_bytes() * lane));
     emit_loop_or_jump(e, variant);
   }
 
   // XORs one rate block of each state into the lanes as they are loaded, then runs the
   // rounds.
   void emit_absorb_entry(const keccak::RoundVariant& variant, const keccak::Rate& rate) {
-    Emitter e(kernel_.program, add_absorb_entry(kernel_, variant, kSymbolSuffix, rate, kStates));
+    Emitter e(kernel_.program,
+              add_absorb_entry(kernel_, variant, width_.symbol_suffix, rate, width_.states));
     e.endbr64();
-    const LaneRegisters registers = home_registers();
-    e.comment("The eight block pointers; then each rate lane of the eight blocks is gathered");
-    e.comment("into zmm0 (two states an xmm register, joined) and XORed into the lane as it is");
-    e.comment("loaded. The constant pointer is set last: rax and rcx hold block pointers.");
-    for (int s = 0; s < kStates; ++s)
+    const LaneRegisters registers = home_registers(width_);
+    e.comment("The block pointers; then each rate lane of the blocks is gathered into");
+    e.comment("register 0 (two states an xmm register, joined) and XORed into the lane as it");
+    e.comment("is loaded. The constant pointer is set last: rax and rcx may hold block pointers.");
+    for (int s = 0; s < width_.states; ++s)
       e.mov(kBlock[s], qword(kBlockPointers, 8 * s));
     for (int lane = 0; lane < keccak::kLanes; ++lane) {
+      const Mem lane_memory = width_.lane_memory(kState, width_.lane_bytes() * lane);
       if (lane >= rate.lanes()) {
-        e.vmovdqu64(registers[lane], zmmword(kState, kLaneBytes * lane));
+        e.vmovdqu64(registers[lane], lane_memory);
         continue;
       }
-      for (int pair = 0; pair < kStates / 2; ++pair) {
-        e.vmovq(kGatherPair[pair], qword(kBlock[2 * pair], 8 * lane));
-        e.vpinsrq(kGatherPair[pair], kGatherPair[pair], qword(kBlock[2 * pair + 1], 8 * lane), 1);
+      for (int pair = 0; pair < width_.states / 2; ++pair) {
+        e.vmovq(xmm(pair), qword(kBlock[2 * pair], 8 * lane));
+        e.vpinsrq(xmm(pair), xmm(pair), qword(kBlock[2 * pair + 1], 8 * lane), 1);
       }
-      e.vinserti128(kGatherLowHalf, kGatherLowHalf, kGatherPair[1], 1);
-      e.vinserti128(kGatherHighHalf, kGatherHighHalf, kGatherPair[3], 1);
-      e.vinserti64x4(kGathered, kGathered, kGatherHighHalf, 1);
-      e.vpxorq(registers[lane], kGathered, zmmword(kState, kLaneBytes * lane));
+      for (int quarter = 0; quarter < width_.states / 4; ++quarter)
+        e.vinserti128(ymm(2 * quarter), ymm(2 * quarter), xmm(2 * quarter + 1), 1);
+      if (width_.states == 8) e.vinserti64x4(zmm(0), zmm(0), ymm(2), 1);
+      e.vpxorq(registers[lane], width_.vector(0), lane_memory);
     }
     emit_loop_or_jump(e, variant);
   }
 
   void emit_loop_or_jump(Emitter& e, const keccak::RoundVariant& variant) {
-    e.lea(kConstantPointer, zmmword_rip(round_constants_, kLaneBytes * variant.first_round()));
+    e.lea(kConstantPointer,
+          width_.constant(round_constants_, width_.lane_bytes() * variant.first_round()));
     if (loop_bound_) {
       e.jmp(loop_);
       return;
     }
     loop_bound_ = true;
     e.bind(loop_);
-    LaneRegisters registers = home_registers();
+    LaneRegisters registers = home_registers(width_);
     for (int round = 0; round < kRoundsPerIteration; ++round) {
       e.blank();
       e.begin_round(round, true);
@@ -176,8 +202,9 @@ class Avx512X8KeccakBuilder {
       if (round == kRoundsPerIteration - 1) {
         emit_lanes_home(e, registers);
         e.comment("next turn, until the last round constant is done");
-        e.add(kConstantPointer, kLaneBytes * kRoundsPerIteration);
-        e.lea(kConstantEnd, zmmword_rip(round_constants_, kLaneBytes * keccak::kRounds));
+        e.add(kConstantPointer, width_.lane_bytes() * kRoundsPerIteration);
+        e.lea(kConstantEnd,
+              width_.constant(round_constants_, width_.lane_bytes() * keccak::kRounds));
         e.cmp(kConstantPointer, kConstantEnd);
         e.jne(loop_);
       }
@@ -188,21 +215,22 @@ class Avx512X8KeccakBuilder {
 
   // Moves every lane from `registers` (where lane i is now) back to its home register. The
   // moves follow each cycle of the register permutation: the first home's value is parked in
-  // kParity[0] (free at the round's end), each home then takes the lane that belongs there,
+  // parity register 0 (free at the round's end), each home then takes the lane that belongs there,
   // and the last takes the parked value.
-  static void emit_lanes_home(Emitter& e, const LaneRegisters& registers) {
+  void emit_lanes_home(Emitter& e, const LaneRegisters& registers) const {
     e.comment("pi: each lane back to its register for the next turn");
-    const LaneRegisters home = home_registers();
+    const LaneRegisters home = home_registers(width_);
     const auto lane_whose_home_is = [](Reg reg) { return reg.index - kFirstLaneRegister; };
     std::array<bool, keccak::kLanes> placed{};
     for (int start = 0; start < keccak::kLanes; ++start) {
       if (placed[start] || registers[start] == home[start]) continue;
-      e.vmovdqu64(kParity[0], home[start]);
+      const Reg parked = width_.vector(kParity[0]);
+      e.vmovdqu64(parked, home[start]);
       for (int lane = start;;) {
         placed[lane] = true;
         const Reg from = registers[lane];
         if (from == home[start]) {
-          e.vmovdqu64(home[lane], kParity[0]);
+          e.vmovdqu64(home[lane], parked);
           break;
         }
         e.vmovdqu64(home[lane], from);
@@ -211,16 +239,16 @@ class Avx512X8KeccakBuilder {
     }
   }
 
-  // Stores the lanes, then clears every vector register: the lanes of eight states are in
+  // Stores the lanes, then clears every vector register: the lanes of the states are in
   // them. vzeroall clears zmm0-zmm15 whole and ends the dirty upper state (as vzeroupper
   // would, for the SSE code after the return); zmm16-zmm31 are cleared one by one before it.
   void emit_epilogue(Emitter& e) {
     e.blank();
     e.comment("Every lane is back in its first register: store them, then clear the vector");
     e.comment("registers.");
-    const LaneRegisters registers = home_registers();
+    const LaneRegisters registers = home_registers(width_);
     for (int lane = 0; lane < keccak::kLanes; ++lane)
-      e.vmovdqu64(zmmword(kState, kLaneBytes * lane), registers[lane]);
+      e.vmovdqu64(width_.lane_memory(kState, width_.lane_bytes() * lane), registers[lane]);
     for (int index = kFirstZmmOutsideVex; index < 32; ++index)
       e.vpxorq(zmm(index), zmm(index), zmm(index));
     e.vzeroall();
@@ -230,25 +258,28 @@ class Avx512X8KeccakBuilder {
   // C[x] = xor of column x; column x then takes C[x - 1] ^ rotl(C[x + 1], 1), one
   // vpternlogq a lane. The five rotated parities share seven registers with the parities:
   // each goes to a spare, or to a parity no later column reads.
-  static void emit_theta(Emitter& e, const LaneRegisters& registers) {
+  void emit_theta(Emitter& e, const LaneRegisters& registers) const {
+    Reg parity[5];
+    for (int x = 0; x < 5; ++x)
+      parity[x] = width_.vector(kParity[x]);
     for (int x = 0; x < 5; ++x) {
-      e.vpxorq(kParity[x], registers[keccak::lane_index(x, 0)],
-               registers[keccak::lane_index(x, 1)]);
-      e.vpternlogq(kParity[x], registers[keccak::lane_index(x, 2)],
+      e.vpxorq(parity[x], registers[keccak::lane_index(x, 0)], registers[keccak::lane_index(x, 1)]);
+      e.vpternlogq(parity[x], registers[keccak::lane_index(x, 2)],
                    registers[keccak::lane_index(x, 3)], kXor3);
-      e.vpxorq(kParity[x], kParity[x], registers[keccak::lane_index(x, 4)]);
+      e.vpxorq(parity[x], parity[x], registers[keccak::lane_index(x, 4)]);
     }
     e.annotate("C[0..4]");
     // Column x reads C[x - 1] and rotl(C[x + 1]); after column x, C[x - 1] is read only by
     // the rotation of column x - 2 (done for x >= 2) and C[x + 1] only by column x + 2.
     // Columns 0-2 rotate into the spares (alternating), column 3 into C[1] (read last by
     // columns 0 and 2), column 4 into C[2] (read last by columns 1 and 3).
-    const Reg rotated_into[5] = {kSpare[0], kSpare[1], kSpare[0], kParity[1], kParity[2]};
+    const Reg rotated_into[5] = {width_.vector(kSpare[0]), width_.vector(kSpare[1]),
+                                 width_.vector(kSpare[0]), parity[1], parity[2]};
     for (int x = 0; x < 5; ++x) {
-      e.vprolq(rotated_into[x], kParity[(x + 1) % 5], 1);
+      e.vprolq(rotated_into[x], parity[(x + 1) % 5], 1);
       for (int y = 0; y < 5; ++y) {
         const Reg lane = registers[keccak::lane_index(x, y)];
-        e.vpternlogq(lane, kParity[(x + 4) % 5], rotated_into[x], kXor3);
+        e.vpternlogq(lane, parity[(x + 4) % 5], rotated_into[x], kXor3);
       }
     }
   }
@@ -263,7 +294,7 @@ class Avx512X8KeccakBuilder {
       b[x] = registers[inputs[x].lane];
       if (inputs[x].rotation != 0) e.vprolq(b[x], b[x], inputs[x].rotation);
     }
-    const Reg copy[2] = {kParity[0], kParity[1]};
+    const Reg copy[2] = {width_.vector(kParity[0]), width_.vector(kParity[1])};
     e.vmovdqu64(copy[0], b[0]);
     e.vmovdqu64(copy[1], b[1]);
     for (int x = 0; x < 5; ++x) {
@@ -271,7 +302,7 @@ class Avx512X8KeccakBuilder {
       const Reg third = x + 2 < 5 ? b[x + 2] : copy[x + 2 - 5];
       e.vpternlogq(b[x], second, third, kXorAndNot);
       if (keccak::lane_index(x, row) == 0) {
-        e.vpxorq(b[x], b[x], zmmword(kConstantPointer, kLaneBytes * round));
+        e.vpxorq(b[x], b[x], width_.lane_memory(kConstantPointer, width_.lane_bytes() * round));
         e.annotate("iota");
       }
     }
@@ -281,45 +312,79 @@ class Avx512X8KeccakBuilder {
   void add_tables() {
     std::vector<std::uint64_t> repeated;
     for (std::uint64_t constant : keccak::model().round_constants)
-      repeated.insert(repeated.end(), kStates, constant);
+      repeated.insert(repeated.end(), static_cast<std::size_t>(width_.states), constant);
     kernel_.program.tables.push_back(QuadTable{
         round_constants_, "iota's round constants, one per round, once per state", repeated});
   }
 
-  static std::vector<std::string> header_lines(const HeaderFigures& figures) {
+  std::vector<std::string> header_lines(const HeaderFigures& figures) const {
     const audit::EntryAudit& permute = figures.permute;
     constexpr int kIterations = keccak::kRounds / kRoundsPerIteration;
-    return {
-        "Keccak-f[1600] on eight states at once for amd64 with AVX-512F: each zmm register",
-        "holds one lane of the eight states, and the 25 lanes stay in registers for the whole",
-        fmt::format("permutation; a loop of {} round{} a turn, run {} times.",
+    const bool eight = width_.states == 8;
+    const std::string states = count_word(width_.states);
+    const std::string reg = width_.vector_name();
+    std::vector<std::string> lines = {
+        fmt::format("Keccak-f[1600] on {} states at once for amd64 with AVX-512F{}: each {}",
+                    states, eight ? "" : " and VL", reg),
+        fmt::format("register holds one lane of the {} states, and the 25 lanes stay in "
+                    "registers",
+                    states),
+        fmt::format("for the whole permutation; a loop of {} round{} a turn, run {} times.",
                     count_word(kRoundsPerIteration), kRoundsPerIteration == 1 ? "" : "s",
                     count_word(kIterations)),
+        eight ? "The same code on ymm registers, for four states, is amd64-avx512-x4."
+              : "The same code on zmm registers, for eight states, is amd64-avx512-x8; this "
+                "one serves",
+    };
+    if (!eight) {
+      lines.push_back(
+          "callers with four states (the four-stream SHAKE objects), where the "
+          "eight-state");
+      lines.push_back("kernel would permute four idle states.");
+    }
+    const std::vector<std::string> body = {
         "",
         "Syntax: GNU assembler, Intel syntax (.intel_syntax noprefix), passed through the C",
         "preprocessor, like the other amd64 kernels.",
         "",
-        "State layout: lane-interleaved, lane i of state s at byte 64 * i + 8 * s of the",
-        "1600-byte array, so one 64-byte load brings the same lane of all eight states.",
-        "ABI: System V AMD64. state in rdi; absorb entries: blocks (eight pointers, any",
+        fmt::format("State layout: lane-interleaved, lane i of state s at byte {} * i + 8 * s "
+                    "of the",
+                    width_.lane_bytes()),
+        fmt::format("{}-byte array, so one {}-byte load brings the same lane of all {} states.",
+                    200 * width_.states, width_.lane_bytes(), states),
+        fmt::format("ABI: System V AMD64. state in rdi; absorb entries: blocks ({} pointers, any",
+                    states),
         "alignment, may be equal) in rsi.",
         "Register roles:",
-        "  rdi          the caller's eight states",
-        "  rsi          absorb entries: the array of eight block pointers, then blocks[7]",
-        "  r8 r9 r10 r11 rax rcx rdx",
-        "               absorb entries: blocks[0..6], until the lanes are loaded",
+        fmt::format("  rdi          the caller's {} states", states),
+        eight ? "  rsi          absorb entries: the array of eight block pointers, then blocks[7]"
+              : "  rsi          absorb entries: the array of four block pointers",
+        eight ? "  r8 r9 r10 r11 rax rcx rdx" : "  r8 r9 r10 r11",
+        eight ? "               absorb entries: blocks[0..6], until the lanes are loaded"
+              : "               absorb entries: blocks[0..3], until the lanes are loaded",
         "  rax          the loop's pointer into the round constants",
         "  rcx          the table's end, for the loop test",
-        "  zmm0-zmm4    theta: column parities C[0..4]; chi: zmm0 and zmm1 keep copies of",
-        "               a row's inputs B[0] and B[1]; zmm0 carries a lane in the moves",
-        "               home; absorb entries: zmm0 (with xmm1-xmm3, ymm2) gathers one lane",
-        "               of the eight blocks",
-        "  zmm5 zmm6    theta: rotated parities (with zmm1 and zmm2 once their parities",
+        fmt::format("  {0}0-{0}4    theta: column parities C[0..4]; chi: {0}0 and {0}1 keep "
+                    "copies of",
+                    reg),
+        fmt::format("               a row's inputs B[0] and B[1]; {}0 carries a lane in the "
+                    "moves",
+                    reg),
+        eight ? "               home; absorb entries: zmm0 (with xmm1-xmm3, ymm2) gathers one"
+              : "               home; absorb entries: ymm0 (with xmm1) gathers one",
+        fmt::format("               lane of the {} blocks", states),
+        fmt::format("  {0}5 {0}6    theta: rotated parities (with {0}1 and {0}2 once their "
+                    "parities",
+                    reg),
         "               are used)",
-        "  zmm7-zmm31   the 25 lanes: lane i is in zmm(7 + i) at the start of every turn.",
+        fmt::format("  {0}7-{0}31   the 25 lanes: lane i is in {0}(7 + i) at the start of every "
+                    "turn.",
+                    reg),
         "               Within a round chi writes each output lane into the register of its",
         "               input, so pi moves no data until the end of the turn, where 25 moves",
-        "               (one cycle of 24 lanes through zmm0; lane 0 stays) put each lane back",
+        fmt::format("               (one cycle of 24 lanes through {}0; lane 0 stays) put each "
+                    "lane back",
+                    reg),
         "               in its own register. Each round's comment lists where the lanes are.",
         "Callee-saved registers: none is written (System V saves no vector register), so",
         "nothing is pushed.",
@@ -347,22 +412,28 @@ class Avx512X8KeccakBuilder {
         "rho: one vprolq a lane (lane 0 none). chi: one vpternlogq a lane (a ^ (~b & c)),",
         "after two register copies a row (vmovdqu64): chi's first outputs overwrite B[0] and",
         "B[1], which its last two outputs read.",
-        "iota: the round constant repeated for the eight states, one 64-byte operand a round.",
+        fmt::format("iota: the round constant repeated for the {} states, one {}-byte operand "
+                    "a round.",
+                    states, width_.lane_bytes()),
         "Entries: every entry loads the 25 lanes (the absorb entries gather each rate lane of",
-        "the eight blocks with vmovq and vpinsrq per two states, vinserti128 twice and",
-        "vinserti64x4: 11 instructions a lane, and XOR it in as the lane is loaded), sets the",
-        "constant pointer to its first round and jumps into the shared loop. One block per",
+        eight ? "the eight blocks with vmovq and vpinsrq per two states, vinserti128 twice and"
+              : "the four blocks with vmovq and vpinsrq per two states and one vinserti128:",
+        eight ? "vinserti64x4: 11 instructions a lane, and XOR it in as the lane is loaded), sets"
+              : "5 instructions a lane, and XOR it in as the lane is loaded), sets",
+        "the constant pointer to its first round and jumps into the shared loop. One block per",
         "call, as in the other kernels: the runtime's loop over blocks stays in C++.",
         "",
         "Figures of the code (computed by the audit from the Program; `spongegen audit`):",
         fmt::format("  per round          {}  ({} states: {:.1f} a state; theta 15 + 5 + 25, "
                     "rho 24,",
-                    permute.per_round.total, kStates, permute.per_round.total / double(kStates)),
-        "                     copies 10, chi 25, iota 1, moves home 25)",
+                    permute.per_round.total, width_.states,
+                    permute.per_round.total / double(width_.states)),
+        "                     copies 10, chi 25, iota 1, moves home 25, loop test 4)",
         fmt::format("  loop               {} per round, {} per permutation",
                     permute.loop_overhead / keccak::kRounds, permute.loop_overhead),
-        fmt::format("  per permutation    {}  (eight states: {} a state)",
-                    permute.per_permutation.total, permute.per_permutation.total / kStates),
+        fmt::format("  per permutation    {}  ({} states: {} a state)",
+                    permute.per_permutation.total, states,
+                    permute.per_permutation.total / static_cast<std::uint64_t>(width_.states)),
         fmt::format("  permute entry      {} instructions, {} bytes in the file",
                     permute.static_instructions, permute.code_bytes),
         fmt::format("  absorb entry       up to {} (the pointers, the gather and the loads) "
@@ -372,34 +443,67 @@ class Avx512X8KeccakBuilder {
         fmt::format("  frame              {} bytes, {} registers saved", permute.frame_bytes,
                     permute.saved_registers.size()),
         "",
-        "Measured (AMD EPYC, Zen 5, family 26 model 2, 2 vCPUs, KVM; 2026-12-01; TSC ticks",
-        "at 2.096 GHz, minimum over 200 runs of 200 calls; all variants and the other",
-        "kernels in one binary, three runs): the loop's length. Fully unrolled, the lanes",
-        "need no moves (pi is one cycle of the 24 lanes besides lane 0, so after 24 rounds",
-        "every lane is home again) but the code is 17.7 KB; each shorter turn ends with the",
-        "moves that put the lanes home.",
-        "  rounds a turn   permute, eight states   code of the rounds",
-        "   1 (this file)          476-482 ticks    1.3 KB",
-        "   2                      482-488",
-        "   3                      490-497",
-        "   4                      494-510",
-        "   6                      498-508",
-        "  12                      514-526",
-        "  24 (no moves)           513-524         17.7 KB",
-        "One round a turn is the fastest and the smallest code: the moves cost less than the",
-        "front end loses on the longer bodies (register moves are eliminated at rename on",
-        "this core).",
-        "  amd64-bmi2 permute, one state                   492-494 ticks",
-        "  amd64-avx2-x4 permute, four states              873-898 ticks, 222 a state",
-        "  this kernel's permute, eight states             476-482 ticks, 60 a state: 8.2x",
-        "  this kernel's absorb136, eight blocks           516-522 ticks",
-        "Modelled, not measured (spongegen audit --mca, llvm-mca 14; the rounds of one call):",
-        "icelake-server and sapphirerapids 51.0 cycles a round, 1224 for the 24 rounds",
-        "(resource bound 696: two 512-bit vector ports). LLVM 14 has no Zen 4 or Zen 5 model,",
-        "and its znver2, znver3 and alderlake models reject AVX-512 instructions.",
     };
+    lines.insert(lines.end(), body.begin(), body.end());
+    const std::vector<std::string> measured =
+        eight ? std::vector<std::string>{
+                    "Measured (AMD EPYC, Zen 5, family 26 model 2, 2 vCPUs, KVM; 2026-12-01; TSC",
+                    "ticks at 2.096 GHz, minimum over 200 runs of 200 calls; all variants and the",
+                    "other kernels in one binary, three runs): the loop's length. Fully unrolled, the",
+                    "lanes need no moves (pi is one cycle of the 24 lanes besides lane 0, so after 24",
+                    "rounds every lane is home again) but the code is 17.7 KB; each shorter turn ends",
+                    "with the moves that put the lanes home.",
+                    "  rounds a turn   permute, eight states   code of the rounds",
+                    "   1 (this file)          476-482 ticks    1.3 KB",
+                    "   2                      482-488",
+                    "   3                      490-497",
+                    "   4                      494-510",
+                    "   6                      498-508",
+                    "  12                      514-526",
+                    "  24 (no moves)           513-524         17.7 KB",
+                    "One round a turn is the fastest and the smallest code: the moves cost less than",
+                    "the front end loses on the longer bodies (register moves are eliminated at",
+                    "rename on this core).",
+                    "  amd64-bmi2 permute, one state                   492-494 ticks",
+                    "  amd64-avx2-x4 permute, four states              873-898 ticks, 222 a state",
+                    "  this kernel's permute, eight states             476-482 ticks, 60 a state: 8.2x",
+                    "  this kernel's absorb136, eight blocks           516-522 ticks",
+                }
+              : std::vector<std::string>{
+                    "Measured (AMD EPYC, Zen 5, family 26 model 2, 2 vCPUs, KVM; 2026-12-01; TSC",
+                    "ticks at 2.096 GHz, minimum over 200 runs of 200 calls, three runs, in one",
+                    "binary with the other kernels; the loop's length was chosen on amd64-avx512-x8,",
+                    "see its header):",
+                    "  amd64-avx2-x4 permute, four states              880-887 ticks",
+                    "  amd64-avx512-x8 permute, eight states           488-489 ticks",
+                    "  this kernel's permute, four states              481-483 ticks: 1.83x",
+                    "                                                  amd64-avx2-x4's speed",
+                    "On this core a 256-bit operation costs what a 512-bit one does, so four states",
+                    "take the time of eight; the four-stream SHAKE objects gain it without idle",
+                    "states.",
+                };
+    lines.insert(lines.end(), measured.begin(), measured.end());
+    lines.push_back(
+        "Modelled, not measured (spongegen audit --mca, llvm-mca 14; the rounds of "
+        "one call):");
+    if (eight) {
+      lines.insert(lines.end(),
+                   {"icelake-server and sapphirerapids 51.0 cycles a round, 1224 for the 24 rounds",
+                    "(resource bound 696: two 512-bit vector ports). LLVM 14 has no Zen 4 or Zen 5",
+                    "model, and its znver2, znver3 and alderlake models reject the zmm code."});
+    } else {
+      lines.insert(
+          lines.end(),
+          {"icelake-server and sapphirerapids 43.7 cycles a round, 1048 for the 24 rounds",
+           "(resource bound 808: three 256-bit vector ports), against 1224 for eight states",
+           "on amd64-avx512-x8: per state the eight-state kernel stays ahead there. LLVM 14",
+           "has no Zen 4 or Zen 5 model; its znver2, znver3 and alderlake models accept",
+           "this code, but those cores have no AVX-512 and cannot run it."});
+    }
+    return lines;
   }
 
+  const Width& width_;
   BuiltKernel kernel_;
   LabelId round_constants_ = kNoLabel;
   LabelId loop_ = kNoLabel;
@@ -409,7 +513,11 @@ class Avx512X8KeccakBuilder {
 }  // namespace
 
 BuiltKernel build_keccak_amd64_avx512_x8() {
-  return Avx512X8KeccakBuilder().build();
+  return Avx512KeccakBuilder(kEightStates).build();
+}
+
+BuiltKernel build_keccak_amd64_avx512_x4() {
+  return Avx512KeccakBuilder(kFourStates).build();
 }
 
 }  // namespace spongegen::kernels

@@ -43,6 +43,8 @@ inline constexpr CpuFeature kAvx2{"avx2", Isa::amd64, 7, 0, 1, 5, 0, {}, kXcr0Ss
 // halves of zmm0-zmm15 and zmm16-zmm31 (all three, or AVX-512 state is lost on a switch).
 inline constexpr unsigned kXcr0Avx512 = 0xe6;
 inline constexpr CpuFeature kAvx512f{"avx512f", Isa::amd64, 7, 0, 1, 16, 0, {}, kXcr0Avx512};
+// AVX-512VL: the AVX-512 instructions on xmm and ymm registers (CPUID leaf 7 EBX bit 31).
+inline constexpr CpuFeature kAvx512vl{"avx512vl", Isa::amd64, 7, 0, 1, 31, 0, {}, kXcr0Avx512};
 
 struct BuiltKernel {
   Program program;  // each function is one entry; its EntryShape says what it computes
@@ -85,6 +87,7 @@ BuiltKernel build_keccak_arm64_sha3();
 BuiltKernel build_keccak_arm64_scalar();
 BuiltKernel build_keccak_amd64_avx2_x4();
 BuiltKernel build_keccak_amd64_avx512_x8();
+BuiltKernel build_keccak_amd64_avx512_x4();
 BuiltKernel build_keccak_arm64_sha3_x2();
 
 // The portable Keccak-p[1600] reference for an entry of any round count and rate.

@@ -69,6 +69,13 @@ std::vector<KernelSpec> listed_kernels() {
        {kAvx, kAvx2, kAvx512f},
        keccak_reference_call,
        build_keccak_amd64_avx512_x8},
+      {"keccak-p1600",
+       "amd64-avx512-x4",
+       "keccakf1600_amd64_avx512_x4.S",
+       Isa::amd64,
+       {kAvx, kAvx2, kAvx512f, kAvx512vl},
+       keccak_reference_call,
+       build_keccak_amd64_avx512_x4},
   };
 }
 
@@ -91,22 +98,41 @@ const std::vector<KernelSpec>& all_kernels() {
   return kKernels;
 }
 
-// Every instruction's CPU feature (its instruction table row) must be one the kernel spec
-// declares, or the runtime would call the kernel on a CPU that cannot run it.
+namespace {
+
+// The CPU features one instruction needs: its table row's, and avx512vl for an AVX-512
+// instruction on ymm or xmm registers only (the VL forms; amd64_instructions.def).
+std::vector<std::string_view> features_needed(const Instruction& instruction) {
+  const std::string_view row = instruction_spec(instruction.mnemonic).cpu_feature;
+  if (row.empty()) return {};
+  if (row != "avx512f") return {row};
+  const bool has_zmm =
+      std::any_of(instruction.operands.begin(), instruction.operands.end(), [](const Operand& op) {
+        const Reg* reg = std::get_if<Reg>(&op);
+        return reg != nullptr && reg->cls == RegClass::zmm;
+      });
+  if (has_zmm) return {row};
+  return {row, kAvx512vl.name};
+}
+
+}  // namespace
+
+// Every instruction's CPU features must be ones the kernel spec declares, or the runtime
+// would call the kernel on a CPU that cannot run it.
 void check_cpu_features(const kernels::KernelSpec& spec, const Program& program) {
   for (const Function& function : program.functions) {
     for (const Item& item : function.items) {
       const auto* instruction = std::get_if<Instruction>(&item);
       if (instruction == nullptr) continue;
-      const std::string_view needed = instruction_spec(instruction->mnemonic).cpu_feature;
-      if (needed.empty()) continue;
-      const bool declared =
-          std::any_of(spec.cpu_features.begin(), spec.cpu_features.end(),
-                      [&](const kernels::CpuFeature& feature) { return feature.name == needed; });
-      if (!declared) {
-        throw GenerationError("kernel " + spec.name + ", function " + function.symbol + ": '" +
-                              writers::format_instruction(program, *instruction) + "' needs " +
-                              std::string(needed) + ", which the kernel spec does not declare");
+      for (const std::string_view needed : features_needed(*instruction)) {
+        const bool declared =
+            std::any_of(spec.cpu_features.begin(), spec.cpu_features.end(),
+                        [&](const kernels::CpuFeature& feature) { return feature.name == needed; });
+        if (!declared) {
+          throw GenerationError("kernel " + spec.name + ", function " + function.symbol + ": '" +
+                                writers::format_instruction(program, *instruction) + "' needs " +
+                                std::string(needed) + ", which the kernel spec does not declare");
+        }
       }
     }
   }

@@ -38,6 +38,9 @@ extern const KeccakKernel kArm64ScalarKernel;
 #if SPONGE_HAVE_AMD64_AVX512_X8
 extern const KeccakBatchKernel kAmd64Avx512X8BatchKernel;
 #endif
+#if SPONGE_HAVE_AMD64_AVX512_X4
+extern const KeccakBatchKernel kAmd64Avx512X4BatchKernel;
+#endif
 #if SPONGE_HAVE_AMD64_AVX2_X4
 extern const KeccakBatchKernel kAmd64Avx2X4BatchKernel;
 #endif
@@ -91,6 +94,9 @@ const AsconKernel* const kAsconKernels[] = {
 const KeccakBatchKernel* const kBatchKernels[] = {
 #if SPONGE_HAVE_AMD64_AVX512_X8
     &kAmd64Avx512X8BatchKernel,
+#endif
+#if SPONGE_HAVE_AMD64_AVX512_X4
+    &kAmd64Avx512X4BatchKernel,  // the four-stream SHAKE objects' kernel where x8 runs
 #endif
 #if SPONGE_HAVE_AMD64_AVX2_X4
     &kAmd64Avx2X4BatchKernel,

@@ -75,16 +75,17 @@ std::string check_entry(const BatchEntry& entry, sponge_test::Rng& rng) {
   return "";
 }
 
-// Whether the CPU (and OS) has `feature` ("avx2", "avx512f"), asked through the compiler's
-// runtime, not the dispatcher's CPUID code.
-bool cpu_has_independently([[maybe_unused]] const char* feature) {
+// Whether the CPU (and OS) has `feature` ("avx2", "avx512f", "avx512vl"), asked through the
+// compiler's runtime, not the dispatcher's CPUID code.
+bool cpu_has_independently([[maybe_unused]] std::string_view feature) {
 #if defined(__x86_64__)
   __builtin_cpu_init();
-  return std::string_view(feature) == "avx2" ? __builtin_cpu_supports("avx2")
-                                             : __builtin_cpu_supports("avx512f");
-#else
-  return false;
+  if (feature == "avx2") return __builtin_cpu_supports("avx2");
+  if (feature == "avx512f") return __builtin_cpu_supports("avx512f");
+  if (feature == "avx512vl") return __builtin_cpu_supports("avx512vl");
+  FAIL("no independent check of " << feature);
 #endif
+  return false;
 }
 
 }  // namespace
@@ -98,6 +99,10 @@ TEST_CASE("every entry of every runnable batch kernel equals N runs of the porta
     }
     if (kernel->name == "amd64-avx512-x8") {
       CHECK(kernel->cpu_supports() == cpu_has_independently("avx512f"));
+    }
+    if (kernel->name == "amd64-avx512-x4") {
+      CHECK(kernel->cpu_supports() ==
+            (cpu_has_independently("avx512f") && cpu_has_independently("avx512vl")));
     }
     if (!kernel->cpu_supports()) {
       MESSAGE("batch kernel " << kernel->name << ": compiled, but this CPU cannot run it");

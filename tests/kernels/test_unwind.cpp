@@ -1,7 +1,7 @@
 // The CFI of the generated assembly kernel (amd64-bmi2 on x86-64, arm64-sha3 on aarch64,
 // arm64-scalar when built with SPONGE_UNWIND_ARM64_SCALAR, and the multi-state amd64-avx2-x4,
-// amd64-avx512-x8 and arm64-sha3-x2 when built with SPONGE_UNWIND_AMD64_AVX2_X4,
-// SPONGE_UNWIND_AMD64_AVX512_X8 or SPONGE_UNWIND_ARM64_SHA3_X2),
+// amd64-avx512-x8, amd64-avx512-x4 and arm64-sha3-x2 when built with
+// SPONGE_UNWIND_<KERNEL> for each),
 // proved by unwinding out of it: a 20 kHz SIGALRM samples a loop of kernel calls; whenever
 // the interrupted PC lies inside the kernel's code, the handler walks the stack with
 // _Unwind_Backtrace (the DWARF unwinder that C++ exceptions, debuggers and profilers rely
@@ -67,6 +67,21 @@ std::uintptr_t interrupted_pc(const ucontext_t& context) {
 bool cpu_runs_kernel_independently() {
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx512f");
+}
+constexpr std::array<int, kCalleeSavedCount> kDwarfRegister = {3, 6, 12, 13, 14, 15};
+constexpr std::array<bool, kCalleeSavedCount> kKernelSaves = {false, false, false,
+                                                              false, false, false};
+#elif defined(__x86_64__) && defined(__linux__) && defined(SPONGE_UNWIND_AMD64_AVX512_X4)
+// Its four-state form on ymm registers (AVX-512VL): the same frameless code.
+constexpr std::string_view kKernelName = "amd64-avx512-x4";
+constexpr int kStates = 4;
+constexpr const char* kCpuLacksKernel = "this CPU (or its OS) has no AVX-512F and VL";
+std::uintptr_t interrupted_pc(const ucontext_t& context) {
+  return static_cast<std::uintptr_t>(context.uc_mcontext.gregs[REG_RIP]);
+}
+bool cpu_runs_kernel_independently() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
 }
 constexpr std::array<int, kCalleeSavedCount> kDwarfRegister = {3, 6, 12, 13, 14, 15};
 constexpr std::array<bool, kCalleeSavedCount> kKernelSaves = {false, false, false,

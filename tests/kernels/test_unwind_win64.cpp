@@ -1,8 +1,8 @@
 // The Windows unwind data of the generated amd64 kernels (their Windows entries and the System
 // V code those call), proved by unwinding out of them the way Windows does: a sampler thread
-// suspends a worker that calls every entry of amd64-bmi2, amd64-avx2-x4, amd64-avx512-x8 (where
-// the CPU runs them) and ascon-amd64-bmi2 in a loop through the Win64 ABI shim
-// (abi_shim_win64.S), reads its context, and whenever the interrupted instruction lies in a
+// suspends a worker that calls every entry of amd64-bmi2, amd64-avx2-x4, amd64-avx512-x8,
+// amd64-avx512-x4 (where the CPU runs them) and ascon-amd64-bmi2 in a loop through the Win64 ABI
+// shim (abi_shim_win64.S), reads its context, and whenever the interrupted instruction lies in a
 // kernel's code, walks it with RtlLookupFunctionEntry and RtlVirtualUnwind (what exception
 // dispatch, debuggers and profilers use on Windows). Every
 // walk must reach the shim's call site within two frames (the System V function, then its
@@ -36,6 +36,7 @@
 extern "C" void sponge_keccakf1600_amd64_bmi2_sysv();
 extern "C" void sponge_keccakf1600_amd64_avx2_x4_sysv();
 extern "C" void sponge_keccakf1600_amd64_avx512_x8_sysv();
+extern "C" void sponge_keccakf1600_amd64_avx512_x4_sysv();
 extern "C" void sponge_ascon_p320_amd64_bmi2_p12_sysv();
 // The shim's code ends where the bad callee starts (abi_shim_win64.S).
 extern "C" void sponge_test_bad_callee(std::uint64_t* state, const std::uint8_t* block);
@@ -140,7 +141,8 @@ TEST_CASE("RtlVirtualUnwind walks out of every Windows entry and its System V co
   }
   const std::pair<std::string_view, void (*)()> batch_kernels[] = {
       {"amd64-avx2-x4", &sponge_keccakf1600_amd64_avx2_x4_sysv},
-      {"amd64-avx512-x8", &sponge_keccakf1600_amd64_avx512_x8_sysv}};
+      {"amd64-avx512-x8", &sponge_keccakf1600_amd64_avx512_x8_sysv},
+      {"amd64-avx512-x4", &sponge_keccakf1600_amd64_avx512_x4_sysv}};
   for (const auto* kernel : sponge::detail::compiled_batch_kernels()) {
     const auto generated =
         std::find_if(std::begin(batch_kernels), std::end(batch_kernels),
