@@ -145,3 +145,30 @@ TEST_CASE("a kernel whose instructions need a CPU feature its spec does not decl
           std::string::npos);
   }
 }
+
+// An AVX-512 instruction on ymm registers is a VL form: the four-state kernel must declare
+// avx512vl, the eight-state one (zmm only, and ymm only as vinserti64x4's source) need not.
+TEST_CASE("AVX-512 instructions without a zmm operand need avx512vl") {
+  for (const kernels::KernelSpec& spec : kernels::all_kernels()) {
+    if (spec.name != "amd64-avx512-x4" && spec.name != "amd64-avx512-x8") continue;
+    CAPTURE(spec.name);
+    const Program program = spec.build().program;
+    CHECK_NOTHROW(kernels::check_cpu_features(spec, program));
+    kernels::KernelSpec without_vl = spec;
+    std::erase_if(without_vl.cpu_features,
+                  [](const kernels::CpuFeature& feature) { return feature.name == "avx512vl"; });
+    if (spec.name == "amd64-avx512-x8") {
+      CHECK(without_vl.cpu_features.size() == spec.cpu_features.size());  // never declared
+      continue;
+    }
+    REQUIRE(without_vl.cpu_features.size() + 1 == spec.cpu_features.size());
+    try {
+      kernels::check_cpu_features(without_vl, program);
+      FAIL("a ymm vpternlogq without avx512vl was accepted");
+    } catch (const GenerationError& error) {
+      CHECK(std::string(error.what())
+                .find("needs avx512vl, which the kernel spec does not "
+                      "declare") != std::string::npos);
+    }
+  }
+}
