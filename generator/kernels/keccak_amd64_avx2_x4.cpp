@@ -81,7 +81,8 @@ class Avx2X4KeccakBuilder {
     program.property_note = PropertyNote::x86_ibt_shstk;
     program.options = {{"syntax", "gnu-as intel"},
                        {"states", "4, lane-interleaved"},
-                       {"rounds", "loop of 6 x 4 unrolled rounds"},
+                       {"rounds", fmt::format("loop of {} x {} unrolled rounds", kIterations,
+                                              kRoundsPerIteration)},
                        {"state", "caller array and 800-byte stack scratch, alternating"},
                        {"abi", "system-v"}};
     round_constants_ = program.new_label("keccakf1600_amd64_avx2_x4_round_constants");
@@ -185,7 +186,8 @@ class Avx2X4KeccakBuilder {
       emit_chi_row(e, round, row, from, to);
     }
     if (round == kRoundsPerIteration - 1) {
-      e.comment("next four rounds, until the last round constant is done");
+      e.comment(fmt::format("next {} rounds, until the last round constant is done",
+                            count_word(kRoundsPerIteration)));
       e.add(kConstantPointer, kLaneBytes * kRoundsPerIteration);
       e.lea(kConstantEnd, ymmword_rip(round_constants_, kLaneBytes * keccak::kRounds));
       e.cmp(kConstantPointer, kConstantEnd);
@@ -283,7 +285,8 @@ class Avx2X4KeccakBuilder {
                                             permute.per_round.vector_permute;
     return {
         "Keccak-f[1600] on four states at once for amd64 with AVX2: each ymm register holds one",
-        "lane of the four states; four rounds unrolled, run six times.",
+        fmt::format("lane of the four states; {} rounds unrolled, run {} times.",
+                    count_word(kRoundsPerIteration), count_word(kIterations)),
         "",
         "Syntax: GNU assembler, Intel syntax (.intel_syntax noprefix), passed through the C",
         "preprocessor, like the single-state kernel.",
@@ -325,7 +328,9 @@ class Avx2X4KeccakBuilder {
         "zeroed (25 stores of a zeroed ymm register) before the frame is released, on every",
         "call. The invariants check it.",
         "No branch and no memory address depends on the state or the input: the loop runs",
-        "exactly six times (three for Keccak-p[1600, 12]), counted by the constant pointer.",
+        fmt::format("exactly {} times ({} for Keccak-p[1600, 12]), counted by the constant "
+                    "pointer.",
+                    count_word(kIterations), count_word(kIterations / 2)),
         "rho: AVX2 has no 64-bit rotate, so rotl(v, r) is vpsllq, vpsrlq and vpor (3",
         "instructions); rotations by 8 and 56 are one vpshufb; lane 0 (rotation 0) is none.",
         "theta's rotl by 1 uses vpaddq for the left shift (more ports than vpsllq).",
@@ -339,8 +344,9 @@ class Avx2X4KeccakBuilder {
         fmt::format("  per round          {}  ({} states: {:.1f} a state; theta 25 + D 20, chi",
                     permute.per_round.total, kStates, permute.per_round.total / double(kStates)),
         "                     inputs 25 + rho 68, chi 75, iota 1)",
-        fmt::format("  loop               {} per four rounds, {} per permutation",
-                    permute.loop_overhead / kIterations, permute.loop_overhead),
+        fmt::format("  loop               {} per {} rounds, {} per permutation",
+                    permute.loop_overhead / kIterations, count_word(kRoundsPerIteration),
+                    permute.loop_overhead),
         fmt::format("  per permutation    {}  (four states: {} a state)",
                     permute.per_permutation.total, permute.per_permutation.total / kStates),
         fmt::format("  permute entry      {} instructions, {} bytes in the file",
