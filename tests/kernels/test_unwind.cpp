@@ -55,33 +55,25 @@ namespace {
 using namespace sponge_kernel_test;
 
 // ---- The per-architecture part ----
-#if defined(__x86_64__) && defined(__linux__) && defined(SPONGE_UNWIND_AMD64_AVX512_X8)
-// The eight-state AVX-512 kernel: no frame and no save, so every instruction's CFA is the
-// entry's; the walk must still reach the shim with every canary intact.
+#if defined(__x86_64__) && defined(__linux__) && \
+    (defined(SPONGE_UNWIND_AMD64_AVX512_X8) || defined(SPONGE_UNWIND_AMD64_AVX512_X4))
+// The AVX-512 kernels (eight states in zmm registers, or four in ymm with VL): no frame and
+// no save, so every instruction's CFA is the entry's; the walk must still reach the shim
+// with every canary intact.
+#if defined(SPONGE_UNWIND_AMD64_AVX512_X8)
 constexpr std::string_view kKernelName = "amd64-avx512-x8";
 constexpr int kStates = 8;
-constexpr const char* kCpuLacksKernel = "this CPU (or its OS) has no AVX-512F";
-std::uintptr_t interrupted_pc(const ucontext_t& context) {
-  return static_cast<std::uintptr_t>(context.uc_mcontext.gregs[REG_RIP]);
-}
-bool cpu_runs_kernel_independently() {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f");
-}
-constexpr std::array<int, kCalleeSavedCount> kDwarfRegister = {3, 6, 12, 13, 14, 15};
-constexpr std::array<bool, kCalleeSavedCount> kKernelSaves = {false, false, false,
-                                                              false, false, false};
-#elif defined(__x86_64__) && defined(__linux__) && defined(SPONGE_UNWIND_AMD64_AVX512_X4)
-// Its four-state form on ymm registers (AVX-512VL): the same frameless code.
+#else
 constexpr std::string_view kKernelName = "amd64-avx512-x4";
 constexpr int kStates = 4;
-constexpr const char* kCpuLacksKernel = "this CPU (or its OS) has no AVX-512F and VL";
+#endif
+constexpr const char* kCpuLacksKernel = "this CPU (or its OS) lacks the kernel's AVX-512";
 std::uintptr_t interrupted_pc(const ucontext_t& context) {
   return static_cast<std::uintptr_t>(context.uc_mcontext.gregs[REG_RIP]);
 }
 bool cpu_runs_kernel_independently() {
   __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
+  return __builtin_cpu_supports("avx512f") && (kStates == 8 || __builtin_cpu_supports("avx512vl"));
 }
 constexpr std::array<int, kCalleeSavedCount> kDwarfRegister = {3, 6, 12, 13, 14, 15};
 constexpr std::array<bool, kCalleeSavedCount> kKernelSaves = {false, false, false,
