@@ -53,6 +53,10 @@
 #include "leaf_hashing.hpp"
 #include "sponge/sponge.hpp"
 
+#if SPONGE_BENCH_PORTABLE_NATIVE
+#include "portable_native.hpp"
+#endif
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 #define SPONGE_BENCH_HAVE_TSC 1
@@ -439,11 +443,32 @@ void ascon_aead128_encrypt_kernel(benchmark::State& state, const AsconKernel* ke
   });
 }
 
+#if SPONGE_BENCH_PORTABLE_NATIVE
+bool runs_here() noexcept {
+  return true;
+}
+
+// The portable Ascon kernel compiled for this machine (bench/portable_native.hpp).
+const AsconKernel& portable_native_ascon_kernel() {
+  const PortableNativeEntries& entries = portable_native_entries();
+  static const AsconKernel kernel{"portable-native",       runs_here,
+                                  entries.ascon_permute12, entries.ascon_permute8,
+                                  entries.ascon_permute6,  entries.ascon_absorb_hash,
+                                  entries.ascon_absorb_ad, entries.ascon_encrypt,
+                                  entries.ascon_decrypt};
+  return kernel;
+}
+#endif
+
+// The table's kernels this CPU runs, then the portable one compiled for this machine.
 std::vector<const AsconKernel*> runnable_ascon_kernels() {
   std::vector<const AsconKernel*> out;
   for (const AsconKernel* kernel : sponge::detail::ascon_compiled_kernels()) {
     if (kernel->cpu_supports()) out.push_back(kernel);
   }
+#if SPONGE_BENCH_PORTABLE_NATIVE
+  out.push_back(&portable_native_ascon_kernel());
+#endif
   return out;
 }
 
@@ -524,22 +549,49 @@ void register_ascon_benchmarks(const std::vector<const AsconKernel*>& kernels) {
 // ---------------------------------------------------------------------------------------
 // Set-up: which kernels, the self-check, registration, context.
 // ---------------------------------------------------------------------------------------
+#if SPONGE_BENCH_PORTABLE_NATIVE
+// The portable Keccak kernel compiled for this machine (bench/portable_native.hpp).
+const KeccakKernel& portable_native_keccak_kernel() {
+  static const KeccakKernel kernel = [] {
+    const PortableNativeEntries& entries = portable_native_entries();
+    KeccakKernel built{"portable-native",        runs_here, entries.keccak_permute, {},
+                       entries.keccak_permute12, {}};
+    std::copy(std::begin(entries.keccak_absorb), std::end(entries.keccak_absorb), built.absorb);
+    std::copy(std::begin(entries.keccak_absorb12), std::end(entries.keccak_absorb12),
+              built.absorb12);
+    return built;
+  }();
+  return kernel;
+}
+#endif
+
+// The table's kernels this CPU runs, then the portable one compiled for this machine.
 std::vector<const KeccakKernel*> runnable_kernels() {
   std::vector<const KeccakKernel*> out;
   for (const KeccakKernel* kernel : sponge::detail::compiled_kernels()) {
     if (kernel->cpu_supports()) out.push_back(kernel);
   }
+#if SPONGE_BENCH_PORTABLE_NATIVE
+  out.push_back(&portable_native_keccak_kernel());
+#endif
   return out;
 }
 
-std::string join_kernel_names(bool runnable) {
+std::string join_kernel_names(std::span<const KeccakKernel* const> kernels) {
   std::string names;
-  for (const KeccakKernel* kernel : sponge::detail::compiled_kernels()) {
-    if (kernel->cpu_supports() != runnable) continue;
+  for (const KeccakKernel* kernel : kernels) {
     if (!names.empty()) names += ", ";
     names += kernel->name;
   }
   return names.empty() ? "none" : names;
+}
+
+std::vector<const KeccakKernel*> unrunnable_kernels() {
+  std::vector<const KeccakKernel*> out;
+  for (const KeccakKernel* kernel : sponge::detail::compiled_kernels()) {
+    if (!kernel->cpu_supports()) out.push_back(kernel);
+  }
+  return out;
 }
 
 std::string cpu_model() {
@@ -831,8 +883,9 @@ int main(int argc, char** argv) {
 
   benchmark::AddCustomContext("cpu_model", cpu_model());
   benchmark::AddCustomContext("sponge_active_kernel", std::string(sponge::active_kernel()));
-  benchmark::AddCustomContext("sponge_kernels_benchmarked", join_kernel_names(true));
-  benchmark::AddCustomContext("sponge_kernels_not_runnable", join_kernel_names(false));
+  benchmark::AddCustomContext("sponge_kernels_benchmarked", join_kernel_names(kernels));
+  benchmark::AddCustomContext("sponge_kernels_not_runnable",
+                              join_kernel_names(unrunnable_kernels()));
   benchmark::AddCustomContext(
       "sponge_active_batch_kernel",
       std::string(sponge::active_kernel(sponge::KernelFamily::keccak_p1600_batch)));
