@@ -124,6 +124,18 @@
 // bound is 22 cycles a round, the issue bound at 6 per cycle 30. The AVX-512 form
 // has half the instructions but only three vector ports for them, so it is no faster
 // there.
+// An AVX-512 one-state kernel with the rows in five zmm registers (vpermq for pi and
+// chi's neighbours, vprolvq for rho) was measured too, on the one core here with
+// AVX-512: an AMD EPYC (Zen 5, 2 vCPUs, KVM; 2026-12-01; TSC ticks per 136-byte block at
+// 2.096 GHz, the minimum of 15 passes over 1 MiB, three runs, outputs compared first):
+//   this kernel's absorb entry, one call a block                   492-508
+//   cryptogams keccak1600-avx512 (dot-asm/cryptogams 9444b2d),     526-532
+//     that design: the AVX-512 one-state code OpenSSL carries
+//   cryptogams keccak1600-x86_64 (OpenSSL's scalar code)           533-541
+// Its rounds are a chain of permutes and ternary logic at this core's two-cycle vector
+// latency, where the scalar round spreads over six ALUs; the eight-state kernel
+// (amd64-avx512-x8) is where AVX-512 pays on this core. So no one-state AVX-512 kernel
+// is built, and this kernel is the one-state amd64 kernel on every core measured.
 //
 // Windows x64 (COFF, _WIN32): the same code, with Windows unwind codes (the SEH_* lines:
 // .seh_pushreg, .seh_stackalloc, .seh_savexmm after the prologue instructions they
