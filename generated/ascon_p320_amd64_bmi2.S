@@ -58,6 +58,15 @@
 // per p12 against 86-100 for the scalar form in the same runs: about 16 cycles a round,
 // so the vector pipes, not the chain, bound it on this core. llvm-mca's icelake-server
 // model gives 12.5 cycles a round against 13.1 for the scalar loop. It is not built.
+// A substitution three operations deep exists (an exhaustive search over two-input
+// gates; this formula's chain is four): y0 = (~x1 & (x0 ^ x2)) ^ (x3 ^ (x1 & ~x4)),
+// ~y1 = (x0 ^ x4) ^ (~(x1 ^ x2) & ~(x1 ^ x3)), ~y2 = (x1 ^ x2) ^ (~x3 & x4),
+// ~y3 = (x1 ^ x2) ^ (~x0 & ~(x3 ^ x4)), y4 = (~x0 & x1) ^ (x3 ^ (~x1 & x4)): 19
+// operations and three complemented outputs, where this formula has 16 and one. In
+// C compiled by GCC 12 (-O2 -mbmi -mbmi2) its p12 took 91-99 ticks against 96-99 for
+// this formula, a median gain of 5.6% in seven runs. Not built yet: the extra
+// operations compete for the same ALUs (RORX runs on three of Zen 5's six: 0.32 cycles
+// each in a throughput loop), and the builder folds a complement into x2 only.
 //
 // Windows x64 (COFF, _WIN32): the same code, with Windows unwind codes (the SEH_* lines:
 // .seh_pushreg, .seh_stackalloc, .seh_savexmm after the prologue instructions they
