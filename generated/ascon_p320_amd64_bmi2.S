@@ -22,6 +22,7 @@
 //   specification, NOT deferred      16
 //   ePrint 2023/1721                 20
 //   ePrint 2023/1721, ORN            not expressible (ORN)
+//   depth 3 (exhaustive search)      23
 // Chosen: specification, NOT deferred (the fewest).
 // The deferred NOT leaves x2 complemented; the linear layer maps ~x to ~L(x), so the
 // complement and the next round's constant are XORed into x2's second rotation (off the
@@ -58,15 +59,17 @@
 // per p12 against 86-100 for the scalar form in the same runs: about 16 cycles a round,
 // so the vector pipes, not the chain, bound it on this core. llvm-mca's icelake-server
 // model gives 12.5 cycles a round against 13.1 for the scalar loop. It is not built.
-// A substitution three operations deep exists (an exhaustive search over two-input
-// gates; this formula's chain is four): y0 = (~x1 & (x0 ^ x2)) ^ (x3 ^ (x1 & ~x4)),
-// ~y1 = (x0 ^ x4) ^ (~(x1 ^ x2) & ~(x1 ^ x3)), ~y2 = (x1 ^ x2) ^ (~x3 & x4),
-// ~y3 = (x1 ^ x2) ^ (~x0 & ~(x3 ^ x4)), y4 = (~x0 & x1) ^ (x3 ^ (~x1 & x4)): 19
-// operations and three complemented outputs, where this formula has 16 and one. In
-// C compiled by GCC 12 (-O2 -mbmi -mbmi2) its p12 took 91-99 ticks against 96-99 for
-// this formula, a median gain of 5.6% in seven runs. Not built yet: the extra
-// operations compete for the same ALUs (RORX runs on three of Zen 5's six: 0.32 cycles
-// each in a throughput loop), and the builder folds a complement into x2 only.
+// The formula three operations deep (the model's "depth 3", found by an exhaustive
+// search; this one is four deep) shortens a round's chain from 7 to 6 for 23
+// instructions against 16. Built with it (the same generator, the choice forced) and
+// timed against this file in one binary on the Zen 5 above (TSC ticks, minimum of 300
+// x 200 calls or 7 passes over 1 MiB, three runs): p12 64 -> 62, Hash absorb
+// 8.33-8.39 -> 8.23-8.28 ticks/B, AEAD encrypt 2.75-2.82 -> 2.70 ticks/B. llvm-mca, the
+// 12 rounds of p12: znver3 131 -> 124 cycles, znver2 120 -> 132, icelake-server,
+// sapphirerapids and alderlake 133 -> 137 (modelled). Two to three percent where
+// measured and a loss on three of the five modelled cores: the fewest instructions
+// stay the rule, and Zen 5, which runs RORX on three of its six ALUs (0.32 cycles each
+// in a throughput loop), is bound by issue more than by the chain.
 //
 // Windows x64 (COFF, _WIN32): the same code, with Windows unwind codes (the SEH_* lines:
 // .seh_pushreg, .seh_stackalloc, .seh_savexmm after the prologue instructions they

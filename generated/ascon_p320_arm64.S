@@ -25,6 +25,7 @@
 //   specification, NOT deferred      not used (a deferred NOT)
 //   ePrint 2023/1721                 16
 //   ePrint 2023/1721, ORN            15
+//   depth 3 (exhaustive search)      not used (a deferred NOT)
 // Chosen: ePrint 2023/1721, ORN (the fewest).
 //
 // Against ascon_p320_amd64_bmi2.S, from the audit (`spongegen audit`):

@@ -86,6 +86,38 @@ SubstitutionFormula searched_form(bool with_orn) {
   return f;
 }
 
+// A form three operations deep, where the others are four: found by an exhaustive search
+// over two-input gates (AND with either input complemented, OR, XOR) for each output's
+// shallowest, then smallest, circuit, sharing x1 ^ x2. 19 operations, x2 complemented.
+// Its chain is shorter by one operation a round; it costs three more.
+SubstitutionFormula shallow_form() {
+  SubstitutionFormula f{"depth 3 (exhaustive search)", "this project's search", {}, {}, 0};
+  f.ops = {
+      {xor_op, 0, 2},     // 5: x0 ^ x2
+      {and_not_a, 1, 5},  // 6: ~x1 & (x0 ^ x2)
+      {and_not_a, 4, 1},  // 7: ~x4 & x1
+      {xor_op, 3, 7},     // 8: x3 ^ (~x4 & x1)
+      {xor_op, 6, 8},     // 9: x0
+      {xor_op, 1, 2},     // 10: x1 ^ x2, shared by x1, x2 and x3
+      {xor_op, 1, 3},     // 11: x1 ^ x3
+      {or_op, 10, 11},    // 12: (x1 ^ x2) | (x1 ^ x3)
+      {xor_op, 0, 4},     // 13: x0 ^ x4
+      {xor_op, 13, 12},   // 14: x1
+      {and_not_a, 3, 4},  // 15: ~x3 & x4
+      {xor_op, 10, 15},   // 16: ~x2
+      {xor_op, 3, 4},     // 17: x3 ^ x4
+      {or_op, 0, 17},     // 18: x0 | (x3 ^ x4)
+      {xor_op, 10, 18},   // 19: x3
+      {and_not_a, 0, 1},  // 20: ~x0 & x1
+      {and_not_a, 1, 4},  // 21: ~x1 & x4
+      {xor_op, 3, 21},    // 22: x3 ^ (~x1 & x4)
+      {xor_op, 20, 22},   // 23: x4
+  };
+  f.outputs = {9, 14, 16, 19, 23};
+  f.complemented_outputs = 1u << 2;
+  return f;
+}
+
 std::array<std::uint64_t, kMaxRounds> compute_round_constants() {
   std::array<std::uint64_t, kMaxRounds> constants{};
   for (int round = 0; round < kMaxRounds; ++round) {
@@ -135,7 +167,7 @@ Model build_model() {
   m.round_constants = compute_round_constants();
   m.linear = {{{19, 28}, {61, 39}, {1, 6}, {10, 17}, {7, 41}}};
   m.formulas = {specification_form(false), specification_form(true), searched_form(false),
-                searched_form(true)};
+                searched_form(true), shallow_form()};
   m.variants = {{12}, {8}, {6}};
   for (const SubstitutionFormula& f : m.formulas)
     check_formula(f);

@@ -733,6 +733,30 @@ TEST_CASE("the Ascon model: every substitution formula is the runtime's S-box la
   CHECK(ascon::formula("specification").operation_count() == 17);
   CHECK(ascon::formula("ePrint 2023/1721").operation_count() == 16);
   CHECK(ascon::formula("ePrint 2023/1721, ORN").operation_count() == 15);
+  CHECK(ascon::formula("depth 3 (exhaustive search)").operation_count() == 19);
+}
+
+namespace {
+
+// The longest chain of operations from an input word to an output word.
+int formula_depth(const ascon::SubstitutionFormula& formula) {
+  std::vector<int> depth(ascon::kWords, 0);
+  for (const ascon::FormulaOp& op : formula.ops) {
+    const int b = op.b >= 0 ? depth.at(static_cast<std::size_t>(op.b)) : 0;
+    depth.push_back(1 + std::max(depth.at(static_cast<std::size_t>(op.a)), b));
+  }
+  int deepest = 0;
+  for (int output : formula.outputs)
+    deepest = std::max(deepest, depth.at(static_cast<std::size_t>(output)));
+  return deepest;
+}
+
+}  // namespace
+
+TEST_CASE("the Ascon model: the searched form is one operation shallower than the others") {
+  CHECK(formula_depth(ascon::formula("specification, NOT deferred")) == 4);
+  CHECK(formula_depth(ascon::formula("ePrint 2023/1721")) == 4);
+  CHECK(formula_depth(ascon::formula("depth 3 (exhaustive search)")) == 3);
 }
 
 TEST_CASE("the Ascon amd64 kernel: audit figures and the formula choice in its header") {
@@ -754,6 +778,7 @@ TEST_CASE("the Ascon amd64 kernel: audit figures and the formula choice in its h
   CHECK(header.find("Chosen: specification, NOT deferred (the fewest).") != std::string::npos);
   CHECK(header.find("  ePrint 2023/1721, ORN            not expressible (ORN)") !=
         std::string::npos);
+  CHECK(header.find("  depth 3 (exhaustive search)      23") != std::string::npos);
   CHECK(audit::check_invariants(program).empty());
 }
 
