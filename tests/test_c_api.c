@@ -66,7 +66,7 @@ int sponge_c_api_check(char* first_failure, size_t first_failure_size, int* chec
   CHECK_C(&c, sponge_shake256(abc, sizeof abc, NULL, 1) == SPONGE_ERROR_NULL_OUTPUT);
   CHECK_C(&c, sponge_shake256(abc, sizeof abc, NULL, 0) == SPONGE_OK);
 
-  /* RFC 9861 and SP 800-185: one known answer each family (shared/kat), the NULL rules for
+  /* RFC 9861 and SP 800-185: one known answer each family (tests/kat), the NULL rules for
    * every input, the range checks, and the output left untouched on every error. */
   uint8_t out32[32];
   CHECK_C(&c, sponge_turboshake128(NULL, 0, 0x1F, out32, sizeof out32) == SPONGE_OK);
@@ -131,7 +131,7 @@ int sponge_c_api_check(char* first_failure, size_t first_failure_size, int* chec
   CHECK_C(&c, strcmp(sponge_status_message(SPONGE_ERROR_INVALID_PARAMETER),
                      sponge_status_message(SPONGE_ERROR_NULL_INPUT)) != 0);
 
-  /* Ascon (SP 800-232): known answers from shared/kat/ascon-sp800-232 (Hash256 and XOF128 of
+  /* Ascon (SP 800-232): known answers from tests/kat/ascon-sp800-232 (Hash256 and XOF128 of
    * the empty message, AEAD128 vector 35: PT = 20, AD = 30), a forgery, the NULL rules, the
    * customization limit. */
   CHECK_C(&c, sponge_ascon_hash256(NULL, 0, out32) == SPONGE_OK);

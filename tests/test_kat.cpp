@@ -1,5 +1,5 @@
 // Known-answer tests: every byte-aligned entry of the NIST CAVP, XKCP and Keccak-team files
-// in SPONGE_KAT_DIR (see shared/kat/SOURCES.md), through the one-shot function and through
+// in SPONGE_KAT_DIR (see tests/kat/SOURCES.md), through the one-shot function and through
 // the streaming class, and the Keccak-f[1600] permutation against the Keccak team's
 // intermediate values. A missing folder or file fails the test with its path.
 #include <doctest/doctest.h>

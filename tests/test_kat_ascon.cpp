@@ -1,5 +1,5 @@
 // Known answers of NIST SP 800-232: every vector in SPONGE_KAT_DIR/ascon-sp800-232 (see
-// shared/kat/SOURCES.md) on every compiled Ascon kernel this CPU runs, taken from the Ascon
+// tests/kat/SOURCES.md) on every compiled Ascon kernel this CPU runs, taken from the Ascon
 // kernel table: Ascon-AEAD128 encryption and decryption of each of the 1,089 vectors,
 // Ascon-Hash256, Ascon-XOF128 and Ascon-CXOF128. OpenSSL 3.0 and Crypto++ 8.7 (Debian 12)
 // have no Ascon, so these files and the self-consistency tests (test_ascon.cpp) are the

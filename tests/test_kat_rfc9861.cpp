@@ -1,5 +1,5 @@
 // Known answers of RFC 9861: every TurboSHAKE128/256 and KT128/KT256 vector in
-// SPONGE_KAT_DIR/rfc9861 (see shared/kat/SOURCES.md), through the one-shot function and,
+// SPONGE_KAT_DIR/rfc9861 (see tests/kat/SOURCES.md), through the one-shot function and,
 // for messages up to kLargestStreamedMessage, through the streaming class too. The largest
 // messages (17^6 bytes = 23 MiB) run once: this executable is registered once per kernel,
 // and it runs under qemu for arm64.

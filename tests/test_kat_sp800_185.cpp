@@ -1,5 +1,5 @@
 // Known answers of NIST SP 800-185: the 40 example values in SPONGE_KAT_DIR/sp800-185 (see
-// shared/kat/SOURCES.md), each through the one-shot function and the streaming class.
+// tests/kat/SOURCES.md), each through the one-shot function and the streaming class.
 #include <doctest/doctest.h>
 
 #include <functional>

@@ -59,7 +59,7 @@ TEST_CASE("every table entry hashes as the library function it names") {
   CHECK(table_hex("ascon-hash256", 256, abc) == hex_of(sponge::ascon_hash256(abc)));
   sponge::ascon_xof128(abc_bytes, shake);
   CHECK(table_hex("ascon-xof128", 1600, abc) == spongesum::to_hex(shake));
-  // Ascon-Hash256 of the byte 00, shared/kat/ascon-sp800-232 (Count = 2); the tag in any case.
+  // Ascon-Hash256 of the byte 00, tests/kat/ascon-sp800-232 (Count = 2); the tag in any case.
   CHECK(table_hex("ASCON-HASH256", 256, std::string_view("\0", 1)) ==
         "0728621035af3ed2bca03bf6fde900f9456f5330e4b5ee23e7f6a1e70291bc80");
 }

@@ -82,7 +82,7 @@ std::ifstream open_kat(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   if (!file) {
     throw std::runtime_error("cannot open known-answer file " + path +
-                             " (set the CMake cache variable SPONGE_KAT_DIR to the shared/kat "
+                             " (set the CMake cache variable SPONGE_KAT_DIR to the tests/kat "
                              "folder)");
   }
   return file;
