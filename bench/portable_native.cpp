@@ -2,8 +2,8 @@
 // compiled the same way: takes the entries of that copy's portable kernels.
 #include "portable_native.hpp"
 
-#include "ascon_kernel.hpp"
-#include "kernel.hpp"
+#include "ascon/ascon_kernel.hpp"
+#include "keccak/keccak_kernel.hpp"
 
 namespace sponge::detail {
 extern const KeccakKernel kPortableKernel;

@@ -45,13 +45,13 @@
 #include <string_view>
 #include <vector>
 
-#include "ascon_kernel.hpp"
-#include "ascon_modes.hpp"
-#include "batch_hash.hpp"
-#include "byte_order.hpp"
-#include "kernel.hpp"
-#include "leaf_hashing.hpp"
+#include "ascon/ascon_kernel.hpp"
+#include "ascon/ascon_modes.hpp"
+#include "batch/batch_hash.hpp"
+#include "keccak/keccak_kernel.hpp"
 #include "sponge/sponge.hpp"
+#include "support/byte_order.hpp"
+#include "tree/leaf_hashing.hpp"
 
 #if SPONGE_BENCH_PORTABLE_NATIVE
 #include "portable_native.hpp"

@@ -57,8 +57,8 @@
 // No stack check and no loop over blocks: the OS can preempt native code at any
 // instruction, so the Go lesson of seed 001 (a frame check as the only preemption
 // point) does not apply. What does carry over is that the loop over blocks lives in C++
-// (runtime/src/sponge.cpp): one call permutes once, so no call runs unbounded and a
-// caller hashing a huge buffer can report progress or cancel between chunks.
+// (runtime/src/keccak/sponge.cpp): one call permutes once, so no call runs unbounded
+// and a caller hashing a huge buffer can report progress or cancel between chunks.
 // No branch and no memory address depends on the state or the input: the loop runs
 // exactly twelve times, counted by the constant pointer.
 // Loop or unroll: 24 unrolled rounds are about 20 KB of code, more than the decoded-

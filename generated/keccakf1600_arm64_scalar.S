@@ -72,8 +72,8 @@
 //   instructions per permutation scalar 3166, SHA3 1694
 // Which one wins is a property of the core, not of the counts: the scalar round runs
 // on the integer pipes, the SHA3 round on the vector pipes that implement EOR3, RAX1,
-// XAR and BCAX. See the runtime's core table (runtime/src/arm64_core_choice.cpp) for the
-// choice per core and its sources.
+// XAR and BCAX. See the runtime's core table
+// (runtime/src/dispatch/arm64_core_choice.cpp) for the choice per core and its sources.
 
 #if defined(__APPLE__)
 #define SYMBOL(name) _##name

@@ -46,7 +46,7 @@
 // Mach-O alike.
 // No stack check and no loop over blocks: the OS preempts native code at any
 // instruction (the Go lesson of seed 001 does not carry over); the loop over blocks
-// lives in C++ (runtime/src/sponge.cpp), one call per block, so no call runs
+// lives in C++ (runtime/src/keccak/sponge.cpp), one call per block, so no call runs
 // unbounded and a caller can report progress or cancel between chunks.
 // No branch and no memory address depends on the state or the input; the loop runs
 // exactly as many times as the entry's rounds.

@@ -5,9 +5,16 @@
      <KERNEL>_NAME            the name SPONGE_KERNEL and active_kernel() use
      <KERNEL>_ENTRIES(X)      X(kind, permutation, rounds, rate_bytes, lanes, symbol)
                               for each entry, in the file's order
-     <KERNEL>_CPU_FEATURES    sponge_cpu_feature initializers: what the CPU must have
-   A kernel's object file is linked only where it assembles (runtime/CMakeLists.txt);
-   its declarations here are harmless elsewhere. */
+     <KERNEL>_CPU_FEATURES    sponge_cpu_feature initializers, each followed by a
+                              comma: what the CPU must have (none: empty)
+   and per runtime table and ISA the kernels the runtime tables, best first:
+     SPONGE_<TABLE>_KERNELS_<ISA>(X)  X(KERNEL, STATES) for each kernel: KERNEL the
+                              macro stem (<KERNEL> above without SPONGE_KERNEL_),
+                              STATES the states one call permutes; TABLE is KECCAK
+                              (one state), KECCAK_BATCH (several) or ASCON
+   A kernel's object file is linked only where it assembles (runtime/CMakeLists.txt
+   lists the files of the target's ISA from manifest.json); its declarations here are
+   harmless elsewhere. */
 #ifndef SPONGE_GENERATED_KERNELS_H
 #define SPONGE_GENERATED_KERNELS_H
 
@@ -54,24 +61,6 @@ void sponge_keccakp1600_12_arm64_sha3(uint64_t state[25]) SPONGE_KERNEL_NOEXCEPT
 void sponge_keccakp1600_12_arm64_sha3_absorb136(uint64_t state[25], const uint8_t block[136]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_arm64_sha3_absorb168(uint64_t state[25], const uint8_t block[168]) SPONGE_KERNEL_NOEXCEPT;
 
-/* ascon-amd64-bmi2 (generated/ascon_p320_amd64_bmi2.S) */
-void sponge_ascon_p320_amd64_bmi2_p12(uint64_t state[5]) SPONGE_KERNEL_NOEXCEPT;
-void sponge_ascon_p320_amd64_bmi2_p8(uint64_t state[5]) SPONGE_KERNEL_NOEXCEPT;
-void sponge_ascon_p320_amd64_bmi2_p6(uint64_t state[5]) SPONGE_KERNEL_NOEXCEPT;
-void sponge_ascon_p320_amd64_bmi2_absorb_hash(uint64_t state[5], const uint8_t* blocks, size_t block_count) SPONGE_KERNEL_NOEXCEPT;
-void sponge_ascon_p320_amd64_bmi2_absorb_ad(uint64_t state[5], const uint8_t* blocks, size_t block_count) SPONGE_KERNEL_NOEXCEPT;
-void sponge_ascon_p320_amd64_bmi2_encrypt(uint64_t state[5], const uint8_t* in, uint8_t* out, size_t block_count) SPONGE_KERNEL_NOEXCEPT;
-void sponge_ascon_p320_amd64_bmi2_decrypt(uint64_t state[5], const uint8_t* in, uint8_t* out, size_t block_count) SPONGE_KERNEL_NOEXCEPT;
-
-/* ascon-arm64 (generated/ascon_p320_arm64.S) */
-void sponge_ascon_p320_arm64_p12(uint64_t state[5]) SPONGE_KERNEL_NOEXCEPT;
-void sponge_ascon_p320_arm64_p8(uint64_t state[5]) SPONGE_KERNEL_NOEXCEPT;
-void sponge_ascon_p320_arm64_p6(uint64_t state[5]) SPONGE_KERNEL_NOEXCEPT;
-void sponge_ascon_p320_arm64_absorb_hash(uint64_t state[5], const uint8_t* blocks, size_t block_count) SPONGE_KERNEL_NOEXCEPT;
-void sponge_ascon_p320_arm64_absorb_ad(uint64_t state[5], const uint8_t* blocks, size_t block_count) SPONGE_KERNEL_NOEXCEPT;
-void sponge_ascon_p320_arm64_encrypt(uint64_t state[5], const uint8_t* in, uint8_t* out, size_t block_count) SPONGE_KERNEL_NOEXCEPT;
-void sponge_ascon_p320_arm64_decrypt(uint64_t state[5], const uint8_t* in, uint8_t* out, size_t block_count) SPONGE_KERNEL_NOEXCEPT;
-
 /* arm64-scalar (generated/keccakf1600_arm64_scalar.S) */
 void sponge_keccakf1600_arm64_scalar(uint64_t state[25]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakf1600_arm64_scalar_absorb72(uint64_t state[25], const uint8_t block[72]) SPONGE_KERNEL_NOEXCEPT;
@@ -82,28 +71,6 @@ void sponge_keccakf1600_arm64_scalar_absorb168(uint64_t state[25], const uint8_t
 void sponge_keccakp1600_12_arm64_scalar(uint64_t state[25]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_arm64_scalar_absorb136(uint64_t state[25], const uint8_t block[136]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_arm64_scalar_absorb168(uint64_t state[25], const uint8_t block[168]) SPONGE_KERNEL_NOEXCEPT;
-
-/* amd64-avx2-x4 (generated/keccakf1600_amd64_avx2_x4.S) */
-void sponge_keccakf1600_amd64_avx2_x4(uint64_t state[100]) SPONGE_KERNEL_NOEXCEPT;
-void sponge_keccakf1600_amd64_avx2_x4_absorb72(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
-void sponge_keccakf1600_amd64_avx2_x4_absorb104(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
-void sponge_keccakf1600_amd64_avx2_x4_absorb136(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
-void sponge_keccakf1600_amd64_avx2_x4_absorb144(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
-void sponge_keccakf1600_amd64_avx2_x4_absorb168(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
-void sponge_keccakp1600_12_amd64_avx2_x4(uint64_t state[100]) SPONGE_KERNEL_NOEXCEPT;
-void sponge_keccakp1600_12_amd64_avx2_x4_absorb136(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
-void sponge_keccakp1600_12_amd64_avx2_x4_absorb168(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
-
-/* arm64-sha3-x2 (generated/keccakf1600_arm64_sha3_x2.S) */
-void sponge_keccakf1600_arm64_sha3_x2(uint64_t state[50]) SPONGE_KERNEL_NOEXCEPT;
-void sponge_keccakf1600_arm64_sha3_x2_absorb72(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
-void sponge_keccakf1600_arm64_sha3_x2_absorb104(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
-void sponge_keccakf1600_arm64_sha3_x2_absorb136(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
-void sponge_keccakf1600_arm64_sha3_x2_absorb144(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
-void sponge_keccakf1600_arm64_sha3_x2_absorb168(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
-void sponge_keccakp1600_12_arm64_sha3_x2(uint64_t state[50]) SPONGE_KERNEL_NOEXCEPT;
-void sponge_keccakp1600_12_arm64_sha3_x2_absorb136(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
-void sponge_keccakp1600_12_arm64_sha3_x2_absorb168(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
 
 /* amd64-avx512-x8 (generated/keccakf1600_amd64_avx512_x8.S) */
 void sponge_keccakf1600_amd64_avx512_x8(uint64_t state[200]) SPONGE_KERNEL_NOEXCEPT;
@@ -127,6 +94,46 @@ void sponge_keccakp1600_12_amd64_avx512_x4(uint64_t state[100]) SPONGE_KERNEL_NO
 void sponge_keccakp1600_12_amd64_avx512_x4_absorb136(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_amd64_avx512_x4_absorb168(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
 
+/* amd64-avx2-x4 (generated/keccakf1600_amd64_avx2_x4.S) */
+void sponge_keccakf1600_amd64_avx2_x4(uint64_t state[100]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_amd64_avx2_x4_absorb72(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_amd64_avx2_x4_absorb104(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_amd64_avx2_x4_absorb136(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_amd64_avx2_x4_absorb144(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_amd64_avx2_x4_absorb168(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_amd64_avx2_x4(uint64_t state[100]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_amd64_avx2_x4_absorb136(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_amd64_avx2_x4_absorb168(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+
+/* arm64-sha3-x2 (generated/keccakf1600_arm64_sha3_x2.S) */
+void sponge_keccakf1600_arm64_sha3_x2(uint64_t state[50]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_arm64_sha3_x2_absorb72(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_arm64_sha3_x2_absorb104(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_arm64_sha3_x2_absorb136(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_arm64_sha3_x2_absorb144(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_arm64_sha3_x2_absorb168(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_arm64_sha3_x2(uint64_t state[50]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_arm64_sha3_x2_absorb136(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_arm64_sha3_x2_absorb168(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
+
+/* ascon-amd64-bmi2 (generated/ascon_p320_amd64_bmi2.S) */
+void sponge_ascon_p320_amd64_bmi2_p12(uint64_t state[5]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_ascon_p320_amd64_bmi2_p8(uint64_t state[5]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_ascon_p320_amd64_bmi2_p6(uint64_t state[5]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_ascon_p320_amd64_bmi2_absorb_hash(uint64_t state[5], const uint8_t* blocks, size_t block_count) SPONGE_KERNEL_NOEXCEPT;
+void sponge_ascon_p320_amd64_bmi2_absorb_ad(uint64_t state[5], const uint8_t* blocks, size_t block_count) SPONGE_KERNEL_NOEXCEPT;
+void sponge_ascon_p320_amd64_bmi2_encrypt(uint64_t state[5], const uint8_t* in, uint8_t* out, size_t block_count) SPONGE_KERNEL_NOEXCEPT;
+void sponge_ascon_p320_amd64_bmi2_decrypt(uint64_t state[5], const uint8_t* in, uint8_t* out, size_t block_count) SPONGE_KERNEL_NOEXCEPT;
+
+/* ascon-arm64 (generated/ascon_p320_arm64.S) */
+void sponge_ascon_p320_arm64_p12(uint64_t state[5]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_ascon_p320_arm64_p8(uint64_t state[5]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_ascon_p320_arm64_p6(uint64_t state[5]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_ascon_p320_arm64_absorb_hash(uint64_t state[5], const uint8_t* blocks, size_t block_count) SPONGE_KERNEL_NOEXCEPT;
+void sponge_ascon_p320_arm64_absorb_ad(uint64_t state[5], const uint8_t* blocks, size_t block_count) SPONGE_KERNEL_NOEXCEPT;
+void sponge_ascon_p320_arm64_encrypt(uint64_t state[5], const uint8_t* in, uint8_t* out, size_t block_count) SPONGE_KERNEL_NOEXCEPT;
+void sponge_ascon_p320_arm64_decrypt(uint64_t state[5], const uint8_t* in, uint8_t* out, size_t block_count) SPONGE_KERNEL_NOEXCEPT;
+
 #ifdef __cplusplus
 }
 #endif
@@ -144,7 +151,7 @@ void sponge_keccakp1600_12_amd64_avx512_x4_absorb168(uint64_t state[100], const 
   X(absorb, "keccak-p1600", 12, 168, 1, sponge_keccakp1600_12_amd64_bmi2_absorb168)
 #define SPONGE_KERNEL_AMD64_BMI2_CPU_FEATURES \
   {"bmi1", 7, 0, 1, 3, 0, 0, 0x0}, \
-  {"bmi2", 7, 0, 1, 8, 0, 0, 0x0}
+  {"bmi2", 7, 0, 1, 8, 0, 0, 0x0},
 
 #define SPONGE_KERNEL_ARM64_SHA3_NAME "arm64-sha3"
 #define SPONGE_KERNEL_ARM64_SHA3_ENTRIES(X) \
@@ -158,31 +165,7 @@ void sponge_keccakp1600_12_amd64_avx512_x4_absorb168(uint64_t state[100], const 
   X(absorb, "keccak-p1600", 12, 136, 1, sponge_keccakp1600_12_arm64_sha3_absorb136) \
   X(absorb, "keccak-p1600", 12, 168, 1, sponge_keccakp1600_12_arm64_sha3_absorb168)
 #define SPONGE_KERNEL_ARM64_SHA3_CPU_FEATURES \
-  {"sha3", 0, 0, 0, 0, 17, "hw.optional.armv8_2_sha3", 0x0}
-
-#define SPONGE_KERNEL_ASCON_AMD64_BMI2_NAME "ascon-amd64-bmi2"
-#define SPONGE_KERNEL_ASCON_AMD64_BMI2_ENTRIES(X) \
-  X(permute, "ascon-p320", 12, 0, 1, sponge_ascon_p320_amd64_bmi2_p12) \
-  X(permute, "ascon-p320", 8, 0, 1, sponge_ascon_p320_amd64_bmi2_p8) \
-  X(permute, "ascon-p320", 6, 0, 1, sponge_ascon_p320_amd64_bmi2_p6) \
-  X(absorb, "ascon-p320", 12, 8, 1, sponge_ascon_p320_amd64_bmi2_absorb_hash) \
-  X(absorb, "ascon-p320", 8, 16, 1, sponge_ascon_p320_amd64_bmi2_absorb_ad) \
-  X(encrypt, "ascon-p320", 8, 16, 1, sponge_ascon_p320_amd64_bmi2_encrypt) \
-  X(decrypt, "ascon-p320", 8, 16, 1, sponge_ascon_p320_amd64_bmi2_decrypt)
-#define SPONGE_KERNEL_ASCON_AMD64_BMI2_CPU_FEATURES \
-  {"bmi1", 7, 0, 1, 3, 0, 0, 0x0}, \
-  {"bmi2", 7, 0, 1, 8, 0, 0, 0x0}
-
-#define SPONGE_KERNEL_ASCON_ARM64_NAME "ascon-arm64"
-#define SPONGE_KERNEL_ASCON_ARM64_ENTRIES(X) \
-  X(permute, "ascon-p320", 12, 0, 1, sponge_ascon_p320_arm64_p12) \
-  X(permute, "ascon-p320", 8, 0, 1, sponge_ascon_p320_arm64_p8) \
-  X(permute, "ascon-p320", 6, 0, 1, sponge_ascon_p320_arm64_p6) \
-  X(absorb, "ascon-p320", 12, 8, 1, sponge_ascon_p320_arm64_absorb_hash) \
-  X(absorb, "ascon-p320", 8, 16, 1, sponge_ascon_p320_arm64_absorb_ad) \
-  X(encrypt, "ascon-p320", 8, 16, 1, sponge_ascon_p320_arm64_encrypt) \
-  X(decrypt, "ascon-p320", 8, 16, 1, sponge_ascon_p320_arm64_decrypt)
-#define SPONGE_KERNEL_ASCON_ARM64_CPU_FEATURES
+  {"sha3", 0, 0, 0, 0, 17, "hw.optional.armv8_2_sha3", 0x0},
 
 #define SPONGE_KERNEL_ARM64_SCALAR_NAME "arm64-scalar"
 #define SPONGE_KERNEL_ARM64_SCALAR_ENTRIES(X) \
@@ -196,35 +179,6 @@ void sponge_keccakp1600_12_amd64_avx512_x4_absorb168(uint64_t state[100], const 
   X(absorb, "keccak-p1600", 12, 136, 1, sponge_keccakp1600_12_arm64_scalar_absorb136) \
   X(absorb, "keccak-p1600", 12, 168, 1, sponge_keccakp1600_12_arm64_scalar_absorb168)
 #define SPONGE_KERNEL_ARM64_SCALAR_CPU_FEATURES
-
-#define SPONGE_KERNEL_AMD64_AVX2_X4_NAME "amd64-avx2-x4"
-#define SPONGE_KERNEL_AMD64_AVX2_X4_ENTRIES(X) \
-  X(permute, "keccak-f1600", 24, 0, 4, sponge_keccakf1600_amd64_avx2_x4) \
-  X(absorb, "keccak-f1600", 24, 72, 4, sponge_keccakf1600_amd64_avx2_x4_absorb72) \
-  X(absorb, "keccak-f1600", 24, 104, 4, sponge_keccakf1600_amd64_avx2_x4_absorb104) \
-  X(absorb, "keccak-f1600", 24, 136, 4, sponge_keccakf1600_amd64_avx2_x4_absorb136) \
-  X(absorb, "keccak-f1600", 24, 144, 4, sponge_keccakf1600_amd64_avx2_x4_absorb144) \
-  X(absorb, "keccak-f1600", 24, 168, 4, sponge_keccakf1600_amd64_avx2_x4_absorb168) \
-  X(permute, "keccak-p1600", 12, 0, 4, sponge_keccakp1600_12_amd64_avx2_x4) \
-  X(absorb, "keccak-p1600", 12, 136, 4, sponge_keccakp1600_12_amd64_avx2_x4_absorb136) \
-  X(absorb, "keccak-p1600", 12, 168, 4, sponge_keccakp1600_12_amd64_avx2_x4_absorb168)
-#define SPONGE_KERNEL_AMD64_AVX2_X4_CPU_FEATURES \
-  {"avx", 1, 0, 2, 28, 0, 0, 0x6}, \
-  {"avx2", 7, 0, 1, 5, 0, 0, 0x6}
-
-#define SPONGE_KERNEL_ARM64_SHA3_X2_NAME "arm64-sha3-x2"
-#define SPONGE_KERNEL_ARM64_SHA3_X2_ENTRIES(X) \
-  X(permute, "keccak-f1600", 24, 0, 2, sponge_keccakf1600_arm64_sha3_x2) \
-  X(absorb, "keccak-f1600", 24, 72, 2, sponge_keccakf1600_arm64_sha3_x2_absorb72) \
-  X(absorb, "keccak-f1600", 24, 104, 2, sponge_keccakf1600_arm64_sha3_x2_absorb104) \
-  X(absorb, "keccak-f1600", 24, 136, 2, sponge_keccakf1600_arm64_sha3_x2_absorb136) \
-  X(absorb, "keccak-f1600", 24, 144, 2, sponge_keccakf1600_arm64_sha3_x2_absorb144) \
-  X(absorb, "keccak-f1600", 24, 168, 2, sponge_keccakf1600_arm64_sha3_x2_absorb168) \
-  X(permute, "keccak-p1600", 12, 0, 2, sponge_keccakp1600_12_arm64_sha3_x2) \
-  X(absorb, "keccak-p1600", 12, 136, 2, sponge_keccakp1600_12_arm64_sha3_x2_absorb136) \
-  X(absorb, "keccak-p1600", 12, 168, 2, sponge_keccakp1600_12_arm64_sha3_x2_absorb168)
-#define SPONGE_KERNEL_ARM64_SHA3_X2_CPU_FEATURES \
-  {"sha3", 0, 0, 0, 0, 17, "hw.optional.armv8_2_sha3", 0x0}
 
 #define SPONGE_KERNEL_AMD64_AVX512_X8_NAME "amd64-avx512-x8"
 #define SPONGE_KERNEL_AMD64_AVX512_X8_ENTRIES(X) \
@@ -240,7 +194,7 @@ void sponge_keccakp1600_12_amd64_avx512_x4_absorb168(uint64_t state[100], const 
 #define SPONGE_KERNEL_AMD64_AVX512_X8_CPU_FEATURES \
   {"avx", 1, 0, 2, 28, 0, 0, 0x6}, \
   {"avx2", 7, 0, 1, 5, 0, 0, 0x6}, \
-  {"avx512f", 7, 0, 1, 16, 0, 0, 0xe6}
+  {"avx512f", 7, 0, 1, 16, 0, 0, 0xe6},
 
 #define SPONGE_KERNEL_AMD64_AVX512_X4_NAME "amd64-avx512-x4"
 #define SPONGE_KERNEL_AMD64_AVX512_X4_ENTRIES(X) \
@@ -257,6 +211,77 @@ void sponge_keccakp1600_12_amd64_avx512_x4_absorb168(uint64_t state[100], const 
   {"avx", 1, 0, 2, 28, 0, 0, 0x6}, \
   {"avx2", 7, 0, 1, 5, 0, 0, 0x6}, \
   {"avx512f", 7, 0, 1, 16, 0, 0, 0xe6}, \
-  {"avx512vl", 7, 0, 1, 31, 0, 0, 0xe6}
+  {"avx512vl", 7, 0, 1, 31, 0, 0, 0xe6},
+
+#define SPONGE_KERNEL_AMD64_AVX2_X4_NAME "amd64-avx2-x4"
+#define SPONGE_KERNEL_AMD64_AVX2_X4_ENTRIES(X) \
+  X(permute, "keccak-f1600", 24, 0, 4, sponge_keccakf1600_amd64_avx2_x4) \
+  X(absorb, "keccak-f1600", 24, 72, 4, sponge_keccakf1600_amd64_avx2_x4_absorb72) \
+  X(absorb, "keccak-f1600", 24, 104, 4, sponge_keccakf1600_amd64_avx2_x4_absorb104) \
+  X(absorb, "keccak-f1600", 24, 136, 4, sponge_keccakf1600_amd64_avx2_x4_absorb136) \
+  X(absorb, "keccak-f1600", 24, 144, 4, sponge_keccakf1600_amd64_avx2_x4_absorb144) \
+  X(absorb, "keccak-f1600", 24, 168, 4, sponge_keccakf1600_amd64_avx2_x4_absorb168) \
+  X(permute, "keccak-p1600", 12, 0, 4, sponge_keccakp1600_12_amd64_avx2_x4) \
+  X(absorb, "keccak-p1600", 12, 136, 4, sponge_keccakp1600_12_amd64_avx2_x4_absorb136) \
+  X(absorb, "keccak-p1600", 12, 168, 4, sponge_keccakp1600_12_amd64_avx2_x4_absorb168)
+#define SPONGE_KERNEL_AMD64_AVX2_X4_CPU_FEATURES \
+  {"avx", 1, 0, 2, 28, 0, 0, 0x6}, \
+  {"avx2", 7, 0, 1, 5, 0, 0, 0x6},
+
+#define SPONGE_KERNEL_ARM64_SHA3_X2_NAME "arm64-sha3-x2"
+#define SPONGE_KERNEL_ARM64_SHA3_X2_ENTRIES(X) \
+  X(permute, "keccak-f1600", 24, 0, 2, sponge_keccakf1600_arm64_sha3_x2) \
+  X(absorb, "keccak-f1600", 24, 72, 2, sponge_keccakf1600_arm64_sha3_x2_absorb72) \
+  X(absorb, "keccak-f1600", 24, 104, 2, sponge_keccakf1600_arm64_sha3_x2_absorb104) \
+  X(absorb, "keccak-f1600", 24, 136, 2, sponge_keccakf1600_arm64_sha3_x2_absorb136) \
+  X(absorb, "keccak-f1600", 24, 144, 2, sponge_keccakf1600_arm64_sha3_x2_absorb144) \
+  X(absorb, "keccak-f1600", 24, 168, 2, sponge_keccakf1600_arm64_sha3_x2_absorb168) \
+  X(permute, "keccak-p1600", 12, 0, 2, sponge_keccakp1600_12_arm64_sha3_x2) \
+  X(absorb, "keccak-p1600", 12, 136, 2, sponge_keccakp1600_12_arm64_sha3_x2_absorb136) \
+  X(absorb, "keccak-p1600", 12, 168, 2, sponge_keccakp1600_12_arm64_sha3_x2_absorb168)
+#define SPONGE_KERNEL_ARM64_SHA3_X2_CPU_FEATURES \
+  {"sha3", 0, 0, 0, 0, 17, "hw.optional.armv8_2_sha3", 0x0},
+
+#define SPONGE_KERNEL_ASCON_AMD64_BMI2_NAME "ascon-amd64-bmi2"
+#define SPONGE_KERNEL_ASCON_AMD64_BMI2_ENTRIES(X) \
+  X(permute, "ascon-p320", 12, 0, 1, sponge_ascon_p320_amd64_bmi2_p12) \
+  X(permute, "ascon-p320", 8, 0, 1, sponge_ascon_p320_amd64_bmi2_p8) \
+  X(permute, "ascon-p320", 6, 0, 1, sponge_ascon_p320_amd64_bmi2_p6) \
+  X(absorb, "ascon-p320", 12, 8, 1, sponge_ascon_p320_amd64_bmi2_absorb_hash) \
+  X(absorb, "ascon-p320", 8, 16, 1, sponge_ascon_p320_amd64_bmi2_absorb_ad) \
+  X(encrypt, "ascon-p320", 8, 16, 1, sponge_ascon_p320_amd64_bmi2_encrypt) \
+  X(decrypt, "ascon-p320", 8, 16, 1, sponge_ascon_p320_amd64_bmi2_decrypt)
+#define SPONGE_KERNEL_ASCON_AMD64_BMI2_CPU_FEATURES \
+  {"bmi1", 7, 0, 1, 3, 0, 0, 0x0}, \
+  {"bmi2", 7, 0, 1, 8, 0, 0, 0x0},
+
+#define SPONGE_KERNEL_ASCON_ARM64_NAME "ascon-arm64"
+#define SPONGE_KERNEL_ASCON_ARM64_ENTRIES(X) \
+  X(permute, "ascon-p320", 12, 0, 1, sponge_ascon_p320_arm64_p12) \
+  X(permute, "ascon-p320", 8, 0, 1, sponge_ascon_p320_arm64_p8) \
+  X(permute, "ascon-p320", 6, 0, 1, sponge_ascon_p320_arm64_p6) \
+  X(absorb, "ascon-p320", 12, 8, 1, sponge_ascon_p320_arm64_absorb_hash) \
+  X(absorb, "ascon-p320", 8, 16, 1, sponge_ascon_p320_arm64_absorb_ad) \
+  X(encrypt, "ascon-p320", 8, 16, 1, sponge_ascon_p320_arm64_encrypt) \
+  X(decrypt, "ascon-p320", 8, 16, 1, sponge_ascon_p320_arm64_decrypt)
+#define SPONGE_KERNEL_ASCON_ARM64_CPU_FEATURES
+
+#define SPONGE_KECCAK_KERNELS_AMD64(X) \
+  X(AMD64_BMI2, 1)
+#define SPONGE_KECCAK_KERNELS_ARM64(X) \
+  X(ARM64_SHA3, 1) \
+  X(ARM64_SCALAR, 1)
+
+#define SPONGE_KECCAK_BATCH_KERNELS_AMD64(X) \
+  X(AMD64_AVX512_X8, 8) \
+  X(AMD64_AVX512_X4, 4) \
+  X(AMD64_AVX2_X4, 4)
+#define SPONGE_KECCAK_BATCH_KERNELS_ARM64(X) \
+  X(ARM64_SHA3_X2, 2)
+
+#define SPONGE_ASCON_KERNELS_AMD64(X) \
+  X(ASCON_AMD64_BMI2, 1)
+#define SPONGE_ASCON_KERNELS_ARM64(X) \
+  X(ASCON_ARM64, 1)
 
 #endif /* SPONGE_GENERATED_KERNELS_H */

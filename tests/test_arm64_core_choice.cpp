@@ -1,4 +1,4 @@
-// The arm64 Keccak kernel choice per core (runtime/src/arm64_core_choice.cpp): a pure
+// The arm64 Keccak kernel choice per core (runtime/src/dispatch/arm64_core_choice.cpp): a pure
 // function of the MIDR_EL1 values, the SHA3 feature and the OS, tested on real MIDR values
 // on every host. The end-to-end choice under qemu is asserted by scripts/test.
 #include <doctest/doctest.h>
@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "arm64_core_choice.hpp"
+#include "dispatch/arm64_core_choice.hpp"
 
 namespace {
 

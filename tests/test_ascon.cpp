@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "ascon_kernel.hpp"
-#include "ascon_modes.hpp"
-#include "ascon_portable.hpp"
-#include "byte_order.hpp"
+#include "ascon/ascon_kernel.hpp"
+#include "ascon/ascon_modes.hpp"
+#include "ascon/ascon_portable.hpp"
 #include "sponge/sponge.h"
 #include "sponge/sponge.hpp"
+#include "support/byte_order.hpp"
 #include "support/test_support.hpp"
 
 using sponge::detail::AsconKernel;

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "batch_hash.hpp"
+#include "batch/batch_hash.hpp"
 #include "sponge/sponge.hpp"
 #include "support/oracles.hpp"
 #include "support/test_support.hpp"

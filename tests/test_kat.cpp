@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <string>
 
-#include "kernel.hpp"
+#include "keccak/keccak_kernel.hpp"
 #include "sponge/sponge.hpp"
 #include "support/test_support.hpp"
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "ascon_kernel.hpp"
-#include "ascon_modes.hpp"
+#include "ascon/ascon_kernel.hpp"
+#include "ascon/ascon_modes.hpp"
 #include "sponge/sponge.hpp"
 #include "support/test_support.hpp"
 

@@ -18,11 +18,11 @@
 #include <string>
 #include <vector>
 
-#include "batch_kernel.hpp"
-#include "leaf_hashing.hpp"
+#include "batch/batch_kernel.hpp"
 #include "sponge/sponge.hpp"
 #include "support/batch_kernels_check.hpp"
 #include "support/test_support.hpp"
+#include "tree/leaf_hashing.hpp"
 
 namespace {
 

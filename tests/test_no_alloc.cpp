@@ -9,11 +9,11 @@
 #include <new>
 #include <vector>
 
-#include "batch_hash.hpp"
-#include "leaf_hashing.hpp"
+#include "batch/batch_hash.hpp"
 #include "sponge/sponge.h"
 #include "sponge/sponge.hpp"
 #include "support/test_support.hpp"
+#include "tree/leaf_hashing.hpp"
 
 namespace {
 

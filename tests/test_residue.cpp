@@ -25,15 +25,15 @@
 #include <string>
 #include <vector>
 
-#include "ascon_kernel.hpp"
-#include "ascon_modes.hpp"
-#include "ascon_portable.hpp"
-#include "batch_hash.hpp"
+#include "ascon/ascon_kernel.hpp"
+#include "ascon/ascon_modes.hpp"
+#include "ascon/ascon_portable.hpp"
+#include "batch/batch_hash.hpp"
 #include "doctest/doctest.h"
-#include "kernel.hpp"
-#include "leaf_hashing.hpp"
+#include "keccak/keccak_kernel.hpp"
 #include "support/test_support.hpp"
-#include "wipe.hpp"
+#include "support/wipe.hpp"
+#include "tree/leaf_hashing.hpp"
 
 namespace {
 

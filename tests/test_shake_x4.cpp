@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "batch_kernel.hpp"
+#include "batch/batch_kernel.hpp"
 #include "sponge/sponge.h"
 #include "sponge/sponge.hpp"
 #include "support/batch_kernels_check.hpp"

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "keccak_portable.hpp"  // the runtime's portable reference (runtime/src)
+#include "keccak/keccak_portable.hpp"  // the runtime's portable reference (runtime/src)
 #include "model/keccak.hpp"
 #include "program/program.hpp"
 #include "support/splitmix64.hpp"

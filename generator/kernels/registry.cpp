@@ -10,7 +10,9 @@ namespace spongegen::kernels {
 
 namespace {
 
-// The kernels as their builders write them.
+// The kernels as their builders write them. Within a family this order is the runtime's
+// preference, best first, where CPU features alone decide (generated/sponge_kernels.h carries
+// it as SPONGE_KERNELS_<ISA>).
 std::vector<KernelSpec> listed_kernels() {
   return {
       {"keccak-p1600",
@@ -27,20 +29,6 @@ std::vector<KernelSpec> listed_kernels() {
        {kArmSha3},
        keccak_reference_call,
        build_keccak_arm64_sha3},
-      {"ascon-p320",
-       "ascon-amd64-bmi2",
-       "ascon_p320_amd64_bmi2.S",
-       Isa::amd64,
-       {kBmi1, kBmi2},
-       ascon_reference_call,
-       build_ascon_amd64_bmi2},
-      {"ascon-p320",
-       "ascon-arm64",
-       "ascon_p320_arm64.S",
-       Isa::arm64,
-       {},  // base ARMv8-A
-       ascon_reference_call,
-       build_ascon_arm64},
       {"keccak-p1600",
        "arm64-scalar",
        "keccakf1600_arm64_scalar.S",
@@ -48,20 +36,6 @@ std::vector<KernelSpec> listed_kernels() {
        {},  // base ARMv8-A
        keccak_reference_call,
        build_keccak_arm64_scalar},
-      {"keccak-p1600",
-       "amd64-avx2-x4",
-       "keccakf1600_amd64_avx2_x4.S",
-       Isa::amd64,
-       {kAvx, kAvx2},
-       keccak_reference_call,
-       build_keccak_amd64_avx2_x4},
-      {"keccak-p1600",
-       "arm64-sha3-x2",
-       "keccakf1600_arm64_sha3_x2.S",
-       Isa::arm64,
-       {kArmSha3},
-       keccak_reference_call,
-       build_keccak_arm64_sha3_x2},
       {"keccak-p1600",
        "amd64-avx512-x8",
        "keccakf1600_amd64_avx512_x8.S",
@@ -76,6 +50,34 @@ std::vector<KernelSpec> listed_kernels() {
        {kAvx, kAvx2, kAvx512f, kAvx512vl},
        keccak_reference_call,
        build_keccak_amd64_avx512_x4},
+      {"keccak-p1600",
+       "amd64-avx2-x4",
+       "keccakf1600_amd64_avx2_x4.S",
+       Isa::amd64,
+       {kAvx, kAvx2},
+       keccak_reference_call,
+       build_keccak_amd64_avx2_x4},
+      {"keccak-p1600",
+       "arm64-sha3-x2",
+       "keccakf1600_arm64_sha3_x2.S",
+       Isa::arm64,
+       {kArmSha3},
+       keccak_reference_call,
+       build_keccak_arm64_sha3_x2},
+      {"ascon-p320",
+       "ascon-amd64-bmi2",
+       "ascon_p320_amd64_bmi2.S",
+       Isa::amd64,
+       {kBmi1, kBmi2},
+       ascon_reference_call,
+       build_ascon_amd64_bmi2},
+      {"ascon-p320",
+       "ascon-arm64",
+       "ascon_p320_arm64.S",
+       Isa::arm64,
+       {},  // base ARMv8-A
+       ascon_reference_call,
+       build_ascon_arm64},
   };
 }
 

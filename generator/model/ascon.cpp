@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "ascon_portable.hpp"  // the runtime's portable reference, for the cross-check
+#include "ascon/ascon_portable.hpp"  // the runtime's portable reference, for the cross-check
 #include "program/program.hpp"
 
 namespace spongegen::ascon {

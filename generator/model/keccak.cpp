@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "keccak_constants.hpp"  // the runtime's published tables, for the cross-check
+#include "keccak/keccak_constants.hpp"  // the runtime's published tables, for the cross-check
 
 namespace spongegen::keccak {
 namespace {

@@ -1,5 +1,5 @@
 // The reference the JIT self-check runs for an Ascon entry: the runtime's portable entries.
-#include "ascon_portable.hpp"  // the runtime's portable reference (runtime/src)
+#include "ascon/ascon_portable.hpp"  // the runtime's portable reference (runtime/src)
 #include "kernels/kernel.hpp"
 
 namespace spongegen::kernels {

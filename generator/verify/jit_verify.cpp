@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "dispatch/x86_xcr0.hpp"  // runtime/src: XCR0, as the runtime reads it
 #include "support/splitmix64.hpp"
 #include "writers/asmjit_encoder.hpp"
-#include "x86_xcr0.hpp"  // runtime/src: XCR0, as the runtime reads it
 
 #if defined(__x86_64__)
 #include <cpuid.h>

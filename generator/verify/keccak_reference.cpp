@@ -1,5 +1,5 @@
 // The reference the JIT self-check runs for a Keccak entry: the runtime's portable rounds.
-#include "keccak_portable.hpp"  // the runtime's portable reference (runtime/src)
+#include "keccak/keccak_portable.hpp"  // the runtime's portable reference (runtime/src)
 #include "kernels/kernel.hpp"
 #include "model/keccak.hpp"
 

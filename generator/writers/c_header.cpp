@@ -2,19 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
+#include <stdexcept>
 
 namespace spongegen::writers {
-
-std::string kernel_macro_prefix(const std::string& kernel_name) {
-  std::string prefix = "SPONGE_KERNEL_";
-  for (char c : kernel_name) {
-    prefix += std::isalnum(static_cast<unsigned char>(c))
-                  ? static_cast<char>(std::toupper(static_cast<unsigned char>(c)))
-                  : '_';
-  }
-  return prefix;
-}
 
 namespace {
 
@@ -22,7 +14,38 @@ std::string c_string(std::string_view text) {
   return text.empty() ? "0" : fmt::format("\"{}\"", text);
 }
 
+// The runtime table a kernel joins, as SPONGE_<TABLE>_KERNELS_<ISA> names it: KECCAK for
+// one-state Keccak-p[1600] kernels, KECCAK_BATCH for multi-state ones, ASCON.
+std::string_view runtime_table(const std::string& family, int states) {
+  if (family == "keccak-p1600") return states == 1 ? "KECCAK" : "KECCAK_BATCH";
+  if (family == "ascon-p320" && states == 1) return "ASCON";
+  throw std::invalid_argument("kernel family " + family + " of " + std::to_string(states) +
+                              " states has no runtime table");
+}
+
+// The states one call of the kernel permutes: its entries' lane count.
+int kernel_states(const WrittenKernel& written) {
+  int states = 1;
+  for (const Function& function : written.kernel.program.functions)
+    states = std::max(states, function.shape.lanes);
+  return states;
+}
+
+std::string upper_identifier(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    out += std::isalnum(static_cast<unsigned char>(c))
+               ? static_cast<char>(std::toupper(static_cast<unsigned char>(c)))
+               : '_';
+  }
+  return out;
+}
+
 }  // namespace
+
+std::string kernel_macro_prefix(const std::string& kernel_name) {
+  return "SPONGE_KERNEL_" + upper_identifier(kernel_name);
+}
 
 std::string write_c_header(const std::vector<WrittenKernel>& kernels) {
   std::string out =
@@ -33,9 +56,16 @@ std::string write_c_header(const std::vector<WrittenKernel>& kernels) {
       "     <KERNEL>_NAME            the name SPONGE_KERNEL and active_kernel() use\n"
       "     <KERNEL>_ENTRIES(X)      X(kind, permutation, rounds, rate_bytes, lanes, symbol)\n"
       "                              for each entry, in the file's order\n"
-      "     <KERNEL>_CPU_FEATURES    sponge_cpu_feature initializers: what the CPU must have\n"
-      "   A kernel's object file is linked only where it assembles (runtime/CMakeLists.txt);\n"
-      "   its declarations here are harmless elsewhere. */\n"
+      "     <KERNEL>_CPU_FEATURES    sponge_cpu_feature initializers, each followed by a\n"
+      "                              comma: what the CPU must have (none: empty)\n"
+      "   and per runtime table and ISA the kernels the runtime tables, best first:\n"
+      "     SPONGE_<TABLE>_KERNELS_<ISA>(X)  X(KERNEL, STATES) for each kernel: KERNEL the\n"
+      "                              macro stem (<KERNEL> above without SPONGE_KERNEL_),\n"
+      "                              STATES the states one call permutes; TABLE is KECCAK\n"
+      "                              (one state), KECCAK_BATCH (several) or ASCON\n"
+      "   A kernel's object file is linked only where it assembles (runtime/CMakeLists.txt\n"
+      "   lists the files of the target's ISA from manifest.json); its declarations here are\n"
+      "   harmless elsewhere. */\n"
       "#ifndef SPONGE_GENERATED_KERNELS_H\n"
       "#define SPONGE_GENERATED_KERNELS_H\n"
       "\n"
@@ -81,12 +111,24 @@ std::string write_c_header(const std::vector<WrittenKernel>& kernels) {
     }
     out += "\n";
     out += fmt::format("#define {}_CPU_FEATURES", prefix);
-    const auto& features = written.spec->cpu_features;
-    for (std::size_t i = 0; i < features.size(); ++i) {
-      const kernels::CpuFeature& f = features[i];
-      out += fmt::format(" \\\n  {{\"{}\", {}, {}, {}, {}, {}, {}, {:#x}}}{}", f.name, f.cpuid_leaf,
+    for (const kernels::CpuFeature& f : written.spec->cpu_features) {
+      out += fmt::format(" \\\n  {{\"{}\", {}, {}, {}, {}, {}, {}, {:#x}}},", f.name, f.cpuid_leaf,
                          f.cpuid_subleaf, f.cpuid_register, f.cpuid_bit, f.linux_hwcap_bit,
-                         c_string(f.macos_sysctl), f.xcr0_mask, i + 1 < features.size() ? "," : "");
+                         c_string(f.macos_sysctl), f.xcr0_mask);
+    }
+    out += "\n";
+  }
+  for (const std::string_view table : {"KECCAK", "KECCAK_BATCH", "ASCON"}) {
+    for (const Isa isa : {Isa::amd64, Isa::arm64}) {
+      out +=
+          fmt::format("\n#define SPONGE_{}_KERNELS_{}(X)", table, upper_identifier(isa_name(isa)));
+      for (const WrittenKernel& written : kernels) {
+        const int states = kernel_states(written);
+        if (written.spec->isa != isa || runtime_table(written.spec->family, states) != table) {
+          continue;
+        }
+        out += fmt::format(" \\\n  X({}, {})", upper_identifier(written.spec->name), states);
+      }
     }
     out += "\n";
   }

@@ -12,7 +12,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "ascon_kernel.hpp"
+#include "ascon/ascon_kernel.hpp"
 #include "sponge/sponge.hpp"
 #include "support/test_support.hpp"
 

@@ -27,13 +27,13 @@
 #include <string_view>
 #include <vector>
 
-#include "ascon_kernel.hpp"
-#include "ascon_modes.hpp"
-#include "ascon_portable.hpp"
-#include "byte_order.hpp"
+#include "ascon/ascon_kernel.hpp"
+#include "ascon/ascon_modes.hpp"
+#include "ascon/ascon_portable.hpp"
 #include "fuzz/fuzz_support.hpp"
 #include "sponge/sponge.h"
 #include "sponge/sponge.hpp"
+#include "support/byte_order.hpp"
 #include "support/test_support.hpp"
 
 namespace {

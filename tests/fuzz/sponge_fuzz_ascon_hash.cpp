@@ -27,9 +27,9 @@
 #include <string_view>
 #include <vector>
 
-#include "ascon_kernel.hpp"
-#include "ascon_modes.hpp"
-#include "ascon_portable.hpp"
+#include "ascon/ascon_kernel.hpp"
+#include "ascon/ascon_modes.hpp"
+#include "ascon/ascon_portable.hpp"
 #include "fuzz/fuzz_support.hpp"
 #include "sponge/sponge.h"
 #include "sponge/sponge.hpp"

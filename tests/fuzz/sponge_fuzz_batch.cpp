@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "batch_hash.hpp"
+#include "batch/batch_hash.hpp"
 #include "fuzz/fuzz_support.hpp"
 #include "sponge/sponge.h"
 #include "sponge/sponge.hpp"

@@ -46,7 +46,7 @@
 
 #include "fuzz/fuzz_support.hpp"
 #include "fuzz/hashers_modes.hpp"
-#include "kernel.hpp"
+#include "keccak/keccak_kernel.hpp"
 #include "sponge/sponge.hpp"
 #include "support/oracles.hpp"
 #include "support/test_support.hpp"

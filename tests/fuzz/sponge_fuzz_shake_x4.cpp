@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "batch_kernel.hpp"
+#include "batch/batch_kernel.hpp"
 #include "fuzz/fuzz_support.hpp"
 #include "sponge/sponge.h"
 #include "sponge/sponge.hpp"

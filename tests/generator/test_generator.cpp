@@ -10,7 +10,7 @@
 #include <sstream>
 #include <string>
 
-#include "ascon_portable.hpp"  // the runtime's portable substitution layer
+#include "ascon/ascon_portable.hpp"  // the runtime's portable substitution layer
 #include "audit/audit.hpp"
 #include "audit/invariants.hpp"
 #include "audit/mca.hpp"

@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "batch_kernel.hpp"
-#include "kernel.hpp"
+#include "batch/batch_kernel.hpp"
+#include "keccak/keccak_kernel.hpp"
 
 namespace sponge_kernel_test {
 

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "batch_kernel.hpp"
+#include "batch/batch_kernel.hpp"
 #include "kernel_test_support.hpp"
 #include "support/test_support.hpp"
 

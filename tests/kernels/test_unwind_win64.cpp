@@ -27,8 +27,8 @@
 #include <vector>
 
 #include "abi_shim.hpp"
-#include "ascon_kernel.hpp"
-#include "batch_kernel.hpp"
+#include "ascon/ascon_kernel.hpp"
+#include "batch/batch_kernel.hpp"
 #include "kernel_test_support.hpp"
 #include "support/test_support.hpp"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "batch_kernel.hpp"
+#include "batch/batch_kernel.hpp"
 #include "support/test_support.hpp"
 
 inline std::vector<const sponge::detail::KeccakBatchKernel*> tested_batch_kernels() {

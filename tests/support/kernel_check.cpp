@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "kernel.hpp"
+#include "keccak/keccak_kernel.hpp"
 #include "sponge/sponge.h"
 #include "sponge/sponge.hpp"
 

@@ -1,6 +1,6 @@
 #include "test_support.hpp"
 
-#include "batch_kernel.hpp"
+#include "batch/batch_kernel.hpp"
 
 #include <cctype>
 #include <charconv>

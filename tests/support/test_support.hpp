@@ -15,7 +15,7 @@
 #include "sponge/sponge.hpp"
 
 namespace sponge::detail {
-struct KeccakBatchKernel;  // runtime/src/batch_kernel.hpp
+struct KeccakBatchKernel;  // runtime/src/batch/batch_kernel.hpp
 }
 
 namespace sponge_test {

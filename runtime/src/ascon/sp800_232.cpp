@@ -1,0 +1,514 @@
+// The Ascon modes of NIST SP 800-232: Ascon-Hash256, Ascon-XOF128, Ascon-CXOF128 and
+// Ascon-AEAD128, on the Ascon kernel table (ascon_kernel.hpp).
+//
+// As in the Keccak sponge, input is never copied into a buffer: whole blocks go from the
+// caller's memory through the kernel's multi-block entries (the state stays in registers
+// across them); bytes that do not fill a block are XORed into the state words here as they
+// arrive, and the block is permuted once it is full. For the AEAD, a byte's ciphertext is
+// known the moment it is XORed in, so encryption and decryption write every piece's output
+// at once and never hold text back.
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "ascon/ascon_kernel.hpp"
+#include "ascon/ascon_modes.hpp"
+#include "sponge/sponge.hpp"
+#include "support/byte_order.hpp"
+#include "support/wipe.hpp"
+
+namespace sponge::detail {
+
+static_assert(sizeof(AsconHashSponge) == 8 * 8, "AsconHashSponge has padding bytes");
+static_assert(sizeof(AsconAeadState) == 10 * 8, "AsconAeadState has padding bytes");
+static_assert(AsconHashSponge::kRateBytes == kAsconHashRate &&
+              AsconAeadState::kRateBytes == kAsconAeadRate);
+
+namespace {
+
+// Byte `position` (0..7) of a word holding little-endian bytes.
+constexpr unsigned byte_shift(std::size_t position) noexcept {
+  return static_cast<unsigned>(8 * position);
+}
+
+// SP 800-232's padding: a 0x01 byte right after the data of the last block, whose
+// `position` bytes (0..rate-1) are already in the state.
+void pad_block(std::uint64_t* words, std::size_t position) noexcept {
+  words[position / 8] ^= std::uint64_t{1} << byte_shift(position % 8);
+}
+
+// XORs `length` bytes into the state's rate from byte `position` on (within one block).
+void xor_bytes(std::uint64_t* words, std::size_t position, const std::uint8_t* data,
+               std::size_t length) noexcept {
+  for (std::size_t i = 0; i < length; ++i, ++position)
+    words[position / 8] ^= std::uint64_t{data[i]} << byte_shift(position % 8);
+}
+
+std::uint8_t state_byte(const std::uint64_t* words, std::size_t position) noexcept {
+  return static_cast<std::uint8_t>(words[position / 8] >> byte_shift(position % 8));
+}
+
+// Absorbs `length` bytes into a rate of `Rate` bytes of which `position` are filled: tops up
+// the partial block (permuting it when full), hands whole blocks to the kernel's loop, and
+// leaves the rest in the rate. Returns the new position. The hash and the AEAD's associated
+// data differ only in the rate and in which entries run.
+template <std::size_t Rate>
+std::size_t absorb_into_rate(std::uint64_t* words, std::size_t position, const std::uint8_t* data,
+                             std::size_t length, AsconPermuteFn permute_block,
+                             AsconAbsorbFn absorb_blocks) noexcept {
+  if (position != 0) {
+    const std::size_t take = std::min<std::size_t>(length, Rate - position);
+    xor_bytes(words, position, data, take);
+    position += take;
+    data += take;
+    length -= take;
+    if (position < Rate) return position;
+    permute_block(words);
+  }
+  const std::size_t blocks = length / Rate;
+  if (blocks != 0) absorb_blocks(words, data, blocks);
+  data += blocks * Rate;
+  length -= blocks * Rate;
+  xor_bytes(words, 0, data, length);
+  return length;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+// The hash sponge.
+// ---------------------------------------------------------------------------------------
+AsconHashSponge::AsconHashSponge(const AsconKernel& kernel,
+                                 const std::uint64_t (&initial)[5]) noexcept
+    : kernel_(&kernel) {
+  restart(initial);
+}
+
+AsconHashSponge::~AsconHashSponge() {
+  zero_words(words_);
+  // How far into a block the message ended says something about its length.
+  position_ = 0;
+  squeezing_ = 0;
+  kernel_ = nullptr;
+  keep_stores(this);
+}
+
+void AsconHashSponge::restart(const std::uint64_t (&initial)[5]) noexcept {
+  std::copy(std::begin(initial), std::end(initial), words_);
+  position_ = 0;
+  squeezing_ = 0;
+}
+
+void AsconHashSponge::copy_state(std::uint64_t (&out)[5]) const noexcept {
+  std::copy(std::begin(words_), std::end(words_), out);
+}
+
+void AsconHashSponge::require_absorbing() const {
+  if (squeezing_ != 0) {
+    throw std::logic_error("sponge: Ascon update() called after squeeze(); call reset() first");
+  }
+}
+
+void AsconHashSponge::absorb(const std::uint8_t* data, std::size_t length) {
+  require_absorbing();
+  position_ = absorb_into_rate<kRateBytes>(words_, position_, data, length, kernel_->permute12,
+                                           kernel_->absorb_hash);
+}
+
+void AsconHashSponge::finish_absorbing() noexcept {
+  pad_block(words_, position_);
+  kernel_->permute12(words_);
+  position_ = 0;
+}
+
+void AsconHashSponge::squeeze(std::uint8_t* out, std::size_t length) noexcept {
+  if (squeezing_ == 0) {
+    finish_absorbing();
+    squeezing_ = 1;
+  }
+  while (length != 0) {
+    if (position_ == kRateBytes) {
+      kernel_->permute12(words_);
+      position_ = 0;
+    }
+    const std::size_t take = std::min<std::size_t>(length, kRateBytes - position_);
+    for (std::size_t i = 0; i < take; ++i)
+      out[i] = state_byte(words_, position_ + i);
+    position_ += take;
+    out += take;
+    length -= take;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// The AEAD state.
+// ---------------------------------------------------------------------------------------
+AsconAeadState::AsconAeadState(const AsconKernel& kernel, const std::uint8_t* key,
+                               const std::uint8_t* nonce) noexcept
+    : key_{load_le64(key), load_le64(key + 8)},
+      kernel_(&kernel),
+      position_(0),
+      phase_(kNoAssociatedData) {
+  words_[0] = kAsconAead128Iv;
+  words_[1] = key_[0];
+  words_[2] = key_[1];
+  words_[3] = load_le64(nonce);
+  words_[4] = load_le64(nonce + 8);
+  kernel_->permute12(words_);
+  words_[3] ^= key_[0];
+  words_[4] ^= key_[1];
+}
+
+AsconAeadState::~AsconAeadState() {
+  wipe();
+  kernel_ = nullptr;
+  phase_ = kNoAssociatedData;
+  keep_stores(this);
+}
+
+void AsconAeadState::wipe() noexcept {
+  zero_words(words_);
+  zero_words(key_);
+  position_ = 0;
+  keep_stores(this);
+}
+
+void AsconAeadState::require_phase_at_most(Phase phase, const char* operation) const {
+  if (phase_ <= phase) return;
+  // Appended, not `"..." + std::string`: GCC 12 -O3 reports a false -Wrestrict on the latter.
+  std::string message = "sponge: Ascon-AEAD128 ";
+  message += operation;
+  message += phase_ == kFinished ? " called after finish()"
+                                 : " called after update(): associated data comes before the text";
+  throw std::logic_error(message);
+}
+
+void AsconAeadState::absorb_associated_data(const std::uint8_t* data, std::size_t length) {
+  require_phase_at_most(kAssociatedData, "update_associated_data()");
+  if (length == 0) return;  // empty associated data skips the whole phase
+  phase_ = kAssociatedData;
+  position_ = absorb_into_rate<kRateBytes>(words_, position_, data, length, kernel_->permute8,
+                                           kernel_->absorb_ad);
+}
+
+void AsconAeadState::begin_text() noexcept {
+  if (phase_ == kAssociatedData) {
+    pad_block(words_, position_);
+    kernel_->permute8(words_);
+  }
+  words_[4] ^= std::uint64_t{1} << 63;  // domain separation, with or without associated data
+  position_ = 0;
+  phase_ = kText;
+}
+
+void AsconAeadState::encrypt(const std::uint8_t* in, std::uint8_t* out, std::size_t length) {
+  require_phase_at_most(kText, "update()");
+  if (phase_ != kText) begin_text();
+  // Each byte: ciphertext = rate byte ^ plaintext byte, which also becomes the rate byte.
+  const auto encrypt_bytes = [this](const std::uint8_t* from, std::uint8_t* to, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i, ++position_) {
+      const std::uint8_t plain = from[i];
+      words_[position_ / 8] ^= std::uint64_t{plain} << byte_shift(position_ % 8);
+      to[i] = state_byte(words_, position_);
+    }
+  };
+  if (position_ != 0) {
+    const std::size_t take = std::min<std::size_t>(length, kRateBytes - position_);
+    encrypt_bytes(in, out, take);
+    in += take;
+    out += take;
+    length -= take;
+    if (position_ < kRateBytes) return;
+    kernel_->permute8(words_);
+    position_ = 0;
+  }
+  const std::size_t blocks = length / kRateBytes;
+  if (blocks != 0) kernel_->encrypt(words_, in, out, blocks);
+  encrypt_bytes(in + blocks * kRateBytes, out + blocks * kRateBytes, length % kRateBytes);
+}
+
+void AsconAeadState::decrypt(const std::uint8_t* in, std::uint8_t* out, std::size_t length) {
+  require_phase_at_most(kText, "update()");
+  if (phase_ != kText) begin_text();
+  // Each byte: plaintext = rate byte ^ ciphertext byte; the ciphertext byte becomes the rate
+  // byte (XORing the plaintext in does exactly that).
+  const auto decrypt_bytes = [this](const std::uint8_t* from, std::uint8_t* to, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i, ++position_) {
+      const auto plain = static_cast<std::uint8_t>(state_byte(words_, position_) ^ from[i]);
+      words_[position_ / 8] ^= std::uint64_t{plain} << byte_shift(position_ % 8);
+      to[i] = plain;
+    }
+  };
+  if (position_ != 0) {
+    const std::size_t take = std::min<std::size_t>(length, kRateBytes - position_);
+    decrypt_bytes(in, out, take);
+    in += take;
+    out += take;
+    length -= take;
+    if (position_ < kRateBytes) return;
+    kernel_->permute8(words_);
+    position_ = 0;
+  }
+  const std::size_t blocks = length / kRateBytes;
+  if (blocks != 0) kernel_->decrypt(words_, in, out, blocks);
+  decrypt_bytes(in + blocks * kRateBytes, out + blocks * kRateBytes, length % kRateBytes);
+}
+
+void AsconAeadState::finish(std::uint8_t* tag) {
+  require_phase_at_most(kText, "finish()");
+  if (phase_ != kText) begin_text();
+  pad_block(words_, position_);  // the last text block, possibly empty; no permutation
+  words_[2] ^= key_[0];
+  words_[3] ^= key_[1];
+  kernel_->permute12(words_);
+  store_le64(tag, words_[3] ^ key_[0]);
+  store_le64(tag + 8, words_[4] ^ key_[1]);
+  wipe();
+  phase_ = kFinished;
+}
+
+}  // namespace sponge::detail
+
+namespace sponge {
+
+using detail::active_ascon_kernel;
+
+// ---------------------------------------------------------------------------------------
+// Hash256, XOF128, CXOF128.
+// ---------------------------------------------------------------------------------------
+AsconHash256::AsconHash256() noexcept : AsconHash256(active_ascon_kernel()) {}
+AsconHash256::AsconHash256(const detail::AsconKernel& kernel) noexcept
+    : sponge_(kernel, detail::kAsconHash256Initial) {}
+
+std::array<std::uint8_t, 32> AsconHash256::digest() const {
+  sponge_.require_absorbing();
+  detail::AsconHashSponge finishing = sponge_;
+  std::array<std::uint8_t, 32> out;
+  finishing.squeeze(out.data(), out.size());
+  return out;
+}
+
+void AsconHash256::reset() noexcept {
+  sponge_.restart(detail::kAsconHash256Initial);
+}
+
+AsconXof128::AsconXof128() noexcept : AsconXof128(active_ascon_kernel()) {}
+AsconXof128::AsconXof128(const detail::AsconKernel& kernel) noexcept
+    : sponge_(kernel, detail::kAsconXof128Initial) {}
+
+void AsconXof128::reset() noexcept {
+  sponge_.restart(detail::kAsconXof128Initial);
+}
+
+namespace {
+constexpr std::uint64_t kCxofIvState[5] = {detail::kAsconCxof128Iv, 0, 0, 0, 0};
+}  // namespace
+
+AsconCxof128::AsconCxof128(std::span<const std::uint8_t> customization)
+    : AsconCxof128(active_ascon_kernel(), customization) {}
+
+AsconCxof128::AsconCxof128(const detail::AsconKernel& kernel,
+                           std::span<const std::uint8_t> customization)
+    : sponge_(kernel, kCxofIvState), customized_{} {
+  // Checked before any permutation runs: an over-long Z computes nothing.
+  if (customization.size() > kMaxCustomizationBytes) {
+    throw std::invalid_argument(
+        "sponge: Ascon-CXOF128 customization string longer than 256 bytes (2048 bits)");
+  }
+  std::uint64_t state[5];
+  sponge_.copy_state(state);
+  kernel.permute12(state);                                           // the initialisation
+  state[0] ^= 8 * static_cast<std::uint64_t>(customization.size());  // |Z| in bits, one block
+  kernel.permute12(state);
+  sponge_.restart(state);
+  detail::wipe_words(state);
+  sponge_.absorb(customization.data(), customization.size());
+  sponge_.finish_absorbing();  // Z padded, as a message
+  sponge_.copy_state(customized_);
+}
+
+AsconCxof128::~AsconCxof128() {
+  detail::wipe_words(customized_);
+}
+
+void AsconCxof128::reset() noexcept {
+  sponge_.restart(customized_);
+}
+
+// ---------------------------------------------------------------------------------------
+// AEAD128.
+// ---------------------------------------------------------------------------------------
+AsconAead128Encryptor::AsconAead128Encryptor(AsconAead128Key key, AsconAead128Nonce nonce) noexcept
+    : AsconAead128Encryptor(active_ascon_kernel(), key, nonce) {}
+AsconAead128Encryptor::AsconAead128Encryptor(const detail::AsconKernel& kernel, AsconAead128Key key,
+                                             AsconAead128Nonce nonce) noexcept
+    : state_(kernel, key.data(), nonce.data()) {}
+
+AsconAead128Encryptor& AsconAead128Encryptor::update_associated_data(
+    std::span<const std::uint8_t> data) {
+  state_.absorb_associated_data(data.data(), data.size());
+  return *this;
+}
+
+void AsconAead128Encryptor::update(std::span<const std::uint8_t> plaintext,
+                                   std::span<std::uint8_t> ciphertext) {
+  if (plaintext.size() != ciphertext.size()) {
+    throw std::invalid_argument(
+        "sponge: Ascon-AEAD128 update(): ciphertext and plaintext differ in length");
+  }
+  state_.encrypt(plaintext.data(), ciphertext.data(), plaintext.size());
+}
+
+AsconAead128Tag AsconAead128Encryptor::finish() {
+  AsconAead128Tag tag;
+  state_.finish(tag.data());
+  return tag;
+}
+
+AsconAead128Decryptor::AsconAead128Decryptor(AsconAead128Key key, AsconAead128Nonce nonce,
+                                             std::span<std::uint8_t> plaintext) noexcept
+    : AsconAead128Decryptor(active_ascon_kernel(), key, nonce, plaintext) {}
+AsconAead128Decryptor::AsconAead128Decryptor(const detail::AsconKernel& kernel, AsconAead128Key key,
+                                             AsconAead128Nonce nonce,
+                                             std::span<std::uint8_t> plaintext) noexcept
+    : state_(kernel, key.data(), nonce.data()), plaintext_(plaintext) {}
+
+AsconAead128Decryptor::~AsconAead128Decryptor() {
+  // Where the plaintext went and how long it was.
+  plaintext_ = {};
+  written_ = 0;
+  detail::keep_stores(this);
+}
+
+AsconAead128Decryptor& AsconAead128Decryptor::update_associated_data(
+    std::span<const std::uint8_t> data) {
+  state_.absorb_associated_data(data.data(), data.size());
+  return *this;
+}
+
+void AsconAead128Decryptor::update(std::span<const std::uint8_t> ciphertext) {
+  if (ciphertext.size() > plaintext_.size() - written_) {
+    throw std::length_error(
+        "sponge: Ascon-AEAD128 update(): more ciphertext than the plaintext buffer holds");
+  }
+  state_.decrypt(ciphertext.data(), plaintext_.data() + written_, ciphertext.size());
+  written_ += ciphertext.size();
+}
+
+bool AsconAead128Decryptor::finish(std::span<const std::uint8_t, kAsconAead128TagBytes> tag) {
+  std::uint64_t computed[2];
+  std::uint8_t computed_bytes[kAsconAead128TagBytes];
+  state_.finish(computed_bytes);
+  computed[0] = detail::load_le64(computed_bytes);
+  computed[1] = detail::load_le64(computed_bytes + 8);
+  // Constant time: one combined difference, and no branch until it is complete. The empty
+  // asm hides the value's origin, so the compiler cannot turn the OR into early exits.
+  std::uint64_t difference = (computed[0] ^ detail::load_le64(tag.data())) |
+                             (computed[1] ^ detail::load_le64(tag.data() + 8));
+  __asm__("" : "+r"(difference));
+  detail::wipe_words(computed);
+  std::fill(std::begin(computed_bytes), std::end(computed_bytes), std::uint8_t{0});
+  detail::keep_stores(computed_bytes);
+  if (difference != 0) {
+    std::fill(plaintext_.begin(), plaintext_.end(), std::uint8_t{0});
+    detail::keep_stores(plaintext_.data());
+    return false;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------
+// One-shot forms.
+// ---------------------------------------------------------------------------------------
+namespace detail {
+
+std::array<std::uint8_t, 32> ascon_hash256_on(const AsconKernel& kernel,
+                                              std::span<const std::uint8_t> data) noexcept {
+  AsconHashSponge sponge(kernel, kAsconHash256Initial);
+  sponge.absorb(data.data(), data.size());  // cannot throw: the sponge is absorbing
+  std::array<std::uint8_t, 32> out;
+  sponge.squeeze(out.data(), out.size());
+  return out;
+}
+
+void ascon_xof128_on(const AsconKernel& kernel, std::span<const std::uint8_t> in,
+                     std::span<std::uint8_t> out) noexcept {
+  AsconHashSponge sponge(kernel, kAsconXof128Initial);
+  sponge.absorb(in.data(), in.size());
+  sponge.squeeze(out.data(), out.size());
+}
+
+void ascon_cxof128_on(const AsconKernel& kernel, std::span<const std::uint8_t> in,
+                      std::span<const std::uint8_t> customization, std::span<std::uint8_t> out) {
+  AsconCxof128 xof(kernel, customization);
+  xof.update(in);
+  xof.squeeze(out);
+}
+
+void ascon_aead128_encrypt_on(const AsconKernel& kernel, AsconAead128Key key,
+                              AsconAead128Nonce nonce,
+                              std::span<const std::uint8_t> associated_data,
+                              std::span<const std::uint8_t> plaintext,
+                              std::span<std::uint8_t> ciphertext,
+                              std::span<std::uint8_t, kAsconAead128TagBytes> tag) {
+  if (plaintext.size() != ciphertext.size()) {
+    throw std::invalid_argument(
+        "sponge: ascon_aead128_encrypt: ciphertext and plaintext differ in length");
+  }
+  AsconAead128Encryptor encryptor(kernel, key, nonce);
+  encryptor.update_associated_data(associated_data);
+  encryptor.update(plaintext, ciphertext);
+  const AsconAead128Tag computed = encryptor.finish();
+  std::copy(computed.begin(), computed.end(), tag.begin());
+}
+
+bool ascon_aead128_decrypt_on(const AsconKernel& kernel, AsconAead128Key key,
+                              AsconAead128Nonce nonce,
+                              std::span<const std::uint8_t> associated_data,
+                              std::span<const std::uint8_t> ciphertext,
+                              std::span<const std::uint8_t, kAsconAead128TagBytes> tag,
+                              std::span<std::uint8_t> plaintext) {
+  if (plaintext.size() != ciphertext.size()) {
+    throw std::invalid_argument(
+        "sponge: ascon_aead128_decrypt: plaintext and ciphertext differ in length");
+  }
+  AsconAead128Decryptor decryptor(kernel, key, nonce, plaintext);
+  decryptor.update_associated_data(associated_data);
+  decryptor.update(ciphertext);
+  return decryptor.finish(tag);
+}
+
+}  // namespace detail
+
+std::array<std::uint8_t, 32> ascon_hash256(std::span<const std::uint8_t> data) noexcept {
+  return detail::ascon_hash256_on(active_ascon_kernel(), data);
+}
+
+void ascon_xof128(std::span<const std::uint8_t> in, std::span<std::uint8_t> out) noexcept {
+  detail::ascon_xof128_on(active_ascon_kernel(), in, out);
+}
+
+void ascon_cxof128(std::span<const std::uint8_t> in, std::span<const std::uint8_t> customization,
+                   std::span<std::uint8_t> out) {
+  detail::ascon_cxof128_on(active_ascon_kernel(), in, customization, out);
+}
+
+void ascon_aead128_encrypt(AsconAead128Key key, AsconAead128Nonce nonce,
+                           std::span<const std::uint8_t> associated_data,
+                           std::span<const std::uint8_t> plaintext,
+                           std::span<std::uint8_t> ciphertext,
+                           std::span<std::uint8_t, kAsconAead128TagBytes> tag) {
+  detail::ascon_aead128_encrypt_on(active_ascon_kernel(), key, nonce, associated_data, plaintext,
+                                   ciphertext, tag);
+}
+
+bool ascon_aead128_decrypt(AsconAead128Key key, AsconAead128Nonce nonce,
+                           std::span<const std::uint8_t> associated_data,
+                           std::span<const std::uint8_t> ciphertext,
+                           std::span<const std::uint8_t, kAsconAead128TagBytes> tag,
+                           std::span<std::uint8_t> plaintext) {
+  return detail::ascon_aead128_decrypt_on(active_ascon_kernel(), key, nonce, associated_data,
+                                          ciphertext, tag, plaintext);
+}
+
+}  // namespace sponge
