@@ -248,7 +248,7 @@ class Checker:
                 toolchain = m.group(1).replace("$PWD/", "")
                 if not os.path.isfile(os.path.join(self.source, toolchain)):
                     raise BlockError(f"no toolchain file {toolchain}: {line}")
-        if words[0] == "ctest" or "ctest" in words:
+        if "ctest" in words:
             for flag, value in zip(words, words[1:]):
                 if flag == "-R":
                     listed = run([self.args.ctest, "--test-dir", self.build, "-N", "-R", value],
