@@ -167,6 +167,117 @@ case $case_name in
     [ ! -s "$WORK/out" ] || fail "a malformed line was checked"
     ;;
 
+  gnu_check)
+    # Check mode against GNU's sha256sum -c on the same hostile lines: each case is written
+    # twice from one template, once with SHA256 and sha256sum's digests, once with SHA3-256
+    # and spongesum's (both 64 hex digits, so the untagged lines are SHA3-256 to spongesum);
+    # the exit status, every stdout line (OK, FAILED, FAILED open or read) and the warnings
+    # must be the same, with -c alone, --strict and -w.
+    mkdir -p "$WORK/files" "$WORK/gnu" "$WORK/ours"
+    cd "$WORK/files"
+    printf abc >a
+    printf b >b
+    printf xy >'x(y)'
+    printf pq >'p) = q'
+    printf nl >$'n\nl'
+    # make_case NAME LINE...: the template lines (printf %b: \t, \r, \\ are written as such);
+    # @T@ is the tag, @A@ @B@ @P@ @Q@ @N@ the digests of a, b, x(y), 'p) = q', n<newline>l.
+    declare -A substitutions=([gnu]="-e s/@T@/SHA256/g" [ours]="-e s/@T@/SHA3-256/g")
+    for key in A:a B:b P:'x(y)' Q:'p) = q' N:$'n\nl'; do
+      substitutions[gnu]+=" -e s/@${key%%:*}@/$(sha256sum <"${key#*:}" | cut -c1-64)/g"
+      substitutions[ours]+=" -e s/@${key%%:*}@/$("$SPONGESUM" <"${key#*:}" | cut -c1-64)/g"
+    done
+    make_case() {
+      local name=$1 tool
+      shift
+      for tool in gnu ours; do
+        # shellcheck disable=SC2086 # the sed expressions hold no blanks
+        printf '%b\n' "$@" | sed ${substitutions[$tool]} >"$WORK/$tool/$name.sum"
+      done
+    }
+    # compare_check CASE...: both tools on the cases' files together (GNU keeps the untagged
+    # form of the first such line for all of them).
+    compare_check() {
+      local flags gnu_status ours_status
+      for flags in "" --strict -w; do
+        local gnu_files=() ours_files=() name
+        for name in "$@"; do
+          gnu_files+=("../gnu/$name.sum")
+          ours_files+=("../ours/$name.sum")
+        done
+        gnu_status=0 ours_status=0
+        # shellcheck disable=SC2086 # $flags is one flag or none
+        sha256sum -c $flags "${gnu_files[@]}" >"$WORK/gnu.out" 2>"$WORK/gnu.err" || gnu_status=$?
+        # shellcheck disable=SC2086
+        "$SPONGESUM" -c $flags "${ours_files[@]}" >"$WORK/ours.out" 2>"$WORK/ours.err" ||
+          ours_status=$?
+        local what="$* (-c $flags)"
+        [ "$gnu_status" -eq "$ours_status" ] ||
+          { cat "$WORK/gnu.out" "$WORK/gnu.err" "$WORK/ours.out" "$WORK/ours.err"
+            fail "$what: exit status $ours_status, sha256sum's $gnu_status"; }
+        cmp -s "$WORK/gnu.out" "$WORK/ours.out" ||
+          { diff "$WORK/gnu.out" "$WORK/ours.out"; fail "$what: stdout differs"; }
+        for tool in gnu ours; do
+          sed -n -e 's#\.\./\(gnu\|ours\)/#DIR/#' -e 's/formatted SHA256 checksum/formatted checksum/' \
+            -e 's/^[a-z0-9]*sum: \(.*\(WARNING\|formatted\).*\)/\1/p' "$WORK/$tool.err" \
+            >"$WORK/$tool.warnings"
+        done
+        cmp -s "$WORK/gnu.warnings" "$WORK/ours.warnings" ||
+          { diff "$WORK/gnu.warnings" "$WORK/ours.warnings"; fail "$what: warnings differ"; }
+      done
+    }
+    cases=()
+    add_case() {
+      make_case "$@"
+      cases+=("$1")
+    }
+    add_case openssl '@T@(a)= @A@' '@T@(b)=@B@'
+    add_case bsd_spacing '@T@ (a)=@A@' '@T@ (a) =  @A@' '@T@ (b)\t=\t @B@' '@T@ (a)  = @A@'
+    add_case tab '@A@\ta' '@A@\t*a' '@B@\t b' '@A@\t\ta'
+    add_case tab_standard '@A@\t*a' '@B@\t b' '@A@\tb'
+    add_case tagged_malformed '@T@  (a) = @A@' '@T@\t(a) = @A@' '@T@ (a) = @A@ ' \
+      '@T@ (a) x = @A@' '@T@ (a) @A@' '@T@ a) = @A@' '@T@ (a) =' 'SHA-256 (a) = @A@'
+    add_case names '@T@ (x(y)) = @P@' '@T@(p) = q)= @Q@' '@T@ ( a) = @A@' '@T@ (a)) = @A@' \
+      '@T@ () = @A@' '\\@T@(n\\nl)= @N@' '\\@N@\tn\\nl'
+    add_case one_character_names '@A@  ' '@A@ *'
+    add_case mismatches '@T@(a)= @B@' '@B@\ta' '@T@ (b) = @A@'
+    add_case blanks_and_case '  \t@T@(a)= @A@\r' '\t@A@  a\r' '@T@ (b) = @B@'
+    add_case standard_then_bsd '@A@  a' '@B@ b' '@A@ *a'
+    add_case bsd_then_standard '@A@ a' '@B@  b' '@A@ *a'
+    add_case all_malformed '@T@  (a) = @A@' 'garbage' '  '
+    for name in "${cases[@]}"; do
+      compare_check "$name"
+    done
+    # The untagged form holds across the check files of one run, in both orders.
+    make_case first_standard '@A@  a'
+    make_case first_bsd '@A@ a'
+    make_case then_either '@B@ b' '@B@  b'
+    compare_check first_standard then_either
+    compare_check first_bsd then_either
+    compare_check "${cases[@]}"
+
+    # What openssl dgst writes, for every algorithm both have: all OK.
+    openssl dgst -sha3-224 a b 'x(y)' >"$WORK/openssl.sum"
+    for algorithm in sha3-256 sha3-384 sha3-512 shake128 shake256; do
+      openssl dgst "-$algorithm" a b 'x(y)' >>"$WORK/openssl.sum"
+    done
+    grep -q '^SHAKE-128(a)= ' "$WORK/openssl.sum" || fail "openssl wrote no SHAKE-128 line"
+    expect_status 0 "$SPONGESUM" -c --strict "$WORK/openssl.sum"
+    [ "$(grep -c ': OK$' "$WORK/out")" -eq 18 ] || fail "openssl's lines: not 18 OK"
+
+    # The one departure: a NUL in a line makes it improperly formatted (GNU checks the name
+    # or digest up to the NUL, and prints `a: OK` for `HEX  a<NUL>anything`).
+    printf '%s  a\0anything\n' "$("$SPONGESUM" <a | cut -c1-64)" >"$WORK/nul.sum"
+    expect_status 1 "$SPONGESUM" -c -w "$WORK/nul.sum"
+    [ ! -s "$WORK/out" ] || fail "a line with a NUL was checked: $(cat -v "$WORK/out")"
+    expect_in err "spongesum: $WORK/nul.sum: 1: improperly formatted checksum line"
+    printf '%s  b\n' "$("$SPONGESUM" <b | cut -c1-64)" >>"$WORK/nul.sum"
+    printf 'SHA3-256 (a) = %s\0\n' "$("$SPONGESUM" <a | cut -c1-64)" >>"$WORK/nul.sum"
+    expect_status 0 "$SPONGESUM" -c "$WORK/nul.sum"
+    [ "$(cat "$WORK/out")" = "b: OK" ] || fail "NUL lines: $(cat -v "$WORK/out")"
+    expect_in err "spongesum: WARNING: 2 lines are improperly formatted"
+    ;;
+
   errors)
     # A missing file and a folder: a message each, the other files still hashed in order.
     expect_status 1 "$SPONGESUM" empty no-such-file sub "with space"

@@ -49,6 +49,7 @@ Departures from GNU coreutils (sha256sum, cksum):
   - SHAKE128/SHAKE256 print 1344/1088 bits unless -l is given, as the Perl sha3sum.
   - Long options cannot be abbreviated (--stat for --status): CLI11, the argument
     parser, matches whole names only.
+  - A check line holding a NUL is improperly formatted (GNU reads it up to the NUL).
   - -b/-t only choose the '*' or ' ' marker: files are always read as bytes (as GNU on
     POSIX). No --base64, and none of sha3sum's -U/-0 modes.
   - --progress and -j/--jobs are additions.
@@ -170,7 +171,7 @@ std::optional<std::string> read_whole_file(const std::string& name, int& error) 
 }
 
 std::vector<CheckEntry> read_check_entries(const Options& options, const Selection& selection,
-                                           std::string_view content) {
+                                           std::string_view content, UntaggedForm& form) {
   std::vector<CheckEntry> entries;
   std::size_t line_number = 0;
   while (!content.empty()) {
@@ -179,7 +180,7 @@ std::vector<CheckEntry> read_check_entries(const Options& options, const Selecti
     content.remove_prefix(std::min(content.size(), end + 1));
     ++line_number;
     if (is_ignored_check_line(line)) continue;
-    CheckEntry entry{line_number, parse_checksum_line(line)};
+    CheckEntry entry{line_number, parse_checksum_line(line, form)};
     if (entry.parsed && !resolve_check_entry(options, selection, entry)) entry.parsed.reset();
     entries.push_back(std::move(entry));
   }
@@ -193,7 +194,7 @@ std::string plural(std::size_t count, const char* one, const char* many) {
 // Returns true when every listed file was read and matched (GNU's rules, --strict and
 // --ignore-missing included).
 bool check_one_file(const Options& options, const Selection& selection,
-                    const std::string& check_file, Progress& progress) {
+                    const std::string& check_file, UntaggedForm& form, Progress& progress) {
   const std::string shown_name = check_file == "-" ? "standard input" : quote_name(check_file);
   int error = 0;
   const std::optional<std::string> content = read_whole_file(check_file, error);
@@ -201,7 +202,7 @@ bool check_one_file(const Options& options, const Selection& selection,
     std::fprintf(stderr, "spongesum: %s: %s\n", shown_name.c_str(), std::strerror(error));
     return false;
   }
-  const std::vector<CheckEntry> entries = read_check_entries(options, selection, *content);
+  const std::vector<CheckEntry> entries = read_check_entries(options, selection, *content, form);
 
   enum class Outcome { kMalformed, kMatched, kMismatched, kUnreadable, kMissingIgnored };
   struct Checked {
@@ -295,8 +296,10 @@ bool check_one_file(const Options& options, const Selection& selection,
 
 int check_files(const Options& options, const Selection& selection, Progress& progress) {
   int exit_status = 0;
+  // As in GNU, the untagged form of the first such line holds for all the check files.
+  UntaggedForm form = UntaggedForm::kUnknown;
   for (const std::string& check_file : options.files) {
-    if (!check_one_file(options, selection, check_file, progress)) exit_status = 1;
+    if (!check_one_file(options, selection, check_file, form, progress)) exit_status = 1;
   }
   return exit_status;
 }
