@@ -305,6 +305,27 @@ case $case_name in
     expect_status 0 "$SPONGESUM" -cq -a shake256 "$WORK/short.sum"
     cp empty "$WORK/-dash"
     (cd "$WORK" && "$SPONGESUM" -- -dash) >"$WORK/dash" || fail "-- did not end the options"
+    # Output that cannot be written (a full device, a closed descriptor): a message and exit
+    # status 1 on every path, --help and --version too, as GNU's tools.
+    write_fails() {  # write_fails full|closed ARGUMENT...
+      local how=$1 status=0
+      shift
+      if [ "$how" = full ]; then
+        "$SPONGESUM" "$@" >/dev/full 2>"$WORK/err" || status=$?
+      else
+        "$SPONGESUM" "$@" >&- 2>"$WORK/err" || status=$?
+      fi
+      [ "$status" -eq 1 ] || fail "$* into a $how stdout: exit status $status"
+      grep -q '^spongesum: write error: ' "$WORK/err" || fail "$* into a $how stdout: no message"
+    }
+    [ -c /dev/full ] || fail "no /dev/full"
+    for how in full closed; do
+      write_fails "$how" --help
+      write_fails "$how" -h
+      write_fails "$how" --version
+    done
+    write_fails full empty
+    write_fails full -c "$WORK/short.sum" -a shake256
     ;;
 
   zero)

@@ -321,6 +321,16 @@ std::optional<std::string> conflicting_options(const Options& options) {
   return std::nullopt;
 }
 
+// Every run ends here: output that did not reach stdout (a full disk, a closed descriptor)
+// is an error, as in GNU, whatever was printed, --help and --version included.
+int finish_output(int exit_status) {
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "spongesum: write error: %s\n", std::strerror(errno));
+    return kExitFailure;
+  }
+  return exit_status;
+}
+
 int usage_error(const std::string& message) {
   std::fprintf(stderr, "spongesum: %s\nTry 'spongesum --help' for more information.\n",
                message.c_str());
@@ -366,10 +376,10 @@ int run(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
     std::fputs(app.help().c_str(), stdout);
-    return 0;
+    return finish_output(0);
   } catch (const CLI::CallForVersion&) {
     std::puts("spongesum " SPONGESUM_VERSION);
-    return 0;
+    return finish_output(0);
   } catch (const CLI::ParseError& error) {
     return usage_error(error.what());
   }
@@ -385,13 +395,8 @@ int run(int argc, char** argv) {
   if (options.jobs == 0) options.jobs = std::max(1u, std::thread::hardware_concurrency());
 
   Progress progress(::isatty(STDERR_FILENO) == 1, options.progress);
-  const int exit_status = options.check ? check_files(options, selection, progress)
-                                        : hash_files(options, selection, progress);
-  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-    std::fprintf(stderr, "spongesum: write error: %s\n", std::strerror(errno));
-    return kExitFailure;
-  }
-  return exit_status;
+  return finish_output(options.check ? check_files(options, selection, progress)
+                                     : hash_files(options, selection, progress));
 }
 
 }  // namespace
