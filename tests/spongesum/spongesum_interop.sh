@@ -347,6 +347,38 @@ case $case_name in
     cmp "$WORK/one-thread" "$WORK/four-threads" || fail "threads changed the output"
     ;;
 
+  thread_fallback)
+    # Threads that cannot be started: each needs address space for its stack, and `ulimit -v`
+    # binds root too (RLIMIT_NPROC does not). The jobs go on on the threads that did start,
+    # or on this one, said once on stderr, and the output is that of one thread.
+    mkdir -p "$WORK/small"
+    cd "$WORK/small"
+    for i in $(seq 1 300); do printf '%s' "$i" >"f$i"; done
+    small=(f*)
+    "$SPONGESUM" -j 1 "${small[@]}" >"$WORK/one-thread"
+    head -n 150 "$WORK/one-thread" >"$WORK/first.sum"
+    tail -n +151 "$WORK/one-thread" >"$WORK/second.sum"
+    # limited STACK_KB ADDRESS_SPACE_KB COMMAND...: COMMAND under those limits.
+    limited() {
+      local stack=$1 address_space=$2
+      shift 2
+      (ulimit -s "$stack" && ulimit -v "$address_space" && exec "$@")
+    }
+    # 8 MiB stacks in 100 MB: a dozen threads at most of the 1000 asked for.
+    expect_status 0 limited 8192 100000 "$SPONGESUM" -j 1000 "${small[@]}"
+    cmp -s "$WORK/out" "$WORK/one-thread" || fail "fewer threads changed the output"
+    [ "$(grep -c '^spongesum: could start only [0-9]* of 300 threads (.*); going on with [0-9]*$' \
+      "$WORK/err")" -eq 1 ] || { cat "$WORK/err"; fail "not one message"; }
+    # Check mode over two check files: two sets of threads, still one message.
+    expect_status 0 limited 8192 100000 "$SPONGESUM" -j 1000 -c "$WORK/first.sum" "$WORK/second.sum"
+    [ "$(grep -c ': OK$' "$WORK/out")" -eq 300 ] || fail "check mode: not 300 OK"
+    [ "$(grep -c 'could start only' "$WORK/err")" -eq 1 ] || { cat "$WORK/err"; fail "not one message"; }
+    # A stack larger than the address space: no thread at all, the calling thread does it all.
+    expect_status 0 limited 2000000 1000000 "$SPONGESUM" -j 4 "${small[@]}"
+    cmp -s "$WORK/out" "$WORK/one-thread" || fail "no thread: output differs"
+    expect_in err "spongesum: could start only 0 of 4 threads (Resource temporarily unavailable); going on with 1"
+    ;;
+
   progress)
     # The installed binary, through a pseudo-terminal (script(1)) and through a pipe.
     prefix="$WORK/prefix"

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -87,6 +88,19 @@ void write_stdout(const std::string& text) {
   std::fwrite(text.data(), 1, text.size(), stdout);
 }
 
+// When -j asked for more threads than could be started: said once per run, on stderr.
+auto fewer_threads_reporter(Progress& progress) {
+  return [&progress](unsigned started, unsigned wanted, const std::string& reason) {
+    static bool reported = false;
+    if (reported) return;
+    reported = true;
+    progress.print_above([&] {
+      std::fprintf(stderr, "spongesum: could start only %u of %u threads (%s); going on with %u\n",
+                   started, wanted, reason.c_str(), std::max(started, 1u));
+    });
+  };
+}
+
 // ------------------------------------------------------------------------------------------
 // Hash mode: one line per file, in argument order.
 // ------------------------------------------------------------------------------------------
@@ -121,7 +135,8 @@ int hash_files(const Options& options, const Selection& selection, Progress& pro
             write_stdout(hashed.line);
           }
         });
-      });
+      },
+      fewer_threads_reporter(progress));
   return exit_status;
 }
 
@@ -259,7 +274,8 @@ bool check_one_file(const Options& options, const Selection& selection,
               break;
           }
         });
-      });
+      },
+      fewer_threads_reporter(progress));
   std::fflush(stdout);
 
   const std::size_t well_formed = entries.size() - malformed;
