@@ -255,6 +255,15 @@ case $case_name in
     compare_check first_standard then_either
     compare_check first_bsd then_either
     compare_check "${cases[@]}"
+    # Lines read from standard input cannot name it: improperly formatted.
+    make_case names_stdin '@A@  -' '@T@ (-) = @A@' '@A@  a'
+    sha256sum -c <"$WORK/gnu/names_stdin.sum" >"$WORK/gnu.out" 2>"$WORK/gnu.err" && gnu_status=0 ||
+      gnu_status=$?
+    expect_status "$gnu_status" "$SPONGESUM" -c - <"$WORK/ours/names_stdin.sum"
+    cmp -s "$WORK/gnu.out" "$WORK/out" || { diff "$WORK/gnu.out" "$WORK/out"; fail "stdin: stdout differs"; }
+    expect_in err "spongesum: WARNING: 2 lines are improperly formatted"
+    grep -qxF "sha256sum: WARNING: 2 lines are improperly formatted" "$WORK/gnu.err" ||
+      fail "sha256sum does not say 2 lines are improperly formatted"
 
     # What openssl dgst writes, for every algorithm both have: all OK.
     openssl dgst -sha3-224 a b 'x(y)' >"$WORK/openssl.sum"

@@ -185,8 +185,10 @@ std::optional<std::string> read_whole_file(const std::string& name, int& error) 
   return content;
 }
 
+// Check lines read from standard input cannot name it (GNU: improperly formatted).
 std::vector<CheckEntry> read_check_entries(const Options& options, const Selection& selection,
-                                           std::string_view content, UntaggedForm& form) {
+                                           std::string_view content, bool from_stdin,
+                                           UntaggedForm& form) {
   std::vector<CheckEntry> entries;
   std::size_t line_number = 0;
   while (!content.empty()) {
@@ -196,7 +198,10 @@ std::vector<CheckEntry> read_check_entries(const Options& options, const Selecti
     ++line_number;
     if (is_ignored_check_line(line)) continue;
     CheckEntry entry{line_number, parse_checksum_line(line, form)};
-    if (entry.parsed && !resolve_check_entry(options, selection, entry)) entry.parsed.reset();
+    if (entry.parsed && ((from_stdin && entry.parsed->name == "-") ||
+                         !resolve_check_entry(options, selection, entry))) {
+      entry.parsed.reset();
+    }
     entries.push_back(std::move(entry));
   }
   return entries;
@@ -217,7 +222,8 @@ bool check_one_file(const Options& options, const Selection& selection,
     std::fprintf(stderr, "spongesum: %s: %s\n", shown_name.c_str(), std::strerror(error));
     return false;
   }
-  const std::vector<CheckEntry> entries = read_check_entries(options, selection, *content, form);
+  const std::vector<CheckEntry> entries =
+      read_check_entries(options, selection, *content, check_file == "-", form);
 
   enum class Outcome { kMalformed, kMatched, kMismatched, kUnreadable, kMissingIgnored };
   struct Checked {
