@@ -338,6 +338,78 @@ TEST_CASE("Ascon-AEAD128 in place: encryption and decryption in one buffer") {
   }
 }
 
+// Encryption into a buffer that partly overlaps the plaintext would read plaintext bytes it
+// already overwrote, and the tag would authenticate that corrupted text: refused at every
+// offset around the 16-byte block, output ahead of the input and behind it, one-shot (C++
+// and C) and streamed, with the ciphertext (and the one-shot tag) zeroed.
+TEST_CASE("Ascon-AEAD128 encryption refuses partly overlapping plaintext and ciphertext") {
+  sponge_test::Rng rng(0xA5C6);
+  const auto key = bytes16(0x60), nonce = bytes16(0x70);
+  const Bytes associated_data = rng.bytes(3);
+  constexpr std::size_t kLength = 100, kMargin = 40;
+  // New bytes in the same storage (the spans into it stay valid).
+  const auto refill = [&rng](Bytes& buffer) {
+    const Bytes fresh = rng.bytes(buffer.size());
+    std::copy(fresh.begin(), fresh.end(), buffer.begin());
+  };
+  std::vector<std::ptrdiff_t> offsets;
+  for (std::ptrdiff_t d = 1; d <= 33; ++d) {
+    offsets.push_back(d);
+    offsets.push_back(-d);
+  }
+  for (const AsconKernel* kernel : runnable_kernels()) {
+    for (const std::ptrdiff_t offset : offsets) {
+      for (const std::size_t length :
+           {std::size_t{1} + static_cast<std::size_t>(offset < 0 ? -offset : offset), kLength}) {
+        INFO("kernel " << kernel->name << ", output at input " << (offset > 0 ? "+" : "") << offset
+                       << ", " << length << " bytes");
+        Bytes buffer = rng.bytes(length + 2 * kMargin);
+        const std::span<std::uint8_t> in = std::span(buffer).subspan(kMargin, length);
+        const std::span<std::uint8_t> out =
+            std::span(buffer).subspan(static_cast<std::size_t>(kMargin + offset), length);
+        std::array<std::uint8_t, 16> tag;
+        tag.fill(0xA5);
+        CHECK_THROWS_AS(sponge::detail::ascon_aead128_encrypt_on(*kernel, key, nonce,
+                                                                 associated_data, in, out, tag),
+                        std::invalid_argument);
+        CHECK(Bytes(out.begin(), out.end()) == Bytes(length, 0));
+        CHECK(tag == std::array<std::uint8_t, 16>{});
+
+        refill(buffer);
+        sponge::AsconAead128Encryptor encryptor(*kernel, key, nonce);
+        encryptor.update_associated_data(associated_data);
+        CHECK_THROWS_AS(encryptor.update(in, out), std::invalid_argument);
+        CHECK(Bytes(out.begin(), out.end()) == Bytes(length, 0));
+
+        refill(buffer);
+        tag.fill(0xA5);
+        CHECK(sponge_ascon_aead128_encrypt(key.data(), nonce.data(), associated_data.data(),
+                                           associated_data.size(), in.data(), in.size(), out.data(),
+                                           tag.data()) == SPONGE_ERROR_OVERLAP);
+        CHECK(Bytes(out.begin(), out.end()) == Bytes(length, 0));
+        CHECK(tag == std::array<std::uint8_t, 16>{});
+      }
+    }
+    // Adjacent buffers do not overlap: encrypted as usual, before and after the input.
+    for (const std::ptrdiff_t offset : {std::ptrdiff_t{kLength}, -std::ptrdiff_t{kLength}}) {
+      const Bytes plaintext = rng.bytes(kLength);
+      Bytes expected(kLength);
+      std::array<std::uint8_t, 16> expected_tag{}, tag{};
+      sponge::detail::ascon_aead128_encrypt_on(*kernel, key, nonce, associated_data, plaintext,
+                                               expected, expected_tag);
+      Bytes buffer(3 * kLength);
+      std::copy(plaintext.begin(), plaintext.end(), buffer.begin() + kLength);
+      const std::span<std::uint8_t> out = std::span(buffer).subspan(
+          static_cast<std::size_t>(std::ptrdiff_t{kLength} + offset), kLength);
+      sponge::detail::ascon_aead128_encrypt_on(*kernel, key, nonce, associated_data,
+                                               std::span(buffer).subspan(kLength, kLength), out,
+                                               tag);
+      CHECK(Bytes(out.begin(), out.end()) == expected);
+      CHECK(tag == expected_tag);
+    }
+  }
+}
+
 TEST_CASE("Ascon-AEAD128 rejects every single-bit change of ciphertext, tag and associated data") {
   sponge_test::Rng rng(0xA5C4);
   const auto key = bytes16(0x30), nonce = bytes16(0x50);

@@ -175,6 +175,28 @@ int sponge_c_api_check(char* first_failure, size_t first_failure_size, int* chec
                                    32) == SPONGE_OK);
   CHECK_C(&c, strcmp(sponge_status_message(SPONGE_ERROR_AUTHENTICATION),
                      sponge_status_message(SPONGE_ERROR_INVALID_PARAMETER)) != 0);
+  /* Encryption into a buffer partly overlapping the plaintext, ahead of it or behind it by
+   * 1..17 bytes: refused, ciphertext and tag zeroed. The same buffer exactly is allowed. */
+  {
+    uint8_t overlap[160], overlap_tag[SPONGE_ASCON_AEAD128_TAG_BYTES];
+    int zeroed = 1;
+    for (int offset = -17; offset <= 17; ++offset) {
+      memset(overlap, 0x5A, sizeof overlap);
+      memset(overlap_tag, 0xA5, sizeof overlap_tag);
+      uint8_t* overlap_ct = overlap + 30 + offset;
+      const sponge_status status = sponge_ascon_aead128_encrypt(
+          ascon_key, ascon_nonce, ascon_ad, 1, overlap + 30, 100, overlap_ct, overlap_tag);
+      CHECK_C(&c, status == (offset == 0 ? SPONGE_OK : SPONGE_ERROR_OVERLAP));
+      if (offset == 0) continue;
+      for (size_t i = 0; i < 100; ++i)
+        zeroed &= overlap_ct[i] == 0;
+      for (size_t i = 0; i < sizeof overlap_tag; ++i)
+        zeroed &= overlap_tag[i] == 0;
+    }
+    CHECK_C(&c, zeroed);
+    CHECK_C(&c, strcmp(sponge_status_message(SPONGE_ERROR_OVERLAP),
+                       sponge_status_message(SPONGE_ERROR_AUTHENTICATION)) != 0);
+  }
   const char* ascon_kernel = sponge_active_ascon_kernel();
   CHECK_C(&c, ascon_kernel != NULL && ascon_kernel[0] != '\0');
 

@@ -7,7 +7,9 @@
 // streaming decryption in place; each must give back the plaintext. Then one bit the input
 // chooses, of the ciphertext, the tag or the associated data, is flipped: one-shot and
 // streaming decryption must refuse it and leave their output all zero (no unverified
-// plaintext released), and so must the C API. Any difference aborts.
+// plaintext released), and so must the C API. Encryption into an output partly overlapping
+// the plaintext (by 1 to 32 bytes, from the seed) must be refused, output zeroed, on each
+// path. Any difference aborts.
 //
 // Input (bytes past the end read as zero; make_corpus.py writes examples):
 //   associated data length (u16, % 301), text length (u16, % 1025), seed (u16: key, nonce,
@@ -231,6 +233,59 @@ void check_round_trip(const AsconKernel& kernel, const Case& c, const Bytes& cip
   require_equal(label(kernel, "streamed in-place decryption"), c.plaintext, buffer);
 }
 
+// Encryption into an output that partly overlaps the plaintext, `shift` bytes ahead of it and
+// behind it: one-shot (on the kernel and through the C API) and streamed, each refused with
+// the ciphertext (and the one-shot tag) zeroed.
+void check_overlap_refused(const AsconKernel& kernel, const Case& c, std::size_t shift) {
+  const std::size_t length = c.plaintext.size();
+  if (length == 0) return;
+  shift = 1 + shift % std::min<std::size_t>(length, 2 * kRate);
+  const Bytes zeros(length, 0);
+  const Tag zero_tag{};
+  Bytes buffer(length + 2 * shift);
+  for (const bool ahead : {true, false}) {
+    const std::span<std::uint8_t> in = std::span(buffer).subspan(shift, length);
+    const std::span<std::uint8_t> out = std::span(buffer).subspan(ahead ? 2 * shift : 0, length);
+    const auto place = [&] { std::copy(c.plaintext.begin(), c.plaintext.end(), in.begin()); };
+    place();
+    Tag tag;
+    tag.fill(0xA5);
+    bool refused = false;
+    try {
+      sponge::detail::ascon_aead128_encrypt_on(kernel, c.key, c.nonce, c.placed_associated_data, in,
+                                               out, tag);
+    } catch (const std::invalid_argument&) {
+      refused = true;
+    }
+    if (!refused)
+      sponge_fuzz::fail(label(kernel, "one-shot encryption into a partly overlapping output"));
+    require_equal(label(kernel, "the output of a refused overlap"), zeros, out);
+    require_equal(label(kernel, "the tag of a refused overlap"), zero_tag, tag);
+
+    place();
+    sponge::AsconAead128Encryptor encryptor(kernel, c.key, c.nonce);
+    refused = false;
+    try {
+      encryptor.update(in, out);
+    } catch (const std::invalid_argument&) {
+      refused = true;
+    }
+    if (!refused)
+      sponge_fuzz::fail(label(kernel, "Encryptor::update() into a partly overlapping output"));
+    require_equal(label(kernel, "the streamed output of a refused overlap"), zeros, out);
+
+    place();
+    tag.fill(0xA5);
+    if (sponge_ascon_aead128_encrypt(c.key.data(), c.nonce.data(), c.associated_data.data(),
+                                     c.associated_data.size(), in.data(), length, out.data(),
+                                     tag.data()) != SPONGE_ERROR_OVERLAP) {
+      sponge_fuzz::fail("sponge_ascon_aead128_encrypt into a partly overlapping output");
+    }
+    require_equal("sponge_ascon_aead128_encrypt's output after an overlap", zeros, out);
+    require_equal("sponge_ascon_aead128_encrypt's tag after an overlap", zero_tag, tag);
+  }
+}
+
 // The message with one bit flipped in the ciphertext, the tag or the associated data.
 struct Forgery {
   Bytes associated_data, ciphertext;
@@ -351,6 +406,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const AsconKernel* kernel : sponge_fuzz::runnable_ascon_kernels()) {
     check_round_trip(*kernel, c, ciphertext, tag);
     check_forgery_refused(*kernel, c, forgery);
+    check_overlap_refused(*kernel, c, seed);
   }
   check_c_api(c, ciphertext, tag, forgery);
   require_equal("the associated data after every call", c.associated_data,

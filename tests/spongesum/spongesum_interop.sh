@@ -167,6 +167,126 @@ case $case_name in
     [ ! -s "$WORK/out" ] || fail "a malformed line was checked"
     ;;
 
+  gnu_check)
+    # Check mode against GNU's sha256sum -c on the same hostile lines: each case is written
+    # twice from one template, once with SHA256 and sha256sum's digests, once with SHA3-256
+    # and spongesum's (both 64 hex digits, so the untagged lines are SHA3-256 to spongesum);
+    # the exit status, every stdout line (OK, FAILED, FAILED open or read) and the warnings
+    # must be the same, with -c alone, --strict and -w.
+    mkdir -p "$WORK/files" "$WORK/gnu" "$WORK/ours"
+    cd "$WORK/files"
+    printf abc >a
+    printf b >b
+    printf xy >'x(y)'
+    printf pq >'p) = q'
+    printf nl >$'n\nl'
+    # make_case NAME LINE...: the template lines (printf %b: \t, \r, \\ are written as such);
+    # @T@ is the tag, @A@ @B@ @P@ @Q@ @N@ the digests of a, b, x(y), 'p) = q', n<newline>l.
+    declare -A substitutions=([gnu]="-e s/@T@/SHA256/g" [ours]="-e s/@T@/SHA3-256/g")
+    for key in A:a B:b P:'x(y)' Q:'p) = q' N:$'n\nl'; do
+      substitutions[gnu]+=" -e s/@${key%%:*}@/$(sha256sum <"${key#*:}" | cut -c1-64)/g"
+      substitutions[ours]+=" -e s/@${key%%:*}@/$("$SPONGESUM" <"${key#*:}" | cut -c1-64)/g"
+    done
+    make_case() {
+      local name=$1 tool
+      shift
+      for tool in gnu ours; do
+        # shellcheck disable=SC2086 # the sed expressions hold no blanks
+        printf '%b\n' "$@" | sed ${substitutions[$tool]} >"$WORK/$tool/$name.sum"
+      done
+    }
+    # compare_check CASE...: both tools on the cases' files together (GNU keeps the untagged
+    # form of the first such line for all of them).
+    compare_check() {
+      local flags gnu_status ours_status
+      for flags in "" --strict -w; do
+        local gnu_files=() ours_files=() name
+        for name in "$@"; do
+          gnu_files+=("../gnu/$name.sum")
+          ours_files+=("../ours/$name.sum")
+        done
+        gnu_status=0 ours_status=0
+        # shellcheck disable=SC2086 # $flags is one flag or none
+        sha256sum -c $flags "${gnu_files[@]}" >"$WORK/gnu.out" 2>"$WORK/gnu.err" || gnu_status=$?
+        # shellcheck disable=SC2086
+        "$SPONGESUM" -c $flags "${ours_files[@]}" >"$WORK/ours.out" 2>"$WORK/ours.err" ||
+          ours_status=$?
+        local what="$* (-c $flags)"
+        [ "$gnu_status" -eq "$ours_status" ] ||
+          { cat "$WORK/gnu.out" "$WORK/gnu.err" "$WORK/ours.out" "$WORK/ours.err"
+            fail "$what: exit status $ours_status, sha256sum's $gnu_status"; }
+        cmp -s "$WORK/gnu.out" "$WORK/ours.out" ||
+          { diff "$WORK/gnu.out" "$WORK/ours.out"; fail "$what: stdout differs"; }
+        for tool in gnu ours; do
+          sed -n -e 's#\.\./\(gnu\|ours\)/#DIR/#' -e 's/formatted SHA256 checksum/formatted checksum/' \
+            -e 's/^[a-z0-9]*sum: \(.*\(WARNING\|formatted\).*\)/\1/p' "$WORK/$tool.err" \
+            >"$WORK/$tool.warnings"
+        done
+        cmp -s "$WORK/gnu.warnings" "$WORK/ours.warnings" ||
+          { diff "$WORK/gnu.warnings" "$WORK/ours.warnings"; fail "$what: warnings differ"; }
+      done
+    }
+    cases=()
+    add_case() {
+      make_case "$@"
+      cases+=("$1")
+    }
+    add_case openssl '@T@(a)= @A@' '@T@(b)=@B@'
+    add_case bsd_spacing '@T@ (a)=@A@' '@T@ (a) =  @A@' '@T@ (b)\t=\t @B@' '@T@ (a)  = @A@'
+    add_case tab '@A@\ta' '@A@\t*a' '@B@\t b' '@A@\t\ta'
+    add_case tab_standard '@A@\t*a' '@B@\t b' '@A@\tb'
+    add_case tagged_malformed '@T@  (a) = @A@' '@T@\t(a) = @A@' '@T@ (a) = @A@ ' \
+      '@T@ (a) x = @A@' '@T@ (a) @A@' '@T@ a) = @A@' '@T@ (a) =' 'SHA-256 (a) = @A@'
+    add_case names '@T@ (x(y)) = @P@' '@T@(p) = q)= @Q@' '@T@ ( a) = @A@' '@T@ (a)) = @A@' \
+      '@T@ () = @A@' '\\@T@(n\\nl)= @N@' '\\@N@\tn\\nl'
+    add_case one_character_names '@A@  ' '@A@ *'
+    add_case mismatches '@T@(a)= @B@' '@B@\ta' '@T@ (b) = @A@'
+    add_case blanks_and_case '  \t@T@(a)= @A@\r' '\t@A@  a\r' '@T@ (b) = @B@'
+    add_case standard_then_bsd '@A@  a' '@B@ b' '@A@ *a'
+    add_case bsd_then_standard '@A@ a' '@B@  b' '@A@ *a'
+    add_case all_malformed '@T@  (a) = @A@' 'garbage' '  '
+    for name in "${cases[@]}"; do
+      compare_check "$name"
+    done
+    # The untagged form holds across the check files of one run, in both orders.
+    make_case first_standard '@A@  a'
+    make_case first_bsd '@A@ a'
+    make_case then_either '@B@ b' '@B@  b'
+    compare_check first_standard then_either
+    compare_check first_bsd then_either
+    compare_check "${cases[@]}"
+    # Lines read from standard input cannot name it: improperly formatted.
+    make_case names_stdin '@A@  -' '@T@ (-) = @A@' '@A@  a'
+    sha256sum -c <"$WORK/gnu/names_stdin.sum" >"$WORK/gnu.out" 2>"$WORK/gnu.err" && gnu_status=0 ||
+      gnu_status=$?
+    expect_status "$gnu_status" "$SPONGESUM" -c - <"$WORK/ours/names_stdin.sum"
+    cmp -s "$WORK/gnu.out" "$WORK/out" || { diff "$WORK/gnu.out" "$WORK/out"; fail "stdin: stdout differs"; }
+    expect_in err "spongesum: WARNING: 2 lines are improperly formatted"
+    grep -qxF "sha256sum: WARNING: 2 lines are improperly formatted" "$WORK/gnu.err" ||
+      fail "sha256sum does not say 2 lines are improperly formatted"
+
+    # What openssl dgst writes, for every algorithm both have: all OK.
+    openssl dgst -sha3-224 a b 'x(y)' >"$WORK/openssl.sum"
+    for algorithm in sha3-256 sha3-384 sha3-512 shake128 shake256; do
+      openssl dgst "-$algorithm" a b 'x(y)' >>"$WORK/openssl.sum"
+    done
+    grep -q '^SHAKE-128(a)= ' "$WORK/openssl.sum" || fail "openssl wrote no SHAKE-128 line"
+    expect_status 0 "$SPONGESUM" -c --strict "$WORK/openssl.sum"
+    [ "$(grep -c ': OK$' "$WORK/out")" -eq 18 ] || fail "openssl's lines: not 18 OK"
+
+    # The one departure: a NUL in a line makes it improperly formatted (GNU checks the name
+    # or digest up to the NUL, and prints `a: OK` for `HEX  a<NUL>anything`).
+    printf '%s  a\0anything\n' "$("$SPONGESUM" <a | cut -c1-64)" >"$WORK/nul.sum"
+    expect_status 1 "$SPONGESUM" -c -w "$WORK/nul.sum"
+    [ ! -s "$WORK/out" ] || fail "a line with a NUL was checked: $(cat -v "$WORK/out")"
+    expect_in err "spongesum: $WORK/nul.sum: 1: improperly formatted checksum line"
+    printf '%s  b\n' "$("$SPONGESUM" <b | cut -c1-64)" >>"$WORK/nul.sum"
+    printf 'SHA3-256 (a) = %s\0\n' "$("$SPONGESUM" <a | cut -c1-64)" >>"$WORK/nul.sum"
+    expect_status 0 "$SPONGESUM" -c "$WORK/nul.sum"
+    [ "$(cat "$WORK/out")" = "b: OK" ] || fail "NUL lines: $(cat -v "$WORK/out")"
+    expect_in err "spongesum: WARNING: 2 lines are improperly formatted"
+    ;;
+
   errors)
     # A missing file and a folder: a message each, the other files still hashed in order.
     expect_status 1 "$SPONGESUM" empty no-such-file sub "with space"
@@ -194,6 +314,27 @@ case $case_name in
     expect_status 0 "$SPONGESUM" -cq -a shake256 "$WORK/short.sum"
     cp empty "$WORK/-dash"
     (cd "$WORK" && "$SPONGESUM" -- -dash) >"$WORK/dash" || fail "-- did not end the options"
+    # Output that cannot be written (a full device, a closed descriptor): a message and exit
+    # status 1 on every path, --help and --version too, as GNU's tools.
+    write_fails() {  # write_fails full|closed ARGUMENT...
+      local how=$1 status=0
+      shift
+      if [ "$how" = full ]; then
+        "$SPONGESUM" "$@" >/dev/full 2>"$WORK/err" || status=$?
+      else
+        "$SPONGESUM" "$@" >&- 2>"$WORK/err" || status=$?
+      fi
+      [ "$status" -eq 1 ] || fail "$* into a $how stdout: exit status $status"
+      grep -q '^spongesum: write error: ' "$WORK/err" || fail "$* into a $how stdout: no message"
+    }
+    [ -c /dev/full ] || fail "no /dev/full"
+    for how in full closed; do
+      write_fails "$how" --help
+      write_fails "$how" -h
+      write_fails "$how" --version
+    done
+    write_fails full empty
+    write_fails full -c "$WORK/short.sum" -a shake256
     ;;
 
   zero)
@@ -213,6 +354,38 @@ case $case_name in
     "$SPONGESUM" -j 1 "${many[@]}" >"$WORK/one-thread"
     "$SPONGESUM" -j 4 "${many[@]}" >"$WORK/four-threads"
     cmp "$WORK/one-thread" "$WORK/four-threads" || fail "threads changed the output"
+    ;;
+
+  thread_fallback)
+    # Threads that cannot be started: each needs address space for its stack, and `ulimit -v`
+    # binds root too (RLIMIT_NPROC does not). The jobs go on on the threads that did start,
+    # or on this one, said once on stderr, and the output is that of one thread.
+    mkdir -p "$WORK/small"
+    cd "$WORK/small"
+    for i in $(seq 1 300); do printf '%s' "$i" >"f$i"; done
+    small=(f*)
+    "$SPONGESUM" -j 1 "${small[@]}" >"$WORK/one-thread"
+    head -n 150 "$WORK/one-thread" >"$WORK/first.sum"
+    tail -n +151 "$WORK/one-thread" >"$WORK/second.sum"
+    # limited STACK_KB ADDRESS_SPACE_KB COMMAND...: COMMAND under those limits.
+    limited() {
+      local stack=$1 address_space=$2
+      shift 2
+      (ulimit -s "$stack" && ulimit -v "$address_space" && exec "$@")
+    }
+    # 8 MiB stacks in 100 MB: a dozen threads at most of the 1000 asked for.
+    expect_status 0 limited 8192 100000 "$SPONGESUM" -j 1000 "${small[@]}"
+    cmp -s "$WORK/out" "$WORK/one-thread" || fail "fewer threads changed the output"
+    [ "$(grep -c '^spongesum: could start only [0-9]* of 300 threads (.*); going on with [0-9]*$' \
+      "$WORK/err")" -eq 1 ] || { cat "$WORK/err"; fail "not one message"; }
+    # Check mode over two check files: two sets of threads, still one message.
+    expect_status 0 limited 8192 100000 "$SPONGESUM" -j 1000 -c "$WORK/first.sum" "$WORK/second.sum"
+    [ "$(grep -c ': OK$' "$WORK/out")" -eq 300 ] || fail "check mode: not 300 OK"
+    [ "$(grep -c 'could start only' "$WORK/err")" -eq 1 ] || { cat "$WORK/err"; fail "not one message"; }
+    # A stack larger than the address space: no thread at all, the calling thread does it all.
+    expect_status 0 limited 2000000 1000000 "$SPONGESUM" -j 4 "${small[@]}"
+    cmp -s "$WORK/out" "$WORK/one-thread" || fail "no thread: output differs"
+    expect_in err "spongesum: could start only 0 of 4 threads (Resource temporarily unavailable); going on with 1"
     ;;
 
   progress)

@@ -69,7 +69,6 @@ TEST_CASE("improperly formatted lines are refused") {
   for (const std::string& line : std::initializer_list<std::string>{
            std::string("not a checksum"),
            kHex,                             // no name
-           kHex + "  ",                      // empty name
            kHex.substr(1) + "  f",           // odd number of digits
            "\\" + kHex + "  a\\qb",          // unknown escape
            "\\" + kHex + "  a\\",            // escape at the end
@@ -78,8 +77,72 @@ TEST_CASE("improperly formatted lines are refused") {
            "SHA3-256 (f) = " + kHex + "zz",  // not hex
            "SHA3-256 f = " + kHex,           // no parentheses
            "g" + kHex + "  f",               // not hex
+           "SHA3-256  (f) = " + kHex,        // two spaces before '('
+           "SHA3-256\t(f) = " + kHex,        // a tab before '('
+           "SHA3-256 (f) = " + kHex + " ",   // a blank after the digest
+           "SHA3-256 (f) x = " + kHex,       // text between ')' and '='
+           "SHA3-256 (f) " + kHex,           // no '='
+           "SHA-3-256 (f) = " + kHex,        // nobody's tag
+           kHex + "\v f",                    // not a blank after the digest
        }) {
     CAPTURE(line);
     CHECK_FALSE(spongesum::parse_checksum_line(line).has_value());
   }
+}
+
+TEST_CASE("the forms GNU's sha256sum -c reads: OpenSSL's, any blanks around '=', a tab") {
+  const spongesum::Algorithm* shake128 = spongesum::find_algorithm("shake128");
+  struct Form {
+    std::string line;
+    const spongesum::Algorithm* algorithm;
+    std::string name;
+  };
+  for (const Form& form : std::initializer_list<Form>{
+           {"SHA3-256(f)= " + kHex, &sha3_256(), "f"},  // openssl dgst -sha3-256
+           {"SHAKE-128(f)= " + kHex, shake128, "f"},    // openssl dgst -shake128
+           {"SHA3-256(f)=" + kHex, &sha3_256(), "f"},
+           {"SHA3-256 (f)=" + kHex, &sha3_256(), "f"},
+           {"SHA3-256 (f) =  " + kHex, &sha3_256(), "f"},
+           {"SHA3-256 (f)\t=\t " + kHex, &sha3_256(), "f"},
+           {"SHA3-256 (a) = b) = " + kHex, &sha3_256(), "a) = b"},  // to the last ')'
+           {"SHA3-256 () = " + kHex, &sha3_256(), ""},              // GNU opens "" (and fails)
+           {kHex + "\tf", nullptr, "f"},
+           {kHex + "\t*f", nullptr, "f"},
+           {kHex + "\t f", nullptr, "f"},
+           {kHex + "\t\tf", nullptr, "\tf"},
+           {kHex + "  ", nullptr, " "},  // one character after the blank: the BSD form's name
+           {kHex + " *", nullptr, "*"},
+       }) {
+    CAPTURE(form.line);
+    const auto parsed = spongesum::parse_checksum_line(form.line);
+    REQUIRE(parsed.has_value());
+    CHECK(parsed->algorithm == form.algorithm);
+    CHECK(parsed->name == form.name);
+    CHECK(parsed->hex == kHex);
+  }
+}
+
+TEST_CASE("a NUL anywhere makes a line improperly formatted") {
+  using namespace std::string_literals;
+  for (const std::string& line : {kHex + "  a\0anything"s, "SHA3-256 (a\0b) = "s + kHex,
+                                  "SHA3-256 (a) = "s + kHex + "\0"s, kHex + "\0  a"s}) {
+    CAPTURE(line);
+    CHECK_FALSE(spongesum::parse_checksum_line(line).has_value());
+  }
+}
+
+TEST_CASE("GNU's rule over a run: the first untagged line's form holds for the others") {
+  using spongesum::UntaggedForm;
+  UntaggedForm form = UntaggedForm::kUnknown;
+  REQUIRE(spongesum::parse_checksum_line(kHex + "  a", form));
+  CHECK(form == UntaggedForm::kStandard);
+  CHECK(spongesum::parse_checksum_line("SHA3-256 (b) = " + kHex, form));  // tagged: any time
+  CHECK_FALSE(spongesum::parse_checksum_line(kHex + " b", form));         // BSD after standard
+  CHECK(spongesum::parse_checksum_line(kHex + " *c", form)->name == "c");
+
+  form = UntaggedForm::kUnknown;
+  REQUIRE(spongesum::parse_checksum_line(kHex + " a", form));
+  CHECK(form == UntaggedForm::kReversed);
+  CHECK(spongesum::parse_checksum_line(kHex + "  b", form)->name == " b");  // the name is " b"
+  CHECK(spongesum::parse_checksum_line(kHex + " *c", form)->name == "*c");
 }

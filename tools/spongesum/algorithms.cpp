@@ -36,13 +36,13 @@ std::unique_ptr<StreamingHash> make_hash() {
 
 template <class Hasher>
 constexpr Algorithm fixed_output(std::string_view name, std::string_view tag) {
-  return {name, tag, Hasher::digest_bytes * 8, Hasher::digest_bytes * 8, &make_hash<Hasher>};
+  return {name, tag, Hasher::digest_bytes * 8, Hasher::digest_bytes * 8, &make_hash<Hasher>, {}};
 }
 
 template <class Hasher>
 constexpr Algorithm extendable_output(std::string_view name, std::string_view tag,
-                                      std::size_t default_bits) {
-  return {name, tag, 0, default_bits, &make_hash<Hasher>};
+                                      std::size_t default_bits, std::string_view openssl_tag = {}) {
+  return {name, tag, 0, default_bits, &make_hash<Hasher>, openssl_tag};
 }
 
 // The table. A new function of the library joins with one line here. Order matters once:
@@ -55,8 +55,9 @@ constexpr std::array kAlgorithms = {
     fixed_output<sponge::Sha3_512>("sha3-512", "SHA3-512"),
     fixed_output<sponge::Keccak256>("keccak-256", "KECCAK-256"),
     // One rate block by default, as the Perl sha3sum prints them (its -a 128000, 256000).
-    extendable_output<sponge::Shake128>("shake128", "SHAKE128", 1344),
-    extendable_output<sponge::Shake256>("shake256", "SHAKE256", 1088),
+    // OpenSSL 3 writes SHAKE-128(FILE)= HEX; its SHA-3 and KECCAK-256 tags are these.
+    extendable_output<sponge::Shake128>("shake128", "SHAKE128", 1344, "SHAKE-128"),
+    extendable_output<sponge::Shake256>("shake256", "SHAKE256", 1088, "SHAKE-256"),
     // RFC 9861, default domain byte and no customization; by default the output lengths
     // of the RFC's test vectors (32 and 64 bytes).
     extendable_output<sponge::TurboShake128>("turboshake128", "TURBOSHAKE128", 256),
@@ -85,6 +86,16 @@ std::span<const Algorithm> algorithms() {
 const Algorithm* find_algorithm(std::string_view name) {
   for (const Algorithm& algorithm : kAlgorithms) {
     if (equal_ignoring_case(name, algorithm.name) || equal_ignoring_case(name, algorithm.tag)) {
+      return &algorithm;
+    }
+  }
+  return nullptr;
+}
+
+const Algorithm* find_check_line_algorithm(std::string_view tag) {
+  if (const Algorithm* algorithm = find_algorithm(tag)) return algorithm;
+  for (const Algorithm& algorithm : kAlgorithms) {
+    if (!algorithm.openssl_tag.empty() && equal_ignoring_case(tag, algorithm.openssl_tag)) {
       return &algorithm;
     }
   }

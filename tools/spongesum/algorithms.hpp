@@ -29,6 +29,7 @@ struct Algorithm {
   std::size_t fixed_bits;    // the digest size; 0 for an extendable-output function
   std::size_t default_bits;  // an XOF's output without -l; fixed_bits otherwise
   std::unique_ptr<StreamingHash> (*make_hash)();
+  std::string_view openssl_tag = {};  // `openssl dgst`'s name where it differs from `tag`
 
   bool is_xof() const { return fixed_bits == 0; }
 };
@@ -42,6 +43,9 @@ std::span<const Algorithm> algorithms();
 
 // By -a name or tag, case-insensitively: "sha3-256", "SHA3-256".
 const Algorithm* find_algorithm(std::string_view name);
+
+// The algorithm of a tagged check line: by -a name, tag or OpenSSL's tag, case-insensitively.
+const Algorithm* find_check_line_algorithm(std::string_view tag);
 
 // The first table entry (in table order) whose default output has `bits` bits: the
 // algorithm of an untagged check line when -a was not given.

@@ -48,35 +48,57 @@ bool is_valid_hex(std::string_view hex) {
   return !hex.empty() && hex.size() % 2 == 0 && std::ranges::all_of(hex, is_hex_digit);
 }
 
-// TAG (NAME) = HEX. The name is not delimited by anything it cannot contain, so, as GNU
-// does, it runs to the last ") = ".
+bool is_blank(char c) {
+  return c == ' ' || c == '\t';
+}
+
+// TAG (NAME) = HEX, or OpenSSL's TAG(NAME)= HEX: at most one space before '(', any blanks
+// around '='. The name is not delimited by anything it cannot contain, so, as GNU does, it
+// runs to the last ')'; it may be empty, as in GNU.
 std::optional<ParsedLine> parse_tagged(std::string_view line) {
-  const std::size_t open = line.find(" (");
+  const std::size_t open = line.find('(');
   if (open == std::string_view::npos) return std::nullopt;
-  const Algorithm* algorithm = find_algorithm(line.substr(0, open));
+  std::string_view tag = line.substr(0, open);
+  if (!tag.empty() && tag.back() == ' ') tag.remove_suffix(1);
+  const Algorithm* algorithm = find_check_line_algorithm(tag);
   if (!algorithm) return std::nullopt;
-  const std::size_t close = line.rfind(") = ");
-  if (close == std::string_view::npos || close < open + 2) return std::nullopt;
-  ParsedLine parsed{algorithm, to_lower(line.substr(close + 4)),
-                    std::string(line.substr(open + 2, close - open - 2))};
+  const std::size_t close = line.rfind(')');
+  if (close == std::string_view::npos || close < open) return std::nullopt;
+  std::string_view rest = line.substr(close + 1);
+  const auto skip_blanks = [&rest] {
+    while (!rest.empty() && is_blank(rest.front()))
+      rest.remove_prefix(1);
+  };
+  skip_blanks();
+  if (rest.empty() || rest.front() != '=') return std::nullopt;
+  rest.remove_prefix(1);
+  skip_blanks();
+  ParsedLine parsed{algorithm, to_lower(rest),
+                    std::string(line.substr(open + 1, close - open - 1))};
   if (!is_valid_hex(parsed.hex)) return std::nullopt;
   return parsed;
 }
 
-// HEX, one space, then ' ' or '*' (text or binary), then NAME; or HEX, one space, NAME (the
-// BSD `-r` form, when the character after the space is neither).
-std::optional<ParsedLine> parse_untagged(std::string_view line) {
+// HEX, a blank (space or tab), then ' ' or '*' (text or binary), then NAME; or HEX, a blank,
+// NAME (the BSD `-r` form, when the character after the blank is neither, or is the last).
+std::optional<ParsedLine> parse_untagged(std::string_view line, UntaggedForm& form) {
   const std::size_t hex_end =
       std::min(line.size(), line.find_first_not_of("0123456789abcdefABCDEF"));
-  if (hex_end == line.size() || line[hex_end] != ' ') return std::nullopt;
+  if (hex_end == line.size() || !is_blank(line[hex_end])) return std::nullopt;
+  std::string hex = to_lower(line.substr(0, hex_end));
+  if (!is_valid_hex(hex)) return std::nullopt;
   std::size_t name_start = hex_end + 1;
-  if (name_start < line.size() && (line[name_start] == ' ' || line[name_start] == '*')) {
+  if (name_start == line.size()) return std::nullopt;
+  const bool marked =
+      line.size() - name_start > 1 && (line[name_start] == ' ' || line[name_start] == '*');
+  if (!marked) {
+    if (form == UntaggedForm::kStandard) return std::nullopt;
+    form = UntaggedForm::kReversed;
+  } else if (form != UntaggedForm::kReversed) {
+    form = UntaggedForm::kStandard;
     ++name_start;
   }
-  ParsedLine parsed{nullptr, to_lower(line.substr(0, hex_end)),
-                    std::string(line.substr(name_start))};
-  if (!is_valid_hex(parsed.hex)) return std::nullopt;
-  return parsed;
+  return ParsedLine{nullptr, std::move(hex), std::string(line.substr(name_start))};
 }
 
 }  // namespace
@@ -147,21 +169,26 @@ bool is_ignored_check_line(std::string_view line) {
   return line.empty() || line.front() == '#';
 }
 
-std::optional<ParsedLine> parse_checksum_line(std::string_view line) {
+std::optional<ParsedLine> parse_checksum_line(std::string_view line, UntaggedForm& form) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  if (line.find('\0') != std::string_view::npos) return std::nullopt;
   line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t")));
   const bool escaped = !line.empty() && line.front() == '\\';
   if (escaped) line.remove_prefix(1);
   std::optional<ParsedLine> parsed = parse_tagged(line);
-  if (!parsed) parsed = parse_untagged(line);
+  if (!parsed) parsed = parse_untagged(line, form);
   if (!parsed) return std::nullopt;
   if (escaped) {
     std::optional<std::string> name = unescape_name(parsed->name);
     if (!name) return std::nullopt;
     parsed->name = std::move(*name);
   }
-  if (parsed->name.empty()) return std::nullopt;
   return parsed;
+}
+
+std::optional<ParsedLine> parse_checksum_line(std::string_view line) {
+  UntaggedForm form = UntaggedForm::kUnknown;
+  return parse_checksum_line(line, form);
 }
 
 }  // namespace spongesum

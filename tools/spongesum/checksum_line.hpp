@@ -41,9 +41,19 @@ struct ParsedLine {
   std::string name;                      // unescaped
 };
 
-// One line of a check file, without its line terminator (a trailing CR is allowed). Returns
-// nullopt for a line that is improperly formatted: no valid hex, an unknown tag, a bad
-// escape, no file name. The hex length is checked against the algorithm elsewhere.
+// Which untagged form the check lines read so far used, for GNU's rule over a whole run:
+// after a line HEX, blank, ' ' or '*', NAME (standard), a line HEX, blank, NAME (BSD `-r`)
+// is improperly formatted; after a BSD line, a ' ' or '*' after the blank is part of the name.
+enum class UntaggedForm { kUnknown, kStandard, kReversed };
+
+// One line of a check file, without its line terminator (a trailing CR is allowed), in the
+// forms GNU's sha256sum -c reads: untagged, the blank after the hex a space or a tab; tagged,
+// TAG, at most one space, (NAME), then '=' with any blanks around it, then HEX, which is also
+// OpenSSL's `TAG(NAME)= HEX` (with OpenSSL's tags). Returns nullopt for a line that is
+// improperly formatted: no valid hex, an unknown tag, a bad escape, no file name, a NUL
+// anywhere. The hex length is checked against the algorithm elsewhere. `form` is updated.
+std::optional<ParsedLine> parse_checksum_line(std::string_view line, UntaggedForm& form);
+// The same for a line read on its own.
 std::optional<ParsedLine> parse_checksum_line(std::string_view line);
 
 // Comment ('#' in the first column) and empty lines are skipped silently, as in GNU.

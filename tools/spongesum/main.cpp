@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -49,6 +50,7 @@ Departures from GNU coreutils (sha256sum, cksum):
   - SHAKE128/SHAKE256 print 1344/1088 bits unless -l is given, as the Perl sha3sum.
   - Long options cannot be abbreviated (--stat for --status): CLI11, the argument
     parser, matches whole names only.
+  - A check line holding a NUL is improperly formatted (GNU reads it up to the NUL).
   - -b/-t only choose the '*' or ' ' marker: files are always read as bytes (as GNU on
     POSIX). No --base64, and none of sha3sum's -U/-0 modes.
   - --progress and -j/--jobs are additions.
@@ -86,6 +88,19 @@ void write_stdout(const std::string& text) {
   std::fwrite(text.data(), 1, text.size(), stdout);
 }
 
+// When -j asked for more threads than could be started: said once per run, on stderr.
+auto fewer_threads_reporter(Progress& progress) {
+  return [&progress](unsigned started, unsigned wanted, const std::string& reason) {
+    static bool reported = false;
+    if (reported) return;
+    reported = true;
+    progress.print_above([&] {
+      std::fprintf(stderr, "spongesum: could start only %u of %u threads (%s); going on with %u\n",
+                   started, wanted, reason.c_str(), std::max(started, 1u));
+    });
+  };
+}
+
 // ------------------------------------------------------------------------------------------
 // Hash mode: one line per file, in argument order.
 // ------------------------------------------------------------------------------------------
@@ -120,7 +135,8 @@ int hash_files(const Options& options, const Selection& selection, Progress& pro
             write_stdout(hashed.line);
           }
         });
-      });
+      },
+      fewer_threads_reporter(progress));
   return exit_status;
 }
 
@@ -169,8 +185,10 @@ std::optional<std::string> read_whole_file(const std::string& name, int& error) 
   return content;
 }
 
+// Check lines read from standard input cannot name it (GNU: improperly formatted).
 std::vector<CheckEntry> read_check_entries(const Options& options, const Selection& selection,
-                                           std::string_view content) {
+                                           std::string_view content, bool from_stdin,
+                                           UntaggedForm& form) {
   std::vector<CheckEntry> entries;
   std::size_t line_number = 0;
   while (!content.empty()) {
@@ -179,8 +197,11 @@ std::vector<CheckEntry> read_check_entries(const Options& options, const Selecti
     content.remove_prefix(std::min(content.size(), end + 1));
     ++line_number;
     if (is_ignored_check_line(line)) continue;
-    CheckEntry entry{line_number, parse_checksum_line(line)};
-    if (entry.parsed && !resolve_check_entry(options, selection, entry)) entry.parsed.reset();
+    CheckEntry entry{line_number, parse_checksum_line(line, form)};
+    if (entry.parsed && ((from_stdin && entry.parsed->name == "-") ||
+                         !resolve_check_entry(options, selection, entry))) {
+      entry.parsed.reset();
+    }
     entries.push_back(std::move(entry));
   }
   return entries;
@@ -193,7 +214,7 @@ std::string plural(std::size_t count, const char* one, const char* many) {
 // Returns true when every listed file was read and matched (GNU's rules, --strict and
 // --ignore-missing included).
 bool check_one_file(const Options& options, const Selection& selection,
-                    const std::string& check_file, Progress& progress) {
+                    const std::string& check_file, UntaggedForm& form, Progress& progress) {
   const std::string shown_name = check_file == "-" ? "standard input" : quote_name(check_file);
   int error = 0;
   const std::optional<std::string> content = read_whole_file(check_file, error);
@@ -201,7 +222,8 @@ bool check_one_file(const Options& options, const Selection& selection,
     std::fprintf(stderr, "spongesum: %s: %s\n", shown_name.c_str(), std::strerror(error));
     return false;
   }
-  const std::vector<CheckEntry> entries = read_check_entries(options, selection, *content);
+  const std::vector<CheckEntry> entries =
+      read_check_entries(options, selection, *content, check_file == "-", form);
 
   enum class Outcome { kMalformed, kMatched, kMismatched, kUnreadable, kMissingIgnored };
   struct Checked {
@@ -258,7 +280,8 @@ bool check_one_file(const Options& options, const Selection& selection,
               break;
           }
         });
-      });
+      },
+      fewer_threads_reporter(progress));
   std::fflush(stdout);
 
   const std::size_t well_formed = entries.size() - malformed;
@@ -295,8 +318,10 @@ bool check_one_file(const Options& options, const Selection& selection,
 
 int check_files(const Options& options, const Selection& selection, Progress& progress) {
   int exit_status = 0;
+  // As in GNU, the untagged form of the first such line holds for all the check files.
+  UntaggedForm form = UntaggedForm::kUnknown;
   for (const std::string& check_file : options.files) {
-    if (!check_one_file(options, selection, check_file, progress)) exit_status = 1;
+    if (!check_one_file(options, selection, check_file, form, progress)) exit_status = 1;
   }
   return exit_status;
 }
@@ -316,6 +341,16 @@ std::optional<std::string> conflicting_options(const Options& options) {
   if (options.quiet) return "the --quiet option is meaningful only when verifying checksums";
   if (options.strict) return "the --strict option is meaningful only when verifying checksums";
   return std::nullopt;
+}
+
+// Every run ends here: output that did not reach stdout (a full disk, a closed descriptor)
+// is an error, as in GNU, whatever was printed, --help and --version included.
+int finish_output(int exit_status) {
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "spongesum: write error: %s\n", std::strerror(errno));
+    return kExitFailure;
+  }
+  return exit_status;
 }
 
 int usage_error(const std::string& message) {
@@ -363,10 +398,10 @@ int run(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
     std::fputs(app.help().c_str(), stdout);
-    return 0;
+    return finish_output(0);
   } catch (const CLI::CallForVersion&) {
     std::puts("spongesum " SPONGESUM_VERSION);
-    return 0;
+    return finish_output(0);
   } catch (const CLI::ParseError& error) {
     return usage_error(error.what());
   }
@@ -382,13 +417,8 @@ int run(int argc, char** argv) {
   if (options.jobs == 0) options.jobs = std::max(1u, std::thread::hardware_concurrency());
 
   Progress progress(::isatty(STDERR_FILENO) == 1, options.progress);
-  const int exit_status = options.check ? check_files(options, selection, progress)
-                                        : hash_files(options, selection, progress);
-  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-    std::fprintf(stderr, "spongesum: write error: %s\n", std::strerror(errno));
-    return kExitFailure;
-  }
-  return exit_status;
+  return finish_output(options.check ? check_files(options, selection, progress)
+                                     : hash_files(options, selection, progress));
 }
 
 }  // namespace

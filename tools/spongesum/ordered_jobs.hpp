@@ -8,24 +8,34 @@
 #include <condition_variable>
 #include <cstddef>
 #include <mutex>
+#include <new>
 #include <optional>
+#include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
 namespace spongesum {
 
-// make_worker() is called once per thread and returns that thread's job runner,
-// Result(std::size_t job); consume(Result&) runs on the calling thread, in job order.
-template <class Result, class MakeWorker, class Consume>
+// make_worker() is called once per thread, on the calling thread, and returns that thread's
+// job runner, Result(std::size_t job); consume(Result&) runs on the calling thread, in job
+// order. When a thread cannot be started (std::thread throws std::system_error: no memory
+// for its stack, a limit on processes; or its runner cannot be made: std::bad_alloc), the
+// jobs run on the threads already started, or on the calling thread when none was;
+// fewer_threads(started, wanted, reason) is called first.
+template <class Result, class MakeWorker, class Consume, class FewerThreads>
 void run_jobs_in_order(std::size_t job_count, unsigned thread_count, MakeWorker make_worker,
-                       Consume consume) {
+                       Consume consume, FewerThreads fewer_threads) {
   thread_count = static_cast<unsigned>(std::min<std::size_t>(thread_count, job_count));
-  if (thread_count <= 1) {
+  const auto run_here = [&] {
     auto work = make_worker();
     for (std::size_t job = 0; job < job_count; ++job) {
       Result result = work(job);
       consume(result);
     }
+  };
+  if (thread_count <= 1) {
+    run_here();
     return;
   }
   // Jobs of 1 KiB files take microseconds, so the hand-over must not cost a system call per
@@ -44,18 +54,32 @@ void run_jobs_in_order(std::size_t job_count, unsigned thread_count, MakeWorker 
   std::mutex mutex;
   std::condition_variable ready;
   std::vector<std::jthread> threads;
+  threads.reserve(thread_count);
   for (unsigned t = 0; t < thread_count; ++t) {
-    threads.emplace_back([&] {
-      auto work = make_worker();
-      for (std::size_t job; (job = next_job.fetch_add(1)) < job_count;) {
-        slots[job].result = work(job);
-        slots[job].ready.store(true);
-        if (awaited.load() == job) {
-          std::lock_guard lock(mutex);
-          ready.notify_one();
+    std::string reason;
+    try {
+      threads.emplace_back([&, work = make_worker()]() mutable {
+        for (std::size_t job; (job = next_job.fetch_add(1)) < job_count;) {
+          slots[job].result = work(job);
+          slots[job].ready.store(true);
+          if (awaited.load() == job) {
+            std::lock_guard lock(mutex);
+            ready.notify_one();
+          }
         }
-      }
-    });
+      });
+      continue;
+    } catch (const std::system_error& error) {
+      reason = error.code().message();
+    } catch (const std::bad_alloc&) {
+      reason = "out of memory";
+    }
+    fewer_threads(t, thread_count, reason);
+    if (t == 0) {
+      run_here();
+      return;
+    }
+    break;
   }
   for (std::size_t job = 0; job < job_count; ++job) {
     Slot& slot = slots[job];

@@ -184,7 +184,8 @@ class AsconAead128Encryptor {
   // Throws std::logic_error after update() or finish().
   AsconAead128Encryptor& update_associated_data(std::span<const std::uint8_t> data);
   // Encrypts `plaintext` into `ciphertext` (the same size: std::invalid_argument otherwise;
-  // the same buffer is allowed). Throws std::logic_error after finish().
+  // the same buffer is allowed; partly overlapping buffers: std::invalid_argument, this
+  // piece not encrypted and `ciphertext` zeroed). Throws std::logic_error after finish().
   void update(std::span<const std::uint8_t> plaintext, std::span<std::uint8_t> ciphertext);
   // The tag. The state and key are wiped; any later call throws std::logic_error.
   AsconAead128Tag finish();
@@ -234,7 +235,8 @@ void ascon_xof128(std::span<const std::uint8_t> in, std::span<std::uint8_t> out)
 // Throws std::invalid_argument, computing nothing, when `customization` is longer than 256 bytes.
 void ascon_cxof128(std::span<const std::uint8_t> in, std::span<const std::uint8_t> customization,
                    std::span<std::uint8_t> out);
-// `ciphertext` must be as long as `plaintext` (std::invalid_argument otherwise).
+// `ciphertext` must be as long as `plaintext` (std::invalid_argument otherwise), and be it or
+// not overlap it (partly overlapping: std::invalid_argument, `ciphertext` and `tag` zeroed).
 void ascon_aead128_encrypt(AsconAead128Key key, AsconAead128Nonce nonce,
                            std::span<const std::uint8_t> associated_data,
                            std::span<const std::uint8_t> plaintext,

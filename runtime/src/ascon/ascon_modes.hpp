@@ -28,6 +28,14 @@ inline constexpr std::uint64_t kAsconXof128Initial[5] = {0xda82ce768d9447eb, 0xc
                                                          0xe7508fd780085631, 0x0ee0ea53416b58cc,
                                                          0xe0547524db6f0bde};
 
+// True when `a` and `b`, `length` bytes each, share a byte without being the same bytes:
+// the AEAD's text input and output may be one buffer, never partly overlapping ones.
+inline bool partly_overlap(const std::uint8_t* a, const std::uint8_t* b,
+                           std::size_t length) noexcept {
+  const auto x = reinterpret_cast<std::uintptr_t>(a), y = reinterpret_cast<std::uintptr_t>(b);
+  return length != 0 && x != y && (x < y ? y - x : x - y) < length;
+}
+
 std::array<std::uint8_t, 32> ascon_hash256_on(const AsconKernel& kernel,
                                               std::span<const std::uint8_t> data) noexcept;
 void ascon_xof128_on(const AsconKernel& kernel, std::span<const std::uint8_t> in,

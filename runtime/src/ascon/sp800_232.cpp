@@ -356,6 +356,11 @@ void AsconAead128Encryptor::update(std::span<const std::uint8_t> plaintext,
     throw std::invalid_argument(
         "sponge: Ascon-AEAD128 update(): ciphertext and plaintext differ in length");
   }
+  if (detail::partly_overlap(plaintext.data(), ciphertext.data(), plaintext.size())) {
+    std::fill(ciphertext.begin(), ciphertext.end(), std::uint8_t{0});
+    throw std::invalid_argument(
+        "sponge: Ascon-AEAD128 update(): ciphertext partly overlaps plaintext (zeroed)");
+  }
   state_.encrypt(plaintext.data(), ciphertext.data(), plaintext.size());
 }
 
@@ -454,6 +459,12 @@ void ascon_aead128_encrypt_on(const AsconKernel& kernel, AsconAead128Key key,
   if (plaintext.size() != ciphertext.size()) {
     throw std::invalid_argument(
         "sponge: ascon_aead128_encrypt: ciphertext and plaintext differ in length");
+  }
+  if (partly_overlap(plaintext.data(), ciphertext.data(), plaintext.size())) {
+    std::fill(ciphertext.begin(), ciphertext.end(), std::uint8_t{0});
+    std::fill(tag.begin(), tag.end(), std::uint8_t{0});
+    throw std::invalid_argument(
+        "sponge: ascon_aead128_encrypt: ciphertext partly overlaps plaintext (zeroed)");
   }
   AsconAead128Encryptor encryptor(kernel, key, nonce);
   encryptor.update_associated_data(associated_data);

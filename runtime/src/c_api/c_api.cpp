@@ -7,6 +7,7 @@
 #include <new>
 #include <tuple>
 
+#include "ascon/ascon_modes.hpp"
 #include "batch/batch_hash.hpp"
 #include "sponge/sponge.hpp"
 #include "support/wipe.hpp"
@@ -396,7 +397,13 @@ sponge_status sponge_ascon_aead128_encrypt(const uint8_t key[16], const uint8_t 
     return SPONGE_ERROR_NULL_INPUT;
   }
   if ((ct == nullptr && pt_len != 0) || tag == nullptr) return SPONGE_ERROR_NULL_OUTPUT;
-  // The lengths are equal, so the C++ function cannot throw.
+  if (sponge::detail::partly_overlap(pt, ct, pt_len)) {
+    std::fill_n(ct, pt_len, std::uint8_t{0});
+    std::fill_n(tag, 16, std::uint8_t{0});
+    return SPONGE_ERROR_OVERLAP;
+  }
+  // The lengths are equal and the texts do not partly overlap, so the C++ function cannot
+  // throw.
   sponge::ascon_aead128_encrypt(sponge::AsconAead128Key(key, 16),
                                 sponge::AsconAead128Nonce(nonce, 16), {ad, ad_len}, {pt, pt_len},
                                 {ct, pt_len}, std::span<std::uint8_t, 16>(tag, 16));
@@ -437,6 +444,8 @@ const char* sponge_status_message(sponge_status status) {
       return "state pointer is NULL";
     case SPONGE_ERROR_MISUSE:
       return "state used out of order: not initialised, or absorb after squeeze";
+    case SPONGE_ERROR_OVERLAP:
+      return "Ascon-AEAD128 ciphertext partly overlaps the plaintext (output and tag zeroed)";
   }
   return "unknown sponge_status";
 }
