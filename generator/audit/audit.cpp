@@ -137,7 +137,11 @@ std::uint64_t loop_overhead(Isa isa, const std::vector<Executed>& executed) {
 }  // namespace
 
 KernelAudit audit_program(const Program& program, int issue_width) {
-  const writers::EncodedProgram encoded = writers::encode(program);
+  return audit_program(program, writers::encode(program), issue_width);
+}
+
+KernelAudit audit_program(const Program& program, const writers::EncodedProgram& encoded,
+                          int issue_width) {
   KernelAudit kernel{program.kernel_name, program.isa, issue_width, {}, {}};
   for (std::size_t f = 0; f < program.win64_entries.size(); ++f) {
     const Function& entry = program.win64_entries[f];

@@ -60,8 +60,9 @@ std::string write_c_header(const std::vector<WrittenKernel>& kernels) {
       "#define SPONGE_KERNEL_NOEXCEPT\n"
       "#endif\n";
   for (const WrittenKernel& written : kernels) {
-    out += fmt::format("\n/* {} (generated/{}) */\n", written.spec->name, written.spec->file_name);
-    for (const Function& function : written.kernel.program.functions) {
+    out +=
+        fmt::format("\n/* {} (generated/{}) */\n", written.program.kernel_name, written.file_name);
+    for (const Function& function : written.program.functions) {
       out += c_prototype(function.symbol, function.shape) + " SPONGE_KERNEL_NOEXCEPT;\n";
     }
   }
@@ -70,10 +71,10 @@ std::string write_c_header(const std::vector<WrittenKernel>& kernels) {
       "}\n"
       "#endif\n";
   for (const WrittenKernel& written : kernels) {
-    const std::string prefix = kernel_macro_prefix(written.spec->name);
-    out += fmt::format("\n#define {}_NAME \"{}\"\n", prefix, written.spec->name);
+    const std::string prefix = kernel_macro_prefix(written.program.kernel_name);
+    out += fmt::format("\n#define {}_NAME \"{}\"\n", prefix, written.program.kernel_name);
     out += fmt::format("#define {}_ENTRIES(X)", prefix);
-    for (const Function& function : written.kernel.program.functions) {
+    for (const Function& function : written.program.functions) {
       const EntryShape& shape = function.shape;
       out += fmt::format(" \\\n  X({}, \"{}\", {}, {}, {}, {})", entry_kind_name(shape.kind),
                          shape.permutation, shape.rounds, shape.rate_bytes, shape.lanes,
@@ -81,9 +82,9 @@ std::string write_c_header(const std::vector<WrittenKernel>& kernels) {
     }
     out += "\n";
     out += fmt::format("#define {}_CPU_FEATURES", prefix);
-    const auto& features = written.spec->cpu_features;
+    const auto& features = written.cpu_features;
     for (std::size_t i = 0; i < features.size(); ++i) {
-      const kernels::CpuFeature& f = features[i];
+      const CpuFeature& f = features[i];
       out += fmt::format(" \\\n  {{\"{}\", {}, {}, {}, {}, {}, {}, {:#x}}}{}", f.name, f.cpuid_leaf,
                          f.cpuid_subleaf, f.cpuid_register, f.cpuid_bit, f.linux_hwcap_bit,
                          c_string(f.macos_sysctl), f.xcr0_mask, i + 1 < features.size() ? "," : "");

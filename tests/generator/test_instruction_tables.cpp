@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "audit/cpu_features.hpp"
 #include "audit/reader.hpp"
 #include "audit/semantics.hpp"
 #include "kernels/kernel.hpp"
@@ -134,11 +135,11 @@ TEST_CASE("a kernel whose instructions need a CPU feature its spec does not decl
   const kernels::KernelSpec& amd64_spec = kernels::all_kernels().front();
   REQUIRE(amd64_spec.name == "amd64-bmi2");
   kernels::KernelSpec undeclared = amd64_spec;
-  undeclared.cpu_features = {kernels::kBmi1};  // RORX is BMI2
+  undeclared.cpu_features = {kBmi1};  // RORX is BMI2
   const Program program = amd64_spec.build().program;
-  CHECK_NOTHROW(kernels::check_cpu_features(amd64_spec, program));
+  CHECK_NOTHROW(audit::check_cpu_features(program, amd64_spec.cpu_features));
   try {
-    kernels::check_cpu_features(undeclared, program);
+    audit::check_cpu_features(program, undeclared.cpu_features);
     FAIL("a missing CPU feature was accepted");
   } catch (const GenerationError& error) {
     CHECK(std::string(error.what()).find("needs bmi2, which the kernel spec does not declare") !=
@@ -153,17 +154,17 @@ TEST_CASE("AVX-512 instructions without a zmm operand need avx512vl") {
     if (spec.name != "amd64-avx512-x4" && spec.name != "amd64-avx512-x8") continue;
     CAPTURE(spec.name);
     const Program program = spec.build().program;
-    CHECK_NOTHROW(kernels::check_cpu_features(spec, program));
+    CHECK_NOTHROW(audit::check_cpu_features(program, spec.cpu_features));
     kernels::KernelSpec without_vl = spec;
     std::erase_if(without_vl.cpu_features,
-                  [](const kernels::CpuFeature& feature) { return feature.name == "avx512vl"; });
+                  [](const CpuFeature& feature) { return feature.name == "avx512vl"; });
     if (spec.name == "amd64-avx512-x8") {
       CHECK(without_vl.cpu_features.size() == spec.cpu_features.size());  // never declared
       continue;
     }
     REQUIRE(without_vl.cpu_features.size() + 1 == spec.cpu_features.size());
     try {
-      kernels::check_cpu_features(without_vl, program);
+      audit::check_cpu_features(program, without_vl.cpu_features);
       FAIL("a ymm vpternlogq without avx512vl was accepted");
     } catch (const GenerationError& error) {
       CHECK(std::string(error.what())
