@@ -24,9 +24,9 @@
 #include "audit/encoding_proof.hpp"
 #include "audit/invariants.hpp"
 #include "audit/mca.hpp"
-#include "audit/reader.hpp"
 #include "kernels/kernel.hpp"
 #include "pipeline/generate.hpp"
+#include "readers/gas_reader.hpp"
 #include "writers/manifest.hpp"
 #include "writers/output_folder.hpp"
 
@@ -326,7 +326,7 @@ int command_audit(const Options& options) {
       invariant_lines.push_back("  " + problem);
     if (!options.diff_ref.empty()) {
       if (const auto text = committed_text(options.diff_ref, spec.file_name)) {
-        Program old = audit::read_gas(*text, spec.name);
+        Program old = readers::read_gas(*text, spec.name);
         audit::KernelAudit old_audit = audit::audit_program(old, options.width);
         before.emplace_back(std::move(old), std::move(old_audit));
       }

@@ -14,7 +14,6 @@
 #include "audit/audit.hpp"
 #include "audit/invariants.hpp"
 #include "audit/mca.hpp"
-#include "audit/reader.hpp"
 #include "kernels/keccak_entries.hpp"
 #include "kernels/kernel.hpp"
 #include "model/ascon.hpp"
@@ -22,6 +21,7 @@
 #include "pipeline/generate.hpp"
 #include "program/amd64.hpp"
 #include "program/arm64.hpp"
+#include "readers/gas_reader.hpp"
 #include "spongegen_process.hpp"
 #include "support/splitmix64.hpp"
 #include "writers/asmjit_encoder.hpp"
@@ -194,7 +194,7 @@ TEST_CASE("generation is deterministic and every kernel reads back as it was wri
     CHECK(text == second_run[k].written.text);
     CHECK(text.find("DO NOT EDIT") != std::string::npos);
     CHECK(text.find(".note.GNU-stack") != std::string::npos);
-    const Program read = audit::read_gas(text, spec.name);
+    const Program read = readers::read_gas(text, spec.name);
     CHECK(read.isa == spec.isa);
     CHECK(listing(read) == listing(first.written.program));
     REQUIRE(read.functions.size() == first.written.program.functions.size());
@@ -354,7 +354,7 @@ TEST_CASE("a .S file from before entry shapes reads as 24-round entries") {
       }
       old_text += line + "\n";
     }
-    const Program old = audit::read_gas(old_text, spec.name);
+    const Program old = readers::read_gas(old_text, spec.name);
     for (const Function& function : old.functions)
       CHECK(function.shape.rounds == 24);
   }
@@ -460,7 +460,7 @@ TEST_CASE("audit --diff against a .S without round markers says unknown, not 0")
         old_text += line + "\n";
       }
     }
-    const Program old = audit::read_gas(old_text, spec.name);
+    const Program old = readers::read_gas(old_text, spec.name);
     const auto now_audit = audit::audit_program(now, 6);
     const std::string diff =
         audit::format_diff({{old, audit::audit_program(old, 6)}}, {{now, now_audit}});

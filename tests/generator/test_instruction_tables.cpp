@@ -6,12 +6,12 @@
 #include <string>
 
 #include "audit/cpu_features.hpp"
-#include "audit/reader.hpp"
 #include "audit/semantics.hpp"
 #include "kernels/kernel.hpp"
 #include "program/amd64.hpp"
 #include "program/arm64.hpp"
 #include "program/instruction_table.hpp"
+#include "readers/gas_reader.hpp"
 #include "writers/asmjit_encoder.hpp"
 #include "writers/gas_writer.hpp"
 
@@ -94,7 +94,7 @@ TEST_CASE("an arm64 shifted-register operand: text, reading back, and the Arm AR
   REQUIRE(encoded.code.size() >= 4);
   CHECK((encoded.code[0] | encoded.code[1] << 8 | encoded.code[2] << 16 |
          static_cast<std::uint32_t>(encoded.code[3]) << 24) == expected);
-  const Program read = audit::read_gas(writers::write_gas(program), "shifted");
+  const Program read = readers::read_gas(writers::write_gas(program), "shifted");
   const Instruction& read_eor = std::get<Instruction>(read.functions.back().items.front());
   CHECK(read_eor.operands == eor.operands);
   // The shifted register is read, the destination written.
@@ -114,7 +114,7 @@ TEST_CASE("x86 vector registers and sized memory operands print, read back and e
   CHECK(amd64::register_name(amd64::ymm(3)) == "ymm3");
   CHECK(amd64::memory_size_keyword(32) == "ymmword ptr");
   CHECK(writers::encode(program).code.front() == 0x44);  // REX.R for r9d
-  const Program read = audit::read_gas(writers::write_gas(program), "vectors");
+  const Program read = readers::read_gas(writers::write_gas(program), "vectors");
   CHECK(std::get<Instruction>(read.functions.back().items.front()).operands == mov.operands);
 }
 
