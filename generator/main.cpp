@@ -24,12 +24,9 @@
 #include "audit/encoding_proof.hpp"
 #include "audit/invariants.hpp"
 #include "audit/mca.hpp"
-#include "audit/reader.hpp"
 #include "kernels/kernel.hpp"
-#include "verify/jit_verify.hpp"
-#include "writers/asmjit_encoder.hpp"
-#include "writers/c_header.hpp"
-#include "writers/gas_writer.hpp"
+#include "pipeline/generate.hpp"
+#include "readers/gas_reader.hpp"
 #include "writers/manifest.hpp"
 #include "writers/output_folder.hpp"
 
@@ -165,38 +162,13 @@ Options parse_arguments(int argc, char** argv) {
   return options;
 }
 
-// Every kernel through every writer; the manifest last.
+// Every kernel through every pass and writer; the manifest last.
 std::vector<writers::GeneratedFile> generate_files(bool verify, bool report) {
-  std::vector<writers::WrittenKernel> written;
-  for (const kernels::KernelSpec& spec : kernels::all_kernels()) {
-    writers::WrittenKernel kernel{&spec, spec.build(), {}, {}};
-    if (kernel.kernel.program.file_name != spec.file_name) {
-      throw GenerationError("kernel " + spec.name + " names its file " +
-                            kernel.kernel.program.file_name + ", the registry " + spec.file_name);
-    }
-    kernel.encoded = writers::encode(kernel.kernel.program);
-    const auto problems = audit::check_invariants(kernel.kernel.program);
-    if (!problems.empty()) {
-      std::string message =
-          "kernel " + spec.name + " breaks " + std::to_string(problems.size()) + " invariant(s):";
-      for (const auto& problem : problems)
-        message += "\n  " + problem;
-      throw GenerationError(message);
-    }
-    kernels::check_cpu_features(spec, kernel.kernel.program);
-    if (verify) {
-      const verify::VerifyResult result = verify::verify_against_portable(spec, kernel.kernel);
-      if (report) fmt::print("{}: {}\n", spec.name, result.summary);
-    }
-    kernel.text = writers::write_gas(kernel.kernel.program);
-    written.push_back(std::move(kernel));
-  }
-  std::vector<writers::GeneratedFile> files;
-  for (const auto& kernel : written)
-    files.push_back({kernel.spec->file_name, kernel.text});
-  files.push_back({writers::kCHeaderName, writers::write_c_header(written)});
-  files.push_back({"manifest.json", writers::write_manifest(written)});
-  return files;
+  const auto kernels = pipeline::generate_kernels(
+      verify, [report](const std::string& kernel, const std::string& summary) {
+        if (report) fmt::print("{}: {}\n", kernel, summary);
+      });
+  return pipeline::output_files(kernels);
 }
 
 std::optional<std::string> read_file(const fs::path& path) {
@@ -288,7 +260,7 @@ int command_list() {
   for (const kernels::KernelSpec& spec : kernels::all_kernels()) {
     const kernels::BuiltKernel kernel = spec.build();
     std::string features;
-    for (const kernels::CpuFeature& feature : spec.cpu_features)
+    for (const CpuFeature& feature : spec.cpu_features)
       features.append(features.empty() ? "" : " ").append(feature.name);
     fmt::print("{} ({}, needs {}, {}): {} instructions\n", spec.name, isa_name(spec.isa), features,
                spec.file_name, kernel.program.instruction_count());
@@ -354,7 +326,7 @@ int command_audit(const Options& options) {
       invariant_lines.push_back("  " + problem);
     if (!options.diff_ref.empty()) {
       if (const auto text = committed_text(options.diff_ref, spec.file_name)) {
-        Program old = audit::read_gas(*text, spec.name);
+        Program old = readers::read_gas(*text, spec.name);
         audit::KernelAudit old_audit = audit::audit_program(old, options.width);
         before.emplace_back(std::move(old), std::move(old_audit));
       }

@@ -3,7 +3,6 @@
 // audits, and the machine code the generator validated and JIT-tested, are the same code.
 #pragma once
 
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -18,17 +17,10 @@ struct ProofResult {
   std::vector<std::string> mismatches;  // one per function that differs, naming the instruction
 };
 
-// An object file whose headers point outside the file or contradict each other. The
-// message starts with "malformed ELF object: " or "malformed COFF object: ".
-class MalformedObject : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
 // `object` is the object the system assembler made from the kernel's .S file: ELF64, or an
 // x86-64 COFF object (Windows: the System V functions as <symbol>_sysv and the Windows
 // entries under the C names are compared). Throws MalformedObject when it is not a
-// well-formed one.
+// well-formed one (readers/object_file.hpp).
 ProofResult prove_encoding(const Program& program, const std::string& object);
 
 }  // namespace spongegen::audit

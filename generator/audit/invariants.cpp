@@ -82,13 +82,22 @@ class EntryChecker {
                         "': " + what);
   }
 
+  // One instruction through each check, in this order: the taint and the stack depth the
+  // checks read are those before the instruction.
   void check(const Instruction& instruction) {
-    const Isa isa = program_.isa;
-    const Effects effects = effects_of(isa, instruction);
-    const Location stack_pointer = stack_pointer_location(isa);
-    const InstructionSpec& spec = instruction_spec(instruction.mnemonic);
+    const Effects effects = effects_of(program_.isa, instruction);
+    const int sp_before = sp_offset_;
+    check_secret_independence(instruction, effects);
+    check_stack(instruction, effects, sp_before);
+    check_callee_saved(instruction, effects);
+    check_vector_upper_halves(instruction);
+    if (effects.is_return) check_return(instruction);
+    propagate_taint(instruction, effects, sp_before);
+  }
 
-    // Secret independence.
+  // No memory address and no branch condition depends on loaded (secret) data.
+  void check_secret_independence(const Instruction& instruction, const Effects& effects) {
+    const Isa isa = program_.isa;
     for (const auto* list : {&effects.loads, &effects.stores}) {
       for (const Mem* mem : *list) {
         if (mem->addressing == Addressing::pc_relative) continue;
@@ -102,9 +111,12 @@ class EntryChecker {
         if (!public_.count(read)) report(instruction, "its condition depends on loaded data");
       }
     }
+  }
 
-    // The stack.
-    const int sp_before = sp_offset_;
+  // Stack accesses stay inside the entry's frame; tracks the stack depth and the saves.
+  void check_stack(const Instruction& instruction, const Effects& effects, int sp_before) {
+    const Isa isa = program_.isa;
+    const InstructionSpec& spec = instruction_spec(instruction.mnemonic);
     for (const auto* list : {&effects.loads, &effects.stores}) {
       for (const Mem* mem : *list) {
         if (!is_stack_base(isa, *mem)) continue;
@@ -125,10 +137,14 @@ class EntryChecker {
       sp_offset_ += effects.stack_adjust;
       saves_and_restores(instruction, effects, sp_before);
     }
+  }
 
-    // The ABI: callee-saved registers written must have been saved. Any write other than
-    // the restore itself means the register no longer holds the caller's value: a later
-    // store of it is not a save, and it must be restored again before the return.
+  // The ABI: callee-saved registers written must have been saved. Any write other than
+  // the restore itself means the register no longer holds the caller's value: a later
+  // store of it is not a save, and it must be restored again before the return.
+  void check_callee_saved(const Instruction& instruction, const Effects& effects) {
+    const Isa isa = program_.isa;
+    const Location stack_pointer = stack_pointer_location(isa);
     for (const Location& write : effects.writes) {
       if (is_memory(write) || write == stack_pointer || write == kFlags) continue;
       if (!callee_saved(isa, write) || restoring_.count(write)) continue;
@@ -140,9 +156,12 @@ class EntryChecker {
       restored_.erase(write);
     }
     restoring_.clear();
+  }
 
-    // AVX: code after the return may be SSE code, which pays a state transition (or, on
-    // some cores, a false dependency) while the upper halves of ymm/zmm registers are dirty.
+  // AVX: code after the return may be SSE code, which pays a state transition (or, on
+  // some cores, a false dependency) while the upper halves of ymm/zmm registers are dirty.
+  void check_vector_upper_halves(const Instruction& instruction) {
+    const InstructionSpec& spec = instruction_spec(instruction.mnemonic);
     if (spec.has(kClearsVectorRegisters)) dirty_upper_halves_ = false;
     for (std::size_t i = 0; i < instruction.operands.size(); ++i) {
       const Reg* reg = std::get_if<Reg>(&instruction.operands[i]);
@@ -152,33 +171,40 @@ class EntryChecker {
         dirty_upper_halves_ = true;
       }
     }
+  }
 
-    if (effects.is_return) {
-      if (sp_offset_ != 0) report(instruction, "returns with the stack pointer moved");
-      if (dirty_upper_halves_) {
-        report(instruction,
-               "returns with dirty upper halves of ymm/zmm registers (no vzeroall "
-               "or vzeroupper since the last write)");
-      }
-      if (!secret_slots_.empty()) {
-        std::string offsets;
-        for (const int slot : secret_slots_)
-          offsets.append(offsets.empty() ? "" : " ").append(std::to_string(slot));
-        report(instruction, "returns leaving state-derived data in its released frame, at " +
-                                std::to_string(secret_slots_.size()) +
-                                " slots (bytes from the entry's stack pointer): " + offsets);
-      }
-      for (const auto& [location, slot] : saved_) {
-        if (!restored_.count(location)) {
-          report(instruction, "returns without restoring " + location_name(isa, location));
-        }
+  // At a return: the stack pointer back, clean upper halves, no state-derived data left in
+  // the released frame, every saved register restored.
+  void check_return(const Instruction& instruction) {
+    const Isa isa = program_.isa;
+    if (sp_offset_ != 0) report(instruction, "returns with the stack pointer moved");
+    if (dirty_upper_halves_) {
+      report(instruction,
+             "returns with dirty upper halves of ymm/zmm registers (no vzeroall "
+             "or vzeroupper since the last write)");
+    }
+    if (!secret_slots_.empty()) {
+      std::string offsets;
+      for (const int slot : secret_slots_)
+        offsets.append(offsets.empty() ? "" : " ").append(std::to_string(slot));
+      report(instruction, "returns leaving state-derived data in its released frame, at " +
+                              std::to_string(secret_slots_.size()) +
+                              " slots (bytes from the entry's stack pointer): " + offsets);
+    }
+    for (const auto& [location, slot] : saved_) {
+      if (!restored_.count(location)) {
+        report(instruction, "returns without restoring " + location_name(isa, location));
       }
     }
+  }
 
-    // Taint: a written register (or stack slot) is public if the instruction reads only
-    // public registers and loads nothing but constants and public stack slots (where a
-    // public value was stored, such as a spilled pointer); a pointer written back by
-    // pre/post-indexing stays as public as it was.
+  // Taint: a written register (or stack slot) is public if the instruction reads only
+  // public registers and loads nothing but constants and public stack slots (where a
+  // public value was stored, such as a spilled pointer); a pointer written back by
+  // pre/post-indexing stays as public as it was.
+  void propagate_taint(const Instruction& instruction, const Effects& effects, int sp_before) {
+    const Isa isa = program_.isa;
+    const Location stack_pointer = stack_pointer_location(isa);
     auto stack_slot = [&](const Location& location) -> std::optional<int> {
       const auto* memory = std::get_if<MemoryLocation>(&location);
       if (memory == nullptr || memory->label != kNoLabel ||

@@ -186,8 +186,6 @@ class AsconAmd64Builder {
   BuiltKernel build() {
     Program& program = kernel_.program;
     program.isa = Isa::amd64;
-    program.file_name = "ascon_p320_amd64_bmi2.S";
-    program.kernel_name = "ascon-amd64-bmi2";
     program.property_note = PropertyNote::x86_ibt_shstk;
     formula_ = &choose_formula();
     program.options = {{"syntax", "gnu-as intel_syntax noprefix"},
@@ -197,7 +195,7 @@ class AsconAmd64Builder {
                        {"abi", "sysv"}};
     for (const AsconEntryPlan& plan : ascon_entry_plans(kSymbolSuffix))
       emit_entry(plan);
-    program.header_lines = header_lines();
+    kernel_.header = [lines = header_lines()](const HeaderInputs&) { return lines; };
     return std::move(kernel_);
   }
 

@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "audit/audit.hpp"
 #include "kernels/ascon_entries.hpp"
 #include "program/arm64.hpp"
+#include "program/audit_figures.hpp"
 
 namespace spongegen::kernels {
 namespace {
@@ -132,8 +132,6 @@ class AsconArm64Builder {
   BuiltKernel build() {
     Program& program = kernel_.program;
     program.isa = Isa::arm64;
-    program.file_name = "ascon_p320_arm64.S";
-    program.kernel_name = "ascon-arm64";
     program.property_note = PropertyNote::aarch64_bti_pac;
     program.arch_directive = "armv8-a";
     formula_ = &choose_formula();
@@ -144,7 +142,13 @@ class AsconArm64Builder {
                        {"abi", "aapcs64"}};
     for (const AsconEntryPlan& plan : ascon_entry_plans(kSymbolSuffix))
       emit_entry(plan);
-    program.header_lines = header_lines();
+    kernel_.header = [decisions = decision_lines()](const HeaderInputs& in) {
+      std::vector<std::string> lines = decisions;
+      const std::vector<std::string> comparison =
+          comparison_lines(in.audit, in.audit_of("ascon-amd64-bmi2"));
+      lines.insert(lines.end(), comparison.begin(), comparison.end());
+      return lines;
+    };
     return std::move(kernel_);
   }
 
@@ -236,7 +240,8 @@ class AsconArm64Builder {
     file.release(second);
   }
 
-  std::vector<std::string> header_lines() const {
+  // The header up to the comparison with the amd64 kernel: what the builder decided.
+  std::vector<std::string> decision_lines() const {
     std::vector<std::string> lines = {
         "Ascon-p[320] (NIST SP 800-232) for arm64 on general-purpose registers: any ARMv8-A",
         "core.",
@@ -264,10 +269,13 @@ class AsconArm64Builder {
                                 : fmt::format("  {:<32} {}", name, count));
     }
     lines.push_back(fmt::format("Chosen: {} (the fewest).", formula_->name));
-    // Against the amd64 kernel, from the same audit.
-    const auto here = audit::audit_program(kernel_.program, audit::kDefaultIssueWidth);
-    const auto amd64 =
-        audit::audit_program(build_ascon_amd64_bmi2().program, audit::kDefaultIssueWidth);
+    return lines;
+  }
+
+  // Against the amd64 kernel, from the same audit.
+  static std::vector<std::string> comparison_lines(const audit::KernelAudit& here,
+                                                   const audit::KernelAudit& amd64) {
+    std::vector<std::string> lines;
     const audit::EntryAudit& p12 = here.entries.at(0);
     const audit::EntryAudit& amd64_p12 = amd64.entries.at(0);
     lines.push_back("");

@@ -76,8 +76,6 @@ class Avx2X4KeccakBuilder {
   BuiltKernel build() {
     Program& program = kernel_.program;
     program.isa = Isa::amd64;
-    program.file_name = "keccakf1600_amd64_avx2_x4.S";
-    program.kernel_name = "amd64-avx2-x4";
     program.property_note = PropertyNote::x86_ibt_shstk;
     program.options = {{"syntax", "gnu-as intel"},
                        {"states", "4, lane-interleaved"},
@@ -99,8 +97,10 @@ class Avx2X4KeccakBuilder {
         emit_absorb_entry(variant, rate);
     }
     add_tables();
-    program.header_lines = header_lines(
-        header_figures(program, entry_symbol(keccak::model().variants.front(), kSymbolSuffix, 0)));
+    kernel_.header = [](const HeaderInputs& in) {
+      return header_lines(header_figures(
+          in.audit, entry_symbol(keccak::model().variants.front(), kSymbolSuffix, 0)));
+    };
     return std::move(kernel_);
   }
 

@@ -29,8 +29,6 @@ using namespace amd64;
 struct Width {
   int states;      // N
   RegClass lanes;  // zmm (eight states) or ymm (four)
-  std::string_view kernel_name;
-  std::string_view file_name;
   std::string_view symbol_suffix;
 
   int lane_bytes() const { return 8 * states; }
@@ -43,10 +41,8 @@ struct Width {
                static_cast<std::uint8_t>(lane_bytes())};
   }
 };
-constexpr Width kEightStates{8, RegClass::zmm, "amd64-avx512-x8", "keccakf1600_amd64_avx512_x8.S",
-                             "amd64_avx512_x8"};
-constexpr Width kFourStates{4, RegClass::ymm, "amd64-avx512-x4", "keccakf1600_amd64_avx512_x4.S",
-                            "amd64_avx512_x4"};
+constexpr Width kEightStates{8, RegClass::zmm, "amd64_avx512_x8"};
+constexpr Width kFourStates{4, RegClass::ymm, "amd64_avx512_x4"};
 constexpr int kMostStates = 8;
 
 // Every register's role, named once (vector registers by number: the width names them).
@@ -111,8 +107,6 @@ class Avx512KeccakBuilder {
   BuiltKernel build() {
     Program& program = kernel_.program;
     program.isa = Isa::amd64;
-    program.file_name = std::string(width_.file_name);
-    program.kernel_name = std::string(width_.kernel_name);
     program.property_note = PropertyNote::x86_ibt_shstk;
     program.options = {
         {"syntax", "gnu-as intel"},
@@ -130,8 +124,11 @@ class Avx512KeccakBuilder {
         emit_absorb_entry(variant, rate);
     }
     add_tables();
-    program.header_lines = header_lines(header_figures(
-        program, entry_symbol(keccak::model().variants.front(), width_.symbol_suffix, 0)));
+    kernel_.header = [width = width_](const HeaderInputs& in) {
+      return header_lines(width,
+                          header_figures(in.audit, entry_symbol(keccak::model().variants.front(),
+                                                                width.symbol_suffix, 0)));
+    };
     return std::move(kernel_);
   }
 
@@ -317,12 +314,12 @@ class Avx512KeccakBuilder {
         round_constants_, "iota's round constants, one per round, once per state", repeated});
   }
 
-  std::vector<std::string> header_lines(const HeaderFigures& figures) const {
+  static std::vector<std::string> header_lines(const Width& width, const HeaderFigures& figures) {
     const audit::EntryAudit& permute = figures.permute;
     constexpr int kIterations = keccak::kRounds / kRoundsPerIteration;
-    const bool eight = width_.states == 8;
-    const std::string states = count_word(width_.states);
-    const std::string reg = width_.vector_name();
+    const bool eight = width.states == 8;
+    const std::string states = count_word(width.states);
+    const std::string reg = width.vector_name();
     std::vector<std::string> lines = {
         fmt::format("Keccak-f[1600] on {} states at once for amd64 with AVX-512F{}: each {}",
                     states, eight ? "" : " and VL", reg),
@@ -349,9 +346,9 @@ class Avx512KeccakBuilder {
         "",
         fmt::format("State layout: lane-interleaved, lane i of state s at byte {} * i + 8 * s "
                     "of the",
-                    width_.lane_bytes()),
+                    width.lane_bytes()),
         fmt::format("{}-byte array, so one {}-byte load brings the same lane of all {} states.",
-                    200 * width_.states, width_.lane_bytes(), states),
+                    200 * width.states, width.lane_bytes(), states),
         fmt::format("ABI: System V AMD64. state in rdi; absorb entries: blocks ({} pointers, any",
                     states),
         "alignment, may be equal) in rsi.",
@@ -414,7 +411,7 @@ class Avx512KeccakBuilder {
         "B[1], which its last two outputs read.",
         fmt::format("iota: the round constant repeated for the {} states, one {}-byte operand "
                     "a round.",
-                    states, width_.lane_bytes()),
+                    states, width.lane_bytes()),
         "Entries: every entry loads the 25 lanes (the absorb entries gather each rate lane of",
         eight ? "the eight blocks with vmovq and vpinsrq per two states, vinserti128 twice and"
               : "the four blocks with vmovq and vpinsrq per two states and one vinserti128:",
@@ -426,14 +423,14 @@ class Avx512KeccakBuilder {
         "Figures of the code (computed by the audit from the Program; `spongegen audit`):",
         fmt::format("  per round          {}  ({} states: {:.1f} a state; theta 15 + 5 + 25, "
                     "rho 24,",
-                    permute.per_round.total, width_.states,
-                    permute.per_round.total / double(width_.states)),
+                    permute.per_round.total, width.states,
+                    permute.per_round.total / double(width.states)),
         "                     copies 10, chi 25, iota 1, moves home 25, loop test 4)",
         fmt::format("  loop               {} per round, {} per permutation",
                     permute.loop_overhead / keccak::kRounds, permute.loop_overhead),
         fmt::format("  per permutation    {}  ({} states: {} a state)",
                     permute.per_permutation.total, states,
-                    permute.per_permutation.total / static_cast<std::uint64_t>(width_.states)),
+                    permute.per_permutation.total / static_cast<std::uint64_t>(width.states)),
         fmt::format("  permute entry      {} instructions, {} bytes in the file",
                     permute.static_instructions, permute.code_bytes),
         fmt::format("  absorb entry       up to {} (the pointers, the gather and the loads) "

@@ -99,8 +99,6 @@ class Amd64KeccakBuilder {
  public:
   BuiltKernel build() {
     kernel_.program.isa = Isa::amd64;
-    kernel_.program.file_name = "keccakf1600_amd64_bmi2.S";
-    kernel_.program.kernel_name = "amd64-bmi2";
     kernel_.program.property_note = PropertyNote::x86_ibt_shstk;
     kernel_.program.options = {{"syntax", "gnu-as intel"},
                                {"rounds", fmt::format("loop of {} x {} unrolled rounds",
@@ -120,8 +118,10 @@ class Amd64KeccakBuilder {
         emit_absorb_entry(variant, rate);
     }
     add_round_constant_table(kernel_.program, round_constants_);
-    kernel_.program.header_lines = header_lines(header_figures(
-        kernel_.program, entry_symbol(keccak::model().variants.front(), kSymbolSuffix, 0)));
+    kernel_.header = [](const HeaderInputs& in) {
+      return header_lines(header_figures(
+          in.audit, entry_symbol(keccak::model().variants.front(), kSymbolSuffix, 0)));
+    };
     return std::move(kernel_);
   }
 

@@ -52,8 +52,6 @@ class Arm64ScalarKeccakBuilder {
   BuiltKernel build() {
     Program& program = kernel_.program;
     program.isa = Isa::arm64;
-    program.file_name = "keccakf1600_arm64_scalar.S";
-    program.kernel_name = "arm64-scalar";
     program.property_note = PropertyNote::aarch64_bti_pac;
     program.arch_directive = "armv8-a";
     program.options = {{"syntax", "gnu-as aarch64"},
@@ -71,8 +69,13 @@ class Arm64ScalarKeccakBuilder {
         emit_absorb_entry(variant, rate);
     }
     add_round_constant_table(kernel_.program, round_constants_);
-    program.header_lines = header_lines(
-        header_figures(program, entry_symbol(keccak::model().variants.front(), kSymbolSuffix, 0)));
+    kernel_.header = [](const HeaderInputs& in) {
+      const std::string permute = entry_symbol(keccak::model().variants.front(), kSymbolSuffix, 0);
+      const std::string sha3_permute =
+          entry_symbol(keccak::model().variants.front(), "arm64_sha3", 0);
+      return header_lines(header_figures(in.audit, permute),
+                          header_figures(in.audit_of("arm64-sha3"), sha3_permute));
+    };
     return std::move(kernel_);
   }
 
@@ -245,13 +248,11 @@ class Arm64ScalarKeccakBuilder {
   }
 
   // Every figure of the code comes from the audit (HeaderFigures), the SHA3 kernel's too.
-  static std::vector<std::string> header_lines(const HeaderFigures& figures) {
+  static std::vector<std::string> header_lines(const HeaderFigures& figures,
+                                               const HeaderFigures& sha3_figures) {
     const ScalarRoundSchedule& schedule = scalar_round_schedule();
     const audit::EntryAudit& permute = figures.permute;
     const std::uint64_t per_round = permute.per_round.total;
-    BuiltKernel sha3 = build_keccak_arm64_sha3();
-    const HeaderFigures sha3_figures = header_figures(
-        sha3.program, entry_symbol(keccak::model().variants.front(), "arm64_sha3", 0));
     // The parts of a round, as the schedule and emit_round emit them; they must add up to
     // the audit's count.
     const std::uint64_t theta = static_cast<std::uint64_t>(schedule.theta_ops);

@@ -46,8 +46,6 @@ class Arm64KeccakBuilder {
   BuiltKernel build() {
     Program& program = kernel_.program;
     program.isa = Isa::arm64;
-    program.file_name = stem_ + ".S";
-    program.kernel_name = states_ == 1 ? "arm64-sha3" : "arm64-sha3-x2";
     program.property_note = PropertyNote::aarch64_bti_pac;
     program.arch_directive = "armv8.2-a+sha3";
     program.options = {{"syntax", "gnu-as aarch64"},
@@ -67,9 +65,11 @@ class Arm64KeccakBuilder {
         emit_absorb_entry(variant, rate);
     }
     add_round_constant_table(kernel_.program, round_constants_);
-    const HeaderFigures figures =
-        header_figures(program, entry_symbol(keccak::model().variants.front(), suffix_, 0));
-    program.header_lines = states_ == 1 ? header_lines(figures) : two_state_header_lines(figures);
+    kernel_.header = [permute = entry_symbol(keccak::model().variants.front(), suffix_, 0),
+                      states = states_](const HeaderInputs& in) {
+      const HeaderFigures figures = header_figures(in.audit, permute);
+      return states == 1 ? header_lines(figures) : two_state_header_lines(figures);
+    };
     return std::move(kernel_);
   }
 

@@ -70,11 +70,11 @@ void add_round_constant_table(Program& program, LabelId label) {
       label, "iota's round constants, one per round", {constants.begin(), constants.end()}});
 }
 
-HeaderFigures header_figures(const Program& program, const std::string& permute_symbol) {
+HeaderFigures header_figures(const audit::KernelAudit& audit, const std::string& permute_symbol) {
   HeaderFigures figures;
+  figures.issue_width = audit.issue_width;
   bool found = false;
-  for (const audit::EntryAudit& entry :
-       audit::audit_program(program, audit::kDefaultIssueWidth).entries) {
+  for (const audit::EntryAudit& entry : audit.entries) {
     if (entry.symbol == permute_symbol) {
       figures.permute = entry;
       found = true;
@@ -83,7 +83,7 @@ HeaderFigures header_figures(const Program& program, const std::string& permute_
           std::max(figures.largest_absorb_instructions, entry.static_instructions);
     }
   }
-  if (!found) throw GenerationError(program.kernel_name + ": no entry " + permute_symbol);
+  if (!found) throw GenerationError(audit.kernel + ": no entry " + permute_symbol);
   return figures;
 }
 

@@ -7,9 +7,9 @@
 #include <string_view>
 #include <vector>
 
-#include "audit/audit.hpp"
 #include "kernels/kernel.hpp"
 #include "model/keccak.hpp"
+#include "program/audit_figures.hpp"
 
 namespace spongegen::kernels {
 
@@ -30,14 +30,14 @@ Function& add_absorb_entry(BuiltKernel& kernel, const keccak::RoundVariant& vari
 
 void add_round_constant_table(Program& program, LabelId label);
 
-// What a kernel's file header quotes about its code, from the audit (audit_program at the
-// default issue width), so the header and `spongegen audit` can never disagree.
+// What a kernel's file header quotes about its code, from its audit (at the default issue
+// width; HeaderInputs), so the header and `spongegen audit` can never disagree.
 struct HeaderFigures {
   audit::EntryAudit permute;                    // the permute entry
   std::size_t largest_absorb_instructions = 0;  // static, of the largest absorb entry
   int issue_width = audit::kDefaultIssueWidth;
 };
-HeaderFigures header_figures(const Program& program, const std::string& permute_symbol);
+HeaderFigures header_figures(const audit::KernelAudit& audit, const std::string& permute_symbol);
 
 // "a, b and c", for names in header prose.
 std::string english_list(const std::vector<std::string>& names);

@@ -7,47 +7,27 @@
 #include <string_view>
 #include <vector>
 
+#include "program/audit_figures.hpp"
+#include "program/cpu_features.hpp"
 #include "program/program.hpp"
 
 namespace spongegen::kernels {
 
-// A CPU feature a kernel's instructions need, with every way of asking for it. This is
-// the one declaration: the generated C header carries it to the runtime's CPU check, the
-// manifest carries its /proc/cpuinfo name to CMake's runnable-kernels check
-// (cmake/SpongeRunnableKernels.cmake), and the JIT self-check asks the host with it.
-struct CpuFeature {
-  std::string_view name;  // as /proc/cpuinfo lists it ("flags" on x86, "Features" on arm64)
-  Isa isa;
-  // amd64: CPUID leaf, sub-leaf, output register (0 eax, 1 ebx, 2 ecx, 3 edx) and bit.
-  unsigned cpuid_leaf = 0, cpuid_subleaf = 0, cpuid_register = 0, cpuid_bit = 0;
-  // arm64: the bit of Linux's AT_HWCAP and the macOS sysctl that report it.
-  unsigned linux_hwcap_bit = 0;
-  std::string_view macos_sysctl;
-  // amd64 vector features: the XCR0 bits the OS must have enabled (XGETBV, after CPUID's
-  // OSXSAVE) so that it saves and restores the registers across context switches; CPUID
-  // alone reports what the silicon has, not what the OS preserves. 0 for none.
-  unsigned xcr0_mask = 0;
+// What a kernel's header quotes besides the builder's decisions: the audit of its code, and
+// of another kernel it compares itself with, at the default issue width. The header pass
+// (pipeline/generate.cpp) runs after the audit and hands them over.
+struct HeaderInputs {
+  const audit::KernelAudit& audit;                                             // this kernel's
+  std::function<const audit::KernelAudit&(std::string_view kernel)> audit_of;  // by name
 };
 
-inline constexpr CpuFeature kBmi1{"bmi1", Isa::amd64, 7, 0, 1, 3, 0, {}};
-inline constexpr CpuFeature kBmi2{"bmi2", Isa::amd64, 7, 0, 1, 8, 0, {}};
-// HWCAP_SHA3 is bit 17 of AT_HWCAP on arm64 Linux (asm/hwcap.h).
-inline constexpr CpuFeature kArmSha3{"sha3", Isa::arm64, 0,  0,
-                                     0,      0,          17, "hw.optional.armv8_2_sha3"};
-
-// XCR0 bits 1 and 2: the OS saves the SSE (xmm) and AVX (upper ymm) state.
-inline constexpr unsigned kXcr0SseAvx = 0x6;
-inline constexpr CpuFeature kAvx{"avx", Isa::amd64, 1, 0, 2, 28, 0, {}, kXcr0SseAvx};
-inline constexpr CpuFeature kAvx2{"avx2", Isa::amd64, 7, 0, 1, 5, 0, {}, kXcr0SseAvx};
-// XCR0 bits 5, 6 and 7 besides 1 and 2: the OS also saves the opmask registers, the upper
-// halves of zmm0-zmm15 and zmm16-zmm31 (all three, or AVX-512 state is lost on a switch).
-inline constexpr unsigned kXcr0Avx512 = 0xe6;
-inline constexpr CpuFeature kAvx512f{"avx512f", Isa::amd64, 7, 0, 1, 16, 0, {}, kXcr0Avx512};
-// AVX-512VL: the AVX-512 instructions on xmm and ymm registers (CPUID leaf 7 EBX bit 31).
-inline constexpr CpuFeature kAvx512vl{"avx512vl", Isa::amd64, 7, 0, 1, 31, 0, {}, kXcr0Avx512};
+// The header prose: the builder's decisions, with the figures of the code filled in from the
+// audit, so the header and `spongegen audit` never disagree.
+using HeaderComposer = std::function<std::vector<std::string>(const HeaderInputs& inputs)>;
 
 struct BuiltKernel {
-  Program program;  // each function is one entry; its EntryShape says what it computes
+  Program program;        // each function is one entry; its EntryShape says what it computes
+  HeaderComposer header;  // the lines of Program::header_lines, once the audit has run
 };
 
 // The arguments of one entry call, as its C signature (EntryShape::parameters) takes them:
@@ -75,12 +55,9 @@ struct KernelSpec {
   std::function<BuiltKernel()> build;
 };
 
-// Every kernel spongegen generates, in output order.
+// Every kernel spongegen generates, in output order. Each spec's build names the Program
+// after the spec (Program::kernel_name) and adds the Windows x64 entries of amd64 kernels.
 const std::vector<KernelSpec>& all_kernels();
-
-// Throws unless every instruction's CPU feature (its instruction table row) is one the
-// spec declares: otherwise the runtime would call the kernel on a CPU that cannot run it.
-void check_cpu_features(const KernelSpec& spec, const Program& program);
 
 BuiltKernel build_keccak_amd64_bmi2();
 BuiltKernel build_keccak_arm64_sha3();

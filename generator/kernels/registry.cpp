@@ -1,10 +1,6 @@
 #include "kernels/kernel.hpp"
 
-#include <algorithm>
-
 #include "kernels/win64_entries.hpp"
-#include "program/instruction_table.hpp"
-#include "writers/gas_writer.hpp"
 
 namespace spongegen::kernels {
 
@@ -84,60 +80,27 @@ std::vector<KernelSpec> listed_kernels() {
 }  // namespace
 
 const std::vector<KernelSpec>& all_kernels() {
-  // Every amd64 kernel gets its Windows x64 entries here, the later ones included.
+  // Every Program is named after its spec here, and every amd64 kernel gets its Windows x64
+  // entries (and their header lines after the builder's), the later ones included.
   static const std::vector<KernelSpec> kKernels = [] {
     std::vector<KernelSpec> kernels = listed_kernels();
     for (KernelSpec& spec : kernels) {
-      if (spec.isa != Isa::amd64) continue;
-      spec.build = [build = spec.build] {
+      spec.build = [build = spec.build, name = spec.name, isa = spec.isa] {
         BuiltKernel kernel = build();
-        add_win64_entries(kernel.program);
+        kernel.program.kernel_name = name;
+        if (isa != Isa::amd64) return kernel;
+        kernel.header = [builder_lines = std::move(kernel.header),
+                         win64_lines = add_win64_entries(kernel.program)](const HeaderInputs& in) {
+          std::vector<std::string> lines = builder_lines(in);
+          lines.insert(lines.end(), win64_lines.begin(), win64_lines.end());
+          return lines;
+        };
         return kernel;
       };
     }
     return kernels;
   }();
   return kKernels;
-}
-
-namespace {
-
-// The CPU features one instruction needs: its table row's, and avx512vl for an AVX-512
-// instruction on ymm or xmm registers only (the VL forms; amd64_instructions.def).
-std::vector<std::string_view> features_needed(const Instruction& instruction) {
-  const std::string_view row = instruction_spec(instruction.mnemonic).cpu_feature;
-  if (row.empty()) return {};
-  if (row != "avx512f") return {row};
-  const bool has_zmm =
-      std::any_of(instruction.operands.begin(), instruction.operands.end(), [](const Operand& op) {
-        const Reg* reg = std::get_if<Reg>(&op);
-        return reg != nullptr && reg->cls == RegClass::zmm;
-      });
-  if (has_zmm) return {row};
-  return {row, kAvx512vl.name};
-}
-
-}  // namespace
-
-// Every instruction's CPU features must be ones the kernel spec declares, or the runtime
-// would call the kernel on a CPU that cannot run it.
-void check_cpu_features(const kernels::KernelSpec& spec, const Program& program) {
-  for (const Function& function : program.functions) {
-    for (const Item& item : function.items) {
-      const auto* instruction = std::get_if<Instruction>(&item);
-      if (instruction == nullptr) continue;
-      for (const std::string_view needed : features_needed(*instruction)) {
-        const bool declared =
-            std::any_of(spec.cpu_features.begin(), spec.cpu_features.end(),
-                        [&](const kernels::CpuFeature& feature) { return feature.name == needed; });
-        if (!declared) {
-          throw GenerationError("kernel " + spec.name + ", function " + function.symbol + ": '" +
-                                writers::format_instruction(program, *instruction) + "' needs " +
-                                std::string(needed) + ", which the kernel spec does not declare");
-        }
-      }
-    }
-  }
 }
 
 }  // namespace spongegen::kernels

@@ -8,13 +8,16 @@
 // unwind codes (program/win64_unwind.hpp), so RtlVirtualUnwind walks out of either.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "program/program.hpp"
 
 namespace spongegen::kernels {
 
-// Fills program.win64_entries (one per function) and appends the Windows x64 decisions and
-// costs to program.header_lines. Throws for an entry with more than four parameters (the
-// fifth would arrive on the Windows stack; no kernel has one).
-void add_win64_entries(Program& program);
+// Fills program.win64_entries (one per function) and returns the Windows x64 decisions and
+// costs, as header lines to follow the builder's. Throws for an entry with more than four
+// parameters (the fifth would arrive on the Windows stack; no kernel has one).
+std::vector<std::string> add_win64_entries(Program& program);
 
 }  // namespace spongegen::kernels

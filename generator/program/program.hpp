@@ -222,9 +222,9 @@ enum class PropertyNote : std::uint8_t { none, x86_ibt_shstk, aarch64_bti_pac };
 
 struct Program {
   Isa isa;
-  std::string file_name;                  // e.g. "keccakf1600_amd64_bmi2.S"
-  std::string kernel_name;                // e.g. "amd64-bmi2"
-  std::vector<std::string> header_lines;  // the decisions, as comment lines
+  std::string kernel_name;  // e.g. "amd64-bmi2": the kernel spec's name, set by the registry
+  // The decisions and figures, as comment lines: filled after the audit (the header pass).
+  std::vector<std::string> header_lines;
   PropertyNote property_note = PropertyNote::none;
   std::string arch_directive;  // e.g. "armv8.2-a+sha3" for `.arch`; empty for none
   // The choices the builder made, as (name, value), for manifest.json.

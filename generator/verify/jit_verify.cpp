@@ -19,11 +19,11 @@ namespace {
 constexpr int kTrialsPerEntry = 2000;
 constexpr int kLargestBlockBytes = 168;
 
-// Whether this host has every CPU feature of the kernel's declaration (kernels::CpuFeature).
+// Whether this host has every CPU feature of the kernel's declaration (CpuFeature).
 bool host_supports(const kernels::KernelSpec& spec) {
 #if defined(__x86_64__)
   if (spec.isa != Isa::amd64) return false;
-  for (const kernels::CpuFeature& feature : spec.cpu_features) {
+  for (const CpuFeature& feature : spec.cpu_features) {
     unsigned registers[4] = {};
     if (!__get_cpuid_count(feature.cpuid_leaf, feature.cpuid_subleaf, &registers[0], &registers[1],
                            &registers[2], &registers[3])) {

@@ -14,21 +14,23 @@ std::string c_string(std::string_view text) {
   return text.empty() ? "0" : fmt::format("\"{}\"", text);
 }
 
-// The runtime table a kernel joins, as SPONGE_<TABLE>_KERNELS_<ISA> names it: KECCAK for
-// one-state Keccak-p[1600] kernels, KECCAK_BATCH for multi-state ones, ASCON.
-std::string_view runtime_table(const std::string& family, int states) {
-  if (family == "keccak-p1600") return states == 1 ? "KECCAK" : "KECCAK_BATCH";
-  if (family == "ascon-p320" && states == 1) return "ASCON";
-  throw std::invalid_argument("kernel family " + family + " of " + std::to_string(states) +
-                              " states has no runtime table");
-}
-
 // The states one call of the kernel permutes: its entries' lane count.
-int kernel_states(const WrittenKernel& written) {
+int kernel_states(const Program& program) {
   int states = 1;
-  for (const Function& function : written.kernel.program.functions)
+  for (const Function& function : program.functions)
     states = std::max(states, function.shape.lanes);
   return states;
+}
+
+// The runtime table a kernel joins, as SPONGE_<TABLE>_KERNELS_<ISA> names it: KECCAK for
+// one-state Keccak-p[1600] kernels, KECCAK_BATCH for multi-state ones, ASCON.
+std::string_view runtime_table(const Program& program) {
+  const std::string& permutation = program.functions.front().shape.permutation;
+  const int states = kernel_states(program);
+  if (permutation.starts_with("keccak")) return states == 1 ? "KECCAK" : "KECCAK_BATCH";
+  if (permutation.starts_with("ascon") && states == 1) return "ASCON";
+  throw std::invalid_argument("kernel " + program.kernel_name + " (" + permutation + ", " +
+                              std::to_string(states) + " states) has no runtime table");
 }
 
 std::string upper_identifier(std::string_view text) {
@@ -90,8 +92,9 @@ std::string write_c_header(const std::vector<WrittenKernel>& kernels) {
       "#define SPONGE_KERNEL_NOEXCEPT\n"
       "#endif\n";
   for (const WrittenKernel& written : kernels) {
-    out += fmt::format("\n/* {} (generated/{}) */\n", written.spec->name, written.spec->file_name);
-    for (const Function& function : written.kernel.program.functions) {
+    out +=
+        fmt::format("\n/* {} (generated/{}) */\n", written.program.kernel_name, written.file_name);
+    for (const Function& function : written.program.functions) {
       out += c_prototype(function.symbol, function.shape) + " SPONGE_KERNEL_NOEXCEPT;\n";
     }
   }
@@ -100,10 +103,10 @@ std::string write_c_header(const std::vector<WrittenKernel>& kernels) {
       "}\n"
       "#endif\n";
   for (const WrittenKernel& written : kernels) {
-    const std::string prefix = kernel_macro_prefix(written.spec->name);
-    out += fmt::format("\n#define {}_NAME \"{}\"\n", prefix, written.spec->name);
+    const std::string prefix = kernel_macro_prefix(written.program.kernel_name);
+    out += fmt::format("\n#define {}_NAME \"{}\"\n", prefix, written.program.kernel_name);
     out += fmt::format("#define {}_ENTRIES(X)", prefix);
-    for (const Function& function : written.kernel.program.functions) {
+    for (const Function& function : written.program.functions) {
       const EntryShape& shape = function.shape;
       out += fmt::format(" \\\n  X({}, \"{}\", {}, {}, {}, {})", entry_kind_name(shape.kind),
                          shape.permutation, shape.rounds, shape.rate_bytes, shape.lanes,
@@ -111,7 +114,7 @@ std::string write_c_header(const std::vector<WrittenKernel>& kernels) {
     }
     out += "\n";
     out += fmt::format("#define {}_CPU_FEATURES", prefix);
-    for (const kernels::CpuFeature& f : written.spec->cpu_features) {
+    for (const CpuFeature& f : written.cpu_features) {
       out += fmt::format(" \\\n  {{\"{}\", {}, {}, {}, {}, {}, {}, {:#x}}},", f.name, f.cpuid_leaf,
                          f.cpuid_subleaf, f.cpuid_register, f.cpuid_bit, f.linux_hwcap_bit,
                          c_string(f.macos_sysctl), f.xcr0_mask);
@@ -123,11 +126,9 @@ std::string write_c_header(const std::vector<WrittenKernel>& kernels) {
       out +=
           fmt::format("\n#define SPONGE_{}_KERNELS_{}(X)", table, upper_identifier(isa_name(isa)));
       for (const WrittenKernel& written : kernels) {
-        const int states = kernel_states(written);
-        if (written.spec->isa != isa || runtime_table(written.spec->family, states) != table) {
-          continue;
-        }
-        out += fmt::format(" \\\n  X({}, {})", upper_identifier(written.spec->name), states);
+        if (written.program.isa != isa || runtime_table(written.program) != table) continue;
+        out += fmt::format(" \\\n  X({}, {})", upper_identifier(written.program.kernel_name),
+                           kernel_states(written.program));
       }
     }
     out += "\n";

@@ -30,7 +30,7 @@ std::string write_manifest(const std::vector<WrittenKernel>& kernels) {
   nlohmann::ordered_json files = nlohmann::ordered_json::array();
   for (const WrittenKernel& written : kernels) {
     nlohmann::ordered_json entries = nlohmann::ordered_json::array();
-    for (const Function& function : written.kernel.program.functions) {
+    for (const Function& function : written.program.functions) {
       const EntryShape& shape = function.shape;
       nlohmann::ordered_json e;
       e["symbol"] = function.symbol;
@@ -43,18 +43,18 @@ std::string write_manifest(const std::vector<WrittenKernel>& kernels) {
       entries.push_back(e);
     }
     nlohmann::ordered_json cpu_features = nlohmann::ordered_json::array();
-    for (const kernels::CpuFeature& feature : written.spec->cpu_features)
+    for (const CpuFeature& feature : written.cpu_features)
       cpu_features.push_back(std::string(feature.name));
     nlohmann::ordered_json file;
-    file["path"] = written.spec->file_name;
-    file["kernel"] = written.spec->name;
-    file["isa"] = std::string(isa_name(written.spec->isa));
+    file["path"] = written.file_name;
+    file["kernel"] = written.program.kernel_name;
+    file["isa"] = std::string(isa_name(written.program.isa));
     file["cpu_features"] = cpu_features;
     file["sha256"] = sha256_hex(written.text);
-    file["instructions"] = written.kernel.program.instruction_count();
+    file["instructions"] = written.program.instruction_count();
     file["code_bytes"] = written.encoded.code.size();
     nlohmann::ordered_json options = nlohmann::ordered_json::object();
-    for (const auto& [name, value] : written.kernel.program.options)
+    for (const auto& [name, value] : written.program.options)
       options[name] = value;
     file["options"] = options;
     file["entries"] = entries;

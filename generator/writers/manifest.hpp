@@ -5,7 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "kernels/kernel.hpp"
+#include "program/cpu_features.hpp"
+#include "program/program.hpp"
 #include "writers/asmjit_encoder.hpp"
 
 namespace spongegen::writers {
@@ -15,10 +16,12 @@ struct GeneratedFile {
   std::string contents;
 };
 
-// One kernel through every writer.
+// One kernel through every writer, as plain data: what the manifest and the C header say of
+// it besides its Program (whose kernel_name and isa they print).
 struct WrittenKernel {
-  const kernels::KernelSpec* spec;
-  kernels::BuiltKernel kernel;
+  std::string file_name;                 // in generated/
+  std::vector<CpuFeature> cpu_features;  // all needed to run any entry
+  Program program;                       // with its header
   EncodedProgram encoded;
   std::string text;  // the .S file
 };

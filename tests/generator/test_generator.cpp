@@ -14,13 +14,14 @@
 #include "audit/audit.hpp"
 #include "audit/invariants.hpp"
 #include "audit/mca.hpp"
-#include "audit/reader.hpp"
 #include "kernels/keccak_entries.hpp"
 #include "kernels/kernel.hpp"
 #include "model/ascon.hpp"
 #include "model/keccak.hpp"
+#include "pipeline/generate.hpp"
 #include "program/amd64.hpp"
 #include "program/arm64.hpp"
+#include "readers/gas_reader.hpp"
 #include "spongegen_process.hpp"
 #include "support/splitmix64.hpp"
 #include "writers/asmjit_encoder.hpp"
@@ -52,6 +53,21 @@ kernels::BuiltKernel build(const std::string& name) {
   }
   FAIL("no kernel " << name);
   return {};
+}
+
+// Every kernel as the generate pipeline leaves it (its header filled in), once per run.
+const std::vector<pipeline::GeneratedKernel>& generated_kernels() {
+  static const std::vector<pipeline::GeneratedKernel> kernels = pipeline::generate_kernels(false);
+  return kernels;
+}
+
+// One kernel's Program as `spongegen generate` writes it, header included.
+const Program& generated(const std::string& name) {
+  for (const auto& kernel : generated_kernels()) {
+    if (kernel.spec->name == name) return kernel.written.program;
+  }
+  FAIL("no kernel " << name);
+  throw std::logic_error("unreachable");
 }
 
 // Instructions, CFI and round markers of a Program as text, for comparisons.
@@ -169,22 +185,24 @@ TEST_CASE("the Keccak model: pi and rho cover every lane once, rates as FIPS 202
 }
 
 TEST_CASE("generation is deterministic and every kernel reads back as it was written") {
-  for (const auto& spec : kernels::all_kernels()) {
+  const auto second_run = pipeline::generate_kernels(false);
+  for (std::size_t k = 0; k < second_run.size(); ++k) {
+    const kernels::KernelSpec& spec = *second_run[k].spec;
     CAPTURE(spec.name);
-    const auto first = spec.build(), second = spec.build();
-    const std::string text = writers::write_gas(first.program);
-    CHECK(text == writers::write_gas(second.program));
+    const pipeline::GeneratedKernel& first = generated_kernels().at(k);
+    const std::string text = first.written.text;
+    CHECK(text == second_run[k].written.text);
     CHECK(text.find("DO NOT EDIT") != std::string::npos);
     CHECK(text.find(".note.GNU-stack") != std::string::npos);
-    const Program read = audit::read_gas(text, spec.name);
+    const Program read = readers::read_gas(text, spec.name);
     CHECK(read.isa == spec.isa);
-    CHECK(listing(read) == listing(first.program));
-    REQUIRE(read.functions.size() == first.program.functions.size());
+    CHECK(listing(read) == listing(first.written.program));
+    REQUIRE(read.functions.size() == first.written.program.functions.size());
     for (std::size_t f = 0; f < read.functions.size(); ++f) {
-      CHECK(read.functions[f].shape == first.program.functions[f].shape);
+      CHECK(read.functions[f].shape == first.written.program.functions[f].shape);
     }
     // And the read Program encodes to the same bytes.
-    CHECK(writers::encode(read).code == writers::encode(first.program).code);
+    CHECK(writers::encode(read).code == writers::encode(first.written.program).code);
   }
 }
 
@@ -336,7 +354,7 @@ TEST_CASE("a .S file from before entry shapes reads as 24-round entries") {
       }
       old_text += line + "\n";
     }
-    const Program old = audit::read_gas(old_text, spec.name);
+    const Program old = readers::read_gas(old_text, spec.name);
     for (const Function& function : old.functions)
       CHECK(function.shape.rounds == 24);
   }
@@ -374,7 +392,7 @@ TEST_CASE("every figure of the code in a kernel's header is the audit's") {
   for (const auto& spec : kernels::all_kernels()) {
     if (spec.family != "keccak-p1600") continue;  // Keccak kernels' entries and headers
     CAPTURE(spec.name);
-    const Program program = spec.build().program;
+    const Program& program = generated(spec.name);
     std::string header;
     for (const std::string& line : program.header_lines)
       header += line + "\n";
@@ -442,7 +460,7 @@ TEST_CASE("audit --diff against a .S without round markers says unknown, not 0")
         old_text += line + "\n";
       }
     }
-    const Program old = audit::read_gas(old_text, spec.name);
+    const Program old = readers::read_gas(old_text, spec.name);
     const auto now_audit = audit::audit_program(now, 6);
     const std::string diff =
         audit::format_diff({{old, audit::audit_program(old, 6)}}, {{now, now_audit}});
@@ -668,19 +686,16 @@ TEST_CASE("the invariant checks catch what they claim to catch") {
 
 TEST_CASE("the manifest names every file with its sha256 and entries") {
   std::vector<writers::WrittenKernel> written;
-  for (const auto& spec : kernels::all_kernels()) {
-    writers::WrittenKernel kernel{&spec, spec.build(), {}, {}};
-    kernel.encoded = writers::encode(kernel.kernel.program);
-    kernel.text = writers::write_gas(kernel.kernel.program);
-    written.push_back(std::move(kernel));
-  }
+  for (const auto& kernel : generated_kernels())
+    written.push_back(kernel.written);
   const nlohmann::json manifest = nlohmann::json::parse(writers::write_manifest(written));
   REQUIRE(manifest["files"].size() == written.size());
   for (std::size_t i = 0; i < written.size(); ++i) {
+    const kernels::KernelSpec& spec = *generated_kernels()[i].spec;
     CHECK(manifest["files"][i]["sha256"] == writers::sha256_hex(written[i].text));
     const auto& entries = manifest["files"][i]["entries"];
-    CHECK(manifest["files"][i]["cpu_features"].size() == written[i].spec->cpu_features.size());
-    if (written[i].spec->family == "ascon-p320") {
+    CHECK(manifest["files"][i]["cpu_features"].size() == spec.cpu_features.size());
+    if (spec.family == "ascon-p320") {
       // p12, p8, p6, the hash and AD absorbs, encrypt and decrypt.
       REQUIRE(entries.size() == 7);
       CHECK(entries[0]["permutation"] == "ascon-p320");
@@ -700,16 +715,15 @@ TEST_CASE("the manifest names every file with its sha256 and entries") {
     CHECK(entries[8]["rounds"] == 12);
     CHECK(entries[8]["rate_bytes"] == 168);
     // Multi-state kernels say how many states an entry permutes.
-    const std::string& name = written[i].spec->name;
+    const std::string& name = spec.name;
     const int lanes = name == "amd64-avx512-x8"                              ? 8
                       : name == "amd64-avx2-x4" || name == "amd64-avx512-x4" ? 4
                       : name == "arm64-sha3-x2"                              ? 2
                                                                              : 1;
     CHECK(entries[8]["lanes"] == lanes);
     // Every feature the spec declares, and none for arm64-scalar (base ARMv8-A).
-    CHECK(manifest["files"][i]["cpu_features"].size() == written[i].spec->cpu_features.size());
-    CHECK(written[i].spec->cpu_features.empty() ==
-          (written[i].spec->name == "arm64-scalar" || written[i].spec->name == "ascon-arm64"));
+    CHECK(manifest["files"][i]["cpu_features"].size() == spec.cpu_features.size());
+    CHECK(spec.cpu_features.empty() == (spec.name == "arm64-scalar" || spec.name == "ascon-arm64"));
   }
   CHECK(writers::sha256_hex("abc") ==
         "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
@@ -760,7 +774,7 @@ TEST_CASE("the Ascon model: the searched form is one operation shallower than th
 }
 
 TEST_CASE("the Ascon amd64 kernel: audit figures and the formula choice in its header") {
-  const Program program = build("ascon-amd64-bmi2").program;
+  const Program& program = generated("ascon-amd64-bmi2");
   const auto audited = audit::audit_program(program, 4);
   const auto& p12 = audited.entries.at(0);
   CHECK(p12.symbol == "sponge_ascon_p320_amd64_bmi2_p12");
@@ -783,7 +797,7 @@ TEST_CASE("the Ascon amd64 kernel: audit figures and the formula choice in its h
 }
 
 TEST_CASE("the Ascon arm64 kernel: no frame, the ORN formula, two EOR a word in the linear layer") {
-  const Program program = build("ascon-arm64").program;
+  const Program& program = generated("ascon-arm64");
   const auto audited = audit::audit_program(program, 4);
   const auto& p12 = audited.entries.at(0);
   CHECK(p12.symbol == "sponge_ascon_p320_arm64_p12");

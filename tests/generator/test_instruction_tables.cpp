@@ -5,12 +5,13 @@
 
 #include <string>
 
-#include "audit/reader.hpp"
+#include "audit/cpu_features.hpp"
 #include "audit/semantics.hpp"
 #include "kernels/kernel.hpp"
 #include "program/amd64.hpp"
 #include "program/arm64.hpp"
 #include "program/instruction_table.hpp"
+#include "readers/gas_reader.hpp"
 #include "writers/asmjit_encoder.hpp"
 #include "writers/gas_writer.hpp"
 
@@ -93,7 +94,7 @@ TEST_CASE("an arm64 shifted-register operand: text, reading back, and the Arm AR
   REQUIRE(encoded.code.size() >= 4);
   CHECK((encoded.code[0] | encoded.code[1] << 8 | encoded.code[2] << 16 |
          static_cast<std::uint32_t>(encoded.code[3]) << 24) == expected);
-  const Program read = audit::read_gas(writers::write_gas(program), "shifted");
+  const Program read = readers::read_gas(writers::write_gas(program), "shifted");
   const Instruction& read_eor = std::get<Instruction>(read.functions.back().items.front());
   CHECK(read_eor.operands == eor.operands);
   // The shifted register is read, the destination written.
@@ -113,7 +114,7 @@ TEST_CASE("x86 vector registers and sized memory operands print, read back and e
   CHECK(amd64::register_name(amd64::ymm(3)) == "ymm3");
   CHECK(amd64::memory_size_keyword(32) == "ymmword ptr");
   CHECK(writers::encode(program).code.front() == 0x44);  // REX.R for r9d
-  const Program read = audit::read_gas(writers::write_gas(program), "vectors");
+  const Program read = readers::read_gas(writers::write_gas(program), "vectors");
   CHECK(std::get<Instruction>(read.functions.back().items.front()).operands == mov.operands);
 }
 
@@ -134,11 +135,11 @@ TEST_CASE("a kernel whose instructions need a CPU feature its spec does not decl
   const kernels::KernelSpec& amd64_spec = kernels::all_kernels().front();
   REQUIRE(amd64_spec.name == "amd64-bmi2");
   kernels::KernelSpec undeclared = amd64_spec;
-  undeclared.cpu_features = {kernels::kBmi1};  // RORX is BMI2
+  undeclared.cpu_features = {kBmi1};  // RORX is BMI2
   const Program program = amd64_spec.build().program;
-  CHECK_NOTHROW(kernels::check_cpu_features(amd64_spec, program));
+  CHECK_NOTHROW(audit::check_cpu_features(program, amd64_spec.cpu_features));
   try {
-    kernels::check_cpu_features(undeclared, program);
+    audit::check_cpu_features(program, undeclared.cpu_features);
     FAIL("a missing CPU feature was accepted");
   } catch (const GenerationError& error) {
     CHECK(std::string(error.what()).find("needs bmi2, which the kernel spec does not declare") !=
@@ -153,17 +154,17 @@ TEST_CASE("AVX-512 instructions without a zmm operand need avx512vl") {
     if (spec.name != "amd64-avx512-x4" && spec.name != "amd64-avx512-x8") continue;
     CAPTURE(spec.name);
     const Program program = spec.build().program;
-    CHECK_NOTHROW(kernels::check_cpu_features(spec, program));
+    CHECK_NOTHROW(audit::check_cpu_features(program, spec.cpu_features));
     kernels::KernelSpec without_vl = spec;
     std::erase_if(without_vl.cpu_features,
-                  [](const kernels::CpuFeature& feature) { return feature.name == "avx512vl"; });
+                  [](const CpuFeature& feature) { return feature.name == "avx512vl"; });
     if (spec.name == "amd64-avx512-x8") {
       CHECK(without_vl.cpu_features.size() == spec.cpu_features.size());  // never declared
       continue;
     }
     REQUIRE(without_vl.cpu_features.size() + 1 == spec.cpu_features.size());
     try {
-      kernels::check_cpu_features(without_vl, program);
+      audit::check_cpu_features(program, without_vl.cpu_features);
       FAIL("a ymm vpternlogq without avx512vl was accepted");
     } catch (const GenerationError& error) {
       CHECK(std::string(error.what())

@@ -10,9 +10,9 @@
 
 #include "program/program.hpp"
 
-namespace spongegen::audit {
+namespace spongegen::readers {
 
 // Throws GenerationError naming the line it cannot read.
 Program read_gas(std::string_view text, const std::string& kernel_name);
 
-}  // namespace spongegen::audit
+}  // namespace spongegen::readers

@@ -1,4 +1,4 @@
-#include "audit/reader.hpp"
+#include "readers/gas_reader.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -11,7 +11,7 @@
 #include "program/instruction_table.hpp"
 #include "writers/gas_writer.hpp"
 
-namespace spongegen::audit {
+namespace spongegen::readers {
 namespace {
 
 std::string_view trim(std::string_view text) {
@@ -462,4 +462,4 @@ Program read_gas(std::string_view text, const std::string& kernel_name) {
   return Reader(kernel_name).read(text);
 }
 
-}  // namespace spongegen::audit
+}  // namespace spongegen::readers

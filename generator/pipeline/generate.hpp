@@ -1,0 +1,34 @@
+// The generate pipeline: every kernel through the passes, in the one direction the data
+// flows. Its spec's builder gives the Program and the header's decisions; the Program is
+// encoded once, checked (invariants, CPU features, the JIT self-check), audited once; the
+// header pass fills the header from the audits; the writers write the .S files, the C
+// header and the manifest.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "kernels/kernel.hpp"
+#include "program/audit_figures.hpp"
+#include "writers/manifest.hpp"
+
+namespace spongegen::pipeline {
+
+struct GeneratedKernel {
+  const kernels::KernelSpec* spec;
+  audit::KernelAudit audit;        // at the default issue width, what the header quotes
+  writers::WrittenKernel written;  // the Program with its header, its encoding, its .S text
+};
+
+// One line per kernel the JIT self-check ran (or skipped, and why).
+using VerifyReport = std::function<void(const std::string& kernel, const std::string& summary)>;
+
+// Every kernel of kernels::all_kernels(), in order; `verify` runs the JIT self-check. Throws
+// GenerationError for a kernel that breaks an invariant or needs an undeclared CPU feature.
+std::vector<GeneratedKernel> generate_kernels(bool verify, const VerifyReport& report = {});
+
+// The files of generated/: each kernel's .S, then the C header and the manifest.
+std::vector<writers::GeneratedFile> output_files(const std::vector<GeneratedKernel>& kernels);
+
+}  // namespace spongegen::pipeline
