@@ -63,8 +63,10 @@ commands:
       measured. --kernel NAME limits it to one kernel, --entry SYMBOL to one entry (any
       entry of any kernel) instead of each kernel's first.
   prove-encoding --kernel NAME OBJECT
-      Check that OBJECT (the kernel's .S assembled by the system assembler, ELF64) holds,
-      function by function, exactly asmjit's encoding of the Program (relocations masked).
+      Check that OBJECT (the kernel's .S assembled by the system assembler, ELF64 or x86-64
+      COFF) holds asmjit's layout of the Program in every byte of .text: each function and
+      constant table byte for byte, no-ops in the alignment padding, nothing past the end
+      (relocations masked). A mismatch names its function, table or padding.
   --help
       This text.
 

@@ -43,6 +43,8 @@ class ProgramEncoder {
 
   // Per function: the offset of each instruction from the function's start.
   std::vector<std::vector<std::size_t>> instruction_offsets;
+  // Per table of Program::tables: its offset from the start of the code.
+  std::vector<std::size_t> table_offsets;
 
   // `starts` and `ends` get one label per function, then one per Windows entry.
   void run(std::vector<asmjit::Label>& starts, std::vector<asmjit::Label>& ends) {
@@ -52,6 +54,7 @@ class ProgramEncoder {
     for (const QuadTable& table : program_.tables) {
       assembler_->align(asmjit::AlignMode::kData, 64);
       assembler_->bind(labels_.at(table.label));
+      table_offsets.push_back(assembler_->offset());
       for (std::uint64_t value : table.values)
         assembler_->embedUInt64(value);
     }
@@ -286,11 +289,15 @@ asmjit::Environment environment_for(Isa isa) {
 
 // Fills `code` with the program and the start/end label of each function; returns the
 // instruction offsets of each function.
+// Returns the offsets of each function's instructions; `table_offsets`, if given, gets
+// each table's offset.
 std::vector<std::vector<std::size_t>> lay_out(const Program& program, asmjit::CodeHolder& code,
                                               std::vector<asmjit::Label>& starts,
-                                              std::vector<asmjit::Label>& ends) {
+                                              std::vector<asmjit::Label>& ends,
+                                              std::vector<std::size_t>* table_offsets = nullptr) {
   ProgramEncoder encoder(program, code);
   encoder.run(starts, ends);
+  if (table_offsets != nullptr) *table_offsets = std::move(encoder.table_offsets);
   return std::move(encoder.instruction_offsets);
 }
 
@@ -300,7 +307,8 @@ EncodedProgram encode(const Program& program) {
   asmjit::CodeHolder code;
   code.init(environment_for(program.isa));
   std::vector<asmjit::Label> starts, ends;
-  auto offsets = lay_out(program, code, starts, ends);
+  std::vector<std::size_t> table_offsets;
+  auto offsets = lay_out(program, code, starts, ends, &table_offsets);
   if (asmjit::Error error = code.flatten(); error != asmjit::kErrorOk) {
     throw GenerationError(
         "kernel " + program.kernel_name +
@@ -313,6 +321,10 @@ EncodedProgram encode(const Program& program) {
   EncodedProgram encoded;
   const asmjit::CodeBuffer& buffer = code.textSection()->buffer();
   encoded.code.assign(buffer.data(), buffer.data() + buffer.size());
+  for (std::size_t i = 0; i < program.tables.size(); ++i) {
+    encoded.tables.push_back({program.label_names.at(program.tables[i].label), table_offsets[i],
+                              8 * program.tables[i].values.size()});
+  }
   for (std::size_t i = 0; i < starts.size(); ++i) {
     const bool windows = i >= program.functions.size();
     const Function& function =

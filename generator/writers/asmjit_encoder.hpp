@@ -23,10 +23,19 @@ struct EncodedFunction {
   std::vector<std::size_t> instruction_offsets;
 };
 
+// One constant table of Program::tables, where the encoding places it.
+struct EncodedTable {
+  std::string label;
+  std::size_t offset;  // from the start of the code
+  std::size_t size;    // bytes
+};
+
 struct EncodedProgram {
-  // Functions, tables and Windows entries, laid out as the .S file does.
+  // Functions, tables and Windows entries, laid out as the .S file does; what lies between
+  // them is alignment padding.
   std::vector<std::uint8_t> code;
   std::vector<EncodedFunction> functions;
+  std::vector<EncodedTable> tables;            // Program::tables, after the functions
   std::vector<EncodedFunction> win64_entries;  // Program::win64_entries, after the tables
 };
 
