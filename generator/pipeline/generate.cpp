@@ -49,7 +49,7 @@ std::vector<GeneratedKernel> generate_kernels(bool verify, const VerifyReport& r
     check_invariants(spec, kernel.program);
     audit::check_cpu_features(kernel.program, spec.cpu_features);
     if (verify) {
-      const verify::VerifyResult result = verify::verify_against_portable(spec, kernel);
+      const verify::VerifyResult result = verify::verify_against_portable(spec, kernel, encoded);
       if (report) report(spec.name, result.summary);
     }
     audit::KernelAudit audit =

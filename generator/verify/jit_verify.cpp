@@ -81,11 +81,12 @@ void call_entry(const void* code, const EntryShape& shape, const kernels::EntryC
 }  // namespace
 
 VerifyResult verify_against_portable(const kernels::KernelSpec& spec,
-                                     const kernels::BuiltKernel& kernel) {
+                                     const kernels::BuiltKernel& kernel,
+                                     const writers::EncodedProgram& encoded) {
   if (!writers::host_runs(spec.isa) || !host_supports(spec)) {
     return {false, "not run: this host cannot execute " + spec.name};
   }
-  const writers::JitImage image(kernel.program);
+  const writers::JitImage image(kernel.program, encoded);
   SplitMix64 random{0x5eed0f5b0b6eull};
   std::size_t trials = 0;
   for (const Function& entry : kernel.program.functions) {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "kernels/kernel.hpp"
+#include "writers/asmjit_encoder.hpp"
 
 namespace spongegen::verify {
 
@@ -14,7 +15,9 @@ struct VerifyResult {
 };
 
 // Throws GenerationError on the first mismatch, naming the entry and the trial.
+// `encoded` is the kernel's Program as writers::encode laid it out.
 VerifyResult verify_against_portable(const kernels::KernelSpec& spec,
-                                     const kernels::BuiltKernel& kernel);
+                                     const kernels::BuiltKernel& kernel,
+                                     const writers::EncodedProgram& encoded);
 
 }  // namespace spongegen::verify

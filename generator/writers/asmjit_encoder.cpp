@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
 #include <memory>
 
 #include "program/instruction_table.hpp"
@@ -289,15 +290,14 @@ asmjit::Environment environment_for(Isa isa) {
 
 // Fills `code` with the program and the start/end label of each function; returns the
 // instruction offsets of each function.
-// Returns the offsets of each function's instructions; `table_offsets`, if given, gets
-// each table's offset.
+// Returns the offsets of each function's instructions; `table_offsets` gets each table's.
 std::vector<std::vector<std::size_t>> lay_out(const Program& program, asmjit::CodeHolder& code,
                                               std::vector<asmjit::Label>& starts,
                                               std::vector<asmjit::Label>& ends,
-                                              std::vector<std::size_t>* table_offsets = nullptr) {
+                                              std::vector<std::size_t>& table_offsets) {
   ProgramEncoder encoder(program, code);
   encoder.run(starts, ends);
-  if (table_offsets != nullptr) *table_offsets = std::move(encoder.table_offsets);
+  table_offsets = std::move(encoder.table_offsets);
   return std::move(encoder.instruction_offsets);
 }
 
@@ -308,7 +308,7 @@ EncodedProgram encode(const Program& program) {
   code.init(environment_for(program.isa));
   std::vector<asmjit::Label> starts, ends;
   std::vector<std::size_t> table_offsets;
-  auto offsets = lay_out(program, code, starts, ends, &table_offsets);
+  auto offsets = lay_out(program, code, starts, ends, table_offsets);
   if (asmjit::Error error = code.flatten(); error != asmjit::kErrorOk) {
     throw GenerationError(
         "kernel " + program.kernel_name +
@@ -343,26 +343,31 @@ bool host_runs(Isa isa) {
 }
 
 struct JitImage::Impl {
-  asmjit::JitRuntime runtime;
+  asmjit::JitAllocator allocator;
+  void* executable = nullptr;
   const std::uint8_t* base = nullptr;
   std::vector<std::pair<std::string, std::size_t>> entries;
+  ~Impl() {
+    if (executable != nullptr) allocator.release(executable);
+  }
 };
 
-JitImage::JitImage(const Program& program) : impl_(new Impl) {
+JitImage::JitImage(const Program& program, const EncodedProgram& encoded) : impl_(new Impl) {
   std::unique_ptr<Impl> guard(impl_);
-  asmjit::CodeHolder code;
-  code.init(impl_->runtime.environment());
-  std::vector<asmjit::Label> starts, ends;
-  lay_out(program, code, starts, ends);
-  void* base = nullptr;
-  if (asmjit::Error error = impl_->runtime.add(&base, &code); error != asmjit::kErrorOk) {
+  // The code refers to its labels only relative to the instruction (as the assemblers'
+  // objects show: no relocation against .text), so its bytes run at any address.
+  void* writable = nullptr;
+  if (asmjit::Error error =
+          impl_->allocator.alloc(&impl_->executable, &writable, encoded.code.size());
+      error != asmjit::kErrorOk) {
     throw GenerationError("kernel " + program.kernel_name +
                           ": JIT failed: " + asmjit::DebugUtils::errorAsString(error));
   }
-  impl_->base = static_cast<const std::uint8_t*>(base);
-  for (std::size_t i = 0; i < program.functions.size(); ++i) {
-    impl_->entries.emplace_back(program.functions[i].symbol, code.labelOffset(starts[i]));
-  }
+  std::memcpy(writable, encoded.code.data(), encoded.code.size());
+  asmjit::VirtMem::flushInstructionCache(impl_->executable, encoded.code.size());
+  impl_->base = static_cast<const std::uint8_t*>(impl_->executable);
+  for (const EncodedFunction& function : encoded.functions)
+    impl_->entries.emplace_back(function.symbol, function.offset);
   guard.release();
 }
 

@@ -46,7 +46,8 @@ EncodedProgram encode(const Program& program);
 // amd64 programs); `base` points at the first byte of EncodedProgram::code.
 class JitImage {
  public:
-  explicit JitImage(const Program& program);
+  // `encoded` is encode(program): its bytes are copied, not encoded again.
+  JitImage(const Program& program, const EncodedProgram& encoded);
   ~JitImage();
   JitImage(const JitImage&) = delete;
   JitImage& operator=(const JitImage&) = delete;
