@@ -48,7 +48,7 @@ using ReferenceCall = std::function<void(const EntryShape& shape, const EntryCal
 struct KernelSpec {
   std::string family;     // the permutation family: "keccak-p1600" or "ascon-p320"
   std::string name;       // as the runtime's dispatcher and SPONGE_KERNEL name it
-  std::string file_name;  // in generated/
+  std::string file_name;  // in generated/: the one place a kernel names its file
   Isa isa;
   std::vector<CpuFeature> cpu_features;  // all needed to run any entry
   ReferenceCall reference;
