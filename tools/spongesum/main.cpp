@@ -90,13 +90,13 @@ void write_stdout(const std::string& text) {
 
 // When -j asked for more threads than could be started: said once per run, on stderr.
 auto fewer_threads_reporter(Progress& progress) {
-  return [&progress](unsigned started, unsigned wanted, const std::string& reason) {
+  return [&progress](unsigned started, unsigned wanted, const char* reason) {
     static bool reported = false;
     if (reported) return;
     reported = true;
     progress.print_above([&] {
       std::fprintf(stderr, "spongesum: could start only %u of %u threads (%s); going on with %u\n",
-                   started, wanted, reason.c_str(), std::max(started, 1u));
+                   started, wanted, reason, std::max(started, 1u));
     });
   };
 }

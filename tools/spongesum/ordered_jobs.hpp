@@ -7,10 +7,10 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
+#include <cstring>
 #include <mutex>
 #include <new>
 #include <optional>
-#include <string>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -56,7 +56,7 @@ void run_jobs_in_order(std::size_t job_count, unsigned thread_count, MakeWorker 
   std::vector<std::jthread> threads;
   threads.reserve(thread_count);
   for (unsigned t = 0; t < thread_count; ++t) {
-    std::string reason;
+    const char* reason = nullptr;  // no allocation: memory may be what ran out
     try {
       threads.emplace_back([&, work = make_worker()]() mutable {
         for (std::size_t job; (job = next_job.fetch_add(1)) < job_count;) {
@@ -70,7 +70,7 @@ void run_jobs_in_order(std::size_t job_count, unsigned thread_count, MakeWorker 
       });
       continue;
     } catch (const std::system_error& error) {
-      reason = error.code().message();
+      reason = std::strerror(error.code().value());
     } catch (const std::bad_alloc&) {
       reason = "out of memory";
     }
