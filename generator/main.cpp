@@ -10,13 +10,16 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -173,12 +176,41 @@ std::vector<writers::GeneratedFile> generate_files(bool verify, bool report) {
   return pipeline::output_files(kernels);
 }
 
-std::optional<std::string> read_file(const fs::path& path) {
+// A file spongegen was pointed at, read whole, or why it could not be: missing, not a regular
+// file (a folder in its place), or unreadable, with the system's reason.
+struct FileRead {
+  enum class Problem { none, missing, not_a_file, unreadable };
+  Problem problem = Problem::none;
+  std::string contents;
+  std::string reason;  // for a problem: what the system said, in words
+};
+
+FileRead read_file(const fs::path& path) {
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error);
+  if (status.type() == fs::file_type::not_found) {
+    return {FileRead::Problem::missing, {}, "no such file"};
+  }
+  if (error) return {FileRead::Problem::unreadable, {}, error.message()};
+  if (fs::is_directory(status)) return {FileRead::Problem::not_a_file, {}, "a folder"};
+  if (!fs::is_regular_file(status))
+    return {FileRead::Problem::not_a_file, {}, "not a regular file"};
   std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
+  if (!in) return {FileRead::Problem::unreadable, {}, std::strerror(errno)};
   std::ostringstream contents;
   contents << in.rdbuf();
-  return contents.str();
+  if (in.bad()) return {FileRead::Problem::unreadable, {}, std::strerror(errno)};
+  return {FileRead::Problem::none, contents.str(), {}};
+}
+
+// A file the user named that cannot be used, or does not parse: the message names it and
+// the reason; exit 1.
+struct InputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::string describe(const fs::path& path, const FileRead& read) {
+  return path.string() + ": " + read.reason;
 }
 
 int command_generate(const Options& options) {
@@ -226,14 +258,28 @@ int command_check(const Options& options) {
   std::map<std::string, bool> expected_names;
   for (const auto& file : files) {
     expected_names[file.name] = true;
-    const auto on_disk = read_file(options.dir / file.name);
-    if (!on_disk) {
-      fmt::print("missing: {} (the generator writes it)\n", (options.dir / file.name).string());
-      ++differences;
-    } else if (*on_disk != file.contents) {
-      fmt::print("differs: {}\n", (options.dir / file.name).string());
-      print_first_differences(file.name, file.contents, *on_disk);
-      ++differences;
+    const fs::path path = options.dir / file.name;
+    const FileRead on_disk = read_file(path);
+    switch (on_disk.problem) {
+      case FileRead::Problem::missing:
+        fmt::print("missing: {} (the generator writes it)\n", path.string());
+        ++differences;
+        break;
+      case FileRead::Problem::not_a_file:
+        fmt::print("not a file: {} ({})\n", path.string(), on_disk.reason);
+        ++differences;
+        break;
+      case FileRead::Problem::unreadable:
+        fmt::print("unreadable: {} ({})\n", path.string(), on_disk.reason);
+        ++differences;
+        break;
+      case FileRead::Problem::none:
+        if (on_disk.contents != file.contents) {
+          fmt::print("differs: {}\n", path.string());
+          print_first_differences(file.name, file.contents, on_disk.contents);
+          ++differences;
+        }
+        break;
     }
   }
   if (fs::is_directory(options.dir)) {
@@ -295,9 +341,18 @@ std::optional<std::string> run_capture(const std::string& command) {
   return text;
 }
 
-// The committed text of `file` at a git ref, or in a folder; nothing if it is not there.
+// The committed text of `file` at a git ref, or in a folder; nothing if it is not there. A
+// reference file that is there but cannot be read is an InputError, not a new kernel.
 std::optional<std::string> committed_text(const std::string& ref, const std::string& file) {
-  if (fs::is_directory(ref)) return read_file(fs::path(ref) / file);
+  if (fs::is_directory(ref)) {
+    const fs::path path = fs::path(ref) / file;
+    const FileRead read = read_file(path);
+    if (read.problem == FileRead::Problem::missing) return std::nullopt;
+    if (read.problem != FileRead::Problem::none) {
+      throw InputError("reference " + describe(path, read));
+    }
+    return read.contents;
+  }
   const fs::path repository = fs::path(SPONGEGEN_DEFAULT_DIR).parent_path();
   for (char c : ref) {
     if (!std::isalnum(static_cast<unsigned char>(c)) &&
@@ -310,6 +365,18 @@ std::optional<std::string> committed_text(const std::string& ref, const std::str
     throw UsageError{"'" + ref + "' is neither a folder nor a commit of " + repository.string()};
   }
   return run_capture(git + "show '" + ref + ":generated/" + file + "'");
+}
+
+// The reference copy of a kernel's .S file, parsed; a malformed one names its file and line.
+Program read_reference(const std::string& text, const std::string& ref,
+                       const kernels::KernelSpec& spec) {
+  const std::string where = fs::is_directory(ref) ? (fs::path(ref) / spec.file_name).string()
+                                                  : ref + ":generated/" + spec.file_name;
+  try {
+    return readers::read_gas(text, spec.name);
+  } catch (const GenerationError& error) {
+    throw InputError("reference " + where + " is malformed: " + error.what());
+  }
 }
 
 int command_audit(const Options& options) {
@@ -328,7 +395,7 @@ int command_audit(const Options& options) {
       invariant_lines.push_back("  " + problem);
     if (!options.diff_ref.empty()) {
       if (const auto text = committed_text(options.diff_ref, spec.file_name)) {
-        Program old = readers::read_gas(*text, spec.name);
+        Program old = read_reference(*text, options.diff_ref, spec);
         audit::KernelAudit old_audit = audit::audit_program(old, options.width);
         before.emplace_back(std::move(old), std::move(old_audit));
       }
@@ -379,9 +446,11 @@ int command_audit(const Options& options) {
 
 int command_prove_encoding(const Options& options) {
   const kernels::KernelSpec& spec = find_kernel(options.kernel);
-  const auto object = read_file(options.object);
-  if (!object) throw GenerationError("cannot read " + options.object);
-  const audit::ProofResult result = audit::prove_encoding(spec.build().program, *object);
+  const FileRead object = read_file(options.object);
+  if (object.problem != FileRead::Problem::none) {
+    throw InputError("cannot read the object " + describe(options.object, object));
+  }
+  const audit::ProofResult result = audit::prove_encoding(spec.build().program, object.contents);
   for (const auto& mismatch : result.mismatches)
     fmt::print("mismatch: {}\n", mismatch);
   fmt::print(
@@ -408,6 +477,9 @@ int main(int argc, char** argv) {
   } catch (const UsageError& error) {
     fmt::print(stderr, "spongegen: {}\n\n{}", error.message, kUsage);
     return 2;
+  } catch (const InputError& error) {
+    fmt::print(stderr, "spongegen: {}\n", error.what());
+    return 1;
   } catch (const GenerationError& error) {
     fmt::print(stderr, "spongegen: generation failed: {}\n", error.what());
     return 1;

@@ -1,7 +1,9 @@
 #include "readers/gas_reader.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <vector>
@@ -53,6 +55,14 @@ std::optional<std::int64_t> parse_integer(std::string_view text) {
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, base);
   if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
   return negative ? -static_cast<std::int64_t>(value) : static_cast<std::int64_t>(value);
+}
+
+// A decimal or 0x-prefixed number, possibly negative: an immediate when it fits in 64 bits,
+// an error (not a register name) when it does not.
+bool looks_numeric(std::string_view text) {
+  text = trim(text);
+  if (!text.empty() && text.front() == '-') text.remove_prefix(1);
+  return !text.empty() && std::isdigit(static_cast<unsigned char>(text.front()));
 }
 
 // Splits operands at commas outside brackets and braces.
@@ -415,12 +425,18 @@ class Reader {
       if (!rest.empty()) {
         const bool negative = rest.front() == '-';
         const auto disp = parse_integer(rest.substr(1));
-        if (!disp) throw GenerationError("unreadable displacement");
-        mem.disp = static_cast<std::int32_t>(negative ? -*disp : *disp);
+        if (!disp) throw GenerationError("unreadable displacement '" + std::string(rest) + "'");
+        const std::int64_t value = negative ? -*disp : *disp;
+        if (value < INT32_MIN || value > INT32_MAX) {
+          throw GenerationError("displacement '" + std::string(rest) + "' does not fit in 32 bits");
+        }
+        mem.disp = static_cast<std::int32_t>(value);
       }
       return mem;
     }
     if (auto value = parse_integer(text)) return Imm{*value};
+    if (looks_numeric(text))
+      throw GenerationError("immediate '" + text + "' is not a 64-bit integer");
     return reg(text);
   }
 
@@ -428,7 +444,7 @@ class Reader {
     if (text.front() == '{') text = text.substr(1, text.size() - 2);
     if (text.front() == '#') {
       const auto value = parse_integer(std::string_view(text).substr(1));
-      if (!value) throw GenerationError("unreadable immediate");
+      if (!value) throw GenerationError("immediate '" + text + "' is not a 64-bit integer");
       return Imm{*value};
     }
     if (text.front() == '[') {
