@@ -342,6 +342,8 @@ def main():
                           ("kmac256", "KMAC256, 32-byte key, 64-byte output"),
                           ("ascon-hash256", "Ascon-Hash256, one-shot (ratio: time / portable "
                                             "kernel's)"),
+                          ("ascon-xof128", "Ascon-XOF128, one-shot, 32-byte output (ratio: "
+                                           "time / portable kernel's)"),
                           ("ascon-aead128-encrypt", "Ascon-AEAD128 encryption, no associated "
                                                     "data, with tag (ratio: time / portable "
                                                     "kernel's)")):

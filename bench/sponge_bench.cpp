@@ -9,9 +9,10 @@
 //                    absorb136 one fused "XOR a 136-byte block, then permute" kernel call
 //                    ascon-p12, ascon-p8, ascon-p6
 //                              one Ascon-p[320] call (12, 8 or 6 rounds) on a 40-byte state
-//                    ascon-hash256, ascon-aead128-encrypt
-//                              Ascon-Hash256 of a message; Ascon-AEAD128 encryption of a
-//                              message (no associated data) with its tag
+//                    ascon-hash256, ascon-xof128, ascon-aead128-encrypt
+//                              Ascon-Hash256 of a message; Ascon-XOF128 of a message, 32
+//                              bytes out; Ascon-AEAD128 encryption of a message (no
+//                              associated data) with its tag
 //   implementations  sponge             the public API, sponge::keccak256 / Keccak256 /
 //                                       keccak_f1600, on the kernel the dispatcher chose
 //                    kernel:<name>      Keccak-256 built right here on one kernel's entries
@@ -26,6 +27,8 @@
 //                    openssl-evpdigest  SHA3-256 through EVP_Digest (one call per message)
 //                    cryptopp           CryptoPP::Keccak_256, one object reused: Update,
 //                                       TruncatedFinal
+//                    ascon-c            in the Ascon families, ascon-c's opt64 code, when the
+//                                       build names a library of it (SPONGE_BENCH_ASCON_C_LIB)
 // Before any timing, every implementation is checked against sponge::keccak256 (or
 // sponge::sha3_256 for OpenSSL) on messages around the block size; a mismatch ends the run.
 #include <benchmark/benchmark.h>
@@ -386,7 +389,26 @@ void absorb136_kernel(benchmark::State& state, const KeccakKernel* kernel) {
 using sponge::detail::AsconKernel;
 using sponge::detail::AsconPermuteFn;
 
-constexpr std::int64_t kAsconSizes[] = {32, 1024, 16384, 1 << 20};
+constexpr std::int64_t kAsconSizes[] = {16, 32, 64, 1024, 16384, 1 << 20};
+
+// Ascon-XOF128's output length in its benchmarks.
+constexpr std::size_t kAsconXofOutBytes = 32;
+
+#if SPONGE_BENCH_ASCON_C
+// ascon-c's opt64 code (github.com/ascon/ascon-c), built outside this tree and named by
+// SPONGE_BENCH_ASCON_C_LIB, with its crypto_* entry points renamed to these.
+extern "C" {
+int asconc_hash256_crypto_hash(unsigned char* out, const unsigned char* in,
+                               unsigned long long inlen);
+int asconc_xof128_ascon_xof(std::uint8_t* out, std::uint64_t outlen, const std::uint8_t* in,
+                            std::uint64_t inlen);
+int asconc_aead128_crypto_aead_encrypt(unsigned char* c, unsigned long long* clen,
+                                       const unsigned char* m, unsigned long long mlen,
+                                       const unsigned char* ad, unsigned long long adlen,
+                                       const unsigned char* nsec, const unsigned char* npub,
+                                       const unsigned char* k);
+}
+#endif
 
 void ascon_permute_kernel(benchmark::State& state, AsconPermuteFn permute) {
   std::uint64_t words[5] = {1, 2, 3, 4, 5};
@@ -406,6 +428,15 @@ void ascon_hash256_kernel(benchmark::State& state, const AsconKernel* kernel) {
   const std::span<const std::uint8_t> data(message(), size_of(state));
   run(state, data.size(), [&] {
     Digest out = sponge::detail::ascon_hash256_on(*kernel, data);
+    benchmark::DoNotOptimize(out);
+  });
+}
+
+void ascon_xof128_sponge(benchmark::State& state) {
+  const std::span<const std::uint8_t> data(message(), size_of(state));
+  std::array<std::uint8_t, kAsconXofOutBytes> out;
+  run(state, data.size(), [&] {
+    sponge::ascon_xof128(data, out);
     benchmark::DoNotOptimize(out);
   });
 }
@@ -442,6 +473,40 @@ void ascon_aead128_encrypt_kernel(benchmark::State& state, const AsconKernel* ke
     benchmark::DoNotOptimize(tag);
   });
 }
+
+#if SPONGE_BENCH_ASCON_C
+void ascon_hash256_ascon_c(benchmark::State& state) {
+  const std::span<const std::uint8_t> data(message(), size_of(state));
+  run(state, data.size(), [&] {
+    Digest out;
+    asconc_hash256_crypto_hash(out.data(), data.data(), data.size());
+    benchmark::DoNotOptimize(out);
+  });
+}
+
+void ascon_xof128_ascon_c(benchmark::State& state) {
+  const std::span<const std::uint8_t> data(message(), size_of(state));
+  std::array<std::uint8_t, kAsconXofOutBytes> out;
+  run(state, data.size(), [&] {
+    asconc_xof128_ascon_xof(out.data(), out.size(), data.data(), data.size());
+    benchmark::DoNotOptimize(out);
+  });
+}
+
+// ascon-c appends the tag to the ciphertext: its buffer holds 16 bytes more.
+void ascon_aead128_encrypt_ascon_c(benchmark::State& state) {
+  const std::span<const std::uint8_t> plaintext(message(), size_of(state));
+  static std::vector<std::uint8_t> ciphertext(kMaxMessage + 16);
+  run(state, plaintext.size(), [&] {
+    unsigned long long length = 0;
+    asconc_aead128_crypto_aead_encrypt(ciphertext.data(), &length, plaintext.data(),
+                                       plaintext.size(), nullptr, 0, nullptr, kAsconNonce.data(),
+                                       kAsconKey.data());
+    benchmark::DoNotOptimize(ciphertext.data());
+    benchmark::ClobberMemory();
+  });
+}
+#endif
 
 #if SPONGE_BENCH_PORTABLE_NATIVE
 bool runs_here() noexcept {
@@ -506,6 +571,32 @@ bool ascon_self_check(const std::vector<const AsconKernel*>& kernels) {
         ok = false;
       }
     }
+    std::array<std::uint8_t, kAsconXofOutBytes> xof{};
+    sponge::AsconXof128 streamed;
+    streamed.update(bytes);
+    streamed.squeeze(xof);
+    std::array<std::uint8_t, kAsconXofOutBytes> xof_oneshot{};
+    sponge::ascon_xof128(bytes, xof_oneshot);
+    if (xof_oneshot != xof) {
+      std::fprintf(stderr, "sponge_bench: self-check failed: Ascon-XOF128, %zu bytes\n", size);
+      ok = false;
+    }
+#if SPONGE_BENCH_ASCON_C
+    Digest peer_digest{};
+    std::array<std::uint8_t, kAsconXofOutBytes> peer_xof{};
+    std::vector<std::uint8_t> peer_sealed(size + 16);
+    unsigned long long sealed_length = 0;
+    asconc_hash256_crypto_hash(peer_digest.data(), bytes.data(), size);
+    asconc_xof128_ascon_xof(peer_xof.data(), peer_xof.size(), bytes.data(), size);
+    asconc_aead128_crypto_aead_encrypt(peer_sealed.data(), &sealed_length, bytes.data(), size,
+                                       nullptr, 0, nullptr, kAsconNonce.data(), kAsconKey.data());
+    if (peer_digest != expected || peer_xof != xof || sealed_length != size + 16 ||
+        !std::equal(expected_ciphertext.begin(), expected_ciphertext.end(), peer_sealed.begin()) ||
+        !std::equal(expected_tag.begin(), expected_tag.end(), peer_sealed.begin() + size)) {
+      std::fprintf(stderr, "sponge_bench: self-check failed: ascon-c, %zu bytes\n", size);
+      ok = false;
+    }
+#endif
   }
   return ok;
 }
@@ -538,7 +629,18 @@ void register_ascon_benchmarks(const std::vector<const AsconKernel*>& kernels) {
         benchmark::RegisterBenchmark(ascon_kernel_benchmark_name("ascon-hash256", *kernel).c_str(),
                                      ascon_hash256_kernel, kernel));
   }
+#if SPONGE_BENCH_ASCON_C
+  sized(benchmark::RegisterBenchmark("ascon-hash256/ascon-c", ascon_hash256_ascon_c));
+#endif
+  sized(benchmark::RegisterBenchmark("ascon-xof128/sponge", ascon_xof128_sponge));
+#if SPONGE_BENCH_ASCON_C
+  sized(benchmark::RegisterBenchmark("ascon-xof128/ascon-c", ascon_xof128_ascon_c));
+#endif
   sized(benchmark::RegisterBenchmark("ascon-aead128-encrypt/sponge", ascon_aead128_encrypt_sponge));
+#if SPONGE_BENCH_ASCON_C
+  sized(
+      benchmark::RegisterBenchmark("ascon-aead128-encrypt/ascon-c", ascon_aead128_encrypt_ascon_c));
+#endif
   for (const AsconKernel* kernel : kernels) {
     sized(benchmark::RegisterBenchmark(
         ascon_kernel_benchmark_name("ascon-aead128-encrypt", *kernel).c_str(),

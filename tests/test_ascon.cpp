@@ -304,6 +304,70 @@ TEST_CASE("Ascon-AEAD128 streaming at every split of associated data and text eq
   }
 }
 
+// The one-shot functions run the kernel's entries on a local state, apart from the streaming
+// classes: every length up to three blocks and one byte, on every kernel, against the classes
+// on the portable kernel.
+TEST_CASE("Ascon one-shot functions equal the streaming classes on the portable kernel") {
+  sponge_test::Rng rng(0xA5C4);
+  const AsconKernel& portable = *sponge::detail::ascon_compiled_kernels().back();
+  REQUIRE(portable.name == "portable");
+  const Bytes message = rng.bytes(3 * 16 + 1);
+  const auto key = bytes16(0x30), nonce = bytes16(0x50);
+  for (const AsconKernel* kernel : runnable_kernels()) {
+    INFO("kernel " << kernel->name);
+    for (std::size_t length = 0; length <= 3 * 8 + 1; ++length) {
+      INFO("message " << length << " bytes");
+      const std::span<const std::uint8_t> input = std::span(message).first(length);
+      sponge::AsconHash256 hash(portable);
+      hash.update(input);
+      CHECK(sponge::detail::ascon_hash256_on(*kernel, input) == hash.digest());
+      // Every output length up to three words and a byte; the guard bytes stay untouched.
+      for (std::size_t out_length = 0; out_length <= 3 * 8 + 1; ++out_length) {
+        INFO("output " << out_length << " bytes");
+        sponge::AsconXof128 xof(portable);
+        xof.update(input);
+        Bytes expected(out_length + 2, 0xEE);
+        xof.squeeze(std::span(expected).subspan(1, out_length));
+        Bytes out(out_length + 2, 0xEE);
+        sponge::detail::ascon_xof128_on(*kernel, input, std::span(out).subspan(1, out_length));
+        CHECK(out == expected);
+      }
+    }
+    for (std::size_t ad_length = 0; ad_length <= 3 * 16 + 1; ++ad_length) {
+      for (std::size_t length = 0; length <= 3 * 16 + 1; ++length) {
+        INFO("associated data " << ad_length << " bytes, text " << length << " bytes");
+        const std::span<const std::uint8_t> ad = std::span(message).first(ad_length);
+        const std::span<const std::uint8_t> plaintext = std::span(message).last(length);
+        sponge::AsconAead128Encryptor encryptor(portable, key, nonce);
+        encryptor.update_associated_data(ad);
+        Bytes expected(length);
+        encryptor.update(plaintext, expected);
+        const sponge::AsconAead128Tag expected_tag = encryptor.finish();
+        Bytes ciphertext(length + 1, 0xEE);
+        std::array<std::uint8_t, 16> tag{};
+        sponge::detail::ascon_aead128_encrypt_on(*kernel, key, nonce, ad, plaintext,
+                                                 std::span(ciphertext).first(length), tag);
+        CHECK(Bytes(ciphertext.begin(), ciphertext.begin() + length) == expected);
+        CHECK(ciphertext[length] == 0xEE);
+        CHECK(tag == expected_tag);
+        const std::span<const std::uint8_t> sealed = std::span(ciphertext).first(length);
+        Bytes opened(length + 1, 0xEE);
+        CHECK(sponge::detail::ascon_aead128_decrypt_on(*kernel, key, nonce, ad, sealed, tag,
+                                                       std::span(opened).first(length)));
+        CHECK(Bytes(opened.begin(), opened.begin() + length) ==
+              Bytes(plaintext.begin(), plaintext.end()));
+        CHECK(opened[length] == 0xEE);
+        // A wrong tag: refused, and the plaintext zeroed.
+        std::array<std::uint8_t, 16> wrong = tag;
+        wrong[length % 16] ^= 0x01;
+        CHECK_FALSE(sponge::detail::ascon_aead128_decrypt_on(*kernel, key, nonce, ad, sealed, wrong,
+                                                             std::span(opened).first(length)));
+        CHECK(Bytes(opened.begin(), opened.begin() + length) == Bytes(length, 0));
+      }
+    }
+  }
+}
+
 TEST_CASE("Ascon-AEAD128 in place: encryption and decryption in one buffer") {
   sponge_test::Rng rng(0xA5C3);
   const auto key = bytes16(0x10), nonce = bytes16(0x20);

@@ -1092,6 +1092,17 @@ TEST_CASE("residue: Ascon hashing and AEAD leave no secret state or key word on 
     CHECK(digest == sponge::ascon_hash256(message));
     check_no_ascon_residue("AsconHash256 update, digest, destruction", findings);
   }
+  SUBCASE("one-shot ascon_hash256") {
+    const auto lanes = ascon_secret_lanes(
+        ascon_hash_walk(sponge::detail::kAsconHash256Initial, message, 32),
+        ascon_hash_walk(sponge::detail::kAsconHash256Initial, flipped(message), 32));
+    std::array<std::uint8_t, 32> digest{};
+    const auto findings = residue_of_lanes(lanes, [&] { digest = sponge::ascon_hash256(message); });
+    sponge::AsconHash256 hash;
+    hash.update(message);
+    CHECK(digest == hash.digest());
+    check_no_ascon_residue("one-shot ascon_hash256", findings);
+  }
   SUBCASE("one-shot ascon_xof128, squeezed across blocks") {
     const auto lanes = ascon_secret_lanes(
         ascon_hash_walk(sponge::detail::kAsconXof128Initial, message, 100),

@@ -427,20 +427,149 @@ bool AsconAead128Decryptor::finish(std::span<const std::uint8_t, kAsconAead128Ta
 // ---------------------------------------------------------------------------------------
 namespace detail {
 
+// The one-shot forms hold the state in a local array and call the kernel's entries directly:
+// no sponge object, no phase or position bookkeeping, whole words in and out. On short
+// messages that bookkeeping, and the byte-at-a-time squeeze, cost as much as a permutation.
+namespace {
+
+// A state word the kernel just stored, read with one 64-bit load. The empty asm keeps the
+// compiler from merging two neighbours into one 16-byte load, which cannot take its value
+// from the kernel's two 8-byte stores and waits until they reach the cache (a
+// store-forwarding stall, several ns a call on Zen 5).
+std::uint64_t state_word(const std::uint64_t& word) noexcept {
+  std::uint64_t value = word;
+  __asm__("" : "+r"(value));
+  return value;
+}
+
+// The same for a word changed between two kernel calls: loaded and stored on its own.
+void xor_state_word(std::uint64_t& word, std::uint64_t value) noexcept {
+  std::uint64_t changed = state_word(word) ^ value;
+  __asm__("" : "+r"(changed));
+  word = changed;
+}
+
+// `length` (0..7) bytes, little-endian, in the low bytes of a word; at most three loads.
+std::uint64_t load_partial_le64(const std::uint8_t* data, std::size_t length) noexcept {
+  std::uint64_t word = 0;
+  unsigned shift = 0;
+  if (length & 4) {
+    word = std::uint64_t{data[0]} | std::uint64_t{data[1]} << 8 | std::uint64_t{data[2]} << 16 |
+           std::uint64_t{data[3]} << 24;
+    data += 4;
+    shift = 32;
+  }
+  if (length & 2) {
+    word |= (std::uint64_t{data[0]} | std::uint64_t{data[1]} << 8) << shift;
+    data += 2;
+    shift += 16;
+  }
+  if (length & 1) word |= std::uint64_t{data[0]} << shift;
+  return word;
+}
+
+// The low `length` (0..7) bytes of `word`, little-endian.
+void store_partial_le64(std::uint8_t* out, std::uint64_t word, std::size_t length) noexcept {
+  if (length & 4) {
+    for (int i = 0; i < 4; ++i)
+      out[i] = static_cast<std::uint8_t>(word >> (8 * i));
+    out += 4;
+    word >>= 32;
+  }
+  if (length & 2) {
+    out[0] = static_cast<std::uint8_t>(word);
+    out[1] = static_cast<std::uint8_t>(word >> 8);
+    out += 2;
+    word >>= 16;
+  }
+  if (length & 1) out[0] = static_cast<std::uint8_t>(word);
+}
+
+// Hash256 and XOF128 in one call: the message's whole blocks through the kernel's loop, the
+// padded last block, then the output a word at a time.
+[[gnu::always_inline]] inline void ascon_hash_oneshot(const AsconKernel& kernel,
+                                                      const std::uint64_t (&initial)[5],
+                                                      const std::uint8_t* data, std::size_t length,
+                                                      std::uint8_t* out,
+                                                      std::size_t out_length) noexcept {
+  std::uint64_t words[5] = {initial[0], initial[1], initial[2], initial[3], initial[4]};
+  const std::size_t blocks = length / kAsconHashRate;
+  if (blocks != 0) kernel.absorb_hash(words, data, blocks);
+  const std::size_t rest = length % kAsconHashRate;
+  words[0] ^= load_partial_le64(data + blocks * kAsconHashRate, rest) ^
+              (std::uint64_t{1} << byte_shift(rest));
+  kernel.permute12(words);
+  for (; out_length > kAsconHashRate; out_length -= kAsconHashRate, out += kAsconHashRate) {
+    store_le64(out, words[0]);
+    kernel.permute12(words);
+  }
+  if (out_length == kAsconHashRate) {
+    store_le64(out, words[0]);
+  } else {
+    store_partial_le64(out, words[0], out_length);
+  }
+  wipe_words(words);
+}
+
+// The AEAD up to its text: key and nonce in, P12, the key again, the associated data's
+// whole blocks through the kernel's loop and its padded last block (none when it is empty),
+// then the domain bit. `key_words` receives the key, for ascon_aead_finish.
+void ascon_aead_begin(const AsconKernel& kernel, std::uint64_t (&words)[5],
+                      std::uint64_t (&key_words)[2], const std::uint8_t* key,
+                      const std::uint8_t* nonce, const std::uint8_t* ad,
+                      std::size_t ad_length) noexcept {
+  key_words[0] = load_le64(key);
+  key_words[1] = load_le64(key + 8);
+  words[0] = kAsconAead128Iv;
+  words[1] = key_words[0];
+  words[2] = key_words[1];
+  words[3] = load_le64(nonce);
+  words[4] = load_le64(nonce + 8);
+  kernel.permute12(words);
+  xor_state_word(words[3], key_words[0]);
+  xor_state_word(words[4], key_words[1]);
+  if (ad_length != 0) {
+    const std::size_t blocks = ad_length / kAsconAeadRate;
+    if (blocks != 0) kernel.absorb_ad(words, ad, blocks);
+    const std::size_t rest = ad_length % kAsconAeadRate;
+    ad += blocks * kAsconAeadRate;
+    std::uint64_t* word = words;
+    if (rest >= 8) {
+      words[0] ^= load_le64(ad);
+      ad += 8;
+      ++word;
+    }
+    *word ^= load_partial_le64(ad, rest % 8) ^ (std::uint64_t{1} << byte_shift(rest % 8));
+    kernel.permute8(words);
+  }
+  xor_state_word(words[4], std::uint64_t{1} << 63);
+}
+
+// The tag, after the padded last text block is in the state; wipes the state and the key.
+void ascon_aead_finish(const AsconKernel& kernel, std::uint64_t (&words)[5],
+                       std::uint64_t (&key_words)[2], std::uint8_t* tag) noexcept {
+  xor_state_word(words[2], key_words[0]);
+  xor_state_word(words[3], key_words[1]);
+  kernel.permute12(words);
+  store_le64(tag, state_word(state_word(words[3]) ^ key_words[0]));
+  store_le64(tag + 8, state_word(state_word(words[4]) ^ key_words[1]));
+  wipe_words(words);
+  wipe_words(key_words);
+}
+
+}  // namespace
+
 std::array<std::uint8_t, 32> ascon_hash256_on(const AsconKernel& kernel,
                                               std::span<const std::uint8_t> data) noexcept {
-  AsconHashSponge sponge(kernel, kAsconHash256Initial);
-  sponge.absorb(data.data(), data.size());  // cannot throw: the sponge is absorbing
   std::array<std::uint8_t, 32> out;
-  sponge.squeeze(out.data(), out.size());
+  ascon_hash_oneshot(kernel, kAsconHash256Initial, data.data(), data.size(), out.data(),
+                     out.size());
   return out;
 }
 
 void ascon_xof128_on(const AsconKernel& kernel, std::span<const std::uint8_t> in,
                      std::span<std::uint8_t> out) noexcept {
-  AsconHashSponge sponge(kernel, kAsconXof128Initial);
-  sponge.absorb(in.data(), in.size());
-  sponge.squeeze(out.data(), out.size());
+  ascon_hash_oneshot(kernel, kAsconXof128Initial, in.data(), in.size(), out.data(), out.size());
 }
 
 void ascon_cxof128_on(const AsconKernel& kernel, std::span<const std::uint8_t> in,
@@ -466,11 +595,27 @@ void ascon_aead128_encrypt_on(const AsconKernel& kernel, AsconAead128Key key,
     throw std::invalid_argument(
         "sponge: ascon_aead128_encrypt: ciphertext partly overlaps plaintext (zeroed)");
   }
-  AsconAead128Encryptor encryptor(kernel, key, nonce);
-  encryptor.update_associated_data(associated_data);
-  encryptor.update(plaintext, ciphertext);
-  const AsconAead128Tag computed = encryptor.finish();
-  std::copy(computed.begin(), computed.end(), tag.begin());
+  std::uint64_t words[5], key_words[2];
+  ascon_aead_begin(kernel, words, key_words, key.data(), nonce.data(), associated_data.data(),
+                   associated_data.size());
+  const std::size_t blocks = plaintext.size() / kAsconAeadRate;
+  if (blocks != 0) kernel.encrypt(words, plaintext.data(), ciphertext.data(), blocks);
+  // The last block, 0..15 bytes: ciphertext = rate ^ plaintext, which becomes the rate.
+  const std::size_t done = blocks * kAsconAeadRate, rest = plaintext.size() - done;
+  const std::uint8_t* in = plaintext.data() + done;
+  std::uint8_t* out = ciphertext.data() + done;
+  std::uint64_t* word = words;
+  if (rest >= 8) {
+    words[0] ^= load_le64(in);
+    store_le64(out, words[0]);
+    in += 8;
+    out += 8;
+    ++word;
+  }
+  *word ^= load_partial_le64(in, rest % 8);
+  store_partial_le64(out, *word, rest % 8);
+  *word ^= std::uint64_t{1} << byte_shift(rest % 8);
+  ascon_aead_finish(kernel, words, key_words, tag.data());
 }
 
 bool ascon_aead128_decrypt_on(const AsconKernel& kernel, AsconAead128Key key,
@@ -483,10 +628,44 @@ bool ascon_aead128_decrypt_on(const AsconKernel& kernel, AsconAead128Key key,
     throw std::invalid_argument(
         "sponge: ascon_aead128_decrypt: plaintext and ciphertext differ in length");
   }
-  AsconAead128Decryptor decryptor(kernel, key, nonce, plaintext);
-  decryptor.update_associated_data(associated_data);
-  decryptor.update(ciphertext);
-  return decryptor.finish(tag);
+  std::uint64_t words[5], key_words[2];
+  ascon_aead_begin(kernel, words, key_words, key.data(), nonce.data(), associated_data.data(),
+                   associated_data.size());
+  const std::size_t blocks = ciphertext.size() / kAsconAeadRate;
+  if (blocks != 0) kernel.decrypt(words, ciphertext.data(), plaintext.data(), blocks);
+  // The last block, 0..15 bytes: plaintext = rate ^ ciphertext; the ciphertext becomes the
+  // rate (XORing the plaintext in does that).
+  const std::size_t done = blocks * kAsconAeadRate, rest = ciphertext.size() - done;
+  const std::uint8_t* in = ciphertext.data() + done;
+  std::uint8_t* out = plaintext.data() + done;
+  std::uint64_t* word = words;
+  if (rest >= 8) {
+    const std::uint64_t plain = words[0] ^ load_le64(in);
+    store_le64(out, plain);
+    words[0] ^= plain;
+    in += 8;
+    out += 8;
+    ++word;
+  }
+  const std::uint64_t low_bytes = (std::uint64_t{1} << byte_shift(rest % 8)) - 1;
+  const std::uint64_t plain = (*word ^ load_partial_le64(in, rest % 8)) & low_bytes;
+  store_partial_le64(out, plain, rest % 8);
+  *word ^= plain ^ (std::uint64_t{1} << byte_shift(rest % 8));
+  std::uint8_t computed[kAsconAead128TagBytes];
+  ascon_aead_finish(kernel, words, key_words, computed);
+  // Constant time: one combined difference, and no branch until it is complete. The empty
+  // asm hides the value's origin, so the compiler cannot turn the OR into early exits.
+  std::uint64_t difference = (load_le64(computed) ^ load_le64(tag.data())) |
+                             (load_le64(computed + 8) ^ load_le64(tag.data() + 8));
+  __asm__("" : "+r"(difference));
+  std::fill(std::begin(computed), std::end(computed), std::uint8_t{0});
+  keep_stores(computed);
+  if (difference != 0) {
+    std::fill(plaintext.begin(), plaintext.end(), std::uint8_t{0});
+    keep_stores(plaintext.data());
+    return false;
+  }
+  return true;
 }
 
 }  // namespace detail
