@@ -474,6 +474,67 @@ TEST_CASE("Ascon-AEAD128 encryption refuses partly overlapping plaintext and cip
   }
 }
 
+// Decryption into a buffer that partly overlaps the ciphertext: refused the same way, at every
+// offset around the block, one-shot (C++ and C) and streamed, the plaintext output zeroed; a
+// streamed refusal leaves the piece undecrypted, so finish() reports a mismatch.
+TEST_CASE("Ascon-AEAD128 decryption refuses partly overlapping ciphertext and plaintext") {
+  sponge_test::Rng rng(0xA5C7);
+  const auto key = bytes16(0x61), nonce = bytes16(0x71);
+  const Bytes associated_data = rng.bytes(3);
+  constexpr std::size_t kLength = 100, kMargin = 40;
+  for (const AsconKernel* kernel : runnable_kernels()) {
+    for (std::ptrdiff_t distance = 1; distance <= 33; ++distance) {
+      for (const std::ptrdiff_t offset : {distance, -distance}) {
+        INFO("kernel " << kernel->name << ", output at input " << (offset > 0 ? "+" : "")
+                       << offset);
+        const Bytes plaintext = rng.bytes(kLength);
+        Bytes ciphertext(kLength);
+        std::array<std::uint8_t, 16> tag{};
+        sponge::detail::ascon_aead128_encrypt_on(*kernel, key, nonce, associated_data, plaintext,
+                                                 ciphertext, tag);
+        Bytes buffer(kLength + 2 * kMargin, 0x5A);
+        const auto fill = [&] {
+          std::fill(buffer.begin(), buffer.end(), std::uint8_t{0x5A});
+          std::copy(ciphertext.begin(), ciphertext.end(), buffer.begin() + kMargin);
+        };
+        const std::span<const std::uint8_t> in = std::span(buffer).subspan(kMargin, kLength);
+        const std::span<std::uint8_t> out =
+            std::span(buffer).subspan(static_cast<std::size_t>(kMargin + offset), kLength);
+
+        fill();
+        CHECK_THROWS_AS((void)sponge::detail::ascon_aead128_decrypt_on(
+                            *kernel, key, nonce, associated_data, in, tag, out),
+                        std::invalid_argument);
+        CHECK(Bytes(out.begin(), out.end()) == Bytes(kLength, 0));
+
+        fill();
+        {
+          sponge::AsconAead128Decryptor decryptor(*kernel, key, nonce, out);
+          decryptor.update_associated_data(associated_data);
+          CHECK_THROWS_AS(decryptor.update(in), std::invalid_argument);
+          CHECK(Bytes(out.begin(), out.end()) == Bytes(kLength, 0));
+          CHECK_FALSE(decryptor.finish(tag));
+        }
+
+        fill();
+        CHECK(sponge_ascon_aead128_decrypt(key.data(), nonce.data(), associated_data.data(),
+                                           associated_data.size(), in.data(), in.size(), tag.data(),
+                                           out.data()) == SPONGE_ERROR_OVERLAP);
+        CHECK(Bytes(out.begin(), out.end()) == Bytes(kLength, 0));
+      }
+    }
+    // In place is allowed: the plaintext comes back.
+    const Bytes plaintext = rng.bytes(kLength);
+    Bytes buffer(kLength);
+    std::array<std::uint8_t, 16> tag{};
+    sponge::detail::ascon_aead128_encrypt_on(*kernel, key, nonce, associated_data, plaintext,
+                                             buffer, tag);
+    CHECK(sponge::detail::ascon_aead128_decrypt_on(*kernel, key, nonce, associated_data, buffer,
+                                                   tag, buffer));
+    CHECK(buffer == plaintext);
+  }
+}
+
 TEST_CASE("Ascon-AEAD128 rejects every single-bit change of ciphertext, tag and associated data") {
   sponge_test::Rng rng(0xA5C4);
   const auto key = bytes16(0x30), nonce = bytes16(0x50);

@@ -196,6 +196,29 @@ int sponge_c_api_check(char* first_failure, size_t first_failure_size, int* chec
     CHECK_C(&c, zeroed);
     CHECK_C(&c, strcmp(sponge_status_message(SPONGE_ERROR_OVERLAP),
                        sponge_status_message(SPONGE_ERROR_AUTHENTICATION)) != 0);
+    /* Decryption the same way: refused with the plaintext output zeroed, in place allowed. */
+    uint8_t sealed[100];
+    memset(overlap, 0x5A, sizeof overlap);
+    CHECK_C(&c, sponge_ascon_aead128_encrypt(ascon_key, ascon_nonce, ascon_ad, 1, overlap, 100,
+                                             sealed, overlap_tag) == SPONGE_OK);
+    zeroed = 1;
+    int refused = 1;
+    for (int offset = -17; offset <= 17; ++offset) {
+      memset(overlap, 0x5A, sizeof overlap);
+      memcpy(overlap + 30, sealed, sizeof sealed);
+      uint8_t* overlap_pt = overlap + 30 + offset;
+      const sponge_status status = sponge_ascon_aead128_decrypt(
+          ascon_key, ascon_nonce, ascon_ad, 1, overlap + 30, 100, overlap_tag, overlap_pt);
+      if (offset == 0) {
+        CHECK_C(&c, status == SPONGE_OK && overlap_pt[0] == 0x5A && overlap_pt[99] == 0x5A);
+        continue;
+      }
+      refused &= status == SPONGE_ERROR_OVERLAP;
+      for (size_t i = 0; i < 100; ++i)
+        zeroed &= overlap_pt[i] == 0;
+    }
+    CHECK_C(&c, refused);
+    CHECK_C(&c, zeroed);
   }
   const char* ascon_kernel = sponge_active_ascon_kernel();
   CHECK_C(&c, ascon_kernel != NULL && ascon_kernel[0] != '\0');

@@ -28,7 +28,7 @@ namespace sponge {
 // plaintexts and voids authenticity). Decryption compares the tag in constant time; on a
 // mismatch it reports failure and zeroes the plaintext output, so no unverified plaintext is
 // released. Plaintext and ciphertext may be the same buffer (in-place), but must not partly
-// overlap.
+// overlap: encryption and decryption throw std::invalid_argument for that, the output zeroed.
 // ---------------------------------------------------------------------------------------
 namespace detail {
 
@@ -212,7 +212,9 @@ class AsconAead128Decryptor {
   AsconAead128Decryptor& update_associated_data(std::span<const std::uint8_t> data);
   // Throws std::length_error when the ciphertext so far is longer than the plaintext buffer
   // (nothing of this piece is written), std::logic_error after finish(). The ciphertext may
-  // lie in the plaintext buffer itself, at the bytes this piece's plaintext goes to.
+  // lie in the plaintext buffer itself, at the bytes this piece's plaintext goes to; partly
+  // overlapping them throws std::invalid_argument with those bytes zeroed and the piece not
+  // decrypted (finish() then reports a mismatch).
   void update(std::span<const std::uint8_t> ciphertext);
   // True when `tag` is the tag of what was decrypted (compared in constant time). False: the
   // whole plaintext buffer is zeroed. Either way the state and key are wiped; a later call
@@ -243,7 +245,8 @@ void ascon_aead128_encrypt(AsconAead128Key key, AsconAead128Nonce nonce,
                            std::span<std::uint8_t> ciphertext,
                            std::span<std::uint8_t, kAsconAead128TagBytes> tag);
 // True when the tag matches. False: `plaintext` is zeroed. `plaintext` must be as long as
-// `ciphertext` (std::invalid_argument otherwise).
+// `ciphertext` (std::invalid_argument otherwise), and be it or not overlap it (partly
+// overlapping: std::invalid_argument, `plaintext` zeroed).
 [[nodiscard]] bool ascon_aead128_decrypt(AsconAead128Key key, AsconAead128Nonce nonce,
                                          std::span<const std::uint8_t> associated_data,
                                          std::span<const std::uint8_t> ciphertext,

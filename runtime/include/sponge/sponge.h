@@ -35,8 +35,8 @@ typedef enum sponge_status {
   /* A streaming state used out of order: not initialised (or cleared), or absorbing after
    * squeezing has begun (initialise it again to start over). Nothing is absorbed. */
   SPONGE_ERROR_MISUSE = -6,
-  /* Ascon-AEAD128 encryption: the ciphertext output partly overlaps the plaintext (the same
-   * buffer exactly is allowed). Nothing is encrypted; the ciphertext output and the tag are
+  /* Ascon-AEAD128: the text output partly overlaps the text input (the same buffer exactly
+   * is allowed). Nothing is encrypted or decrypted; the output (and an encryption's tag) is
    * zeroed. */
   SPONGE_ERROR_OVERLAP = -7
 } sponge_status;
@@ -207,8 +207,8 @@ sponge_status sponge_ascon_cxof128(const uint8_t* custom, size_t custom_len, con
  * bytes to `pt` and returns SPONGE_OK only when `tag` matches (compared in constant time);
  * on a mismatch it returns SPONGE_ERROR_AUTHENTICATION with `pt` zeroed, so no unverified
  * plaintext is released. The text output may be the text input itself (in-place), but must
- * not partly overlap it: encryption refuses that with SPONGE_ERROR_OVERLAP, the ciphertext
- * output and the tag zeroed (checked after the NULL arguments). Key, nonce and tag are read
+ * not partly overlap it: both refuse that with SPONGE_ERROR_OVERLAP, the text output (and
+ * an encryption's tag) zeroed (checked after the NULL arguments). Key, nonce and tag are read
  * before any output is written. A NULL text output is allowed with a zero length, like every
  * input. */
 sponge_status sponge_ascon_aead128_encrypt(const uint8_t key[16], const uint8_t nonce[16],

@@ -396,6 +396,13 @@ void AsconAead128Decryptor::update(std::span<const std::uint8_t> ciphertext) {
     throw std::length_error(
         "sponge: Ascon-AEAD128 update(): more ciphertext than the plaintext buffer holds");
   }
+  if (detail::partly_overlap(ciphertext.data(), plaintext_.data() + written_, ciphertext.size())) {
+    // Not decrypted: finish() then fails the tag check and zeroes the whole buffer.
+    std::fill_n(plaintext_.data() + written_, ciphertext.size(), std::uint8_t{0});
+    throw std::invalid_argument(
+        "sponge: Ascon-AEAD128 update(): ciphertext partly overlaps the plaintext it decrypts to "
+        "(zeroed)");
+  }
   state_.decrypt(ciphertext.data(), plaintext_.data() + written_, ciphertext.size());
   written_ += ciphertext.size();
 }
@@ -627,6 +634,11 @@ bool ascon_aead128_decrypt_on(const AsconKernel& kernel, AsconAead128Key key,
   if (plaintext.size() != ciphertext.size()) {
     throw std::invalid_argument(
         "sponge: ascon_aead128_decrypt: plaintext and ciphertext differ in length");
+  }
+  if (partly_overlap(ciphertext.data(), plaintext.data(), ciphertext.size())) {
+    std::fill(plaintext.begin(), plaintext.end(), std::uint8_t{0});
+    throw std::invalid_argument(
+        "sponge: ascon_aead128_decrypt: plaintext partly overlaps ciphertext (zeroed)");
   }
   std::uint64_t words[5], key_words[2];
   ascon_aead_begin(kernel, words, key_words, key.data(), nonce.data(), associated_data.data(),

@@ -418,6 +418,10 @@ sponge_status sponge_ascon_aead128_decrypt(const uint8_t key[16], const uint8_t 
     return SPONGE_ERROR_NULL_INPUT;
   }
   if (pt == nullptr && ct_len != 0) return SPONGE_ERROR_NULL_OUTPUT;
+  if (sponge::detail::partly_overlap(ct, pt, ct_len)) {
+    std::fill_n(pt, ct_len, std::uint8_t{0});
+    return SPONGE_ERROR_OVERLAP;
+  }
   // The tag is copied first: `pt` may then overlap it.
   std::array<std::uint8_t, 16> expected_tag;
   std::copy_n(tag, expected_tag.size(), expected_tag.begin());
@@ -445,7 +449,7 @@ const char* sponge_status_message(sponge_status status) {
     case SPONGE_ERROR_MISUSE:
       return "state used out of order: not initialised, or absorb after squeeze";
     case SPONGE_ERROR_OVERLAP:
-      return "Ascon-AEAD128 ciphertext partly overlaps the plaintext (output and tag zeroed)";
+      return "Ascon-AEAD128 text output partly overlaps the text input (output zeroed)";
   }
   return "unknown sponge_status";
 }
