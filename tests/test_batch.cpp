@@ -1,4 +1,4 @@
-// The batch hash functions (issue 12): on every compiled batch kernel this CPU runs, called
+// The batch hash functions: on every compiled batch kernel this CPU runs, called
 // through the scheduler directly, the digests equal the one-shot functions' for every message
 // count 0..33 and mixed lengths 0..4 * rate + 1 (random and structured); messages that
 // overlap each other, digests that overlap their own message (the documented rule), messages

@@ -1,11 +1,12 @@
 // The portable Ascon-p[320] (NIST SP 800-232): usable on any CPU and any endianness, and
 // the reference every generated Ascon kernel is tested against.
 //
-// One round is three layers kept strictly apart (seed 002: a compiler, or our generator,
-// schedules them best that way): constant addition, substitution, linear layer. The
-// substitution is the 16-operation form of IACR ePrint 2023/1721 (10 XOR, 4 OR, 1 AND, 1 NOT;
-// 15 on AArch64, where `~x4 | x3` is one ORN) instead of the specification's 22; the unit
-// test checks it against the specification's form on all 32 S-box inputs.
+// One round is three layers kept strictly apart (the Ascon speed-up this project grew
+// from: a compiler, or our generator, schedules them best that way): constant addition,
+// substitution, linear layer. The substitution is the 16-operation form of IACR ePrint 2023/1721
+// (10 XOR, 4 OR, 1 AND, 1 NOT; 15 on AArch64, where `~x4 | x3` is one ORN) instead of the
+// specification's 22; the unit test checks it against the specification's form on all 32 S-box
+// inputs.
 //
 // The permutation of r rounds runs the last r of the 12 rounds: round index 12 - r .. 11,
 // so p12, p8 and p6 are one round body with a start round (0, 4, 6).

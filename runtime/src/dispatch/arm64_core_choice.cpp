@@ -18,19 +18,19 @@ constexpr std::uint32_t kApple = 0x61;
 //              (ARMV8_HAVE_SHA3_AND_WORTH_USING) is enabled only on the Apple M1 and M2
 //              MIDR parts on Linux and on "Apple M1".."Apple M4" on macOS; on Neoverse V1,
 //              N2 and V2 it uses EOR3 elsewhere but keeps the scalar Keccak.
-//   [issue13]  spongegen issue 13, collecting public reports: the SHA3 path about 2x
-//              slower than a good scalar kernel on Neoverse V2 (AWS Graviton4) and
+//   [reports]  public benchmark reports collected when this table was made: the SHA3
+//              path about 2x slower than a good scalar kernel on Neoverse V2 (AWS Graviton4) and
 //              Cortex-X2 class cores, where the SHA3 instructions issue to a fraction of
 //              the vector pipes; about 3.5 cycles/byte on Apple M1 with it.
 constexpr Arm64CoreRating kTable[] = {
     {kApple, kAnyPart, "Apple (M1 and later; every core macOS runs on)", kArm64Sha3KernelName,
-     "[openssl] allow-list, [issue13] M1 figure"},
+     "[openssl] allow-list, [reports] M1 figure"},
     {kArm, 0xd40, "Neoverse V1", kArm64ScalarKernelName, "[openssl] not on the allow-list"},
     {kArm, 0xd49, "Neoverse N2", kArm64ScalarKernelName, "[openssl] not on the allow-list"},
     {kArm, 0xd4f, "Neoverse V2 (AWS Graviton4)", kArm64ScalarKernelName,
-     "[issue13] about 2x slower with SHA3; [openssl]"},
-    {kArm, 0xd48, "Cortex-X2", kArm64ScalarKernelName, "[issue13] about 2x slower with SHA3"},
-    {kArm, 0xd4e, "Cortex-X3", kArm64ScalarKernelName, "[issue13] X2 class; [openssl]"},
+     "[reports] about 2x slower with SHA3; [openssl]"},
+    {kArm, 0xd48, "Cortex-X2", kArm64ScalarKernelName, "[reports] about 2x slower with SHA3"},
+    {kArm, 0xd4e, "Cortex-X3", kArm64ScalarKernelName, "[reports] X2 class; [openssl]"},
     {kArm, 0xd47, "Cortex-A710", kArm64ScalarKernelName, "[openssl] not on the allow-list"},
     {kArm, 0xd46, "Cortex-A510", kArm64ScalarKernelName, "[openssl] not on the allow-list"},
 };

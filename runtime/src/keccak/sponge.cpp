@@ -3,10 +3,10 @@
 // Full rate blocks of the input go straight from the caller's buffer through the kernel's
 // fused "XOR block, then permute" entry. Input that does not fill a block is XORed into
 // the state here in C++ as it arrives, and the block is permuted with the permute-only entry
-// once it is full; the final, padded block goes the same way (seed 003: a fused entry would
-// XOR a whole rate of mostly zeros). No input is ever copied into a buffer.
-// The loop over blocks is here, not in the kernel, so no single kernel call runs for longer
-// than one permutation.
+// once it is full; the final, padded block goes the same way (a fused entry, as the Go
+// package this project grew from has for full blocks, would XOR a whole rate of mostly zeros). No
+// input is ever copied into a buffer. The loop over blocks is here, not in the kernel, so no single
+// kernel call runs for longer than one permutation.
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
