@@ -71,6 +71,16 @@
 // stay the rule, and Zen 5, which runs RORX on three of its six ALUs (0.32 cycles each
 // in a throughput loop), is bound by issue more than by the chain.
 //
+// Before it returns, every entry clears each caller-saved register a call reaching that
+// return wrote and left holding data, so that no lane stays in a register for a later
+// spill (a lazy-binding PLT resolver, a signal frame) to write where nobody wipes it:
+// 5 to 8 instructions at a return, placed before the epilogue's restores,
+// computed from what the entries write and checked at generation. Registers cleared:
+//   rax, rcx, rdx, rsi, r8, r9, r10, r11.
+// Cost, measured (AMD EPYC, Zen 5, 2 vCPUs, KVM; 2026-12-01; TSC ticks per call, the
+// minimum over three runs of 300 trials of 1,000 calls; without the clearing -> with it):
+//   p12 64.3 -> 64.2: within the noise.
+//
 // Windows x64 (COFF, _WIN32): the same code, with Windows unwind codes (the SEH_* lines:
 // .seh_pushreg, .seh_stackalloc, .seh_savexmm after the prologue instructions they
 // describe, read from those instructions and checked against the CFI at generation).
@@ -643,6 +653,12 @@ SYMBOL(sponge_ascon_p320_amd64_bmi2_p12):
 	mov qword ptr [rdi + 16], r9
 	mov qword ptr [rdi + 24], r10
 	mov qword ptr [rdi + 32], r11
+	// No lane stays in a register: clear the caller-saved ones written.
+	xor eax, eax
+	xor r8d, r8d
+	xor r9d, r9d
+	xor r10d, r10d
+	xor r11d, r11d
 	pop r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r15
@@ -1025,6 +1041,12 @@ SYMBOL(sponge_ascon_p320_amd64_bmi2_p8):
 	mov qword ptr [rdi + 16], r9
 	mov qword ptr [rdi + 24], r10
 	mov qword ptr [rdi + 32], r11
+	// No lane stays in a register: clear the caller-saved ones written.
+	xor eax, eax
+	xor r8d, r8d
+	xor r9d, r9d
+	xor r10d, r10d
+	xor r11d, r11d
 	pop r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r15
@@ -1329,6 +1351,12 @@ SYMBOL(sponge_ascon_p320_amd64_bmi2_p6):
 	mov qword ptr [rdi + 16], r9
 	mov qword ptr [rdi + 24], r10
 	mov qword ptr [rdi + 32], r11
+	// No lane stays in a register: clear the caller-saved ones written.
+	xor eax, eax
+	xor r8d, r8d
+	xor r9d, r9d
+	xor r10d, r10d
+	xor r11d, r11d
 	pop r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r15
@@ -1875,6 +1903,14 @@ LOCAL(sponge_ascon_p320_amd64_bmi2_absorb_hash_done):
 	mov qword ptr [rdi + 16], r9
 	mov qword ptr [rdi + 24], r10
 	mov qword ptr [rdi + 32], r11
+	// No lane stays in a register: clear the caller-saved ones written.
+	xor eax, eax
+	xor edx, edx
+	xor esi, esi
+	xor r8d, r8d
+	xor r9d, r9d
+	xor r10d, r10d
+	xor r11d, r11d
 	pop r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r15
@@ -2266,6 +2302,14 @@ LOCAL(sponge_ascon_p320_amd64_bmi2_absorb_ad_done):
 	mov qword ptr [rdi + 16], r9
 	mov qword ptr [rdi + 24], r10
 	mov qword ptr [rdi + 32], r11
+	// No lane stays in a register: clear the caller-saved ones written.
+	xor eax, eax
+	xor edx, edx
+	xor esi, esi
+	xor r8d, r8d
+	xor r9d, r9d
+	xor r10d, r10d
+	xor r11d, r11d
 	pop r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r15
@@ -2660,6 +2704,15 @@ LOCAL(sponge_ascon_p320_amd64_bmi2_encrypt_done):
 	mov qword ptr [rdi + 16], r9
 	mov qword ptr [rdi + 24], r10
 	mov qword ptr [rdi + 32], r11
+	// No lane stays in a register: clear the caller-saved ones written.
+	xor eax, eax
+	xor ecx, ecx
+	xor edx, edx
+	xor esi, esi
+	xor r8d, r8d
+	xor r9d, r9d
+	xor r10d, r10d
+	xor r11d, r11d
 	pop r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r15
@@ -3058,6 +3111,15 @@ LOCAL(sponge_ascon_p320_amd64_bmi2_decrypt_done):
 	mov qword ptr [rdi + 16], r9
 	mov qword ptr [rdi + 24], r10
 	mov qword ptr [rdi + 32], r11
+	// No lane stays in a register: clear the caller-saved ones written.
+	xor eax, eax
+	xor ecx, ecx
+	xor edx, edx
+	xor esi, esi
+	xor r8d, r8d
+	xor r9d, r9d
+	xor r10d, r10d
+	xor r11d, r11d
 	pop r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r15

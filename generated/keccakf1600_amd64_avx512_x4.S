@@ -66,8 +66,8 @@
 //   per round          134  (4 states: 33.5 a state; theta 15 + 5 + 25, rho 24,
 //                      copies 10, chi 25, iota 1, moves home 25, loop test 4)
 //   loop               5 per round, 120 per permutation
-//   per permutation    3286  (four states: 821 a state)
-//   permute entry      204 instructions, 1343 bytes in the file
+//   per permutation    3292  (four states: 823 a state)
+//   permute entry      210 instructions, 1359 bytes in the file
 //   absorb entry       up to 137 (the pointers, the gather and the loads) before
 //                      the jump
 //   frame              0 bytes, 0 registers saved
@@ -89,6 +89,16 @@
 // on amd64-avx512-x8: per state the eight-state kernel stays ahead there. LLVM 14
 // has no Zen 4 or Zen 5 model; its znver2, znver3 and alderlake models accept
 // this code, but those cores have no AVX-512 and cannot run it.
+//
+// Before it returns, every entry clears each caller-saved register a call reaching that
+// return wrote and left holding data, so that no lane stays in a register for a later
+// spill (a lazy-binding PLT resolver, a signal frame) to write where nobody wipes it:
+// 6 instructions at each return, placed before the epilogue's restores,
+// computed from what the entries write and checked at generation. Registers cleared:
+//   rax, rcx, r8, r9, r10, r11.
+// Cost, measured (AMD EPYC, Zen 5, 2 vCPUs, KVM; 2026-12-01; TSC ticks per call, the
+// minimum over three runs of 300 trials of 1,000 calls; without the clearing -> with it):
+//   permute 470.9 -> 469.6, absorb136 488.7 -> 490.0: within the noise.
 //
 // Windows x64 (COFF, _WIN32): the same code, with Windows unwind codes (the SEH_* lines:
 // .seh_pushreg, .seh_stackalloc, .seh_savexmm after the prologue instructions they
@@ -378,6 +388,13 @@ LOCAL(keccakf1600_amd64_avx512_x4_loop):
 	vpxorq zmm30, zmm30, zmm30
 	vpxorq zmm31, zmm31, zmm31
 	vzeroall
+	// No lane stays in a register: clear the caller-saved ones written.
+	xor eax, eax
+	xor ecx, ecx
+	xor r8d, r8d
+	xor r9d, r9d
+	xor r10d, r10d
+	xor r11d, r11d
 	ret
 	.cfi_endproc
 	SEH_ENDPROC

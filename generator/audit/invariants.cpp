@@ -4,6 +4,7 @@
 #include <optional>
 #include <set>
 
+#include "audit/register_residue.hpp"
 #include "audit/semantics.hpp"
 #include "program/amd64.hpp"
 #include "program/arm64.hpp"
@@ -451,12 +452,29 @@ void check_shared_frames(const Program& program, std::vector<std::string>& probl
   }
 }
 
+// No lane survives in a register: at every return of every entry, each caller-saved register
+// the call wrote was last written by a zeroing idiom (kernels/register_clearing.hpp).
+void check_register_residue(const Program& program, std::size_t entry,
+                            std::vector<std::string>& problems) {
+  const ReturnResidue residue = register_residue(program, entry);
+  const Function& at = program.functions[residue.function];
+  for (const RegisterLocation& reg : residue.registers) {
+    problems.push_back(
+        program.functions[entry].symbol + ": returns (" + at.symbol + ", '" +
+        writers::format_instruction(program, std::get<Instruction>(at.items[residue.item])) +
+        "') with caller-saved " + location_name(program.isa, reg) +
+        " holding what it computed: its last write is no zeroing idiom");
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> check_invariants(const Program& program) {
   std::vector<std::string> problems;
-  for (std::size_t f = 0; f < program.functions.size(); ++f)
+  for (std::size_t f = 0; f < program.functions.size(); ++f) {
     EntryChecker(program, f, problems);
+    check_register_residue(program, f, problems);
+  }
   if (program.isa == Isa::amd64) {
     for (const Function& function : program.functions)
       check_win64_unwind(program, function, false, problems);

@@ -10,6 +10,8 @@
 //  - no residue: at the return, no slot of the released frame still holds data derived
 //    from the state or the input (the last write to each such slot stored public data,
 //    e.g. zero); saves of callee-saved registers hold the caller's values and are exempt;
+//  - no register residue: at every return, each caller-saved register (general-purpose or
+//    vector) the call wrote was last written by a zeroing idiom (audit/register_residue.hpp);
 //  - the ABI: every callee-saved register the entry writes was saved first, and is
 //    restored from the same slot before the return;
 //  - Windows unwind (amd64): each function's Windows unwind codes describe the frame its

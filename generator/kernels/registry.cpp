@@ -1,5 +1,6 @@
 #include "kernels/kernel.hpp"
 
+#include "kernels/register_clearing.hpp"
 #include "kernels/win64_entries.hpp"
 
 namespace spongegen::kernels {
@@ -80,19 +81,25 @@ std::vector<KernelSpec> listed_kernels() {
 }  // namespace
 
 const std::vector<KernelSpec>& all_kernels() {
-  // Every Program is named after its spec here, and every amd64 kernel gets its Windows x64
-  // entries (and their header lines after the builder's), the later ones included.
+  // Every Program is named after its spec here, every entry clears the caller-saved registers
+  // it wrote before it returns, and every amd64 kernel gets its Windows x64 entries (the
+  // header lines of both after the builder's), the later ones included.
   static const std::vector<KernelSpec> kKernels = [] {
     std::vector<KernelSpec> kernels = listed_kernels();
     for (KernelSpec& spec : kernels) {
       spec.build = [build = spec.build, name = spec.name, isa = spec.isa] {
         BuiltKernel kernel = build();
         kernel.program.kernel_name = name;
-        if (isa != Isa::amd64) return kernel;
+        std::vector<std::string> added_lines =
+            clearing_header_lines(name, emit_clear_caller_saved(kernel.program));
+        if (isa == Isa::amd64) {
+          const std::vector<std::string> win64_lines = add_win64_entries(kernel.program);
+          added_lines.insert(added_lines.end(), win64_lines.begin(), win64_lines.end());
+        }
         kernel.header = [builder_lines = std::move(kernel.header),
-                         win64_lines = add_win64_entries(kernel.program)](const HeaderInputs& in) {
+                         added_lines = std::move(added_lines)](const HeaderInputs& in) {
           std::vector<std::string> lines = builder_lines(in);
-          lines.insert(lines.end(), win64_lines.begin(), win64_lines.end());
+          lines.insert(lines.end(), added_lines.begin(), added_lines.end());
           return lines;
         };
         return kernel;

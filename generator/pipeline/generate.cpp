@@ -13,16 +13,6 @@
 namespace spongegen::pipeline {
 namespace {
 
-void check_invariants(const kernels::KernelSpec& spec, const Program& program) {
-  const auto problems = audit::check_invariants(program);
-  if (problems.empty()) return;
-  std::string message =
-      "kernel " + spec.name + " breaks " + std::to_string(problems.size()) + " invariant(s):";
-  for (const auto& problem : problems)
-    message += "\n  " + problem;
-  throw GenerationError(message);
-}
-
 // The header pass: each kernel's composer, given its audit and the others'.
 void write_headers(std::vector<GeneratedKernel>& kernels,
                    std::vector<kernels::HeaderComposer>& composers) {
@@ -40,13 +30,23 @@ void write_headers(std::vector<GeneratedKernel>& kernels,
 
 }  // namespace
 
+void require_invariants(const std::string& kernel, const Program& program) {
+  const auto problems = audit::check_invariants(program);
+  if (problems.empty()) return;
+  std::string message =
+      "kernel " + kernel + " breaks " + std::to_string(problems.size()) + " invariant(s):";
+  for (const auto& problem : problems)
+    message += "\n  " + problem;
+  throw GenerationError(message);
+}
+
 std::vector<GeneratedKernel> generate_kernels(bool verify, const VerifyReport& report) {
   std::vector<GeneratedKernel> generated;
   std::vector<kernels::HeaderComposer> composers;
   for (const kernels::KernelSpec& spec : kernels::all_kernels()) {
     kernels::BuiltKernel kernel = spec.build();
     writers::EncodedProgram encoded = writers::encode(kernel.program);
-    check_invariants(spec, kernel.program);
+    require_invariants(spec.name, kernel.program);
     audit::check_cpu_features(kernel.program, spec.cpu_features);
     if (verify) {
       const verify::VerifyResult result = verify::verify_against_portable(spec, kernel, encoded);

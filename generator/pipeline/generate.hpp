@@ -28,6 +28,10 @@ using VerifyReport = std::function<void(const std::string& kernel, const std::st
 // GenerationError for a kernel that breaks an invariant or needs an undeclared CPU feature.
 std::vector<GeneratedKernel> generate_kernels(bool verify, const VerifyReport& report = {});
 
+// Throws a GenerationError naming the kernel and each broken invariant (audit/invariants.hpp)
+// of its Program; generate_kernels runs it on every kernel.
+void require_invariants(const std::string& kernel, const Program& program);
+
 // The files of generated/: each kernel's .S, then the C header and the manifest.
 std::vector<writers::GeneratedFile> output_files(const std::vector<GeneratedKernel>& kernels);
 
