@@ -10,7 +10,10 @@
 // registers rather than from the lanes the round before has just stored.
 #include <fmt/format.h>
 
+#include <iterator>
 #include <string>
+#include <variant>
+#include <vector>
 
 #include "kernels/keccak_entries.hpp"
 #include "model/keccak.hpp"
@@ -48,6 +51,9 @@ struct ResidentLane {
   Reg reg;
 };
 constexpr ResidentLane kResident[] = {{13, r13}, {17, r14}, {21, r15}};
+// Go's code keeps the goroutine pointer g in r14, so the Go entries leave it alone: lane 17
+// lives in memory there, like the other unresident lanes.
+constexpr ResidentLane kGoResident[] = {{13, r13}, {21, r15}};
 // Callee-saved registers among the above, saved in this order.
 constexpr Reg kSaved[] = {rbx, rbp, r12, r13, r14, r15};
 constexpr int kScratchBytes = keccak::kStateBytes;
@@ -74,13 +80,6 @@ struct StateCopy {
 constexpr StateCopy kArray{kState};
 constexpr StateCopy kScratch{rsp};
 
-const ResidentLane* resident(int lane) {
-  for (const ResidentLane& r : kResident) {
-    if (r.lane == lane) return &r;
-  }
-  return nullptr;
-}
-
 // The first round of an absorb entry reads the rate block as it reads the state: each rate
 // lane is XORed with its block lane on the way into theta and into chi, instead of a pass
 // that XORs the block into memory first (17 read-modify-write stores, then 17 loads that
@@ -97,6 +96,34 @@ constexpr int kLaneDisplacedByBlock = 21;
 
 class Amd64KeccakBuilder {
  public:
+  explicit Amd64KeccakBuilder(bool go = false) : go_(go) {
+    if (go_) {
+      resident_.assign(std::begin(kGoResident), std::end(kGoResident));
+    } else {
+      resident_.assign(std::begin(kResident), std::end(kResident));
+    }
+  }
+
+  // The Go (ABI0) file: the Keccak-f[1600] permute entry, its arguments read from the
+  // caller's frame and its scratch state in the frame the Go toolchain allocates.
+  Program build_go() {
+    Program& program = kernel_.program;
+    program.isa = Isa::amd64;
+    program.kernel_name = "amd64-bmi2";
+    program.options = {{"syntax", "go (plan 9) amd64"}, {"abi", "go abi0"}};
+    check_resident_lanes();
+    round_constants_ = program.new_label("keccakf1600_amd64_bmi2_round_constants");
+    second_round_ = program.new_label("keccakf1600_amd64_bmi2_second_round");
+    loop_ = program.new_label("keccakf1600_amd64_bmi2_loop");
+    const keccak::RoundVariant& variant = keccak::model().variants.front();
+    check_round_count(variant);
+    emit_permute_entry(variant);
+    program.functions.back().frame_bytes = kFrameBytes;
+    add_round_constant_table(program, round_constants_);
+    program.header_lines = go_header_lines(program.functions.back());
+    return std::move(program);
+  }
+
   BuiltKernel build() {
     kernel_.program.isa = Isa::amd64;
     kernel_.program.property_note = PropertyNote::x86_ibt_shstk;
@@ -128,14 +155,21 @@ class Amd64KeccakBuilder {
  private:
   // Where a round reads `lane`: its register if resident (and not displaced by the block
   // pointer in an absorb entry's first round), else memory (nullptr).
-  static const ResidentLane* input_register(int lane, const AbsorbedBlock* absorbed) {
+  const ResidentLane* input_register(int lane, const AbsorbedBlock* absorbed) const {
     if (absorbed && lane == absorbed->lane_read_from_memory) return nullptr;
     return resident(lane);
   }
 
+  const ResidentLane* resident(int lane) const {
+    for (const ResidentLane& r : resident_) {
+      if (r.lane == lane) return &r;
+    }
+    return nullptr;
+  }
+
   // The resident lanes' conditions (see kResident), from the model.
-  static void check_resident_lanes() {
-    for (const ResidentLane& r : kResident) {
+  void check_resident_lanes() const {
+    for (const ResidentLane& r : resident_) {
       for (int row = 0; row < 5; ++row) {
         for (const keccak::ChiInput& input : keccak::model().chi_rows[row]) {
           if (input.lane != r.lane) continue;
@@ -167,7 +201,7 @@ class Amd64KeccakBuilder {
   // jump into it, with the frame the loop expects.
   void emit_permute_entry(const keccak::RoundVariant& variant) {
     Emitter e(kernel_.program, add_permute_entry(kernel_, variant, kSymbolSuffix));
-    e.endbr64();
+    if (!go_) e.endbr64();
     emit_prologue(e, variant, nullptr);
     emit_column_parities(e, kArray, 5, nullptr, kEvenRound.b);
     if (loop_bound_) {
@@ -208,17 +242,24 @@ class Amd64KeccakBuilder {
   // table's end, so it turns rounds / 4 times.
   void emit_prologue(Emitter& e, const keccak::RoundVariant& variant,
                      const AbsorbedBlock* absorbed) {
-    e.comment("Save the callee-saved registers the rounds use, then make room for the scratch");
-    e.comment("state.");
-    int cfa_offset = 8;  // the return address
-    for (Reg reg : kSaved) {
-      e.push(reg);
-      cfa_offset += 8;
-      e.cfi({CfiKind::adjust_cfa_offset, 8});
-      e.cfi({CfiKind::offset, -cfa_offset, reg});
+    if (go_) {
+      e.comment("Go ABI0: the arguments are in the caller's frame; the frame (scratch state");
+      e.comment("and constant pointer) is allocated by the toolchain's prologue.");
+      e.mov(kState, Mem{kNoBase, 0, Addressing::go_argument, kNoLabel, 8});
+      e.annotate("state");
+    } else {
+      e.comment("Save the callee-saved registers the rounds use, then make room for the scratch");
+      e.comment("state.");
+      int cfa_offset = 8;  // the return address
+      for (Reg reg : kSaved) {
+        e.push(reg);
+        cfa_offset += 8;
+        e.cfi({CfiKind::adjust_cfa_offset, 8});
+        e.cfi({CfiKind::offset, -cfa_offset, reg});
+      }
+      e.sub(rsp, kFrameBytes);
+      e.cfi({CfiKind::adjust_cfa_offset, kFrameBytes});
     }
-    e.sub(rsp, kFrameBytes);
-    e.cfi({CfiKind::adjust_cfa_offset, kFrameBytes});
     e.lea(kChiOut, qword_rip(round_constants_, 8 * variant.first_round()));
     e.mov(qword(rsp, kConstantPointerSlot), kChiOut);
     e.annotate("the loop's pointer into the round constants");
@@ -226,7 +267,7 @@ class Amd64KeccakBuilder {
       e.mov(absorbed->block, kBlock);
       e.annotate("the block, for the first round");
     }
-    for (const ResidentLane& r : kResident) {
+    for (const ResidentLane& r : resident_) {
       if (absorbed && r.lane == absorbed->lane_read_from_memory) continue;
       e.mov(r.reg, kArray.lane(r.lane));
       e.annotate("a register-resident lane");
@@ -236,11 +277,20 @@ class Amd64KeccakBuilder {
 
   void emit_epilogue(Emitter& e) {
     e.blank();
-    e.comment("The last round wrote the caller's array; add the register-resident lanes, drop");
-    e.comment("the frame and restore.");
-    for (const ResidentLane& r : kResident)
+    if (go_) {
+      e.comment("The last round wrote the caller's array; add the register-resident lanes and");
+      e.comment("wipe the scratch state (the toolchain's epilogue releases the frame).");
+    } else {
+      e.comment("The last round wrote the caller's array; add the register-resident lanes, drop");
+      e.comment("the frame and restore.");
+    }
+    for (const ResidentLane& r : resident_)
       e.mov(kArray.lane(r.lane), r.reg);
     emit_scratch_wipe(e);
+    if (go_) {
+      e.ret();
+      return;
+    }
     e.add(rsp, kFrameBytes);
     e.cfi({CfiKind::adjust_cfa_offset, -kFrameBytes});
     for (auto it = std::rbegin(kSaved); it != std::rend(kSaved); ++it) {
@@ -572,6 +622,55 @@ class Amd64KeccakBuilder {
     };
   }
 
+  // The Go file's decisions, with their figures.
+  std::vector<std::string> go_header_lines(const Function& permute) const {
+    std::size_t instructions = 0;
+    for (const Item& item : permute.items)
+      instructions += std::holds_alternative<Instruction>(item) ? 1 : 0;
+    return {
+        "Keccak-f[1600] for amd64 with BMI1 and BMI2 (ANDN, RORX), as Go (Plan 9) assembly for",
+        fmt::format("Go's ABI0: the amd64-bmi2 kernel's rounds ({} unrolled, run {} times), "
+                    "{} instructions.",
+                    count_word(kRoundsPerIteration), count_word(kIterations), instructions),
+        "",
+        fmt::format("Frame: ${} = the {}-byte scratch state at 0(SP) and the 8-byte pointer "
+                    "into the",
+                    permute.frame_bytes, kScratchBytes),
+        fmt::format("round constants at {}(SP). The toolchain's prologue allocates it (and "
+                    "saves BP);",
+                    kConstantPointerSlot),
+        fmt::format("{} >= 128, so the toolchain keeps the stack-bound check that a leaf with "
+                    "a smaller",
+                    permute.frame_bytes),
+        "frame loses (it is made NOSPLIT automatically below 128 bytes).",
+        "Not NOSPLIT: the prologue's stack-bound check is the only point where the runtime can",
+        "stop a goroutine that hashes in a loop of these calls (assembly is never preempted",
+        "asynchronously); NOSPLIT, or a frame under 128 bytes, leaves a long hash holding every",
+        "P through a stop-the-world (measured with fastkeccak's NOSPLIT kernel: 219-307 ms",
+        "against 0.34 ms without NOSPLIT, 32 MiB one block a call, GOMAXPROCS=2).",
+        "Work per call: one permutation (24 rounds); the loop over blocks is Go code, so no call",
+        "runs longer than one permutation between preemption points.",
+        "ABI0 saves no register: no pushes, no CFI, no endbr64 (Go binaries carry no IBT), no",
+        "alignment directives (TEXT symbols are 32-byte aligned).",
+        "Register roles:",
+        "  DI           the caller's state array, loaded from state+0(FP)",
+        fmt::format("  SP           the {}-byte scratch state, which alternates with DI round "
+                    "by round",
+                    kScratchBytes),
+        "  R8 R9 R10 R11 SI  and  CX DX BX BP R12",
+        "               two sets of five that trade roles every round (theta's C and chi's",
+        "               inputs B; theta's D, then the next round's C)",
+        fmt::format("  R13 R15      lanes {} and {}, which never leave registers",
+                    resident_[0].lane, resident_[1].lane),
+        "  R14          not written: Go keeps g there (lane 17, resident in r14 in the",
+        "               System V file, lives in memory here)",
+        "  AX           one chi output on its way to memory; the loop's end address",
+        "The scratch lanes the rounds write are zeroed before the return.",
+    };
+  }
+
+  bool go_ = false;
+  std::vector<ResidentLane> resident_;
   BuiltKernel kernel_;
   LabelId round_constants_ = kNoLabel;
   LabelId second_round_ = kNoLabel;
@@ -583,6 +682,10 @@ class Amd64KeccakBuilder {
 
 BuiltKernel build_keccak_amd64_bmi2() {
   return Amd64KeccakBuilder().build();
+}
+
+Program build_keccak_amd64_bmi2_go() {
+  return Amd64KeccakBuilder(true).build_go();
 }
 
 }  // namespace spongegen::kernels

@@ -60,6 +60,8 @@ struct KernelSpec {
 const std::vector<KernelSpec>& all_kernels();
 
 BuiltKernel build_keccak_amd64_bmi2();
+// The Go (ABI0) file of amd64-bmi2: its Keccak-f[1600] permute entry, for go/keccak.
+Program build_keccak_amd64_bmi2_go();
 BuiltKernel build_keccak_arm64_sha3();
 BuiltKernel build_keccak_arm64_scalar();
 BuiltKernel build_keccak_amd64_avx2_x4();

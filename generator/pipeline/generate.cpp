@@ -9,6 +9,7 @@
 #include "writers/asmjit_encoder.hpp"
 #include "writers/c_header.hpp"
 #include "writers/gas_writer.hpp"
+#include "writers/go_writer.hpp"
 
 namespace spongegen::pipeline {
 namespace {
@@ -76,6 +77,16 @@ std::vector<writers::GeneratedFile> output_files(const std::vector<GeneratedKern
   files.push_back({writers::kCHeaderName, writers::write_c_header(written)});
   files.push_back({"manifest.json", writers::write_manifest(written)});
   return files;
+}
+
+std::vector<writers::GeneratedFile> go_output_files() {
+  // The kernel runs only where the package's start-up check finds BMI1 and BMI2; the purego
+  // tag selects the portable permutation everywhere.
+  constexpr std::string_view kConstraint = "amd64 && !purego";
+  const Program program = kernels::build_keccak_amd64_bmi2_go();
+  return {{"keccakf1600_amd64_bmi2_amd64.s", writers::write_go_asm(program, kConstraint)},
+          {"keccakf1600_amd64_bmi2_amd64.go",
+           writers::write_go_declarations(program, "keccak", kConstraint)}};
 }
 
 }  // namespace spongegen::pipeline

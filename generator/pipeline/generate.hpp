@@ -35,4 +35,7 @@ void require_invariants(const std::string& kernel, const Program& program);
 // The files of generated/: each kernel's .S, then the C header and the manifest.
 std::vector<writers::GeneratedFile> output_files(const std::vector<GeneratedKernel>& kernels);
 
+// The Go package's generated files (go/keccak): each Go kernel's .s and its declarations.
+std::vector<writers::GeneratedFile> go_output_files();
+
 }  // namespace spongegen::pipeline

@@ -61,10 +61,11 @@ using LabelId = std::uint32_t;
 inline constexpr LabelId kNoLabel = 0xffffffffu;
 
 enum class Addressing : std::uint8_t {
-  offset,      // [base + disp]
-  pre_index,   // arm64 [base, #disp]!
-  post_index,  // arm64 [base], #disp
-  pc_relative  // [rip + label + disp] on amd64
+  offset,       // [base + disp]
+  pre_index,    // arm64 [base, #disp]!
+  post_index,   // arm64 [base], #disp
+  pc_relative,  // [rip + label + disp] on amd64
+  go_argument   // Go ABI0: the argument disp bytes into the caller's frame, name+disp(FP)
 };
 
 // The base of a pc_relative operand: the address comes from the label, not a register.
@@ -208,6 +209,9 @@ struct Function {
   std::string summary;  // one line: what the entry does
   EntryShape shape;
   std::vector<Item> items;
+  // Go entries: the frame the TEXT line declares, which the Go toolchain allocates (and
+  // checks against the stack bound); 0 elsewhere.
+  int frame_bytes = 0;
 };
 
 // 64-bit constants placed after the functions, in the text section (see the writers).

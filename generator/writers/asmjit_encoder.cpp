@@ -221,6 +221,7 @@ class ProgramEncoder {
         out.push_back(a64::ptr_post(base, mem.disp));
         return;
       case Addressing::pc_relative:
+      case Addressing::go_argument:
         break;
     }
     refuse(function, instruction, "arm64 memory operands are register-based; use adr for labels");

@@ -31,6 +31,9 @@ std::string amd64_operand(const Program& program, const Operand& operand) {
       address = "rip + " + local_label(program, mem->label);
     } else if (mem->addressing == Addressing::offset) {
       address = std::string(amd64::register_name(mem->base));
+    } else if (mem->addressing == Addressing::go_argument) {
+      // Only the Go writer prints the caller's frame; here it is a message's operand.
+      address = fmt::format("go argument {}", mem->disp);
     } else {
       throw GenerationError("amd64 has no pre- or post-indexed addressing");
     }
@@ -62,6 +65,7 @@ std::string arm64_operand(const Program& program, const Operand& operand) {
       case Addressing::post_index:
         return fmt::format("[{}], #{}", base, mem->disp);
       case Addressing::pc_relative:
+      case Addressing::go_argument:
         break;
     }
     throw GenerationError("arm64 memory operands are register-based; use adr for labels");

@@ -1,0 +1,250 @@
+#include "writers/go_writer.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "program/instruction_table.hpp"
+#include "writers/gas_writer.hpp"
+
+namespace spongegen::writers {
+namespace {
+
+constexpr std::size_t kCommentColumn = 48;
+
+[[noreturn]] void refuse(const Program& program, const Function& function,
+                         const Instruction& instruction, const std::string& why) {
+  throw GenerationError(fmt::format("kernel {}, function {}: `{}`: {}", program.kernel_name,
+                                    function.symbol, format_instruction(program, instruction),
+                                    why));
+}
+
+std::string go_register(const Reg& reg) {
+  static constexpr const char* kGp[] = {"AX", "CX", "DX", "BX", "SP", "BP", "SI", "DI"};
+  switch (reg.cls) {
+    case RegClass::gp32:
+    case RegClass::gp64:
+      return reg.index < 8 ? kGp[reg.index] : fmt::format("R{}", reg.index);
+    case RegClass::xmm:
+      return fmt::format("X{}", reg.index);
+    case RegClass::ymm:
+      return fmt::format("Y{}", reg.index);
+    case RegClass::zmm:
+      return fmt::format("Z{}", reg.index);
+    default:
+      throw GenerationError("not an amd64 register");
+  }
+}
+
+// The table's Go symbol: `name<>` is local to the file.
+std::string table_symbol(const Program& program, LabelId label) {
+  return program.label_names.at(label) + "<>";
+}
+
+std::string offset_text(std::int32_t disp) {
+  return disp == 0 ? std::string() : fmt::format("{}", disp);
+}
+
+std::string go_operand(const Program& program, const Function& function,
+                       const Instruction& instruction, const Operand& operand) {
+  if (const Reg* reg = std::get_if<Reg>(&operand)) return go_register(*reg);
+  if (const Imm* imm = std::get_if<Imm>(&operand)) return fmt::format("${}", imm->value);
+  if (const LabelRef* label = std::get_if<LabelRef>(&operand)) {
+    return program.label_names.at(label->id);
+  }
+  if (const Mem* mem = std::get_if<Mem>(&operand)) {
+    switch (mem->addressing) {
+      case Addressing::offset:
+        return fmt::format("{}({})", offset_text(mem->disp), go_register(mem->base));
+      case Addressing::pc_relative:
+        return fmt::format("{}{}(SB)", table_symbol(program, mem->label),
+                           mem->disp == 0 ? std::string() : fmt::format("+{}", mem->disp));
+      case Addressing::go_argument: {
+        const std::size_t index = static_cast<std::size_t>(mem->disp / 8);
+        if (mem->disp % 8 != 0 || index >= function.shape.parameters.size()) {
+          refuse(program, function, instruction,
+                 fmt::format("no pointer argument at {}(FP)", mem->disp));
+        }
+        return fmt::format("{}+{}(FP)", function.shape.parameters[index].name, mem->disp);
+      }
+      case Addressing::pre_index:
+      case Addressing::post_index:
+        break;
+    }
+    refuse(program, function, instruction, "amd64 has no pre- or post-indexed addressing");
+  }
+  refuse(program, function, instruction, "the operand has no Go amd64 form");
+}
+
+// Go's mnemonic: the table's text in capitals, with the operand size as a suffix for the
+// general-purpose instructions (Q for 64 bits, L for 32).
+std::string go_mnemonic(const Program& program, const Function& function,
+                        const Instruction& instruction) {
+  const InstructionSpec& spec = instruction_spec(instruction.mnemonic);
+  switch (instruction.mnemonic) {
+    case Mnemonic::amd64_endbr64:
+    case Mnemonic::amd64_push:
+    case Mnemonic::amd64_pop:
+    case Mnemonic::amd64_call:
+      refuse(program, function, instruction,
+             "not in a Go ABI0 entry: Go has no IBT, and the toolchain owns the frame");
+    case Mnemonic::amd64_ret:
+      return "RET";
+    case Mnemonic::amd64_jmp:
+      return "JMP";
+    case Mnemonic::amd64_jne:
+      return "JNE";
+    case Mnemonic::amd64_je:
+      return "JEQ";
+    default:
+      break;
+  }
+  std::string text(spec.text);
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  if (text[0] == 'V') return text;  // vector mnemonics carry their size in the registers
+  bool gp32 = false;
+  for (const Operand& operand : instruction.operands) {
+    const Reg* reg = std::get_if<Reg>(&operand);
+    if (reg != nullptr && reg->cls == RegClass::gp32) gp32 = true;
+  }
+  return text + (gp32 ? "L" : "Q");
+}
+
+// A register Go does not let an ABI0 function write, or nothing.
+const char* reserved_register(const Reg& reg) {
+  const bool gp = reg.cls == RegClass::gp32 || reg.cls == RegClass::gp64;
+  const bool vector =
+      reg.cls == RegClass::xmm || reg.cls == RegClass::ymm || reg.cls == RegClass::zmm;
+  if (gp && reg.index == 14) return "R14 holds Go's goroutine pointer g";
+  if (gp && reg.index == 4) return "SP belongs to the Go toolchain, which allocates the frame";
+  if (vector && reg.index == 15) return "X15 is Go's zero register";
+  return nullptr;
+}
+
+void check_registers(const Program& program, const Function& function,
+                     const Instruction& instruction) {
+  const InstructionSpec& spec = instruction_spec(instruction.mnemonic);
+  for (std::size_t i = 0; i < instruction.operands.size(); ++i) {
+    const Reg* reg = std::get_if<Reg>(&instruction.operands[i]);
+    if (reg == nullptr || i >= spec.operand_count) continue;
+    const Access access = spec.operands[i].access;
+    if (access != Access::write && access != Access::read_write) continue;
+    if (const char* why = reserved_register(*reg)) {
+      refuse(program, function, instruction, fmt::format("writes {}: {}", go_register(*reg), why));
+    }
+    if (reg->index == 5 && (reg->cls == RegClass::gp64 || reg->cls == RegClass::gp32) &&
+        function.frame_bytes == 0) {
+      refuse(program, function, instruction,
+             "writes BP, which only a function with a frame may (its prologue saves BP)");
+    }
+  }
+  if (spec.has(kClearsVectorRegisters)) {
+    refuse(program, function, instruction, "clears X15, Go's zero register");
+  }
+}
+
+void append_comment_block(std::string& out, const std::vector<std::string>& lines) {
+  for (const std::string& line : lines)
+    out += line.empty() ? "//\n" : "// " + line + "\n";
+}
+
+std::string go_type(const Parameter& parameter) {
+  std::string base = parameter.c_type;
+  if (base.rfind("const ", 0) == 0) base = base.substr(6);
+  std::string go;
+  if (base == "uint64_t") {
+    go = "uint64";
+  } else if (base == "uint8_t") {
+    go = "byte";
+  } else {
+    throw GenerationError("parameter " + parameter.name + ": no Go type for " + parameter.c_type);
+  }
+  return parameter.extent > 0 ? fmt::format("*[{}]{}", parameter.extent, go) : go;
+}
+
+std::string code_generated_header() {
+  return std::string(kGoGeneratedMark) +
+         "\n// Regenerate with scripts/regen (spongegen generate).\n";
+}
+
+}  // namespace
+
+std::string format_go_instruction(const Program& program, const Function& function,
+                                  const Instruction& instruction) {
+  if (program.isa != Isa::amd64) throw GenerationError("the Go writer writes amd64 only");
+  check_registers(program, function, instruction);
+  std::string text = go_mnemonic(program, function, instruction);
+  std::vector<std::string> operands;
+  for (const Operand& operand : instruction.operands)
+    operands.push_back(go_operand(program, function, instruction, operand));
+  // Go lists sources first, the destination last; CMP keeps Intel's order.
+  if (instruction.mnemonic != Mnemonic::amd64_cmp) std::reverse(operands.begin(), operands.end());
+  for (std::size_t i = 0; i < operands.size(); ++i)
+    text += (i == 0 ? " " : ", ") + operands[i];
+  return text;
+}
+
+std::string write_go_asm(const Program& program, std::string_view build_constraint) {
+  std::string out = code_generated_header();
+  out += "//\n";
+  append_comment_block(out, program.header_lines);
+  out += fmt::format("\n//go:build {}\n\n#include \"textflag.h\"\n", build_constraint);
+  for (const Function& function : program.functions) {
+    out += "\n";
+    append_comment_block(out, {function.summary, c_prototype(function.symbol, function.shape)});
+    const int argument_bytes = 8 * static_cast<int>(function.shape.parameters.size());
+    out += fmt::format("TEXT ·{}(SB), 0, ${}-{}\n", function.symbol, function.frame_bytes,
+                       argument_bytes);
+    for (const Item& item : function.items) {
+      if (const auto* instruction = std::get_if<Instruction>(&item)) {
+        std::string line = "\t" + format_go_instruction(program, function, *instruction);
+        if (!instruction->comment.empty()) {
+          const std::size_t width = line.size() + 7;  // the tab counts as 8 columns
+          line += std::string(width < kCommentColumn ? kCommentColumn - width : 1, ' ');
+          line += "// " + instruction->comment;
+        }
+        out += line + "\n";
+      } else if (const auto* label = std::get_if<LabelDef>(&item)) {
+        out += program.label_names.at(label->id) + ":\n";
+      } else if (const auto* comment = std::get_if<Comment>(&item)) {
+        out += "\t// " + comment->text + "\n";
+      } else if (std::holds_alternative<Blank>(item)) {
+        out += "\n";
+      } else if (const auto* marker = std::get_if<RoundMarker>(&item)) {
+        out += round_marker_line(*marker) + "\n";
+      } else if (std::holds_alternative<Cfi>(item)) {
+        throw GenerationError(fmt::format("kernel {}, function {}: CFI has no place in Go code",
+                                          program.kernel_name, function.symbol));
+      }
+    }
+  }
+  for (const QuadTable& table : program.tables) {
+    out += "\n";
+    append_comment_block(out, {table.comment});
+    const std::string symbol = table_symbol(program, table.label);
+    for (std::size_t i = 0; i < table.values.size(); ++i)
+      out += fmt::format("DATA {}+{:#04x}(SB)/8, $0x{:016x}\n", symbol, 8 * i, table.values[i]);
+    out += fmt::format("GLOBL {}(SB), NOPTR|RODATA, ${}\n", symbol, 8 * table.values.size());
+  }
+  return out;
+}
+
+std::string write_go_declarations(const Program& program, std::string_view package_name,
+                                  std::string_view build_constraint) {
+  std::string out = code_generated_header();
+  out += fmt::format("\n//go:build {}\n\npackage {}\n", build_constraint, package_name);
+  for (const Function& function : program.functions) {
+    std::string parameters;
+    for (const Parameter& parameter : function.shape.parameters) {
+      if (!parameters.empty()) parameters += ", ";
+      parameters += parameter.name + " " + go_type(parameter);
+    }
+    out += fmt::format("\n// {}\n//\n//go:noescape\nfunc {}({})\n", function.summary,
+                       function.symbol, parameters);
+  }
+  return out;
+}
+
+}  // namespace spongegen::writers

@@ -1,0 +1,167 @@
+// The Go writer: the operand forms of GO.md's verified table, the registers Go reserves
+// refused with the kernel, function and instruction named, and the amd64-bmi2 Go file's
+// frame and ABI decisions.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "kernels/kernel.hpp"
+#include "pipeline/generate.hpp"
+#include "program/amd64.hpp"
+#include "spongegen_process.hpp"
+#include "writers/go_writer.hpp"
+
+using namespace spongegen;
+using namespace spongegen::amd64;
+
+namespace {
+
+struct OneFunction {
+  Program program;
+  OneFunction() {
+    program.isa = Isa::amd64;
+    program.kernel_name = "test-kernel";
+    Function function;
+    function.symbol = "f";
+    function.frame_bytes = 128;
+    function.shape.parameters = {{"uint64_t", "state", 25}, {"const uint8_t", "block", 136}};
+    program.functions.push_back(function);
+  }
+  Emitter emitter() { return Emitter(program, program.functions.back()); }
+  std::string last() {
+    const Function& function = program.functions.back();
+    return writers::format_go_instruction(program, function,
+                                          std::get<Instruction>(function.items.back()));
+  }
+};
+
+}  // namespace
+
+TEST_CASE("the Go writer prints GO.md's forms: sources first, CMP in Intel's order") {
+  OneFunction t;
+  Emitter e = t.emitter();
+  const LabelId table = t.program.new_label("rc");
+  const LabelId loop = t.program.new_label("loop");
+  e.mov(rax, qword(rdi, 8));
+  CHECK(t.last() == "MOVQ 8(DI), AX");
+  e.mov(qword(rsp, 16), rax);
+  CHECK(t.last() == "MOVQ AX, 16(SP)");
+  e.xor_(rax, rbx);
+  CHECK(t.last() == "XORQ BX, AX");
+  e.xor_(rax, qword_rip(table, 8));
+  CHECK(t.last() == "XORQ rc<>+8(SB), AX");
+  e.rorx(r8, rax, 63);
+  CHECK(t.last() == "RORXQ $63, AX, R8");
+  e.andn(r11, r9, r10);
+  CHECK(t.last() == "ANDNQ R10, R9, R11");
+  e.not_(r13);
+  CHECK(t.last() == "NOTQ R13");
+  e.add(r10, 8);
+  CHECK(t.last() == "ADDQ $8, R10");
+  e.cmp(r10, 136);
+  CHECK(t.last() == "CMPQ R10, $136");
+  e.lea(rax, qword_rip(table));
+  CHECK(t.last() == "LEAQ rc<>(SB), AX");
+  e.jne(loop);
+  CHECK(t.last() == "JNE loop");
+  e.mov(rsi, Mem{kNoBase, 8, Addressing::go_argument, kNoLabel, 8});
+  CHECK(t.last() == "MOVQ block+8(FP), SI");
+  e.vpxor(ymm(7), ymm(5), ymm(6));
+  CHECK(t.last() == "VPXOR Y6, Y5, Y7");
+  e.vpternlogq(zmm(0), zmm(1), zmm(2), 0x96);
+  CHECK(t.last() == "VPTERNLOGQ $150, Z2, Z1, Z0");
+}
+
+TEST_CASE("the Go writer refuses what Go reserves, naming kernel, function and instruction") {
+  auto refused = [](auto emit, const char* register_named) {
+    OneFunction t;
+    Emitter e = t.emitter();
+    emit(e);
+    try {
+      (void)t.last();
+      FAIL("accepted");
+    } catch (const GenerationError& error) {
+      const std::string message = error.what();
+      CHECK(message.find("kernel test-kernel, function f") != std::string::npos);
+      CHECK(message.find(register_named) != std::string::npos);
+    }
+  };
+  refused([](Emitter& e) { e.mov(r14, qword(rdi)); }, "`mov r14, qword ptr [rdi]`: writes R14");
+  refused([](Emitter& e) { e.xor_(r14, rax); }, "writes R14");
+  refused([](Emitter& e) { e.vpxor(ymm(15), ymm(1), ymm(2)); }, "writes Y15");
+  refused([](Emitter& e) { e.sub(rsp, 8); }, "writes SP");
+  refused([](Emitter& e) { e.endbr64(); }, "`endbr64`");
+  refused([](Emitter& e) { e.push(rbx); }, "`push rbx`");
+  refused([](Emitter& e) { e.vzeroall(); }, "X15");
+  // Reading R14 is not writing it; writing BP needs a frame (the prologue saves BP).
+  OneFunction reads;
+  Emitter e = reads.emitter();
+  e.mov(rax, r14);
+  CHECK(reads.last() == "MOVQ R14, AX");
+  e.mov(rbp, rax);
+  CHECK(reads.last() == "MOVQ AX, BP");
+  reads.program.functions.back().frame_bytes = 0;
+  CHECK_THROWS_AS((void)reads.last(), GenerationError);
+}
+
+TEST_CASE("the amd64-bmi2 Go file: a checked frame, arguments from FP, no R14, no saves") {
+  const auto files = pipeline::go_output_files();
+  REQUIRE(files.size() == 2);
+  CHECK(files[0].name == "keccakf1600_amd64_bmi2_amd64.s");
+  CHECK(files[1].name == "keccakf1600_amd64_bmi2_amd64.go");
+  const std::string& s = files[0].contents;
+  CHECK(s.rfind(writers::kGoGeneratedMark, 0) == 0);
+  CHECK(s.find("//go:build amd64 && !purego") != std::string::npos);
+  CHECK(s.find("TEXT ·sponge_keccakf1600_amd64_bmi2(SB), 0, $208-8\n") != std::string::npos);
+  CHECK(s.find("MOVQ state+0(FP), DI") != std::string::npos);
+  CHECK(s.find("GLOBL keccakf1600_amd64_bmi2_round_constants<>(SB), NOPTR|RODATA, $192") !=
+        std::string::npos);
+  for (const char* absent : {", R14\n", "PUSHQ", "POPQ", "ENDBR64", ".cfi", "CALL"})
+    CHECK_MESSAGE(s.find(absent) == std::string::npos, absent);
+  CHECK(s.find("Frame: $208") != std::string::npos);
+  CHECK(s.find("208 >= 128") != std::string::npos);
+  const std::string& go = files[1].contents;
+  CHECK(go.find("package keccak") != std::string::npos);
+  CHECK(go.find("//go:noescape\nfunc sponge_keccakf1600_amd64_bmi2(state *[25]uint64)\n") !=
+        std::string::npos);
+}
+
+TEST_CASE("spongegen check covers the Go folder: a changed, missing or stray generated file") {
+  namespace fs = std::filesystem;
+  spongegen_test::TemporaryFolder folder("go-check");
+  const fs::path out = folder.path() / "generated", go = folder.path() / "go";
+  auto run = [&](const std::vector<std::string>& arguments) {
+    return spongegen_test::run_spongegen(arguments);
+  };
+  REQUIRE(run({"generate", "--out", out.string(), "--go-out", go.string(), "--no-verify"})
+              .exit_status == 0);
+  const std::vector<std::string> check = {"check",    "--dir",     out.string(),
+                                          "--go-dir", go.string(), "--no-verify"};
+  CHECK(run(check).exit_status == 0);
+  // A hand-written file of the package is not the generator's.
+  spongegen_test::write_binary_file(go / "keccak.go", "package keccak\n");
+  CHECK(run(check).exit_status == 0);
+
+  const fs::path s = go / "keccakf1600_amd64_bmi2_amd64.s";
+  const std::string original = spongegen_test::read_binary_file(s);
+  std::string changed = original;
+  changed[changed.find("RORXQ $") + 7] ^= 1;
+  spongegen_test::write_binary_file(s, changed);
+  auto result = run(check);
+  CHECK(result.exit_status == 1);
+  CHECK(result.output.find("differs: " + s.string()) != std::string::npos);
+
+  fs::remove(s);
+  result = run(check);
+  CHECK(result.exit_status == 1);
+  CHECK(result.output.find("missing: " + s.string()) != std::string::npos);
+
+  spongegen_test::write_binary_file(s, original);
+  spongegen_test::write_binary_file(go / "stray_amd64.s",
+                                    std::string(writers::kGoGeneratedMark) + "\n");
+  result = run(check);
+  CHECK(result.exit_status == 1);
+  CHECK(result.output.find("extra: " + (go / "stray_amd64.s").string()) != std::string::npos);
+}
