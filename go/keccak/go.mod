@@ -1,0 +1,3 @@
+module spongegen.dev/keccak
+
+go 1.19

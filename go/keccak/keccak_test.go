@@ -1,0 +1,213 @@
+package keccak
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// paths runs f once per permutation this machine can run, with that one forced.
+func paths(t *testing.T, f func(t *testing.T)) {
+	t.Helper()
+	saved := useKernel
+	defer func() { useKernel = saved }()
+	for _, name := range kernelsHere() {
+		useKernel = name
+		t.Run(name, f)
+	}
+}
+
+func katFile(t *testing.T) string {
+	dir := os.Getenv("SPONGE_KAT_DIR")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "tests", "kat")
+	}
+	return filepath.Join(dir, "keccak-legacy", "ShortMsgKAT_256.txt")
+}
+
+func TestShortMsgKAT(t *testing.T) {
+	f, err := os.Open(katFile(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	type kat struct{ msg, md []byte }
+	var kats []kat
+	var bitLen int
+	var msg []byte
+	scanner := bufio.NewScanner(f)
+	for scanner.Scan() {
+		key, value, ok := strings.Cut(scanner.Text(), " = ")
+		if !ok {
+			continue
+		}
+		switch key {
+		case "Len":
+			bitLen, _ = strconv.Atoi(value)
+		case "Msg":
+			msg, _ = hex.DecodeString(value)
+		case "MD":
+			if bitLen%8 == 0 {
+				md, _ := hex.DecodeString(value)
+				kats = append(kats, kat{msg[:bitLen/8], md})
+			}
+		}
+	}
+	if len(kats) < 100 {
+		t.Fatalf("%d byte-aligned entries in %s", len(kats), katFile(t))
+	}
+	paths(t, func(t *testing.T) {
+		for _, k := range kats {
+			if got := Sum256(k.msg); !bytes.Equal(got[:], k.md) {
+				t.Fatalf("Sum256 of %d bytes: %x, want %x", len(k.msg), got, k.md)
+			}
+			var h Hasher
+			for i := range k.msg {
+				h.Write(k.msg[i : i+1])
+			}
+			if got := h.Sum(nil); !bytes.Equal(got, k.md) {
+				t.Fatalf("Hasher of %d bytes one at a time: %x, want %x", len(k.msg), got, k.md)
+			}
+			out := make([]byte, 32)
+			h.Read(out)
+			if !bytes.Equal(out, k.md) {
+				t.Fatalf("Read of %d bytes: %x, want %x", len(k.msg), out, k.md)
+			}
+		}
+	})
+}
+
+// The generated kernel and the portable permutation agree on states no message reaches.
+func TestKernelsAgree(t *testing.T) {
+	var a [25]uint64
+	x := uint64(0x9e3779b97f4a7c15)
+	for i := range a {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		a[i] = x
+	}
+	want := a
+	keccakF1600Generic(&want)
+	paths(t, func(t *testing.T) {
+		got := a
+		permute(&got)
+		if got != want {
+			t.Fatalf("permutation differs from the portable one")
+		}
+	})
+}
+
+func TestWriteAfterReadPanics(t *testing.T) {
+	defer func() {
+		if r := recover(); r != "keccak: Write after Read" {
+			t.Fatalf("recovered %v", r)
+		}
+	}()
+	h := NewFastKeccak()
+	h.Write([]byte("abc"))
+	h.Read(make([]byte, 1))
+	h.Write([]byte("d"))
+}
+
+func TestHasherMethods(t *testing.T) {
+	var h Hasher
+	if h.Size() != 32 || h.BlockSize() != 136 {
+		t.Fatalf("Size %d BlockSize %d", h.Size(), h.BlockSize())
+	}
+	h.Write([]byte("abc"))
+	first := h.Sum256()
+	if second := h.Sum256(); first != second || first != Sum256([]byte("abc")) {
+		t.Fatal("Sum256 changed the hasher or differs from the one-shot Sum256")
+	}
+	h.Reset()
+	if h.Sum256() != Sum256(nil) {
+		t.Fatal("Reset did not empty the hasher")
+	}
+	var _ KeccakState = NewFastKeccak()
+}
+
+func TestSum256DoesNotAllocate(t *testing.T) {
+	data := make([]byte, 500)
+	paths(t, func(t *testing.T) {
+		if n := testing.AllocsPerRun(100, func() { _ = Sum256(data) }); n != 0 {
+			t.Fatalf("Sum256 allocates %v times a call", n)
+		}
+	})
+}
+
+// The generated function must begin with the stack-bound check (compare SP with the
+// goroutine's stack guard), the only point where the runtime can stop a hashing goroutine.
+func TestGeneratedFunctionChecksStack(t *testing.T) {
+	if runtime.GOARCH != "amd64" || kernelName == "portable" && !generatedBuilt {
+		t.Skip("the generated kernel is not in this build")
+	}
+	// go test runs a binary linked without its symbol table: build the test binary with it.
+	exe := filepath.Join(t.TempDir(), "keccak.test")
+	if out, err := exec.Command("go", "test", "-c", "-o", exe, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go test -c: %v\n%s", err, out)
+	}
+	out, err := exec.Command("go", "tool", "objdump", "-s", "sponge_keccakf1600_amd64_bmi2", exe).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go tool objdump: %v\n%s", err, out)
+	}
+	// The function's first instructions, from the lines of the generated .s file.
+	var first []string
+	for _, line := range strings.Split(string(out), "\n") {
+		line = strings.TrimRight(line, "\t ")
+		if strings.Contains(line, "keccakf1600_amd64_bmi2_amd64.s:") && len(first) < 4 {
+			first = append(first, strings.TrimSpace(line[strings.LastIndex(line, "\t")+1:]))
+		}
+	}
+	if !startsWithStackCheck(first) {
+		t.Fatalf("first instructions %q, want the stack-bound check\n%s", first, out)
+	}
+	t.Logf("first instructions: %q", first)
+}
+
+// startsWithStackCheck reports whether code begins with Go's stack-bound check on amd64: g
+// loaded from thread-local storage (ABI0 code), then SP, or SP less the frame beyond 128
+// bytes, compared with g's stack guard at 0x10(g), then JBE to the stack growth call.
+func startsWithStackCheck(code []string) bool {
+	if len(code) > 0 && strings.HasPrefix(code[0], "MOVQ FS:") && strings.HasSuffix(code[0], ", R14") {
+		code = code[1:]
+	}
+	if len(code) >= 3 && strings.HasPrefix(code[0], "LEAQ -") && strings.Contains(code[0], "(SP), ") {
+		tmp := code[0][strings.LastIndex(code[0], " ")+1:]
+		return code[1] == "CMPQ 0x10(R14), "+tmp && strings.HasPrefix(code[2], "JBE ")
+	}
+	return len(code) >= 2 && code[0] == "CMPQ SP, 0x10(R14)" && strings.HasPrefix(code[1], "JBE ")
+}
+
+func TestStartsWithStackCheckCanFail(t *testing.T) {
+	if startsWithStackCheck([]string{"MOVQ 0x8(SP), DI", "LEAQ 0(IP), AX"}) {
+		t.Fatal("a function without the check passes")
+	}
+	if !startsWithStackCheck([]string{"MOVQ FS:0xfffffff8, R14", "LEAQ -0x58(SP), R12", "CMPQ 0x10(R14), R12", "JBE 0x1"}) {
+		t.Fatal("the ABI0 check of a large frame fails")
+	}
+}
+
+func BenchmarkSum256(b *testing.B) {
+	saved := useKernel
+	defer func() { useKernel = saved }()
+	for _, name := range kernelsHere() {
+		for _, size := range []int{32, 136, 4096} {
+			data := make([]byte, size)
+			useKernel = name
+			b.Run(name+"/"+strconv.Itoa(size), func(b *testing.B) {
+				b.SetBytes(int64(size))
+				for i := 0; i < b.N; i++ {
+					_ = Sum256(data)
+				}
+			})
+		}
+	}
+}

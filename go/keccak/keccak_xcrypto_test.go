@@ -1,0 +1,60 @@
+//go:build xcrypto
+
+// Differential tests against x/crypto's legacy Keccak-256 (go test -tags xcrypto, with
+// golang.org/x/crypto on GOPATH: Debian's golang-golang-x-crypto-dev).
+package keccak
+
+import (
+	"bytes"
+	"strconv"
+	"testing"
+
+	"golang.org/x/crypto/sha3"
+)
+
+func TestAgainstXCrypto(t *testing.T) {
+	data := make([]byte, 3*rate+1)
+	for i := range data {
+		data[i] = byte(i*131 + 7)
+	}
+	paths(t, func(t *testing.T) {
+		for n := 0; n <= len(data); n++ {
+			ref := sha3.NewLegacyKeccak256()
+			ref.Write(data[:n])
+			want := ref.Sum(nil)
+			if got := Sum256(data[:n]); !bytes.Equal(got[:], want) {
+				t.Fatalf("Sum256 of %d bytes: %x, want %x", n, got, want)
+			}
+			var h Hasher
+			h.Write(data[:n/2])
+			h.Write(data[n/2 : n])
+			if got := h.Sum(nil); !bytes.Equal(got, want) {
+				t.Fatalf("Hasher of %d bytes in two writes: %x, want %x", n, got, want)
+			}
+			out := make([]byte, 2*rate+5)
+			wantOut := make([]byte, len(out))
+			ref.(interface{ Read([]byte) (int, error) }).Read(wantOut)
+			h.Read(out[:7])
+			h.Read(out[7:])
+			if !bytes.Equal(out, wantOut) {
+				t.Fatalf("Read after %d bytes differs", n)
+			}
+		}
+	})
+}
+
+func BenchmarkXCryptoLegacyKeccak256(b *testing.B) {
+	for _, size := range []int{32, 136, 4096} {
+		data := make([]byte, size)
+		b.Run(strconv.Itoa(size), func(b *testing.B) {
+			b.SetBytes(int64(size))
+			h := sha3.NewLegacyKeccak256()
+			var out [32]byte
+			for i := 0; i < b.N; i++ {
+				h.Reset()
+				h.Write(data)
+				h.Sum(out[:0])
+			}
+		})
+	}
+}

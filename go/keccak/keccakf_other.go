@@ -1,0 +1,14 @@
+//go:build !amd64 || purego
+
+package keccak
+
+const generatedBuilt = false
+
+func kernelsHere() []string { return []string{"portable"} }
+
+// useKernel names the permutation in use: the portable one here.
+var useKernel = "portable"
+
+var kernelName = useKernel
+
+func permute(a *[25]uint64) { keccakF1600Generic(a) }
