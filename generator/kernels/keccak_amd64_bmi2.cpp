@@ -10,6 +10,7 @@
 // registers rather than from the lanes the round before has just stored.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iterator>
 #include <string>
 #include <variant>
@@ -104,8 +105,10 @@ class Amd64KeccakBuilder {
     }
   }
 
-  // The Go (ABI0) file: the Keccak-f[1600] permute entry, its arguments read from the
-  // caller's frame and its scratch state in the frame the Go toolchain allocates.
+  // The Go (ABI0) file: the Keccak-f[1600] permute entry and one absorb entry per rate,
+  // their arguments read from the caller's frame and their scratch state in the frame the
+  // Go toolchain allocates. Go's labels are local to one TEXT, so each absorb entry holds
+  // its own copy of the loop and epilogue instead of jumping into the permute entry's.
   Program build_go() {
     Program& program = kernel_.program;
     program.isa = Isa::amd64;
@@ -118,9 +121,12 @@ class Amd64KeccakBuilder {
     const keccak::RoundVariant& variant = keccak::model().variants.front();
     check_round_count(variant);
     emit_permute_entry(variant);
-    program.functions.back().frame_bytes = kFrameBytes;
+    for (const keccak::Rate& rate : variant.absorb_rates)
+      emit_go_absorb_entry(variant, rate);
+    for (Function& function : program.functions)
+      function.frame_bytes = kFrameBytes;
     add_round_constant_table(program, round_constants_);
-    program.header_lines = go_header_lines(program.functions.back());
+    program.header_lines = go_header_lines(program.functions);
     return std::move(program);
   }
 
@@ -209,6 +215,10 @@ class Amd64KeccakBuilder {
       return;
     }
     loop_bound_ = true;
+    emit_loop_and_epilogue(e);
+  }
+
+  void emit_loop_and_epilogue(Emitter& e) {
     e.bind(loop_);
     for (int round = 0; round < kRoundsPerIteration; ++round) {
       const bool from_array = round % 2 == 0;
@@ -217,6 +227,25 @@ class Amd64KeccakBuilder {
                  0);
     }
     emit_epilogue(e);
+  }
+
+  // A Go absorb entry: the System V absorb entry's prologue and first round, then a jump
+  // to the second round of its own copy of the loop (labels are local to a Go TEXT).
+  void emit_go_absorb_entry(const keccak::RoundVariant& variant, const keccak::Rate& rate) {
+    Emitter e(kernel_.program, add_absorb_entry(kernel_, variant, kSymbolSuffix, rate));
+    const AbsorbedBlock absorbed{kBlockInFirstRound, rate.lanes(), kLaneDisplacedByBlock};
+    if (absorbed.lane_read_from_memory < rate.lanes()) {
+      throw GenerationError("amd64-bmi2: lane " + std::to_string(absorbed.lane_read_from_memory) +
+                            " gives its register to the block pointer but is a rate lane of " +
+                            std::to_string(rate.bytes));
+    }
+    second_round_ = kernel_.program.new_label("keccakf1600_amd64_bmi2_second_round");
+    loop_ = kernel_.program.new_label("keccakf1600_amd64_bmi2_loop");
+    emit_prologue(e, variant, &absorbed);
+    emit_column_parities(e, kArray, 5, &absorbed, kEvenRound.b);
+    emit_round(e, 0, kArray, kScratch, &absorbed, variant.first_round());
+    e.jmp(second_round_);
+    emit_loop_and_epilogue(e);
   }
 
   // An absorb entry has its own prologue and first round, which reads the block (see
@@ -263,7 +292,10 @@ class Amd64KeccakBuilder {
     e.lea(kChiOut, qword_rip(round_constants_, 8 * variant.first_round()));
     e.mov(qword(rsp, kConstantPointerSlot), kChiOut);
     e.annotate("the loop's pointer into the round constants");
-    if (absorbed) {
+    if (absorbed && go_) {
+      e.mov(absorbed->block, Mem{kNoBase, 8, Addressing::go_argument, kNoLabel, 8});
+      e.annotate("the block, for the first round");
+    } else if (absorbed) {
       e.mov(absorbed->block, kBlock);
       e.annotate("the block, for the first round");
     }
@@ -623,16 +655,32 @@ class Amd64KeccakBuilder {
   }
 
   // The Go file's decisions, with their figures.
-  std::vector<std::string> go_header_lines(const Function& permute) const {
-    std::size_t instructions = 0;
-    for (const Item& item : permute.items)
-      instructions += std::holds_alternative<Instruction>(item) ? 1 : 0;
+  std::vector<std::string> go_header_lines(const std::vector<Function>& functions) const {
+    const Function& permute = functions.front();
+    auto instructions = [](const Function& function) {
+      std::size_t count = 0;
+      for (const Item& item : function.items)
+        count += std::holds_alternative<Instruction>(item) ? 1 : 0;
+      return count;
+    };
+    std::size_t absorb_instructions = 0;
+    std::string rates;
+    for (std::size_t i = 1; i < functions.size(); ++i) {
+      absorb_instructions = std::max(absorb_instructions, instructions(functions[i]));
+      rates += (rates.empty() ? "" : ", ") + std::to_string(functions[i].shape.rate_bytes);
+    }
     return {
         "Keccak-f[1600] for amd64 with BMI1 and BMI2 (ANDN, RORX), as Go (Plan 9) assembly for",
-        fmt::format("Go's ABI0: the amd64-bmi2 kernel's rounds ({} unrolled, run {} times), "
-                    "{} instructions.",
-                    count_word(kRoundsPerIteration), count_word(kIterations), instructions),
+        fmt::format("Go's ABI0: the amd64-bmi2 kernel's rounds ({} unrolled, run {} times).",
+                    count_word(kRoundsPerIteration), count_word(kIterations)),
         "",
+        fmt::format("Entries: permute ({} instructions) and one fused absorb entry per rate",
+                    instructions(permute)),
+        fmt::format("({} bytes; up to {} instructions), which XORs the block in as its first",
+                    rates, absorb_instructions),
+        "round reads the lanes. Go's labels are local to one TEXT, so each absorb entry carries",
+        "its own copy of the loop and epilogue where the System V file jumps into the permute",
+        "entry's.",
         fmt::format("Frame: ${} = the {}-byte scratch state at 0(SP) and the 8-byte pointer "
                     "into the",
                     permute.frame_bytes, kScratchBytes),
@@ -648,12 +696,15 @@ class Amd64KeccakBuilder {
         "asynchronously); NOSPLIT, or a frame under 128 bytes, leaves a long hash holding every",
         "P through a stop-the-world (measured with fastkeccak's NOSPLIT kernel: 219-307 ms",
         "against 0.34 ms without NOSPLIT, 32 MiB one block a call, GOMAXPROCS=2).",
-        "Work per call: one permutation (24 rounds); the loop over blocks is Go code, so no call",
-        "runs longer than one permutation between preemption points.",
+        "Work per call: one permutation (24 rounds), with one block XORed in by the absorb",
+        "entries; the loop over blocks is Go code, so no call runs longer than one permutation",
+        "between preemption points.",
         "ABI0 saves no register: no pushes, no CFI, no endbr64 (Go binaries carry no IBT), no",
         "alignment directives (TEXT symbols are 32-byte aligned).",
         "Register roles:",
         "  DI           the caller's state array, loaded from state+0(FP)",
+        "  R15          absorb entries: the block, loaded from block+8(FP), in the first",
+        "               round (lane 21 is read from memory there); then lane 21",
         fmt::format("  SP           the {}-byte scratch state, which alternates with DI round "
                     "by round",
                     kScratchBytes),

@@ -121,7 +121,11 @@ func Sum256(data []byte) [32]byte {
 
 // absorbBlock XORs one rate block into the state and permutes.
 func absorbBlock(state *[25]uint64, block []byte) {
-	_ = block[rate-1]
+	absorb(state, (*[rate]byte)(block))
+}
+
+// absorbGeneric is absorbBlock in Go, around whichever permutation is in use.
+func absorbGeneric(state *[25]uint64, block *[rate]byte) {
 	for i := 0; i < rate/8; i++ {
 		state[i] ^= le64(block[8*i:])
 	}

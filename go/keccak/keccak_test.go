@@ -105,6 +105,34 @@ func TestKernelsAgree(t *testing.T) {
 	})
 }
 
+// The fused absorb entry equals the block XORed in, then the portable permutation.
+func TestAbsorbAgrees(t *testing.T) {
+	var a [25]uint64
+	var block [rate]byte
+	x := uint64(0x243f6a8885a308d3)
+	next := func() uint64 { x ^= x << 13; x ^= x >> 7; x ^= x << 17; return x }
+	for trial := 0; trial < 20; trial++ {
+		for i := range a {
+			a[i] = next()
+		}
+		for i := range block {
+			block[i] = byte(next())
+		}
+		want := a
+		for i := 0; i < rate/8; i++ {
+			want[i] ^= le64(block[8*i:])
+		}
+		keccakF1600Generic(&want)
+		paths(t, func(t *testing.T) {
+			got := a
+			absorb(&got, &block)
+			if got != want {
+				t.Fatalf("trial %d: absorb differs from XOR and the portable permutation", trial)
+			}
+		})
+	}
+}
+
 func TestWriteAfterReadPanics(t *testing.T) {
 	defer func() {
 		if r := recover(); r != "keccak: Write after Read" {
@@ -146,7 +174,7 @@ func TestSum256DoesNotAllocate(t *testing.T) {
 // The generated function must begin with the stack-bound check (compare SP with the
 // goroutine's stack guard), the only point where the runtime can stop a hashing goroutine.
 func TestGeneratedFunctionChecksStack(t *testing.T) {
-	if runtime.GOARCH != "amd64" || kernelName == "portable" && !generatedBuilt {
+	if runtime.GOARCH != "amd64" || !generatedBuilt {
 		t.Skip("the generated kernel is not in this build")
 	}
 	// go test runs a binary linked without its symbol table: build the test binary with it.
@@ -158,16 +186,28 @@ func TestGeneratedFunctionChecksStack(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go tool objdump: %v\n%s", err, out)
 	}
-	// The function's first instructions, from the lines of the generated .s file.
-	var first []string
+	// Each generated function's first instructions, by its TEXT block.
+	first := map[string][]string{}
+	name := ""
 	for _, line := range strings.Split(string(out), "\n") {
 		line = strings.TrimRight(line, "\t ")
-		if strings.Contains(line, "keccakf1600_amd64_bmi2_amd64.s:") && len(first) < 4 {
-			first = append(first, strings.TrimSpace(line[strings.LastIndex(line, "\t")+1:]))
+		if strings.HasPrefix(line, "TEXT ") {
+			name = ""
+			if strings.HasSuffix(line, "keccakf1600_amd64_bmi2_amd64.s") {
+				name = strings.Fields(line)[1]
+				first[name] = nil
+			}
+		} else if name != "" && len(first[name]) < 4 {
+			first[name] = append(first[name], strings.TrimSpace(line[strings.LastIndex(line, "\t")+1:]))
 		}
 	}
-	if !startsWithStackCheck(first) {
-		t.Fatalf("first instructions %q, want the stack-bound check\n%s", first, out)
+	if len(first) != generatedFunctions {
+		t.Fatalf("%d generated functions in the binary, want %d\n%s", len(first), generatedFunctions, out)
+	}
+	for name, code := range first {
+		if !startsWithStackCheck(code) {
+			t.Errorf("%s begins %q, want the stack-bound check", name, code)
+		}
 	}
 	t.Logf("first instructions: %q", first)
 }

@@ -9,3 +9,28 @@ package keccak
 //
 //go:noescape
 func sponge_keccakf1600_amd64_bmi2(state *[25]uint64)
+
+// XOR 9 lanes of block into state, then Keccak-f[1600] (SHA3-512).
+//
+//go:noescape
+func sponge_keccakf1600_amd64_bmi2_absorb72(state *[25]uint64, block *[72]byte)
+
+// XOR 13 lanes of block into state, then Keccak-f[1600] (SHA3-384).
+//
+//go:noescape
+func sponge_keccakf1600_amd64_bmi2_absorb104(state *[25]uint64, block *[104]byte)
+
+// XOR 17 lanes of block into state, then Keccak-f[1600] (SHA3-256, SHAKE256, Keccak-256).
+//
+//go:noescape
+func sponge_keccakf1600_amd64_bmi2_absorb136(state *[25]uint64, block *[136]byte)
+
+// XOR 18 lanes of block into state, then Keccak-f[1600] (SHA3-224).
+//
+//go:noescape
+func sponge_keccakf1600_amd64_bmi2_absorb144(state *[25]uint64, block *[144]byte)
+
+// XOR 21 lanes of block into state, then Keccak-f[1600] (SHAKE128).
+//
+//go:noescape
+func sponge_keccakf1600_amd64_bmi2_absorb168(state *[25]uint64, block *[168]byte)

@@ -20,6 +20,10 @@ func hasBMI() bool {
 
 const generatedBuilt = true
 
+// The functions of keccakf1600_amd64_bmi2_amd64.s the package calls, permute and absorb136
+// (the linker drops the other absorb entries).
+const generatedFunctions = 2
+
 // kernelsHere lists the permutations this CPU runs, the chosen one first.
 func kernelsHere() []string {
 	if hasBMI() {
@@ -33,6 +37,14 @@ var useKernel = kernelsHere()[0]
 
 // kernelName names the permutation chosen at start-up.
 var kernelName = useKernel
+
+func absorb(a *[25]uint64, block *[rate]byte) {
+	if useKernel == "amd64-bmi2" {
+		sponge_keccakf1600_amd64_bmi2_absorb136(a, block)
+		return
+	}
+	absorbGeneric(a, block)
+}
 
 func permute(a *[25]uint64) {
 	if useKernel == "amd64-bmi2" {
