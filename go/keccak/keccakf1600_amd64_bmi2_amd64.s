@@ -13,11 +13,14 @@
 // round constants at 200(SP). The toolchain's prologue allocates it (and saves BP);
 // 208 >= 128, so the toolchain keeps the stack-bound check that a leaf with a smaller
 // frame loses (it is made NOSPLIT automatically below 128 bytes).
-// Not NOSPLIT: the prologue's stack-bound check is the only point where the runtime can
-// stop a goroutine that hashes in a loop of these calls (assembly is never preempted
-// asynchronously); NOSPLIT, or a frame under 128 bytes, leaves a long hash holding every
-// P through a stop-the-world (measured with fastkeccak's NOSPLIT kernel: 219-307 ms
-// against 0.34 ms without NOSPLIT, 32 MiB one block a call, GOMAXPROCS=2).
+// With the saved BP the frame is 216 bytes, so the check (Go 1.19, seen with go tool
+// objdump) is MOVQ FS:-8, R14 (ABI0 code loads g itself); LEAQ -88(SP), R12;
+// CMPQ 16(R14), R12; JBE to runtime.morestack: the prologue, not this code, writes R14.
+// Not NOSPLIT: inside this function the prologue's stack-bound check is the only point
+// where the runtime can stop the goroutine (assembly is never preempted asynchronously).
+// With NOSPLIT, or a frame under 128 bytes, a caller whose block loop offers no other
+// point holds every P through a stop-the-world (fastkeccak's NOSPLIT kernel, 32 MiB one
+// block a call, GOMAXPROCS=2: 219-307 ms, against 0.34 ms without NOSPLIT).
 // Work per call: one permutation (24 rounds), with one block XORed in by the absorb
 // entries; the loop over blocks is Go code, so no call runs longer than one permutation
 // between preemption points.
@@ -31,6 +34,9 @@
 //   R8 R9 R10 R11 SI  and  CX DX BX BP R12
 //                two sets of five that trade roles every round (theta's C and chi's
 //                inputs B; theta's D, then the next round's C)
+//                BP among them: the prologue saved the caller's BP and the epilogue restores
+//                it, so go vet accepts it; a frame-pointer unwinder sampling inside
+//                the function sees a clobbered BP, as with the System V kernel
 //   R13 R15      lanes 13 and 21, which never leave registers
 //   R14          not written: Go keeps g there (lane 17, resident in r14 in the
 //                System V file, lives in memory here)
