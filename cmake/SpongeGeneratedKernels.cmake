@@ -14,6 +14,8 @@
 #   SPONGE_KERNEL_<name>_STATES       the states one call permutes
 #   SPONGE_KERNEL_<name>_ID           the name as an identifier part (amd64_bmi2)
 function(sponge_read_generated_kernels manifest_path)
+  # A regeneration that adds or removes a kernel configures the build again.
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${manifest_path}")
   file(READ "${manifest_path}" manifest)
   string(JSON file_count LENGTH "${manifest}" files)
   math(EXPR last_file "${file_count} - 1")
