@@ -199,7 +199,9 @@ std::string write_go_asm(const Program& program, std::string_view build_constrai
                        argument_bytes);
     for (const Item& item : function.items) {
       if (const auto* instruction = std::get_if<Instruction>(&item)) {
-        std::string line = "\t" + format_go_instruction(program, function, *instruction);
+        // Built by appending: `"\t" + a temporary` trips GCC 12's -Wrestrict at -O3.
+        std::string line(1, '\t');
+        line += format_go_instruction(program, function, *instruction);
         if (!instruction->comment.empty()) {
           const std::size_t width = line.size() + 7;  // the tab counts as 8 columns
           line += std::string(width < kCommentColumn ? kCommentColumn - width : 1, ' ');
