@@ -46,7 +46,7 @@ bool cpu_supports() noexcept {
 #define SPONGE_DEFINE_KERNEL(KERNEL, Entry, ENTRY_FORM, make_table, ...)                          \
   constexpr sponge_cpu_feature k##KERNEL##Features[] = {SPONGE_KERNEL_##KERNEL##_CPU_FEATURES{}}; \
   constexpr Entry k##KERNEL##Entries[] = {SPONGE_KERNEL_##KERNEL##_ENTRIES(ENTRY_FORM)};          \
-  constexpr auto k##KERNEL##Kernel =                                                              \
+  const auto k##KERNEL##Kernel =                                                                  \
       make_table(SPONGE_KERNEL_##KERNEL##_NAME, cpu_supports<k##KERNEL##Features>,                \
                  __VA_ARGS__ k##KERNEL##Entries);
 
