@@ -5,6 +5,7 @@
 //   spongegen list                                 the kernels and their entries
 //   spongegen audit [--json] [--width N] [--diff REF] [--mca [CPU,...]] [--kernel NAME]
 //                   [--entry SYMBOL]
+//   spongegen prove [--dir DIR] [--kernel NAME]    every entry == its model, for all inputs
 //   spongegen prove-encoding --kernel NAME OBJECT  assembler bytes == asmjit bytes
 #include <fmt/format.h>
 
@@ -30,6 +31,7 @@
 #include "audit/mca.hpp"
 #include "kernels/kernel.hpp"
 #include "pipeline/generate.hpp"
+#include "prove/prover.hpp"
 #include "readers/gas_reader.hpp"
 #include "writers/go_writer.hpp"
 #include "writers/manifest.hpp"
@@ -72,6 +74,13 @@ commands:
       neoverse-n1, neoverse-v1, neoverse-n2, cortex-x2, apple-m1): modelled cycles, not
       measured. --kernel NAME limits it to one kernel, --entry SYMBOL to one entry (any
       entry of any kernel) instead of each kernel's first.
+  prove [--dir DIR] [--kernel NAME] [--entry SYMBOL] [--built]
+      Prove that each entry of each kernel file in DIR, as read back from the file (or,
+      with --built, as the generator builds it), computes its specification for every
+      input: run on free variables, each round compared in GF(2) polynomials with the
+      model's, the state and outputs exact at the return, callee-saved registers restored.
+      Entries that take a block count are proven for counts 0 to 3. A failure names the
+      round and word where kernel and model part, and a random input that shows it.
   prove-encoding --kernel NAME OBJECT
       Check that OBJECT (the kernel's .S assembled by the system assembler, ELF64 or x86-64
       COFF) holds asmjit's layout of the Program in every byte of .text: each function and
@@ -104,7 +113,8 @@ struct Options {
   std::string object;
   bool mca = false;
   std::vector<std::string> mca_cpus;  // empty: the default core models of each kernel's ISA
-  std::string entry;                  // audit --mca: one entry by symbol
+  std::string entry;                  // audit --mca, prove: one entry by symbol
+  bool built = false;                 // prove: the Programs as built, not the files of DIR
 };
 
 int parse_width(const std::string& text) {
@@ -128,7 +138,7 @@ Options parse_arguments(int argc, char** argv) {
   }
   const std::string& command = options.command;
   if (command != "generate" && command != "check" && command != "list" && command != "audit" &&
-      command != "prove-encoding") {
+      command != "prove-encoding" && command != "prove") {
     throw UsageError{"unknown command '" + command + "'"};
   }
   for (std::size_t i = 1; i < args.size(); ++i) {
@@ -137,7 +147,8 @@ Options parse_arguments(int argc, char** argv) {
       if (i + 1 == args.size()) throw UsageError{arg + " needs a value"};
       return args[++i];
     };
-    if ((command == "generate" && arg == "--out") || (command == "check" && arg == "--dir")) {
+    if ((command == "generate" && arg == "--out") ||
+        ((command == "check" || command == "prove") && arg == "--dir")) {
       options.dir = value();
       options.dir_given = true;
     } else if ((command == "generate" && arg == "--go-out") ||
@@ -164,9 +175,12 @@ Options parse_arguments(int argc, char** argv) {
           start = end + 1;
         }
       }
-    } else if (command == "audit" && arg == "--entry") {
+    } else if ((command == "audit" || command == "prove") && arg == "--entry") {
       options.entry = value();
-    } else if ((command == "prove-encoding" || command == "audit") && arg == "--kernel") {
+    } else if (command == "prove" && arg == "--built") {
+      options.built = true;
+    } else if ((command == "prove-encoding" || command == "audit" || command == "prove") &&
+               arg == "--kernel") {
       options.kernel = value();
     } else if (command == "prove-encoding" && arg.rfind("-", 0) != 0 && options.object.empty()) {
       options.object = arg;
@@ -483,6 +497,62 @@ int command_audit(const Options& options) {
   return 0;
 }
 
+int command_prove(const Options& options) {
+  bool all_proven = true, found = false;
+  for (const kernels::KernelSpec& spec : kernels::all_kernels()) {
+    if (!options.kernel.empty() && spec.name != options.kernel) continue;
+    Program program;
+    std::string source;
+    if (options.built) {
+      program = spec.build().program;
+      source = "as built";
+    } else {
+      const fs::path path = options.dir / spec.file_name;
+      const FileRead file = read_file(path);
+      if (file.problem != FileRead::Problem::none) {
+        throw InputError("cannot read the kernel file " + describe(path, file));
+      }
+      try {
+        program = readers::read_gas(file.contents, spec.name);
+      } catch (const GenerationError& error) {
+        throw InputError(path.string() + " is malformed: " + error.what());
+      }
+      source = path.string();
+    }
+    prove::ProveOptions prove_options;
+    prove_options.entry = options.entry;
+    const prove::KernelProof proof = prove::prove_kernel(spec, program, prove_options);
+    if (proof.entries.empty()) continue;
+    found = true;
+    for (const prove::EntryProof& entry : proof.entries) {
+      const std::string name = entry.symbol + (entry.win64 ? " (Windows x64)" : "") +
+                               (entry.variant.empty() ? "" : " [" + entry.variant + "]");
+      if (entry.proven) {
+        fmt::print("proven  {}: {} instructions, {} round boundaries, {:.2f} s\n", name,
+                   entry.instructions, entry.boundaries, entry.seconds);
+      } else {
+        fmt::print("FAILED  {}: {}\n", name, entry.failure);
+        fmt::print("        counterexample: {}\n",
+                   entry.counterexample.empty()
+                       ? "none among 64 random inputs (the kernel may be right where the proof "
+                         "cannot follow it)"
+                       : entry.counterexample);
+      }
+    }
+    fmt::print("{} ({}): {} of {} entry cases proven in {:.2f} s\n", spec.name, source,
+               std::count_if(proof.entries.begin(), proof.entries.end(),
+                             [](const prove::EntryProof& e) { return e.proven; }),
+               proof.entries.size(), proof.seconds);
+    all_proven = all_proven && proof.proven();
+  }
+  if (!found) {
+    throw UsageError{!options.entry.empty()
+                         ? "prove --entry: no entry named '" + options.entry + "'"
+                         : "prove --kernel: no kernel named '" + options.kernel + "'"};
+  }
+  return all_proven ? 0 : 1;
+}
+
 int command_prove_encoding(const Options& options) {
   const kernels::KernelSpec& spec = find_kernel(options.kernel);
   const FileRead object = read_file(options.object);
@@ -512,6 +582,7 @@ int main(int argc, char** argv) {
     if (options.command == "check") return command_check(options);
     if (options.command == "audit") return command_audit(options);
     if (options.command == "prove-encoding") return command_prove_encoding(options);
+    if (options.command == "prove") return command_prove(options);
     return command_list();
   } catch (const UsageError& error) {
     fmt::print(stderr, "spongegen: {}\n\n{}", error.message, kUsage);

@@ -1,0 +1,368 @@
+// What each amd64 mnemonic of program/amd64_instructions.def does, on the symbolic machine.
+// The switch names every mnemonic of the table, so a row added without its meaning here
+// does not compile (-Wswitch, an error in every build).
+#include <fmt/format.h>
+
+#include "program/amd64.hpp"
+#include "prove/machine.hpp"
+
+namespace spongegen::prove {
+namespace {
+
+int vector_words(const Reg& reg) {
+  return register_bytes(reg) / 8;
+}
+
+class Amd64 {
+ public:
+  Amd64(Machine& machine, const Instruction& instruction, const LabelRegions& labels)
+      : m_(machine), instruction_(instruction), labels_(labels) {}
+
+  const Operand& operand(std::size_t i) const { return instruction_.operands.at(i); }
+  const Reg& reg(std::size_t i) const { return std::get<Reg>(operand(i)); }
+  std::int64_t imm(std::size_t i) const { return std::get<Imm>(operand(i)).value; }
+  bool is_reg(std::size_t i) const { return std::holds_alternative<Reg>(operand(i)); }
+
+  Pointer address(const Mem& mem) const {
+    if (mem.addressing == Addressing::pc_relative) {
+      const int region =
+          mem.label < labels_.region_of_label.size() ? labels_.region_of_label[mem.label] : -1;
+      if (region < 0) throw MachineError("a RIP-relative operand names no constant table");
+      return Pointer{region, mem.disp};
+    }
+    if (mem.addressing != Addressing::offset) throw MachineError("an addressing form amd64 lacks");
+    Pointer base = address_of(m_.gp(mem.base.index), "the base register");
+    base.offset += mem.disp;
+    return base;
+  }
+
+  // A general-purpose register or a 64-bit memory operand, as one Value.
+  Value read_scalar(std::size_t i) const {
+    const Operand& op = operand(i);
+    if (const auto* mem = std::get_if<Mem>(&op)) return m_.load(address(*mem));
+    if (const auto* im = std::get_if<Imm>(&op))
+      return Value::integer(static_cast<std::uint64_t>(im->value));
+    const Reg& r = std::get<Reg>(op);
+    Value value = m_.gp(r.index);
+    if (r.cls == RegClass::gp32) {
+      if (value.is_address()) throw MachineError("a 32-bit view of an address");
+      for (std::size_t bit = 32; bit < 64; ++bit)
+        value.bits[bit] = Poly{};
+    }
+    return value;
+  }
+  void write_scalar(std::size_t i, Value value) {
+    const Operand& op = operand(i);
+    if (const auto* mem = std::get_if<Mem>(&op)) {
+      m_.store(address(*mem), std::move(value));
+      return;
+    }
+    const Reg& r = std::get<Reg>(op);
+    if (r.cls == RegClass::gp32) {
+      if (value.is_address()) throw MachineError("an address written to a 32-bit register");
+      for (std::size_t bit = 32; bit < 64; ++bit)
+        value.bits[bit] = Poly{};
+    } else if (r.cls != RegClass::gp64) {
+      throw MachineError("a scalar result written to a vector register");
+    }
+    m_.gp(r.index) = std::move(value);
+  }
+  Word read_data(std::size_t i) const {
+    const Value value = read_scalar(i);
+    if (value.is_address()) throw MachineError("an address used as data");
+    return value.bits;
+  }
+
+  // `words` 64-bit words of a vector register or of memory.
+  std::vector<Word> read_vector(std::size_t i, int words) const {
+    std::vector<Word> out(static_cast<std::size_t>(words));
+    if (const auto* mem = std::get_if<Mem>(&operand(i))) {
+      Pointer at = address(*mem);
+      for (auto& word : out) {
+        const Value value = m_.load(at);
+        if (value.is_address()) throw MachineError("an address loaded into a vector register");
+        word = value.bits;
+        at.offset += 8;
+      }
+      return out;
+    }
+    const VectorValue& v = m_.vector(reg(i).index);
+    for (std::size_t w = 0; w < out.size(); ++w)
+      out[w] = v[w];
+    return out;
+  }
+  // A VEX or EVEX write: the words past the destination's size become zero.
+  void write_vector(std::size_t i, const std::vector<Word>& words) {
+    if (const auto* mem = std::get_if<Mem>(&operand(i))) {
+      Pointer at = address(*mem);
+      for (const Word& word : words) {
+        m_.store(at, Value::data(word));
+        at.offset += 8;
+      }
+      return;
+    }
+    VectorValue& v = m_.vector(reg(i).index);
+    for (std::size_t w = 0; w < v.size(); ++w)
+      v[w] = w < words.size() ? words[w] : Word{};
+  }
+
+  template <class Op>
+  void vector_binary(Op op) {
+    const int words = vector_words(reg(0));
+    const std::vector<Word> a = read_vector(1, words), b = read_vector(2, words);
+    std::vector<Word> out(a.size());
+    for (std::size_t w = 0; w < out.size(); ++w)
+      out[w] = op(a[w], b[w]);
+    write_vector(0, out);
+  }
+
+  // add and sub with an immediate: address arithmetic, or arithmetic on known integers.
+  void add_immediate(std::int64_t delta) {
+    Value value = read_scalar(0);
+    if (value.is_address()) {
+      value.pointer->offset += delta;
+      m_.zero_flag.reset();  // never compared: an address is not zero
+    } else {
+      const std::uint64_t result =
+          integer_of(value, "an operand of add or sub") + static_cast<std::uint64_t>(delta);
+      value = Value::integer(result);
+      m_.zero_flag = result == 0;
+    }
+    write_scalar(0, std::move(value));
+  }
+
+  void logic_flags(const Word& result) {
+    if (is_constant(result)) {
+      m_.zero_flag = constant_value(result) == 0;
+    } else {
+      m_.zero_flag.reset();
+    }
+  }
+
+  Control branch_if(bool zero) {
+    if (!m_.zero_flag) throw MachineError("a branch on a flag that depends on the data");
+    if (*m_.zero_flag == zero) return {Control::jump, std::get<LabelRef>(operand(0)).id};
+    return {};
+  }
+
+  void push(Value value) {
+    Pointer& sp = stack();
+    sp.offset -= 8;
+    m_.store(sp, std::move(value));
+  }
+  Value pop() {
+    Pointer& sp = stack();
+    Value value = m_.load(sp);
+    sp.offset += 8;
+    return value;
+  }
+  Pointer& stack() {
+    Value& rsp = m_.gp(amd64::rsp.index);
+    if (!rsp.pointer) throw MachineError("rsp holds no address");
+    return *rsp.pointer;
+  }
+
+  Control run();
+
+ private:
+  Machine& m_;
+  const Instruction& instruction_;
+  const LabelRegions& labels_;
+};
+
+Control Amd64::run() {
+  switch (instruction_.mnemonic) {
+    case Mnemonic::amd64_add:
+      add_immediate(imm(1));
+      return {};
+    case Mnemonic::amd64_sub:
+      add_immediate(-imm(1));
+      return {};
+    case Mnemonic::amd64_cmp: {
+      const Value a = read_scalar(0), b = read_scalar(1);
+      if (a.is_address() && b.is_address()) {
+        if (a.pointer->region != b.pointer->region)
+          throw MachineError("cmp of two buffers' addresses");
+        m_.zero_flag = a.pointer->offset == b.pointer->offset;
+      } else {
+        m_.zero_flag =
+            integer_of(a, "cmp's first operand") == integer_of(b, "cmp's second operand");
+      }
+      return {};
+    }
+    case Mnemonic::amd64_and:
+    case Mnemonic::amd64_or:
+    case Mnemonic::amd64_xor: {
+      if (instruction_.mnemonic == Mnemonic::amd64_xor && operand(0) == operand(1)) {
+        // The zero idiom: zero whatever the register held, an address included.
+        m_.zero_flag = true;
+        write_scalar(0, Value::integer(0));
+        return {};
+      }
+      const Word a = read_data(0), b = read_data(1);
+      const Word result = instruction_.mnemonic == Mnemonic::amd64_and  ? a & b
+                          : instruction_.mnemonic == Mnemonic::amd64_or ? a | b
+                                                                        : a ^ b;
+      logic_flags(result);
+      write_scalar(0, Value::data(result));
+      return {};
+    }
+    case Mnemonic::amd64_andn: {
+      const Word result = ~read_data(1) & read_data(2);
+      logic_flags(result);
+      write_scalar(0, Value::data(result));
+      return {};
+    }
+    case Mnemonic::amd64_not:
+      write_scalar(0, Value::data(~read_data(0)));
+      return {};
+    case Mnemonic::amd64_rorx: {
+      if (reg(0).cls != RegClass::gp64) throw MachineError("rorx of a 32-bit register");
+      write_scalar(0, Value::data(rotate_left(read_data(1), static_cast<int>((64 - imm(2)) & 63))));
+      return {};
+    }
+    case Mnemonic::amd64_mov:
+      write_scalar(0, read_scalar(1));
+      return {};
+    case Mnemonic::amd64_lea:
+      write_scalar(0, Value::address(address(std::get<Mem>(operand(1)))));
+      return {};
+    case Mnemonic::amd64_push:
+      push(read_scalar(0));
+      return {};
+    case Mnemonic::amd64_pop:
+      write_scalar(0, pop());
+      return {};
+    case Mnemonic::amd64_call: {
+      const auto* symbol = std::get_if<SymbolRef>(&operand(0));
+      if (symbol == nullptr) throw MachineError("a call of a label");
+      return {Control::call, kNoLabel, symbol->function};
+    }
+    case Mnemonic::amd64_ret:
+      return {Control::ret};
+    case Mnemonic::amd64_jmp:
+      return {Control::jump, std::get<LabelRef>(operand(0)).id};
+    case Mnemonic::amd64_je:
+      return branch_if(true);
+    case Mnemonic::amd64_jne:
+      return branch_if(false);
+    case Mnemonic::amd64_endbr64:
+      return {};
+    case Mnemonic::amd64_vmovdqu:
+    case Mnemonic::amd64_vmovdqu64: {
+      const int words = vector_words(is_reg(0) ? reg(0) : reg(1));
+      write_vector(0, read_vector(1, words));
+      return {};
+    }
+    case Mnemonic::amd64_vmovq:
+      write_vector(0, {read_data(1)});
+      return {};
+    case Mnemonic::amd64_vpinsrq: {
+      std::vector<Word> words = read_vector(1, 2);
+      words[static_cast<std::size_t>(imm(3) & 1)] = read_data(2);
+      write_vector(0, words);
+      return {};
+    }
+    case Mnemonic::amd64_vinserti128:
+    case Mnemonic::amd64_vinserti64x4: {
+      const int part = instruction_.mnemonic == Mnemonic::amd64_vinserti128 ? 2 : 4;
+      std::vector<Word> words = read_vector(1, vector_words(reg(0)));
+      const std::vector<Word> inserted = read_vector(2, part);
+      const std::size_t at = static_cast<std::size_t>((imm(3) & 1) * part);
+      for (std::size_t w = 0; w < inserted.size(); ++w)
+        words.at(at + w) = inserted[w];
+      write_vector(0, words);
+      return {};
+    }
+    case Mnemonic::amd64_vpxor:
+    case Mnemonic::amd64_vpxorq:
+      vector_binary([](const Word& a, const Word& b) { return a ^ b; });
+      return {};
+    case Mnemonic::amd64_vpor:
+      vector_binary([](const Word& a, const Word& b) { return a | b; });
+      return {};
+    case Mnemonic::amd64_vpandn:
+      vector_binary([](const Word& a, const Word& b) { return ~a & b; });
+      return {};
+    case Mnemonic::amd64_vpaddq:
+      // Addition has carries, which the polynomials do not model, except where they vanish:
+      // a + a is a shift by one, and known integers add as integers.
+      vector_binary([](const Word& a, const Word& b) {
+        if (a == b) return shift_left(a, 1);
+        if (is_constant(a) && is_constant(b))
+          return constant_word(constant_value(a) + constant_value(b));
+        throw MachineError("vpaddq of two different values that depend on the data");
+      });
+      return {};
+    case Mnemonic::amd64_vpsllq:
+    case Mnemonic::amd64_vpsrlq: {
+      const int words = vector_words(reg(0));
+      std::vector<Word> v = read_vector(1, words);
+      const int bits = static_cast<int>(imm(2));
+      for (Word& word : v)
+        word = bits >= 64                                        ? Word{}
+               : instruction_.mnemonic == Mnemonic::amd64_vpsllq ? shift_left(word, bits)
+                                                                 : shift_right(word, bits);
+      write_vector(0, v);
+      return {};
+    }
+    case Mnemonic::amd64_vprolq: {
+      const int words = vector_words(reg(0));
+      std::vector<Word> v = read_vector(1, words);
+      for (Word& word : v)
+        word = rotate_left(word, static_cast<int>(imm(2) & 63));
+      write_vector(0, v);
+      return {};
+    }
+    case Mnemonic::amd64_vpternlogq: {
+      const int words = vector_words(reg(0));
+      const std::vector<Word> a = read_vector(0, words), b = read_vector(1, words),
+                              c = read_vector(2, words);
+      std::vector<Word> out(a.size());
+      for (std::size_t w = 0; w < out.size(); ++w)
+        out[w] = ternary_logic(static_cast<std::uint8_t>(imm(3)), a[w], b[w], c[w]);
+      write_vector(0, out);
+      return {};
+    }
+    case Mnemonic::amd64_vpshufb: {
+      // Within each 16-byte half of the register, byte j takes the source byte the control
+      // byte j names, or zero when its top bit is set. The controls are a constant table.
+      const int words = vector_words(reg(0));
+      const std::vector<Word> source = read_vector(1, words), control = read_vector(2, words);
+      std::vector<Word> out(source.size());
+      for (std::size_t byte = 0; byte < source.size() * 8; ++byte) {
+        const Word& control_word = control[byte / 8];
+        std::uint64_t selector = 0;
+        for (std::size_t bit = 0; bit < 8; ++bit) {
+          const Poly& p = control_word[8 * (byte % 8) + bit];
+          if (!p.is_constant()) throw MachineError("a vpshufb control that depends on the data");
+          if (p.constant_value()) selector |= std::uint64_t{1} << bit;
+        }
+        if (selector & 0x80) continue;
+        const std::size_t from = (byte / 16) * 16 + (selector & 15);
+        for (std::size_t bit = 0; bit < 8; ++bit)
+          out[byte / 8][8 * (byte % 8) + bit] = source[from / 8][8 * (from % 8) + bit];
+      }
+      write_vector(0, out);
+      return {};
+    }
+    case Mnemonic::amd64_vzeroall:
+      for (int v = 0; v < 16; ++v)
+        m_.vector(v) = VectorValue{};
+      return {};
+#define SPONGEGEN_ARM64(name, ...) case Mnemonic::arm64_##name:
+#include "program/arm64_instructions.def"
+#undef SPONGEGEN_ARM64
+      break;
+  }
+  throw MachineError("not an amd64 instruction");
+}
+
+}  // namespace
+
+Control execute_amd64(Machine& machine, const Instruction& instruction,
+                      const LabelRegions& labels) {
+  return Amd64(machine, instruction, labels).run();
+}
+
+}  // namespace spongegen::prove

@@ -1,0 +1,113 @@
+// The symbolic machine the prover runs an entry on: registers and memory hold words of
+// GF(2) polynomials (prove/anf.hpp), except addresses, which stay concrete. No branch or
+// address of a kernel depends on the data (the invariant checker proves it, and the machine
+// refuses a branch on a non-constant flag), so one run follows the only path every input
+// takes, and what it computes holds for all inputs at once.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "program/program.hpp"
+#include "prove/anf.hpp"
+
+namespace spongegen::prove {
+
+// What the machine cannot follow, or a kernel does that no input may see: a branch on data,
+// an access outside every buffer, a read of memory nobody wrote. The prover adds the entry
+// and the instruction.
+class MachineError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// An address: a byte offset into one of the machine's regions (the state, a block, the
+// stack, a constant table), or the return address the caller pushed.
+struct Pointer {
+  int region = -1;
+  std::int64_t offset = 0;
+  friend bool operator==(const Pointer&, const Pointer&) = default;
+};
+
+// One 64-bit quantity of a register or memory: data bits, or an address.
+struct Value {
+  Word bits{};
+  std::optional<Pointer> pointer;
+
+  static Value data(Word bits) { return Value{std::move(bits), std::nullopt}; }
+  static Value address(Pointer at) { return Value{Word{}, at}; }
+  static Value integer(std::uint64_t value) { return data(constant_word(value)); }
+  bool is_address() const { return pointer.has_value(); }
+};
+
+struct Region {
+  std::string name;
+  std::vector<std::optional<Value>> words;  // 8-byte words; empty: never written
+  bool writable = false;
+  // Stores at this byte offset or above are refused (the caller's frame above a stack),
+  // except in [home_space_begin, home_space_end); -1: no limit.
+  std::int64_t writable_below = -1;
+  std::int64_t home_space_begin = 0, home_space_end = 0;
+};
+
+inline constexpr int kVectorWords = 8;  // 512 bits: a zmm register (arm64 uses 2)
+using VectorValue = std::array<Word, kVectorWords>;
+
+class Machine {
+ public:
+  Machine();
+
+  int add_region(std::string name, std::size_t bytes, bool writable);
+  Region& region(int index) { return regions_.at(static_cast<std::size_t>(index)); }
+  const std::vector<Region>& regions() const { return regions_; }
+
+  // 8-byte accesses at 8-byte offsets of a region (the kernels move lanes and words; an
+  // access of another size or alignment is reported, not modelled).
+  Value load(const Pointer& at) const;
+  void store(const Pointer& at, Value value);
+
+  Value& gp(int index) { return gp_.at(static_cast<std::size_t>(index)); }
+  VectorValue& vector(int index) { return vector_.at(static_cast<std::size_t>(index)); }
+  Value& stack_pointer() { return stack_pointer_; }  // arm64 sp; amd64 uses gp(4)
+
+  // amd64's zero flag as the last flag-writing instruction left it: nothing when it depends
+  // on data.
+  std::optional<bool> zero_flag;
+
+  // Fresh variables: `count` consecutive ones, the first returned.
+  Variable fresh(std::uint32_t count);
+  Variable variables_used() const { return next_variable_; }
+
+ private:
+  std::vector<Region> regions_;
+  std::array<Value, 32> gp_{};
+  std::array<VectorValue, 32> vector_{};
+  Value stack_pointer_{};
+  Variable next_variable_ = 1;
+};
+
+// The region index of a pointer a register holds; throws unless it holds one.
+Pointer address_of(const Value& value, const char* what);
+// The integer a register holds; throws unless every bit is constant.
+std::uint64_t integer_of(const Value& value, const char* what);
+
+// Where control goes after one instruction.
+struct Control {
+  enum Kind { next, jump, call, ret } kind = next;
+  LabelId label = kNoLabel;    // jump
+  std::uint32_t function = 0;  // call: an index into Program::functions
+};
+
+// One instruction's effect on the machine, by ISA (amd64_semantics.cpp, arm64_semantics.cpp).
+// `label_region` maps a constant table's label to its region, or -1.
+struct LabelRegions {
+  std::vector<int> region_of_label;  // by LabelId; -1 for a code label
+};
+Control execute_amd64(Machine& machine, const Instruction& instruction, const LabelRegions& labels);
+Control execute_arm64(Machine& machine, const Instruction& instruction, const LabelRegions& labels);
+
+}  // namespace spongegen::prove

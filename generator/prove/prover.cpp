@@ -1,0 +1,514 @@
+#include "prove/prover.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <map>
+#include <optional>
+#include <unordered_map>
+
+#include "program/amd64.hpp"
+#include "prove/machine.hpp"
+#include "prove/specification.hpp"
+#include "support/splitmix64.hpp"
+#include "writers/gas_writer.hpp"
+
+namespace spongegen::prove {
+namespace {
+
+constexpr std::size_t kStackBytes = 16384;
+constexpr std::int64_t kStackTop = kStackBytes - 64;  // the caller's frame above: Win64 home space
+constexpr int kCounterexampleTrials = 64;
+constexpr std::size_t kMostSteps = 4'000'000;
+
+// The failure of one run: the proof's reason, in words.
+struct ProofFailure {
+  std::string reason;
+  // The entry returned with a word other than the model's: on concrete inputs, a
+  // counterexample. (Otherwise the run stopped where the machine cannot follow the code,
+  // which does not depend on the input.)
+  bool wrong_value = false;
+};
+
+struct Case {
+  std::size_t function;
+  bool win64;
+  std::size_t block_count;
+  bool in_place;
+};
+
+// The words an entry starts from: variables (the proof), or random integers (the search for
+// a counterexample).
+class Inputs {
+ public:
+  Inputs(Machine& machine, std::optional<std::uint64_t> seed)
+      : machine_(machine), random_(seed.value_or(0)), concrete_(seed.has_value()) {}
+  Word next() {
+    if (concrete_) return constant_word(random_.next());
+    return variable_word(machine_.fresh(64));
+  }
+  bool concrete() const { return concrete_; }
+
+ private:
+  Machine& machine_;
+  SplitMix64 random_;
+  bool concrete_;
+};
+
+class Run {
+ public:
+  Run(const kernels::KernelSpec& spec, const Program& program, const Case& c,
+      std::optional<std::uint64_t> seed)
+      : kernel_(spec), program_(program), case_(c), inputs_(machine_, seed) {}
+
+  // Runs the entry to its return and compares; throws ProofFailure.
+  void execute(EntryProof& proof);
+
+ private:
+  const Function& entry() const {
+    return case_.win64 ? program_.win64_entries.at(case_.function)
+                       : program_.functions.at(case_.function);
+  }
+  void lay_out();
+  void cut(int completed);
+  void check_return();
+  Value& argument(int index);
+
+  const kernels::KernelSpec& kernel_;
+  const Program& program_;
+  Case case_;
+  Machine machine_;
+  Inputs inputs_;
+  std::optional<Specification> spec_;
+  LabelRegions labels_;
+  int state_region_ = -1, stack_region_ = -1, return_region_ = -1, output_region_ = -1;
+  std::vector<int> input_regions_;
+  std::vector<Word> initial_state_;
+  std::array<Value, 32> initial_gp_{};
+  std::array<VectorValue, 32> initial_vector_{};
+  int boundaries_ = 0;
+};
+
+Value& Run::argument(int index) {
+  static constexpr int kSysv[] = {7, 6, 2, 1, 8, 9};  // rdi, rsi, rdx, rcx, r8, r9
+  static constexpr int kWin64[] = {1, 2, 8, 9};       // rcx, rdx, r8, r9
+  if (program_.isa == Isa::arm64) return machine_.gp(index);
+  return machine_.gp(case_.win64 ? kWin64[index] : kSysv[index]);
+}
+
+void Run::lay_out() {
+  labels_.region_of_label.assign(program_.label_names.size(), -1);
+  for (const QuadTable& table : program_.tables) {
+    const int region =
+        machine_.add_region(fmt::format("the table {}", program_.label_names.at(table.label)),
+                            table.values.size() * 8, true);
+    for (std::size_t i = 0; i < table.values.size(); ++i)
+      machine_.store({region, static_cast<std::int64_t>(8 * i)}, Value::integer(table.values[i]));
+    machine_.region(region).writable = false;
+    labels_.region_of_label.at(table.label) = region;
+  }
+  const EntryShape& shape = entry().shape;
+  const std::size_t state_words = static_cast<std::size_t>(shape.parameters.at(0).extent);
+  state_region_ = machine_.add_region("the state", state_words * 8, true);
+  // In the specification's order (state after state); stored once the specification says
+  // where each word lives.
+  for (std::size_t w = 0; w < state_words; ++w)
+    initial_state_.push_back(inputs_.next());
+  // Initial registers: whatever the caller left, as free words, so that a result that uses
+  // one, or a callee-saved register not restored, shows.
+  for (int r = 0; r < 32; ++r) {
+    machine_.gp(r) = Value::data(inputs_.next());
+    for (Word& word : machine_.vector(r))
+      word = inputs_.next();
+  }
+  initial_gp_ = {};
+  for (int r = 0; r < 32; ++r)
+    initial_gp_[static_cast<std::size_t>(r)] = machine_.gp(r);
+  for (int r = 0; r < 32; ++r)
+    initial_vector_[static_cast<std::size_t>(r)] = machine_.vector(r);
+
+  stack_region_ = machine_.add_region("the stack", kStackBytes, true);
+  return_region_ = machine_.add_region("the caller's code", 0, false);
+  const Value return_address = Value::address({return_region_, 0});
+  if (program_.isa == Isa::amd64) {
+    machine_.store({stack_region_, kStackTop}, return_address);
+    machine_.gp(amd64::rsp.index) = Value::address({stack_region_, kStackTop});
+  } else {
+    machine_.stack_pointer() = Value::address({stack_region_, kStackTop});
+    machine_.gp(30) = return_address;
+  }
+  // From the stack pointer at the call up lies the caller's frame (and on amd64 the return
+  // address): a Windows x64 entry may use the 32 bytes of home space above the return
+  // address, no entry anything else.
+  Region& stack = machine_.region(stack_region_);
+  stack.writable_below = kStackTop;
+  if (case_.win64) {
+    stack.home_space_begin = kStackTop + 8;
+    stack.home_space_end = kStackTop + 40;
+  }
+
+  argument(0) = Value::address({state_region_, 0});
+  EntryInputs inputs;
+  const auto add_input = [&](std::size_t words, const std::string& name, bool writable) {
+    const int region = machine_.add_region(name, words * 8, true);
+    std::vector<Word> block;
+    for (std::size_t w = 0; w < words; ++w) {
+      block.push_back(inputs_.next());
+      machine_.store({region, static_cast<std::int64_t>(8 * w)}, Value::data(block.back()));
+    }
+    machine_.region(region).writable = writable;
+    input_regions_.push_back(region);
+    return std::pair{region, block};
+  };
+  const std::size_t rate_words = static_cast<std::size_t>(shape.rate_bytes) / 8;
+  const std::size_t parameters = shape.parameters.size();
+  if (parameters == 2 && shape.lanes == 1) {  // one block
+    auto [region, block] = add_input(rate_words, "the block", false);
+    inputs.blocks.push_back(block);
+    argument(1) = Value::address({region, 0});
+  } else if (parameters == 2) {  // a block per state, through an array of pointers
+    const int pointers =
+        machine_.add_region("the block pointers", 8 * static_cast<std::size_t>(shape.lanes), true);
+    for (int s = 0; s < shape.lanes; ++s) {
+      auto [region, block] = add_input(rate_words, fmt::format("the block of state {}", s), false);
+      inputs.blocks.push_back(block);
+      machine_.store({pointers, 8 * s}, Value::address({region, 0}));
+    }
+    machine_.region(pointers).writable = false;
+    argument(1) = Value::address({pointers, 0});
+  } else if (parameters >= 3) {  // block_count blocks
+    const bool crypt = parameters == 4;
+    auto [region, all] =
+        add_input(rate_words * case_.block_count, "the input", crypt && case_.in_place);
+    for (std::size_t b = 0; b < case_.block_count; ++b) {
+      inputs.blocks.emplace_back(all.begin() + static_cast<std::ptrdiff_t>(b * rate_words),
+                                 all.begin() + static_cast<std::ptrdiff_t>((b + 1) * rate_words));
+    }
+    argument(1) = Value::address({region, 0});
+    if (crypt) {
+      output_region_ = case_.in_place ? region
+                                      : machine_.add_region(
+                                            "the output", rate_words * case_.block_count * 8, true);
+      inputs.output_region = output_region_;
+      argument(2) = Value::address({output_region_, 0});
+    }
+    argument(static_cast<int>(parameters) - 1) = Value::integer(case_.block_count);
+  }
+  spec_.emplace(kernel_.family, shape, initial_state_, std::move(inputs));
+  for (std::size_t w = 0; w < state_words; ++w) {
+    machine_.store({state_region_, static_cast<std::int64_t>(8 * spec_->memory_word(w))},
+                   Value::data(initial_state_[w]));
+  }
+}
+
+// The words a round boundary matches: every register word that holds data, and the words of
+// the state and the stack (outputs and inputs keep the variables they were written with).
+template <class Visit>
+void for_each_location(Machine& machine, std::initializer_list<int> regions, const Visit& visit) {
+  for (int r = 0; r < 32; ++r) {
+    Value& v = machine.gp(r);
+    if (!v.is_address()) visit(v.bits);
+    for (Word& word : machine.vector(r))
+      visit(word);
+  }
+  for (int region : regions) {
+    for (auto& slot : machine.region(region).words) {
+      if (slot && !slot->is_address()) visit(slot->bits);
+    }
+  }
+}
+
+void Run::cut(int completed) {
+  std::vector<Specification::Boundary> boundaries = spec_->boundaries_after(completed);
+  std::string missing;
+  for (const Specification::Boundary& boundary : boundaries) {
+    // What each candidate is: a state word, or a sum of state words.
+    struct Candidate {
+      Word value;  // variable part
+      std::uint64_t constant;
+      std::vector<std::size_t> words;
+    };
+    std::vector<Candidate> candidates;
+    for (std::size_t w = 0; w < boundary.state.size(); ++w) {
+      candidates.push_back(
+          {variable_part(boundary.state[w]), constant_part(boundary.state[w]), {w}});
+    }
+    for (const auto& sum : spec_->carried_sums()) {
+      Word value{};
+      for (std::size_t w : sum)
+        value = value ^ boundary.state[w];
+      candidates.push_back({variable_part(value), constant_part(value), sum});
+    }
+    std::unordered_multimap<std::uint64_t, std::size_t> by_hash;
+    for (std::size_t c = 0; c < candidates.size(); ++c)
+      by_hash.emplace(hash(candidates[c].value), c);
+    // Match first, replace after: a boundary that does not match leaves the machine as it was.
+    std::vector<std::pair<Word*, std::size_t>> matches;
+    std::vector<bool> found(boundary.state.size(), false);
+    for_each_location(machine_, {state_region_, stack_region_}, [&](Word& word) {
+      if (is_constant(word)) return;
+      const Word part = variable_part(word);
+      const auto [first, last] = by_hash.equal_range(hash(part));
+      for (auto it = first; it != last; ++it) {
+        if (candidates[it->second].value != part) continue;
+        matches.emplace_back(&word, it->second);
+        if (candidates[it->second].words.size() == 1) found[candidates[it->second].words[0]] = true;
+        return;
+      }
+    });
+    const auto absent = std::find(found.begin(), found.end(), false);
+    if (absent != found.end()) {
+      if (missing.empty()) {
+        missing = fmt::format("{} (the state {}) is in no register or memory word",
+                              spec_->word_name(static_cast<std::size_t>(absent - found.begin())),
+                              boundary.description);
+      }
+      continue;
+    }
+    std::vector<Word> fresh;
+    for (std::size_t w = 0; w < boundary.state.size(); ++w)
+      fresh.push_back(variable_word(machine_.fresh(64)));
+    for (auto [word, c] : matches) {
+      Word replacement = constant_word(constant_part(*word) ^ candidates[c].constant);
+      for (std::size_t w : candidates[c].words)
+        replacement = replacement ^ fresh[w];
+      *word = std::move(replacement);
+    }
+    spec_->rebase(std::move(fresh), boundary);
+    ++boundaries_;
+    return;
+  }
+  throw ProofFailure{fmt::format("at the boundary after round {}: {}", completed, missing)};
+}
+
+void Run::check_return() {
+  const std::vector<Word> expected = spec_->final_state();
+  for (std::size_t w = 0; w < expected.size(); ++w) {
+    const Value actual =
+        machine_.load({state_region_, static_cast<std::int64_t>(8 * spec_->memory_word(w))});
+    if (actual.is_address() || actual.bits != expected[w]) {
+      throw ProofFailure{
+          fmt::format("at the return: {} of the state is not the model's", spec_->word_name(w)),
+          true};
+    }
+  }
+  for (const Expectation& output : spec_->outputs()) {
+    std::optional<Value> actual =
+        machine_.region(output.region).words.at(static_cast<std::size_t>(output.offset / 8));
+    if (!actual || actual->is_address() || actual->bits != output.value) {
+      throw ProofFailure{fmt::format("at the return: the {} is not the model's", output.what),
+                         true};
+    }
+  }
+  if (output_region_ >= 0) {
+    for (std::size_t w = 0; w < machine_.region(output_region_).words.size(); ++w) {
+      if (!machine_.region(output_region_).words[w]) {
+        throw ProofFailure{fmt::format("at the return: output word {} was never written", w)};
+      }
+    }
+  }
+  // The callee-saved registers, as the ABI of this entry names them.
+  std::vector<int> gp, vectors;
+  int vector_words = 0;
+  if (program_.isa == Isa::amd64) {
+    gp = {3, 5, 12, 13, 14, 15};
+    if (case_.win64) {
+      gp.insert(gp.end(), {6, 7});
+      vectors = {6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+      vector_words = 2;
+    }
+  } else {
+    for (int r = 19; r <= 29; ++r)
+      gp.push_back(r);
+    vectors = {8, 9, 10, 11, 12, 13, 14, 15};
+    vector_words = 1;
+  }
+  for (int r : gp) {
+    const Value& now = machine_.gp(r);
+    const Value& before = initial_gp_[static_cast<std::size_t>(r)];
+    if (now.is_address() || now.bits != before.bits) {
+      throw ProofFailure{
+          fmt::format("at the return: callee-saved register {} is not its caller's value",
+                      program_.isa == Isa::amd64
+                          ? amd64::register_name({RegClass::gp64, static_cast<std::uint8_t>(r)})
+                          : fmt::format("x{}", r))};
+    }
+  }
+  for (int v : vectors) {
+    for (int w = 0; w < vector_words; ++w) {
+      if (machine_.vector(v)[static_cast<std::size_t>(w)] !=
+          initial_vector_[static_cast<std::size_t>(v)][static_cast<std::size_t>(w)]) {
+        throw ProofFailure{fmt::format(
+            "at the return: callee-saved vector register {} is not its caller's value", v)};
+      }
+    }
+  }
+}
+
+void Run::execute(EntryProof& proof) {
+  lay_out();
+  // Labels of code: in the entries and the functions they reach.
+  std::map<LabelId, std::pair<const std::vector<Item>*, std::size_t>> code_labels;
+  for (const auto* list : {&program_.functions, &program_.win64_entries}) {
+    for (const Function& f : *list) {
+      for (std::size_t i = 0; i < f.items.size(); ++i) {
+        if (const auto* label = std::get_if<LabelDef>(&f.items[i]))
+          code_labels[label->id] = {&f.items, i};
+      }
+    }
+  }
+  struct Frame {
+    const std::vector<Item>* items;
+    std::size_t index;
+  };
+  std::vector<Frame> calls;
+  const std::vector<Item>* items = &entry().items;
+  std::size_t index = 0;
+  int rounds_entered = 0;
+  for (std::size_t steps = 0; steps < kMostSteps; ++steps) {
+    if (index >= items->size()) throw ProofFailure{"the code runs past the end of a function"};
+    const Item& item = (*items)[index++];
+    if (const auto* marker = std::get_if<RoundMarker>(&item)) {
+      if (marker->begin) {
+        if (rounds_entered >= 1 && !inputs_.concrete()) cut(rounds_entered);
+        ++rounds_entered;
+      }
+      continue;
+    }
+    const auto* instruction = std::get_if<Instruction>(&item);
+    if (instruction == nullptr) continue;
+    ++proof.instructions;
+    Control control;
+    try {
+      control = program_.isa == Isa::amd64 ? execute_amd64(machine_, *instruction, labels_)
+                                           : execute_arm64(machine_, *instruction, labels_);
+    } catch (const std::exception& error) {  // MachineError, DegreeError
+      throw ProofFailure{fmt::format("in round {} at `{}`: {}", rounds_entered - 1,
+                                     writers::format_instruction(program_, *instruction),
+                                     error.what())};
+    }
+    switch (control.kind) {
+      case Control::next:
+        break;
+      case Control::jump: {
+        const auto at = code_labels.find(control.label);
+        if (at == code_labels.end()) throw ProofFailure{"a branch to a label that is no code"};
+        items = at->second.first;
+        index = at->second.second;
+        break;
+      }
+      case Control::call: {
+        Value& rsp = machine_.gp(amd64::rsp.index);
+        address_of(rsp, "rsp");
+        rsp.pointer->offset -= 8;
+        machine_.store(*rsp.pointer, Value::address({return_region_,
+                                                     static_cast<std::int64_t>(calls.size() + 1)}));
+        calls.push_back({items, index});
+        items = &program_.functions.at(control.function).items;
+        index = 0;
+        break;
+      }
+      case Control::ret: {
+        Value target;
+        if (program_.isa == Isa::amd64) {
+          Value& rsp = machine_.gp(amd64::rsp.index);
+          target = machine_.load(address_of(rsp, "rsp"));
+          rsp.pointer->offset += 8;
+        } else {
+          target = machine_.gp(30);
+        }
+        const Pointer expected{return_region_, static_cast<std::int64_t>(calls.size())};
+        if (!target.is_address() || *target.pointer != expected) {
+          throw ProofFailure{"a return to an address other than its caller's"};
+        }
+        if (calls.empty()) {
+          const Value& sp =
+              program_.isa == Isa::amd64 ? machine_.gp(amd64::rsp.index) : machine_.stack_pointer();
+          const std::int64_t expected_sp = program_.isa == Isa::amd64 ? kStackTop + 8 : kStackTop;
+          if (!sp.is_address() || *sp.pointer != Pointer{stack_region_, expected_sp}) {
+            throw ProofFailure{"at the return: the stack pointer is not where the call left it"};
+          }
+          proof.boundaries = boundaries_;
+          check_return();
+          return;
+        }
+        items = calls.back().items;
+        index = calls.back().index;
+        calls.pop_back();
+        break;
+      }
+    }
+  }
+  throw ProofFailure{"the entry does not return"};
+}
+
+std::vector<Case> cases_of(const Program& program, const ProveOptions& options) {
+  std::vector<Case> cases;
+  for (bool win64 : {false, true}) {
+    if (win64 && options.system_v_only) continue;
+    const auto& list = win64 ? program.win64_entries : program.functions;
+    for (std::size_t f = 0; f < list.size(); ++f) {
+      if (!options.entry.empty() && list[f].symbol != options.entry) continue;
+      const std::size_t parameters = list[f].shape.parameters.size();
+      if (parameters < 3) {
+        cases.push_back({f, win64, 1, false});
+        continue;
+      }
+      for (std::size_t blocks = 0; blocks <= options.most_blocks; ++blocks) {
+        cases.push_back({f, win64, blocks, false});
+        if (parameters == 4) cases.push_back({f, win64, blocks, true});
+      }
+    }
+  }
+  return cases;
+}
+
+}  // namespace
+
+bool KernelProof::proven() const {
+  return !entries.empty() &&
+         std::all_of(entries.begin(), entries.end(), [](const EntryProof& e) { return e.proven; });
+}
+
+KernelProof prove_kernel(const kernels::KernelSpec& spec, const Program& program,
+                         const ProveOptions& options) {
+  using Clock = std::chrono::steady_clock;
+  const auto kernel_start = Clock::now();
+  KernelProof result{spec.name, {}, 0};
+  for (const Case& c : cases_of(program, options)) {
+    const auto start = Clock::now();
+    EntryProof proof;
+    const Function& entry =
+        c.win64 ? program.win64_entries[c.function] : program.functions[c.function];
+    proof.symbol = entry.symbol;
+    proof.win64 = c.win64;
+    if (entry.shape.parameters.size() >= 3) {
+      proof.variant = fmt::format(
+          "block_count {}{}", c.block_count,
+          entry.shape.parameters.size() == 4 ? (c.in_place ? ", out == in" : ", out apart") : "");
+    }
+    try {
+      Run(spec, program, c, std::nullopt).execute(proof);
+      proof.proven = true;
+    } catch (const ProofFailure& failure) {
+      proof.failure = failure.reason;
+      // A concrete input on which the entry and the model differ, if a random one shows it.
+      for (int trial = 1; trial <= kCounterexampleTrials && proof.counterexample.empty(); ++trial) {
+        EntryProof concrete;
+        try {
+          Run(spec, program, c, static_cast<std::uint64_t>(trial)).execute(concrete);
+        } catch (const ProofFailure& differs) {
+          if (!differs.wrong_value) break;
+          proof.counterexample =
+              fmt::format("the random input of seed {}: {}", trial, differs.reason);
+        }
+      }
+    }
+    proof.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    result.entries.push_back(std::move(proof));
+  }
+  result.seconds = std::chrono::duration<double>(Clock::now() - kernel_start).count();
+  return result;
+}
+
+}  // namespace spongegen::prove

@@ -1,0 +1,52 @@
+// spongegen prove: each entry of a kernel, run on the symbolic machine from a state, blocks
+// and registers of free variables, against its specification; the proof holds for every
+// input at once. At each round boundary every machine word is matched to the specification's
+// state (a lane, up to a constant the kernel carries, such as a deferred NOT, or a sum it
+// gathered early, such as Keccak's column parity) and replaced by fresh variables, so each
+// round is compared exactly in polynomials of degree at most two. What is proven: the state
+// and every output word at the return equal the specification's; no load reads memory the
+// entry did not receive or write; no store leaves the state, the stack or the output; no
+// branch depends on the data; the registers and stack the ABI makes callee-saved hold their
+// caller's values again.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kernels/kernel.hpp"
+#include "program/program.hpp"
+
+namespace spongegen::prove {
+
+struct EntryProof {
+  std::string symbol;
+  bool win64 = false;   // the Windows x64 entry of the symbol
+  std::string variant;  // "block_count 2, out == in"; empty for a single case
+  bool proven = false;
+  std::string failure;           // why not: the first round and word where kernel and model part
+  std::string counterexample;    // a concrete input the entry gets wrong, when one was found
+  std::size_t instructions = 0;  // executed
+  int boundaries = 0;            // round boundaries matched
+  double seconds = 0;
+};
+
+struct KernelProof {
+  std::string kernel;
+  std::vector<EntryProof> entries;
+  double seconds = 0;
+  bool proven() const;
+};
+
+struct ProveOptions {
+  std::string entry;  // only this symbol, if set
+  // Entries that take a block count are proven for each count up to this one.
+  std::size_t most_blocks = 3;
+  bool system_v_only = false;  // skip the Windows x64 entries
+};
+
+// `program` is the kernel's Program: as built, or as the reader parsed back a committed file.
+KernelProof prove_kernel(const kernels::KernelSpec& spec, const Program& program,
+                         const ProveOptions& options = {});
+
+}  // namespace spongegen::prove

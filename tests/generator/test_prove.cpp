@@ -1,0 +1,185 @@
+// spongegen prove rejects broken kernels: for each committed kernel, single-instruction
+// mutations of its first round (a rotation amount, a constant, a dropped or duplicated
+// instruction, swapped operands, another register of the same class) are each refused, and
+// the test counts how many of them a random input also shows wrong (a counterexample).
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+
+#include "kernels/kernel.hpp"
+#include "program/instruction_table.hpp"
+#include "prove/prover.hpp"
+#include "readers/gas_reader.hpp"
+#include "writers/gas_writer.hpp"
+
+namespace spongegen {
+namespace {
+
+Program committed_program(const kernels::KernelSpec& spec) {
+  std::ifstream in(std::string(SPONGEGEN_GENERATED_DIR) + "/" + spec.file_name);
+  std::stringstream text;
+  text << in.rdbuf();
+  return readers::read_gas(text.str(), spec.name);
+}
+
+// The instructions of the first round region of the first function: the code every
+// round of a loop kernel runs.
+std::vector<std::size_t> first_round(const Program& program) {
+  std::vector<std::size_t> items;
+  bool inside = false;
+  const auto& list = program.functions.at(0).items;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (const auto* marker = std::get_if<RoundMarker>(&list[i])) {
+      if (inside && !marker->begin) break;
+      inside = marker->begin;
+      continue;
+    }
+    if (inside && std::holds_alternative<Instruction>(list[i])) items.push_back(i);
+  }
+  return items;
+}
+
+struct Mutant {
+  std::string what;
+  Program program;
+};
+
+std::vector<Mutant> mutants_of(const Program& original) {
+  std::vector<Mutant> mutants;
+  const std::vector<std::size_t> round = first_round(original);
+  REQUIRE(round.size() > 20);
+  const auto instruction_at = [](Program& p, std::size_t item) -> Instruction& {
+    return std::get<Instruction>(p.functions[0].items[item]);
+  };
+  const auto mutate = [&](const std::string& what, const std::function<bool(Program&)>& change) {
+    Program p = original;
+    if (change(p)) mutants.push_back({what, std::move(p)});
+  };
+  const auto text = [&](std::size_t item) {
+    return writers::format_instruction(original,
+                                       std::get<Instruction>(original.functions[0].items[item]));
+  };
+  // A rotation by one more bit: of a rotate instruction, or of a rotated operand (arm64).
+  for (std::size_t item : round) {
+    const Instruction& in = std::get<Instruction>(original.functions[0].items[item]);
+    const bool rotate = instruction_spec(in.mnemonic).cls == InstructionClass::rotate &&
+                        std::holds_alternative<Imm>(in.operands.back());
+    const auto* rotated = std::get_if<ShiftedReg>(&in.operands.back());
+    if (!rotate && (rotated == nullptr || rotated->shift != Shift::ror)) continue;
+    mutate("rotation amount + 1 in `" + text(item) + "`", [&](Program& p) {
+      Operand& last = instruction_at(p, item).operands.back();
+      if (auto* imm = std::get_if<Imm>(&last)) {
+        imm->value = (imm->value + 1) % 64 == 0 ? 1 : (imm->value + 1) % 64;
+      } else {
+        auto& shifted = std::get<ShiftedReg>(last);
+        shifted.amount = static_cast<std::uint8_t>(shifted.amount % 63 + 1);
+      }
+      return true;
+    });
+    break;
+  }
+  // One bit of a constant: the last word of each table, or a round's immediate constant.
+  for (std::size_t t = 0; t < original.tables.size(); ++t) {
+    mutate(fmt::format("bit 0 of the last word of table {}", t), [&](Program& p) {
+      p.tables[t].values.back() ^= 1;
+      return true;
+    });
+  }
+  if (original.tables.empty()) {
+    for (std::size_t item : round) {
+      const Instruction& in = std::get<Instruction>(original.functions[0].items[item]);
+      if (in.operands.size() != 2 || !std::holds_alternative<Imm>(in.operands[1])) continue;
+      mutate("bit 0 of the constant in `" + text(item) + "`", [&](Program& p) {
+        std::get<Imm>(instruction_at(p, item).operands[1]).value ^= 1;
+        return true;
+      });
+      break;
+    }
+  }
+  // A dropped and a duplicated instruction.
+  const std::size_t middle = round[round.size() / 2];
+  mutate("`" + text(middle) + "` dropped", [&](Program& p) {
+    p.functions[0].items.erase(p.functions[0].items.begin() + static_cast<std::ptrdiff_t>(middle));
+    return true;
+  });
+  for (std::size_t item : round) {
+    const Instruction& in = std::get<Instruction>(original.functions[0].items[item]);
+    const std::string_view name = instruction_spec(in.mnemonic).text;
+    if (name != "xor" && name != "eor" && name != "vpxor" && name != "vpxorq") continue;
+    if (in.operands.size() == 3 && in.operands[0] != in.operands[1]) continue;  // not in place
+    mutate("`" + text(item) + "` duplicated", [&](Program& p) {
+      auto& items = p.functions[0].items;
+      items.insert(items.begin() + static_cast<std::ptrdiff_t>(item), items[item]);
+      return true;
+    });
+    break;
+  }
+  // Swapped sources of a non-commutative instruction: andn, bic, vpandn, bcax.
+  for (std::size_t item : round) {
+    const Instruction& in = std::get<Instruction>(original.functions[0].items[item]);
+    if (instruction_spec(in.mnemonic).cls != InstructionClass::andn) continue;
+    const std::size_t a = in.operands.size() - 2, b = in.operands.size() - 1;
+    if (in.operands[a] == in.operands[b]) continue;
+    mutate("sources swapped in `" + text(item) + "`", [&](Program& p) {
+      auto& ops = instruction_at(p, item).operands;
+      std::swap(ops[a], ops[b]);
+      return std::holds_alternative<Reg>(ops[a]) && std::holds_alternative<Reg>(ops[b]);
+    });
+    break;
+  }
+  // Another register of the same class as a source.
+  for (std::size_t k = round.size() / 3; k < round.size(); ++k) {
+    const std::size_t item = round[k];
+    const Instruction& in = std::get<Instruction>(original.functions[0].items[item]);
+    if (in.operands.size() < 2 || !std::holds_alternative<Reg>(in.operands.back())) continue;
+    const Reg source = std::get<Reg>(in.operands.back());
+    if (source.cls == RegClass::sp || source.index == 4 || source.index >= 30) continue;
+    mutate("another register as the last source of `" + text(item) + "`", [&](Program& p) {
+      Reg& reg = std::get<Reg>(instruction_at(p, item).operands.back());
+      reg.index = static_cast<std::uint8_t>(reg.index == 0 ? 1 : reg.index - 1);
+      if (original.isa == Isa::amd64 && reg.index == 4) reg.index = 3;  // never rsp
+      return true;
+    });
+    break;
+  }
+  return mutants;
+}
+
+TEST_CASE("prove: every committed kernel's mutants are rejected") {
+  for (const kernels::KernelSpec& spec : kernels::all_kernels()) {
+    const Program program = committed_program(spec);
+    prove::ProveOptions options;
+    options.entry = program.functions.at(0).symbol;
+    options.most_blocks = 1;
+    options.system_v_only = true;
+    CAPTURE(spec.name);
+    // The control: the committed kernel's first entry is proven.
+    REQUIRE(prove::prove_kernel(spec, program, options).proven());
+    int rejected = 0, with_counterexample = 0;
+    const std::vector<Mutant> mutants = mutants_of(program);
+    CHECK(mutants.size() >= 5);
+    for (const Mutant& mutant : mutants) {
+      CAPTURE(mutant.what);
+      const prove::KernelProof proof = prove::prove_kernel(spec, mutant.program, options);
+      CHECK(!proof.proven());
+      if (proof.proven()) continue;
+      ++rejected;
+      const bool counterexample =
+          std::any_of(proof.entries.begin(), proof.entries.end(),
+                      [](const prove::EntryProof& e) { return !e.counterexample.empty(); });
+      if (counterexample) ++with_counterexample;
+      MESSAGE(fmt::format("{}: {}: rejected ({}){}", spec.name, mutant.what,
+                          proof.entries.at(0).failure,
+                          counterexample ? "; a random input shows it" : ""));
+    }
+    MESSAGE(fmt::format("{}: {} of {} mutants rejected, {} with a counterexample", spec.name,
+                        rejected, mutants.size(), with_counterexample));
+  }
+}
+
+}  // namespace
+}  // namespace spongegen
