@@ -524,7 +524,9 @@ int command_prove(const Options& options) {
     const prove::KernelProof proof = prove::prove_kernel(spec, program, prove_options);
     if (proof.entries.empty()) continue;
     found = true;
-    for (const prove::EntryProof& entry : proof.entries) {
+    for (const prove::EntryProof& proven : proof.entries) {
+      const prove::EntryProof entry =
+          proven.proven ? proven : prove::confirm_on_host(spec, program, proven);
       const std::string name = entry.symbol + (entry.win64 ? " (Windows x64)" : "") +
                                (entry.variant.empty() ? "" : " [" + entry.variant + "]");
       if (entry.proven) {
@@ -537,6 +539,11 @@ int command_prove(const Options& options) {
                        ? "none among 64 random inputs (the kernel may be right where the proof "
                          "cannot follow it)"
                        : entry.counterexample);
+        if (entry.confirmed_on_host) {
+          fmt::print("        run on this CPU (JIT) against the reference: {}\n",
+                     *entry.confirmed_on_host ? "differs too, confirmed"
+                                              : "agrees (the prover's machine is wrong here)");
+        }
       }
     }
     fmt::print("{} ({}): {} of {} entry cases proven in {:.2f} s\n", spec.name, source,

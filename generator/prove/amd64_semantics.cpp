@@ -73,47 +73,63 @@ class Amd64 {
     return value.bits;
   }
 
-  // `words` 64-bit words of a vector register or of memory.
-  std::vector<Word> read_vector(std::size_t i, int words) const {
-    std::vector<Word> out(static_cast<std::size_t>(words));
+  // The words of a vector source: pointers into the register, or words loaded from memory
+  // and held here, so that reading a register copies nothing.
+  struct VectorSource {
+    std::vector<Word> loaded;
+    std::vector<const Word*> words;
+    const Word& operator[](std::size_t w) const { return *words[w]; }
+  };
+  VectorSource source_vector(std::size_t i, int words) const {
+    VectorSource source;
+    source.words.resize(static_cast<std::size_t>(words));
     if (const auto* mem = std::get_if<Mem>(&operand(i))) {
       Pointer at = address(*mem);
-      for (auto& word : out) {
+      source.loaded.resize(static_cast<std::size_t>(words));
+      for (std::size_t w = 0; w < source.words.size(); ++w) {
         const Value value = m_.load(at);
         if (value.is_address()) throw MachineError("an address loaded into a vector register");
-        word = value.bits;
+        source.loaded[w] = value.bits;
+        source.words[w] = &source.loaded[w];
         at.offset += 8;
       }
-      return out;
+      return source;
     }
     const VectorValue& v = m_.vector(reg(i).index);
-    for (std::size_t w = 0; w < out.size(); ++w)
-      out[w] = v[w];
+    for (std::size_t w = 0; w < source.words.size(); ++w)
+      source.words[w] = &v[w];
+    return source;
+  }
+  std::vector<Word> read_vector(std::size_t i, int words) const {
+    const VectorSource source = source_vector(i, words);
+    std::vector<Word> out;
+    for (const Word* word : source.words)
+      out.push_back(*word);
     return out;
   }
   // A VEX or EVEX write: the words past the destination's size become zero.
-  void write_vector(std::size_t i, const std::vector<Word>& words) {
+  void write_vector(std::size_t i, std::vector<Word> words) {
     if (const auto* mem = std::get_if<Mem>(&operand(i))) {
       Pointer at = address(*mem);
-      for (const Word& word : words) {
-        m_.store(at, Value::data(word));
+      for (Word& word : words) {
+        m_.store(at, Value::data(std::move(word)));
         at.offset += 8;
       }
       return;
     }
     VectorValue& v = m_.vector(reg(i).index);
     for (std::size_t w = 0; w < v.size(); ++w)
-      v[w] = w < words.size() ? words[w] : Word{};
+      v[w] = w < words.size() ? std::move(words[w]) : Word{};
   }
 
   template <class Op>
   void vector_binary(Op op) {
     const int words = vector_words(reg(0));
-    const std::vector<Word> a = read_vector(1, words), b = read_vector(2, words);
-    std::vector<Word> out(a.size());
+    const VectorSource a = source_vector(1, words), b = source_vector(2, words);
+    std::vector<Word> out(static_cast<std::size_t>(words));
     for (std::size_t w = 0; w < out.size(); ++w)
       out[w] = op(a[w], b[w]);
-    write_vector(0, out);
+    write_vector(0, std::move(out));
   }
 
   // add and sub with an immediate: address arithmetic, or arithmetic on known integers.
@@ -308,20 +324,21 @@ Control Amd64::run() {
     }
     case Mnemonic::amd64_vprolq: {
       const int words = vector_words(reg(0));
-      std::vector<Word> v = read_vector(1, words);
-      for (Word& word : v)
-        word = rotate_left(word, static_cast<int>(imm(2) & 63));
-      write_vector(0, v);
+      const VectorSource source = source_vector(1, words);
+      std::vector<Word> v(static_cast<std::size_t>(words));
+      for (std::size_t w = 0; w < v.size(); ++w)
+        v[w] = rotate_left(source[w], static_cast<int>(imm(2) & 63));
+      write_vector(0, std::move(v));
       return {};
     }
     case Mnemonic::amd64_vpternlogq: {
       const int words = vector_words(reg(0));
-      const std::vector<Word> a = read_vector(0, words), b = read_vector(1, words),
-                              c = read_vector(2, words);
-      std::vector<Word> out(a.size());
+      const VectorSource a = source_vector(0, words), b = source_vector(1, words),
+                         c = source_vector(2, words);
+      std::vector<Word> out(static_cast<std::size_t>(words));
       for (std::size_t w = 0; w < out.size(); ++w)
         out[w] = ternary_logic(static_cast<std::uint8_t>(imm(3)), a[w], b[w], c[w]);
-      write_vector(0, out);
+      write_vector(0, std::move(out));
       return {};
     }
     case Mnemonic::amd64_vpshufb: {

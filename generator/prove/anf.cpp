@@ -23,6 +23,11 @@ void normalize(std::vector<std::uint64_t>& monomials) {
 }
 
 std::uint64_t multiply(std::uint64_t x, std::uint64_t y) {
+  if ((x >> 32) == 0 && (y >> 32) == 0) {  // the common case: constants and single variables
+    if (x == kOne || x == y) return y;
+    if (y == kOne) return x;
+    return x < y ? (x << 32) | y : (y << 32) | x;
+  }
   // The distinct variables of both monomials, each sorted already (a < b within one).
   std::array<Variable, 4> vars{};
   int count = 0;
@@ -79,17 +84,27 @@ int Poly::degree() const {
 
 Poly& Poly::operator^=(const Poly& other) {
   if (other.monomials_.empty()) return *this;
-  std::vector<std::uint64_t> sum;
-  sum.reserve(monomials_.size() + other.monomials_.size());
+  if (monomials_.empty()) {
+    monomials_ = other.monomials_;
+    return *this;
+  }
+  // Merged in a buffer each thread keeps, then copied back into this polynomial's own
+  // storage, which is reused when it is large enough: no allocation in the common case.
+  thread_local std::vector<std::uint64_t> sum;
+  sum.clear();
   std::set_symmetric_difference(monomials_.begin(), monomials_.end(), other.monomials_.begin(),
                                 other.monomials_.end(), std::back_inserter(sum));
-  monomials_ = std::move(sum);
+  monomials_.assign(sum.begin(), sum.end());
   return *this;
 }
 
 Poly operator^(const Poly& a, const Poly& b) {
-  Poly sum = a;
-  sum ^= b;
+  if (a.monomials_.empty()) return b;
+  if (b.monomials_.empty()) return a;
+  Poly sum;
+  sum.monomials_.reserve(a.monomials_.size() + b.monomials_.size());
+  std::set_symmetric_difference(a.monomials_.begin(), a.monomials_.end(), b.monomials_.begin(),
+                                b.monomials_.end(), std::back_inserter(sum.monomials_));
   return sum;
 }
 
@@ -102,12 +117,14 @@ Poly operator&(const Poly& a, const Poly& b) {
     product.monomials_.push_back(multiply(a.monomials_[0], b.monomials_[0]));
     return product;
   }
-  Poly product;
-  product.monomials_.reserve(a.monomials_.size() * b.monomials_.size());
+  thread_local std::vector<std::uint64_t> terms;
+  terms.clear();
   for (std::uint64_t x : a.monomials_)
     for (std::uint64_t y : b.monomials_)
-      product.monomials_.push_back(multiply(x, y));
-  normalize(product.monomials_);
+      terms.push_back(multiply(x, y));
+  normalize(terms);
+  Poly product;
+  product.monomials_.assign(terms.begin(), terms.end());
   return product;
 }
 
@@ -209,6 +226,35 @@ std::uint64_t hash(const Word& word) {
   for (const Poly& p : word)
     h = (h ^ p.hash()) * 0x100000001b3ull;
   return h;
+}
+
+std::uint64_t hash_of_variable_part(const Word& word) {
+  // A few bits suffice: the hash only picks the candidates that are then compared whole.
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (std::size_t bit : {0, 21, 42, 63}) {
+    const Poly& p = word[bit];
+    const auto& m = p.monomials();
+    const std::size_t skip = p.has_constant_term() ? 1 : 0;
+    std::uint64_t ph = 0x9e3779b97f4a7c15ull ^ (m.size() - skip);
+    for (std::size_t i = skip; i < m.size(); ++i)
+      ph ^= m[i] + 0x9e3779b97f4a7c15ull + (ph << 6) + (ph >> 2);
+    h = (h ^ ph) * 0x100000001b3ull;
+  }
+  return h;
+}
+
+bool equal_variable_parts(const Word& a, const Word& b) {
+  for (std::size_t i = 0; i < 64; ++i) {
+    const auto& x = a[i].monomials();
+    const auto& y = b[i].monomials();
+    const std::size_t sx = a[i].has_constant_term() ? 1 : 0, sy = b[i].has_constant_term() ? 1 : 0;
+    if (x.size() - sx != y.size() - sy ||
+        !std::equal(x.begin() + static_cast<std::ptrdiff_t>(sx), x.end(),
+                    y.begin() + static_cast<std::ptrdiff_t>(sy))) {
+      return false;
+    }
+  }
+  return true;
 }
 
 Word variable_part(const Word& word) {

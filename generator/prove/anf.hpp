@@ -85,6 +85,9 @@ std::uint64_t hash(const Word& word);
 // The word without its constant terms, and the constant they make: word == variable part ^
 // constant_word(constant part).
 Word variable_part(const Word& word);
+// hash(variable_part(word)) and variable_part(a) == variable_part(b), without the copies.
+std::uint64_t hash_of_variable_part(const Word& word);
+bool equal_variable_parts(const Word& a, const Word& b);
 std::uint64_t constant_part(const Word& word);
 int degree(const Word& word);
 

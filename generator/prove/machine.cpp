@@ -37,6 +37,13 @@ std::size_t word_index(const std::vector<Region>& regions, const Pointer& at, co
 Value Machine::load(const Pointer& at) const {
   const std::size_t index = word_index(regions_, at, "a load");
   const Region& region = regions_[static_cast<std::size_t>(at.region)];
+  if (!region.words[index] && stale_seed_) {
+    // SplitMix64's step, inline: the machine has no other use for it.
+    std::uint64_t z = (*stale_seed_ += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return Value::integer(z ^ (z >> 31));
+  }
   if (!region.words[index]) {
     throw MachineError(
         fmt::format("a load of byte {} of {}, which nothing wrote before", at.offset, region.name));

@@ -78,6 +78,11 @@ class Machine {
   // on data.
   std::optional<bool> zero_flag;
 
+  // On a concrete run, a load of memory nothing wrote returns what a real stack would hold
+  // there: something unrelated to the input, here a random integer. (On the proof's run it
+  // is an error: the result would depend on whatever was there.)
+  void read_stale_memory_as_random(std::uint64_t seed) { stale_seed_ = seed; }
+
   // Fresh variables: `count` consecutive ones, the first returned.
   Variable fresh(std::uint32_t count);
   Variable variables_used() const { return next_variable_; }
@@ -88,6 +93,7 @@ class Machine {
   std::array<VectorValue, 32> vector_{};
   Value stack_pointer_{};
   Variable next_variable_ = 1;
+  mutable std::optional<std::uint64_t> stale_seed_;
 };
 
 // The region index of a pointer a register holds; throws unless it holds one.

@@ -2,9 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <chrono>
+#include <exception>
 #include <map>
+#include <mutex>
 #include <optional>
+#include <system_error>
+#include <thread>
 #include <unordered_map>
 
 #include "program/amd64.hpp"
@@ -42,17 +47,22 @@ struct Case {
 class Inputs {
  public:
   Inputs(Machine& machine, std::optional<std::uint64_t> seed)
-      : machine_(machine), random_(seed.value_or(0)), concrete_(seed.has_value()) {}
+      : machine_(machine),
+        random_(seed.value_or(0)),
+        concrete_(seed.has_value()),
+        seed_(seed.value_or(0)) {}
   Word next() {
     if (concrete_) return constant_word(random_.next());
     return variable_word(machine_.fresh(64));
   }
   bool concrete() const { return concrete_; }
+  std::uint64_t seed() const { return seed_; }
 
  private:
   Machine& machine_;
   SplitMix64 random_;
   bool concrete_;
+  std::uint64_t seed_;
 };
 
 class Run {
@@ -63,6 +73,8 @@ class Run {
 
   // Runs the entry to its return and compares; throws ProofFailure.
   void execute(EntryProof& proof);
+  // A concrete run's input, as the entry's C arguments take it.
+  verify::EntryInput concrete_input() const;
 
  private:
   const Function& entry() const {
@@ -83,6 +95,7 @@ class Run {
   LabelRegions labels_;
   int state_region_ = -1, stack_region_ = -1, return_region_ = -1, output_region_ = -1;
   std::vector<int> input_regions_;
+  std::vector<std::vector<Word>> input_words_;  // each input region's words at the call
   std::vector<Word> initial_state_;
   std::array<Value, 32> initial_gp_{};
   std::array<VectorValue, 32> initial_vector_{};
@@ -97,6 +110,7 @@ Value& Run::argument(int index) {
 }
 
 void Run::lay_out() {
+  if (inputs_.concrete()) machine_.read_stale_memory_as_random(inputs_.seed());
   labels_.region_of_label.assign(program_.label_names.size(), -1);
   for (const QuadTable& table : program_.tables) {
     const int region =
@@ -158,6 +172,7 @@ void Run::lay_out() {
     }
     machine_.region(region).writable = writable;
     input_regions_.push_back(region);
+    input_words_.push_back(block);
     return std::pair{region, block};
   };
   const std::size_t rate_words = static_cast<std::size_t>(shape.rate_bytes) / 8;
@@ -241,16 +256,15 @@ void Run::cut(int completed) {
     }
     std::unordered_multimap<std::uint64_t, std::size_t> by_hash;
     for (std::size_t c = 0; c < candidates.size(); ++c)
-      by_hash.emplace(hash(candidates[c].value), c);
+      by_hash.emplace(hash_of_variable_part(candidates[c].value), c);
     // Match first, replace after: a boundary that does not match leaves the machine as it was.
     std::vector<std::pair<Word*, std::size_t>> matches;
     std::vector<bool> found(boundary.state.size(), false);
     for_each_location(machine_, {state_region_, stack_region_}, [&](Word& word) {
       if (is_constant(word)) return;
-      const Word part = variable_part(word);
-      const auto [first, last] = by_hash.equal_range(hash(part));
+      const auto [first, last] = by_hash.equal_range(hash_of_variable_part(word));
       for (auto it = first; it != last; ++it) {
-        if (candidates[it->second].value != part) continue;
+        if (!equal_variable_parts(candidates[it->second].value, word)) continue;
         matches.emplace_back(&word, it->second);
         if (candidates[it->second].words.size() == 1) found[candidates[it->second].words[0]] = true;
         return;
@@ -442,6 +456,25 @@ void Run::execute(EntryProof& proof) {
   throw ProofFailure{"the entry does not return"};
 }
 
+verify::EntryInput Run::concrete_input() const {
+  verify::EntryInput input;
+  input.state.assign(initial_state_.size(), 0);
+  for (std::size_t w = 0; w < initial_state_.size(); ++w)
+    input.state[spec_->memory_word(w)] = constant_value(initial_state_[w]);
+  for (const std::vector<Word>& words : input_words_) {
+    std::vector<std::uint8_t> bytes;
+    for (const Word& word : words) {
+      const std::uint64_t value = constant_value(word);
+      for (int b = 0; b < 8; ++b)
+        bytes.push_back(static_cast<std::uint8_t>(value >> (8 * b)));
+    }
+    input.buffers.push_back(std::move(bytes));
+  }
+  input.block_count = case_.block_count;
+  input.in_place = case_.in_place;
+  return input;
+}
+
 std::vector<Case> cases_of(const Program& program, const ProveOptions& options) {
   std::vector<Case> cases;
   for (bool win64 : {false, true}) {
@@ -470,45 +503,92 @@ bool KernelProof::proven() const {
          std::all_of(entries.begin(), entries.end(), [](const EntryProof& e) { return e.proven; });
 }
 
+namespace {
+
+EntryProof prove_case(const kernels::KernelSpec& spec, const Program& program, const Case& c) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  EntryProof proof;
+  const Function& entry =
+      c.win64 ? program.win64_entries[c.function] : program.functions[c.function];
+  proof.symbol = entry.symbol;
+  proof.win64 = c.win64;
+  if (entry.shape.parameters.size() >= 3) {
+    proof.variant = fmt::format(
+        "block_count {}{}", c.block_count,
+        entry.shape.parameters.size() == 4 ? (c.in_place ? ", out == in" : ", out apart") : "");
+  }
+  try {
+    Run(spec, program, c, std::nullopt).execute(proof);
+    proof.proven = true;
+  } catch (const ProofFailure& failure) {
+    proof.failure = failure.reason;
+    // A concrete input on which the entry and the model differ, if a random one shows it.
+    for (int trial = 1; trial <= kCounterexampleTrials && proof.counterexample.empty(); ++trial) {
+      EntryProof concrete;
+      Run run(spec, program, c, static_cast<std::uint64_t>(trial));
+      try {
+        run.execute(concrete);
+      } catch (const ProofFailure& differs) {
+        if (!differs.wrong_value) break;
+        proof.counterexample =
+            fmt::format("the random input of seed {}: {}", trial, differs.reason);
+        proof.counterexample_input = run.concrete_input();
+      }
+    }
+  }
+  proof.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return proof;
+}
+
+}  // namespace
+
 KernelProof prove_kernel(const kernels::KernelSpec& spec, const Program& program,
                          const ProveOptions& options) {
   using Clock = std::chrono::steady_clock;
   const auto kernel_start = Clock::now();
-  KernelProof result{spec.name, {}, 0};
-  for (const Case& c : cases_of(program, options)) {
-    const auto start = Clock::now();
-    EntryProof proof;
-    const Function& entry =
-        c.win64 ? program.win64_entries[c.function] : program.functions[c.function];
-    proof.symbol = entry.symbol;
-    proof.win64 = c.win64;
-    if (entry.shape.parameters.size() >= 3) {
-      proof.variant = fmt::format(
-          "block_count {}{}", c.block_count,
-          entry.shape.parameters.size() == 4 ? (c.in_place ? ", out == in" : ", out apart") : "");
-    }
-    try {
-      Run(spec, program, c, std::nullopt).execute(proof);
-      proof.proven = true;
-    } catch (const ProofFailure& failure) {
-      proof.failure = failure.reason;
-      // A concrete input on which the entry and the model differ, if a random one shows it.
-      for (int trial = 1; trial <= kCounterexampleTrials && proof.counterexample.empty(); ++trial) {
-        EntryProof concrete;
-        try {
-          Run(spec, program, c, static_cast<std::uint64_t>(trial)).execute(concrete);
-        } catch (const ProofFailure& differs) {
-          if (!differs.wrong_value) break;
-          proof.counterexample =
-              fmt::format("the random input of seed {}: {}", trial, differs.reason);
-        }
+  const std::vector<Case> cases = cases_of(program, options);
+  KernelProof result{spec.name, std::vector<EntryProof>(cases.size()), 0};
+  // The cases are independent: workers take the next one until none is left. A worker that
+  // cannot be started leaves its share to the others (the calling thread is one of them).
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  const auto work = [&] {
+    for (std::size_t i; (i = next.fetch_add(1)) < cases.size();) {
+      try {
+        result.entries[i] = prove_case(spec, program, cases[i]);
+      } catch (...) {
+        const std::lock_guard<std::mutex> lock(error_mutex);
+        if (!error) error = std::current_exception();
       }
     }
-    proof.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    result.entries.push_back(std::move(proof));
+  };
+  const unsigned wanted =
+      options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::thread> workers;
+  for (unsigned t = 1; t < wanted && t < cases.size(); ++t) {
+    try {
+      workers.emplace_back(work);
+    } catch (const std::system_error&) {
+      break;
+    }
   }
+  work();
+  for (std::thread& worker : workers)
+    worker.join();
+  if (error) std::rethrow_exception(error);
   result.seconds = std::chrono::duration<double>(Clock::now() - kernel_start).count();
   return result;
+}
+
+EntryProof confirm_on_host(const kernels::KernelSpec& spec, const Program& program,
+                           EntryProof proof) {
+  if (proof.counterexample_input && !proof.win64) {
+    proof.confirmed_on_host =
+        verify::entry_differs_on_host(spec, program, proof.symbol, *proof.counterexample_input);
+  }
+  return proof;
 }
 
 }  // namespace spongegen::prove

@@ -11,11 +11,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "kernels/kernel.hpp"
 #include "program/program.hpp"
+#include "verify/jit_verify.hpp"
 
 namespace spongegen::prove {
 
@@ -24,8 +26,12 @@ struct EntryProof {
   bool win64 = false;   // the Windows x64 entry of the symbol
   std::string variant;  // "block_count 2, out == in"; empty for a single case
   bool proven = false;
-  std::string failure;           // why not: the first round and word where kernel and model part
-  std::string counterexample;    // a concrete input the entry gets wrong, when one was found
+  std::string failure;         // why not: the first round and word where kernel and model part
+  std::string counterexample;  // a concrete input the entry gets wrong, when one was found
+  std::optional<verify::EntryInput> counterexample_input;
+  // Whether running the entry on this CPU (the JIT) disagreed with the reference on that
+  // input too; nothing when this host cannot run it.
+  std::optional<bool> confirmed_on_host;
   std::size_t instructions = 0;  // executed
   int boundaries = 0;            // round boundaries matched
   double seconds = 0;
@@ -43,10 +49,16 @@ struct ProveOptions {
   // Entries that take a block count are proven for each count up to this one.
   std::size_t most_blocks = 3;
   bool system_v_only = false;  // skip the Windows x64 entries
+  unsigned threads = 0;        // entries proven at once; 0: one per CPU
 };
 
 // `program` is the kernel's Program: as built, or as the reader parsed back a committed file.
 KernelProof prove_kernel(const kernels::KernelSpec& spec, const Program& program,
                          const ProveOptions& options = {});
+
+// Runs the entry of a failed proof on its counterexample through the JIT, when this host
+// can (EntryProof::confirmed_on_host).
+EntryProof confirm_on_host(const kernels::KernelSpec& spec, const Program& program,
+                           EntryProof proof);
 
 }  // namespace spongegen::prove

@@ -159,4 +159,39 @@ VerifyResult verify_against_portable(const kernels::KernelSpec& spec,
                     " trials)"};
 }
 
+std::optional<bool> entry_differs_on_host(const kernels::KernelSpec& spec, const Program& program,
+                                          const std::string& symbol, const EntryInput& input) {
+  if (!writers::host_runs(spec.isa) || !host_supports(spec)) return std::nullopt;
+  const auto entry = std::find_if(program.functions.begin(), program.functions.end(),
+                                  [&](const Function& f) { return f.symbol == symbol; });
+  if (entry == program.functions.end()) return std::nullopt;
+  const writers::EncodedProgram encoded = writers::encode(program);
+  const writers::JitImage image(program, encoded);
+  const EntryShape& shape = entry->shape;
+  // Each side on its own copies: the state, the input buffers, the output.
+  struct Side {
+    std::vector<std::uint64_t> state;
+    std::vector<std::vector<std::uint8_t>> buffers;
+    std::vector<std::uint8_t> out;
+    std::vector<const std::uint8_t*> blocks;
+  };
+  const auto prepare = [&] {
+    Side side{input.state, input.buffers, {}, {}};
+    for (const auto& buffer : side.buffers)
+      side.blocks.push_back(buffer.data());
+    if (!side.buffers.empty()) side.out.assign(side.buffers[0].size() + 1, 0);
+    return side;
+  };
+  Side expected = prepare(), actual = prepare();
+  const auto call_of = [&](Side& side) {
+    std::uint8_t* in = side.buffers.empty() ? nullptr : side.buffers[0].data();
+    std::uint8_t* out = input.in_place ? in : side.out.data();
+    return kernels::EntryCall{side.state.data(), in, out, input.block_count, side.blocks.data()};
+  };
+  spec.reference(shape, call_of(expected));
+  call_entry(image.entry(symbol), shape, call_of(actual));
+  return expected.state != actual.state || expected.buffers != actual.buffers ||
+         expected.out != actual.out;
+}
+
 }  // namespace spongegen::verify

@@ -2,7 +2,10 @@
 // loaded with asmjit and every entry is run against the portable reference.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "kernels/kernel.hpp"
 #include "writers/asmjit_encoder.hpp"
@@ -19,5 +22,17 @@ struct VerifyResult {
 VerifyResult verify_against_portable(const kernels::KernelSpec& spec,
                                      const kernels::BuiltKernel& kernel,
                                      const writers::EncodedProgram& encoded);
+
+// Runs one entry of `program` (as the JIT loads it) and the spec's reference on copies of
+// one input and says whether they disagree (state or output): the confirmation of a
+// counterexample on this CPU. Nothing when this host cannot execute the kernel.
+struct EntryInput {
+  std::vector<std::uint64_t> state;                // as the state array holds it
+  std::vector<std::vector<std::uint8_t>> buffers;  // the block(s), or the input
+  std::size_t block_count = 1;
+  bool in_place = false;  // encrypt and decrypt: the output is the input
+};
+std::optional<bool> entry_differs_on_host(const kernels::KernelSpec& spec, const Program& program,
+                                          const std::string& symbol, const EntryInput& input);
 
 }  // namespace spongegen::verify
