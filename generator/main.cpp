@@ -79,8 +79,9 @@ commands:
       with --built, as the generator builds it), computes its specification for every
       input: run on free variables, each round compared in GF(2) polynomials with the
       model's, the state and outputs exact at the return, callee-saved registers restored.
-      Entries that take a block count are proven for counts 0 to 3. A failure names the
-      round and word where kernel and model part, and a random input that shows it.
+      Entries that take a block count: counts 0 to 3, and every larger one by induction
+      over the block loop. A failure names the round boundary and word where kernel and
+      model part, and a random input that shows it (run through the JIT where it can).
   prove-encoding --kernel NAME OBJECT
       Check that OBJECT (the kernel's .S assembled by the system assembler, ELF64 or x86-64
       COFF) holds asmjit's layout of the Program in every byte of .text: each function and

@@ -70,6 +70,7 @@ class Amd64 {
   Word read_data(std::size_t i) const {
     const Value value = read_scalar(i);
     if (value.is_address()) throw MachineError("an address used as data");
+    if (value.block_count) throw MachineError("the block count used as data");
     return value.bits;
   }
 
@@ -139,9 +140,12 @@ class Amd64 {
       value.pointer->offset += delta;
       m_.zero_flag.reset();  // never compared: an address is not zero
     } else {
+      const bool count = value.block_count;
       const std::uint64_t result =
-          integer_of(value, "an operand of add or sub") + static_cast<std::uint64_t>(delta);
+          count_of(value, "an operand of add or sub") + static_cast<std::uint64_t>(delta);
+      if (count && delta != -1) throw MachineError("the block count changed by other than -1");
       value = Value::integer(result);
+      value.block_count = count;
       m_.zero_flag = result == 0;
     }
     write_scalar(0, std::move(value));
@@ -200,6 +204,13 @@ Control Amd64::run() {
         if (a.pointer->region != b.pointer->region)
           throw MachineError("cmp of two buffers' addresses");
         m_.zero_flag = a.pointer->offset == b.pointer->offset;
+      } else if (a.block_count || b.block_count) {
+        // The block count compared with zero: the loop's test, nothing else.
+        const Value& other = a.block_count ? b : a;
+        if (other.block_count || integer_of(other, "what the block count is compared with") != 0) {
+          throw MachineError("the block count compared with something other than zero");
+        }
+        m_.zero_flag = count_of(a.block_count ? a : b, "the block count") == 0;
       } else {
         m_.zero_flag =
             integer_of(a, "cmp's first operand") == integer_of(b, "cmp's second operand");

@@ -46,6 +46,7 @@ class Arm64 {
   }
   Word data(const Value& value) const {
     if (value.is_address()) throw MachineError("an address used as data");
+    if (value.block_count) throw MachineError("the block count used as data");
     return value.bits;
   }
 
@@ -179,6 +180,12 @@ class Arm64 {
       std::swap(a, b);
     }
     const std::uint64_t delta = integer_of(b, "an operand of add or sub");
+    if (a.block_count) {
+      if (sign > 0 || delta != 1) throw MachineError("the block count changed by other than -1");
+      Value counted = Value::integer(count_of(a, "the block count") - 1);
+      counted.block_count = true;
+      return counted;
+    }
     if (a.is_address()) {
       a.pointer->offset += sign * static_cast<std::int64_t>(delta);
       return a;
@@ -254,7 +261,7 @@ Control Arm64::run() {
       return {Control::jump, std::get<LabelRef>(operand(0)).id};
     case Mnemonic::arm64_cbnz:
     case Mnemonic::arm64_cbz: {
-      const bool zero = integer_of(read_gp(reg(0)), "the register a branch tests") == 0;
+      const bool zero = count_of(read_gp(reg(0)), "the register a branch tests") == 0;
       if (zero == (mnemonic == Mnemonic::arm64_cbz)) {
         return {Control::jump, std::get<LabelRef>(operand(1)).id};
       }

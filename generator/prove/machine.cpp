@@ -80,6 +80,16 @@ Pointer address_of(const Value& value, const char* what) {
 }
 
 std::uint64_t integer_of(const Value& value, const char* what) {
+  if (value.block_count) {
+    throw MachineError(
+        fmt::format("{} is the block count, used as data or in arithmetic other "
+                    "than counting down",
+                    what));
+  }
+  return count_of(value, what);
+}
+
+std::uint64_t count_of(const Value& value, const char* what) {
   if (value.pointer) throw MachineError(fmt::format("{} is an address, not an integer", what));
   if (!is_constant(value.bits)) throw MachineError(fmt::format("{} depends on the data", what));
   return constant_value(value.bits);

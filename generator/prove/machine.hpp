@@ -37,6 +37,10 @@ struct Pointer {
 struct Value {
   Word bits{};
   std::optional<Pointer> pointer;
+  // An integer derived from the entry's block count (its argument, decremented or moved):
+  // it may only be counted down, moved and tested against zero, so that the count steers
+  // nothing but the loop (what the proof of every count rests on, prover.cpp).
+  bool block_count = false;
 
   static Value data(Word bits) { return Value{std::move(bits), std::nullopt}; }
   static Value address(Pointer at) { return Value{Word{}, at}; }
@@ -73,6 +77,9 @@ class Machine {
   Value& gp(int index) { return gp_.at(static_cast<std::size_t>(index)); }
   VectorValue& vector(int index) { return vector_.at(static_cast<std::size_t>(index)); }
   Value& stack_pointer() { return stack_pointer_; }  // arm64 sp; amd64 uses gp(4)
+  const Value& gp(int index) const { return gp_.at(static_cast<std::size_t>(index)); }
+  const VectorValue& vector(int index) const { return vector_.at(static_cast<std::size_t>(index)); }
+  const Value& stack_pointer() const { return stack_pointer_; }
 
   // amd64's zero flag as the last flag-writing instruction left it: nothing when it depends
   // on data.
@@ -98,8 +105,11 @@ class Machine {
 
 // The region index of a pointer a register holds; throws unless it holds one.
 Pointer address_of(const Value& value, const char* what);
-// The integer a register holds; throws unless every bit is constant.
+// The integer a register holds; throws unless every bit is constant, or when it is the
+// block count (which only count_of reads).
 std::uint64_t integer_of(const Value& value, const char* what);
+// The integer, the block count included: for the instructions that count it down and test it.
+std::uint64_t count_of(const Value& value, const char* what);
 
 // Where control goes after one instruction.
 struct Control {

@@ -25,6 +25,8 @@ constexpr std::size_t kStackBytes = 16384;
 constexpr std::int64_t kStackTop = kStackBytes - 64;  // the caller's frame above: Win64 home space
 constexpr int kCounterexampleTrials = 64;
 constexpr std::size_t kMostSteps = 4'000'000;
+// The block count of the run that also proves every larger count (Run::check_block_loop).
+constexpr std::size_t kInductionBlocks = 3;
 
 // The failure of one run: the proof's reason, in words.
 struct ProofFailure {
@@ -100,6 +102,24 @@ class Run {
   std::array<Value, 32> initial_gp_{};
   std::array<VectorValue, 32> initial_vector_{};
   int boundaries_ = 0;
+  // The induction over the block count (check_block_loop): the machine right after the
+  // boundaries that start blocks 1 and 2, the variables the inputs and the boundaries use.
+  struct Snapshot {
+    std::array<Value, 32> gp;
+    std::array<VectorValue, 32> vector;
+    Value stack_pointer;
+    std::optional<bool> zero_flag;
+    std::vector<std::vector<std::optional<Value>>> regions;
+    Variable first_cut_variable;
+  };
+  Snapshot snapshot() const;
+  void check_block_loop(const Snapshot& before, const Snapshot& after) const;
+  std::optional<Snapshot> block_one_;
+  Variable first_input_variable_ = 0, end_input_variable_ = 0, first_cut_variable_ = 0;
+  std::size_t rate_words_ = 0;
+
+ public:
+  bool block_loop_checked_ = false;
 };
 
 Value& Run::argument(int index) {
@@ -176,6 +196,8 @@ void Run::lay_out() {
     return std::pair{region, block};
   };
   const std::size_t rate_words = static_cast<std::size_t>(shape.rate_bytes) / 8;
+  rate_words_ = rate_words;
+  first_input_variable_ = machine_.variables_used();
   const std::size_t parameters = shape.parameters.size();
   if (parameters == 2 && shape.lanes == 1) {  // one block
     auto [region, block] = add_input(rate_words, "the block", false);
@@ -207,8 +229,11 @@ void Run::lay_out() {
       inputs.output_region = output_region_;
       argument(2) = Value::address({output_region_, 0});
     }
-    argument(static_cast<int>(parameters) - 1) = Value::integer(case_.block_count);
+    Value count = Value::integer(case_.block_count);
+    count.block_count = true;
+    argument(static_cast<int>(parameters) - 1) = count;
   }
+  end_input_variable_ = machine_.variables_used();
   spec_.emplace(kernel_.family, shape, initial_state_, std::move(inputs));
   for (std::size_t w = 0; w < state_words; ++w) {
     machine_.store({state_region_, static_cast<std::int64_t>(8 * spec_->memory_word(w))},
@@ -280,6 +305,8 @@ void Run::cut(int completed) {
       continue;
     }
     std::vector<Word> fresh;
+    const Variable first_fresh = machine_.variables_used();
+    if (first_cut_variable_ == 0) first_cut_variable_ = first_fresh;
     for (std::size_t w = 0; w < boundary.state.size(); ++w)
       fresh.push_back(variable_word(machine_.fresh(64)));
     for (auto [word, c] : matches) {
@@ -290,9 +317,112 @@ void Run::cut(int completed) {
     }
     spec_->rebase(std::move(fresh), boundary);
     ++boundaries_;
+    // The induction over the block count: on the run with three blocks, the machine as
+    // block 1 starts and as block 2 starts.
+    const int rounds = entry().shape.rounds;
+    if (case_.block_count == kInductionBlocks && completed == rounds) {
+      block_one_ = snapshot();
+      block_one_->first_cut_variable = first_fresh;
+    } else if (case_.block_count == kInductionBlocks && completed == 2 * rounds && block_one_) {
+      Snapshot block_two = snapshot();
+      block_two.first_cut_variable = first_fresh;
+      check_block_loop(*block_one_, block_two);
+      block_loop_checked_ = true;
+    }
     return;
   }
   throw ProofFailure{fmt::format("at the boundary after round {}: {}", completed, missing)};
+}
+
+Run::Snapshot Run::snapshot() const {
+  Snapshot shot;
+  const Machine& m = machine_;
+  for (int r = 0; r < 32; ++r) {
+    shot.gp[static_cast<std::size_t>(r)] = m.gp(r);
+    shot.vector[static_cast<std::size_t>(r)] = m.vector(r);
+  }
+  shot.stack_pointer = m.stack_pointer();
+  shot.zero_flag = m.zero_flag;
+  for (const Region& region : machine_.regions())
+    shot.regions.push_back(region.words);
+  return shot;
+}
+
+// Why every block count is proven, given the counts 0 to 3: the block count only counts
+// down and is tested against zero (the machine refuses anything else), so from the start of
+// block 1 on, a run with n blocks executes the same instructions as the run with three,
+// block after block, provided each block leaves the machine as it found it up to the
+// renaming a block makes: the boundary's fresh variables for the previous ones, the next
+// input block for this one, the input and output addresses one block on, the count one
+// less. That is checked here, on every register, flag and word of the state and the stack,
+// between the start of block 1 and the start of block 2; with it, block k + 1 starts as
+// block k did, renamed, for every k, and the last block ends as the third does.
+void Run::check_block_loop(const Snapshot& before, const Snapshot& after) const {
+  const Variable cut_shift = after.first_cut_variable - before.first_cut_variable;
+  const Variable input_shift = static_cast<Variable>(64 * rate_words_);
+  const auto rename = [&](Variable v) -> Variable {
+    // Every boundary makes as many fresh variables, so the variables of any boundary map
+    // to those of the boundary a block later.
+    if (v >= first_cut_variable_) return v + cut_shift;
+    if (v >= first_input_variable_ && v < end_input_variable_) return v + input_shift;
+    return v;
+  };
+  const auto rename_word = [&](const Word& word) {
+    Word out;
+    for (std::size_t bit = 0; bit < 64; ++bit) {
+      for (std::uint64_t monomial : word[bit].monomials()) {
+        const Variable a = static_cast<Variable>(monomial >> 32),
+                       b = static_cast<Variable>(monomial);
+        Poly term = Poly::constant(true);
+        if (a != 0) term = term & Poly::variable(rename(a));
+        if (b != 0) term = term & Poly::variable(rename(b));
+        out[bit] ^= term;
+      }
+    }
+    return out;
+  };
+  const auto moves_by_a_block = [&](int region) {
+    return std::find(input_regions_.begin(), input_regions_.end(), region) !=
+               input_regions_.end() ||
+           region == output_region_;
+  };
+  const auto same = [&](const Value& x, const Value& y) {
+    if (x.block_count != y.block_count || x.is_address() != y.is_address()) return false;
+    if (x.block_count) return count_of(x, "the block count") == count_of(y, "the block count") + 1;
+    if (x.is_address()) {
+      const std::int64_t shift =
+          moves_by_a_block(x.pointer->region) ? 8 * static_cast<std::int64_t>(rate_words_) : 0;
+      return x.pointer->region == y.pointer->region &&
+             x.pointer->offset + shift == y.pointer->offset;
+    }
+    return rename_word(x.bits) == y.bits;
+  };
+  const auto fail = [](const std::string& where) {
+    throw ProofFailure{
+        "the block loop does not repeat: from the start of block 1 to the start of "
+        "block 2, " +
+        where + " changes otherwise than by one block"};
+  };
+  for (int r = 0; r < 32; ++r) {
+    const std::size_t i = static_cast<std::size_t>(r);
+    if (!same(before.gp[i], after.gp[i])) fail(fmt::format("general-purpose register {}", r));
+    for (std::size_t w = 0; w < kVectorWords; ++w) {
+      if (rename_word(before.vector[i][w]) != after.vector[i][w])
+        fail(fmt::format("vector register {}", r));
+    }
+  }
+  if (program_.isa == Isa::arm64 && !same(before.stack_pointer, after.stack_pointer)) fail("sp");
+  if (before.zero_flag != after.zero_flag) fail("the zero flag");
+  for (int region : {state_region_, stack_region_}) {
+    const auto& x = before.regions.at(static_cast<std::size_t>(region));
+    const auto& y = after.regions.at(static_cast<std::size_t>(region));
+    for (std::size_t w = 0; w < x.size(); ++w) {
+      if (x[w].has_value() != y[w].has_value() || (x[w] && !same(*x[w], *y[w]))) {
+        fail(fmt::format("word {} of {}", w,
+                         machine_.regions()[static_cast<std::size_t>(region)].name));
+      }
+    }
+  }
 }
 
 void Run::check_return() {
@@ -515,11 +645,19 @@ EntryProof prove_case(const kernels::KernelSpec& spec, const Program& program, c
   proof.win64 = c.win64;
   if (entry.shape.parameters.size() >= 3) {
     proof.variant = fmt::format(
-        "block_count {}{}", c.block_count,
+        "block_count {}{}",
+        c.block_count == kInductionBlocks ? "3 and every larger count"
+                                          : std::to_string(c.block_count),
         entry.shape.parameters.size() == 4 ? (c.in_place ? ", out == in" : ", out apart") : "");
   }
   try {
-    Run(spec, program, c, std::nullopt).execute(proof);
+    Run run(spec, program, c, std::nullopt);
+    run.execute(proof);
+    if (c.block_count == kInductionBlocks && !run.block_loop_checked_) {
+      throw ProofFailure{
+          "the run with three blocks did not reach the starts of blocks 1 and 2, "
+          "where the block loop is checked"};
+    }
     proof.proven = true;
   } catch (const ProofFailure& failure) {
     proof.failure = failure.reason;

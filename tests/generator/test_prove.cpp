@@ -192,3 +192,62 @@ TEST_CASE("prove: every committed kernel's mutants are rejected") {
 
 }  // namespace
 }  // namespace spongegen
+
+namespace spongegen {
+namespace {
+
+// A kernel right for 0 to 3 blocks and wrong from some larger count on shows only through
+// the induction: here the absorb loop walks a register up the stack, one word a block,
+// which no run of up to three blocks can tell from a correct loop (the register is restored
+// at the return). The proof must refuse the count of three and every larger one.
+TEST_CASE("prove: a block loop that does not repeat is refused for every count from three") {
+  const kernels::KernelSpec& spec =
+      *std::find_if(kernels::all_kernels().begin(), kernels::all_kernels().end(),
+                    [](const kernels::KernelSpec& k) { return k.name == "ascon-amd64-bmi2"; });
+  Program program = committed_program(spec);
+  const std::string symbol = "sponge_ascon_p320_amd64_bmi2_absorb_hash";
+  Function& entry = *std::find_if(program.functions.begin(), program.functions.end(),
+                                  [&](const Function& f) { return f.symbol == symbol; });
+  auto& items = entry.items;
+  // After the last push of the prologue: r15 (saved there) points at the stack; after the
+  // block loop's label, one word further each block.
+  const auto last_push = std::find_if(items.rbegin(), items.rend(), [](const Item& item) {
+    const auto* in = std::get_if<Instruction>(&item);
+    return in != nullptr && in->mnemonic == Mnemonic::amd64_push;
+  });
+  REQUIRE(last_push != items.rend());
+  const auto first_round = std::find_if(items.begin(), items.end(), [](const Item& item) {
+    return std::holds_alternative<RoundMarker>(item);
+  });
+  const auto loop_label =
+      std::find_if(std::make_reverse_iterator(first_round), items.rend(),
+                   [](const Item& item) { return std::holds_alternative<LabelDef>(item); });
+  REQUIRE(loop_label != items.rend());
+  const Reg r15{RegClass::gp64, 15}, rsp{RegClass::gp64, 4};
+  const std::size_t label_at = static_cast<std::size_t>(items.rend() - loop_label) - 1;
+  const std::size_t push_at = static_cast<std::size_t>(items.rend() - last_push) - 1;
+  REQUIRE(push_at < label_at);
+  items.insert(items.begin() + static_cast<std::ptrdiff_t>(label_at + 1),
+               Instruction{Mnemonic::amd64_add, {r15, Imm{8}}, ""});
+  items.insert(
+      items.begin() + static_cast<std::ptrdiff_t>(push_at + 1),
+      Instruction{Mnemonic::amd64_lea, {r15, Mem{rsp, 0, Addressing::offset, kNoLabel, 8}}, ""});
+  prove::ProveOptions options;
+  options.entry = symbol;
+  options.system_v_only = true;
+  const prove::KernelProof proof = prove::prove_kernel(spec, program, options);
+  REQUIRE(proof.entries.size() == 4);
+  for (const prove::EntryProof& e : proof.entries) {
+    CAPTURE(e.variant);
+    CAPTURE(e.failure);
+    const bool induction = e.variant.find("every larger count") != std::string::npos;
+    CHECK(e.proven == !induction);
+    if (induction) {
+      CHECK(e.failure.find("the block loop does not repeat") != std::string::npos);
+      CHECK(e.failure.find("register 15") != std::string::npos);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace spongegen
