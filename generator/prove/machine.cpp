@@ -36,6 +36,7 @@ std::size_t word_index(const std::vector<Region>& regions, const Pointer& at, co
 
 Value Machine::load(const Pointer& at) const {
   const std::size_t index = word_index(regions_, at, "a load");
+  if (access_log != nullptr) access_log->push_back({at, false});
   const Region& region = regions_[static_cast<std::size_t>(at.region)];
   if (!region.words[index] && stale_seed_) {
     // SplitMix64's step, inline: the machine has no other use for it.
@@ -53,6 +54,7 @@ Value Machine::load(const Pointer& at) const {
 
 void Machine::store(const Pointer& at, Value value) {
   const std::size_t index = word_index(regions_, at, "a store");
+  if (access_log != nullptr) access_log->push_back({at, true});
   Region& region = regions_[static_cast<std::size_t>(at.region)];
   if (!region.writable) {
     throw MachineError(fmt::format("a store into {} (byte {}), which the entry may only read",

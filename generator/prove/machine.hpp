@@ -90,6 +90,14 @@ class Machine {
   // is an error: the result would depend on whatever was there.)
   void read_stale_memory_as_random(std::uint64_t seed) { stale_seed_ = seed; }
 
+  // While set, every load and store is recorded here (the induction over the block count
+  // checks which block of the inputs and outputs one block of the loop touches).
+  struct Access {
+    Pointer at;
+    bool store;
+  };
+  std::vector<Access>* access_log = nullptr;
+
   // Fresh variables: `count` consecutive ones, the first returned.
   Variable fresh(std::uint32_t count);
   Variable variables_used() const { return next_variable_; }

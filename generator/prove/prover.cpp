@@ -115,6 +115,7 @@ class Run {
   Snapshot snapshot() const;
   void check_block_loop(const Snapshot& before, const Snapshot& after) const;
   std::optional<Snapshot> block_one_;
+  std::vector<Machine::Access> block_accesses_;  // from the start of block 1 to that of block 2
   Variable first_input_variable_ = 0, end_input_variable_ = 0, first_cut_variable_ = 0;
   std::size_t rate_words_ = 0;
 
@@ -323,7 +324,9 @@ void Run::cut(int completed) {
     if (case_.block_count == kInductionBlocks && completed == rounds) {
       block_one_ = snapshot();
       block_one_->first_cut_variable = first_fresh;
+      machine_.access_log = &block_accesses_;
     } else if (case_.block_count == kInductionBlocks && completed == 2 * rounds && block_one_) {
+      machine_.access_log = nullptr;
       Snapshot block_two = snapshot();
       block_two.first_cut_variable = first_fresh;
       check_block_loop(*block_one_, block_two);
@@ -403,6 +406,44 @@ void Run::check_block_loop(const Snapshot& before, const Snapshot& after) const 
         "block 2, " +
         where + " changes otherwise than by one block"};
   };
+  // The inputs and outputs: the block's code touches one block of them, the same one in
+  // all of them, which at its start holds what the caller passed (input) or nothing yet
+  // (output). A later block then touches the next block, which holds the same, renamed.
+  const std::int64_t block_bytes = 8 * static_cast<std::int64_t>(rate_words_);
+  std::optional<std::int64_t> window;
+  for (const Machine::Access& access : block_accesses_) {
+    if (!moves_by_a_block(access.at.region)) continue;
+    const std::int64_t block = access.at.offset / block_bytes;
+    if (window && *window != block) {
+      fail(
+          fmt::format("the blocks of the input and output it touches ({} and {})", *window, block));
+    }
+    window = block;
+  }
+  if (window) {
+    for (int region : input_regions_) {
+      const auto& words = before.regions.at(static_cast<std::size_t>(region));
+      const auto& initial = input_words_.at(
+          static_cast<std::size_t>(std::find(input_regions_.begin(), input_regions_.end(), region) -
+                                   input_regions_.begin()));
+      for (std::int64_t w = *window * static_cast<std::int64_t>(rate_words_);
+           w < (*window + 1) * static_cast<std::int64_t>(rate_words_); ++w) {
+        const auto& word = words.at(static_cast<std::size_t>(w));
+        if (!word || word->is_address() || word->bits != initial.at(static_cast<std::size_t>(w))) {
+          fail("the input block it reads, written before it");
+        }
+      }
+    }
+    if (output_region_ >= 0 && std::find(input_regions_.begin(), input_regions_.end(),
+                                         output_region_) == input_regions_.end()) {
+      const auto& words = before.regions.at(static_cast<std::size_t>(output_region_));
+      for (std::int64_t w = *window * static_cast<std::int64_t>(rate_words_);
+           w < (*window + 1) * static_cast<std::int64_t>(rate_words_); ++w) {
+        if (words.at(static_cast<std::size_t>(w)))
+          fail("the output block it writes, written before it");
+      }
+    }
+  }
   for (int r = 0; r < 32; ++r) {
     const std::size_t i = static_cast<std::size_t>(r);
     if (!same(before.gp[i], after.gp[i])) fail(fmt::format("general-purpose register {}", r));
