@@ -125,6 +125,13 @@
 // then saves rdi, rsi and xmm6-xmm15 around the call itself):
 //   amd64-bmi2 permute 748 vs 752, amd64-avx2-x4 permute 1109 vs 1105, ascon-amd64-bmi2
 //   p12 113 vs 116: the adapter costs nothing measurable next to the permutation.
+//
+// Proof: generation (spongegen generate and check) proves every entry of this file, the
+// Windows x64 entries included, before it writes or accepts the file, and `spongegen prove`
+// proves the file as committed: for every input state, block and block count, each entry
+// leaves the state and output the model computes (generator/model), and the callee-saved
+// registers and the stack as its caller had them; --no-prove skips it. How: "The proof"
+// in docs/generator-and-audit.md.
 
 #if defined(__APPLE__)
 #define SYMBOL(name) _##name

@@ -82,6 +82,13 @@
 // computed from what the entries write and checked at generation. Registers cleared:
 //   x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17.
 // Its cost is not measured: no machine of this ISA was at hand.
+//
+// Proof: generation (spongegen generate and check) proves every entry of this file
+// before it writes or accepts the file, and `spongegen prove`
+// proves the file as committed: for every input state, block and block count, each entry
+// leaves the state and output the model computes (generator/model), and the callee-saved
+// registers and the stack as its caller had them; --no-prove skips it. How: "The proof"
+// in docs/generator-and-audit.md.
 
 #if defined(__APPLE__)
 #define SYMBOL(name) _##name

@@ -45,6 +45,13 @@
 //   x2, x3, x9, x10, v0, v1, v2, v3, v4, v5, v6, v7, v16, v17, v18, v19, v20, v21, v22,
 //   v23, v24, v25, v26, v27, v28, v29, v30, v31.
 // Its cost is not measured: no machine of this ISA was at hand.
+//
+// Proof: generation (spongegen generate and check) proves every entry of this file
+// before it writes or accepts the file, and `spongegen prove`
+// proves the file as committed: for every input state, block and block count, each entry
+// leaves the state and output the model computes (generator/model), and the callee-saved
+// registers and the stack as its caller had them; --no-prove skips it. How: "The proof"
+// in docs/generator-and-audit.md.
 
 #if defined(__APPLE__)
 #define SYMBOL(name) _##name

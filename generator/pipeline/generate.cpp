@@ -1,10 +1,13 @@
 #include "pipeline/generate.hpp"
 
+#include <fmt/format.h>
+
 #include <string_view>
 
 #include "audit/audit.hpp"
 #include "audit/cpu_features.hpp"
 #include "audit/invariants.hpp"
+#include "prove/prover.hpp"
 #include "verify/jit_verify.hpp"
 #include "writers/asmjit_encoder.hpp"
 #include "writers/c_header.hpp"
@@ -24,8 +27,55 @@ void write_headers(std::vector<GeneratedKernel>& kernels,
     throw GenerationError("a header quotes kernel " + std::string(name) + ", which is not built");
   };
   for (std::size_t i = 0; i < kernels.size(); ++i) {
-    kernels[i].written.program.header_lines =
+    std::vector<std::string> lines =
         composers[i](kernels::HeaderInputs{kernels[i].audit, audit_of});
+    const bool windows = !kernels[i].written.program.win64_entries.empty();
+    lines.push_back("");
+    lines.push_back(fmt::format(
+        "Proof: generation (spongegen generate and check) proves every entry of this file{}",
+        windows ? ", the" : ""));
+    lines.push_back(fmt::format("{}before it writes or accepts the file, and `spongegen prove`",
+                                windows ? "Windows x64 entries included, " : ""));
+    lines.insert(lines.end(), {
+                                  "proves the file as committed: for every input state, block and "
+                                  "block count, each entry",
+                                  "leaves the state and output the model computes "
+                                  "(generator/model), and the callee-saved",
+                                  "registers and the stack as its caller had them; --no-prove "
+                                  "skips it. How: \"The proof\"",
+                                  "in docs/generator-and-audit.md.",
+                              });
+    kernels[i].written.program.header_lines = std::move(lines);
+  }
+}
+
+// Throws a GenerationError naming the first entry of `program` the proof refuses, why, and
+// the counterexample.
+void require_proof(const kernels::KernelSpec& spec, const Program& program,
+                   const VerifyReport& report) {
+  const prove::KernelProof proof = prove::prove_kernel(spec, program);
+  for (const prove::EntryProof& entry : proof.entries) {
+    if (entry.proven) continue;
+    const prove::EntryProof checked = prove::confirm_on_host(spec, program, entry);
+    std::string message = fmt::format(
+        "kernel {}: the proof refuses entry {}{}{}: {}; {}", spec.name, entry.symbol,
+        entry.win64 ? " (Windows x64)" : "",
+        entry.variant.empty() ? std::string() : fmt::format(" [{}]", entry.variant), entry.failure,
+        entry.counterexample.empty() ? std::string("no counterexample among 64 random inputs")
+                                     : fmt::format("counterexample: {}", entry.counterexample));
+    if (checked.confirmed_on_host) {
+      message += *checked.confirmed_on_host ? " (the entry run on this CPU differs too)"
+                                            : " (the entry run on this CPU agrees)";
+    }
+    throw GenerationError(message);
+  }
+  std::size_t instructions = 0;
+  for (const prove::EntryProof& entry : proof.entries)
+    instructions += entry.instructions;
+  if (report) {
+    report(spec.name, fmt::format("proof: {} entry cases proven ({} instructions executed "
+                                  "symbolically)",
+                                  proof.entries.size(), instructions));
   }
 }
 
@@ -41,7 +91,7 @@ void require_invariants(const std::string& kernel, const Program& program) {
   throw GenerationError(message);
 }
 
-std::vector<GeneratedKernel> generate_kernels(bool verify, const VerifyReport& report) {
+std::vector<GeneratedKernel> generate_kernels(bool verify, bool prove, const VerifyReport& report) {
   std::vector<GeneratedKernel> generated;
   std::vector<kernels::HeaderComposer> composers;
   for (const kernels::KernelSpec& spec : kernels::all_kernels()) {
@@ -53,6 +103,7 @@ std::vector<GeneratedKernel> generate_kernels(bool verify, const VerifyReport& r
       const verify::VerifyResult result = verify::verify_against_portable(spec, kernel, encoded);
       if (report) report(spec.name, result.summary);
     }
+    if (prove) require_proof(spec, kernel.program, report);
     audit::KernelAudit audit =
         audit::audit_program(kernel.program, encoded, audit::kDefaultIssueWidth);
     composers.push_back(std::move(kernel.header));

@@ -21,12 +21,15 @@ struct GeneratedKernel {
   writers::WrittenKernel written;  // the Program with its header, its encoding, its .S text
 };
 
-// One line per kernel the JIT self-check ran (or skipped, and why).
+// One line per kernel the JIT self-check ran (or skipped, and why), and one per proof.
 using VerifyReport = std::function<void(const std::string& kernel, const std::string& summary)>;
 
-// Every kernel of kernels::all_kernels(), in order; `verify` runs the JIT self-check. Throws
-// GenerationError for a kernel that breaks an invariant or needs an undeclared CPU feature.
-std::vector<GeneratedKernel> generate_kernels(bool verify, const VerifyReport& report = {});
+// Every kernel of kernels::all_kernels(), in order; `verify` runs the JIT self-check,
+// `prove` the proof of every entry (prove/prover.hpp). Throws GenerationError for a kernel
+// that breaks an invariant, needs an undeclared CPU feature, or has an entry the proof
+// refuses (with its counterexample).
+std::vector<GeneratedKernel> generate_kernels(bool verify, bool prove,
+                                              const VerifyReport& report = {});
 
 // Throws a GenerationError naming the kernel and each broken invariant (audit/invariants.hpp)
 // of its Program; generate_kernels runs it on every kernel.

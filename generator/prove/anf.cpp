@@ -1,5 +1,7 @@
 #include "prove/anf.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace spongegen::prove {
@@ -44,8 +46,10 @@ std::uint64_t multiply(std::uint64_t x, std::uint64_t y) {
   add(static_cast<Variable>(y >> 32));
   add(static_cast<Variable>(y));
   if (count > 2) {
-    throw DegreeError("a product of degree " + std::to_string(count) +
-                      " (more than one round's quadratic step since the last round boundary)");
+    throw DegreeError(fmt::format(
+        "a product of degree {} (more than one round's quadratic step since the last round "
+        "boundary)",
+        count));
   }
   if (count == 0) return kOne;
   if (count == 1) return vars[0];

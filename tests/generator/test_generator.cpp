@@ -58,7 +58,8 @@ kernels::BuiltKernel build(const std::string& name) {
 
 // Every kernel as the generate pipeline leaves it (its header filled in), once per run.
 const std::vector<pipeline::GeneratedKernel>& generated_kernels() {
-  static const std::vector<pipeline::GeneratedKernel> kernels = pipeline::generate_kernels(false);
+  static const std::vector<pipeline::GeneratedKernel> kernels =
+      pipeline::generate_kernels(false, false);
   return kernels;
 }
 
@@ -186,7 +187,7 @@ TEST_CASE("the Keccak model: pi and rho cover every lane once, rates as FIPS 202
 }
 
 TEST_CASE("generation is deterministic and every kernel reads back as it was written") {
-  const auto second_run = pipeline::generate_kernels(false);
+  const auto second_run = pipeline::generate_kernels(false, false);
   for (std::size_t k = 0; k < second_run.size(); ++k) {
     const kernels::KernelSpec& spec = *second_run[k].spec;
     CAPTURE(spec.name);

@@ -41,12 +41,12 @@ TEST_CASE("check --dir names a folder in a file's place and a FIFO as not a file
   copy_generated(dir);
   fs::remove(dir / kBmi2File);
   fs::create_directory(dir / kBmi2File);
-  require_failure(run_spongegen({"check", "--no-verify", "--dir", dir.string()}),
+  require_failure(run_spongegen({"check", "--no-verify", "--no-prove", "--dir", dir.string()}),
                   "not a file: " + (dir / kBmi2File).string() + " (a folder)");
 
   fs::remove(dir / kBmi2File);
   REQUIRE(mkfifo((dir / kBmi2File).c_str(), 0600) == 0);
-  require_failure(run_spongegen({"check", "--no-verify", "--dir", dir.string()}),
+  require_failure(run_spongegen({"check", "--no-verify", "--no-prove", "--dir", dir.string()}),
                   "not a file: " + (dir / kBmi2File).string() + " (not a regular file)");
 }
 
@@ -59,7 +59,7 @@ TEST_CASE("check --dir names an unreadable file as unreadable") {
   const fs::path dir = folder.path() / "generated";
   copy_generated(dir);
   REQUIRE(chmod((dir / kBmi2File).c_str(), 0) == 0);
-  require_failure(run_spongegen({"check", "--no-verify", "--dir", dir.string()}),
+  require_failure(run_spongegen({"check", "--no-verify", "--no-prove", "--dir", dir.string()}),
                   "unreadable: " + (dir / kBmi2File).string() + " (");
 }
 

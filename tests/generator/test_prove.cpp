@@ -70,7 +70,7 @@ std::vector<Mutant> mutants_of(const Program& original) {
                         std::holds_alternative<Imm>(in.operands.back());
     const auto* rotated = std::get_if<ShiftedReg>(&in.operands.back());
     if (!rotate && (rotated == nullptr || rotated->shift != Shift::ror)) continue;
-    mutate("rotation amount + 1 in `" + text(item) + "`", [&](Program& p) {
+    mutate(fmt::format("rotation amount + 1 in `{}`", text(item)), [&](Program& p) {
       Operand& last = instruction_at(p, item).operands.back();
       if (auto* imm = std::get_if<Imm>(&last)) {
         imm->value = (imm->value + 1) % 64 == 0 ? 1 : (imm->value + 1) % 64;
@@ -93,7 +93,7 @@ std::vector<Mutant> mutants_of(const Program& original) {
     for (std::size_t item : round) {
       const Instruction& in = std::get<Instruction>(original.functions[0].items[item]);
       if (in.operands.size() != 2 || !std::holds_alternative<Imm>(in.operands[1])) continue;
-      mutate("bit 0 of the constant in `" + text(item) + "`", [&](Program& p) {
+      mutate(fmt::format("bit 0 of the constant in `{}`", text(item)), [&](Program& p) {
         std::get<Imm>(instruction_at(p, item).operands[1]).value ^= 1;
         return true;
       });
@@ -102,7 +102,7 @@ std::vector<Mutant> mutants_of(const Program& original) {
   }
   // A dropped and a duplicated instruction.
   const std::size_t middle = round[round.size() / 2];
-  mutate("`" + text(middle) + "` dropped", [&](Program& p) {
+  mutate(fmt::format("`{}` dropped", text(middle)), [&](Program& p) {
     p.functions[0].items.erase(p.functions[0].items.begin() + static_cast<std::ptrdiff_t>(middle));
     return true;
   });
@@ -111,7 +111,7 @@ std::vector<Mutant> mutants_of(const Program& original) {
     const std::string_view name = instruction_spec(in.mnemonic).text;
     if (name != "xor" && name != "eor" && name != "vpxor" && name != "vpxorq") continue;
     if (in.operands.size() == 3 && in.operands[0] != in.operands[1]) continue;  // not in place
-    mutate("`" + text(item) + "` duplicated", [&](Program& p) {
+    mutate(fmt::format("`{}` duplicated", text(item)), [&](Program& p) {
       auto& items = p.functions[0].items;
       items.insert(items.begin() + static_cast<std::ptrdiff_t>(item), items[item]);
       return true;
@@ -124,7 +124,7 @@ std::vector<Mutant> mutants_of(const Program& original) {
     if (instruction_spec(in.mnemonic).cls != InstructionClass::andn) continue;
     const std::size_t a = in.operands.size() - 2, b = in.operands.size() - 1;
     if (in.operands[a] == in.operands[b]) continue;
-    mutate("sources swapped in `" + text(item) + "`", [&](Program& p) {
+    mutate(fmt::format("sources swapped in `{}`", text(item)), [&](Program& p) {
       auto& ops = instruction_at(p, item).operands;
       std::swap(ops[a], ops[b]);
       return std::holds_alternative<Reg>(ops[a]) && std::holds_alternative<Reg>(ops[b]);
@@ -138,7 +138,7 @@ std::vector<Mutant> mutants_of(const Program& original) {
     if (in.operands.size() < 2 || !std::holds_alternative<Reg>(in.operands.back())) continue;
     const Reg source = std::get<Reg>(in.operands.back());
     if (source.cls == RegClass::sp || source.index == 4 || source.index >= 30) continue;
-    mutate("another register as the last source of `" + text(item) + "`", [&](Program& p) {
+    mutate(fmt::format("another register as the last source of `{}`", text(item)), [&](Program& p) {
       Reg& reg = std::get<Reg>(instruction_at(p, item).operands.back());
       reg.index = static_cast<std::uint8_t>(reg.index == 0 ? 1 : reg.index - 1);
       if (original.isa == Isa::amd64 && reg.index == 4) reg.index = 3;  // never rsp
