@@ -49,6 +49,13 @@ void write_headers(std::vector<GeneratedKernel>& kernels,
   }
 }
 
+const kernels::KernelSpec& kernel_spec(const std::string& name) {
+  for (const kernels::KernelSpec& spec : kernels::all_kernels()) {
+    if (spec.name == name) return spec;
+  }
+  throw GenerationError("no kernel named " + name);
+}
+
 // Throws a GenerationError naming the first entry of `program` the proof refuses, why, and
 // the counterexample.
 void require_proof(const kernels::KernelSpec& spec, const Program& program,
@@ -130,14 +137,22 @@ std::vector<writers::GeneratedFile> output_files(const std::vector<GeneratedKern
   return files;
 }
 
-std::vector<writers::GeneratedFile> go_output_files() {
+std::vector<GoKernel> go_kernels() {
+  return {{"amd64-bmi2", "keccakf1600_amd64_bmi2_amd64", kernels::build_keccak_amd64_bmi2_go()}};
+}
+
+std::vector<writers::GeneratedFile> go_output_files(bool prove, const VerifyReport& report) {
   // The kernel runs only where the package's start-up check finds BMI1 and BMI2; the purego
   // tag selects the portable permutation everywhere.
   constexpr std::string_view kConstraint = "amd64 && !purego";
-  const Program program = kernels::build_keccak_amd64_bmi2_go();
-  return {{"keccakf1600_amd64_bmi2_amd64.s", writers::write_go_asm(program, kConstraint)},
-          {"keccakf1600_amd64_bmi2_amd64.go",
-           writers::write_go_declarations(program, "keccak", kConstraint)}};
+  std::vector<writers::GeneratedFile> files;
+  for (const GoKernel& go : go_kernels()) {
+    if (prove) require_proof(kernel_spec(go.kernel), go.program, report);
+    files.push_back({go.file_stem + ".s", writers::write_go_asm(go.program, kConstraint)});
+    files.push_back(
+        {go.file_stem + ".go", writers::write_go_declarations(go.program, "keccak", kConstraint)});
+  }
+  return files;
 }
 
 }  // namespace spongegen::pipeline

@@ -38,7 +38,16 @@ void require_invariants(const std::string& kernel, const Program& program);
 // The files of generated/: each kernel's .S, then the C header and the manifest.
 std::vector<writers::GeneratedFile> output_files(const std::vector<GeneratedKernel>& kernels);
 
-// The Go package's generated files (go/keccak): each Go kernel's .s and its declarations.
-std::vector<writers::GeneratedFile> go_output_files();
+// The Go (ABI0) Programs, each under the kernel whose code it carries.
+struct GoKernel {
+  std::string kernel;     // the kernel spec's name
+  std::string file_stem;  // of its .s and .go files in the package
+  Program program;
+};
+std::vector<GoKernel> go_kernels();
+
+// The Go package's generated files (go/keccak): each Go kernel's .s and its declarations;
+// `prove` proves each Go Program first, as generate_kernels does the others.
+std::vector<writers::GeneratedFile> go_output_files(bool prove, const VerifyReport& report = {});
 
 }  // namespace spongegen::pipeline

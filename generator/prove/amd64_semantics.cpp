@@ -30,6 +30,11 @@ class Amd64 {
       if (region < 0) throw MachineError("a RIP-relative operand names no constant table");
       return Pointer{region, mem.disp};
     }
+    if (mem.addressing == Addressing::go_argument) {
+      if (labels_.go_arguments < 0)
+        throw MachineError("an FP argument in an entry that is not Go's");
+      return Pointer{labels_.go_arguments, mem.disp};
+    }
     if (mem.addressing != Addressing::offset) throw MachineError("an addressing form amd64 lacks");
     Pointer base = address_of(m_.gp(mem.base.index), "the base register");
     base.offset += mem.disp;

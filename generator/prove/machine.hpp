@@ -130,6 +130,7 @@ struct Control {
 // `label_region` maps a constant table's label to its region, or -1.
 struct LabelRegions {
   std::vector<int> region_of_label;  // by LabelId; -1 for a code label
+  int go_arguments = -1;             // Go ABI0 entries: the caller's argument slots (name+d(FP))
 };
 Control execute_amd64(Machine& machine, const Instruction& instruction, const LabelRegions& labels);
 Control execute_arm64(Machine& machine, const Instruction& instruction, const LabelRegions& labels);

@@ -83,6 +83,9 @@ class Run {
     return case_.win64 ? program_.win64_entries.at(case_.function)
                        : program_.functions.at(case_.function);
   }
+  // A Go (ABI0) entry: its arguments in the caller's frame (FP), its own frame allocated and
+  // released by the Go toolchain's prologue and epilogue around this code.
+  bool go_abi() const { return entry().frame_bytes > 0; }
   void lay_out();
   void cut(int completed);
   void check_return();
@@ -97,6 +100,7 @@ class Run {
   LabelRegions labels_;
   int state_region_ = -1, stack_region_ = -1, return_region_ = -1, output_region_ = -1;
   std::vector<int> input_regions_;
+  std::vector<Value> go_arguments_;
   std::vector<std::vector<Word>> input_words_;  // each input region's words at the call
   std::vector<Word> initial_state_;
   std::array<Value, 32> initial_gp_{};
@@ -124,6 +128,12 @@ class Run {
 };
 
 Value& Run::argument(int index) {
+  if (go_abi()) {  // kept here, stored into the argument slots once all are known
+    if (go_arguments_.size() <= static_cast<std::size_t>(index)) {
+      go_arguments_.resize(static_cast<std::size_t>(index) + 1);
+    }
+    return go_arguments_[static_cast<std::size_t>(index)];
+  }
   static constexpr int kSysv[] = {7, 6, 2, 1, 8, 9};  // rdi, rsi, rdx, rcx, r8, r9
   static constexpr int kWin64[] = {1, 2, 8, 9};       // rcx, rdx, r8, r9
   if (program_.isa == Isa::arm64) return machine_.gp(index);
@@ -165,7 +175,12 @@ void Run::lay_out() {
   stack_region_ = machine_.add_region("the stack", kStackBytes, true);
   return_region_ = machine_.add_region("the caller's code", 0, false);
   const Value return_address = Value::address({return_region_, 0});
-  if (program_.isa == Isa::amd64) {
+  if (go_abi()) {
+    // Below the return address the toolchain's prologue saved BP and allocated the frame.
+    machine_.store({stack_region_, kStackTop}, return_address);
+    machine_.gp(amd64::rsp.index) =
+        Value::address({stack_region_, kStackTop - 8 - entry().frame_bytes});
+  } else if (program_.isa == Isa::amd64) {
     machine_.store({stack_region_, kStackTop}, return_address);
     machine_.gp(amd64::rsp.index) = Value::address({stack_region_, kStackTop});
   } else {
@@ -176,7 +191,7 @@ void Run::lay_out() {
   // address): a Windows x64 entry may use the 32 bytes of home space above the return
   // address, no entry anything else.
   Region& stack = machine_.region(stack_region_);
-  stack.writable_below = kStackTop;
+  stack.writable_below = go_abi() ? kStackTop - 8 : kStackTop;
   if (case_.win64) {
     stack.home_space_begin = kStackTop + 8;
     stack.home_space_end = kStackTop + 40;
@@ -233,6 +248,12 @@ void Run::lay_out() {
     Value count = Value::integer(case_.block_count);
     count.block_count = true;
     argument(static_cast<int>(parameters) - 1) = count;
+  }
+  if (go_abi()) {
+    labels_.go_arguments = machine_.add_region("the arguments", 8 * go_arguments_.size(), true);
+    for (std::size_t a = 0; a < go_arguments_.size(); ++a)
+      machine_.store({labels_.go_arguments, static_cast<std::int64_t>(8 * a)}, go_arguments_[a]);
+    machine_.region(labels_.go_arguments).writable = false;
   }
   end_input_variable_ = machine_.variables_used();
   spec_.emplace(kernel_.family, shape, initial_state_, std::move(inputs));
@@ -495,7 +516,12 @@ void Run::check_return() {
   // The callee-saved registers, as the ABI of this entry names them.
   std::vector<int> gp, vectors;
   int vector_words = 0;
-  if (program_.isa == Isa::amd64) {
+  if (go_abi()) {
+    // ABI0 preserves no register for its caller, but Go's own: R14 (g) and X15 (zero).
+    gp = {14};
+    vectors = {15};
+    vector_words = kVectorWords;
+  } else if (program_.isa == Isa::amd64) {
     gp = {3, 5, 12, 13, 14, 15};
     if (case_.win64) {
       gp.insert(gp.end(), {6, 7});
@@ -594,6 +620,19 @@ void Run::execute(EntryProof& proof) {
         break;
       }
       case Control::ret: {
+        if (go_abi() && calls.empty()) {
+          // The toolchain's epilogue releases the frame this code was given: the stack
+          // pointer must be where the prologue left it.
+          const Value& sp = machine_.gp(amd64::rsp.index);
+          if (!sp.is_address() ||
+              *sp.pointer != Pointer{stack_region_, kStackTop - 8 - entry().frame_bytes}) {
+            throw ProofFailure{
+                "at the return: the stack pointer is not where the prologue left it"};
+          }
+          proof.boundaries = boundaries_;
+          check_return();
+          return;
+        }
         Value target;
         if (program_.isa == Isa::amd64) {
           Value& rsp = machine_.gp(amd64::rsp.index);
