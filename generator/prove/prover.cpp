@@ -75,8 +75,11 @@ class Run {
 
   // Runs the entry to its return and compares; throws ProofFailure.
   void execute(EntryProof& proof);
-  // A concrete run's input, as the entry's C arguments take it.
+  // A concrete run's input, as the entry's C arguments take it; what the machine left and
+  // what the model expects (after a run that reached the return).
   verify::EntryInput concrete_input() const;
+  ConcreteOutcome machine_outcome() const;
+  ConcreteOutcome model_outcome() const { return model_outcome_; }
 
  private:
   const Function& entry() const {
@@ -101,6 +104,7 @@ class Run {
   int state_region_ = -1, stack_region_ = -1, return_region_ = -1, output_region_ = -1;
   std::vector<int> input_regions_;
   std::vector<Value> go_arguments_;
+  ConcreteOutcome model_outcome_;
   std::vector<std::vector<Word>> input_words_;  // each input region's words at the call
   std::vector<Word> initial_state_;
   std::array<Value, 32> initial_gp_{};
@@ -489,6 +493,18 @@ void Run::check_block_loop(const Snapshot& before, const Snapshot& after) const 
 
 void Run::check_return() {
   const std::vector<Word> expected = spec_->final_state();
+  if (inputs_.concrete()) {
+    model_outcome_ = machine_outcome();
+    for (std::size_t w = 0; w < expected.size(); ++w)
+      model_outcome_.state[spec_->memory_word(w)] = constant_value(expected[w]);
+    for (const Expectation& output : spec_->outputs()) {
+      const std::uint64_t value = constant_value(output.value);
+      for (int b = 0; b < 8; ++b) {
+        model_outcome_.output.at(static_cast<std::size_t>(output.offset + b)) =
+            static_cast<std::uint8_t>(value >> (8 * b));
+      }
+    }
+  }
   for (std::size_t w = 0; w < expected.size(); ++w) {
     const Value actual =
         machine_.load({state_region_, static_cast<std::int64_t>(8 * spec_->memory_word(w))});
@@ -666,6 +682,22 @@ void Run::execute(EntryProof& proof) {
   throw ProofFailure{"the entry does not return"};
 }
 
+ConcreteOutcome Run::machine_outcome() const {
+  ConcreteOutcome outcome;
+  const auto integer = [](const std::optional<Value>& word) {
+    return word && !word->is_address() && is_constant(word->bits) ? constant_value(word->bits) : 0;
+  };
+  for (const auto& word : machine_.regions().at(static_cast<std::size_t>(state_region_)).words)
+    outcome.state.push_back(integer(word));
+  if (output_region_ >= 0) {
+    for (const auto& word : machine_.regions().at(static_cast<std::size_t>(output_region_)).words) {
+      for (int b = 0; b < 8; ++b)
+        outcome.output.push_back(static_cast<std::uint8_t>(integer(word) >> (8 * b)));
+    }
+  }
+  return outcome;
+}
+
 verify::EntryInput Run::concrete_input() const {
   verify::EntryInput input;
   input.state.assign(initial_state_.size(), 0);
@@ -752,6 +784,8 @@ EntryProof prove_case(const kernels::KernelSpec& spec, const Program& program, c
         proof.counterexample =
             fmt::format("the random input of seed {}: {}", trial, differs.reason);
         proof.counterexample_input = run.concrete_input();
+        proof.counterexample_machine = run.machine_outcome();
+        proof.counterexample_model = run.model_outcome();
       }
     }
   }

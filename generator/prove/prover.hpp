@@ -21,6 +21,13 @@
 
 namespace spongegen::prove {
 
+// What one concrete run left: the state array and the output buffer (encrypt, decrypt).
+struct ConcreteOutcome {
+  std::vector<std::uint64_t> state;
+  std::vector<std::uint8_t> output;
+  friend bool operator==(const ConcreteOutcome&, const ConcreteOutcome&) = default;
+};
+
 struct EntryProof {
   std::string symbol;
   bool win64 = false;   // the Windows x64 entry of the symbol
@@ -29,6 +36,8 @@ struct EntryProof {
   std::string failure;         // why not: the first round and word where kernel and model part
   std::string counterexample;  // a concrete input the entry gets wrong, when one was found
   std::optional<verify::EntryInput> counterexample_input;
+  // On that input: what the entry left on the prover's machine, and what the model says.
+  std::optional<ConcreteOutcome> counterexample_machine, counterexample_model;
   // Whether running the entry on this CPU (the JIT) disagreed with the reference on that
   // input too; nothing when this host cannot run it.
   std::optional<bool> confirmed_on_host;
