@@ -9,6 +9,8 @@
 //   spongegen prove-encoding --kernel NAME OBJECT  assembler bytes == asmjit bytes
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -65,9 +67,12 @@ commands:
   list
       The kernels, their files and their entries.
   audit [--json] [--width N] [--diff REF] [--mca [CPU,...]] [--kernel NAME] [--entry SYMBOL]
+        [--prove]
       For each kernel entry: instruction mix per round and per permutation, frame,
       saved registers, code bytes, the longest dependency chain of a round, and the
       latency and issue-width bounds (width N, default 6). --json prints JSON.
+      --prove adds each entry's proof (as `prove --built`): what was proven, the
+      instructions executed, the round boundaries matched and the seconds it took.
       --diff REF compares the kernels as built now with those committed at git ref REF
       (or in folder REF): the figures that changed and the changed instructions by round.
       --mca runs llvm-mca (LLVM 14) on each kernel's first entry, the rounds of one call
@@ -120,6 +125,7 @@ struct Options {
   std::vector<std::string> mca_cpus;  // empty: the default core models of each kernel's ISA
   std::string entry;                  // audit --mca, prove: one entry by symbol
   bool built = false;                 // prove: the Programs as built, not the files of DIR
+  bool prove_in_audit = false;        // audit --prove: each entry's proof, what and how long
 };
 
 int parse_width(const std::string& text) {
@@ -184,6 +190,8 @@ Options parse_arguments(int argc, char** argv) {
       }
     } else if ((command == "audit" || command == "prove") && arg == "--entry") {
       options.entry = value();
+    } else if (command == "audit" && arg == "--prove") {
+      options.prove_in_audit = true;
     } else if (command == "prove" && arg == "--built") {
       options.built = true;
     } else if ((command == "prove-encoding" || command == "audit" || command == "prove") &&
@@ -500,12 +508,50 @@ int command_audit(const Options& options) {
     }
     return 0;
   }
+  // audit --prove: each kernel's proof, entry case by entry case.
+  std::vector<prove::KernelProof> proofs;
+  if (options.prove_in_audit) {
+    for (const kernels::KernelSpec& spec : kernels::all_kernels())
+      proofs.push_back(prove::prove_kernel(spec, spec.build().program));
+  }
+  const auto case_name = [](const prove::EntryProof& entry) {
+    return fmt::format("{}{}{}", entry.symbol, entry.win64 ? " (Windows x64)" : "",
+                       entry.variant.empty() ? std::string() : fmt::format(" [{}]", entry.variant));
+  };
   if (options.json) {
-    fmt::print("{}", audit::format_json(audits));
+    nlohmann::ordered_json report = nlohmann::ordered_json::parse(audit::format_json(audits));
+    for (std::size_t k = 0; k < proofs.size(); ++k) {
+      nlohmann::ordered_json cases = nlohmann::ordered_json::array();
+      for (const prove::EntryProof& entry : proofs[k].entries) {
+        cases.push_back({{"symbol", entry.symbol},
+                         {"win64", entry.win64},
+                         {"variant", entry.variant},
+                         {"proven", entry.proven},
+                         {"failure", entry.failure},
+                         {"instructions", entry.instructions},
+                         {"round_boundaries", entry.boundaries},
+                         {"seconds", entry.seconds}});
+      }
+      report["kernels"][k]["proof"] = cases;
+    }
+    fmt::print("{}\n", report.dump(2));
   } else {
     fmt::print("{}", audit::format_table(audits));
     for (const auto& line : invariant_lines)
       fmt::print("{}\n", line);
+    for (const prove::KernelProof& proof : proofs) {
+      fmt::print("{}: proof: {} of {} entry cases proven in {:.2f} s\n", proof.kernel,
+                 std::count_if(proof.entries.begin(), proof.entries.end(),
+                               [](const prove::EntryProof& e) { return e.proven; }),
+                 proof.entries.size(), proof.seconds);
+      for (const prove::EntryProof& entry : proof.entries) {
+        fmt::print("  {}: {}\n", case_name(entry),
+                   entry.proven ? fmt::format("proven for every input, {} instructions, {} round "
+                                              "boundaries, {:.2f} s",
+                                              entry.instructions, entry.boundaries, entry.seconds)
+                                : "NOT PROVEN: " + entry.failure);
+      }
+    }
   }
   return 0;
 }
