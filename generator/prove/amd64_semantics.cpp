@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "program/amd64.hpp"
-#include "prove/machine.hpp"
+#include "prove/instruction_semantics.hpp"
 
 namespace spongegen::prove {
 namespace {
@@ -13,22 +13,16 @@ int vector_words(const Reg& reg) {
   return register_bytes(reg) / 8;
 }
 
-class Amd64 {
+class Amd64 : public InstructionSemantics {
  public:
-  Amd64(Machine& machine, const Instruction& instruction, const LabelRegions& labels)
-      : m_(machine), instruction_(instruction), labels_(labels) {}
+  using InstructionSemantics::InstructionSemantics;
 
-  const Operand& operand(std::size_t i) const { return instruction_.operands.at(i); }
-  const Reg& reg(std::size_t i) const { return std::get<Reg>(operand(i)); }
-  std::int64_t imm(std::size_t i) const { return std::get<Imm>(operand(i)).value; }
   bool is_reg(std::size_t i) const { return std::holds_alternative<Reg>(operand(i)); }
 
   Pointer address(const Mem& mem) const {
     if (mem.addressing == Addressing::pc_relative) {
-      const int region =
-          mem.label < labels_.region_of_label.size() ? labels_.region_of_label[mem.label] : -1;
-      if (region < 0) throw MachineError("a RIP-relative operand names no constant table");
-      return Pointer{region, mem.disp};
+      return Pointer{table_region(mem.label, "a RIP-relative operand names no constant table"),
+                     mem.disp};
     }
     if (mem.addressing == Addressing::go_argument) {
       if (labels_.go_arguments < 0)
@@ -49,11 +43,7 @@ class Amd64 {
       return Value::integer(static_cast<std::uint64_t>(im->value));
     const Reg& r = std::get<Reg>(op);
     Value value = m_.gp(r.index);
-    if (r.cls == RegClass::gp32) {
-      if (value.is_address()) throw MachineError("a 32-bit view of an address");
-      for (std::size_t bit = 32; bit < 64; ++bit)
-        value.bits[bit] = Poly{};
-    }
+    if (r.cls == RegClass::gp32) return low_half(std::move(value), "a 32-bit view of an address");
     return value;
   }
   void write_scalar(std::size_t i, Value value) {
@@ -64,9 +54,7 @@ class Amd64 {
     }
     const Reg& r = std::get<Reg>(op);
     if (r.cls == RegClass::gp32) {
-      if (value.is_address()) throw MachineError("an address written to a 32-bit register");
-      for (std::size_t bit = 32; bit < 64; ++bit)
-        value.bits[bit] = Poly{};
+      value = low_half(std::move(value), "an address written to a 32-bit register");
     } else if (r.cls != RegClass::gp64) {
       throw MachineError("a scalar result written to a vector register");
     }
@@ -188,11 +176,6 @@ class Amd64 {
   }
 
   Control run();
-
- private:
-  Machine& m_;
-  const Instruction& instruction_;
-  const LabelRegions& labels_;
 };
 
 Control Amd64::run() {

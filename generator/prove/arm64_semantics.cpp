@@ -3,31 +3,22 @@
 // does not compile (-Wswitch, an error in every build).
 #include <fmt/format.h>
 
-#include "prove/machine.hpp"
+#include "prove/instruction_semantics.hpp"
 
 namespace spongegen::prove {
 namespace {
 
 constexpr int kZeroRegister = 31;  // xzr / wzr where a general-purpose register is named
 
-class Arm64 {
+class Arm64 : public InstructionSemantics {
  public:
-  Arm64(Machine& machine, const Instruction& instruction, const LabelRegions& labels)
-      : m_(machine), instruction_(instruction), labels_(labels) {}
-
-  const Operand& operand(std::size_t i) const { return instruction_.operands.at(i); }
-  const Reg& reg(std::size_t i) const { return std::get<Reg>(operand(i)); }
-  std::int64_t imm(std::size_t i) const { return std::get<Imm>(operand(i)).value; }
+  using InstructionSemantics::InstructionSemantics;
 
   Value read_gp(const Reg& r) const {
     if (r.cls == RegClass::sp) return m_.stack_pointer();
     if (r.index == kZeroRegister) return Value::integer(0);
     Value value = m_.gp(r.index);
-    if (r.cls == RegClass::gp32) {
-      if (value.is_address()) throw MachineError("a 32-bit view of an address");
-      for (std::size_t bit = 32; bit < 64; ++bit)
-        value.bits[bit] = Poly{};
-    }
+    if (r.cls == RegClass::gp32) return low_half(std::move(value), "a 32-bit view of an address");
     return value;
   }
   void write_gp(const Reg& r, Value value) {
@@ -38,9 +29,7 @@ class Arm64 {
     }
     if (r.index == kZeroRegister) return;
     if (r.cls == RegClass::gp32) {
-      if (value.is_address()) throw MachineError("an address written to a 32-bit register");
-      for (std::size_t bit = 32; bit < 64; ++bit)
-        value.bits[bit] = Poly{};
+      value = low_half(std::move(value), "an address written to a 32-bit register");
     }
     m_.gp(r.index) = std::move(value);
   }
@@ -195,11 +184,6 @@ class Arm64 {
   }
 
   Control run();
-
- private:
-  Machine& m_;
-  const Instruction& instruction_;
-  const LabelRegions& labels_;
 };
 
 Control Arm64::run() {
@@ -212,10 +196,8 @@ Control Arm64::run() {
       write_gp(reg(0), add(-1));
       return {};
     case Mnemonic::arm64_adr: {
-      const LabelId label = std::get<LabelRef>(operand(1)).id;
-      const int region =
-          label < labels_.region_of_label.size() ? labels_.region_of_label[label] : -1;
-      if (region < 0) throw MachineError("adr of a label that is no constant table");
+      const int region = table_region(std::get<LabelRef>(operand(1)).id,
+                                      "adr of a label that is no constant table");
       write_gp(reg(0), Value::address(Pointer{region, 0}));
       return {};
     }
