@@ -31,8 +31,7 @@
 // Frame: 256 bytes below the return address: 6 pushes (48 bytes), a 200-byte
 // scratch state and the 8-byte constant pointer (sub rsp, 208). The 128-byte
 // red zone cannot hold 200 bytes, so the scratch state is
-// a real frame. Nothing else is on the stack (seed 000: every byte of frame costs on
-// every block).
+// a real frame. Nothing else is on the stack: frame work is paid on every block.
 // CFI: .cfi_adjust_cfa_offset and .cfi_offset after each push and the sub, undone in
 // the epilogue, so unwinders and profilers can walk out of any instruction.
 // CET: endbr64 at every entry; the ELF object carries the IBT and SHSTK GNU property so
@@ -55,10 +54,11 @@
 // assembler resolves the displacement itself: no relocation, and the bytes it writes
 // equal the generator's own encoding of the Program.
 // No stack check and no loop over blocks: the OS can preempt native code at any
-// instruction, so the Go lesson of seed 001 (a frame check as the only preemption
-// point) does not apply. What does carry over is that the loop over blocks lives in C++
-// (runtime/src/keccak/sponge.cpp): one call permutes once, so no call runs unbounded
-// and a caller hashing a huge buffer can report progress or cancel between chunks.
+// instruction, so Go's constraint (there a function's stack check is the only point
+// where the runtime can stop it) does not apply. What does carry over is that the
+// loop over blocks lives in C++ (runtime/src/keccak/sponge.cpp): one call permutes
+// once, so no call runs unbounded and a caller hashing a huge buffer can report
+// progress or cancel between chunks.
 // No branch and no memory address depends on the state or the input: the loop runs
 // exactly twelve times, counted by the constant pointer.
 // Loop or unroll: 24 unrolled rounds are about 20 KB of code, more than the decoded-

@@ -20,12 +20,12 @@
 // callee-saved and the state occupies v8-v15, so d8-d15 are saved and restored:
 // 8 registers in a 64-byte frame. No general-purpose callee-saved register is
 // touched.
-// Why this kernel saves registers and the seeds' do not: Go's internal ABI and the
+// Why this kernel saves registers and Go's and Linux's do not: Go's internal ABI and the
 // Linux kernel's own calling rules (kernel_neon_begin saves the FP/SIMD state) do not
-// make d8-d15 callee-saved, so their Keccak kernels save nothing. (The seed's Go kernel
-// does declare a 200-byte frame, TEXT ... $200-16, that it never touches; seed 000
-// drops it.) A C-callable function must save them. The seed 000 lesson, no needless
-// frame work, means: save exactly what is used (8 registers, 4 stp and 4 ldp
+// make d8-d15 callee-saved, so their Keccak kernels save nothing. (fastkeccak's Go
+// kernel declares a 200-byte frame, TEXT ... $200-16, that it never touches.) A
+// C-callable function must save them, and no more: no needless frame work means:
+// save exactly what is used (8 registers, 4 stp and 4 ldp
 // per call, nothing more), no frame pointer record
 // (this is a leaf function that calls nothing), and no stack buffer for the state.
 // Why the frame is not avoided by keeping lanes out of v8-v15: 25 lanes, 5 D values and
@@ -45,9 +45,10 @@
 // section means no relocation and no adrp/add or @PAGE/@PAGEOFF pair, on ELF and
 // Mach-O alike.
 // No stack check and no loop over blocks: the OS preempts native code at any
-// instruction (the Go lesson of seed 001 does not carry over); the loop over blocks
-// lives in C++ (runtime/src/keccak/sponge.cpp), one call per block, so no call runs
-// unbounded and a caller can report progress or cancel between chunks.
+// instruction (Go's rule, where the stack check is the only stop, does not carry
+// over); the loop over blocks lives in C++ (runtime/src/keccak/sponge.cpp), one call
+// per block, so no call runs unbounded and a caller can report progress or cancel
+// between chunks.
 // No branch and no memory address depends on the state or the input; the loop runs
 // exactly as many times as the entry's rounds.
 // Keccak-p[1600, 12] (TurboSHAKE, KangarooTwelve) is the last 12 rounds: its entries
