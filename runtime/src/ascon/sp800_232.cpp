@@ -564,6 +564,32 @@ void ascon_aead_finish(const AsconKernel& kernel, std::uint64_t (&words)[5],
   wipe_words(key_words);
 }
 
+// The one-shot AEAD calls' buffer rules: `out` as long as `in`, and either the same bytes or
+// apart. A partly overlapping `out` (and `also_zeroed`, the tag) is zeroed before the throw,
+// so nothing computed from misread input leaves.
+void require_aead_buffers(const char* function, const char* out_name, const char* in_name,
+                          std::span<const std::uint8_t> in, std::span<std::uint8_t> out,
+                          std::span<std::uint8_t> also_zeroed = {}) {
+  std::string message = "sponge: ";
+  message += function;
+  message += ": ";
+  message += out_name;
+  if (in.size() != out.size()) {
+    message += " and ";
+    message += in_name;
+    message += " differ in length";
+    throw std::invalid_argument(message);
+  }
+  if (partly_overlap(in.data(), out.data(), in.size())) {
+    std::fill(out.begin(), out.end(), std::uint8_t{0});
+    std::fill(also_zeroed.begin(), also_zeroed.end(), std::uint8_t{0});
+    message += " partly overlaps ";
+    message += in_name;
+    message += " (zeroed)";
+    throw std::invalid_argument(message);
+  }
+}
+
 }  // namespace
 
 std::array<std::uint8_t, 32> ascon_hash256_on(const AsconKernel& kernel,
@@ -592,16 +618,8 @@ void ascon_aead128_encrypt_on(const AsconKernel& kernel, AsconAead128Key key,
                               std::span<const std::uint8_t> plaintext,
                               std::span<std::uint8_t> ciphertext,
                               std::span<std::uint8_t, kAsconAead128TagBytes> tag) {
-  if (plaintext.size() != ciphertext.size()) {
-    throw std::invalid_argument(
-        "sponge: ascon_aead128_encrypt: ciphertext and plaintext differ in length");
-  }
-  if (partly_overlap(plaintext.data(), ciphertext.data(), plaintext.size())) {
-    std::fill(ciphertext.begin(), ciphertext.end(), std::uint8_t{0});
-    std::fill(tag.begin(), tag.end(), std::uint8_t{0});
-    throw std::invalid_argument(
-        "sponge: ascon_aead128_encrypt: ciphertext partly overlaps plaintext (zeroed)");
-  }
+  require_aead_buffers("ascon_aead128_encrypt", "ciphertext", "plaintext", plaintext, ciphertext,
+                       tag);
   std::uint64_t words[5], key_words[2];
   ascon_aead_begin(kernel, words, key_words, key.data(), nonce.data(), associated_data.data(),
                    associated_data.size());
@@ -631,15 +649,7 @@ bool ascon_aead128_decrypt_on(const AsconKernel& kernel, AsconAead128Key key,
                               std::span<const std::uint8_t> ciphertext,
                               std::span<const std::uint8_t, kAsconAead128TagBytes> tag,
                               std::span<std::uint8_t> plaintext) {
-  if (plaintext.size() != ciphertext.size()) {
-    throw std::invalid_argument(
-        "sponge: ascon_aead128_decrypt: plaintext and ciphertext differ in length");
-  }
-  if (partly_overlap(ciphertext.data(), plaintext.data(), ciphertext.size())) {
-    std::fill(plaintext.begin(), plaintext.end(), std::uint8_t{0});
-    throw std::invalid_argument(
-        "sponge: ascon_aead128_decrypt: plaintext partly overlaps ciphertext (zeroed)");
-  }
+  require_aead_buffers("ascon_aead128_decrypt", "plaintext", "ciphertext", ciphertext, plaintext);
   // Through the streaming decryptor, not on a local state as encryption does: on aarch64 the
   // local-state form let a word of the final permutation's input reach the dead stack (the
   // residue test's forged C API decryption, under qemu); this path does not.
