@@ -570,23 +570,22 @@ void ascon_aead_finish(const AsconKernel& kernel, std::uint64_t (&words)[5],
 void require_aead_buffers(const char* function, const char* out_name, const char* in_name,
                           std::span<const std::uint8_t> in, std::span<std::uint8_t> out,
                           std::span<std::uint8_t> also_zeroed = {}) {
-  std::string message = "sponge: ";
-  message += function;
-  message += ": ";
-  message += out_name;
-  if (in.size() != out.size()) {
-    message += " and ";
+  // The message is built only for the throw: the hashing paths never allocate.
+  const auto fail = [&](const char* what, const char* after) {
+    std::string message = "sponge: ";
+    message += function;
+    message += ": ";
+    message += out_name;
+    message += what;
     message += in_name;
-    message += " differ in length";
+    message += after;
     throw std::invalid_argument(message);
-  }
+  };
+  if (in.size() != out.size()) fail(" and ", " differ in length");
   if (partly_overlap(in.data(), out.data(), in.size())) {
     std::fill(out.begin(), out.end(), std::uint8_t{0});
     std::fill(also_zeroed.begin(), also_zeroed.end(), std::uint8_t{0});
-    message += " partly overlaps ";
-    message += in_name;
-    message += " (zeroed)";
-    throw std::invalid_argument(message);
+    fail(" partly overlaps ", " (zeroed)");
   }
 }
 
