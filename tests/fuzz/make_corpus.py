@@ -231,6 +231,10 @@ ASCON_AEAD_SEEDS = {
     "one-block-each-tag-bit-127": ascon_aead_input(16, 16, 6, 0x02, 8 * 16 + 127, (16,), (16,)),
     "last-associated-data-bit": ascon_aead_input(16, 32, 7, 0x00, 8 * 32 + 128 + 127,
                                                  (8, 8), (15, 17)),
+    # Texts of one and two bytes: the overlap check's shortest cases (one byte has no
+    # partial overlap at all; two have one, one byte away).
+    "one-byte-text": ascon_aead_input(0, 1, 8, 0x00, 3),
+    "two-byte-text-odd-seed": ascon_aead_input(0, 2, 9, 0x00, 3),
 }
 
 

@@ -238,8 +238,10 @@ void check_round_trip(const AsconKernel& kernel, const Case& c, const Bytes& cip
 // the ciphertext (and the one-shot tag) zeroed.
 void check_overlap_refused(const AsconKernel& kernel, const Case& c, std::size_t shift) {
   const std::size_t length = c.plaintext.size();
-  if (length == 0) return;
-  shift = 1 + shift % std::min<std::size_t>(length, 2 * kRate);
+  // A partial overlap needs an output 1 to length - 1 bytes away: none exists for a
+  // plaintext of fewer than two bytes (a shift of `length` puts the output just apart).
+  if (length < 2) return;
+  shift = 1 + shift % std::min<std::size_t>(length - 1, 2 * kRate);
   const Bytes zeros(length, 0);
   const Tag zero_tag{};
   Bytes buffer(length + 2 * shift);
