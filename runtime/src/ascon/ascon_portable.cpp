@@ -100,41 +100,41 @@ template <int Rounds>
 
 void ascon_p12_portable(std::uint64_t* state) noexcept {
   permute_body<12>(state);
-  wipe_released_stack<kAsconBodyStackBytes>();
+  wipe_released_stack_and_registers<kAsconBodyStackBytes>();
 }
 
 void ascon_p8_portable(std::uint64_t* state) noexcept {
   permute_body<8>(state);
-  wipe_released_stack<kAsconBodyStackBytes>();
+  wipe_released_stack_and_registers<kAsconBodyStackBytes>();
 }
 
 void ascon_p6_portable(std::uint64_t* state) noexcept {
   permute_body<6>(state);
-  wipe_released_stack<kAsconBodyStackBytes>();
+  wipe_released_stack_and_registers<kAsconBodyStackBytes>();
 }
 
 void ascon_absorb_hash_portable(std::uint64_t* state, const std::uint8_t* blocks,
                                 std::size_t block_count) noexcept {
   absorb_hash_body(state, blocks, block_count);
-  wipe_released_stack<kAsconBodyStackBytes>();
+  wipe_released_stack_and_registers<kAsconBodyStackBytes>();
 }
 
 void ascon_absorb_ad_portable(std::uint64_t* state, const std::uint8_t* blocks,
                               std::size_t block_count) noexcept {
   absorb_ad_body(state, blocks, block_count);
-  wipe_released_stack<kAsconBodyStackBytes>();
+  wipe_released_stack_and_registers<kAsconBodyStackBytes>();
 }
 
 void ascon_encrypt_portable(std::uint64_t* state, const std::uint8_t* in, std::uint8_t* out,
                             std::size_t block_count) noexcept {
   encrypt_body(state, in, out, block_count);
-  wipe_released_stack<kAsconBodyStackBytes>();
+  wipe_released_stack_and_registers<kAsconBodyStackBytes>();
 }
 
 void ascon_decrypt_portable(std::uint64_t* state, const std::uint8_t* in, std::uint8_t* out,
                             std::size_t block_count) noexcept {
   decrypt_body(state, in, out, block_count);
-  wipe_released_stack<kAsconBodyStackBytes>();
+  wipe_released_stack_and_registers<kAsconBodyStackBytes>();
 }
 
 void ascon_p320_rounds_portable(std::uint64_t* state, int first_round, int end_round) noexcept {

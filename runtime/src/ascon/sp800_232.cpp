@@ -91,6 +91,7 @@ AsconHashSponge::~AsconHashSponge() {
   squeezing_ = 0;
   kernel_ = nullptr;
   keep_stores(this);
+  clear_caller_saved_registers();
 }
 
 void AsconHashSponge::restart(const std::uint64_t (&initial)[5]) noexcept {
@@ -171,6 +172,7 @@ void AsconAeadState::wipe() noexcept {
   zero_words(key_);
   position_ = 0;
   keep_stores(this);
+  clear_caller_saved_registers();
 }
 
 void AsconAeadState::require_phase_at_most(Phase phase, const char* operation) const {

@@ -90,6 +90,7 @@ KeccakSpongeX4::~KeccakSpongeX4() {
   squeezing_ = 0;
   group_states_ = 0;
   keep_stores(this);
+  clear_caller_saved_registers();
 }
 
 void KeccakSpongeX4::reset() noexcept {
@@ -97,6 +98,7 @@ void KeccakSpongeX4::reset() noexcept {
   for (std::uint32_t& position : position_)
     position = 0;
   squeezing_ = 0;
+  clear_caller_saved_registers();
 }
 
 void KeccakSpongeX4::require_absorbing() const {

@@ -159,13 +159,13 @@ void keccak_f1600_portable(std::uint64_t* state) noexcept {
   // the rounds' frame holds spilled lanes (tests/test_residue.cpp found 11 to 21 lanes of
   // the final state there after one hash, x86-64, GCC 12 -O3): zero it before returning.
   // Once per permutation, about 25 TSC ticks on ~894 (see README, Secrets).
-  wipe_released_stack<kPortableRoundsStackBytes>();
+  wipe_released_stack_and_registers<kPortableRoundsStackBytes>();
 }
 
 void keccak_p1600_12_portable(std::uint64_t* state) noexcept {
   constexpr int kRounds = 12;  // Keccak-p[1600, 12]: the last 12 rounds
   keccak_p1600_rounds_portable(state, kKeccakRounds - kRounds, kKeccakRounds);
-  wipe_released_stack<kPortableRoundsStackBytes>();  // as keccak_f1600_portable
+  wipe_released_stack_and_registers<kPortableRoundsStackBytes>();  // as keccak_f1600_portable
 }
 
 }  // namespace sponge::detail

@@ -38,12 +38,14 @@ KeccakSponge::~KeccakSponge() {
   rounds_ = 0;
   squeezing_ = false;
   keep_stores(this);
+  clear_caller_saved_registers();  // what copied or finished the lanes last held them
 }
 
 void KeccakSponge::reset() noexcept {
   zero_words(lanes_);
   position_ = 0;
   squeezing_ = false;
+  clear_caller_saved_registers();
 }
 
 void KeccakSponge::require_absorbing() const {
