@@ -35,6 +35,10 @@ are key=value attributes):
 
 An untagged fence, or a language not listed here, fails. The test fails on the first broken
 block and prints the document, line and reason.
+
+Every relative link of the documents (outside code blocks) must name a file or folder of the
+source tree, and a `#fragment` must be the GitHub anchor of one of that Markdown file's
+headings.
 """
 
 import argparse
@@ -418,6 +422,49 @@ class Checker:
         return True
 
 
+def heading_anchor(heading):
+    """The anchor GitHub gives a heading: lower case, punctuation but '-' and '_' dropped,
+    spaces as '-'."""
+    text = re.sub(r"`|\*\*|\[([^\]]*)\]\([^)]*\)", r"\1", heading.strip().lower())
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
+def markdown_anchors(path):
+    anchors, in_code = set(), False
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            if line.startswith("```"):
+                in_code = not in_code
+            elif not in_code and line.startswith("#"):
+                anchors.add(heading_anchor(line.lstrip("#")))
+    return anchors
+
+
+def check_links(document, source):
+    """Returns one message per relative link of `document` that names nothing."""
+    problems, in_code = [], False
+    with open(document, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if line.startswith("```"):
+                in_code = not in_code
+                continue
+            if in_code:
+                continue
+            for target in re.findall(r"\]\(([^)\s]+)\)", re.sub(r"`[^`]*`", "", line)):
+                if re.match(r"[a-z]+:", target):
+                    continue  # https:, mailto:
+                path, _, fragment = target.partition("#")
+                resolved = os.path.normpath(
+                    os.path.join(os.path.dirname(document), path)) if path else document
+                where = f"{os.path.relpath(document, source)}:{number}: link {target}"
+                if not os.path.exists(resolved):
+                    problems.append(f"{where}: no such file")
+                elif fragment and resolved.endswith(".md") and \
+                        fragment not in markdown_anchors(resolved):
+                    problems.append(f"{where}: no heading with that anchor")
+    return problems
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--source", required=True)
@@ -445,6 +492,10 @@ def main():
         sorted(os.path.join(args.source, "docs", name)
                for name in os.listdir(os.path.join(args.source, "docs")) if name.endswith(".md")))
     ok = True
+    link_documents = documents + [os.path.join(args.source, "bench", "README.md")]
+    for problem in (p for d in link_documents for p in check_links(os.path.abspath(d), args.source)):
+        print("FAIL " + problem)
+        ok = False
     try:
         for document in documents:
             ok = checker.document(os.path.abspath(document)) and ok
