@@ -896,6 +896,10 @@ void kt128_tree_sponge(benchmark::State& state) {
 void kt128_tree_shake128(benchmark::State& state) {
   tree_xof(state, [](auto in, auto out) { sponge::shake128(in, out); });
 }
+// kt128_parallel on `threads` threads (0: one per CPU); wall-clock time.
+void kt128_tree_threads(benchmark::State& state, unsigned threads) {
+  tree_xof(state, [threads](auto in, auto out) { sponge::kt128_parallel(in, {}, out, threads); });
+}
 
 // KT128's leaves of a message of the benchmark's size (every chunk but the first), on
 // `kernel`; the chaining values are folded into one word so none is optimized away.
@@ -921,6 +925,18 @@ void register_tree_benchmarks() {
   // Ours first, so the report's ratio is the other's time / ours.
   sized(benchmark::RegisterBenchmark("kt128-tree/sponge", kt128_tree_sponge));
   sized(benchmark::RegisterBenchmark("kt128-tree/shake128", kt128_tree_shake128));
+  // The threaded form at sizes around its crossover (it starts a second thread from 128
+  // leaves, 1 MiB + 8 KiB) and at 16 MiB, beside the one-thread function at the same sizes;
+  // wall-clock time, which is what threads save.
+  for (const unsigned threads : {1u, 2u}) {
+    const std::string name = "kt128-threads/sponge:" + std::to_string(threads);
+    benchmark::internal::Benchmark* benchmark =
+        benchmark::RegisterBenchmark(name.c_str(), kt128_tree_threads, threads);
+    for (const std::int64_t size : {std::int64_t{1} << 20, (std::int64_t{1} << 20) + 8192 * 9,
+                                    std::int64_t{2} << 20, std::int64_t{4} << 20, kTreeSizes[1]})
+      benchmark->Arg(size);
+    benchmark->Unit(benchmark::kMillisecond)->UseRealTime();
+  }
   for (const sponge::detail::KeccakBatchKernel* kernel : sponge::detail::compiled_batch_kernels()) {
     if (!kernel->cpu_supports()) continue;
     const std::string name = "kt128-leaves/kernel:" + std::string(kernel->name);

@@ -102,6 +102,14 @@ int sponge_c_api_check(char* first_failure, size_t first_failure_size, int* chec
           sponge_parallelhash128(data, sizeof data, 8, NULL, 0, out32, sizeof out32) == SPONGE_OK);
   to_hex(out32, sizeof out32, hex);
   CHECK_C(&c, strcmp(hex, "ba8dc1d1d979331d3f813603c67f72609ab5e44b94a0b8f9af46514454a2b4f5") == 0);
+  /* The threaded forms, from C: the same vectors (too short to start a thread). */
+  CHECK_C(&c, sponge_kt128_parallel(NULL, 0, NULL, 0, out32, sizeof out32, 2) == SPONGE_OK);
+  to_hex(out32, sizeof out32, hex);
+  CHECK_C(&c, strcmp(hex, "1ac2d450fc3b4205d19da7bfca1b37513c0803577ac7167f06fe2ce1f0ef39e5") == 0);
+  CHECK_C(&c, sponge_parallelhash128_parallel(data, sizeof data, 8, NULL, 0, out32, sizeof out32,
+                                              0) == SPONGE_OK);
+  to_hex(out32, sizeof out32, hex);
+  CHECK_C(&c, strcmp(hex, "ba8dc1d1d979331d3f813603c67f72609ab5e44b94a0b8f9af46514454a2b4f5") == 0);
 
   memset(out32, 0xA5, sizeof out32);
   CHECK_C(&c,

@@ -63,16 +63,24 @@ template <typename Kt>
 void kangarootwelve(const sponge_test::KatBlock& block, const Bytes& message, Bytes& out,
                     bool streamed) {
   const Bytes customization = sponge_test::rfc9861_bytes(block.value("Customization"));
+  // The parallel forms must give the same bytes: the longest vectors (17^6 bytes, about 3,000
+  // leaves) are split across threads, the rest stay on the caller's thread.
+  Bytes parallel(out.size());
   if (streamed) {
-    Kt xof(customization);
     // Split off the first chunk and an odd part of the next, so a leaf is streamed in pieces.
     const std::size_t split = std::min(message.size(), std::size_t{8192 + 1000});
+    Kt xof(customization);
     out = sponge_test::squeezed_in_pieces(xof, message, split, out.size());
+    Kt threaded(customization, sponge::Threads{sponge_test::kThreadsRun ? 2u : 1u});
+    parallel = sponge_test::squeezed_in_pieces(threaded, message, split, out.size());
   } else if constexpr (std::is_same_v<Kt, sponge::Kt128>) {
     sponge::kt128(message, customization, out);
+    sponge::kt128_parallel(message, customization, parallel, sponge_test::kThreadsRun ? 3 : 1);
   } else {
     sponge::kt256(message, customization, out);
+    sponge::kt256_parallel(message, customization, parallel, sponge_test::kThreadsRun ? 0 : 1);
   }
+  CHECK(parallel == out);
 }
 
 }  // namespace

@@ -11,10 +11,16 @@
 //   and 256 and their XOF forms against models built from TurboSHAKE, SHAKE and cSHAKE, for
 //   messages of 0 .. N + 1 whole leaves plus partial leaves, at leaf boundaries +- 1, one-shot
 //   and streamed in uneven pieces.
+// - The threaded forms: ParallelLeafOutputs called directly, and the public and C API
+//   functions and classes at 1 to 4 threads and one per CPU, at leaf counts around the split
+//   points, against the single-threaded functions and the models.
 #include <doctest/doctest.h>
+
+#include <sponge/sponge.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -23,6 +29,7 @@
 #include "support/batch_kernels_check.hpp"
 #include "support/test_support.hpp"
 #include "tree/leaf_hashing.hpp"
+#include "tree/parallel_leaves.hpp"
 
 namespace {
 
@@ -300,4 +307,177 @@ TEST_CASE("leaves: ParallelHash and ParallelHashXOF on the active batch kernel e
     }
   }
   MESSAGE(checked << " ParallelHash messages checked");
+}
+
+// ---------------------------------------------------------------------------------------
+// The threaded forms (parallel_leaves.hpp): runs of whole leaves split across threads.
+// ---------------------------------------------------------------------------------------
+namespace {
+
+// Leaf counts around the split points: one thread below 2 * kMinLeavesPerThread, then runs
+// of whole groups of 8 across 2, 3 and 4 threads, with and without a remainder.
+const std::vector<std::size_t>& parallel_leaf_counts() {
+  static const std::vector<std::size_t> counts = [] {
+    constexpr std::size_t least = 2 * sponge::detail::kMinLeavesPerThread;
+    return std::vector<std::size_t>{least - 1,
+                                    least,
+                                    least + 1,
+                                    least + 7,
+                                    least + 8,
+                                    3 * sponge::detail::kMinLeavesPerThread + 5,
+                                    4 * sponge::detail::kMinLeavesPerThread + 9};
+  }();
+  return counts;
+}
+
+constexpr unsigned kThreadCounts[] = {1, 2, 3, 4, 0};
+
+}  // namespace
+
+TEST_CASE("leaves: ParallelLeafOutputs on 2 to 4 threads equals the single-state path") {
+  if (!sponge_test::kThreadsRun) {
+    MESSAGE("not run: this program cannot start threads here (qemu-user); its static copy does");
+    return;
+  }
+  sponge_test::Rng rng(0x7EAD);
+  constexpr std::size_t kLeafBytes = 200;  // a rate block and a partial one, for each rate
+  const std::size_t most = parallel_leaf_counts().back();
+  const Bytes pool = rng.bytes(kLeafBytes * most);
+  for (const LeafFunction& function : kLeafFunctions) {
+    const KeccakSponge fresh(function.rate_bytes, function.domain_byte, function.rounds);
+    for (const std::size_t count : parallel_leaf_counts()) {
+      const Bytes expected = sequential_leaves(function, pool.data(), kLeafBytes, count);
+      for (const unsigned threads : {1u, 2u, 3u, 4u, 64u, 1000u}) {
+        INFO(function.name << ", " << count << " leaves, " << threads << " threads");
+        sponge::detail::ParallelLeafOutputs outputs;
+        const bool ran =
+            outputs.compute(fresh, function.output_bytes, pool.data(), kLeafBytes, count, threads);
+        const std::size_t useful = count / sponge::detail::kMinLeavesPerThread;
+        CHECK(ran == (threads >= 2 && useful >= 2));
+        if (!ran) continue;
+        // Every requested thread that has a run of its own is started here (nothing limits
+        // threads in the test environment).
+        CHECK(outputs.threads_used() == std::min<std::size_t>({threads, useful, 64}));
+        Bytes got;
+        for (std::size_t i = 0; i < count; ++i) {
+          const auto output = outputs.output(i);
+          got.insert(got.end(), output.begin(), output.end());
+        }
+        CHECK(sponge_test::to_hex(got) == sponge_test::to_hex(expected));
+      }
+    }
+  }
+}
+
+TEST_CASE("leaves: kt128_parallel and kt256_parallel at 1 to 4 threads equal kt128 and kt256") {
+  if (!sponge_test::kThreadsRun) {
+    MESSAGE("not run: this program cannot start threads here (qemu-user); its static copy does");
+    return;
+  }
+  constexpr std::size_t kChunk = 8192;
+  sponge_test::Rng rng(0x7E12);
+  const std::size_t most = parallel_leaf_counts().back();
+  const Bytes pool = rng.bytes(kChunk * (most + 2));
+  const Bytes customization = rng.bytes(7);
+  std::size_t checked = 0;
+  for (const std::size_t leaves : parallel_leaf_counts()) {
+    // Chunk 0, then `leaves` leaves; the customization and its length end the last leaf,
+    // which is short by a few bytes, whole, or a byte into the next.
+    for (const std::size_t tail : {std::size_t{0}, kChunk - 5, kChunk + 1}) {
+      const std::size_t length = kChunk + (leaves - 1) * kChunk + tail;
+      const std::span<const std::uint8_t> message = std::span(pool).first(length);
+      Bytes expected128(48), expected256(80);
+      sponge::kt128(message, customization, expected128);
+      sponge::kt256(message, {}, expected256);
+      for (const unsigned threads : kThreadCounts) {
+        INFO(length << "-byte message, " << threads << " threads");
+        Bytes out128(48), out256(80);
+        sponge::kt128_parallel(message, customization, out128, threads);
+        sponge::kt256_parallel(message, {}, out256, threads);
+        CHECK(sponge_test::to_hex(out128) == sponge_test::to_hex(expected128));
+        CHECK(sponge_test::to_hex(out256) == sponge_test::to_hex(expected256));
+        // Streamed: a piece ending inside a leaf, then the rest in one update (its whole
+        // chunks split across threads), squeezed in pieces.
+        sponge::Kt128 streamed(customization, sponge::Threads{threads});
+        CHECK(sponge_test::to_hex(sponge_test::squeezed_in_pieces(
+                  streamed, message, std::min(length, kChunk + 3000), 48)) ==
+              sponge_test::to_hex(expected128));
+        Bytes c_api(48);
+        CHECK(sponge_kt128_parallel(message.data(), message.size(), customization.data(),
+                                    customization.size(), c_api.data(), c_api.size(),
+                                    threads) == SPONGE_OK);
+        CHECK(c_api == expected128);
+        ++checked;
+      }
+    }
+  }
+  // One check against the chunk-by-chunk model, on the longest split message.
+  const std::span<const std::uint8_t> longest = std::span(pool).first(kChunk * (most + 1));
+  Bytes out(32);
+  sponge::kt128_parallel(longest, customization, out, 4);
+  CHECK(sponge_test::to_hex(out) == sponge_test::to_hex(kangarootwelve_model<sponge::TurboShake128>(
+                                        longest, customization, 32, 32)));
+  MESSAGE(checked << " threaded KangarooTwelve cases checked");
+}
+
+TEST_CASE("leaves: the ParallelHash threaded forms at 1 to 4 threads equal the plain ones") {
+  if (!sponge_test::kThreadsRun) {
+    MESSAGE("not run: this program cannot start threads here (qemu-user); its static copy does");
+    return;
+  }
+  sponge_test::Rng rng(0x9A2B);
+  const Bytes customization = rng.bytes(5);
+  std::size_t checked = 0;
+  for (const std::size_t block_size : {std::size_t{7}, std::size_t{169}, std::size_t{8192}}) {
+    const std::size_t most = parallel_leaf_counts().back();
+    const Bytes pool = rng.bytes(block_size * (most + 1));
+    for (const std::size_t blocks : parallel_leaf_counts()) {
+      const std::size_t length = blocks * block_size + (blocks % 2 == 0 ? 0 : block_size / 2);
+      const std::span<const std::uint8_t> message = std::span(pool).first(length);
+      Bytes expected128(32), expected256(64), expected_xof128(70), expected_xof256(90);
+      sponge::parallelhash128(message, block_size, customization, expected128);
+      sponge::parallelhash256(message, block_size, {}, expected256);
+      sponge::parallelhashxof128(message, block_size, customization, expected_xof128);
+      sponge::parallelhashxof256(message, block_size, {}, expected_xof256);
+      for (const unsigned threads : kThreadCounts) {
+        INFO("B = " << block_size << ", " << length << "-byte message, " << threads << " threads");
+        Bytes out128(32), out256(64), out_xof128(70), out_xof256(90);
+        sponge::parallelhash128_parallel(message, block_size, customization, out128, threads);
+        sponge::parallelhash256_parallel(message, block_size, {}, out256, threads);
+        sponge::parallelhashxof128_parallel(message, block_size, customization, out_xof128,
+                                            threads);
+        sponge::parallelhashxof256_parallel(message, block_size, {}, out_xof256, threads);
+        CHECK(out128 == expected128);
+        CHECK(out256 == expected256);
+        CHECK(out_xof128 == expected_xof128);
+        CHECK(out_xof256 == expected_xof256);
+        sponge::ParallelHashXof256 streamed(block_size, sponge::Threads{threads});
+        CHECK(sponge_test::squeezed_in_pieces(streamed, message, std::min(length, block_size + 1),
+                                              90) == expected_xof256);
+        Bytes c_api(32);
+        CHECK(sponge_parallelhash128_parallel(message.data(), message.size(), block_size,
+                                              customization.data(), customization.size(),
+                                              c_api.data(), c_api.size(), threads) == SPONGE_OK);
+        CHECK(c_api == expected128);
+        ++checked;
+      }
+    }
+    if (block_size == 7) {
+      const std::span<const std::uint8_t> longest = std::span(pool).first(block_size * most);
+      Bytes out(32);
+      sponge::parallelhash128_parallel(longest, block_size, customization, out, 3);
+      CHECK(sponge_test::to_hex(out) == sponge_test::to_hex(parallelhash_model<128>(
+                                            longest, block_size, customization, false, 32)));
+    }
+  }
+  // The C API's checks come first, as for the plain functions.
+  Bytes out(32);
+  CHECK(sponge_parallelhash256_parallel(nullptr, 5, 8, nullptr, 0, out.data(), out.size(), 2) ==
+        SPONGE_ERROR_NULL_INPUT);
+  CHECK(sponge_parallelhash256_parallel(out.data(), 1, 0, nullptr, 0, out.data(), out.size(), 2) ==
+        SPONGE_ERROR_INVALID_PARAMETER);
+  CHECK(sponge_kt256_parallel(out.data(), 1, nullptr, 0, nullptr, 4, 2) ==
+        SPONGE_ERROR_NULL_OUTPUT);
+  CHECK_THROWS_AS(sponge::parallelhash128_parallel({}, 0, {}, out, 2), std::invalid_argument);
+  MESSAGE(checked << " threaded ParallelHash cases checked");
 }

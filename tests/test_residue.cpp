@@ -25,6 +25,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <thread>
 #include <vector>
 
 #if !defined(_WIN32)
@@ -245,13 +246,19 @@ SpongeRun cshake_run(std::size_t rate, std::string_view name, const Bytes& custo
   __asm__ volatile("" : : "r"(area) : "memory");
 }
 
-// Runs `scenario` kScenarioDepth bytes below the caller.
-[[gnu::noinline]] void run_deeper(const std::function<void()>& scenario) {
-  unsigned char padding[kScenarioDepth];
+// Runs `scenario` `Depth` bytes below the caller.
+template <std::size_t Depth>
+[[gnu::noinline]] void run_deeper_by(const std::function<void()>& scenario) {
+  unsigned char padding[Depth];
   std::memset(padding, 0, sizeof padding);
   __asm__ volatile("" : : "r"(padding) : "memory");
   scenario();
   __asm__ volatile("" : : "r"(padding) : "memory");
+}
+
+// Runs `scenario` kScenarioDepth bytes below the caller.
+void run_deeper(const std::function<void()>& scenario) {
+  run_deeper_by<kScenarioDepth>(scenario);
 }
 
 // Copies the kScanBytes below this function's own stack pointer into `copy` with plain
@@ -889,6 +896,15 @@ TEST_CASE("residue: RFC 9861 and SP 800-185 functions leave nothing of a secret 
   check("one-shot kt128, six leaves (batch path)", kangarootwelve(168, 32, customization, 300),
         leaves_secret, [&] { sponge::kt128(leaves_secret, customization, out); });
 
+  // The threaded form: 130 leaves, 2 threads, each hashing a run; the caller's stack here, the
+  // worker's below ("threads' stacks").
+  const Bytes threaded_secret = secret_of(131 * 8192 + 400);
+  check("kt128_parallel, 130 leaves on 2 threads", kangarootwelve(168, 32, customization, 300),
+        threaded_secret, [&] {
+          sponge::kt128_parallel(threaded_secret, customization, out,
+                                 sponge_test::kThreadsRun ? 2 : 1);
+        });
+
   const Bytes sp_secret = secret_of(2 * 168 + 50);
   check(
       "one-shot cshake128",
@@ -1160,6 +1176,60 @@ TEST_CASE("residue: a lazily bound call saves registers on the stack; a 30-byte 
     });
     CHECK(sponge_test::to_bytes(digest) == sponge_test::to_bytes(sponge::sha3_256(secret)));
     check_no_residue("Sha3_256 hasher of 30 B", findings);
+  }
+}
+#endif  // !defined(_WIN32)
+
+#if !defined(_WIN32)
+namespace {
+
+// The dead stack of a thread started now: glibc gives a new thread the cached stack of one
+// joined before it (of the same size), so what that thread left below its frames is read here.
+std::vector<std::uint8_t> dead_stack_of_a_new_thread() {
+  std::vector<std::uint8_t> dead(kScanBytes);
+  std::thread([&] { copy_dead_stack(dead.data()); }).join();
+  return dead;
+}
+
+}  // namespace
+
+TEST_CASE("residue: the worker threads of kt128_parallel leave nothing on their stacks") {
+  if (!sponge_test::kThreadsRun) {
+    MESSAGE("not run: this program cannot start threads here (qemu-user)");
+    return;
+  }
+  constexpr std::size_t kChunk = 8192;
+  const Bytes customization = text_bytes("residue test");
+  const Bytes secret = sponge_test::Rng(0x7EAD5).bytes(131 * kChunk + 400);
+  const auto model = kangarootwelve(168, 32, customization, 32);
+  const std::vector<TrajectoryLane> lanes = secret_lanes(model, secret);
+  SUBCASE("control: lanes a finished thread left on its stack are found") {
+    // The lanes are left 8 KiB down, where a worker's kernel frames would be, below what the
+    // thread's exit and the next thread's start write near the top of the stack.
+    std::thread([&] {
+      run_deeper_by<8192>([&] {
+        std::uint64_t leaked[25];
+        for (std::size_t i = 0; i < 25; ++i)
+          leaked[i] = lanes[lanes.size() / 2 + i].value;
+        __asm__ volatile("" : : "r"(leaked) : "memory");
+      });
+    }).join();
+    CHECK(find_lanes(dead_stack_of_a_new_thread(), lanes).size() >= 20);
+  }
+  SUBCASE("kt128_parallel on 2 threads") {
+    // The stack the worker will get, painted first (the control's lanes are on it).
+    std::thread(paint_stack).join();
+    std::array<std::uint8_t, 32> out{};
+    sponge::kt128_parallel(secret, customization, out, 2);
+    CHECK(sponge_test::to_hex(out) ==
+          sponge_test::to_hex(sponge_trajectory(model(secret).back()).output));
+    const std::vector<std::uint8_t> dead = dead_stack_of_a_new_thread();
+    // The worker ran on the painted stack: its frames overwrote the paint.
+    CHECK(std::count_if(dead.begin(), dead.end(), [](std::uint8_t b) { return b != 0xA5; }) > 1024);
+    std::vector<Finding> findings = find_lanes(dead, lanes);
+    for (Finding& finding : findings)
+      finding.where = "on a worker thread's stack";
+    check_no_residue("kt128_parallel's worker stack", findings);
   }
 }
 #endif  // !defined(_WIN32)

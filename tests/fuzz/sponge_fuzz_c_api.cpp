@@ -7,10 +7,10 @@
 //
 // Input (bytes past the end read as zero; make_corpus.py writes examples): 12-byte calls
 // until the input ends:
-//   function (% 27: keccak256, sha3_224, sha3_256, sha3_384, sha3_512, shake128, shake256,
+//   function (% 30: keccak256, sha3_224, sha3_256, sha3_384, sha3_512, shake128, shake256,
 //   then the RFC 9861 and SP 800-185 functions with fixed keys, customization strings and
-//   parameters, the tuple functions on the input's two halves, and two calls with a
-//   parameter out of range; see kFunctions),
+//   parameters, the tuple functions on the input's two halves, two calls with a parameter
+//   out of range, and three parallel forms; see kFunctions),
 //   layout (% 5, below), placement (low nibble: input, high nibble: output; see
 //   PlacedBuffer), input offset, output offset, canary, input length (u16, % 1200),
 //   output length (u16, % 700, SHAKE only), message seed (u16)
@@ -105,6 +105,12 @@ Bytes cpp_tuple_of_halves(std::span<const std::uint8_t> in, std::size_t out_len)
 }
 
 // ParallelHash's block sizes: shorter than a block of the rate, and longer.
+// The thread count of the parallel forms: one where threads hang (a dynamically linked program
+// under qemu-user; sponge_test::kThreadsRun).
+constexpr unsigned fuzz_threads(unsigned threads) {
+  return sponge_test::kThreadsRun ? threads : 1;
+}
+
 constexpr std::size_t kShortBlock = 7;
 constexpr std::size_t kLongBlock = 200;
 
@@ -271,6 +277,35 @@ const Function kFunctions[] = {
        return sponge_parallelhash256(in, in_len, 0, nullptr, 0, out, out_len);
      },
      [](std::span<const std::uint8_t>, std::size_t) { return Bytes(); }, true},
+    // The parallel forms against the plain ones: at B = 7 an input of 896 bytes or more has the
+    // 128 whole blocks that start a second thread.
+    {"sponge_parallelhash128_parallel (B = 7, 3 threads)", 0, nullptr,
+     [](const uint8_t* in, size_t in_len, uint8_t* out, size_t out_len) {
+       return sponge_parallelhash128_parallel(in, in_len, kShortBlock, kCustomization,
+                                              kCustomizationBytes, out, out_len, fuzz_threads(3));
+     },
+     [](std::span<const std::uint8_t> in, std::size_t out_len) {
+       return output_of(out_len, [&](auto out) {
+         sponge::parallelhash128(in, kShortBlock, kCustomizationSpan, out);
+       });
+     }},
+    {"sponge_parallelhashxof256_parallel (B = 7, one thread per CPU)", 0, nullptr,
+     [](const uint8_t* in, size_t in_len, uint8_t* out, size_t out_len) {
+       return sponge_parallelhashxof256_parallel(in, in_len, kShortBlock, nullptr, 0, out, out_len,
+                                                 fuzz_threads(0));
+     },
+     [](std::span<const std::uint8_t> in, std::size_t out_len) {
+       return output_of(out_len,
+                        [&](auto out) { sponge::parallelhashxof256(in, kShortBlock, {}, out); });
+     }},
+    {"sponge_kt128_parallel (2 threads)", 0, nullptr,
+     [](const uint8_t* in, size_t in_len, uint8_t* out, size_t out_len) {
+       return sponge_kt128_parallel(in, in_len, kCustomization, kCustomizationBytes, out, out_len,
+                                    fuzz_threads(2));
+     },
+     [](std::span<const std::uint8_t> in, std::size_t out_len) {
+       return output_of(out_len, [&](auto out) { sponge::kt128(in, kCustomizationSpan, out); });
+     }},
 };
 
 struct Call {

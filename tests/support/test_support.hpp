@@ -20,6 +20,15 @@ struct KeccakBatchKernel;  // runtime/src/batch/batch_kernel.hpp
 
 namespace sponge_test {
 
+// Whether this test program may start threads: not a dynamically linked one under qemu-user,
+// which hangs in pthread_create (tests/CMakeLists.txt, SPONGE_TEST_NO_THREADS); a statically
+// linked copy runs the threaded cases there.
+#if defined(SPONGE_TEST_NO_THREADS)
+inline constexpr bool kThreadsRun = false;
+#else
+inline constexpr bool kThreadsRun = true;
+#endif
+
 // The compiled batch kernels this CPU runs, best first; the names of the others go to
 // `not_runnable` when it is given (a test names them in its output).
 std::vector<const sponge::detail::KeccakBatchKernel*> runnable_batch_kernels(

@@ -14,6 +14,8 @@ namespace {
 template <class Hasher>
 class HashOf final : public StreamingHash {
  public:
+  template <typename... Arguments>
+  explicit HashOf(Arguments... arguments) : hasher_(arguments...) {}
   void update(std::span<const std::uint8_t> data) override { hasher_.update(data); }
   void finish(std::span<std::uint8_t> out) override {
     if constexpr (requires(const Hasher& hasher) { hasher.digest(); }) {
@@ -34,6 +36,12 @@ std::unique_ptr<StreamingHash> make_hash() {
   return std::make_unique<HashOf<Hasher>>();
 }
 
+// A KangarooTwelve hasher (no customization) whose whole chunks go to `threads` threads.
+template <class Hasher>
+std::unique_ptr<StreamingHash> make_threaded_hash(unsigned threads) {
+  return std::make_unique<HashOf<Hasher>>(sponge::Threads{threads});
+}
+
 template <class Hasher>
 constexpr Algorithm fixed_output(std::string_view name, std::string_view tag) {
   return {name, tag, Hasher::digest_bytes * 8, Hasher::digest_bytes * 8, &make_hash<Hasher>, {}};
@@ -43,6 +51,13 @@ template <class Hasher>
 constexpr Algorithm extendable_output(std::string_view name, std::string_view tag,
                                       std::size_t default_bits, std::string_view openssl_tag = {}) {
   return {name, tag, 0, default_bits, &make_hash<Hasher>, openssl_tag};
+}
+
+// An XOF whose tree spreads over threads: one large file hashes on several cores.
+template <class Hasher>
+constexpr Algorithm tree_output(std::string_view name, std::string_view tag,
+                                std::size_t default_bits) {
+  return {name, tag, 0, default_bits, &make_hash<Hasher>, {}, &make_threaded_hash<Hasher>};
 }
 
 // The table. A new function of the library joins with one line here. Order matters once:
@@ -62,8 +77,8 @@ constexpr std::array kAlgorithms = {
     // of the RFC's test vectors (32 and 64 bytes).
     extendable_output<sponge::TurboShake128>("turboshake128", "TURBOSHAKE128", 256),
     extendable_output<sponge::TurboShake256>("turboshake256", "TURBOSHAKE256", 512),
-    extendable_output<sponge::Kt128>("kt128", "KT128", 256),
-    extendable_output<sponge::Kt256>("kt256", "KT256", 512),
+    tree_output<sponge::Kt128>("kt128", "KT128", 256),
+    tree_output<sponge::Kt256>("kt256", "KT256", 512),
     // NIST SP 800-232 (after SHA3-256 and Keccak-256: an untagged 256-bit line stays SHA3-256).
     // Ascon-XOF128 by default 256 bits, twice its 128-bit security strength.
     fixed_output<sponge::AsconHash256>("ascon-hash256", "ASCON-HASH256"),

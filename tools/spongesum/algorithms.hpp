@@ -30,6 +30,8 @@ struct Algorithm {
   std::size_t default_bits;  // an XOF's output without -l; fixed_bits otherwise
   std::unique_ptr<StreamingHash> (*make_hash)();
   std::string_view openssl_tag = {};  // `openssl dgst`'s name where it differs from `tag`
+  // A hasher that spreads one input over `threads` threads (the tree modes), or nullptr.
+  std::unique_ptr<StreamingHash> (*make_threaded_hash)(unsigned threads) = nullptr;
 
   bool is_xof() const { return fixed_bits == 0; }
 };

@@ -60,19 +60,28 @@ bool hash_window(const std::uint8_t* window, std::size_t length, StreamingHash& 
 
 }  // namespace
 
-FileHasher::FileHasher(Progress& progress)
-    : progress_(progress), buffer_(std::make_unique<std::uint8_t[]>(kBlockBytes)) {}
+FileHasher::FileHasher(Progress& progress, unsigned tree_threads)
+    : progress_(progress),
+      tree_threads_(tree_threads),
+      buffer_(std::make_unique<std::uint8_t[]>(kBlockBytes)),
+      buffer_bytes_(kBlockBytes) {}
 
-StreamingHash& FileHasher::hash_for(const Algorithm& algorithm) {
+std::pair<StreamingHash*, bool> FileHasher::hash_for(const Algorithm& algorithm) {
+  const bool threaded = tree_threads_ > 1 && algorithm.make_threaded_hash != nullptr;
   for (auto& [known, hash] : hashes_) {
-    if (known == &algorithm) return *hash;
+    if (known == &algorithm) return {hash.get(), threaded};
   }
-  return *hashes_.emplace_back(&algorithm, algorithm.make_hash()).second;
+  auto hash = threaded ? algorithm.make_threaded_hash(tree_threads_) : algorithm.make_hash();
+  return {hashes_.emplace_back(&algorithm, std::move(hash)).second.get(), threaded};
 }
 
-ssize_t FileHasher::hash_next_block(int descriptor, StreamingHash& hash) {
+ssize_t FileHasher::hash_next_block(int descriptor, StreamingHash& hash, std::size_t block_bytes) {
+  if (block_bytes > buffer_bytes_) {
+    buffer_ = std::make_unique<std::uint8_t[]>(block_bytes);
+    buffer_bytes_ = block_bytes;
+  }
   ssize_t got;
-  while ((got = ::read(descriptor, buffer_.get(), kBlockBytes)) < 0 && errno == EINTR) {
+  while ((got = ::read(descriptor, buffer_.get(), block_bytes)) < 0 && errno == EINTR) {
   }
   if (got < 0) return -errno;
   hash.update({buffer_.get(), static_cast<std::size_t>(got)});
@@ -80,9 +89,9 @@ ssize_t FileHasher::hash_next_block(int descriptor, StreamingHash& hash) {
   return got;
 }
 
-int FileHasher::hash_descriptor(int descriptor, StreamingHash& hash) {
+int FileHasher::hash_descriptor(int descriptor, StreamingHash& hash, std::size_t block_bytes) {
   for (;;) {
-    const ssize_t got = hash_next_block(descriptor, hash);
+    const ssize_t got = hash_next_block(descriptor, hash, block_bytes);
     if (got <= 0) return static_cast<int>(-got);
   }
 }
@@ -107,7 +116,7 @@ int FileHasher::hash_mapped(int descriptor, std::uint64_t start, std::uint64_t s
   return 0;
 }
 
-int FileHasher::hash_regular_or_other(int descriptor, StreamingHash& hash) {
+int FileHasher::hash_regular_or_other(int descriptor, StreamingHash& hash, bool threaded) {
   // Most files of a large tree are small: their size is only asked for when the progress
   // display may need it, and the first block is read before deciding to map. A file of 1 KiB
   // costs open, two reads and close.
@@ -122,29 +131,33 @@ int FileHasher::hash_regular_or_other(int descriptor, StreamingHash& hash) {
     known_size = regular_file_size();
     progress_.add_total(known_size);
   }
-  const ssize_t got = hash_next_block(descriptor, hash);
+  if (threaded) return hash_descriptor(descriptor, hash, kTreeBlockBytes);
+  const ssize_t got = hash_next_block(descriptor, hash, kBlockBytes);
   if (got < 0) return static_cast<int>(-got);
-  if (static_cast<std::size_t>(got) < kBlockBytes) return hash_descriptor(descriptor, hash);
+  if (static_cast<std::size_t>(got) < kBlockBytes) {
+    return hash_descriptor(descriptor, hash, kBlockBytes);
+  }
   if (!progress_.possible()) known_size = regular_file_size();
   if (known_size >= kMapMinimumBytes) {
     // The first block is hashed already; map from there (kBlockBytes is a page multiple).
     const int error = hash_mapped(descriptor, kBlockBytes, known_size, hash);
     if (error != 0) return error;
   }
-  return hash_descriptor(descriptor, hash);
+  return hash_descriptor(descriptor, hash, kBlockBytes);
 }
 
 int FileHasher::hash(const std::string& name, const Algorithm& algorithm,
                      std::span<std::uint8_t> out) {
-  StreamingHash& hash = hash_for(algorithm);
+  const auto [hash_pointer, threaded] = hash_for(algorithm);
+  StreamingHash& hash = *hash_pointer;
   int error = 0;
   if (name == "-") {
     std::lock_guard lock(standard_input_mutex);
-    error = hash_descriptor(STDIN_FILENO, hash);
+    error = hash_descriptor(STDIN_FILENO, hash, threaded ? kTreeBlockBytes : kBlockBytes);
   } else {
     const int descriptor = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
     if (descriptor < 0) return errno;
-    error = hash_regular_or_other(descriptor, hash);
+    error = hash_regular_or_other(descriptor, hash, threaded);
     ::close(descriptor);
   }
   // Also after an error: the hasher starts the next file from the empty message.

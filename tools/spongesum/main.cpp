@@ -53,7 +53,8 @@ Departures from GNU coreutils (sha256sum, cksum):
   - A check line holding a NUL is improperly formatted (GNU reads it up to the NUL).
   - -b/-t only choose the '*' or ' ' marker: files are always read as bytes (as GNU on
     POSIX). No --base64, and none of sha3sum's -U/-0 modes.
-  - --progress and -j/--jobs are additions.
+  - --progress and -j/--jobs are additions. With -a kt128 or kt256, the -j threads that
+    files leave idle hash inside a file: one large file uses every core.
 Exit status: 0 on success; 1 when a file could not be read, a checksum did not match, or
 the command line is wrong (as GNU cksum).)";
 
@@ -102,6 +103,13 @@ auto fewer_threads_reporter(Progress& progress) {
 }
 
 // ------------------------------------------------------------------------------------------
+// The threads each file's tree hash (KT128, KT256) may use: the -j threads the files leave
+// idle, so one large file hashes on every core and many files keep one thread each.
+unsigned tree_threads_for(unsigned jobs, std::size_t files) {
+  if (files == 0) return 1;
+  return std::max(1u, jobs / static_cast<unsigned>(std::min<std::size_t>(jobs, files)));
+}
+
 // Hash mode: one line per file, in argument order.
 // ------------------------------------------------------------------------------------------
 int hash_files(const Options& options, const Selection& selection, Progress& progress) {
@@ -114,15 +122,16 @@ int hash_files(const Options& options, const Selection& selection, Progress& pro
   run_jobs_in_order<Hashed>(
       options.files.size(), options.jobs,
       [&] {
-        return [&, hasher = FileHasher(progress),
-                digest =
-                    std::vector<std::uint8_t>(selection.output_bits / 8)](std::size_t job) mutable {
-          const std::string& name = options.files[job];
-          const int error = hasher.hash(name, *selection.algorithm, digest);
-          if (error != 0) return Hashed{{}, error};
-          return Hashed{format_checksum_line(*selection.algorithm, to_hex(digest), name, format),
-                        0};
-        };
+        return
+            [&, hasher = FileHasher(progress, tree_threads_for(options.jobs, options.files.size())),
+             digest =
+                 std::vector<std::uint8_t>(selection.output_bits / 8)](std::size_t job) mutable {
+              const std::string& name = options.files[job];
+              const int error = hasher.hash(name, *selection.algorithm, digest);
+              if (error != 0) return Hashed{{}, error};
+              return Hashed{
+                  format_checksum_line(*selection.algorithm, to_hex(digest), name, format), 0};
+            };
       },
       [&, job = std::size_t{0}](Hashed& hashed) mutable {
         const std::string& name = options.files[job++];
@@ -234,7 +243,7 @@ bool check_one_file(const Options& options, const Selection& selection,
   run_jobs_in_order<Checked>(
       entries.size(), options.jobs,
       [&] {
-        return [&, hasher = FileHasher(progress),
+        return [&, hasher = FileHasher(progress, tree_threads_for(options.jobs, entries.size())),
                 digest = std::vector<std::uint8_t>()](std::size_t job) mutable {
           const CheckEntry& entry = entries[job];
           if (!entry.parsed) return Checked{Outcome::kMalformed};

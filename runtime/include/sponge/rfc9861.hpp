@@ -12,6 +12,7 @@
 
 #include "sponge/byte_io.hpp"
 #include "sponge/keccak.hpp"
+#include "sponge/threads.hpp"
 
 namespace sponge {
 
@@ -46,15 +47,16 @@ class TurboShake : public ByteInput<TurboShake<RateBytes>>,
 
 // KangarooTwelve's tree over S = M || C || length_encode(|C|): S in 8 KiB chunks; beyond
 // the first, each chunk is a leaf whose chaining value (TurboSHAKE, D = 0x0B) the final node
-// absorbs. Computed sequentially; whole chunks go through absorb_whole_chunks and from there
-// hash_whole_leaves (leaf_hashing.hpp), the one place a multi-state kernel will hash several
-// leaves at once, for ParallelHash too.
+// absorbs. Whole chunks go through absorb_whole_chunks and from there hash_whole_leaves
+// (leaf_hashing.hpp), the one place a multi-state kernel hashes several leaves at once, for
+// ParallelHash too; with `threads` other than 1, a long enough run of them is split across
+// threads (parallel_leaves.hpp).
 class KangarooTwelveTree {
  public:
   static constexpr std::size_t kChunkBytes = 8192;
 
   KangarooTwelveTree(std::size_t rate_bytes, std::size_t chaining_value_bytes,
-                     std::span<const std::uint8_t> customization) noexcept;
+                     std::span<const std::uint8_t> customization, unsigned threads = 1) noexcept;
   KangarooTwelveTree(const KangarooTwelveTree&) = default;
   KangarooTwelveTree& operator=(const KangarooTwelveTree&) = default;
   ~KangarooTwelveTree();
@@ -75,6 +77,7 @@ class KangarooTwelveTree {
   std::uint64_t input_bytes_;         // bytes of S absorbed so far
   std::uint64_t leaves_;              // leaves whose chaining value the final node has absorbed
   std::size_t chaining_value_bytes_;  // a word, like every field: no padding to wipe
+  std::size_t threads_;               // 1: this thread only; 0: one per CPU
 };
 
 // KT128 (RateBytes 168, 32-byte chaining values) or KT256 (136, 64).
@@ -88,6 +91,15 @@ class KangarooTwelve : public ByteInput<KangarooTwelve<RateBytes, ChainingValueB
       : tree_(RateBytes, ChainingValueBytes, customization) {}
   explicit KangarooTwelve(std::string_view customization) noexcept
       : KangarooTwelve(as_bytes(customization)) {}
+  // Whole chunks that arrive in one update() call, many enough, are hashed on up to
+  // threads.count threads (0: one per CPU); the output is the same for any count. These forms
+  // allocate (parallel_leaves.hpp says what); the others never do.
+  explicit KangarooTwelve(Threads threads) noexcept
+      : KangarooTwelve(std::span<const std::uint8_t>(), threads) {}
+  KangarooTwelve(std::span<const std::uint8_t> customization, Threads threads) noexcept
+      : tree_(RateBytes, ChainingValueBytes, customization, threads.count) {}
+  KangarooTwelve(std::string_view customization, Threads threads) noexcept
+      : KangarooTwelve(as_bytes(customization), threads) {}
   void reset() noexcept { tree_.reset(); }
 
  private:
@@ -117,5 +129,12 @@ void kt128(std::span<const std::uint8_t> in, std::span<const std::uint8_t> custo
            std::span<std::uint8_t> out) noexcept;
 void kt256(std::span<const std::uint8_t> in, std::span<const std::uint8_t> customization,
            std::span<std::uint8_t> out) noexcept;
+// The same on up to `threads` threads (0: one per CPU), for inputs of at least 1 MiB; the
+// output is kt128's and kt256's, byte for byte. These allocate (the leaves' outputs, the
+// threads); a thread that cannot be started leaves its share to the others.
+void kt128_parallel(std::span<const std::uint8_t> in, std::span<const std::uint8_t> customization,
+                    std::span<std::uint8_t> out, unsigned threads) noexcept;
+void kt256_parallel(std::span<const std::uint8_t> in, std::span<const std::uint8_t> customization,
+                    std::span<std::uint8_t> out, unsigned threads) noexcept;
 
 }  // namespace sponge

@@ -14,6 +14,7 @@
 
 #include "sponge/byte_io.hpp"
 #include "sponge/keccak.hpp"
+#include "sponge/threads.hpp"
 
 namespace sponge {
 
@@ -149,14 +150,15 @@ class TupleHash : public Sp800185Output<TupleHash<SecurityBits, Xof>, Xof> {
 };
 
 // ParallelHash's leaves: the input in blocks of B bytes, each hashed with cSHAKE(X_i, 2 *
-// SecurityBits, "", "") = SHAKE, and the leaf outputs absorbed by the main sponge.
-// Sequential; whole blocks go through absorb_whole_blocks and from there hash_whole_leaves
-// (leaf_hashing.hpp), the leaf hashing KangarooTwelve shares.
+// SecurityBits, "", "") = SHAKE, and the leaf outputs absorbed by the main sponge. Whole
+// blocks go through absorb_whole_blocks and from there hash_whole_leaves (leaf_hashing.hpp),
+// the leaf hashing KangarooTwelve shares; with `threads` other than 1, a long enough run of
+// them is split across threads (parallel_leaves.hpp).
 class ParallelHashTree {
  public:
   // Throws std::invalid_argument for a block size of 0.
   ParallelHashTree(int security_bits, std::size_t block_size,
-                   std::span<const std::uint8_t> customization);
+                   std::span<const std::uint8_t> customization, unsigned threads = 1);
   ParallelHashTree(const ParallelHashTree&) = default;
   ParallelHashTree& operator=(const ParallelHashTree&) = default;
   ~ParallelHashTree();
@@ -178,6 +180,7 @@ class ParallelHashTree {
   std::size_t leaf_bytes_;         // bytes of the current, unfinished leaf
   std::uint64_t leaves_;           // leaves absorbed by sponge_
   std::size_t leaf_output_bytes_;  // a word, like every field: no padding to wipe
+  std::size_t threads_;            // 1: this thread only; 0: one per CPU
 };
 
 // ParallelHash128/256 (Xof false) and ParallelHashXOF128/256 (Xof true) with block size B.
@@ -190,6 +193,15 @@ class ParallelHash : public ByteInput<ParallelHash<SecurityBits, Xof>>,
       : tree_(SecurityBits, block_size, customization) {}
   ParallelHash(std::size_t block_size, std::string_view customization)
       : ParallelHash(block_size, as_bytes(customization)) {}
+  // Whole blocks that arrive in one update() call, many enough, are hashed on up to
+  // threads.count threads (0: one per CPU); the output is the same for any count. These forms
+  // allocate (parallel_leaves.hpp says what); the others never do.
+  ParallelHash(std::size_t block_size, Threads threads)
+      : ParallelHash(block_size, std::span<const std::uint8_t>(), threads) {}
+  ParallelHash(std::size_t block_size, std::span<const std::uint8_t> customization, Threads threads)
+      : tree_(SecurityBits, block_size, customization, threads.count) {}
+  ParallelHash(std::size_t block_size, std::string_view customization, Threads threads)
+      : ParallelHash(block_size, as_bytes(customization), threads) {}
   void reset() noexcept { tree_.reset(); }
 
  private:
@@ -269,5 +281,20 @@ void parallelhashxof128(std::span<const std::uint8_t> in, std::size_t block_size
                         std::span<const std::uint8_t> customization, std::span<std::uint8_t> out);
 void parallelhashxof256(std::span<const std::uint8_t> in, std::size_t block_size,
                         std::span<const std::uint8_t> customization, std::span<std::uint8_t> out);
+// The same on up to `threads` threads (0: one per CPU), for inputs of at least 128 blocks; the
+// output is the functions' above, byte for byte. These allocate (the leaves' outputs, the
+// threads); a thread that cannot be started leaves its share to the others.
+void parallelhash128_parallel(std::span<const std::uint8_t> in, std::size_t block_size,
+                              std::span<const std::uint8_t> customization,
+                              std::span<std::uint8_t> out, unsigned threads);
+void parallelhash256_parallel(std::span<const std::uint8_t> in, std::size_t block_size,
+                              std::span<const std::uint8_t> customization,
+                              std::span<std::uint8_t> out, unsigned threads);
+void parallelhashxof128_parallel(std::span<const std::uint8_t> in, std::size_t block_size,
+                                 std::span<const std::uint8_t> customization,
+                                 std::span<std::uint8_t> out, unsigned threads);
+void parallelhashxof256_parallel(std::span<const std::uint8_t> in, std::size_t block_size,
+                                 std::span<const std::uint8_t> customization,
+                                 std::span<std::uint8_t> out, unsigned threads);
 
 }  // namespace sponge

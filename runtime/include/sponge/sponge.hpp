@@ -3,12 +3,13 @@
 // functions (cSHAKE, KMAC, KMACXOF, TupleHash, ParallelHash and their XOF forms); Ascon
 // (NIST SP 800-232: Ascon-Hash256, Ascon-XOF128, Ascon-CXOF128, Ascon-AEAD128).
 //
-// No hashing path allocates heap memory. The one-shot functions are noexcept, except where a
-// parameter can be out of range (a TurboSHAKE domain byte, a ParallelHash block size): those
-// throw std::invalid_argument (so do an Ascon-CXOF128 customization string over 256 bytes
-// and AEAD buffers of different lengths). The streaming classes throw std::logic_error only on
-// misuse (absorbing or taking a digest after squeezing has begun); building an exception is the one
-// allocation. The batch functions throw std::invalid_argument when the digest count differs
+// No hashing path allocates heap memory but the tree modes' threaded forms (kt128_parallel and
+// the like, and the classes built with sponge::Threads). The one-shot functions are noexcept,
+// except where a parameter can be out of range (a TurboSHAKE domain byte, a ParallelHash block
+// size): those throw std::invalid_argument (so do an Ascon-CXOF128 customization string over 256
+// bytes and AEAD buffers of different lengths). The streaming classes throw std::logic_error only
+// on misuse (absorbing or taking a digest after squeezing has begun); building an exception is the
+// one allocation. The batch functions throw std::invalid_argument when the digest count differs
 // from the message count.
 //
 // This header includes every family's header; each can also be included on its own:
@@ -20,3 +21,4 @@
 #include "sponge/kernels.hpp"    // keccak_f1600, active_kernel, KernelFamily
 #include "sponge/rfc9861.hpp"    // TurboSHAKE, KT128, KT256
 #include "sponge/sp800_185.hpp"  // cSHAKE, KMAC, TupleHash, ParallelHash
+#include "sponge/threads.hpp"    // Threads, the threaded tree forms' count

@@ -278,6 +278,22 @@ sponge_status sponge_kt256(const uint8_t* in, size_t in_len, const uint8_t* cust
                            size_t custom_len, uint8_t* out, size_t out_len) {
   return checked_call<2>({{{in, in_len}, {custom, custom_len}}}, true, out, out_len, sponge::kt256);
 }
+sponge_status sponge_kt128_parallel(const uint8_t* in, size_t in_len, const uint8_t* custom,
+                                    size_t custom_len, uint8_t* out, size_t out_len,
+                                    unsigned threads) {
+  return checked_call<2>({{{in, in_len}, {custom, custom_len}}}, true, out, out_len,
+                         [&](auto message, auto customization, auto output) {
+                           sponge::kt128_parallel(message, customization, output, threads);
+                         });
+}
+sponge_status sponge_kt256_parallel(const uint8_t* in, size_t in_len, const uint8_t* custom,
+                                    size_t custom_len, uint8_t* out, size_t out_len,
+                                    unsigned threads) {
+  return checked_call<2>({{{in, in_len}, {custom, custom_len}}}, true, out, out_len,
+                         [&](auto message, auto customization, auto output) {
+                           sponge::kt256_parallel(message, customization, output, threads);
+                         });
+}
 sponge_status sponge_cshake128(const uint8_t* in, size_t in_len, const uint8_t* name,
                                size_t name_len, const uint8_t* custom, size_t custom_len,
                                uint8_t* out, size_t out_len) {
@@ -369,6 +385,44 @@ sponge_status sponge_parallelhashxof256(const uint8_t* in, size_t in_len, size_t
   return checked_call<2>({{{in, in_len}, {custom, custom_len}}}, block_size != 0, out, out_len,
                          [&](auto message, auto customization, auto output) {
                            sponge::parallelhashxof256(message, block_size, customization, output);
+                         });
+}
+sponge_status sponge_parallelhash128_parallel(const uint8_t* in, size_t in_len, size_t block_size,
+                                              const uint8_t* custom, size_t custom_len,
+                                              uint8_t* out, size_t out_len, unsigned threads) {
+  return checked_call<2>({{{in, in_len}, {custom, custom_len}}}, block_size != 0, out, out_len,
+                         [&](auto message, auto customization, auto output) {
+                           sponge::parallelhash128_parallel(message, block_size, customization,
+                                                            output, threads);
+                         });
+}
+sponge_status sponge_parallelhash256_parallel(const uint8_t* in, size_t in_len, size_t block_size,
+                                              const uint8_t* custom, size_t custom_len,
+                                              uint8_t* out, size_t out_len, unsigned threads) {
+  return checked_call<2>({{{in, in_len}, {custom, custom_len}}}, block_size != 0, out, out_len,
+                         [&](auto message, auto customization, auto output) {
+                           sponge::parallelhash256_parallel(message, block_size, customization,
+                                                            output, threads);
+                         });
+}
+sponge_status sponge_parallelhashxof128_parallel(const uint8_t* in, size_t in_len,
+                                                 size_t block_size, const uint8_t* custom,
+                                                 size_t custom_len, uint8_t* out, size_t out_len,
+                                                 unsigned threads) {
+  return checked_call<2>({{{in, in_len}, {custom, custom_len}}}, block_size != 0, out, out_len,
+                         [&](auto message, auto customization, auto output) {
+                           sponge::parallelhashxof128_parallel(message, block_size, customization,
+                                                               output, threads);
+                         });
+}
+sponge_status sponge_parallelhashxof256_parallel(const uint8_t* in, size_t in_len,
+                                                 size_t block_size, const uint8_t* custom,
+                                                 size_t custom_len, uint8_t* out, size_t out_len,
+                                                 unsigned threads) {
+  return checked_call<2>({{{in, in_len}, {custom, custom_len}}}, block_size != 0, out, out_len,
+                         [&](auto message, auto customization, auto output) {
+                           sponge::parallelhashxof256_parallel(message, block_size, customization,
+                                                               output, threads);
                          });
 }
 

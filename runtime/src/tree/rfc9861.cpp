@@ -13,6 +13,7 @@
 #include "support/wipe.hpp"
 #include "tree/integer_encoding.hpp"
 #include "tree/leaf_hashing.hpp"
+#include "tree/parallel_leaves.hpp"
 
 namespace sponge::detail {
 namespace {
@@ -37,13 +38,15 @@ std::uint8_t checked_turboshake_domain(std::uint8_t domain_byte) {
 }
 
 KangarooTwelveTree::KangarooTwelveTree(std::size_t rate_bytes, std::size_t chaining_value_bytes,
-                                       std::span<const std::uint8_t> customization) noexcept
+                                       std::span<const std::uint8_t> customization,
+                                       unsigned threads) noexcept
     : final_node_(rate_bytes, kSingleNodeDomainByte, KeccakSponge::kReducedRounds),
       leaf_(rate_bytes, kLeafDomainByte, KeccakSponge::kReducedRounds),
       customization_(customization),
       input_bytes_(0),
       leaves_(0),
-      chaining_value_bytes_(chaining_value_bytes) {}
+      chaining_value_bytes_(chaining_value_bytes),
+      threads_(threads) {}
 
 KangarooTwelveTree::~KangarooTwelveTree() {
   // How long the message was, and which function, is not left behind either (the sponges
@@ -52,6 +55,7 @@ KangarooTwelveTree::~KangarooTwelveTree() {
   leaves_ = 0;
   customization_ = {};
   chaining_value_bytes_ = 0;
+  threads_ = 0;
   keep_stores(this);
 }
 
@@ -98,6 +102,16 @@ void KangarooTwelveTree::absorb_tree_input(const std::uint8_t* data, std::size_t
 
 void KangarooTwelveTree::absorb_whole_chunks(const std::uint8_t* chunks,
                                              std::size_t chunk_count) noexcept {
+  if (threads_ != 1) {
+    ParallelLeafOutputs outputs;
+    if (outputs.compute(leaf_, chaining_value_bytes_, chunks, kChunkBytes, chunk_count,
+                        parallel_thread_count(static_cast<unsigned>(threads_)))) {
+      for (std::size_t i = 0; i < chunk_count; ++i)
+        final_node_.absorb(outputs.output(i).data(), chaining_value_bytes_);
+      leaves_ += chunk_count;
+      return;
+    }
+  }
   hash_whole_leaves(leaf_, chunks, kChunkBytes, chunk_count, chaining_value_bytes_,
                     [this](std::span<const std::uint8_t> chaining_value) {
                       final_node_.absorb(chaining_value.data(), chaining_value.size());
@@ -154,6 +168,18 @@ void kt128(std::span<const std::uint8_t> in, std::span<const std::uint8_t> custo
 void kt256(std::span<const std::uint8_t> in, std::span<const std::uint8_t> customization,
            std::span<std::uint8_t> out) noexcept {
   Kt256 xof(customization);
+  xof.update(in);
+  xof.squeeze(out);
+}
+void kt128_parallel(std::span<const std::uint8_t> in, std::span<const std::uint8_t> customization,
+                    std::span<std::uint8_t> out, unsigned threads) noexcept {
+  Kt128 xof(customization, Threads{threads});
+  xof.update(in);
+  xof.squeeze(out);
+}
+void kt256_parallel(std::span<const std::uint8_t> in, std::span<const std::uint8_t> customization,
+                    std::span<std::uint8_t> out, unsigned threads) noexcept {
+  Kt256 xof(customization, Threads{threads});
   xof.update(in);
   xof.squeeze(out);
 }

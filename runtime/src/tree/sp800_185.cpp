@@ -13,6 +13,7 @@
 #include "support/wipe.hpp"
 #include "tree/integer_encoding.hpp"
 #include "tree/leaf_hashing.hpp"
+#include "tree/parallel_leaves.hpp"
 
 namespace sponge::detail {
 namespace {
@@ -79,14 +80,15 @@ void Sp800185Sponge::squeeze_xof(std::span<std::uint8_t> out) noexcept {
 }
 
 ParallelHashTree::ParallelHashTree(int security_bits, std::size_t block_size,
-                                   std::span<const std::uint8_t> customization)
+                                   std::span<const std::uint8_t> customization, unsigned threads)
     : sponge_(security_bits == 128 ? kSp800185Rate<128> : kSp800185Rate<256>, kParallelHashName,
               customization),
       leaf_(sponge_.rate_bytes(), kShakeDomainByte),
       block_size_(block_size),
       leaf_bytes_(0),
       leaves_(0),
-      leaf_output_bytes_(static_cast<std::size_t>(security_bits) / 4) {
+      leaf_output_bytes_(static_cast<std::size_t>(security_bits) / 4),
+      threads_(threads) {
   if (block_size == 0) throw std::invalid_argument("sponge: ParallelHash block size must not be 0");
   sponge_.absorb_left_encoded(block_size_);
 }
@@ -98,6 +100,7 @@ ParallelHashTree::~ParallelHashTree() {
   leaf_bytes_ = 0;
   leaves_ = 0;
   leaf_output_bytes_ = 0;
+  threads_ = 0;
   keep_stores(this);
 }
 
@@ -129,6 +132,16 @@ void ParallelHashTree::absorb(const std::uint8_t* data, std::size_t length) {
 
 void ParallelHashTree::absorb_whole_blocks(const std::uint8_t* blocks,
                                            std::size_t block_count) noexcept {
+  if (threads_ != 1) {
+    ParallelLeafOutputs outputs;
+    if (outputs.compute(leaf_, leaf_output_bytes_, blocks, block_size_, block_count,
+                        parallel_thread_count(static_cast<unsigned>(threads_)))) {
+      for (std::size_t i = 0; i < block_count; ++i)
+        sponge_.absorb(outputs.output(i));
+      leaves_ += block_count;
+      return;
+    }
+  }
   hash_whole_leaves(leaf_, blocks, block_size_, block_count, leaf_output_bytes_,
                     [this](std::span<const std::uint8_t> output) { sponge_.absorb(output); });
   leaves_ += block_count;
@@ -245,6 +258,26 @@ void parallelhashxof128(std::span<const std::uint8_t> in, std::size_t block_size
 void parallelhashxof256(std::span<const std::uint8_t> in, std::size_t block_size,
                         std::span<const std::uint8_t> customization, std::span<std::uint8_t> out) {
   squeeze_one_shot<ParallelHashXof256>(in, out, block_size, customization);
+}
+void parallelhash128_parallel(std::span<const std::uint8_t> in, std::size_t block_size,
+                              std::span<const std::uint8_t> customization,
+                              std::span<std::uint8_t> out, unsigned threads) {
+  digest_one_shot<ParallelHash128>(in, out, block_size, customization, Threads{threads});
+}
+void parallelhash256_parallel(std::span<const std::uint8_t> in, std::size_t block_size,
+                              std::span<const std::uint8_t> customization,
+                              std::span<std::uint8_t> out, unsigned threads) {
+  digest_one_shot<ParallelHash256>(in, out, block_size, customization, Threads{threads});
+}
+void parallelhashxof128_parallel(std::span<const std::uint8_t> in, std::size_t block_size,
+                                 std::span<const std::uint8_t> customization,
+                                 std::span<std::uint8_t> out, unsigned threads) {
+  squeeze_one_shot<ParallelHashXof128>(in, out, block_size, customization, Threads{threads});
+}
+void parallelhashxof256_parallel(std::span<const std::uint8_t> in, std::size_t block_size,
+                                 std::span<const std::uint8_t> customization,
+                                 std::span<std::uint8_t> out, unsigned threads) {
+  squeeze_one_shot<ParallelHashXof256>(in, out, block_size, customization, Threads{threads});
 }
 
 }  // namespace sponge

@@ -1,0 +1,11 @@
+// The thread count of the tree modes' threaded forms (KangarooTwelve, ParallelHash):
+// `sponge::Threads{2}`, or `sponge::Threads{0}` for one thread per CPU.
+#pragma once
+
+namespace sponge {
+
+struct Threads {
+  unsigned count = 1;
+};
+
+}  // namespace sponge

@@ -1,0 +1,62 @@
+// Whole leaves of a tree mode (KangarooTwelve, ParallelHash) hashed on several threads: the
+// leaves split into contiguous runs, one thread a run (the caller's among them), each run
+// hashed as the single-threaded path hashes it (hash_whole_leaves: groups on the multi-state
+// kernel, the rest one state at a time), and the outputs handed back in leaf order, so the
+// parent node absorbs exactly what it absorbs single-threaded: the output is byte for byte the
+// same for any thread count.
+//
+// What it allocates: the leaf outputs (output_bytes per leaf: 32 or 64 bytes a leaf, 4 or 8
+// KiB per MiB of 8 KiB leaves), wiped before they are freed, and what std::thread allocates to
+// start each thread. The plain tree functions never come here and allocate nothing.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "sponge/sponge.hpp"
+
+namespace sponge::detail {
+
+// The threads a parallel tree function uses for the caller's `requested` count: 0 means one
+// per CPU the OS reports (one where it reports none).
+unsigned parallel_thread_count(unsigned requested) noexcept;
+
+// The fewest whole leaves one thread is given: a thread costs tens of microseconds to start
+// and join, about what 32 KT128 leaves of 8 KiB take on the eight-state kernel.
+inline constexpr std::size_t kMinLeavesPerThread = 64;
+
+// The outputs of a run of whole leaves, computed on several threads, owned and wiped here.
+class ParallelLeafOutputs {
+ public:
+  ParallelLeafOutputs() = default;
+  ParallelLeafOutputs(const ParallelLeafOutputs&) = delete;
+  ParallelLeafOutputs& operator=(const ParallelLeafOutputs&) = delete;
+  ~ParallelLeafOutputs();
+
+  // Hashes `leaf_count` leaves of `leaf_bytes` each at `leaves`, each with a copy of
+  // `fresh_leaf` (reset, nothing absorbed) squeezed to `output_bytes`, on up to `threads`
+  // threads. Returns false, having hashed nothing, where fewer than two threads would run
+  // (threads < 2, fewer than 2 * kMinLeavesPerThread leaves) or the outputs' buffer cannot be
+  // allocated: the caller then hashes the leaves itself. A thread that cannot be started
+  // leaves its run to the caller's thread: fewer threads, never a different output.
+  bool compute(const KeccakSponge& fresh_leaf, std::size_t output_bytes, const std::uint8_t* leaves,
+               std::size_t leaf_bytes, std::size_t leaf_count, unsigned threads) noexcept;
+
+  // Leaf `index`'s output, after compute() returned true.
+  std::span<const std::uint8_t> output(std::size_t index) const noexcept {
+    return {bytes_.get() + index * output_bytes_, output_bytes_};
+  }
+
+  // How many threads the last compute() ran on (the caller's included).
+  unsigned threads_used() const noexcept { return threads_used_; }
+
+ private:
+  std::unique_ptr<std::uint8_t[]> bytes_;
+  std::size_t size_ = 0;
+  std::size_t output_bytes_ = 0;
+  unsigned threads_used_ = 0;
+};
+
+}  // namespace sponge::detail
