@@ -376,15 +376,12 @@ bool lazy_binding_in_effect() {
   return bind_now == nullptr || *bind_now == '\0';
 }
 
-#endif  // !defined(_WIN32)
-
-// How many times residue_of_lanes runs its scenario.
+// How many times residue_of_lanes runs its scenario (the signal scan counts its signals).
 int scenario_runs() {
-#if !defined(_WIN32)
-  if (lazy_binding_in_effect()) return 3;
-#endif
-  return 2;
+  return lazy_binding_in_effect() ? 3 : 2;
 }
+
+#endif  // !defined(_WIN32)
 
 // Runs `scenario` on `secret` below a painted stack and returns the secret lanes left in
 // the dead stack, and in `extra` (memory the test owns that the scenario wrote, e.g. a
