@@ -314,23 +314,15 @@ TEST_CASE("leaves: ParallelHash and ParallelHashXOF on the active batch kernel e
 // ---------------------------------------------------------------------------------------
 namespace {
 
-// Leaf counts around the split points: one thread below 2 * kMinLeavesPerThread, then runs
-// of whole groups of 8 across 2, 3 and 4 threads, with and without a remainder.
-const std::vector<std::size_t>& parallel_leaf_counts() {
-  static const std::vector<std::size_t> counts = [] {
-    constexpr std::size_t least = 2 * sponge::detail::kMinLeavesPerThread;
-    return std::vector<std::size_t>{least - 1,
-                                    least,
-                                    least + 1,
-                                    least + 7,
-                                    least + 8,
-                                    3 * sponge::detail::kMinLeavesPerThread + 5,
-                                    4 * sponge::detail::kMinLeavesPerThread + 9};
-  }();
-  return counts;
+// Counts of leaves of `leaf_bytes` around the split points: one thread below twice the
+// per-thread minimum, then runs of whole groups of 8 across 2, 3 and 4 threads, with and
+// without a remainder.
+std::vector<std::size_t> parallel_leaf_counts(std::size_t leaf_bytes) {
+  const std::size_t least = sponge::detail::min_leaves_per_thread(leaf_bytes);
+  return {2 * least - 1, 2 * least, 2 * least + 7, 3 * least + 5, 4 * least + 9};
 }
 
-constexpr unsigned kThreadCounts[] = {1, 2, 3, 4, 0};
+constexpr unsigned kThreadCounts[] = {1, 2, 3, 0};
 
 }  // namespace
 
@@ -340,19 +332,19 @@ TEST_CASE("leaves: ParallelLeafOutputs on 2 to 4 threads equals the single-state
     return;
   }
   sponge_test::Rng rng(0x7EAD);
-  constexpr std::size_t kLeafBytes = 200;  // a rate block and a partial one, for each rate
-  const std::size_t most = parallel_leaf_counts().back();
-  const Bytes pool = rng.bytes(kLeafBytes * most);
+  constexpr std::size_t kLeafBytes = 8192;  // KT's chunk, ParallelHash's usual B
+  const std::vector<std::size_t> counts = parallel_leaf_counts(kLeafBytes);
+  const Bytes pool = rng.bytes(kLeafBytes * counts.back());
   for (const LeafFunction& function : kLeafFunctions) {
     const KeccakSponge fresh(function.rate_bytes, function.domain_byte, function.rounds);
-    for (const std::size_t count : parallel_leaf_counts()) {
+    for (const std::size_t count : counts) {
       const Bytes expected = sequential_leaves(function, pool.data(), kLeafBytes, count);
-      for (const unsigned threads : {1u, 2u, 3u, 4u, 64u, 1000u}) {
+      for (const unsigned threads : {1u, 2u, 4u, 1000u}) {
         INFO(function.name << ", " << count << " leaves, " << threads << " threads");
         sponge::detail::ParallelLeafOutputs outputs;
         const bool ran =
             outputs.compute(fresh, function.output_bytes, pool.data(), kLeafBytes, count, threads);
-        const std::size_t useful = count / sponge::detail::kMinLeavesPerThread;
+        const std::size_t useful = count / sponge::detail::min_leaves_per_thread(kLeafBytes);
         CHECK(ran == (threads >= 2 && useful >= 2));
         if (!ran) continue;
         // Every requested thread that has a run of its own is started here (nothing limits
@@ -376,14 +368,15 @@ TEST_CASE("leaves: kt128_parallel and kt256_parallel at 1 to 4 threads equal kt1
   }
   constexpr std::size_t kChunk = 8192;
   sponge_test::Rng rng(0x7E12);
-  const std::size_t most = parallel_leaf_counts().back();
+  const std::vector<std::size_t> counts = parallel_leaf_counts(kChunk);
+  const std::size_t most = counts.back();
   const Bytes pool = rng.bytes(kChunk * (most + 2));
   const Bytes customization = rng.bytes(7);
   std::size_t checked = 0;
-  for (const std::size_t leaves : parallel_leaf_counts()) {
+  for (const std::size_t leaves : counts) {
     // Chunk 0, then `leaves` leaves; the customization and its length end the last leaf,
-    // which is short by a few bytes, whole, or a byte into the next.
-    for (const std::size_t tail : {std::size_t{0}, kChunk - 5, kChunk + 1}) {
+    // which is whole, or a byte into the next.
+    for (const std::size_t tail : {std::size_t{0}, kChunk + 1}) {
       const std::size_t length = kChunk + (leaves - 1) * kChunk + tail;
       const std::span<const std::uint8_t> message = std::span(pool).first(length);
       Bytes expected128(48), expected256(80);
@@ -428,10 +421,11 @@ TEST_CASE("leaves: the ParallelHash threaded forms at 1 to 4 threads equal the p
   sponge_test::Rng rng(0x9A2B);
   const Bytes customization = rng.bytes(5);
   std::size_t checked = 0;
-  for (const std::size_t block_size : {std::size_t{7}, std::size_t{169}, std::size_t{8192}}) {
-    const std::size_t most = parallel_leaf_counts().back();
+  for (const std::size_t block_size : {std::size_t{169}, std::size_t{8192}}) {
+    const std::vector<std::size_t> counts = parallel_leaf_counts(block_size);
+    const std::size_t most = counts.back();
     const Bytes pool = rng.bytes(block_size * (most + 1));
-    for (const std::size_t blocks : parallel_leaf_counts()) {
+    for (const std::size_t blocks : counts) {
       const std::size_t length = blocks * block_size + (blocks % 2 == 0 ? 0 : block_size / 2);
       const std::span<const std::uint8_t> message = std::span(pool).first(length);
       Bytes expected128(32), expected256(64), expected_xof128(70), expected_xof256(90);
@@ -462,7 +456,7 @@ TEST_CASE("leaves: the ParallelHash threaded forms at 1 to 4 threads equal the p
         ++checked;
       }
     }
-    if (block_size == 7) {
+    if (block_size == 169) {
       const std::span<const std::uint8_t> longest = std::span(pool).first(block_size * most);
       Bytes out(32);
       sponge::parallelhash128_parallel(longest, block_size, customization, out, 3);

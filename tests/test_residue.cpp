@@ -893,10 +893,10 @@ TEST_CASE("residue: RFC 9861 and SP 800-185 functions leave nothing of a secret 
   check("one-shot kt128, six leaves (batch path)", kangarootwelve(168, 32, customization, 300),
         leaves_secret, [&] { sponge::kt128(leaves_secret, customization, out); });
 
-  // The threaded form: 130 leaves, 2 threads, each hashing a run; the caller's stack here, the
-  // worker's below ("threads' stacks").
-  const Bytes threaded_secret = secret_of(131 * 8192 + 400);
-  check("kt128_parallel, 130 leaves on 2 threads", kangarootwelve(168, 32, customization, 300),
+  // The threaded form: 257 leaves (a second thread starts at 256), 2 threads, each hashing a run;
+  // the caller's stack here, the worker's below ("threads' stacks").
+  const Bytes threaded_secret = secret_of(258 * 8192 + 400);
+  check("kt128_parallel, 257 leaves on 2 threads", kangarootwelve(168, 32, customization, 300),
         threaded_secret, [&] {
           sponge::kt128_parallel(threaded_secret, customization, out,
                                  sponge_test::kThreadsRun ? 2 : 1);
@@ -1197,7 +1197,7 @@ TEST_CASE("residue: the worker threads of kt128_parallel leave nothing on their 
   }
   constexpr std::size_t kChunk = 8192;
   const Bytes customization = text_bytes("residue test");
-  const Bytes secret = sponge_test::Rng(0x7EAD5).bytes(131 * kChunk + 400);
+  const Bytes secret = sponge_test::Rng(0x7EAD5).bytes(258 * kChunk + 400);
   const auto model = kangarootwelve(168, 32, customization, 32);
   const std::vector<TrajectoryLane> lanes = secret_lanes(model, secret);
   SUBCASE("control: lanes a finished thread left on its stack are found") {

@@ -129,7 +129,7 @@ void kt128(std::span<const std::uint8_t> in, std::span<const std::uint8_t> custo
            std::span<std::uint8_t> out) noexcept;
 void kt256(std::span<const std::uint8_t> in, std::span<const std::uint8_t> customization,
            std::span<std::uint8_t> out) noexcept;
-// The same on up to `threads` threads (0: one per CPU), for inputs of at least 1 MiB; the
+// The same on up to `threads` threads (0: one per CPU), 1 MiB of input or more a thread; the
 // output is kt128's and kt256's, byte for byte. These allocate (the leaves' outputs, the
 // threads); a thread that cannot be started leaves its share to the others.
 void kt128_parallel(std::span<const std::uint8_t> in, std::span<const std::uint8_t> customization,

@@ -281,7 +281,7 @@ void parallelhashxof128(std::span<const std::uint8_t> in, std::size_t block_size
                         std::span<const std::uint8_t> customization, std::span<std::uint8_t> out);
 void parallelhashxof256(std::span<const std::uint8_t> in, std::size_t block_size,
                         std::span<const std::uint8_t> customization, std::span<std::uint8_t> out);
-// The same on up to `threads` threads (0: one per CPU), for inputs of at least 128 blocks; the
+// The same on up to `threads` threads (0: one per CPU), 1 MiB of input or more a thread; the
 // output is the functions' above, byte for byte. These allocate (the leaves' outputs, the
 // threads); a thread that cannot be started leaves its share to the others.
 void parallelhash128_parallel(std::span<const std::uint8_t> in, std::size_t block_size,

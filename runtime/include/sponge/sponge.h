@@ -136,7 +136,7 @@ sponge_status sponge_kt128(const uint8_t* in, size_t in_len, const uint8_t* cust
                            size_t custom_len, uint8_t* out, size_t out_len);
 sponge_status sponge_kt256(const uint8_t* in, size_t in_len, const uint8_t* custom,
                            size_t custom_len, uint8_t* out, size_t out_len);
-/* The same on up to `threads` threads (0: one per CPU), for inputs of 1 MiB and more; the
+/* The same on up to `threads` threads (0: one per CPU), 1 MiB of input or more a thread; the
  * output is the same for any thread count. Unlike every other function here, these allocate
  * (the leaves' chaining values, the threads); where memory or a thread is missing they use
  * fewer threads, down to the caller's alone. */
@@ -195,7 +195,7 @@ sponge_status sponge_parallelhashxof128(const uint8_t* in, size_t in_len, size_t
 sponge_status sponge_parallelhashxof256(const uint8_t* in, size_t in_len, size_t block_size,
                                         const uint8_t* custom, size_t custom_len, uint8_t* out,
                                         size_t out_len);
-/* The same on up to `threads` threads (0: one per CPU), for inputs of 128 blocks and more; as
+/* The same on up to `threads` threads (0: one per CPU), 1 MiB of input or more a thread; as
  * sponge_kt128_parallel, these allocate and fall back to fewer threads. */
 sponge_status sponge_parallelhash128_parallel(const uint8_t* in, size_t in_len, size_t block_size,
                                               const uint8_t* custom, size_t custom_len,

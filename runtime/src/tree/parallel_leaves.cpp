@@ -49,7 +49,7 @@ ParallelLeafOutputs::~ParallelLeafOutputs() {
 bool ParallelLeafOutputs::compute(const KeccakSponge& fresh_leaf, std::size_t output_bytes,
                                   const std::uint8_t* leaves, std::size_t leaf_bytes,
                                   std::size_t leaf_count, unsigned threads) noexcept {
-  const std::size_t most_useful = leaf_count / kMinLeavesPerThread;
+  const std::size_t most_useful = leaf_count / min_leaves_per_thread(leaf_bytes);
   const unsigned thread_count =
       static_cast<unsigned>(std::min<std::size_t>({threads, most_useful, kMaxThreads}));
   if (thread_count < 2) return false;

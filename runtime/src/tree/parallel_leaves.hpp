@@ -23,9 +23,17 @@ namespace sponge::detail {
 // per CPU the OS reports (one where it reports none).
 unsigned parallel_thread_count(unsigned requested) noexcept;
 
-// The fewest whole leaves one thread is given: a thread costs tens of microseconds to start
-// and join, about what 32 KT128 leaves of 8 KiB take on the eight-state kernel.
-inline constexpr std::size_t kMinLeavesPerThread = 64;
+// The least input one thread is given: starting and joining a thread cost 40-60 us on an AMD
+// EPYC Zen 5 VM (2 vCPUs), where KT128 hashes 1 MiB in about 170 us on the eight-state kernel;
+// with 1 MiB a thread, two threads were 0.70-1.01x one thread at 1 MiB + 72 KiB, 0.92-1.25x at
+// 2 MiB, 1.22-1.28x at 4 MiB and 1.51-1.65x at 16 MiB (best of 101 runs each, two runs).
+inline constexpr std::size_t kMinBytesPerThread = std::size_t{1} << 20;
+
+// The fewest whole leaves of `leaf_bytes` one thread is given (whole groups of 8 at least).
+constexpr std::size_t min_leaves_per_thread(std::size_t leaf_bytes) noexcept {
+  const std::size_t leaves = (kMinBytesPerThread + leaf_bytes - 1) / leaf_bytes;
+  return leaves < 8 ? 8 : leaves;
+}
 
 // The outputs of a run of whole leaves, computed on several threads, owned and wiped here.
 class ParallelLeafOutputs {
@@ -38,7 +46,7 @@ class ParallelLeafOutputs {
   // Hashes `leaf_count` leaves of `leaf_bytes` each at `leaves`, each with a copy of
   // `fresh_leaf` (reset, nothing absorbed) squeezed to `output_bytes`, on up to `threads`
   // threads. Returns false, having hashed nothing, where fewer than two threads would run
-  // (threads < 2, fewer than 2 * kMinLeavesPerThread leaves) or the outputs' buffer cannot be
+  // (threads < 2, fewer than 2 * min_leaves_per_thread leaves) or the outputs' buffer cannot be
   // allocated: the caller then hashes the leaves itself. A thread that cannot be started
   // leaves its run to the caller's thread: fewer threads, never a different output.
   bool compute(const KeccakSponge& fresh_leaf, std::size_t output_bytes, const std::uint8_t* leaves,
