@@ -316,26 +316,7 @@ std::string describe(const std::vector<Finding>& findings) {
 // (sorting its table of lanes) leaves copies of its records in registers that neither the
 // library nor libc touch later.
 [[gnu::noinline]] void clear_test_registers() {
-#if defined(__x86_64__)
-  if (__builtin_cpu_supports("avx512f")) {
-    __asm__ volatile(
-        "vpxord %%zmm16, %%zmm16, %%zmm16\n\tvpxord %%zmm17, %%zmm17, %%zmm17\n\t"
-        "vpxord %%zmm18, %%zmm18, %%zmm18\n\tvpxord %%zmm19, %%zmm19, %%zmm19\n\t"
-        "vpxord %%zmm20, %%zmm20, %%zmm20\n\tvpxord %%zmm21, %%zmm21, %%zmm21\n\t"
-        "vpxord %%zmm22, %%zmm22, %%zmm22\n\tvpxord %%zmm23, %%zmm23, %%zmm23\n\t"
-        "vpxord %%zmm24, %%zmm24, %%zmm24\n\tvpxord %%zmm25, %%zmm25, %%zmm25\n\t"
-        "vpxord %%zmm26, %%zmm26, %%zmm26\n\tvpxord %%zmm27, %%zmm27, %%zmm27\n\t"
-        "vpxord %%zmm28, %%zmm28, %%zmm28\n\tvpxord %%zmm29, %%zmm29, %%zmm29\n\t"
-        "vpxord %%zmm30, %%zmm30, %%zmm30\n\tvpxord %%zmm31, %%zmm31, %%zmm31" ::
-            : "memory");
-  }
-  if (__builtin_cpu_supports("avx")) {
-    __asm__ volatile("vzeroall" ::
-                         : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",
-                           "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
-  }
-#endif
-  sponge::detail::clear_caller_saved_registers();  // the general-purpose ones (arm64: all)
+  sponge::detail::clear_caller_saved_registers();
 }
 
 // The first call through a PLT entry not yet bound: the dynamic linker's resolver saves the
