@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # spongesum against the SHA-3 command line tools of Debian, page cache warm, one run:
-#   1. one 1 GiB file;  2. 10,000 files of 1 KiB
+#   1. one 1 GiB file;  2. 10,000 files of 1 KiB;  3. KT128 of the 1 GiB file against b3sum
 # spongesum -a sha3-256 against sha3sum -a 256 (Perl, libdigest-sha3-perl), openssl dgst
 # -sha3-256, rhash --sha3-256, and b3sum (BLAKE3, for a sense of scale), timed by hyperfine.
 # First it measures the library's in-memory SHA3-256 throughput (spongesum_memory_throughput:
 # the same hasher and block size spongesum uses, on a buffer already in memory) and prints
 # spongesum's 1 GiB throughput as a share of it.
+# Then spongesum_input_paths times each way of reading the 1 GiB file (FileHasher's read() paths
+# against mappings) for SHA3-256 and KT128, and KT128 is timed against b3sum in each of its
+# configurations (threads, --no-mmap).
 # Writes the tables to bench/results/spongesum-<cpu-slug>.md and prints them.
 #
 # Environment: SPONGESUM_BENCH_BUILD_DIR (default build-bench-spongesum),
@@ -22,7 +25,8 @@ runs=${SPONGESUM_BENCH_RUNS:-5}
 echo "== configure $build_dir (Release, tools only)"
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSPONGE_BUILD_TESTS=OFF \
   -DSPONGE_BUILD_GENERATOR=OFF -DSPONGE_BUILD_TOOLS=ON >/dev/null
-cmake --build "$build_dir" --target spongesum spongesum_memory_throughput -j "$(nproc)"
+cmake --build "$build_dir" --target spongesum spongesum_memory_throughput \
+  spongesum_input_paths -j "$(nproc)"
 spongesum="$root/$build_dir/tools/spongesum/spongesum"
 
 data=${SPONGESUM_BENCH_DIR:-$(mktemp -d)}
@@ -47,7 +51,21 @@ memory_line=$("$root/$build_dir/tools/spongesum/spongesum_memory_throughput" sha
 echo "$memory_line"
 memory_mbps=$(sed -n 's/.* \([0-9.]*\) MB\/s.*/\1/p' <<<"$memory_line")
 
+echo "== input paths (FileHasher against mappings), 1 GiB"
+input_paths=$(for algorithm in sha3-256 kt128; do
+  "$root/$build_dir/tools/spongesum/spongesum_input_paths" "$data/1GiB" "$algorithm" 5
+done)
+echo "$input_paths"
+
 cd "$data"
+echo "== KT128 of the 1 GiB file against b3sum"
+hyperfine -N --warmup 1 --runs "$runs" --export-json "$data/tree.json" \
+  -n "spongesum -a kt128 -j 1" "$spongesum -a kt128 -j 1 1GiB" \
+  -n "spongesum -a kt128 -j $(nproc)" "$spongesum -a kt128 -j $(nproc) 1GiB" \
+  -n "b3sum --num-threads 1" "b3sum --num-threads 1 1GiB" \
+  -n "b3sum --num-threads 1 --no-mmap" "b3sum --num-threads 1 --no-mmap 1GiB" \
+  -n "b3sum" "b3sum 1GiB" \
+  -n "b3sum --no-mmap" "b3sum --no-mmap 1GiB" >/dev/null
 for workload in large small; do
   if [ "$workload" = large ]; then
     args=1GiB
@@ -66,9 +84,10 @@ for workload in large small; do
 done
 cd "$root"
 
-python3 - "$data" "$cpu" "$memory_mbps" "$runs" >"$out" <<'PYTHON'
+python3 - "$data" "$cpu" "$memory_mbps" "$runs" "$input_paths" >"$out" <<'PYTHON'
 import json, sys
-data, cpu, memory_mbps, runs = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
+data, cpu, memory_mbps, runs, input_paths = sys.argv[1:6]
+memory_mbps = float(memory_mbps)
 print(f"CPU: {cpu} ({runs} runs each, mean ± standard deviation, hyperfine)\n")
 for workload, title, size in (("large", "one 1 GiB file", 1 << 30),
                               ("small", "10,000 files of 1 KiB", 10000 * 1024)):
@@ -85,5 +104,16 @@ for workload, title, size in (("large", "one 1 GiB file", 1 << 30),
         share = size / ours / 1e6 / memory_mbps
         print(f"spongesum on the 1 GiB file: {size / ours / 1e6:.0f} MB/s, {share:.0%} of the "
               f"library's in-memory SHA3-256 throughput ({memory_mbps:.0f} MB/s).\n")
+results = json.load(open(f"{data}/tree.json"))["results"]
+print("KT128 of the 1 GiB file against b3sum (BLAKE3), hyperfine -N:\n")
+print("| command | time | MB/s | time / spongesum -j 1's |")
+print("|---|---|---|---|")
+for result in results:
+    print(f"| {result['command']} | {result['mean']:.3f} s ± {result['stddev']:.3f} | "
+          f"{(1 << 30) / result['mean'] / 1e6:.0f} | {result['mean'] / results[0]['mean']:.2f}x |")
+print("\nEach way of reading the 1 GiB file (spongesum_input_paths, best of 5):\n")
+print("```")
+print(input_paths)
+print("```")
 PYTHON
 cat "$out"

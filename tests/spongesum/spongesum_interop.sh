@@ -45,7 +45,7 @@ fi
 
 case $case_name in
   tree)
-    # Empty files, the sizes around the rates and the map threshold (1 MiB), 100 MiB, and
+    # Empty files, the sizes around the rates and 1 MiB (the reader thread's threshold), 100 MiB, and
     # names with spaces, a backslash and a newline.
     rm -rf "$TREE"
     mkdir -p "$TREE/sub"
@@ -356,6 +356,28 @@ case $case_name in
     cmp "$WORK/one-thread" "$WORK/four-threads" || fail "threads changed the output"
     ;;
 
+  tree_threads)
+    # KT128 and KT256 of one file over the -j threads (a reader thread, then threads hashing
+    # too) give the bytes one thread gives, at the sizes around the first block (256 KiB),
+    # the reader's threshold (1 MiB), its block (4 MiB) and the threaded block (8 MiB).
+    sizes=(262143 262144 262145 1048575 1048576 1048577 4194303 4194304 4194305 8388609)
+    for size in "${sizes[@]}"; do
+      head -c "$size" /dev/urandom >"$WORK/random-$size"
+    done
+    for algorithm in kt128 kt256; do
+      for name in "${sizes[@]/#/$WORK/random-}" big-100MiB; do
+        expected=$("$SPONGESUM" -j 1 -a "$algorithm" <"$name" | cut -d' ' -f1)
+        [ ${#expected} -gt 60 ] || fail "$algorithm of $name: no digest from standard input"
+        for jobs in 1 2 3 4; do
+          got=$("$SPONGESUM" -j "$jobs" -a "$algorithm" "$name" | cut -d' ' -f1)
+          [ "$got" = "$expected" ] || fail "$algorithm -j $jobs of $name: $got, not $expected"
+        done
+        got=$("$SPONGESUM" -j 2 -a "$algorithm" - <"$name" | cut -d' ' -f1)
+        [ "$got" = "$expected" ] || fail "$algorithm -j 2 of $name on standard input: $got"
+      done
+    done
+    ;;
+
   thread_fallback)
     # Threads that cannot be started: each needs address space for its stack, and `ulimit -v`
     # binds root too (RLIMIT_NPROC does not). The jobs go on on the threads that did start,
@@ -386,6 +408,11 @@ case $case_name in
     expect_status 0 limited 2000000 1000000 "$SPONGESUM" -j 4 "${small[@]}"
     cmp -s "$WORK/out" "$WORK/one-thread" || fail "no thread: output differs"
     expect_in err "spongesum: could start only 0 of 4 threads (Resource temporarily unavailable); going on with 1"
+    # One KT128 file over -j 4 with no thread to be had: neither its reader nor its hashing
+    # threads start, and the calling thread reads and hashes in turn, to the same digest.
+    "$SPONGESUM" -j 1 -a kt128 "$TREE/big-100MiB" >"$WORK/kt128-one-thread"
+    expect_status 0 limited 2000000 1000000 "$SPONGESUM" -j 4 -a kt128 "$TREE/big-100MiB"
+    cmp -s "$WORK/out" "$WORK/kt128-one-thread" || fail "KT128 with no thread: output differs"
     ;;
 
   progress)

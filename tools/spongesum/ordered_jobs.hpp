@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <new>
 #include <optional>
@@ -22,7 +23,7 @@ namespace spongesum {
 // order. When a thread cannot be started (std::thread throws std::system_error: no memory
 // for its stack, a limit on processes; or its runner cannot be made: std::bad_alloc), the
 // jobs run on the threads already started, or on the calling thread when none was;
-// fewer_threads(started, wanted, reason) is called first.
+// fewer_threads(started, wanted, reason) is called before the first result is consumed.
 template <class Result, class MakeWorker, class Consume, class FewerThreads>
 void run_jobs_in_order(std::size_t job_count, unsigned thread_count, MakeWorker make_worker,
                        Consume consume, FewerThreads fewer_threads) {
@@ -55,10 +56,18 @@ void run_jobs_in_order(std::size_t job_count, unsigned thread_count, MakeWorker 
   std::condition_variable ready;
   std::vector<std::jthread> threads;
   threads.reserve(thread_count);
-  for (unsigned t = 0; t < thread_count; ++t) {
-    const char* reason = nullptr;  // no allocation: memory may be what ran out
+  // Threads are started until one cannot be, and what stops them is often the address space
+  // their stacks take (`ulimit -v`): then the started ones could not allocate a result line.
+  // So this much is held while they start and released before any of them takes a job.
+  constexpr std::size_t kReserveBytes = std::size_t{8} << 20;
+  std::unique_ptr<char[]> reserve(new (std::nothrow) char[kReserveBytes]);
+  std::atomic<bool> all_started{false};
+  const char* reason = nullptr;  // why a thread could not start; no allocation: memory may
+                                 // be what ran out
+  for (unsigned t = 0; t < thread_count && !reason; ++t) {
     try {
       threads.emplace_back([&, work = make_worker()]() mutable {
+        all_started.wait(false);
         for (std::size_t job; (job = next_job.fetch_add(1)) < job_count;) {
           slots[job].result = work(job);
           slots[job].ready.store(true);
@@ -68,18 +77,22 @@ void run_jobs_in_order(std::size_t job_count, unsigned thread_count, MakeWorker 
           }
         }
       });
-      continue;
     } catch (const std::system_error& error) {
       reason = std::strerror(error.code().value());
     } catch (const std::bad_alloc&) {
       reason = "out of memory";
     }
-    fewer_threads(t, thread_count, reason);
-    if (t == 0) {
+  }
+  reserve.reset();
+  all_started.store(true);
+  all_started.notify_all();
+  if (reason) {
+    const auto started = static_cast<unsigned>(threads.size());
+    fewer_threads(started, thread_count, reason);
+    if (started == 0) {
       run_here();
       return;
     }
-    break;
   }
   for (std::size_t job = 0; job < job_count; ++job) {
     Slot& slot = slots[job];

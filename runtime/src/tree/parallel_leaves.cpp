@@ -8,7 +8,6 @@
 
 #include "batch/batch_kernel.hpp"
 #include "support/wipe.hpp"
-#include "tree/leaf_hashing.hpp"
 
 namespace sponge::detail {
 namespace {
@@ -53,16 +52,10 @@ bool ParallelLeafOutputs::compute(const KeccakSponge& fresh_leaf, std::size_t ou
   const unsigned thread_count =
       static_cast<unsigned>(std::min<std::size_t>({threads, most_useful, kMaxThreads}));
   if (thread_count < 2) return false;
-  const std::size_t size = leaf_count * output_bytes;
-  if (size > size_) {
-    if (bytes_) {
-      std::memset(bytes_.get(), 0, size_);
-      keep_stores(bytes_.get());
-    }
-    bytes_.reset(new (std::nothrow) std::uint8_t[size]);
-    size_ = bytes_ ? size : 0;
-    if (!bytes_) return false;
-  }
+  if (bytes_) return false;  // one compute() an object
+  bytes_.reset(new (std::nothrow) std::uint8_t[leaf_count * output_bytes]);
+  if (!bytes_) return false;
+  size_ = leaf_count * output_bytes;
   output_bytes_ = output_bytes;
 
   // Runs of whole groups of the widest multi-state kernel, so no run but the last has a
@@ -74,14 +67,13 @@ bool ParallelLeafOutputs::compute(const KeccakSponge& fresh_leaf, std::size_t ou
   std::thread workers[kMaxThreads];
   bool started[kMaxThreads] = {};
   std::uint8_t* outputs = bytes_.get();
+  // Run `run` is leaves [begin(run), begin(run + 1)); the last runs may be empty.
+  const auto begin = [&](unsigned run) { return std::min(leaf_count, run * run_leaves); };
   unsigned used = 1;
-  for (unsigned run = 1; run < thread_count; ++run) {
-    const std::size_t begin = std::min(leaf_count, run * run_leaves);
-    const std::size_t end = std::min(leaf_count, begin + run_leaves);
-    if (begin == end) break;
+  for (unsigned run = 1; run < thread_count && begin(run) < leaf_count; ++run) {
     try {
       workers[run] = std::thread(hash_run, std::cref(fresh_leaf), output_bytes, leaves, leaf_bytes,
-                                 begin, end, outputs);
+                                 begin(run), begin(run + 1), outputs);
       started[run] = true;
       ++used;
     } catch (const std::system_error&) {
@@ -89,16 +81,12 @@ bool ParallelLeafOutputs::compute(const KeccakSponge& fresh_leaf, std::size_t ou
     } catch (const std::bad_alloc&) {
     }
   }
-  hash_run(fresh_leaf, output_bytes, leaves, leaf_bytes, 0, std::min(leaf_count, run_leaves),
-           outputs);
-  for (unsigned run = 1; run < thread_count; ++run) {
-    const std::size_t begin = std::min(leaf_count, run * run_leaves);
-    const std::size_t end = std::min(leaf_count, begin + run_leaves);
-    if (begin == end) break;
+  hash_run(fresh_leaf, output_bytes, leaves, leaf_bytes, 0, begin(1), outputs);
+  for (unsigned run = 1; run < thread_count && begin(run) < leaf_count; ++run) {
     if (started[run]) {
       workers[run].join();
     } else {
-      hash_run(fresh_leaf, output_bytes, leaves, leaf_bytes, begin, end, outputs);
+      hash_run(fresh_leaf, output_bytes, leaves, leaf_bytes, begin(run), begin(run + 1), outputs);
     }
   }
   threads_used_ = used;

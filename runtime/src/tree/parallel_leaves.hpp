@@ -16,6 +16,7 @@
 #include <span>
 
 #include "sponge/sponge.hpp"
+#include "tree/leaf_hashing.hpp"
 
 namespace sponge::detail {
 
@@ -36,6 +37,7 @@ constexpr std::size_t min_leaves_per_thread(std::size_t leaf_bytes) noexcept {
 }
 
 // The outputs of a run of whole leaves, computed on several threads, owned and wiped here.
+// One object serves one compute().
 class ParallelLeafOutputs {
  public:
   ParallelLeafOutputs() = default;
@@ -66,5 +68,25 @@ class ParallelLeafOutputs {
   std::size_t output_bytes_ = 0;
   unsigned threads_used_ = 0;
 };
+
+// hash_whole_leaves (the same leaves, the same outputs to `absorb_output` in leaf order) on up
+// to `threads` threads (0: one per CPU). With 1, or where fewer than two threads would run or
+// the outputs cannot be allocated, the caller's thread hashes them all, allocating nothing.
+template <typename AbsorbOutput>
+void hash_whole_leaves_on_threads(KeccakSponge& leaf, const std::uint8_t* leaves,
+                                  std::size_t leaf_bytes, std::size_t leaf_count,
+                                  std::size_t output_bytes, unsigned threads,
+                                  AbsorbOutput&& absorb_output) noexcept {
+  if (threads != 1) {
+    ParallelLeafOutputs outputs;
+    if (outputs.compute(leaf, output_bytes, leaves, leaf_bytes, leaf_count,
+                        parallel_thread_count(threads))) {
+      for (std::size_t i = 0; i < leaf_count; ++i)
+        absorb_output(outputs.output(i));
+      return;
+    }
+  }
+  hash_whole_leaves(leaf, leaves, leaf_bytes, leaf_count, output_bytes, absorb_output);
+}
 
 }  // namespace sponge::detail

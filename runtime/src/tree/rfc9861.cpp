@@ -102,20 +102,11 @@ void KangarooTwelveTree::absorb_tree_input(const std::uint8_t* data, std::size_t
 
 void KangarooTwelveTree::absorb_whole_chunks(const std::uint8_t* chunks,
                                              std::size_t chunk_count) noexcept {
-  if (threads_ != 1) {
-    ParallelLeafOutputs outputs;
-    if (outputs.compute(leaf_, chaining_value_bytes_, chunks, kChunkBytes, chunk_count,
-                        parallel_thread_count(static_cast<unsigned>(threads_)))) {
-      for (std::size_t i = 0; i < chunk_count; ++i)
-        final_node_.absorb(outputs.output(i).data(), chaining_value_bytes_);
-      leaves_ += chunk_count;
-      return;
-    }
-  }
-  hash_whole_leaves(leaf_, chunks, kChunkBytes, chunk_count, chaining_value_bytes_,
-                    [this](std::span<const std::uint8_t> chaining_value) {
-                      final_node_.absorb(chaining_value.data(), chaining_value.size());
-                    });
+  hash_whole_leaves_on_threads(leaf_, chunks, kChunkBytes, chunk_count, chaining_value_bytes_,
+                               static_cast<unsigned>(threads_),
+                               [this](std::span<const std::uint8_t> chaining_value) {
+                                 final_node_.absorb(chaining_value.data(), chaining_value.size());
+                               });
   leaves_ += chunk_count;
 }
 

@@ -132,18 +132,9 @@ void ParallelHashTree::absorb(const std::uint8_t* data, std::size_t length) {
 
 void ParallelHashTree::absorb_whole_blocks(const std::uint8_t* blocks,
                                            std::size_t block_count) noexcept {
-  if (threads_ != 1) {
-    ParallelLeafOutputs outputs;
-    if (outputs.compute(leaf_, leaf_output_bytes_, blocks, block_size_, block_count,
-                        parallel_thread_count(static_cast<unsigned>(threads_)))) {
-      for (std::size_t i = 0; i < block_count; ++i)
-        sponge_.absorb(outputs.output(i));
-      leaves_ += block_count;
-      return;
-    }
-  }
-  hash_whole_leaves(leaf_, blocks, block_size_, block_count, leaf_output_bytes_,
-                    [this](std::span<const std::uint8_t> output) { sponge_.absorb(output); });
+  hash_whole_leaves_on_threads(
+      leaf_, blocks, block_size_, block_count, leaf_output_bytes_, static_cast<unsigned>(threads_),
+      [this](std::span<const std::uint8_t> output) { sponge_.absorb(output); });
   leaves_ += block_count;
 }
 
