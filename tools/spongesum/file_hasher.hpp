@@ -1,5 +1,5 @@
 // Reads a file, or standard input for "-", in large blocks and hashes it. One per thread: it
-// owns the read buffers and one hasher per algorithm and thread count met.
+// owns the read buffers, a plain hasher per algorithm met and one that spreads over threads.
 #pragma once
 
 #include <sys/types.h>
@@ -19,8 +19,9 @@ namespace spongesum {
 
 // Files are read with read(), never mapped: on the KVM guests this was measured on (AMD EPYC
 // Zen 5, 2 vCPUs, page cache warm, spongesum_input_paths over 1 GiB), a mapping loses to the
-// copy read() makes: SHA3-256 mapped in 64 MiB windows reached 71% of the in-memory speed
-// (73% with MAP_POPULATE) against 95% read in 256 KiB blocks; KT128 21-24% against 61%.
+// copy read() makes: SHA3-256 mapped in 64 MiB windows reached 70-77% of the in-memory speed
+// (with MADV_SEQUENTIAL, MADV_WILLNEED or MAP_POPULATE) against 93-95% read in 256 KiB
+// blocks; KT128 19-24% against 55-61%.
 class FileHasher {
  public:
   // 256 KiB: large enough that the system call per block costs under 1% at the kernels'
