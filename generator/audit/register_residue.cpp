@@ -18,9 +18,13 @@ bool is_vector_restore(const Instruction& instruction, const Effects& effects) {
 
 }  // namespace
 
-bool is_caller_saved(Isa isa, const RegisterLocation& reg) {
+bool is_caller_saved(const Program& program, const RegisterLocation& reg) {
+  const Isa isa = program.isa;
   switch (reg.file) {
     case RegisterFile::gp:
+      if (isa == Isa::amd64 && program.go_abi0) {
+        return reg.index != 4 && reg.index != 5 && reg.index != 14;
+      }
       if (isa == Isa::amd64) {
         // rbx (3), rsp (4), rbp (5) and r12-r15 are the caller's.
         return reg.index != 3 && reg.index != 4 && reg.index != 5 && reg.index < 12;
@@ -48,7 +52,7 @@ ReturnResidue register_residue(const Program& program, std::size_t entry) {
     const Effects effects = effects_of(program.isa, *instruction);
     for (const Location& written : effects.writes) {
       const auto* reg = std::get_if<RegisterLocation>(&written);
-      if (reg == nullptr || !is_caller_saved(program.isa, *reg)) continue;
+      if (reg == nullptr || !is_caller_saved(program, *reg)) continue;
       const bool restores_upper_half = program.isa == Isa::arm64 &&
                                        reg->file == RegisterFile::vector && reg->index >= 8 &&
                                        reg->index <= 15 && is_vector_restore(*instruction, effects);

@@ -16,6 +16,7 @@
 #include <array>
 #include <string>
 
+#include "kernels/go_entries.hpp"
 #include "kernels/keccak_entries.hpp"
 #include "model/keccak.hpp"
 #include "program/amd64.hpp"
@@ -100,9 +101,36 @@ std::string lane_register_names(const LaneRegisters& registers) {
   return fmt::format("{}", fmt::join(names, " "));
 }
 
+// A Go (ABI0) entry's frame: unused, and as small as keeps the toolchain's stack-bound check
+// (see the Go file's header).
+constexpr int kGoFrameBytes = kGoSmallestCheckedFrame;
+
 class Avx512KeccakBuilder {
  public:
-  explicit Avx512KeccakBuilder(const Width& width) : width_(width) {}
+  explicit Avx512KeccakBuilder(const Width& width, bool go = false) : width_(width), go_(go) {}
+
+  // The Go (ABI0) file: the Keccak-f[1600] permute entry and one absorb entry per rate. Go's
+  // labels are local to one TEXT, so each entry holds its own copy of the loop and epilogue.
+  Program build_go() {
+    Program& program = kernel_.program;
+    program.isa = Isa::amd64;
+    program.kernel_name = fmt::format("amd64-avx512-x{}", width_.states);
+    program.go_abi0 = true;
+    program.options = {{"syntax", "go (plan 9) amd64"},
+                       {"states", fmt::format("{}, lane-interleaved", width_.states)},
+                       {"abi", "go abi0"}};
+    const std::string stem = fmt::format("keccakf1600_{}", width_.symbol_suffix);
+    round_constants_ = program.new_label(stem + "_round_constants");
+    const keccak::RoundVariant& variant = keccak::model().variants.front();
+    emit_permute_entry(variant);
+    for (const keccak::Rate& rate : variant.absorb_rates)
+      emit_absorb_entry(variant, rate);
+    for (Function& function : program.functions)
+      function.frame_bytes = kGoFrameBytes;
+    add_tables();
+    program.header_lines = go_header_lines(program.functions);
+    return std::move(program);
+  }
 
   BuiltKernel build() {
     Program& program = kernel_.program;
@@ -117,7 +145,6 @@ class Avx512KeccakBuilder {
         {"abi", "system-v"}};
     const std::string stem = fmt::format("keccakf1600_{}", width_.symbol_suffix);
     round_constants_ = program.new_label(stem + "_round_constants");
-    loop_ = program.new_label(stem + "_loop");
     for (const keccak::RoundVariant& variant : keccak::model().variants) {
       emit_permute_entry(variant);
       for (const keccak::Rate& rate : variant.absorb_rates)
@@ -138,7 +165,7 @@ class Avx512KeccakBuilder {
   void emit_permute_entry(const keccak::RoundVariant& variant) {
     Emitter e(kernel_.program,
               add_permute_entry(kernel_, variant, width_.symbol_suffix, width_.states));
-    e.endbr64();
+    emit_entry_start(e, false);
     e.comment("The lanes into their registers; the constant pointer at the first round.");
     const LaneRegisters registers = home_registers(width_);
     for (int lane = 0; lane < keccak::kLanes; ++lane)
@@ -151,7 +178,7 @@ class Avx512KeccakBuilder {
   void emit_absorb_entry(const keccak::RoundVariant& variant, const keccak::Rate& rate) {
     Emitter e(kernel_.program,
               add_absorb_entry(kernel_, variant, width_.symbol_suffix, rate, width_.states));
-    e.endbr64();
+    emit_entry_start(e, true);
     const LaneRegisters registers = home_registers(width_);
     e.comment("The block pointers; then each rate lane of the blocks is gathered into");
     e.comment("register 0 (two states an xmm register, joined) and XORed into the lane as it");
@@ -176,14 +203,32 @@ class Avx512KeccakBuilder {
     emit_loop_or_jump(e, variant);
   }
 
+  // System V: endbr64. Go: the arguments out of the caller's frame into the registers the
+  // System V entries receive them in.
+  void emit_entry_start(Emitter& e, bool absorb) {
+    if (!go_) {
+      e.endbr64();
+      return;
+    }
+    e.mov(kState, go_argument(0));
+    e.annotate("state");
+    if (absorb) {
+      e.mov(kBlockPointers, go_argument(1));
+      e.annotate("blocks");
+    }
+  }
+
+  // The System V entries share one loop, which the first permute entry holds; in Go each
+  // entry holds its own (labels are local to a TEXT).
   void emit_loop_or_jump(Emitter& e, const keccak::RoundVariant& variant) {
     e.lea(kConstantPointer,
           width_.constant(round_constants_, width_.lane_bytes() * variant.first_round()));
-    if (loop_bound_) {
+    if (loop_bound_ && !go_) {
       e.jmp(loop_);
       return;
     }
     loop_bound_ = true;
+    loop_ = kernel_.program.new_label(fmt::format("keccakf1600_{}_loop", width_.symbol_suffix));
     e.bind(loop_);
     LaneRegisters registers = home_registers(width_);
     for (int round = 0; round < kRoundsPerIteration; ++round) {
@@ -500,7 +545,70 @@ class Avx512KeccakBuilder {
     return lines;
   }
 
+  // The Go file's decisions, with their figures.
+  std::vector<std::string> go_header_lines(const std::vector<Function>& functions) const {
+    std::size_t absorb_instructions = 0;
+    std::vector<std::string> rates;
+    for (std::size_t i = 1; i < functions.size(); ++i) {
+      absorb_instructions = std::max(absorb_instructions, functions[i].instruction_count());
+      rates.push_back(std::to_string(functions[i].shape.rate_bytes));
+    }
+    const std::string states = count_word(width_.states);
+    std::vector<std::string> lines = {
+        fmt::format("Keccak-f[1600] on {} states at once for amd64 with AVX-512F, as Go (Plan 9)",
+                    states),
+        fmt::format("assembly for Go's ABI0: the amd64-avx512-x{} kernel's code (each {} "
+                    "register holds",
+                    width_.states, width_.vector_name()),
+        fmt::format("one lane of the {} states, lane i of state s at byte {} * i + 8 * s; the 25 "
+                    "lanes",
+                    states, width_.lane_bytes()),
+        "stay in registers through the rounds, a loop of one round a turn).",
+        "",
+        fmt::format("Entries: permute ({} instructions) and one absorb entry per rate",
+                    functions.front().instruction_count()),
+        fmt::format("({} bytes; up to {} instructions), which gathers one block of each",
+                    english_list(rates), absorb_instructions),
+        "state into its lanes.",
+        "Go's labels are local to one TEXT, so each entry carries its own copy of the loop and",
+        "epilogue where the System V file jumps into the permute entry's.",
+    };
+    for (std::string& line : go_frame_lines(
+             kGoFrameBytes, {"unused (the state never leaves the registers): it is there for the",
+                             "stack-bound check."}))
+      lines.push_back(std::move(line));
+    lines.insert(
+        lines.end(),
+        {
+            fmt::format("Work per call: one permutation (24 rounds) of the {} states, with one "
+                        "block a state",
+                        states),
+            "XORed in by the absorb entries; the loop over blocks is Go code, so no call runs",
+            "longer than one permutation between preemption points.",
+            "X15 and R14: ABI0 leaves both undefined (Go's internal ABI restores them, zeroing",
+            "X15 and reloading g, after every call of an ABI0 function), so lane 8 lives in Z15",
+            "and VZEROALL clears X0-X15; R14 is not written.",
+            "Register roles:",
+            "  DI           the caller's states, loaded from state+0(FP)",
+            "  SI           absorb entries: the array of block pointers, from blocks+8(FP);",
+            "               then blocks[7]",
+            "  R8 R9 R10 R11 AX CX DX",
+            "               absorb entries: blocks[0..6], until the lanes are loaded",
+            "  AX           the loop's pointer into the round constants",
+            "  CX           the table's end, for the loop test",
+            "  Z0-Z4        theta's column parities; chi's copies of a row's first two inputs;",
+            "               the absorb entries gather a lane of the blocks in Z0 (X0-X3, Y0, Y2)",
+            "  Z5 Z6        theta's rotated parities",
+            "  Z7-Z31       the 25 lanes, lane i in Z(7 + i) at the start of every turn",
+            "Every vector register that held a lane is zeroed before the return (Z16-Z31 by",
+            "VPXORQ, then VZEROALL, which also ends the dirty upper state for the SSE code",
+            "after it).",
+        });
+    return lines;
+  }
+
   const Width& width_;
+  bool go_ = false;
   BuiltKernel kernel_;
   LabelId round_constants_ = kNoLabel;
   LabelId loop_ = kNoLabel;
@@ -515,6 +623,10 @@ BuiltKernel build_keccak_amd64_avx512_x8() {
 
 BuiltKernel build_keccak_amd64_avx512_x4() {
   return Avx512KeccakBuilder(kFourStates).build();
+}
+
+Program build_keccak_amd64_avx512_x8_go() {
+  return Avx512KeccakBuilder(kEightStates, true).build_go();
 }
 
 }  // namespace spongegen::kernels

@@ -16,6 +16,7 @@
 #include <variant>
 #include <vector>
 
+#include "kernels/go_entries.hpp"
 #include "kernels/keccak_entries.hpp"
 #include "model/keccak.hpp"
 #include "program/amd64.hpp"
@@ -113,6 +114,7 @@ class Amd64KeccakBuilder {
     Program& program = kernel_.program;
     program.isa = Isa::amd64;
     program.kernel_name = "amd64-bmi2";
+    program.go_abi0 = true;
     program.options = {{"syntax", "go (plan 9) amd64"}, {"abi", "go abi0"}};
     check_resident_lanes();
     round_constants_ = program.new_label("keccakf1600_amd64_bmi2_round_constants");
@@ -274,7 +276,7 @@ class Amd64KeccakBuilder {
     if (go_) {
       e.comment("Go ABI0: the arguments are in the caller's frame; the frame (scratch state");
       e.comment("and constant pointer) is allocated by the toolchain's prologue.");
-      e.mov(kState, Mem{kNoBase, 0, Addressing::go_argument, kNoLabel, 8});
+      e.mov(kState, go_argument(0));
       e.annotate("state");
     } else {
       e.comment("Save the callee-saved registers the rounds use, then make room for the scratch");
@@ -293,7 +295,7 @@ class Amd64KeccakBuilder {
     e.mov(qword(rsp, kConstantPointerSlot), kChiOut);
     e.annotate("the loop's pointer into the round constants");
     if (absorbed && go_) {
-      e.mov(absorbed->block, Mem{kNoBase, 8, Addressing::go_argument, kNoLabel, 8});
+      e.mov(absorbed->block, go_argument(1));
       e.annotate("the block, for the first round");
     } else if (absorbed) {
       e.mov(absorbed->block, kBlock);
@@ -657,77 +659,59 @@ class Amd64KeccakBuilder {
   // The Go file's decisions, with their figures.
   std::vector<std::string> go_header_lines(const std::vector<Function>& functions) const {
     const Function& permute = functions.front();
-    auto instructions = [](const Function& function) {
-      std::size_t count = 0;
-      for (const Item& item : function.items)
-        count += std::holds_alternative<Instruction>(item) ? 1 : 0;
-      return count;
-    };
     std::size_t absorb_instructions = 0;
     std::string rates;
     for (std::size_t i = 1; i < functions.size(); ++i) {
-      absorb_instructions = std::max(absorb_instructions, instructions(functions[i]));
+      absorb_instructions = std::max(absorb_instructions, functions[i].instruction_count());
       rates += (rates.empty() ? "" : ", ") + std::to_string(functions[i].shape.rate_bytes);
     }
-    return {
+    std::vector<std::string> lines = {
         "Keccak-f[1600] for amd64 with BMI1 and BMI2 (ANDN, RORX), as Go (Plan 9) assembly for",
         fmt::format("Go's ABI0: the amd64-bmi2 kernel's rounds ({} unrolled, run {} times).",
                     count_word(kRoundsPerIteration), count_word(kIterations)),
         "",
         fmt::format("Entries: permute ({} instructions) and one fused absorb entry per rate",
-                    instructions(permute)),
+                    permute.instruction_count()),
         fmt::format("({} bytes; up to {} instructions), which XORs the block in as its first",
                     rates, absorb_instructions),
         "round reads the lanes. Go's labels are local to one TEXT, so each absorb entry carries",
         "its own copy of the loop and epilogue where the System V file jumps into the permute",
         "entry's.",
-        fmt::format("Frame: ${} = the {}-byte scratch state at 0(SP) and the 8-byte pointer "
-                    "into the",
-                    permute.frame_bytes, kScratchBytes),
-        fmt::format("round constants at {}(SP). The toolchain's prologue allocates it (and "
-                    "saves BP);",
-                    kConstantPointerSlot),
-        fmt::format("{} >= 128, so the toolchain keeps the stack-bound check that a leaf with "
-                    "a smaller",
-                    permute.frame_bytes),
-        "frame loses (it is made NOSPLIT automatically below 128 bytes).",
-        fmt::format("With the saved BP the frame is {} bytes, so the check (Go 1.19, seen with "
-                    "go tool",
-                    permute.frame_bytes + 8),
-        fmt::format("objdump) is MOVQ FS:-8, R14 (ABI0 code loads g itself); LEAQ -{}(SP), R12;",
-                    permute.frame_bytes + 8 - 128),
-        "CMPQ 16(R14), R12; JBE to runtime.morestack: the prologue, not this code, writes R14.",
-        "Not NOSPLIT: inside this function the prologue's stack-bound check is the only point",
-        "where the runtime can stop the goroutine (assembly is never preempted asynchronously).",
-        "With NOSPLIT, or a frame under 128 bytes, a caller whose block loop offers no other",
-        "point holds every P through a stop-the-world (fastkeccak's NOSPLIT kernel, 32 MiB one",
-        "block a call, GOMAXPROCS=2: 219-307 ms, against 0.34 ms without NOSPLIT).",
-        "Work per call: one permutation (24 rounds), with one block XORed in by the absorb",
-        "entries; the loop over blocks is Go code, so no call runs longer than one permutation",
-        "between preemption points.",
-        "ABI0 saves no register: no pushes, no CFI, no endbr64 (Go binaries carry no IBT), no",
-        "alignment directives (TEXT symbols are 32-byte aligned).",
-        "Register roles:",
-        "  DI           the caller's state array, loaded from state+0(FP)",
-        "  R15          absorb entries: the block, loaded from block+8(FP), in the first",
-        "               round (lane 21 is read from memory there); then lane 21",
-        fmt::format("  SP           the {}-byte scratch state, which alternates with DI round "
-                    "by round",
-                    kScratchBytes),
-        "  R8 R9 R10 R11 SI  and  CX DX BX BP R12",
-        "               two sets of five that trade roles every round (theta's C and chi's",
-        "               inputs B; theta's D, then the next round's C)",
-        "               BP among them: the prologue saved the caller's BP and the epilogue "
-        "restores",
-        "               it, so go vet accepts it; a frame-pointer unwinder sampling inside",
-        "               the function sees a clobbered BP, as with the System V kernel",
-        fmt::format("  R13 R15      lanes {} and {}, which never leave registers",
-                    resident_[0].lane, resident_[1].lane),
-        "  R14          not written: Go keeps g there (lane 17, resident in r14 in the",
-        "               System V file, lives in memory here)",
-        "  AX           one chi output on its way to memory; the loop's end address",
-        "The scratch lanes the rounds write are zeroed before the return.",
     };
+    for (std::string& line : go_frame_lines(
+             permute.frame_bytes,
+             {fmt::format("the {}-byte scratch state at 0(SP) and the 8-byte pointer into the",
+                          kScratchBytes),
+              fmt::format("round constants at {}(SP).", kConstantPointerSlot)}))
+      lines.push_back(std::move(line));
+    lines.insert(
+        lines.end(),
+        {
+            "Work per call: one permutation (24 rounds), with one block XORed in by the absorb",
+            "entries; the loop over blocks is Go code, so no call runs longer than one permutation",
+            "between preemption points.",
+            "Register roles:",
+            "  DI           the caller's state array, loaded from state+0(FP)",
+            "  R15          absorb entries: the block, loaded from block+8(FP), in the first",
+            "               round (lane 21 is read from memory there); then lane 21",
+            fmt::format("  SP           the {}-byte scratch state, which alternates with DI round "
+                        "by round",
+                        kScratchBytes),
+            "  R8 R9 R10 R11 SI  and  CX DX BX BP R12",
+            "               two sets of five that trade roles every round (theta's C and chi's",
+            "               inputs B; theta's D, then the next round's C)",
+            "               BP among them: the prologue saved the caller's BP and the epilogue "
+            "restores",
+            "               it, so go vet accepts it; a frame-pointer unwinder sampling inside",
+            "               the function sees a clobbered BP, as with the System V kernel",
+            fmt::format("  R13 R15      lanes {} and {}, which never leave registers",
+                        resident_[0].lane, resident_[1].lane),
+            "  R14          not written: Go keeps g there (lane 17, resident in r14 in the",
+            "               System V file, lives in memory here)",
+            "  AX           one chi output on its way to memory; the loop's end address",
+            "The scratch lanes the rounds write are zeroed before the return.",
+        });
+    return lines;
   }
 
   bool go_ = false;

@@ -146,13 +146,15 @@ ClearingSummary emit_clear_caller_saved(Program& program) {
   return summary;
 }
 
-std::vector<std::string> clearing_header_lines(const std::string& kernel,
+std::vector<std::string> clearing_header_lines(const Program& program,
                                                const ClearingSummary& summary) {
   std::vector<std::string> lines = {
       "",
       "Before it returns, every entry clears each caller-saved register a call reaching that",
       "return wrote and left holding data, so that no lane stays in a register for a later",
-      "spill (a lazy-binding PLT resolver, a signal frame) to write where nobody wipes it:",
+      program.go_abi0
+          ? "spill (a signal frame, the caller's spills) to write where nobody wipes it:"
+          : "spill (a lazy-binding PLT resolver, a signal frame) to write where nobody wipes it:",
       summary.fewest == summary.most
           ? fmt::format("{} instructions at each return, placed before the epilogue's restores,",
                         summary.most)
@@ -174,8 +176,9 @@ std::vector<std::string> clearing_header_lines(const std::string& kernel,
     line += word;
   }
   lines.push_back(summary.cleared.empty() ? line + "." : line);
-  const auto measured = kClearingCost.find(kernel);
+  const auto measured = kClearingCost.find(program.kernel_name);
   if (measured != kClearingCost.end()) {
+    if (program.go_abi0) lines.emplace_back("The same clearing in the System V file:");
     lines.insert(lines.end(), std::begin(kClearingMeasurement), std::end(kClearingMeasurement));
     lines.emplace_back(measured->second);
   } else {

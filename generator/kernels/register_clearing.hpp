@@ -28,8 +28,9 @@ struct ClearingSummary {
 // untouched. Run on the finished Program, before the Windows x64 entries are added.
 ClearingSummary emit_clear_caller_saved(Program& program);
 
-// The header lines saying so, with the cost measured on `kernel` where it was measured.
-std::vector<std::string> clearing_header_lines(const std::string& kernel,
+// The header lines saying so, with the cost measured on the program's kernel where it was
+// measured (for a Go file, on its System V file).
+std::vector<std::string> clearing_header_lines(const Program& program,
                                                const ClearingSummary& summary);
 
 }  // namespace spongegen::kernels

@@ -91,7 +91,7 @@ const std::vector<KernelSpec>& all_kernels() {
         BuiltKernel kernel = build();
         kernel.program.kernel_name = name;
         std::vector<std::string> added_lines =
-            clearing_header_lines(name, emit_clear_caller_saved(kernel.program));
+            clearing_header_lines(kernel.program, emit_clear_caller_saved(kernel.program));
         if (isa == Isa::amd64) {
           const std::vector<std::string> win64_lines = add_win64_entries(kernel.program);
           added_lines.insert(added_lines.end(), win64_lines.begin(), win64_lines.end());

@@ -7,6 +7,7 @@
 #include "audit/audit.hpp"
 #include "audit/cpu_features.hpp"
 #include "audit/invariants.hpp"
+#include "kernels/register_clearing.hpp"
 #include "prove/prover.hpp"
 #include "verify/jit_verify.hpp"
 #include "writers/asmjit_encoder.hpp"
@@ -138,12 +139,23 @@ std::vector<writers::GeneratedFile> output_files(const std::vector<GeneratedKern
 }
 
 std::vector<GoKernel> go_kernels() {
-  return {{"amd64-bmi2", "keccakf1600_amd64_bmi2_amd64", kernels::build_keccak_amd64_bmi2_go()}};
+  std::vector<GoKernel> go = {
+      {"amd64-bmi2", "keccakf1600_amd64_bmi2_amd64", kernels::build_keccak_amd64_bmi2_go()},
+      {"amd64-avx512-x8", "keccakf1600_amd64_avx512_x8_amd64",
+       kernels::build_keccak_amd64_avx512_x8_go()}};
+  // As for the other kernels (kernels/registry.cpp): each entry clears the registers it wrote.
+  for (GoKernel& kernel : go) {
+    Program& program = kernel.program;
+    const std::vector<std::string> clearing =
+        kernels::clearing_header_lines(program, kernels::emit_clear_caller_saved(program));
+    program.header_lines.insert(program.header_lines.end(), clearing.begin(), clearing.end());
+  }
+  return go;
 }
 
 std::vector<writers::GeneratedFile> go_output_files(bool prove, const VerifyReport& report) {
-  // The kernel runs only where the package's start-up check finds BMI1 and BMI2; the purego
-  // tag selects the portable permutation everywhere.
+  // Each kernel runs only where the package's start-up check finds its CPU features; the
+  // purego tag selects the portable permutation everywhere.
   constexpr std::string_view kConstraint = "amd64 && !purego";
   std::vector<writers::GeneratedFile> files;
   for (const GoKernel& go : go_kernels()) {

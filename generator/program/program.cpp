@@ -79,12 +79,17 @@ LabelId Program::new_label(std::string name) {
   return static_cast<LabelId>(label_names.size() - 1);
 }
 
+std::size_t Function::instruction_count() const {
+  std::size_t count = 0;
+  for (const Item& item : items)
+    count += std::holds_alternative<Instruction>(item);
+  return count;
+}
+
 std::size_t Program::instruction_count() const {
   std::size_t count = 0;
-  for (const Function& function : functions) {
-    for (const Item& item : function.items)
-      count += std::holds_alternative<Instruction>(item);
-  }
+  for (const Function& function : functions)
+    count += function.instruction_count();
   return count;
 }
 

@@ -212,6 +212,8 @@ struct Function {
   // Go entries: the frame the TEXT line declares, which the Go toolchain allocates (and
   // checks against the stack bound); 0 elsewhere.
   int frame_bytes = 0;
+
+  std::size_t instruction_count() const;
 };
 
 // 64-bit constants placed after the functions, in the text section (see the writers).
@@ -227,6 +229,9 @@ enum class PropertyNote : std::uint8_t { none, x86_ibt_shstk, aarch64_bti_pac };
 struct Program {
   Isa isa;
   std::string kernel_name;  // e.g. "amd64-bmi2": the kernel spec's name, set by the registry
+  // Go's ABI0 (the Go files): no register is the caller's but the stack and frame pointers
+  // (and R14, which the Go writer refuses).
+  bool go_abi0 = false;
   // The decisions and figures, as comment lines: filled after the audit (the header pass).
   std::vector<std::string> header_lines;
   PropertyNote property_note = PropertyNote::none;

@@ -112,14 +112,14 @@ std::string go_mnemonic(const Program& program, const Function& function,
   return text + (gp32 ? "L" : "Q");
 }
 
-// A register Go does not let an ABI0 function write, or nothing.
+// A register Go does not let an ABI0 function write, or nothing. X15 (the internal ABI's zero
+// register) is undefined in ABI0: Go's internal ABI zeroes it after every call of an ABI0
+// function, so a kernel may use it. R14 is undefined there too, but its prologue's stack
+// check loads g into it, and the kernels leave it alone.
 const char* reserved_register(const Reg& reg) {
   const bool gp = reg.cls == RegClass::gp32 || reg.cls == RegClass::gp64;
-  const bool vector =
-      reg.cls == RegClass::xmm || reg.cls == RegClass::ymm || reg.cls == RegClass::zmm;
   if (gp && reg.index == 14) return "R14 holds Go's goroutine pointer g";
   if (gp && reg.index == 4) return "SP belongs to the Go toolchain, which allocates the frame";
-  if (vector && reg.index == 15) return "X15 is Go's zero register";
   return nullptr;
 }
 
@@ -140,9 +140,6 @@ void check_registers(const Program& program, const Function& function,
              "writes BP, which only a function with a frame may (its prologue saves BP)");
     }
   }
-  if (spec.has(kClearsVectorRegisters)) {
-    refuse(program, function, instruction, "clears X15, Go's zero register");
-  }
 }
 
 void append_comment_block(std::string& out, const std::vector<std::string>& lines) {
@@ -158,6 +155,8 @@ std::string go_type(const Parameter& parameter) {
     go = "uint64";
   } else if (base == "uint8_t") {
     go = "byte";
+  } else if (base == "uint8_t* const") {  // an array of block pointers
+    go = "*byte";
   } else {
     throw GenerationError("parameter " + parameter.name + ": no Go type for " + parameter.c_type);
   }

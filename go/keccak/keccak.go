@@ -5,7 +5,10 @@
 // purego build tag, it is portable Go.
 package keccak
 
-import "hash"
+import (
+	"encoding/binary"
+	"hash"
+)
 
 // KeccakState is a hash.Hash that can also be read from as an extendable output:
 // Read squeezes output and switches the state from absorbing to squeezing.
@@ -114,8 +117,12 @@ func Sum256(data []byte) [32]byte {
 		absorbBlock(&state, data[:rate])
 		data = data[rate:]
 	}
-	pad(&state, data)
-	permute(&state)
+	// The last block, padded, goes through the fused absorb entry like the others.
+	var last [rate]byte
+	copy(last[:], data)
+	last[len(data)] = 0x01
+	last[rate-1] |= 0x80
+	absorb(&state, &last)
 	return digest(&state)
 }
 
@@ -160,15 +167,7 @@ func stateBytes(state *[25]uint64) [rate]byte {
 	return b
 }
 
-func le64(b []byte) uint64 {
-	_ = b[7]
-	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-}
+// le64 and putLe64 are the lanes' byte order; the compiler makes each one 8-byte move.
+func le64(b []byte) uint64 { return binary.LittleEndian.Uint64(b) }
 
-func putLe64(b []byte, v uint64) {
-	_ = b[7]
-	for i := 0; i < 8; i++ {
-		b[i] = byte(v >> (8 * i))
-	}
-}
+func putLe64(b []byte, v uint64) { binary.LittleEndian.PutUint64(b, v) }

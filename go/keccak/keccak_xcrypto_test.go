@@ -43,6 +43,30 @@ func TestAgainstXCrypto(t *testing.T) {
 	})
 }
 
+// Sum256Batch against x/crypto, on every multi-state kernel: messages of every length up to
+// three blocks and one byte, so each batch's states finish at different blocks.
+func TestSum256BatchAgainstXCrypto(t *testing.T) {
+	data := make([]byte, 3*rate+1)
+	for i := range data {
+		data[i] = byte(i*37 + 11)
+	}
+	messages := make([][]byte, len(data)+1)
+	for n := range messages {
+		messages[n] = data[len(data)-n:]
+	}
+	batchPaths(t, func(t *testing.T) {
+		digests := make([][32]byte, len(messages))
+		Sum256Batch(digests, messages)
+		for n, m := range messages {
+			ref := sha3.NewLegacyKeccak256()
+			ref.Write(m)
+			if want := ref.Sum(nil); !bytes.Equal(digests[n][:], want) {
+				t.Fatalf("Sum256Batch, message of %d bytes: %x, want %x", n, digests[n], want)
+			}
+		}
+	})
+}
+
 func BenchmarkXCryptoLegacyKeccak256(b *testing.B) {
 	for _, size := range []int{32, 136, 4096} {
 		data := make([]byte, size)

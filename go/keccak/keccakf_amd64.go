@@ -18,11 +18,35 @@ func hasBMI() bool {
 	return ebx&(1<<3) != 0 && ebx&(1<<8) != 0
 }
 
+// xgetbv returns XCR0 (cpuid_amd64.s); call it only where CPUID says OSXSAVE.
+//
+//go:noescape
+func xgetbv() (eax, edx uint32)
+
+// hasAVX512 reports whether the CPU has AVX-512F (CPUID leaf 7, EBX bit 16) and the OS
+// saves its state: XCR0 bits 1, 2 (SSE, AVX) and 5-7 (opmask, both halves of the zmm
+// registers), readable where CPUID leaf 1 sets OSXSAVE (ECX bit 27).
+func hasAVX512() bool {
+	maxLeaf, _, _, _ := cpuid(0, 0)
+	if maxLeaf < 7 {
+		return false
+	}
+	_, _, ecx1, _ := cpuid(1, 0)
+	if ecx1&(1<<27) == 0 {
+		return false
+	}
+	if xcr0, _ := xgetbv(); xcr0&0xe6 != 0xe6 {
+		return false
+	}
+	_, ebx, _, _ := cpuid(7, 0)
+	return ebx&(1<<16) != 0
+}
+
 const generatedBuilt = true
 
-// The functions of keccakf1600_amd64_bmi2_amd64.s the package calls, permute and absorb136
-// (the linker drops the other absorb entries).
-const generatedFunctions = 2
+// The generated functions the package calls: amd64-bmi2's permute and absorb136, and
+// amd64-avx512-x8's permute and absorb136 (the linker drops the other entries).
+const generatedFunctions = 4
 
 // kernelsHere lists the permutations this CPU runs, the chosen one first.
 func kernelsHere() []string {
@@ -44,6 +68,29 @@ func absorb(a *[25]uint64, block *[rate]byte) {
 		return
 	}
 	absorbGeneric(a, block)
+}
+
+// batchKernelsHere lists the multi-state kernels this CPU runs, the chosen one first; "" is
+// one message at a time (Sum256 in turn).
+func batchKernelsHere() []string {
+	if hasAVX512() {
+		return []string{"amd64-avx512-x8", ""}
+	}
+	return []string{""}
+}
+
+// useBatchKernel is the multi-state kernel chosen at start-up; tests set it to force one.
+var useBatchKernel = batchKernelsHere()[0]
+
+// absorbBatch XORs blocks[s] (rate bytes each) into state s of the eight lane-interleaved
+// states and permutes them.
+func absorbBatch(states *[batchStates * 25]uint64, blocks *[batchStates]*byte) {
+	sponge_keccakf1600_amd64_avx512_x8_absorb136(states, blocks)
+}
+
+// permuteBatch permutes the eight lane-interleaved states.
+func permuteBatch(states *[batchStates * 25]uint64) {
+	sponge_keccakf1600_amd64_avx512_x8(states)
 }
 
 func permute(a *[25]uint64) {

@@ -16,3 +16,16 @@ var kernelName = useKernel
 func permute(a *[25]uint64) { keccakF1600Generic(a) }
 
 func absorb(a *[25]uint64, block *[rate]byte) { absorbGeneric(a, block) }
+
+func batchKernelsHere() []string { return []string{""} }
+
+// useBatchKernel names the multi-state kernel in use: none here.
+var useBatchKernel = ""
+
+func absorbBatch(states *[batchStates * 25]uint64, blocks *[batchStates]*byte) {
+	panic("keccak: no multi-state kernel in this build")
+}
+
+func permuteBatch(states *[batchStates * 25]uint64) {
+	panic("keccak: no multi-state kernel in this build")
+}

@@ -27,6 +27,10 @@ are key=value attributes):
   text        Output: the block must follow a block that ran, and is compared with what
               that block printed (stdout), line by line; `...` in a line matches any text
               there, and a line that is only `...` matches any number of lines.
+  go          A complete Go program (package main), built with the Go toolchain found here
+              against the source tree's go/keccak (copied into a GOPATH of the work folder,
+              as spongegen.dev/keccak) and run; it must exit 0. Without a Go toolchain the
+              block (and its output block) is not run.
   cmake       A consumer project's CMakeLists.txt: configured against the installed build
               (CMAKE_PREFIX_PATH), built in a copy of the work folder, and every executable
               it declares is run.
@@ -232,6 +236,27 @@ class Checker:
         run(command, work, what="compiling")
         return run([binary], work, env=self.environment(work), what="running the program")
 
+    def go_build_and_run(self, text, work, name):
+        if not self.args.go:
+            self.not_run.append(f"(go is not found here) the Go program {name}")
+            return SKIPPED
+        gopath = os.path.join(self.scratch, "gopath")
+        package = os.path.join(gopath, "src", "spongegen.dev", "keccak")
+        if not os.path.isdir(package):
+            shutil.copytree(os.path.join(self.source, "go", "keccak"), package)
+        program = os.path.join(gopath, "src", "docblocks", os.path.basename(work), name)
+        os.makedirs(program)
+        with open(os.path.join(program, "main.go"), "w", encoding="utf-8") as f:
+            f.write(text)
+        env = self.environment(work)
+        env.update(GO111MODULE="off", GOPROXY="off", GOFLAGS="",
+                   GOPATH=os.pathsep.join([gopath, self.args.gocode]),
+                   GOCACHE=os.path.join(self.scratch, "gocache"))
+        binary = os.path.join(work, name + ".go.bin")
+        run([self.args.go, "build", "-o", binary, os.path.relpath(program, gopath + "/src")],
+            work, env=env, what="go build")
+        return run([binary], work, env=env, what="running the Go program")
+
     # -- shell blocks
     def check_script(self, word):
         path = os.path.join(self.source, word)
@@ -397,6 +422,8 @@ class Checker:
                             last_output = None
                             continue
                     output = self.compile_and_run(language, programs[name], work, name)
+                elif language == "go":
+                    output = self.go_build_and_run(text, work, f"block{number}")
                 elif language in ("sh", "console"):
                     output = self.shell_block(language, text, work)
                 elif language == "text":
@@ -480,6 +507,8 @@ def main():
     parser.add_argument("--library", required=True)
     parser.add_argument("--spongesum", default="")
     parser.add_argument("--spongegen", default="")
+    parser.add_argument("--go", default="")
+    parser.add_argument("--gocode", default="/usr/share/gocode")
     # Builds whose generator is too slow to prove every kernel in a test (sanitizers, Debug):
     # `spongegen check` runs there with --no-prove (the proof has tests of its own).
     parser.add_argument("--spongegen-check-without-proof", action="store_true")

@@ -1,0 +1,27 @@
+// What every Go (ABI0) kernel shares: its arguments read from the caller's frame, and the
+// frame decisions its file header records (the stack-bound check that keeps the function
+// preemptible, and why it is not NOSPLIT).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "program/program.hpp"
+
+namespace spongegen::kernels {
+
+// The Go assembler makes a leaf with a frame under this many bytes NOSPLIT by itself, which
+// drops the prologue's stack-bound check (cmd/internal/obj's StackSmall).
+constexpr int kGoSmallestCheckedFrame = 128;
+
+// The 8-byte argument at position `index` of the Go declaration: name+8*index(FP).
+Mem go_argument(int index);
+
+// The header lines on the frame: `frame_bytes` and what it holds (`frame_contents`, lines of
+// prose that follow "Frame: $N = "), the stack-bound check the toolchain writes for it, why
+// the function is not NOSPLIT, and what ABI0 leaves out (saves, CFI, endbr64).
+std::vector<std::string> go_frame_lines(int frame_bytes,
+                                        const std::vector<std::string>& frame_contents);
+
+}  // namespace spongegen::kernels

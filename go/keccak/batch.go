@@ -1,0 +1,121 @@
+package keccak
+
+// batchStates is how many messages the multi-state kernel hashes at once.
+const batchStates = 8
+
+// Sum256Batch sets digests[i] to Sum256(messages[i]) for every i, without allocating. Where
+// the CPU has AVX-512, eight messages are hashed at once (the amd64-avx512-x8 kernel);
+// elsewhere one after the other. It panics unless len(digests) == len(messages). No digest
+// may share memory with a message.
+func Sum256Batch(digests [][32]byte, messages [][]byte) {
+	if len(digests) != len(messages) {
+		panic("keccak: Sum256Batch needs one digest per message")
+	}
+	if useBatchKernel == "" || len(messages) < 2 {
+		for i, m := range messages {
+			digests[i] = Sum256(m)
+		}
+		return
+	}
+	sum256Batch(digests, messages)
+}
+
+// sum256Batch hashes the messages eight at a time in lane-interleaved states (lane i of
+// state s at states[batchStates*i+s]). Each state takes the next message as soon as its
+// last one is done, so messages of any lengths keep the states busy until the last eight.
+// A whole block goes through the kernel's absorb entry, which reads it where it lies; a
+// message's last, partial block is XORed into its state's lanes here, padding included,
+// and the state's pointer is to a zero block. When every state is at its last block (all
+// short messages) the permute entry runs, which gathers nothing. A state without a message
+// permutes its lanes, and its output is dropped. Everything here is a local that does not
+// escape, so nothing is allocated; the states are zeroed before the return.
+func sum256Batch(digests [][32]byte, messages [][]byte) {
+	var states [batchStates * 25]uint64
+	var zero [rate]byte
+	var blocks [batchStates]*byte
+	var message, offset [batchStates]int
+	next, busy := 0, 0
+	for s := range message {
+		message[s] = -1
+		blocks[s] = &zero[0]
+		if next < len(messages) {
+			message[s] = next
+			next++
+			busy++
+		}
+	}
+	for busy > 0 {
+		last := 0 // a bit per state whose message ends with this block
+		for s, m := range message {
+			if m < 0 {
+				continue
+			}
+			rest := messages[m][offset[s]:]
+			if len(rest) >= rate {
+				blocks[s] = &rest[0]
+				offset[s] += rate
+				continue
+			}
+			xorLastBlock(&states, s, rest)
+			blocks[s] = &zero[0]
+			last |= 1 << s
+		}
+		if last == 1<<batchStates-1 {
+			permuteBatch(&states)
+		} else {
+			absorbBatch(&states, &blocks)
+		}
+		everyState := last == 1<<batchStates-1
+		for s := range message {
+			if last&(1<<s) == 0 {
+				continue
+			}
+			d := &digests[message[s]]
+			for i := 0; i < 4; i++ {
+				putLe64(d[8*i:], states[batchStates*i+s])
+			}
+			if !everyState {
+				for i := 0; i < 25; i++ {
+					states[batchStates*i+s] = 0
+				}
+			}
+			message[s], offset[s] = -1, 0
+			busy--
+			if next < len(messages) {
+				message[s] = next
+				next++
+				busy++
+			}
+		}
+		if everyState {
+			// One clear of the whole array: a fraction of the 200 stores one lane at a time.
+			states = [batchStates * 25]uint64{}
+		}
+	}
+	states = [batchStates * 25]uint64{}
+}
+
+// xorLastBlock XORs tail (fewer than rate bytes) and the padding 0x01 ... 0x80 into state s
+// of the lane-interleaved states.
+func xorLastBlock(states *[batchStates * 25]uint64, s int, tail []byte) {
+	whole := len(tail) / 8
+	for i := 0; i < whole; i++ {
+		states[batchStates*i+s] ^= le64(tail[8*i:])
+	}
+	// The last lane's bytes, then 0x01 after them.
+	var word uint64
+	if n := len(tail) - 8*whole; n > 0 {
+		if len(tail) >= 8 {
+			word = le64(tail[len(tail)-8:]) >> (64 - 8*n)
+		} else {
+			for i := n - 1; i >= 0; i-- {
+				word = word<<8 | uint64(tail[i])
+			}
+		}
+		word |= 0x01 << (8 * n)
+	} else {
+		word = 0x01
+	}
+	states[batchStates*whole+s] ^= word
+	states[batchStates*(rate/8-1)+s] ^= 0x80 << 56
+}
