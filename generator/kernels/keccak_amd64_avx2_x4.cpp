@@ -12,6 +12,7 @@
 
 #include <string>
 
+#include "kernels/go_entries.hpp"
 #include "kernels/keccak_entries.hpp"
 #include "model/keccak.hpp"
 #include "program/amd64.hpp"
@@ -73,6 +74,30 @@ std::vector<std::uint64_t> byte_rotation_indices(int bits) {
 
 class Avx2X4KeccakBuilder {
  public:
+  explicit Avx2X4KeccakBuilder(bool go = false) : go_(go) {}
+
+  // The Go (ABI0) file: the Keccak-f[1600] permute entry and one absorb entry per rate, the
+  // scratch state in the frame the Go toolchain allocates. Go's labels are local to one
+  // TEXT, so each entry holds its own copy of the loop and epilogue.
+  Program build_go() {
+    Program& program = kernel_.program;
+    program.isa = Isa::amd64;
+    program.kernel_name = "amd64-avx2-x4";
+    program.go_abi0 = true;
+    program.options = {
+        {"syntax", "go (plan 9) amd64"}, {"states", "4, lane-interleaved"}, {"abi", "go abi0"}};
+    round_constants_ = program.new_label("keccakf1600_amd64_avx2_x4_round_constants");
+    const keccak::RoundVariant& variant = keccak::model().variants.front();
+    emit_permute_entry(variant);
+    for (const keccak::Rate& rate : variant.absorb_rates)
+      emit_absorb_entry(variant, rate);
+    for (Function& function : program.functions)
+      function.frame_bytes = kScratchBytes;
+    add_tables();
+    program.header_lines = go_header_lines(program.functions);
+    return std::move(program);
+  }
+
   BuiltKernel build() {
     Program& program = kernel_.program;
     program.isa = Isa::amd64;
@@ -84,7 +109,6 @@ class Avx2X4KeccakBuilder {
                        {"state", "caller array and 800-byte stack scratch, alternating"},
                        {"abi", "system-v"}};
     round_constants_ = program.new_label("keccakf1600_amd64_avx2_x4_round_constants");
-    loop_ = program.new_label("keccakf1600_amd64_avx2_x4_loop");
     for (const keccak::RoundVariant& variant : keccak::model().variants) {
       if (variant.rounds % kRoundsPerIteration != 0) {
         throw GenerationError(
@@ -109,16 +133,14 @@ class Avx2X4KeccakBuilder {
   // makes the same frame, sets the constant pointer to its first round and jumps in.
   void emit_permute_entry(const keccak::RoundVariant& variant) {
     Emitter e(kernel_.program, add_permute_entry(kernel_, variant, kSymbolSuffix, kStates));
-    e.endbr64();
-    emit_prologue(e, variant);
+    emit_prologue(e, variant, false);
     emit_loop_or_jump(e);
   }
 
   // XORs one rate block of each state into the caller's array, then runs the rounds.
   void emit_absorb_entry(const keccak::RoundVariant& variant, const keccak::Rate& rate) {
     Emitter e(kernel_.program, add_absorb_entry(kernel_, variant, kSymbolSuffix, rate, kStates));
-    e.endbr64();
-    emit_prologue(e, variant);
+    emit_prologue(e, variant, true);
     e.comment("The four block pointers, then each rate lane of the four blocks gathered into");
     e.comment("one register (states 0 and 1 in the low half, 2 and 3 in the high half) and");
     e.comment("XORed into the array.");
@@ -136,20 +158,36 @@ class Avx2X4KeccakBuilder {
     emit_loop_or_jump(e);
   }
 
-  void emit_prologue(Emitter& e, const keccak::RoundVariant& variant) {
-    e.comment("Room for the scratch state; the constant pointer starts at the entry's first");
-    e.comment("round.");
-    e.sub(rsp, kScratchBytes);
-    e.cfi({CfiKind::adjust_cfa_offset, kScratchBytes});
+  // System V: endbr64 and room for the scratch state. Go: the arguments out of the caller's
+  // frame (the toolchain's prologue made the room).
+  void emit_prologue(Emitter& e, const keccak::RoundVariant& variant, bool absorb) {
+    if (go_) {
+      e.mov(kState, go_argument(0));
+      e.annotate("state");
+      if (absorb) {
+        e.mov(kBlockPointers, go_argument(1));
+        e.annotate("blocks");
+      }
+      e.comment("The constant pointer starts at the entry's first round.");
+    } else {
+      e.endbr64();
+      e.comment("Room for the scratch state; the constant pointer starts at the entry's first");
+      e.comment("round.");
+      e.sub(rsp, kScratchBytes);
+      e.cfi({CfiKind::adjust_cfa_offset, kScratchBytes});
+    }
     e.lea(kConstantPointer, ymmword_rip(round_constants_, kLaneBytes * variant.first_round()));
   }
 
+  // The System V entries share one loop, which the first permute entry holds; in Go each
+  // entry holds its own (labels are local to a TEXT).
   void emit_loop_or_jump(Emitter& e) {
-    if (loop_bound_) {
+    if (loop_bound_ && !go_) {
       e.jmp(loop_);
       return;
     }
     loop_bound_ = true;
+    loop_ = kernel_.program.new_label("keccakf1600_amd64_avx2_x4_loop");
     e.bind(loop_);
     for (int round = 0; round < kRoundsPerIteration; ++round) {
       const bool from_array = round % 2 == 0;
@@ -170,8 +208,10 @@ class Avx2X4KeccakBuilder {
     for (int lane = 0; lane < keccak::kLanes; ++lane)
       e.vmovdqu(kScratch.lane(lane), kZero);
     e.vzeroall();
-    e.add(rsp, kScratchBytes);
-    e.cfi({CfiKind::adjust_cfa_offset, -kScratchBytes});
+    if (!go_) {
+      e.add(rsp, kScratchBytes);
+      e.cfi({CfiKind::adjust_cfa_offset, -kScratchBytes});
+    }
     e.ret();
   }
 
@@ -385,6 +425,60 @@ class Avx2X4KeccakBuilder {
     };
   }
 
+  // The Go file's decisions, with their figures.
+  std::vector<std::string> go_header_lines(const std::vector<Function>& functions) const {
+    std::size_t absorb_instructions = 0;
+    std::vector<std::string> rates;
+    for (std::size_t i = 1; i < functions.size(); ++i) {
+      absorb_instructions = std::max(absorb_instructions, functions[i].instruction_count());
+      rates.push_back(std::to_string(functions[i].shape.rate_bytes));
+    }
+    std::vector<std::string> lines = {
+        "Keccak-f[1600] on four states at once for amd64 with AVX2, as Go (Plan 9) assembly",
+        "for Go's ABI0: the amd64-avx2-x4 kernel's code (each ymm register holds one lane of",
+        "the four states, lane i of state s at byte 32 * i + 8 * s; the rounds alternate",
+        fmt::format("between the caller's array and a scratch copy, {} unrolled, run {} times).",
+                    count_word(kRoundsPerIteration), count_word(kIterations)),
+        "",
+        fmt::format("Entries: permute ({} instructions) and one absorb entry per rate",
+                    functions.front().instruction_count()),
+        fmt::format("({} bytes; up to {} instructions), which XORs one block of each",
+                    english_list(rates), absorb_instructions),
+        "state into the array first. Go's labels are local to one TEXT, so each entry carries",
+        "its own copy of the loop and epilogue where the System V file jumps into the permute",
+        "entry's.",
+    };
+    const std::vector<std::string> frame = go_frame_lines(
+        functions.front().frame_bytes,
+        {fmt::format("the {}-byte scratch copy of the four states at 0(SP).", kScratchBytes)});
+    lines.insert(lines.end(), frame.begin(), frame.end());
+    lines.insert(
+        lines.end(),
+        {
+            "Work per call: one permutation (24 rounds) of the four states, with one block a",
+            "state XORed in by the absorb entries; the loop over blocks is Go code, so no call",
+            "runs longer than one permutation between preemption points.",
+            "Register roles:",
+            "  DI           the caller's states, loaded from state+0(FP)",
+            "  SI           absorb entries: the array of block pointers, from blocks+8(FP)",
+            "  R8 R9 R10 R11  absorb entries: blocks[0..3]",
+            "  SP           the scratch copy, which alternates with DI round by round",
+            "  AX           the loop's pointer into the round constants",
+            "  CX           the table's end, for the loop test",
+            "  Y0-Y4        theta's D[0..4]",
+            "  Y5-Y9        theta's C[0..4], then each chi row's inputs B[0..4]",
+            "  Y10          the left-shifted half of a rotation",
+            "  Y11          a chi result on its way to memory; the zero that wipes the scratch",
+            "  X12 X13 Y12  absorb entries: one lane of the four blocks, gathered",
+            "The scratch copy is zeroed before the return, and VZEROALL clears every vector",
+            "register (X15 included: ABI0 leaves it undefined, and Go's internal ABI zeroes it",
+            "again after the call), which also ends the dirty upper state for the SSE code",
+            "after it.",
+        });
+    return lines;
+  }
+
+  bool go_ = false;
   BuiltKernel kernel_;
   LabelId round_constants_ = kNoLabel;
   LabelId loop_ = kNoLabel;
@@ -396,6 +490,10 @@ class Avx2X4KeccakBuilder {
 
 BuiltKernel build_keccak_amd64_avx2_x4() {
   return Avx2X4KeccakBuilder().build();
+}
+
+Program build_keccak_amd64_avx2_x4_go() {
+  return Avx2X4KeccakBuilder(true).build_go();
 }
 
 }  // namespace spongegen::kernels

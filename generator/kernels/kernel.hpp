@@ -65,6 +65,8 @@ Program build_keccak_amd64_bmi2_go();
 BuiltKernel build_keccak_arm64_sha3();
 BuiltKernel build_keccak_arm64_scalar();
 BuiltKernel build_keccak_amd64_avx2_x4();
+// The Go (ABI0) file of amd64-avx2-x4: its Keccak-f[1600] entries, for go/keccak's batches.
+Program build_keccak_amd64_avx2_x4_go();
 BuiltKernel build_keccak_amd64_avx512_x8();
 // The Go (ABI0) file of amd64-avx512-x8: its Keccak-f[1600] entries, for go/keccak's batches.
 Program build_keccak_amd64_avx512_x8_go();

@@ -142,7 +142,9 @@ std::vector<GoKernel> go_kernels() {
   std::vector<GoKernel> go = {
       {"amd64-bmi2", "keccakf1600_amd64_bmi2_amd64", kernels::build_keccak_amd64_bmi2_go()},
       {"amd64-avx512-x8", "keccakf1600_amd64_avx512_x8_amd64",
-       kernels::build_keccak_amd64_avx512_x8_go()}};
+       kernels::build_keccak_amd64_avx512_x8_go()},
+      {"amd64-avx2-x4", "keccakf1600_amd64_avx2_x4_amd64",
+       kernels::build_keccak_amd64_avx2_x4_go()}};
   // As for the other kernels (kernels/registry.cpp): each entry clears the registers it wrote.
   for (GoKernel& kernel : go) {
     Program& program = kernel.program;

@@ -1,11 +1,12 @@
 package keccak
 
-// batchStates is how many messages the multi-state kernel hashes at once.
-const batchStates = 8
+// mostStates is the most messages a multi-state kernel hashes at once (batchStates() is
+// the chosen kernel's count).
+const mostStates = 8
 
 // Sum256Batch sets digests[i] to Sum256(messages[i]) for every i, without allocating. Where
-// the CPU has AVX-512, eight messages are hashed at once (the amd64-avx512-x8 kernel);
-// elsewhere one after the other. It panics unless len(digests) == len(messages). No digest
+// the CPU has AVX-512, eight messages are hashed at once (the amd64-avx512-x8 kernel); with
+// AVX2, four (amd64-avx2-x4); elsewhere one after the other. It panics unless len(digests) == len(messages). No digest
 // may share memory with a message.
 func Sum256Batch(digests [][32]byte, messages [][]byte) {
 	if len(digests) != len(messages) {
@@ -20,8 +21,8 @@ func Sum256Batch(digests [][32]byte, messages [][]byte) {
 	sum256Batch(digests, messages)
 }
 
-// sum256Batch hashes the messages eight at a time in lane-interleaved states (lane i of
-// state s at states[batchStates*i+s]). Each state takes the next message as soon as its
+// sum256Batch hashes the messages n = batchStates() at a time in lane-interleaved states
+// (lane i of state s at states[n*i+s]). Each state takes the next message as soon as its
 // last one is done, so messages of any lengths keep the states busy until the last eight.
 // A whole block goes through the kernel's absorb entry, which reads it where it lies; a
 // message's last, partial block is XORed into its state's lanes here, padding included,
@@ -30,12 +31,14 @@ func Sum256Batch(digests [][32]byte, messages [][]byte) {
 // permutes its lanes, and its output is dropped. Everything here is a local that does not
 // escape, so nothing is allocated; the states are zeroed before the return.
 func sum256Batch(digests [][32]byte, messages [][]byte) {
-	var states [batchStates * 25]uint64
+	n := batchStates()
+	var states [mostStates * 25]uint64
 	var zero [rate]byte
-	var blocks [batchStates]*byte
-	var message, offset [batchStates]int
+	var blocks [mostStates]*byte
+	var message, offset [mostStates]int
 	next, busy := 0, 0
-	for s := range message {
+	every := 1<<n - 1 // the bits of the n states
+	for s := 0; s < n; s++ {
 		message[s] = -1
 		blocks[s] = &zero[0]
 		if next < len(messages) {
@@ -46,7 +49,8 @@ func sum256Batch(digests [][32]byte, messages [][]byte) {
 	}
 	for busy > 0 {
 		last := 0 // a bit per state whose message ends with this block
-		for s, m := range message {
+		for s := 0; s < n; s++ {
+			m := message[s]
 			if m < 0 {
 				continue
 			}
@@ -56,27 +60,27 @@ func sum256Batch(digests [][32]byte, messages [][]byte) {
 				offset[s] += rate
 				continue
 			}
-			xorLastBlock(&states, s, rest)
+			xorLastBlock(&states, n, s, rest)
 			blocks[s] = &zero[0]
 			last |= 1 << s
 		}
-		if last == 1<<batchStates-1 {
+		everyState := last == every
+		if everyState {
 			permuteBatch(&states)
 		} else {
 			absorbBatch(&states, &blocks)
 		}
-		everyState := last == 1<<batchStates-1
-		for s := range message {
+		for s := 0; s < n; s++ {
 			if last&(1<<s) == 0 {
 				continue
 			}
 			d := &digests[message[s]]
 			for i := 0; i < 4; i++ {
-				putLe64(d[8*i:], states[batchStates*i+s])
+				putLe64(d[8*i:], states[n*i+s])
 			}
 			if !everyState {
 				for i := 0; i < 25; i++ {
-					states[batchStates*i+s] = 0
+					states[n*i+s] = 0
 				}
 			}
 			message[s], offset[s] = -1, 0
@@ -89,18 +93,18 @@ func sum256Batch(digests [][32]byte, messages [][]byte) {
 		}
 		if everyState {
 			// One clear of the whole array: a fraction of the 200 stores one lane at a time.
-			states = [batchStates * 25]uint64{}
+			states = [mostStates * 25]uint64{}
 		}
 	}
-	states = [batchStates * 25]uint64{}
+	states = [mostStates * 25]uint64{}
 }
 
 // xorLastBlock XORs tail (fewer than rate bytes) and the padding 0x01 ... 0x80 into state s
-// of the lane-interleaved states.
-func xorLastBlock(states *[batchStates * 25]uint64, s int, tail []byte) {
+// of the n lane-interleaved states.
+func xorLastBlock(states *[mostStates * 25]uint64, n, s int, tail []byte) {
 	whole := len(tail) / 8
 	for i := 0; i < whole; i++ {
-		states[batchStates*i+s] ^= le64(tail[8*i:])
+		states[n*i+s] ^= le64(tail[8*i:])
 	}
 	// The last lane's bytes, then 0x01 after them.
 	var word uint64
@@ -116,6 +120,6 @@ func xorLastBlock(states *[batchStates * 25]uint64, s int, tail []byte) {
 	} else {
 		word = 0x01
 	}
-	states[batchStates*whole+s] ^= word
-	states[batchStates*(rate/8-1)+s] ^= 0x80 << 56
+	states[n*whole+s] ^= word
+	states[n*(rate/8-1)+s] ^= 0x80 << 56
 }

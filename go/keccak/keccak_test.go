@@ -221,7 +221,9 @@ func startsWithStackCheck(code []string) bool {
 	if len(code) > 0 && strings.HasPrefix(code[0], "MOVQ FS:") && strings.HasSuffix(code[0], ", R14") {
 		code = code[1:]
 	}
-	if len(code) >= 3 && strings.HasPrefix(code[0], "LEAQ -") && strings.Contains(code[0], "(SP), ") {
+	// objdump prints the displacement as -0x58, or past 0x7f as its 32-bit pattern (0xfffffd58).
+	if len(code) >= 3 && (strings.HasPrefix(code[0], "LEAQ -") || strings.HasPrefix(code[0], "LEAQ 0xffff")) &&
+		strings.Contains(code[0], "(SP), ") {
 		tmp := code[0][strings.LastIndex(code[0], " ")+1:]
 		return code[1] == "CMPQ 0x10(R14), "+tmp && strings.HasPrefix(code[2], "JBE ")
 	}
@@ -234,6 +236,12 @@ func TestStartsWithStackCheckCanFail(t *testing.T) {
 	}
 	if !startsWithStackCheck([]string{"MOVQ FS:0xfffffff8, R14", "LEAQ -0x58(SP), R12", "CMPQ 0x10(R14), R12", "JBE 0x1"}) {
 		t.Fatal("the ABI0 check of a large frame fails")
+	}
+	if !startsWithStackCheck([]string{"MOVQ FS:0xfffffff8, R14", "LEAQ 0xfffffd58(SP), R12", "CMPQ 0x10(R14), R12", "JBE 0x1"}) {
+		t.Fatal("the ABI0 check of an 808-byte frame fails")
+	}
+	if startsWithStackCheck([]string{"MOVQ FS:0xfffffff8, R14", "LEAQ 0x10(SP), R12", "CMPQ 0x10(R14), R12", "JBE 0x1"}) {
+		t.Fatal("an address above SP passes as the check")
 	}
 }
 

@@ -44,9 +44,9 @@ func hasAVX512() bool {
 
 const generatedBuilt = true
 
-// The generated functions the package calls: amd64-bmi2's permute and absorb136, and
-// amd64-avx512-x8's permute and absorb136 (the linker drops the other entries).
-const generatedFunctions = 4
+// The generated functions the package calls: the permute and absorb136 entries of
+// amd64-bmi2, amd64-avx512-x8 and amd64-avx2-x4 (the linker drops the other entries).
+const generatedFunctions = 6
 
 // kernelsHere lists the permutations this CPU runs, the chosen one first.
 func kernelsHere() []string {
@@ -70,26 +70,65 @@ func absorb(a *[25]uint64, block *[rate]byte) {
 	absorbGeneric(a, block)
 }
 
+// hasAVX2 reports whether the CPU has AVX2 (CPUID leaf 7, EBX bit 5) and the OS saves the
+// ymm registers (XCR0 bits 1 and 2, readable where CPUID leaf 1 sets OSXSAVE).
+func hasAVX2() bool {
+	maxLeaf, _, _, _ := cpuid(0, 0)
+	if maxLeaf < 7 {
+		return false
+	}
+	_, _, ecx1, _ := cpuid(1, 0)
+	if ecx1&(1<<27) == 0 {
+		return false
+	}
+	if xcr0, _ := xgetbv(); xcr0&0x6 != 0x6 {
+		return false
+	}
+	_, ebx, _, _ := cpuid(7, 0)
+	return ebx&(1<<5) != 0
+}
+
 // batchKernelsHere lists the multi-state kernels this CPU runs, the chosen one first; "" is
 // one message at a time (Sum256 in turn).
 func batchKernelsHere() []string {
+	kernels := []string{}
 	if hasAVX512() {
-		return []string{"amd64-avx512-x8", ""}
+		kernels = append(kernels, "amd64-avx512-x8")
 	}
-	return []string{""}
+	if hasAVX2() {
+		kernels = append(kernels, "amd64-avx2-x4")
+	}
+	return append(kernels, "")
 }
 
 // useBatchKernel is the multi-state kernel chosen at start-up; tests set it to force one.
 var useBatchKernel = batchKernelsHere()[0]
 
-// absorbBatch XORs blocks[s] (rate bytes each) into state s of the eight lane-interleaved
-// states and permutes them.
-func absorbBatch(states *[batchStates * 25]uint64, blocks *[batchStates]*byte) {
+// batchStates is how many states the chosen multi-state kernel permutes at once.
+func batchStates() int {
+	if useBatchKernel == "amd64-avx2-x4" {
+		return 4
+	}
+	return 8
+}
+
+// absorbBatch XORs blocks[s] (rate bytes each) into state s of the batchStates()
+// lane-interleaved states at the start of states and permutes them.
+func absorbBatch(states *[mostStates * 25]uint64, blocks *[mostStates]*byte) {
+	if useBatchKernel == "amd64-avx2-x4" {
+		sponge_keccakf1600_amd64_avx2_x4_absorb136((*[4 * 25]uint64)(states[:4*25]),
+			(*[4]*byte)(blocks[:4]))
+		return
+	}
 	sponge_keccakf1600_amd64_avx512_x8_absorb136(states, blocks)
 }
 
-// permuteBatch permutes the eight lane-interleaved states.
-func permuteBatch(states *[batchStates * 25]uint64) {
+// permuteBatch permutes the batchStates() lane-interleaved states at the start of states.
+func permuteBatch(states *[mostStates * 25]uint64) {
+	if useBatchKernel == "amd64-avx2-x4" {
+		sponge_keccakf1600_amd64_avx2_x4((*[4 * 25]uint64)(states[:4*25]))
+		return
+	}
 	sponge_keccakf1600_amd64_avx512_x8(states)
 }
 

@@ -111,7 +111,7 @@ TEST_CASE("the Go writer refuses what Go reserves, naming kernel, function and i
 
 TEST_CASE("the amd64-bmi2 Go file: a checked frame, arguments from FP, no R14, no saves") {
   const auto files = pipeline::go_output_files(false);
-  REQUIRE(files.size() == 4);
+  REQUIRE(files.size() == 6);
   CHECK(files[0].name == "keccakf1600_amd64_bmi2_amd64.s");
   CHECK(files[1].name == "keccakf1600_amd64_bmi2_amd64.go");
   const std::string& s = files[0].contents;
@@ -142,7 +142,7 @@ TEST_CASE("the amd64-bmi2 Go file: a checked frame, arguments from FP, no R14, n
 
 TEST_CASE("the amd64-avx512-x8 Go file: a checked frame over unused stack, a loop a TEXT") {
   const auto files = pipeline::go_output_files(false);
-  REQUIRE(files.size() == 4);
+  REQUIRE(files.size() == 6);
   CHECK(files[2].name == "keccakf1600_amd64_avx512_x8_amd64.s");
   CHECK(files[3].name == "keccakf1600_amd64_avx512_x8_amd64.go");
   const std::string& s = files[2].contents;
@@ -162,6 +162,20 @@ TEST_CASE("the amd64-avx512-x8 Go file: a checked frame over unused stack, a loo
   CHECK(s.find("128 >= 128") != std::string::npos);
   CHECK(go.find("func sponge_keccakf1600_amd64_avx512_x8_absorb136(state *[200]uint64, "
                 "blocks *[8]*byte)") != std::string::npos);
+}
+
+TEST_CASE("the amd64-avx2-x4 Go file: the scratch copy in the toolchain's frame") {
+  const auto files = pipeline::go_output_files(false);
+  REQUIRE(files.size() == 6);
+  CHECK(files[4].name == "keccakf1600_amd64_avx2_x4_amd64.s");
+  const std::string& s = files[4].contents;
+  CHECK(s.find("TEXT ·sponge_keccakf1600_amd64_avx2_x4(SB), 0, $800-8\n") != std::string::npos);
+  CHECK(s.find("TEXT ·sponge_keccakf1600_amd64_avx2_x4_absorb136(SB), 0, $800-16\n") !=
+        std::string::npos);
+  // The rounds write the scratch copy from SP up, inside the frame, and never move SP.
+  CHECK(s.find("VMOVDQU Y11, 768(SP)") != std::string::npos);
+  for (const char* absent : {"SUBQ $800, SP", "ADDQ $800, SP", ", R14\n", "ENDBR64", "CALL"})
+    CHECK_MESSAGE(s.find(absent) == std::string::npos, absent);
 }
 
 TEST_CASE("spongegen check covers the Go folder: a changed, missing or stray generated file") {
