@@ -25,6 +25,10 @@ bool is_caller_saved(const Program& program, const RegisterLocation& reg) {
       if (isa == Isa::amd64 && program.go_abi0) {
         return reg.index != 4 && reg.index != 5 && reg.index != 14;
       }
+      if (isa == Isa::arm64 && program.go_abi0) {
+        // All but R18 (the platform's), R27 (the assembler's), g, FP and LR.
+        return reg.index <= 26 && reg.index != 18;
+      }
       if (isa == Isa::amd64) {
         // rbx (3), rsp (4), rbp (5) and r12-r15 are the caller's.
         return reg.index != 3 && reg.index != 4 && reg.index != 5 && reg.index < 12;

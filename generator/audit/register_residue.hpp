@@ -14,9 +14,9 @@ namespace spongegen::audit {
 
 // Whether the caller may find `reg` changed after a call of one of the program's entries:
 // amd64 System V rax, rcx, rdx, rsi, rdi, r8-r11 and every vector register; Go's ABI0 every
-// register but rsp, rbp (the toolchain's epilogue restores it) and r14 (g); arm64 x0-x18 and
-// every vector register (v8-v15's upper halves are the caller's to save). Never the stack
-// pointer or the flags.
+// register but rsp, rbp (the toolchain's epilogue restores it) and r14 (g); arm64 x0-x18
+// (Go: x0-x26 but x18) and every vector register (v8-v15's upper halves are the caller's
+// to save). Never the stack pointer or the flags.
 bool is_caller_saved(const Program& program, const RegisterLocation& reg);
 
 // One return a call of an entry reaches, and the caller-saved registers that hold data there:

@@ -21,7 +21,7 @@ Mem go_argument(int index);
 // The header lines on the frame: `frame_bytes` and what it holds (`frame_contents`, lines of
 // prose that follow "Frame: $N = "), the stack-bound check the toolchain writes for it, why
 // the function is not NOSPLIT, and what ABI0 leaves out (saves, CFI, endbr64).
-std::vector<std::string> go_frame_lines(int frame_bytes,
+std::vector<std::string> go_frame_lines(Isa isa, int frame_bytes,
                                         const std::vector<std::string>& frame_contents);
 
 }  // namespace spongegen::kernels

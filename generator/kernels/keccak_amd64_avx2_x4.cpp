@@ -449,7 +449,7 @@ class Avx2X4KeccakBuilder {
         "entry's.",
     };
     const std::vector<std::string> frame = go_frame_lines(
-        functions.front().frame_bytes,
+        Isa::amd64, functions.front().frame_bytes,
         {fmt::format("the {}-byte scratch copy of the four states at 0(SP).", kScratchBytes)});
     lines.insert(lines.end(), frame.begin(), frame.end());
     lines.insert(

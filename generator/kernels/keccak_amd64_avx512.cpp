@@ -573,9 +573,10 @@ class Avx512KeccakBuilder {
         "Go's labels are local to one TEXT, so each entry carries its own copy of the loop and",
         "epilogue where the System V file jumps into the permute entry's.",
     };
-    for (std::string& line : go_frame_lines(
-             kGoFrameBytes, {"unused (the state never leaves the registers): it is there for the",
-                             "stack-bound check."}))
+    for (std::string& line :
+         go_frame_lines(Isa::amd64, kGoFrameBytes,
+                        {"unused (the state never leaves the registers): it is there for the",
+                         "stack-bound check."}))
       lines.push_back(std::move(line));
     lines.insert(
         lines.end(),

@@ -679,7 +679,7 @@ class Amd64KeccakBuilder {
         "entry's.",
     };
     for (std::string& line : go_frame_lines(
-             permute.frame_bytes,
+             Isa::amd64, permute.frame_bytes,
              {fmt::format("the {}-byte scratch state at 0(SP) and the 8-byte pointer into the",
                           kScratchBytes),
               fmt::format("round constants at {}(SP).", kConstantPointerSlot)}))

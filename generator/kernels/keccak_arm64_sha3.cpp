@@ -10,6 +10,7 @@
 
 #include <string>
 
+#include "kernels/go_entries.hpp"
 #include "kernels/keccak_arm64_schedule.hpp"
 #include "kernels/keccak_entries.hpp"
 #include "model/keccak.hpp"
@@ -34,14 +35,38 @@ constexpr Reg kRoundConstant = x(10);         // walks the round constant table
 constexpr int kFirstSpare = 25;               // v25-v31: theta's C and D, B values, temporaries
 constexpr int kSpareCount = 7;
 constexpr int kFrameBytes = 64;  // d8-d15
+// A Go (ABI0) entry's frame: unused, and as small as keeps the toolchain's stack-bound check.
+constexpr int kGoFrameBytes = kGoSmallestCheckedFrame;
 
 class Arm64KeccakBuilder {
  public:
   // `states`: 1 (arm64-sha3) or 2 (arm64-sha3-x2, both halves of every register).
-  explicit Arm64KeccakBuilder(int states)
-      : states_(states),
+  explicit Arm64KeccakBuilder(int states, bool go = false)
+      : go_(go),
+        states_(states),
         suffix_(states == 1 ? "arm64_sha3" : "arm64_sha3_x2"),
         stem_(states == 1 ? "keccakf1600_arm64_sha3" : "keccakf1600_arm64_sha3_x2") {}
+
+  // The Go (ABI0) file: the Keccak-f[1600] permute entry and one absorb entry per rate. Go
+  // saves no register for its caller, so d8-d15 are not saved; Go's labels are local to one
+  // TEXT, so each entry holds its own copy of the loop and the store.
+  Program build_go() {
+    Program& program = kernel_.program;
+    program.isa = Isa::arm64;
+    program.kernel_name = states_ == 1 ? "arm64-sha3" : "arm64-sha3-x2";
+    program.go_abi0 = true;
+    program.options = {{"syntax", "go (plan 9) arm64"}, {"abi", "go abi0"}};
+    round_constants_ = program.new_label(stem_ + "_round_constants");
+    const keccak::RoundVariant& variant = keccak::model().variants.front();
+    emit_permute_entry(variant);
+    for (const keccak::Rate& rate : variant.absorb_rates)
+      emit_absorb_entry(variant, rate);
+    for (Function& function : program.functions)
+      function.frame_bytes = kGoFrameBytes;
+    add_round_constant_table(program, round_constants_);
+    program.header_lines = go_header_lines(program.functions);
+    return std::move(program);
+  }
 
   BuiltKernel build() {
     Program& program = kernel_.program;
@@ -80,9 +105,13 @@ class Arm64KeccakBuilder {
   // (rounds_), every other entry sets up itself and branches to the loop.
   void emit_permute_entry(const keccak::RoundVariant& variant) {
     Emitter e(kernel_.program, add_permute_entry(kernel_, variant, suffix_, states_));
-    e.bti_c();
-    emit_save_d8_d15(e);
+    emit_entry_start(e, false);
     emit_load_state(e);
+    if (go_) {
+      emit_loop_setup(e, variant);
+      emit_loop_and_store(e);
+      return;
+    }
     if (loop_bound_) {
       emit_loop_setup(e, variant);
       e.b(loop_);
@@ -91,6 +120,28 @@ class Arm64KeccakBuilder {
     loop_bound_ = true;
     e.bind(rounds_);
     emit_loop_setup(e, variant);
+    emit_loop_and_store(e);
+  }
+
+  // AAPCS64: bti c and the saves. Go: the arguments out of the caller's frame into the
+  // registers the AAPCS64 entries receive them in.
+  void emit_entry_start(Emitter& e, bool absorb) {
+    if (!go_) {
+      e.bti_c();
+      emit_save_d8_d15(e);
+      return;
+    }
+    e.ldr(kState, go_argument(0));
+    e.annotate("state");
+    if (absorb) {
+      e.ldr(kBlock, go_argument(1));
+      e.annotate(states_ == 1 ? "block" : "blocks");
+    }
+  }
+
+  // The loop, then the store (and the restore of d8-d15 where they were saved).
+  void emit_loop_and_store(Emitter& e) {
+    if (go_) loop_ = kernel_.program.new_label(stem_ + "_loop");
     e.bind(loop_);
     e.begin_round(0, true);
     emit_round(e);
@@ -98,12 +149,12 @@ class Arm64KeccakBuilder {
     e.cbnz(kRoundsLeft, loop_);
     e.end_round();
     e.blank();
-    e.comment("Store the state and restore d8-d15.");
+    e.comment(go_ ? "Store the state." : "Store the state and restore d8-d15.");
     for (int lane = 0; lane + 1 < keccak::kLanes; lane += 2) {
       e.stp(lane_register(lane), lane_register(lane + 1), at(kState, lane_bytes() * lane));
     }
     e.str(lane_register(24), at(kState, lane_bytes() * 24));
-    emit_restore_d8_d15(e);
+    if (!go_) emit_restore_d8_d15(e);
     e.ret();
   }
 
@@ -120,13 +171,17 @@ class Arm64KeccakBuilder {
 
   void emit_absorb_entry(const keccak::RoundVariant& variant, const keccak::Rate& rate) {
     Emitter e(kernel_.program, add_absorb_entry(kernel_, variant, suffix_, rate, states_));
-    e.bti_c();
-    emit_save_d8_d15(e);
+    emit_entry_start(e, true);
     emit_load_state(e);
     if (states_ == 2) {
       emit_xor_two_blocks(e, rate);
     } else {
       emit_xor_block(e, rate);
+    }
+    if (go_) {
+      emit_loop_setup(e, variant);
+      emit_loop_and_store(e);
+      return;
     }
     if (variant.rounds == keccak::model().variants.front().rounds) {
       e.b(rounds_);
@@ -242,6 +297,61 @@ class Arm64KeccakBuilder {
     e.ld1r(v2d(schedule.free_register), post_index(kRoundConstant, 8));
     e.eor(0, 0, schedule.free_register);
     e.annotate("iota");
+  }
+
+  // The Go file's decisions, with their figures.
+  std::vector<std::string> go_header_lines(const std::vector<Function>& functions) const {
+    std::size_t absorb_instructions = 0;
+    std::vector<std::string> rates;
+    for (std::size_t i = 1; i < functions.size(); ++i) {
+      absorb_instructions = std::max(absorb_instructions, functions[i].instruction_count());
+      rates.push_back(std::to_string(functions[i].shape.rate_bytes));
+    }
+    const bool one = states_ == 1;
+    std::vector<std::string> lines = {
+        one ? "Keccak-f[1600] for arm64 with the SHA3 extension (EOR3, RAX1, XAR, BCAX), as Go"
+            : "Keccak-f[1600] on two states at once for arm64 with the SHA3 extension, as Go",
+        one ? "(Plan 9) assembly for Go's ABI0: the arm64-sha3 kernel's code (lane i in the low"
+            : "(Plan 9) assembly for Go's ABI0: the arm64-sha3-x2 kernel's code (lane i of state",
+        one ? "half of V<i> for the whole permutation, a loop of one round a turn)."
+            : "s in half s of V<i>, lane i of state s at byte 16 * i + 8 * s; a loop of one "
+              "round).",
+        "",
+        fmt::format("Entries: permute ({} instructions) and one absorb entry per rate",
+                    functions.front().instruction_count()),
+        fmt::format("({} bytes; up to {} instructions), which XORs the block{}",
+                    english_list(rates), absorb_instructions, one ? "" : "s"),
+        "into the lanes.",
+        "Go's labels are local to one TEXT, so each entry carries its own copy of the loop and",
+        "the store where the AAPCS64 file branches into the permute entry's.",
+    };
+    const std::vector<std::string> frame =
+        go_frame_lines(Isa::arm64, kGoFrameBytes,
+                       {"unused by this code (the state never leaves the registers): it is",
+                        "there for the stack-bound check."});
+    lines.insert(lines.end(), frame.begin(), frame.end());
+    lines.insert(
+        lines.end(),
+        {
+            "d8-d15, which AAPCS64 makes callee-saved and the AAPCS64 file saves, are the",
+            "caller's to save in Go: they are cleared like the other lanes' registers.",
+            fmt::format("Work per call: one permutation (24 rounds){}, with one block a state",
+                        one ? "" : " of the two states"),
+            "XORed in by the absorb entries; the loop over blocks is Go code, so no call runs",
+            "longer than one permutation between preemption points.",
+            "Register roles:",
+            "  R0           the caller's state, loaded from state+0(FP)",
+            one ? "  R1           absorb entries: the block, from block+8(FP)"
+                : "  R1           absorb entries: the two block pointers, from blocks+8(FP)",
+            one ? "  R9 R10       the rounds left; the pointer into the round constants"
+                : "  R2 R3        absorb entries: blocks[0] and blocks[1]",
+            "  V0-V24       the lanes",
+            "  V25-V31      theta's C and D, the values of rho and pi, the round constant",
+            "  R18 R27-R30  not written: the platform's, the assembler's temporary, g, FP, LR",
+        });
+    if (!one)
+      lines.push_back("  R9 R10       the rounds left; the pointer into the round constants");
+    return lines;
   }
 
   // Every figure of the code comes from the audit (HeaderFigures).
@@ -406,6 +516,7 @@ class Arm64KeccakBuilder {
     };
   }
 
+  bool go_ = false;
   int states_;
   std::string suffix_;
   std::string stem_;
@@ -424,6 +535,14 @@ BuiltKernel build_keccak_arm64_sha3() {
 
 BuiltKernel build_keccak_arm64_sha3_x2() {
   return Arm64KeccakBuilder(2).build();
+}
+
+Program build_keccak_arm64_sha3_go() {
+  return Arm64KeccakBuilder(1, true).build_go();
+}
+
+Program build_keccak_arm64_sha3_x2_go() {
+  return Arm64KeccakBuilder(2, true).build_go();
 }
 
 }  // namespace spongegen::kernels

@@ -63,6 +63,9 @@ BuiltKernel build_keccak_amd64_bmi2();
 // The Go (ABI0) file of amd64-bmi2: its Keccak-f[1600] permute entry, for go/keccak.
 Program build_keccak_amd64_bmi2_go();
 BuiltKernel build_keccak_arm64_sha3();
+// The Go (ABI0) files of arm64-sha3 and arm64-sha3-x2: their Keccak-f[1600] entries.
+Program build_keccak_arm64_sha3_go();
+Program build_keccak_arm64_sha3_x2_go();
 BuiltKernel build_keccak_arm64_scalar();
 BuiltKernel build_keccak_amd64_avx2_x4();
 // The Go (ABI0) file of amd64-avx2-x4: its Keccak-f[1600] entries, for go/keccak's batches.

@@ -144,7 +144,10 @@ std::vector<GoKernel> go_kernels() {
       {"amd64-avx512-x8", "keccakf1600_amd64_avx512_x8_amd64",
        kernels::build_keccak_amd64_avx512_x8_go()},
       {"amd64-avx2-x4", "keccakf1600_amd64_avx2_x4_amd64",
-       kernels::build_keccak_amd64_avx2_x4_go()}};
+       kernels::build_keccak_amd64_avx2_x4_go()},
+      {"arm64-sha3", "keccakf1600_arm64_sha3_arm64", kernels::build_keccak_arm64_sha3_go()},
+      {"arm64-sha3-x2", "keccakf1600_arm64_sha3_x2_arm64",
+       kernels::build_keccak_arm64_sha3_x2_go()}};
   // As for the other kernels (kernels/registry.cpp): each entry clears the registers it wrote.
   for (GoKernel& kernel : go) {
     Program& program = kernel.program;
@@ -158,13 +161,14 @@ std::vector<GoKernel> go_kernels() {
 std::vector<writers::GeneratedFile> go_output_files(bool prove, const VerifyReport& report) {
   // Each kernel runs only where the package's start-up check finds its CPU features; the
   // purego tag selects the portable permutation everywhere.
-  constexpr std::string_view kConstraint = "amd64 && !purego";
   std::vector<writers::GeneratedFile> files;
   for (const GoKernel& go : go_kernels()) {
     if (prove) require_proof(kernel_spec(go.kernel), go.program, report);
-    files.push_back({go.file_stem + ".s", writers::write_go_asm(go.program, kConstraint)});
+    const std::string constraint =
+        go.program.isa == Isa::amd64 ? "amd64 && !purego" : "arm64 && !purego";
+    files.push_back({go.file_stem + ".s", writers::write_go_asm(go.program, constraint)});
     files.push_back(
-        {go.file_stem + ".go", writers::write_go_declarations(go.program, "keccak", kConstraint)});
+        {go.file_stem + ".go", writers::write_go_declarations(go.program, "keccak", constraint)});
   }
   return files;
 }

@@ -62,6 +62,11 @@ class Arm64 : public InstructionSemantics {
   // The address a memory operand accesses, after pre-indexing; post- and pre-indexed forms
   // write the base back.
   Pointer access(const Mem& mem) {
+    if (mem.addressing == Addressing::go_argument) {
+      if (labels_.go_arguments < 0)
+        throw MachineError("an FP argument in an entry that is not Go's");
+      return Pointer{labels_.go_arguments, mem.disp};
+    }
     Value base = read_gp(mem.base);
     Pointer at = address_of(base, "the base register");
     if (mem.addressing == Addressing::post_index) {

@@ -89,6 +89,11 @@ class Run {
   // A Go (ABI0) entry: its arguments in the caller's frame (FP), its own frame allocated and
   // released by the Go toolchain's prologue and epilogue around this code.
   bool go_abi() const { return entry().frame_bytes > 0; }
+  // Where a Go entry's code finds the stack pointer, and must leave it: below the frame the
+  // toolchain's prologue allocated under the saved BP (amd64) or the saved LR and FP (arm64).
+  Pointer go_stack_pointer() const {
+    return {stack_region_, kStackTop - (program_.isa == Isa::amd64 ? 8 : 16) - entry().frame_bytes};
+  }
   void lay_out();
   void cut(int completed);
   void check_return();
@@ -179,11 +184,14 @@ void Run::lay_out() {
   stack_region_ = machine_.add_region("the stack", kStackBytes, true);
   return_region_ = machine_.add_region("the caller's code", 0, false);
   const Value return_address = Value::address({return_region_, 0});
-  if (go_abi()) {
+  if (go_abi() && program_.isa == Isa::amd64) {
     // Below the return address the toolchain's prologue saved BP and allocated the frame.
     machine_.store({stack_region_, kStackTop}, return_address);
-    machine_.gp(amd64::rsp.index) =
-        Value::address({stack_region_, kStackTop - 8 - entry().frame_bytes});
+    machine_.gp(amd64::rsp.index) = Value::address(go_stack_pointer());
+  } else if (go_abi()) {
+    // A leaf's epilogue does not reload LR: x30 must still hold the return address at RET.
+    machine_.stack_pointer() = Value::address(go_stack_pointer());
+    machine_.gp(30) = return_address;
   } else if (program_.isa == Isa::amd64) {
     machine_.store({stack_region_, kStackTop}, return_address);
     machine_.gp(amd64::rsp.index) = Value::address({stack_region_, kStackTop});
@@ -195,7 +203,7 @@ void Run::lay_out() {
   // address): a Windows x64 entry may use the 32 bytes of home space above the return
   // address, no entry anything else.
   Region& stack = machine_.region(stack_region_);
-  stack.writable_below = go_abi() ? kStackTop - 8 : kStackTop;
+  stack.writable_below = go_abi() ? go_stack_pointer().offset + entry().frame_bytes : kStackTop;
   if (case_.win64) {
     stack.home_space_begin = kStackTop + 8;
     stack.home_space_end = kStackTop + 40;
@@ -532,10 +540,14 @@ void Run::check_return() {
   // The callee-saved registers, as the ABI of this entry names them.
   std::vector<int> gp, vectors;
   int vector_words = 0;
-  if (go_abi()) {
+  if (go_abi() && program_.isa == Isa::amd64) {
     // ABI0 preserves no register for its caller (X15 and R14 are restored by Go's internal
     // ABI after the call); the Go writer keeps R14, which the prologue's check loads with g.
     gp = {14};
+  } else if (go_abi()) {
+    // arm64: the registers the Go writer refuses to write: R18 (the platform's), R28 (g),
+    // R29 (the frame pointer the epilogue restores); R30 is checked at the return.
+    gp = {18, 28, 29};
   } else if (program_.isa == Isa::amd64) {
     gp = {3, 5, 12, 13, 14, 15};
     if (case_.win64) {
@@ -637,12 +649,18 @@ void Run::execute(EntryProof& proof) {
       case Control::ret: {
         if (go_abi() && calls.empty()) {
           // The toolchain's epilogue releases the frame this code was given: the stack
-          // pointer must be where the prologue left it.
-          const Value& sp = machine_.gp(amd64::rsp.index);
-          if (!sp.is_address() ||
-              *sp.pointer != Pointer{stack_region_, kStackTop - 8 - entry().frame_bytes}) {
+          // pointer must be where the prologue left it (and on arm64, LR the return address).
+          const Value& sp =
+              program_.isa == Isa::amd64 ? machine_.gp(amd64::rsp.index) : machine_.stack_pointer();
+          if (!sp.is_address() || *sp.pointer != go_stack_pointer()) {
             throw ProofFailure{
                 "at the return: the stack pointer is not where the prologue left it"};
+          }
+          if (program_.isa == Isa::arm64) {
+            const Value& lr = machine_.gp(30);
+            if (!lr.is_address() || *lr.pointer != Pointer{return_region_, 0}) {
+              throw ProofFailure{"at the return: x30 is not the caller's return address"};
+            }
           }
           proof.boundaries = boundaries_;
           check_return();

@@ -25,6 +25,25 @@ func paths(t *testing.T, f func(t *testing.T)) {
 	}
 }
 
+// The kernels chosen here, where the test run names the ones it expects (the arm64 runs
+// under qemu do, for a CPU with SHA3 and one without): a kernel that silently fell back to
+// the portable code would otherwise pass every other test.
+func TestKernelsExpected(t *testing.T) {
+	for _, c := range []struct {
+		env  string
+		here []string
+	}{{"SPONGE_GO_EXPECTED_KERNELS", kernelsHere()}, {"SPONGE_GO_EXPECTED_BATCH_KERNELS", batchKernelsHere()}} {
+		want, set := os.LookupEnv(c.env)
+		if !set {
+			t.Logf("%s not set: this CPU runs %q", c.env, c.here)
+			continue
+		}
+		if got := strings.Join(c.here, ","); got != want {
+			t.Errorf("%s=%q, but this CPU runs %q", c.env, want, got)
+		}
+	}
+}
+
 func katFile(t *testing.T) string {
 	dir := os.Getenv("SPONGE_KAT_DIR")
 	if dir == "" {
@@ -174,20 +193,48 @@ func TestSum256DoesNotAllocate(t *testing.T) {
 
 // Every generated function must begin with the stack-bound check (compare SP with the
 // goroutine's stack guard), the only point where the runtime can stop a hashing goroutine.
+// The test runs where go is (amd64), and checks the arm64 build's functions there too.
 func TestGeneratedFunctionChecksStack(t *testing.T) {
 	if runtime.GOARCH != "amd64" || !generatedBuilt {
-		t.Skip("the generated kernel is not in this build")
+		t.Skip("the generated kernels are not in this build, or go is not here to build one")
 	}
-	// go test runs a binary linked without its symbol table: build the test binary with it.
-	exe := filepath.Join(t.TempDir(), "keccak.test")
-	if out, err := exec.Command("go", "test", "-c", "-o", exe, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go test -c: %v\n%s", err, out)
+	amd64 := generatedPrologues(t, "amd64")
+	if len(amd64) != generatedFunctions {
+		t.Fatalf("%d generated functions in the amd64 binary, want %d: %q", len(amd64), generatedFunctions, amd64)
 	}
-	out, err := exec.Command("go", "tool", "objdump", "-s", "sponge_keccakf1600_amd64_", exe).CombinedOutput()
+	for name, code := range amd64 {
+		if !startsWithStackCheck(code) {
+			t.Errorf("%s begins %q, want the stack-bound check", name, code)
+		}
+	}
+	// The functions keccakf_arm64.go calls.
+	arm64 := generatedPrologues(t, "arm64")
+	for _, want := range []string{"sponge_keccakf1600_arm64_sha3_absorb136", "sponge_keccakf1600_arm64_sha3_x2", "sponge_keccakf1600_arm64_sha3_x2_absorb136"} {
+		if _, ok := arm64["spongegen.dev/keccak."+want+".abi0(SB)"]; !ok {
+			t.Errorf("%s is not in the arm64 binary: %q", want, arm64)
+		}
+	}
+	for name, code := range arm64 {
+		if !startsWithArm64StackCheck(code) {
+			t.Errorf("%s begins %q, want the stack-bound check", name, code)
+		}
+	}
+	t.Logf("first instructions: %q %q", amd64, arm64)
+}
+
+// generatedPrologues builds the test binary for goarch (go test runs one linked without its
+// symbol table) and returns the first four instructions of each generated function in it.
+func generatedPrologues(t *testing.T, goarch string) map[string][]string {
+	exe := filepath.Join(t.TempDir(), "keccak."+goarch+".test")
+	build := exec.Command("go", "test", "-c", "-o", exe, ".")
+	build.Env = append(os.Environ(), "GOARCH="+goarch)
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("GOARCH=%s go test -c: %v\n%s", goarch, err, out)
+	}
+	out, err := exec.Command("go", "tool", "objdump", "-s", "sponge_keccakf1600_"+goarch+"_", exe).CombinedOutput()
 	if err != nil {
 		t.Fatalf("go tool objdump: %v\n%s", err, out)
 	}
-	// Each generated function's first instructions, by its TEXT block.
 	first := map[string][]string{}
 	name := ""
 	for _, line := range strings.Split(string(out), "\n") {
@@ -195,7 +242,7 @@ func TestGeneratedFunctionChecksStack(t *testing.T) {
 		if strings.HasPrefix(line, "TEXT ") {
 			name = ""
 			file := line[strings.LastIndex(line, "/")+1:]
-			if strings.HasPrefix(file, "keccakf1600_amd64_") && strings.HasSuffix(file, "_amd64.s") {
+			if strings.HasPrefix(file, "keccakf1600_"+goarch+"_") && strings.HasSuffix(file, "_"+goarch+".s") {
 				name = strings.Fields(line)[1]
 				first[name] = nil
 			}
@@ -203,15 +250,20 @@ func TestGeneratedFunctionChecksStack(t *testing.T) {
 			first[name] = append(first[name], strings.TrimSpace(line[strings.LastIndex(line, "\t")+1:]))
 		}
 	}
-	if len(first) != generatedFunctions {
-		t.Fatalf("%d generated functions in the binary, want %d\n%s", len(first), generatedFunctions, out)
+	return first
+}
+
+// startsWithArm64StackCheck reports whether code begins with Go's stack-bound check on
+// arm64: g's stack guard (16(R28)) loaded, compared with SP less the frame beyond 128 bytes
+// (or SP itself), then BLS to the stack growth call.
+func startsWithArm64StackCheck(code []string) bool {
+	if len(code) < 3 || code[0] != "MOVD 16(R28), R16" {
+		return false
 	}
-	for name, code := range first {
-		if !startsWithStackCheck(code) {
-			t.Errorf("%s begins %q, want the stack-bound check", name, code)
-		}
+	if strings.HasPrefix(code[1], "SUB $") && strings.HasSuffix(code[1], ", RSP, R17") {
+		return len(code) >= 4 && code[2] == "CMP R16, R17" && strings.HasPrefix(code[3], "BLS ")
 	}
-	t.Logf("first instructions: %q", first)
+	return code[1] == "CMP R16, RSP" && strings.HasPrefix(code[2], "BLS ")
 }
 
 // startsWithStackCheck reports whether code begins with Go's stack-bound check on amd64: g
@@ -242,6 +294,12 @@ func TestStartsWithStackCheckCanFail(t *testing.T) {
 	}
 	if startsWithStackCheck([]string{"MOVQ FS:0xfffffff8, R14", "LEAQ 0x10(SP), R12", "CMPQ 0x10(R14), R12", "JBE 0x1"}) {
 		t.Fatal("an address above SP passes as the check")
+	}
+	if !startsWithArm64StackCheck([]string{"MOVD 16(R28), R16", "SUB $16, RSP, R17", "CMP R16, R17", "BLS 141(PC)"}) {
+		t.Fatal("the arm64 check of a 144-byte frame fails")
+	}
+	if startsWithArm64StackCheck([]string{"MOVD state(FP), R0", "FLDPD (R0), (F0, F1)", "FLDPD 16(R0), (F2, F3)"}) {
+		t.Fatal("an arm64 function without the check passes")
 	}
 }
 

@@ -2,6 +2,7 @@
 // refused with the kernel, function and instruction named, and the amd64-bmi2 Go file's
 // frame and ABI decisions.
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <filesystem>
 #include <string>
@@ -10,6 +11,7 @@
 #include "kernels/kernel.hpp"
 #include "pipeline/generate.hpp"
 #include "program/amd64.hpp"
+#include "program/arm64.hpp"
 #include "spongegen_process.hpp"
 #include "writers/go_writer.hpp"
 
@@ -109,9 +111,61 @@ TEST_CASE("the Go writer refuses what Go reserves, naming kernel, function and i
   CHECK_THROWS_AS((void)reads.last(), GenerationError);
 }
 
+TEST_CASE("the Go writer prints GO.md's arm64 forms and refuses the registers Go keeps") {
+  OneFunction t;
+  t.program.isa = Isa::arm64;
+  arm64::Emitter e(t.program, t.program.functions.back());
+  const LabelId table = t.program.new_label("rc");
+  const LabelId loop = t.program.new_label("loop");
+  e.ldr(arm64::x(0), Mem{kNoBase, 0, Addressing::go_argument, kNoLabel, 8});
+  CHECK(t.last() == "MOVD state+0(FP), R0");
+  e.ldp(arm64::d(0), arm64::d(1), arm64::at(arm64::x(0)));
+  CHECK(t.last() == "FLDPD (R0), (F0, F1)");
+  e.stp(arm64::q(4), arm64::q(5), arm64::at(arm64::x(0), 32));
+  CHECK(t.last() == "FSTPQ (F4, F5), 32(R0)");
+  e.ldr(arm64::d(24), arm64::at(arm64::x(0), 192));
+  CHECK(t.last() == "FMOVD 192(R0), F24");
+  e.eor(3, 2, 1);
+  CHECK(t.last() == "VEOR V1.B16, V2.B16, V3.B16");
+  e.eor(arm64::x(1), arm64::x(2), arm64::ror(arm64::x(3), 13));
+  CHECK(t.last() == "EOR R3@>13, R2, R1");
+  e.eor3(25, 2, 3, 4);
+  CHECK(t.last() == "VEOR3 V4.B16, V3.B16, V2.B16, V25.B16");
+  e.rax1(28, 27, 26);
+  CHECK(t.last() == "VRAX1 V26.D2, V27.D2, V28.D2");
+  e.xar(0, 6, 26, 20);
+  CHECK(t.last() == "VXAR $20, V26.D2, V6.D2, V0.D2");
+  e.bcax(5, 6, 7, 8);
+  CHECK(t.last() == "VBCAX V8.B16, V7.B16, V6.B16, V5.B16");
+  e.ld1r(arm64::v2d(31), arm64::post_index(arm64::x(10), 8));
+  CHECK(t.last() == "VLD1R.P 8(R10), [V31.D2]");
+  e.adr(arm64::x(10), table);
+  CHECK(t.last() == "MOVD $rc<>(SB), R10");
+  e.mov(arm64::x(9), 24);
+  CHECK(t.last() == "MOVD $24, R9");
+  e.sub(arm64::x(9), arm64::x(9), 1);
+  CHECK(t.last() == "SUB $1, R9, R9");
+  e.cbnz(arm64::x(9), loop);
+  CHECK(t.last() == "CBNZ R9, loop");
+  e.ret();
+  CHECK(t.last() == "RET");
+  for (int reserved : {18, 27, 28, 29, 30}) {
+    e.mov(arm64::x(reserved), 1);
+    try {
+      (void)t.last();
+      FAIL("writing R", reserved, " accepted");
+    } catch (const GenerationError& error) {
+      CHECK(std::string(error.what()).find(fmt::format("writes R{}", reserved)) !=
+            std::string::npos);
+    }
+  }
+  e.bti_c();
+  CHECK_THROWS_AS((void)t.last(), GenerationError);
+}
+
 TEST_CASE("the amd64-bmi2 Go file: a checked frame, arguments from FP, no R14, no saves") {
   const auto files = pipeline::go_output_files(false);
-  REQUIRE(files.size() == 6);
+  REQUIRE(files.size() == 10);
   CHECK(files[0].name == "keccakf1600_amd64_bmi2_amd64.s");
   CHECK(files[1].name == "keccakf1600_amd64_bmi2_amd64.go");
   const std::string& s = files[0].contents;
@@ -142,7 +196,7 @@ TEST_CASE("the amd64-bmi2 Go file: a checked frame, arguments from FP, no R14, n
 
 TEST_CASE("the amd64-avx512-x8 Go file: a checked frame over unused stack, a loop a TEXT") {
   const auto files = pipeline::go_output_files(false);
-  REQUIRE(files.size() == 6);
+  REQUIRE(files.size() == 10);
   CHECK(files[2].name == "keccakf1600_amd64_avx512_x8_amd64.s");
   CHECK(files[3].name == "keccakf1600_amd64_avx512_x8_amd64.go");
   const std::string& s = files[2].contents;
@@ -166,7 +220,7 @@ TEST_CASE("the amd64-avx512-x8 Go file: a checked frame over unused stack, a loo
 
 TEST_CASE("the amd64-avx2-x4 Go file: the scratch copy in the toolchain's frame") {
   const auto files = pipeline::go_output_files(false);
-  REQUIRE(files.size() == 6);
+  REQUIRE(files.size() == 10);
   CHECK(files[4].name == "keccakf1600_amd64_avx2_x4_amd64.s");
   const std::string& s = files[4].contents;
   CHECK(s.find("TEXT ·sponge_keccakf1600_amd64_avx2_x4(SB), 0, $800-8\n") != std::string::npos);
@@ -176,6 +230,24 @@ TEST_CASE("the amd64-avx2-x4 Go file: the scratch copy in the toolchain's frame"
   CHECK(s.find("VMOVDQU Y11, 768(SP)") != std::string::npos);
   for (const char* absent : {"SUBQ $800, SP", "ADDQ $800, SP", ", R14\n", "ENDBR64", "CALL"})
     CHECK_MESSAGE(s.find(absent) == std::string::npos, absent);
+}
+
+TEST_CASE("the arm64-sha3 Go files: no saves, no BTI, arguments from FP, a loop a TEXT") {
+  const auto files = pipeline::go_output_files(false);
+  REQUIRE(files.size() == 10);
+  for (std::size_t i : {6, 8}) {
+    const std::string& s = files[i].contents;
+    CHECK(s.find("//go:build arm64 && !purego") != std::string::npos);
+    CHECK(s.find("MOVD state+0(FP), R0") != std::string::npos);
+    for (const char* absent : {"HINT", "FSTPD (F8, F9), -", "R30", "RSP)\n", "R28,"})
+      CHECK_MESSAGE(s.find(absent, s.find("TEXT ")) == std::string::npos, absent);
+  }
+  CHECK(files[6].name == "keccakf1600_arm64_sha3_arm64.s");
+  CHECK(files[8].name == "keccakf1600_arm64_sha3_x2_arm64.s");
+  CHECK(files[6].contents.find("TEXT ·sponge_keccakf1600_arm64_sha3(SB), 0, $128-8\n") !=
+        std::string::npos);
+  CHECK(files[9].contents.find("func sponge_keccakf1600_arm64_sha3_x2_absorb136(state "
+                               "*[50]uint64, blocks *[2]*byte)") != std::string::npos);
 }
 
 TEST_CASE("spongegen check covers the Go folder: a changed, missing or stray generated file") {

@@ -2,8 +2,8 @@
 # The Go package's tests (go/keccak): go vet for amd64 and arm64, then go test with every
 # permutation this CPU runs forced in turn (the tests do that), with and without the
 # purego tag, with the differential tests against Debian's x/crypto; and the arm64 build
-# (the portable permutation) under qemu-aarch64 where it is installed; then a short pass of
-# the fuzz target.
+# under qemu-aarch64 where it is installed, on a CPU with SHA3 and one without; then a short
+# pass of the fuzz target.
 #   go_tests.sh GO SOURCE_DIR WORK_DIR KAT_DIR GOCODE_DIR
 # Everything Go writes (build cache, the GOPATH it builds in) stays under WORK_DIR.
 set -euo pipefail
@@ -31,7 +31,14 @@ stage env GOARCH=arm64 "$go" vet "$pkg"
 stage "$go" test -count=1 -v -tags xcrypto "$pkg"
 stage "$go" test -count=1 -tags 'xcrypto purego' "$pkg"
 if command -v qemu-aarch64 >/dev/null; then
-  stage env GOARCH=arm64 "$go" test -count=1 -exec qemu-aarch64 -tags xcrypto "$pkg"
+  # A CPU with the SHA3 extension (the generated kernels run) and one without (the portable
+  # permutation): each run checks that it chose the kernels named here.
+  stage env GOARCH=arm64 QEMU_CPU=max SPONGE_GO_EXPECTED_KERNELS=arm64-sha3,portable \
+    SPONGE_GO_EXPECTED_BATCH_KERNELS=arm64-sha3-x2, \
+    "$go" test -count=1 -exec qemu-aarch64 -tags xcrypto "$pkg"
+  stage env GOARCH=arm64 QEMU_CPU=cortex-a72 SPONGE_GO_EXPECTED_KERNELS=portable \
+    SPONGE_GO_EXPECTED_BATCH_KERNELS= \
+    "$go" test -count=1 -exec qemu-aarch64 -tags xcrypto "$pkg"
 else
   echo "== qemu-aarch64 not found: the arm64 tests are left out"
 fi

@@ -1,0 +1,91 @@
+//go:build arm64 && !purego
+
+package keccak
+
+import (
+	"encoding/binary"
+	"os"
+)
+
+// hasSHA3 reports whether the kernel says the CPU has the SHA3 instructions (EOR3, RAX1,
+// XAR, BCAX): bit 17 of AT_HWCAP in the process's auxiliary vector, read from
+// /proc/self/auxv (pairs of 64-bit words, tag then value). Where it cannot be read, the
+// portable permutation runs.
+func hasSHA3() bool {
+	const atHWCAP, hwcapSHA3 = 16, 1 << 17
+	auxv, err := os.ReadFile("/proc/self/auxv")
+	if err != nil {
+		return false
+	}
+	for ; len(auxv) >= 16; auxv = auxv[16:] {
+		if binary.LittleEndian.Uint64(auxv) == atHWCAP {
+			return binary.LittleEndian.Uint64(auxv[8:])&hwcapSHA3 != 0
+		}
+	}
+	return false
+}
+
+var haveSHA3 = hasSHA3()
+
+const generatedBuilt = true
+
+// The generated functions the package calls: the absorb136 entry of arm64-sha3, and the
+// permute and absorb136 entries of arm64-sha3-x2 (the linker drops the others).
+const generatedFunctions = 3
+
+// kernelsHere lists the permutations this CPU runs, the chosen one first.
+func kernelsHere() []string {
+	if haveSHA3 {
+		return []string{"arm64-sha3", "portable"}
+	}
+	return []string{"portable"}
+}
+
+// useKernel is the permutation chosen at start-up; tests set it to force one.
+var useKernel = kernelsHere()[0]
+
+// kernelName names the permutation chosen at start-up.
+var kernelName = useKernel
+
+func absorb(a *[25]uint64, block *[rate]byte) {
+	if useKernel == "arm64-sha3" {
+		sponge_keccakf1600_arm64_sha3_absorb136(a, block)
+		return
+	}
+	absorbGeneric(a, block)
+}
+
+func permute(a *[25]uint64) {
+	if useKernel == "arm64-sha3" {
+		sponge_keccakf1600_arm64_sha3(a)
+		return
+	}
+	keccakF1600Generic(a)
+}
+
+// batchKernelsHere lists the multi-state kernels this CPU runs, the chosen one first; "" is
+// one message at a time (Sum256 in turn).
+func batchKernelsHere() []string {
+	if haveSHA3 {
+		return []string{"arm64-sha3-x2", ""}
+	}
+	return []string{""}
+}
+
+// useBatchKernel is the multi-state kernel chosen at start-up; tests set it to force one.
+var useBatchKernel = batchKernelsHere()[0]
+
+// batchStates is how many states the multi-state kernel permutes at once.
+func batchStates() int { return 2 }
+
+// absorbBatch XORs blocks[s] (rate bytes each) into state s of the two lane-interleaved
+// states at the start of states and permutes them.
+func absorbBatch(states *[mostStates * 25]uint64, blocks *[mostStates]*byte) {
+	sponge_keccakf1600_arm64_sha3_x2_absorb136((*[2 * 25]uint64)(states[:2*25]),
+		(*[2]*byte)(blocks[:2]))
+}
+
+// permuteBatch permutes the two lane-interleaved states at the start of states.
+func permuteBatch(states *[mostStates * 25]uint64) {
+	sponge_keccakf1600_arm64_sha3_x2((*[2 * 25]uint64)(states[:2*25]))
+}
