@@ -6,8 +6,9 @@ const mostStates = 8
 
 // Sum256Batch sets digests[i] to Sum256(messages[i]) for every i, without allocating. Where
 // the CPU has AVX-512, eight messages are hashed at once (the amd64-avx512-x8 kernel); with
-// AVX2, four (amd64-avx2-x4); elsewhere one after the other. It panics unless len(digests) == len(messages). No digest
-// may share memory with a message.
+// AVX2, four (amd64-avx2-x4); on arm64 with SHA3, two (arm64-sha3-x2); elsewhere one after
+// the other. It panics unless len(digests) == len(messages). No digest may share memory
+// with a message.
 func Sum256Batch(digests [][32]byte, messages [][]byte) {
 	if len(digests) != len(messages) {
 		panic("keccak: Sum256Batch needs one digest per message")
@@ -23,7 +24,7 @@ func Sum256Batch(digests [][32]byte, messages [][]byte) {
 
 // sum256Batch hashes the messages n = batchStates() at a time in lane-interleaved states
 // (lane i of state s at states[n*i+s]). Each state takes the next message as soon as its
-// last one is done, so messages of any lengths keep the states busy until the last eight.
+// last one is done, so messages of any lengths keep the states busy until the last n.
 // A whole block goes through the kernel's absorb entry, which reads it where it lies; a
 // message's last, partial block is XORed into its state's lanes here, padding included,
 // and the state's pointer is to a zero block. When every state is at its last block (all
@@ -108,15 +109,15 @@ func xorLastBlock(states *[mostStates * 25]uint64, n, s int, tail []byte) {
 	}
 	// The last lane's bytes, then 0x01 after them.
 	var word uint64
-	if n := len(tail) - 8*whole; n > 0 {
+	if left := len(tail) - 8*whole; left > 0 {
 		if len(tail) >= 8 {
-			word = le64(tail[len(tail)-8:]) >> (64 - 8*n)
+			word = le64(tail[len(tail)-8:]) >> (64 - 8*left)
 		} else {
-			for i := n - 1; i >= 0; i-- {
+			for i := left - 1; i >= 0; i-- {
 				word = word<<8 | uint64(tail[i])
 			}
 		}
-		word |= 0x01 << (8 * n)
+		word |= 0x01 << (8 * left)
 	} else {
 		word = 0x01
 	}

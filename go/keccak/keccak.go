@@ -1,8 +1,9 @@
 // Package keccak is Keccak-256 (the legacy padding, domain byte 0x01, as Ethereum uses it)
-// with the API of fastkeccak: a program switches by changing its import path. On amd64
-// cores with BMI1 and BMI2 the permutation is spongegen's amd64-bmi2 kernel, written as Go
-// assembly by the generator (keccakf1600_amd64_bmi2_amd64.s); elsewhere, and under the
-// purego build tag, it is portable Go.
+// with the API of fastkeccak: a program switches by changing its import path. The
+// permutation is one of spongegen's kernels, written as Go assembly by the generator
+// (keccakf1600_*.s): amd64-bmi2 on amd64 cores with BMI1 and BMI2, arm64-sha3 on arm64
+// cores with the SHA3 extension; Sum256Batch runs the multi-state kernels (AVX-512, AVX2,
+// arm64 SHA3). Elsewhere, and under the purego build tag, it is portable Go.
 package keccak
 
 import (
