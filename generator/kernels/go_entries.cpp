@@ -8,6 +8,18 @@ Mem go_argument(int index) {
   return Mem{kNoBase, 8 * index, Addressing::go_argument, kNoLabel, 8};
 }
 
+void add_go_keccak_entries(
+    Program& program, int frame_bytes,
+    const std::function<void(const keccak::RoundVariant&)>& permute,
+    const std::function<void(const keccak::RoundVariant&, const keccak::Rate&)>& absorb) {
+  const keccak::RoundVariant& variant = keccak::model().variants.front();
+  permute(variant);
+  for (const keccak::Rate& rate : variant.absorb_rates)
+    absorb(variant, rate);
+  for (Function& function : program.functions)
+    function.frame_bytes = frame_bytes;
+}
+
 std::vector<std::string> go_frame_lines(Isa isa, int frame_bytes,
                                         const std::vector<std::string>& frame_contents) {
   if (frame_bytes < kGoSmallestCheckedFrame) {

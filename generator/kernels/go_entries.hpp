@@ -3,10 +3,12 @@
 // preemptible, and why it is not NOSPLIT).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "model/keccak.hpp"
 #include "program/program.hpp"
 
 namespace spongegen::kernels {
@@ -17,6 +19,14 @@ constexpr int kGoSmallestCheckedFrame = 128;
 
 // The 8-byte argument at position `index` of the Go declaration: name+8*index(FP).
 Mem go_argument(int index);
+
+// A Go file's entries: Keccak-f[1600]'s permute entry and one absorb entry per rate (the Go
+// package is Keccak-256), as the builder's `permute` and `absorb` emit them, each with the
+// frame the toolchain allocates.
+void add_go_keccak_entries(
+    Program& program, int frame_bytes,
+    const std::function<void(const keccak::RoundVariant&)>& permute,
+    const std::function<void(const keccak::RoundVariant&, const keccak::Rate&)>& absorb);
 
 // The header lines on the frame: `frame_bytes` and what it holds (`frame_contents`, lines of
 // prose that follow "Frame: $N = "), the stack-bound check the toolchain writes for it, why

@@ -87,12 +87,9 @@ class Avx2X4KeccakBuilder {
     program.options = {
         {"syntax", "go (plan 9) amd64"}, {"states", "4, lane-interleaved"}, {"abi", "go abi0"}};
     round_constants_ = program.new_label("keccakf1600_amd64_avx2_x4_round_constants");
-    const keccak::RoundVariant& variant = keccak::model().variants.front();
-    emit_permute_entry(variant);
-    for (const keccak::Rate& rate : variant.absorb_rates)
-      emit_absorb_entry(variant, rate);
-    for (Function& function : program.functions)
-      function.frame_bytes = kScratchBytes;
+    add_go_keccak_entries(
+        program, kScratchBytes, [this](const keccak::RoundVariant& v) { emit_permute_entry(v); },
+        [this](const keccak::RoundVariant& v, const keccak::Rate& r) { emit_absorb_entry(v, r); });
     add_tables();
     program.header_lines = go_header_lines(program.functions);
     return std::move(program);

@@ -121,12 +121,9 @@ class Avx512KeccakBuilder {
                        {"abi", "go abi0"}};
     const std::string stem = fmt::format("keccakf1600_{}", width_.symbol_suffix);
     round_constants_ = program.new_label(stem + "_round_constants");
-    const keccak::RoundVariant& variant = keccak::model().variants.front();
-    emit_permute_entry(variant);
-    for (const keccak::Rate& rate : variant.absorb_rates)
-      emit_absorb_entry(variant, rate);
-    for (Function& function : program.functions)
-      function.frame_bytes = kGoFrameBytes;
+    add_go_keccak_entries(
+        program, kGoFrameBytes, [this](const keccak::RoundVariant& v) { emit_permute_entry(v); },
+        [this](const keccak::RoundVariant& v, const keccak::Rate& r) { emit_absorb_entry(v, r); });
     add_tables();
     program.header_lines = go_header_lines(program.functions);
     return std::move(program);

@@ -120,13 +120,12 @@ class Amd64KeccakBuilder {
     round_constants_ = program.new_label("keccakf1600_amd64_bmi2_round_constants");
     second_round_ = program.new_label("keccakf1600_amd64_bmi2_second_round");
     loop_ = program.new_label("keccakf1600_amd64_bmi2_loop");
-    const keccak::RoundVariant& variant = keccak::model().variants.front();
-    check_round_count(variant);
-    emit_permute_entry(variant);
-    for (const keccak::Rate& rate : variant.absorb_rates)
-      emit_go_absorb_entry(variant, rate);
-    for (Function& function : program.functions)
-      function.frame_bytes = kFrameBytes;
+    check_round_count(keccak::model().variants.front());
+    add_go_keccak_entries(
+        program, kFrameBytes, [this](const keccak::RoundVariant& v) { emit_permute_entry(v); },
+        [this](const keccak::RoundVariant& v, const keccak::Rate& r) {
+          emit_go_absorb_entry(v, r);
+        });
     add_round_constant_table(program, round_constants_);
     program.header_lines = go_header_lines(program.functions);
     return std::move(program);

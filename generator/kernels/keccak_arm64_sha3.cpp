@@ -57,12 +57,9 @@ class Arm64KeccakBuilder {
     program.go_abi0 = true;
     program.options = {{"syntax", "go (plan 9) arm64"}, {"abi", "go abi0"}};
     round_constants_ = program.new_label(stem_ + "_round_constants");
-    const keccak::RoundVariant& variant = keccak::model().variants.front();
-    emit_permute_entry(variant);
-    for (const keccak::Rate& rate : variant.absorb_rates)
-      emit_absorb_entry(variant, rate);
-    for (Function& function : program.functions)
-      function.frame_bytes = kGoFrameBytes;
+    add_go_keccak_entries(
+        program, kGoFrameBytes, [this](const keccak::RoundVariant& v) { emit_permute_entry(v); },
+        [this](const keccak::RoundVariant& v, const keccak::Rate& r) { emit_absorb_entry(v, r); });
     add_round_constant_table(program, round_constants_);
     program.header_lines = go_header_lines(program.functions);
     return std::move(program);

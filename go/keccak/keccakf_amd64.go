@@ -23,10 +23,10 @@ func hasBMI() bool {
 //go:noescape
 func xgetbv() (eax, edx uint32)
 
-// hasAVX512 reports whether the CPU has AVX-512F (CPUID leaf 7, EBX bit 16) and the OS
-// saves its state: XCR0 bits 1, 2 (SSE, AVX) and 5-7 (opmask, both halves of the zmm
-// registers), readable where CPUID leaf 1 sets OSXSAVE (ECX bit 27).
-func hasAVX512() bool {
+// hasVectorFeature reports whether the CPU has the feature of CPUID leaf 7's EBX bit, and
+// the OS saves the register state that XCR0's bits in xcr0Mask name (XCR0 is readable where
+// CPUID leaf 1 sets OSXSAVE, ECX bit 27).
+func hasVectorFeature(ebxBit uint, xcr0Mask uint32) bool {
 	maxLeaf, _, _, _ := cpuid(0, 0)
 	if maxLeaf < 7 {
 		return false
@@ -35,12 +35,19 @@ func hasAVX512() bool {
 	if ecx1&(1<<27) == 0 {
 		return false
 	}
-	if xcr0, _ := xgetbv(); xcr0&0xe6 != 0xe6 {
+	if xcr0, _ := xgetbv(); xcr0&xcr0Mask != xcr0Mask {
 		return false
 	}
 	_, ebx, _, _ := cpuid(7, 0)
-	return ebx&(1<<16) != 0
+	return ebx&(1<<ebxBit) != 0
 }
+
+// hasAVX512 reports AVX-512F (EBX bit 16) with XCR0 bits 1, 2 (SSE, AVX) and 5-7 (opmask,
+// both halves of the zmm registers).
+func hasAVX512() bool { return hasVectorFeature(16, 0xe6) }
+
+// hasAVX2 reports AVX2 (EBX bit 5) with XCR0 bits 1 and 2 (the xmm and ymm registers).
+func hasAVX2() bool { return hasVectorFeature(5, 0x6) }
 
 const generatedBuilt = true
 
@@ -68,24 +75,6 @@ func absorb(a *[25]uint64, block *[rate]byte) {
 		return
 	}
 	absorbGeneric(a, block)
-}
-
-// hasAVX2 reports whether the CPU has AVX2 (CPUID leaf 7, EBX bit 5) and the OS saves the
-// ymm registers (XCR0 bits 1 and 2, readable where CPUID leaf 1 sets OSXSAVE).
-func hasAVX2() bool {
-	maxLeaf, _, _, _ := cpuid(0, 0)
-	if maxLeaf < 7 {
-		return false
-	}
-	_, _, ecx1, _ := cpuid(1, 0)
-	if ecx1&(1<<27) == 0 {
-		return false
-	}
-	if xcr0, _ := xgetbv(); xcr0&0x6 != 0x6 {
-		return false
-	}
-	_, ebx, _, _ := cpuid(7, 0)
-	return ebx&(1<<5) != 0
 }
 
 // batchKernelsHere lists the multi-state kernels this CPU runs, the chosen one first; "" is
