@@ -1,6 +1,7 @@
 // The tree modes' leaves on the batch kernels (leaf_hashing.hpp): KangarooTwelve's and
-// ParallelHash's whole leaves are hashed N at a time on a multi-state kernel, the rest on the
-// single-state path, and the outputs must be the sequential path's, in leaf order.
+// ParallelHash's whole leaves are hashed up to N at a time on a multi-state kernel, a lone
+// last leaf on the single-state path, and the outputs must be the sequential path's, in
+// leaf order.
 //
 // - On every compiled batch kernel this CPU runs, called directly: hash_whole_leaves for the
 //   four leaf functions (KT128, KT256: TurboSHAKE, D = 0x0B; ParallelHash128/256: SHAKE),

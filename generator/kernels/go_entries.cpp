@@ -2,6 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <sstream>
+
+#include "kernels/keccak_entries.hpp"
+
 namespace spongegen::kernels {
 
 Mem go_argument(int index) {
@@ -20,6 +25,24 @@ void add_go_keccak_entries(
     function.frame_bytes = frame_bytes;
 }
 
+namespace {
+
+// `text` broken into lines of at most 88 characters at its spaces.
+std::vector<std::string> wrapped(const std::string& text) {
+  constexpr std::size_t kWidth = 88;
+  std::vector<std::string> lines(1);
+  std::istringstream words(text);
+  for (std::string word; words >> word;) {
+    if (!lines.back().empty() && lines.back().size() + 1 + word.size() > kWidth)
+      lines.emplace_back();
+    lines.back() += (lines.back().empty() ? "" : " ") + word;
+  }
+  return lines;
+}
+
+// The header lines on the frame: `frame_bytes` and what it holds (`frame_contents`, lines of
+// prose that follow "Frame: $N = "), the stack-bound check the toolchain writes for it, why
+// the function is not NOSPLIT, and what ABI0 leaves out (saves, CFI, endbr64).
 std::vector<std::string> go_frame_lines(Isa isa, int frame_bytes,
                                         const std::vector<std::string>& frame_contents) {
   if (frame_bytes < kGoSmallestCheckedFrame) {
@@ -73,6 +96,38 @@ std::vector<std::string> go_frame_lines(Isa isa, int frame_bytes,
         "ABI0 saves no register: no saves of d8-d15, no CFI, no BTI landing pad (Go binaries");
     lines.emplace_back("are not BTI-marked).");
   }
+  return lines;
+}
+
+}  // namespace
+
+std::vector<std::string> go_keccak_header_lines(Isa isa, const std::vector<Function>& functions,
+                                                int states, std::string_view absorb_does,
+                                                const std::vector<std::string>& frame_contents) {
+  const Function& permute = functions.front();
+  std::size_t absorb_instructions = 0;
+  std::vector<std::string> rates;
+  for (std::size_t i = 1; i < functions.size(); ++i) {
+    absorb_instructions = std::max(absorb_instructions, functions[i].instruction_count());
+    rates.push_back(std::to_string(functions[i].shape.rate_bytes));
+  }
+  const bool amd64 = isa == Isa::amd64;
+  std::vector<std::string> lines = wrapped(fmt::format(
+      "Entries: permute ({} instructions) and one absorb entry per rate ({} bytes; up to {} "
+      "instructions), which {}. Go's labels are local to one TEXT, so each entry carries its "
+      "own copy of the loop and the code after it, where the {} file {} into the permute "
+      "entry's.",
+      permute.instruction_count(), english_list(rates), absorb_instructions, absorb_does,
+      amd64 ? "System V" : "AAPCS64", amd64 ? "jumps" : "branches"));
+  for (std::string& line : go_frame_lines(isa, permute.frame_bytes, frame_contents))
+    lines.push_back(std::move(line));
+  for (std::string& line : wrapped(fmt::format(
+           "Work per call: one permutation (24 rounds){}, with one block {}XORed in by the absorb "
+           "entries; the loop over blocks is Go code, so no call runs longer than one "
+           "permutation between preemption points.",
+           states == 1 ? "" : fmt::format(" of the {} states", count_word(states)),
+           states == 1 ? "" : "a state ")))
+    lines.push_back(std::move(line));
   return lines;
 }
 

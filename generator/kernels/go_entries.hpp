@@ -28,10 +28,13 @@ void add_go_keccak_entries(
     const std::function<void(const keccak::RoundVariant&)>& permute,
     const std::function<void(const keccak::RoundVariant&, const keccak::Rate&)>& absorb);
 
-// The header lines on the frame: `frame_bytes` and what it holds (`frame_contents`, lines of
-// prose that follow "Frame: $N = "), the stack-bound check the toolchain writes for it, why
-// the function is not NOSPLIT, and what ABI0 leaves out (saves, CFI, endbr64).
-std::vector<std::string> go_frame_lines(Isa isa, int frame_bytes,
-                                        const std::vector<std::string>& frame_contents);
+// The header paragraphs every Go Keccak file shares, in this order: its entries
+// (`functions`, laid out by add_go_keccak_entries: permute first, then one absorb entry per
+// rate), ending with `absorb_does` (what an absorb entry does with the blocks); the frame
+// (go_frame_lines, `frame_contents`); and the work a call does between preemption points.
+// `states` is how many states a call permutes.
+std::vector<std::string> go_keccak_header_lines(Isa isa, const std::vector<Function>& functions,
+                                                int states, std::string_view absorb_does,
+                                                const std::vector<std::string>& frame_contents);
 
 }  // namespace spongegen::kernels

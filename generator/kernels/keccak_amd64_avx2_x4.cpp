@@ -424,12 +424,6 @@ class Avx2X4KeccakBuilder {
 
   // The Go file's decisions, with their figures.
   std::vector<std::string> go_header_lines(const std::vector<Function>& functions) const {
-    std::size_t absorb_instructions = 0;
-    std::vector<std::string> rates;
-    for (std::size_t i = 1; i < functions.size(); ++i) {
-      absorb_instructions = std::max(absorb_instructions, functions[i].instruction_count());
-      rates.push_back(std::to_string(functions[i].shape.rate_bytes));
-    }
     std::vector<std::string> lines = {
         "Keccak-f[1600] on four states at once for amd64 with AVX2, as Go (Plan 9) assembly",
         "for Go's ABI0: the amd64-avx2-x4 kernel's code (each ymm register holds one lane of",
@@ -437,24 +431,14 @@ class Avx2X4KeccakBuilder {
         fmt::format("between the caller's array and a scratch copy, {} unrolled, run {} times).",
                     count_word(kRoundsPerIteration), count_word(kIterations)),
         "",
-        fmt::format("Entries: permute ({} instructions) and one absorb entry per rate",
-                    functions.front().instruction_count()),
-        fmt::format("({} bytes; up to {} instructions), which XORs one block of each",
-                    english_list(rates), absorb_instructions),
-        "state into the array first. Go's labels are local to one TEXT, so each entry carries",
-        "its own copy of the loop and epilogue where the System V file jumps into the permute",
-        "entry's.",
     };
-    const std::vector<std::string> frame = go_frame_lines(
-        Isa::amd64, functions.front().frame_bytes,
-        {fmt::format("the {}-byte scratch copy of the four states at 0(SP).", kScratchBytes)});
-    lines.insert(lines.end(), frame.begin(), frame.end());
+    for (std::string& line : go_keccak_header_lines(
+             Isa::amd64, functions, 4, "XORs one block of each state into the array first",
+             {fmt::format("the {}-byte scratch copy of the four states at 0(SP).", kScratchBytes)}))
+      lines.push_back(std::move(line));
     lines.insert(
         lines.end(),
         {
-            "Work per call: one permutation (24 rounds) of the four states, with one block a",
-            "state XORed in by the absorb entries; the loop over blocks is Go code, so no call",
-            "runs longer than one permutation between preemption points.",
             "Register roles:",
             "  DI           the caller's states, loaded from state+0(FP)",
             "  SI           absorb entries: the array of block pointers, from blocks+8(FP)",

@@ -544,12 +544,6 @@ class Avx512KeccakBuilder {
 
   // The Go file's decisions, with their figures.
   std::vector<std::string> go_header_lines(const std::vector<Function>& functions) const {
-    std::size_t absorb_instructions = 0;
-    std::vector<std::string> rates;
-    for (std::size_t i = 1; i < functions.size(); ++i) {
-      absorb_instructions = std::max(absorb_instructions, functions[i].instruction_count());
-      rates.push_back(std::to_string(functions[i].shape.rate_bytes));
-    }
     const std::string states = count_word(width_.states);
     std::vector<std::string> lines = {
         fmt::format("Keccak-f[1600] on {} states at once for amd64 with AVX-512F, as Go (Plan 9)",
@@ -562,27 +556,16 @@ class Avx512KeccakBuilder {
                     states, width_.lane_bytes()),
         "stay in registers through the rounds, a loop of one round a turn).",
         "",
-        fmt::format("Entries: permute ({} instructions) and one absorb entry per rate",
-                    functions.front().instruction_count()),
-        fmt::format("({} bytes; up to {} instructions), which gathers one block of each",
-                    english_list(rates), absorb_instructions),
-        "state into its lanes.",
-        "Go's labels are local to one TEXT, so each entry carries its own copy of the loop and",
-        "epilogue where the System V file jumps into the permute entry's.",
     };
-    for (std::string& line :
-         go_frame_lines(Isa::amd64, kGoFrameBytes,
-                        {"unused (the state never leaves the registers): it is there for the",
-                         "stack-bound check."}))
+    for (std::string& line : go_keccak_header_lines(
+             Isa::amd64, functions, width_.states, "gathers one block of each state into its lanes",
+             {"unused (the state never leaves the registers): it is there for "
+              "the",
+              "stack-bound check."}))
       lines.push_back(std::move(line));
     lines.insert(
         lines.end(),
         {
-            fmt::format("Work per call: one permutation (24 rounds) of the {} states, with one "
-                        "block a state",
-                        states),
-            "XORed in by the absorb entries; the loop over blocks is Go code, so no call runs",
-            "longer than one permutation between preemption points.",
             "X15 and R14: ABI0 leaves both undefined (Go's internal ABI restores them, zeroing",
             "X15 and reloading g, after every call of an ABI0 function), so lane 8 lives in Z15",
             "and VZEROALL clears X0-X15; R14 is not written.",

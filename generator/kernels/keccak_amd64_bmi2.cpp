@@ -657,28 +657,14 @@ class Amd64KeccakBuilder {
 
   // The Go file's decisions, with their figures.
   std::vector<std::string> go_header_lines(const std::vector<Function>& functions) const {
-    const Function& permute = functions.front();
-    std::size_t absorb_instructions = 0;
-    std::string rates;
-    for (std::size_t i = 1; i < functions.size(); ++i) {
-      absorb_instructions = std::max(absorb_instructions, functions[i].instruction_count());
-      rates += (rates.empty() ? "" : ", ") + std::to_string(functions[i].shape.rate_bytes);
-    }
     std::vector<std::string> lines = {
         "Keccak-f[1600] for amd64 with BMI1 and BMI2 (ANDN, RORX), as Go (Plan 9) assembly for",
         fmt::format("Go's ABI0: the amd64-bmi2 kernel's rounds ({} unrolled, run {} times).",
                     count_word(kRoundsPerIteration), count_word(kIterations)),
         "",
-        fmt::format("Entries: permute ({} instructions) and one fused absorb entry per rate",
-                    permute.instruction_count()),
-        fmt::format("({} bytes; up to {} instructions), which XORs the block in as its first",
-                    rates, absorb_instructions),
-        "round reads the lanes. Go's labels are local to one TEXT, so each absorb entry carries",
-        "its own copy of the loop and epilogue where the System V file jumps into the permute",
-        "entry's.",
     };
-    for (std::string& line : go_frame_lines(
-             Isa::amd64, permute.frame_bytes,
+    for (std::string& line : go_keccak_header_lines(
+             Isa::amd64, functions, 1, "XORs the block in as its first round reads the lanes",
              {fmt::format("the {}-byte scratch state at 0(SP) and the 8-byte pointer into the",
                           kScratchBytes),
               fmt::format("round constants at {}(SP).", kConstantPointerSlot)}))
@@ -686,9 +672,6 @@ class Amd64KeccakBuilder {
     lines.insert(
         lines.end(),
         {
-            "Work per call: one permutation (24 rounds), with one block XORed in by the absorb",
-            "entries; the loop over blocks is Go code, so no call runs longer than one permutation",
-            "between preemption points.",
             "Register roles:",
             "  DI           the caller's state array, loaded from state+0(FP)",
             "  R15          absorb entries: the block, loaded from block+8(FP), in the first",

@@ -298,12 +298,6 @@ class Arm64KeccakBuilder {
 
   // The Go file's decisions, with their figures.
   std::vector<std::string> go_header_lines(const std::vector<Function>& functions) const {
-    std::size_t absorb_instructions = 0;
-    std::vector<std::string> rates;
-    for (std::size_t i = 1; i < functions.size(); ++i) {
-      absorb_instructions = std::max(absorb_instructions, functions[i].instruction_count());
-      rates.push_back(std::to_string(functions[i].shape.rate_bytes));
-    }
     const bool one = states_ == 1;
     std::vector<std::string> lines = {
         one ? "Keccak-f[1600] for arm64 with the SHA3 extension (EOR3, RAX1, XAR, BCAX), as Go"
@@ -314,28 +308,18 @@ class Arm64KeccakBuilder {
             : "s in half s of V<i>, lane i of state s at byte 16 * i + 8 * s; a loop of one "
               "round).",
         "",
-        fmt::format("Entries: permute ({} instructions) and one absorb entry per rate",
-                    functions.front().instruction_count()),
-        fmt::format("({} bytes; up to {} instructions), which XORs the block{}",
-                    english_list(rates), absorb_instructions, one ? "" : "s"),
-        "into the lanes.",
-        "Go's labels are local to one TEXT, so each entry carries its own copy of the loop and",
-        "the store where the AAPCS64 file branches into the permute entry's.",
     };
-    const std::vector<std::string> frame =
-        go_frame_lines(Isa::arm64, kGoFrameBytes,
-                       {"unused by this code (the state never leaves the registers): it is",
-                        "there for the stack-bound check."});
-    lines.insert(lines.end(), frame.begin(), frame.end());
+    for (std::string& line : go_keccak_header_lines(
+             Isa::arm64, functions, states_,
+             one ? "XORs the block into the lanes" : "XORs the blocks into the lanes",
+             {"unused by this code (the state never leaves the registers): it is",
+              "there for the stack-bound check."}))
+      lines.push_back(std::move(line));
     lines.insert(
         lines.end(),
         {
             "d8-d15, which AAPCS64 makes callee-saved and the AAPCS64 file saves, are the",
             "caller's to save in Go: they are cleared like the other lanes' registers.",
-            fmt::format("Work per call: one permutation (24 rounds){}, with one block a state",
-                        one ? "" : " of the two states"),
-            "XORed in by the absorb entries; the loop over blocks is Go code, so no call runs",
-            "longer than one permutation between preemption points.",
             "Register roles:",
             "  R0           the caller's state, loaded from state+0(FP)",
             one ? "  R1           absorb entries: the block, from block+8(FP)"

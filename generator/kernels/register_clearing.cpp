@@ -155,12 +155,13 @@ std::vector<std::string> clearing_header_lines(const Program& program,
       program.go_abi0
           ? "spill (a signal frame, the caller's spills) to write where nobody wipes it:"
           : "spill (a lazy-binding PLT resolver, a signal frame) to write where nobody wipes it:",
-      summary.fewest == summary.most
-          ? fmt::format("{} instructions at each return, placed before the epilogue's restores,",
-                        summary.most)
-          : fmt::format("{} to {} instructions at a return, placed before the epilogue's "
-                        "restores,",
-                        summary.fewest, summary.most),
+      fmt::format(
+          "{} at {} return, placed before {},",
+          summary.fewest == summary.most
+              ? fmt::format("{} instructions", summary.most)
+              : fmt::format("{} to {} instructions", summary.fewest, summary.most),
+          summary.fewest == summary.most ? "each" : "a",
+          program.go_abi0 ? "the RET (the toolchain's epilogue)" : "the epilogue's restores"),
       "computed from what the entries write and checked at generation. Registers cleared:",
   };
   std::string line = fmt::format("  {}", summary.cleared.empty() ? "none" : "");

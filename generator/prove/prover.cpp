@@ -88,7 +88,7 @@ class Run {
   }
   // A Go (ABI0) entry: its arguments in the caller's frame (FP), its own frame allocated and
   // released by the Go toolchain's prologue and epilogue around this code.
-  bool go_abi() const { return entry().frame_bytes > 0; }
+  bool go_abi() const { return program_.go_abi0; }
   // Where a Go entry's code finds the stack pointer, and must leave it: below the frame the
   // toolchain's prologue allocated under the saved BP (amd64) or the saved LR and FP (arm64).
   Pointer go_stack_pointer() const {

@@ -13,7 +13,7 @@ func Sum256Batch(digests [][32]byte, messages [][]byte) {
 	if len(digests) != len(messages) {
 		panic("keccak: Sum256Batch needs one digest per message")
 	}
-	if useBatchKernel == "" || len(messages) < 2 {
+	if useBatchKernel == oneAtATime || len(messages) < 2 {
 		for i, m := range messages {
 			digests[i] = Sum256(m)
 		}

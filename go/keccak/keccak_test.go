@@ -19,9 +19,9 @@ func paths(t *testing.T, f func(t *testing.T)) {
 	t.Helper()
 	saved := useKernel
 	defer func() { useKernel = saved }()
-	for _, name := range kernelsHere() {
-		useKernel = name
-		t.Run(name, f)
+	for _, k := range kernelsHere() {
+		useKernel = k
+		t.Run(k.String(), f)
 	}
 }
 
@@ -31,14 +31,18 @@ func paths(t *testing.T, f func(t *testing.T)) {
 func TestKernelsExpected(t *testing.T) {
 	for _, c := range []struct {
 		env  string
-		here []string
+		here []kernel
 	}{{"SPONGE_GO_EXPECTED_KERNELS", kernelsHere()}, {"SPONGE_GO_EXPECTED_BATCH_KERNELS", batchKernelsHere()}} {
 		want, set := os.LookupEnv(c.env)
 		if !set {
 			t.Logf("%s not set: this CPU runs %q", c.env, c.here)
 			continue
 		}
-		if got := strings.Join(c.here, ","); got != want {
+		names := make([]string, len(c.here))
+		for i, k := range c.here {
+			names[i] = k.String()
+		}
+		if got := strings.Join(names, ","); got != want {
 			t.Errorf("%s=%q, but this CPU runs %q", c.env, want, got)
 		}
 	}
@@ -306,11 +310,11 @@ func TestStartsWithStackCheckCanFail(t *testing.T) {
 func BenchmarkSum256(b *testing.B) {
 	saved := useKernel
 	defer func() { useKernel = saved }()
-	for _, name := range kernelsHere() {
+	for _, k := range kernelsHere() {
 		for _, size := range []int{32, 136, 4096} {
 			data := make([]byte, size)
-			useKernel = name
-			b.Run(name+"/"+strconv.Itoa(size), func(b *testing.B) {
+			useKernel = k
+			b.Run(k.String()+"/"+strconv.Itoa(size), func(b *testing.B) {
 				b.SetBytes(int64(size))
 				for i := 0; i < b.N; i++ {
 					_ = Sum256(data)
@@ -326,13 +330,9 @@ func batchPaths(t *testing.T, f func(t *testing.T)) {
 	t.Helper()
 	saved := useBatchKernel
 	defer func() { useBatchKernel = saved }()
-	for _, name := range batchKernelsHere() {
-		useBatchKernel = name
-		label := name
-		if label == "" {
-			label = "one-at-a-time"
-		}
-		t.Run(label, f)
+	for _, k := range batchKernelsHere() {
+		useBatchKernel = k
+		t.Run(k.String(), f)
 	}
 }
 
@@ -400,13 +400,9 @@ func BenchmarkSum256Batch(b *testing.B) {
 	defer func() { useBatchKernel = saved }()
 	messages := batchMessages(1024, []int{32})
 	digests := make([][32]byte, len(messages))
-	for _, name := range batchKernelsHere() {
-		useBatchKernel = name
-		label := name
-		if label == "" {
-			label = "one-at-a-time"
-		}
-		b.Run(label+"/1024x32", func(b *testing.B) {
+	for _, k := range batchKernelsHere() {
+		useBatchKernel = k
+		b.Run(k.String()+"/1024x32", func(b *testing.B) {
 			b.SetBytes(int64(32 * len(messages)))
 			start := time.Now()
 			for i := 0; i < b.N; i++ {

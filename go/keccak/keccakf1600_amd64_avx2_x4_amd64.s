@@ -6,11 +6,10 @@
 // the four states, lane i of state s at byte 32 * i + 8 * s; the rounds alternate
 // between the caller's array and a scratch copy, four unrolled, run six times).
 //
-// Entries: permute (890 instructions) and one absorb entry per rate
-// (72, 104, 136, 144 and 168 bytes; up to 1042 instructions), which XORs one block of each
-// state into the array first. Go's labels are local to one TEXT, so each entry carries
-// its own copy of the loop and epilogue where the System V file jumps into the permute
-// entry's.
+// Entries: permute (890 instructions) and one absorb entry per rate (72, 104, 136, 144 and
+// 168 bytes; up to 1042 instructions), which XORs one block of each state into the array
+// first. Go's labels are local to one TEXT, so each entry carries its own copy of the loop
+// and the code after it, where the System V file jumps into the permute entry's.
 // Frame: $800 = the 800-byte scratch copy of the four states at 0(SP).
 // The toolchain's prologue allocates it (and saves BP);
 // 800 >= 128, so the toolchain keeps the stack-bound check that a leaf with a smaller
@@ -25,9 +24,9 @@
 // block a call, GOMAXPROCS=2: 219-307 ms, against 0.34 ms without NOSPLIT).
 // ABI0 saves no register: no pushes, no CFI, no endbr64 (Go binaries carry no IBT), no
 // alignment directives (TEXT symbols are 32-byte aligned).
-// Work per call: one permutation (24 rounds) of the four states, with one block a
-// state XORed in by the absorb entries; the loop over blocks is Go code, so no call
-// runs longer than one permutation between preemption points.
+// Work per call: one permutation (24 rounds) of the four states, with one block a state
+// XORed in by the absorb entries; the loop over blocks is Go code, so no call runs longer
+// than one permutation between preemption points.
 // Register roles:
 //   DI           the caller's states, loaded from state+0(FP)
 //   SI           absorb entries: the array of block pointers, from blocks+8(FP)
@@ -48,7 +47,7 @@
 // Before it returns, every entry clears each caller-saved register a call reaching that
 // return wrote and left holding data, so that no lane stays in a register for a later
 // spill (a signal frame, the caller's spills) to write where nobody wipes it:
-// 3 to 8 instructions at a return, placed before the epilogue's restores,
+// 3 to 8 instructions at a return, placed before the RET (the toolchain's epilogue),
 // computed from what the entries write and checked at generation. Registers cleared:
 //   rax, rcx, rsi, rdi, r8, r9, r10, r11.
 // The same clearing in the System V file:

@@ -6,11 +6,10 @@
 // one lane of the eight states, lane i of state s at byte 64 * i + 8 * s; the 25 lanes
 // stay in registers through the rounds, a loop of one round a turn).
 //
-// Entries: permute (204 instructions) and one absorb entry per rate
-// (72, 104, 136, 144 and 168 bytes; up to 444 instructions), which gathers one block of each
-// state into its lanes.
-// Go's labels are local to one TEXT, so each entry carries its own copy of the loop and
-// epilogue where the System V file jumps into the permute entry's.
+// Entries: permute (204 instructions) and one absorb entry per rate (72, 104, 136, 144 and
+// 168 bytes; up to 444 instructions), which gathers one block of each state into its
+// lanes. Go's labels are local to one TEXT, so each entry carries its own copy of the loop
+// and the code after it, where the System V file jumps into the permute entry's.
 // Frame: $128 = unused (the state never leaves the registers): it is there for the
 // stack-bound check.
 // The toolchain's prologue allocates it (and saves BP);
@@ -27,8 +26,8 @@
 // ABI0 saves no register: no pushes, no CFI, no endbr64 (Go binaries carry no IBT), no
 // alignment directives (TEXT symbols are 32-byte aligned).
 // Work per call: one permutation (24 rounds) of the eight states, with one block a state
-// XORed in by the absorb entries; the loop over blocks is Go code, so no call runs
-// longer than one permutation between preemption points.
+// XORed in by the absorb entries; the loop over blocks is Go code, so no call runs longer
+// than one permutation between preemption points.
 // X15 and R14: ABI0 leaves both undefined (Go's internal ABI restores them, zeroing
 // X15 and reloading g, after every call of an ABI0 function), so lane 8 lives in Z15
 // and VZEROALL clears X0-X15; R14 is not written.
@@ -51,7 +50,7 @@
 // Before it returns, every entry clears each caller-saved register a call reaching that
 // return wrote and left holding data, so that no lane stays in a register for a later
 // spill (a signal frame, the caller's spills) to write where nobody wipes it:
-// 3 to 9 instructions at a return, placed before the epilogue's restores,
+// 3 to 9 instructions at a return, placed before the RET (the toolchain's epilogue),
 // computed from what the entries write and checked at generation. Registers cleared:
 //   rax, rcx, rdx, rsi, rdi, r8, r9, r10, r11.
 // The same clearing in the System V file:

@@ -4,11 +4,10 @@
 // Keccak-f[1600] for amd64 with BMI1 and BMI2 (ANDN, RORX), as Go (Plan 9) assembly for
 // Go's ABI0: the amd64-bmi2 kernel's rounds (two unrolled, run twelve times).
 //
-// Entries: permute (425 instructions) and one fused absorb entry per rate
-// (72, 104, 136, 144, 168 bytes; up to 649 instructions), which XORs the block in as its first
-// round reads the lanes. Go's labels are local to one TEXT, so each absorb entry carries
-// its own copy of the loop and epilogue where the System V file jumps into the permute
-// entry's.
+// Entries: permute (425 instructions) and one absorb entry per rate (72, 104, 136, 144 and
+// 168 bytes; up to 649 instructions), which XORs the block in as its first round reads the
+// lanes. Go's labels are local to one TEXT, so each entry carries its own copy of the loop
+// and the code after it, where the System V file jumps into the permute entry's.
 // Frame: $208 = the 200-byte scratch state at 0(SP) and the 8-byte pointer into the
 // round constants at 200(SP).
 // The toolchain's prologue allocates it (and saves BP);
@@ -47,7 +46,7 @@
 // Before it returns, every entry clears each caller-saved register a call reaching that
 // return wrote and left holding data, so that no lane stays in a register for a later
 // spill (a signal frame, the caller's spills) to write where nobody wipes it:
-// 12 instructions at each return, placed before the epilogue's restores,
+// 12 instructions at each return, placed before the RET (the toolchain's epilogue),
 // computed from what the entries write and checked at generation. Registers cleared:
 //   rcx, rdx, rbx, rsi, rdi, r8, r9, r10, r11, r12, r13, r15.
 // The same clearing in the System V file:

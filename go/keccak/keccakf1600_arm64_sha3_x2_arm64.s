@@ -5,11 +5,10 @@
 // (Plan 9) assembly for Go's ABI0: the arm64-sha3-x2 kernel's code (lane i of state
 // s in half s of V<i>, lane i of state s at byte 16 * i + 8 * s; a loop of one round).
 //
-// Entries: permute (99 instructions) and one absorb entry per rate
-// (72, 104, 136, 144 and 168 bytes; up to 165 instructions), which XORs the blocks
-// into the lanes.
-// Go's labels are local to one TEXT, so each entry carries its own copy of the loop and
-// the store where the AAPCS64 file branches into the permute entry's.
+// Entries: permute (99 instructions) and one absorb entry per rate (72, 104, 136, 144 and
+// 168 bytes; up to 165 instructions), which XORs the blocks into the lanes. Go's labels
+// are local to one TEXT, so each entry carries its own copy of the loop and the code after
+// it, where the AAPCS64 file branches into the permute entry's.
 // Frame: $128 = unused by this code (the state never leaves the registers): it is
 // there for the stack-bound check.
 // The toolchain's prologue allocates it with the saved LR (MOVD.W R30, -144(RSP)) and FP;
@@ -25,11 +24,11 @@
 // block a call, GOMAXPROCS=2: 219-307 ms, against 0.34 ms without NOSPLIT).
 // ABI0 saves no register: no saves of d8-d15, no CFI, no BTI landing pad (Go binaries
 // are not BTI-marked).
+// Work per call: one permutation (24 rounds) of the two states, with one block a state
+// XORed in by the absorb entries; the loop over blocks is Go code, so no call runs longer
+// than one permutation between preemption points.
 // d8-d15, which AAPCS64 makes callee-saved and the AAPCS64 file saves, are the
 // caller's to save in Go: they are cleared like the other lanes' registers.
-// Work per call: one permutation (24 rounds) of the two states, with one block a state
-// XORed in by the absorb entries; the loop over blocks is Go code, so no call runs
-// longer than one permutation between preemption points.
 // Register roles:
 //   R0           the caller's state, loaded from state+0(FP)
 //   R1           absorb entries: the two block pointers, from blocks+8(FP)
@@ -42,7 +41,7 @@
 // Before it returns, every entry clears each caller-saved register a call reaching that
 // return wrote and left holding data, so that no lane stays in a register for a later
 // spill (a signal frame, the caller's spills) to write where nobody wipes it:
-// 35 to 38 instructions at a return, placed before the epilogue's restores,
+// 35 to 38 instructions at a return, placed before the RET (the toolchain's epilogue),
 // computed from what the entries write and checked at generation. Registers cleared:
 //   x0, x1, x2, x3, x9, x10, v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13,
 //   v14, v15, v16, v17, v18, v19, v20, v21, v22, v23, v24, v25, v26, v27, v28, v29, v30,

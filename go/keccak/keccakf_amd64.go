@@ -56,38 +56,35 @@ const generatedBuilt = true
 const generatedFunctions = 6
 
 // kernelsHere lists the permutations this CPU runs, the chosen one first.
-func kernelsHere() []string {
+func kernelsHere() []kernel {
 	if hasBMI() {
-		return []string{"amd64-bmi2", "portable"}
+		return []kernel{amd64BMI2, portable}
 	}
-	return []string{"portable"}
+	return []kernel{portable}
 }
 
 // useKernel is the permutation chosen at start-up; tests set it to force one.
 var useKernel = kernelsHere()[0]
 
-// kernelName names the permutation chosen at start-up.
-var kernelName = useKernel
-
 func absorb(a *[25]uint64, block *[rate]byte) {
-	if useKernel == "amd64-bmi2" {
+	if useKernel == amd64BMI2 {
 		sponge_keccakf1600_amd64_bmi2_absorb136(a, block)
 		return
 	}
 	absorbGeneric(a, block)
 }
 
-// batchKernelsHere lists the multi-state kernels this CPU runs, the chosen one first; "" is
-// one message at a time (Sum256 in turn).
-func batchKernelsHere() []string {
-	kernels := []string{}
+// batchKernelsHere lists the multi-state kernels this CPU runs, the chosen one first, and
+// last oneAtATime (Sum256 in turn).
+func batchKernelsHere() []kernel {
+	kernels := []kernel{}
 	if hasAVX512() {
-		kernels = append(kernels, "amd64-avx512-x8")
+		kernels = append(kernels, amd64AVX512x8)
 	}
 	if hasAVX2() {
-		kernels = append(kernels, "amd64-avx2-x4")
+		kernels = append(kernels, amd64AVX2x4)
 	}
-	return append(kernels, "")
+	return append(kernels, oneAtATime)
 }
 
 // useBatchKernel is the multi-state kernel chosen at start-up; tests set it to force one.
@@ -95,7 +92,7 @@ var useBatchKernel = batchKernelsHere()[0]
 
 // batchStates is how many states the chosen multi-state kernel permutes at once.
 func batchStates() int {
-	if useBatchKernel == "amd64-avx2-x4" {
+	if useBatchKernel == amd64AVX2x4 {
 		return 4
 	}
 	return 8
@@ -104,7 +101,7 @@ func batchStates() int {
 // absorbBatch XORs blocks[s] (rate bytes each) into state s of the batchStates()
 // lane-interleaved states at the start of states and permutes them.
 func absorbBatch(states *[mostStates * 25]uint64, blocks *[mostStates]*byte) {
-	if useBatchKernel == "amd64-avx2-x4" {
+	if useBatchKernel == amd64AVX2x4 {
 		sponge_keccakf1600_amd64_avx2_x4_absorb136((*[4 * 25]uint64)(states[:4*25]),
 			(*[4]*byte)(blocks[:4]))
 		return
@@ -114,7 +111,7 @@ func absorbBatch(states *[mostStates * 25]uint64, blocks *[mostStates]*byte) {
 
 // permuteBatch permutes the batchStates() lane-interleaved states at the start of states.
 func permuteBatch(states *[mostStates * 25]uint64) {
-	if useBatchKernel == "amd64-avx2-x4" {
+	if useBatchKernel == amd64AVX2x4 {
 		sponge_keccakf1600_amd64_avx2_x4((*[4 * 25]uint64)(states[:4*25]))
 		return
 	}
@@ -122,7 +119,7 @@ func permuteBatch(states *[mostStates * 25]uint64) {
 }
 
 func permute(a *[25]uint64) {
-	if useKernel == "amd64-bmi2" {
+	if useKernel == amd64BMI2 {
 		sponge_keccakf1600_amd64_bmi2(a)
 		return
 	}

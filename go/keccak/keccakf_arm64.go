@@ -34,21 +34,18 @@ const generatedBuilt = true
 const generatedFunctions = 3
 
 // kernelsHere lists the permutations this CPU runs, the chosen one first.
-func kernelsHere() []string {
+func kernelsHere() []kernel {
 	if haveSHA3 {
-		return []string{"arm64-sha3", "portable"}
+		return []kernel{arm64SHA3, portable}
 	}
-	return []string{"portable"}
+	return []kernel{portable}
 }
 
 // useKernel is the permutation chosen at start-up; tests set it to force one.
 var useKernel = kernelsHere()[0]
 
-// kernelName names the permutation chosen at start-up.
-var kernelName = useKernel
-
 func absorb(a *[25]uint64, block *[rate]byte) {
-	if useKernel == "arm64-sha3" {
+	if useKernel == arm64SHA3 {
 		sponge_keccakf1600_arm64_sha3_absorb136(a, block)
 		return
 	}
@@ -56,20 +53,20 @@ func absorb(a *[25]uint64, block *[rate]byte) {
 }
 
 func permute(a *[25]uint64) {
-	if useKernel == "arm64-sha3" {
+	if useKernel == arm64SHA3 {
 		sponge_keccakf1600_arm64_sha3(a)
 		return
 	}
 	keccakF1600Generic(a)
 }
 
-// batchKernelsHere lists the multi-state kernels this CPU runs, the chosen one first; "" is
-// one message at a time (Sum256 in turn).
-func batchKernelsHere() []string {
+// batchKernelsHere lists the multi-state kernels this CPU runs, the chosen one first, and
+// last oneAtATime (Sum256 in turn).
+func batchKernelsHere() []kernel {
 	if haveSHA3 {
-		return []string{"arm64-sha3-x2", ""}
+		return []kernel{arm64SHA3x2, oneAtATime}
 	}
-	return []string{""}
+	return []kernel{oneAtATime}
 }
 
 // useBatchKernel is the multi-state kernel chosen at start-up; tests set it to force one.

@@ -6,21 +6,19 @@ const generatedBuilt = false
 
 const generatedFunctions = 0
 
-func kernelsHere() []string { return []string{"portable"} }
+func kernelsHere() []kernel { return []kernel{portable} }
 
-// useKernel names the permutation in use: the portable one here.
-var useKernel = "portable"
-
-var kernelName = useKernel
+// useKernel is the permutation in use: the portable one here.
+var useKernel = portable
 
 func permute(a *[25]uint64) { keccakF1600Generic(a) }
 
 func absorb(a *[25]uint64, block *[rate]byte) { absorbGeneric(a, block) }
 
-func batchKernelsHere() []string { return []string{""} }
+func batchKernelsHere() []kernel { return []kernel{oneAtATime} }
 
-// useBatchKernel names the multi-state kernel in use: none here.
-var useBatchKernel = ""
+// useBatchKernel is the multi-state kernel in use: none here.
+var useBatchKernel = oneAtATime
 
 func batchStates() int { return 1 }
 

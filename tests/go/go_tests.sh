@@ -34,10 +34,10 @@ if command -v qemu-aarch64 >/dev/null; then
   # A CPU with the SHA3 extension (the generated kernels run) and one without (the portable
   # permutation): each run checks that it chose the kernels named here.
   stage env GOARCH=arm64 QEMU_CPU=max SPONGE_GO_EXPECTED_KERNELS=arm64-sha3,portable \
-    SPONGE_GO_EXPECTED_BATCH_KERNELS=arm64-sha3-x2, \
+    SPONGE_GO_EXPECTED_BATCH_KERNELS=arm64-sha3-x2,one-at-a-time \
     "$go" test -count=1 -exec qemu-aarch64 -tags xcrypto "$pkg"
   stage env GOARCH=arm64 QEMU_CPU=cortex-a72 SPONGE_GO_EXPECTED_KERNELS=portable \
-    SPONGE_GO_EXPECTED_BATCH_KERNELS= \
+    SPONGE_GO_EXPECTED_BATCH_KERNELS=one-at-a-time \
     "$go" test -count=1 -exec qemu-aarch64 -tags xcrypto "$pkg"
 else
   echo "== qemu-aarch64 not found: the arm64 tests are left out"
