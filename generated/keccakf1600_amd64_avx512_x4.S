@@ -56,11 +56,12 @@
 // after two register copies a row (vmovdqu64): chi's first outputs overwrite B[0] and
 // B[1], which its last two outputs read.
 // iota: the round constant repeated for the four states, one 32-byte operand a round.
-// Entries: every entry loads the 25 lanes (the absorb entries gather each rate lane of
-// the four blocks with vmovq and vpinsrq per two states and one vinserti128:
-// 5 instructions a lane, and XOR it in as the lane is loaded), sets
-// the constant pointer to its first round and jumps into the shared loop. One block per
-// call, as in the other kernels: the runtime's loop over blocks stays in C++.
+// Entries: every entry loads the 25 lanes (the absorb entries gather each rate
+// lane of the four blocks with vmovq and vpinsrq per two states and one
+// vinserti128: 5 instructions a lane, and XOR it in as the lane is loaded), sets
+// the constant pointer to its first round and jumps into the shared loop. One
+// block per call, as in the other kernels: the runtime's loop over blocks stays in
+// C++.
 //
 // Figures of the code (computed by the audit from the Program; `spongegen audit`):
 //   per round          134  (4 states: 33.5 a state; theta 15 + 5 + 25, rho 24,
@@ -68,7 +69,7 @@
 //   loop               5 per round, 120 per permutation
 //   per permutation    3292  (four states: 823 a state)
 //   permute entry      210 instructions, 1359 bytes in the file
-//   absorb entry       up to 137 (the pointers, the gather and the loads) before
+//   absorb entry       up to 137 (the pointers, the transposes and the loads) before
 //                      the jump
 //   frame              0 bytes, 0 registers saved
 //
@@ -418,14 +419,14 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb72):
 	.cfi_startproc
 	SEH_PROC(SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb72))
 	endbr64
-	// The block pointers; then each rate lane of the blocks is gathered into
-	// register 0 (two states an xmm register, joined) and XORed into the lane as it
-	// is loaded. The constant pointer is set last: rax and rcx may hold block pointers.
+	// The block pointers. The constant pointer is set last: rax and rcx may hold
+	// block pointers.
 	SEH_ENDPROLOGUE
 	mov r8, qword ptr [rsi]
 	mov r9, qword ptr [rsi + 8]
 	mov r10, qword ptr [rsi + 16]
 	mov r11, qword ptr [rsi + 24]
+	// lanes 0..8 of the blocks, gathered one by one
 	vmovq xmm0, qword ptr [r8]
 	vpinsrq xmm0, xmm0, qword ptr [r9], 1
 	vmovq xmm1, qword ptr [r10]
@@ -480,6 +481,7 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb72):
 	vpinsrq xmm1, xmm1, qword ptr [r11 + 64], 1
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vpxorq ymm15, ymm0, ymmword ptr [rdi + 256]
+	// The state's lanes: XORed into the transposed ones, loaded past the rate.
 	vmovdqu64 ymm16, ymmword ptr [rdi + 288]
 	vmovdqu64 ymm17, ymmword ptr [rdi + 320]
 	vmovdqu64 ymm18, ymmword ptr [rdi + 352]
@@ -513,14 +515,14 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb104):
 	.cfi_startproc
 	SEH_PROC(SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb104))
 	endbr64
-	// The block pointers; then each rate lane of the blocks is gathered into
-	// register 0 (two states an xmm register, joined) and XORed into the lane as it
-	// is loaded. The constant pointer is set last: rax and rcx may hold block pointers.
+	// The block pointers. The constant pointer is set last: rax and rcx may hold
+	// block pointers.
 	SEH_ENDPROLOGUE
 	mov r8, qword ptr [rsi]
 	mov r9, qword ptr [rsi + 8]
 	mov r10, qword ptr [rsi + 16]
 	mov r11, qword ptr [rsi + 24]
+	// lanes 0..12 of the blocks, gathered one by one
 	vmovq xmm0, qword ptr [r8]
 	vpinsrq xmm0, xmm0, qword ptr [r9], 1
 	vmovq xmm1, qword ptr [r10]
@@ -599,6 +601,7 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb104):
 	vpinsrq xmm1, xmm1, qword ptr [r11 + 96], 1
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vpxorq ymm19, ymm0, ymmword ptr [rdi + 384]
+	// The state's lanes: XORed into the transposed ones, loaded past the rate.
 	vmovdqu64 ymm20, ymmword ptr [rdi + 416]
 	vmovdqu64 ymm21, ymmword ptr [rdi + 448]
 	vmovdqu64 ymm22, ymmword ptr [rdi + 480]
@@ -628,14 +631,14 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb136):
 	.cfi_startproc
 	SEH_PROC(SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb136))
 	endbr64
-	// The block pointers; then each rate lane of the blocks is gathered into
-	// register 0 (two states an xmm register, joined) and XORed into the lane as it
-	// is loaded. The constant pointer is set last: rax and rcx may hold block pointers.
+	// The block pointers. The constant pointer is set last: rax and rcx may hold
+	// block pointers.
 	SEH_ENDPROLOGUE
 	mov r8, qword ptr [rsi]
 	mov r9, qword ptr [rsi + 8]
 	mov r10, qword ptr [rsi + 16]
 	mov r11, qword ptr [rsi + 24]
+	// lanes 0..16 of the blocks, gathered one by one
 	vmovq xmm0, qword ptr [r8]
 	vpinsrq xmm0, xmm0, qword ptr [r9], 1
 	vmovq xmm1, qword ptr [r10]
@@ -738,6 +741,7 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb136):
 	vpinsrq xmm1, xmm1, qword ptr [r11 + 128], 1
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vpxorq ymm23, ymm0, ymmword ptr [rdi + 512]
+	// The state's lanes: XORed into the transposed ones, loaded past the rate.
 	vmovdqu64 ymm24, ymmword ptr [rdi + 544]
 	vmovdqu64 ymm25, ymmword ptr [rdi + 576]
 	vmovdqu64 ymm26, ymmword ptr [rdi + 608]
@@ -763,14 +767,14 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb144):
 	.cfi_startproc
 	SEH_PROC(SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb144))
 	endbr64
-	// The block pointers; then each rate lane of the blocks is gathered into
-	// register 0 (two states an xmm register, joined) and XORed into the lane as it
-	// is loaded. The constant pointer is set last: rax and rcx may hold block pointers.
+	// The block pointers. The constant pointer is set last: rax and rcx may hold
+	// block pointers.
 	SEH_ENDPROLOGUE
 	mov r8, qword ptr [rsi]
 	mov r9, qword ptr [rsi + 8]
 	mov r10, qword ptr [rsi + 16]
 	mov r11, qword ptr [rsi + 24]
+	// lanes 0..17 of the blocks, gathered one by one
 	vmovq xmm0, qword ptr [r8]
 	vpinsrq xmm0, xmm0, qword ptr [r9], 1
 	vmovq xmm1, qword ptr [r10]
@@ -879,6 +883,7 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb144):
 	vpinsrq xmm1, xmm1, qword ptr [r11 + 136], 1
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vpxorq ymm24, ymm0, ymmword ptr [rdi + 544]
+	// The state's lanes: XORed into the transposed ones, loaded past the rate.
 	vmovdqu64 ymm25, ymmword ptr [rdi + 576]
 	vmovdqu64 ymm26, ymmword ptr [rdi + 608]
 	vmovdqu64 ymm27, ymmword ptr [rdi + 640]
@@ -903,14 +908,14 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb168):
 	.cfi_startproc
 	SEH_PROC(SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb168))
 	endbr64
-	// The block pointers; then each rate lane of the blocks is gathered into
-	// register 0 (two states an xmm register, joined) and XORed into the lane as it
-	// is loaded. The constant pointer is set last: rax and rcx may hold block pointers.
+	// The block pointers. The constant pointer is set last: rax and rcx may hold
+	// block pointers.
 	SEH_ENDPROLOGUE
 	mov r8, qword ptr [rsi]
 	mov r9, qword ptr [rsi + 8]
 	mov r10, qword ptr [rsi + 16]
 	mov r11, qword ptr [rsi + 24]
+	// lanes 0..20 of the blocks, gathered one by one
 	vmovq xmm0, qword ptr [r8]
 	vpinsrq xmm0, xmm0, qword ptr [r9], 1
 	vmovq xmm1, qword ptr [r10]
@@ -1037,6 +1042,7 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb168):
 	vpinsrq xmm1, xmm1, qword ptr [r11 + 160], 1
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vpxorq ymm27, ymm0, ymmword ptr [rdi + 640]
+	// The state's lanes: XORed into the transposed ones, loaded past the rate.
 	vmovdqu64 ymm28, ymmword ptr [rdi + 672]
 	vmovdqu64 ymm29, ymmword ptr [rdi + 704]
 	vmovdqu64 ymm30, ymmword ptr [rdi + 736]
@@ -1102,14 +1108,14 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4_absorb136):
 	.cfi_startproc
 	SEH_PROC(SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4_absorb136))
 	endbr64
-	// The block pointers; then each rate lane of the blocks is gathered into
-	// register 0 (two states an xmm register, joined) and XORed into the lane as it
-	// is loaded. The constant pointer is set last: rax and rcx may hold block pointers.
+	// The block pointers. The constant pointer is set last: rax and rcx may hold
+	// block pointers.
 	SEH_ENDPROLOGUE
 	mov r8, qword ptr [rsi]
 	mov r9, qword ptr [rsi + 8]
 	mov r10, qword ptr [rsi + 16]
 	mov r11, qword ptr [rsi + 24]
+	// lanes 0..16 of the blocks, gathered one by one
 	vmovq xmm0, qword ptr [r8]
 	vpinsrq xmm0, xmm0, qword ptr [r9], 1
 	vmovq xmm1, qword ptr [r10]
@@ -1212,6 +1218,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4_absorb136):
 	vpinsrq xmm1, xmm1, qword ptr [r11 + 128], 1
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vpxorq ymm23, ymm0, ymmword ptr [rdi + 512]
+	// The state's lanes: XORed into the transposed ones, loaded past the rate.
 	vmovdqu64 ymm24, ymmword ptr [rdi + 544]
 	vmovdqu64 ymm25, ymmword ptr [rdi + 576]
 	vmovdqu64 ymm26, ymmword ptr [rdi + 608]
@@ -1237,14 +1244,14 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4_absorb168):
 	.cfi_startproc
 	SEH_PROC(SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4_absorb168))
 	endbr64
-	// The block pointers; then each rate lane of the blocks is gathered into
-	// register 0 (two states an xmm register, joined) and XORed into the lane as it
-	// is loaded. The constant pointer is set last: rax and rcx may hold block pointers.
+	// The block pointers. The constant pointer is set last: rax and rcx may hold
+	// block pointers.
 	SEH_ENDPROLOGUE
 	mov r8, qword ptr [rsi]
 	mov r9, qword ptr [rsi + 8]
 	mov r10, qword ptr [rsi + 16]
 	mov r11, qword ptr [rsi + 24]
+	// lanes 0..20 of the blocks, gathered one by one
 	vmovq xmm0, qword ptr [r8]
 	vpinsrq xmm0, xmm0, qword ptr [r9], 1
 	vmovq xmm1, qword ptr [r10]
@@ -1371,6 +1378,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4_absorb168):
 	vpinsrq xmm1, xmm1, qword ptr [r11 + 160], 1
 	vinserti128 ymm0, ymm0, xmm1, 1
 	vpxorq ymm27, ymm0, ymmword ptr [rdi + 640]
+	// The state's lanes: XORed into the transposed ones, loaded past the rate.
 	vmovdqu64 ymm28, ymmword ptr [rdi + 672]
 	vmovdqu64 ymm29, ymmword ptr [rdi + 704]
 	vmovdqu64 ymm30, ymmword ptr [rdi + 736]

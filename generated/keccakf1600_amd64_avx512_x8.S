@@ -22,8 +22,9 @@
 //   rcx          the table's end, for the loop test
 //   zmm0-zmm4    theta: column parities C[0..4]; chi: zmm0 and zmm1 keep copies of
 //                a row's inputs B[0] and B[1]; zmm0 carries a lane in the moves
-//                home; absorb entries: zmm0 (with xmm1-xmm3, ymm2) gathers one
-//                lane of the eight blocks
+//                home; absorb entries: with the homes of the lanes still to come,
+//                the rows and pairs of the transposes; zmm0 (with xmm1-xmm3, ymm2)
+//                gathers a lane they leave
 //   zmm5 zmm6    theta: rotated parities (with zmm1 and zmm2 once their parities
 //                are used)
 //   zmm7-zmm31   the 25 lanes: lane i is in zmm(7 + i) at the start of every turn.
@@ -54,10 +55,14 @@
 // after two register copies a row (vmovdqu64): chi's first outputs overwrite B[0] and
 // B[1], which its last two outputs read.
 // iota: the round constant repeated for the eight states, one 64-byte operand a round.
-// Entries: every entry loads the 25 lanes (the absorb entries gather each rate lane of
-// the eight blocks with vmovq and vpinsrq per two states, vinserti128 twice and
-// vinserti64x4: 11 instructions a lane, and XOR it in as the lane is loaded), sets
-// the constant pointer to its first round and jumps into the shared loop. One block per
+// Entries: every entry loads the 25 lanes. The absorb entries first bring the
+// rate lanes of the eight blocks into their registers by transposes: eight lanes
+// at a time as an 8 x 8 matrix of words (a 64-byte load a block, vpunpck{l,h}qdq,
+// two rounds of vshufi64x2: 32 instructions where gathering lane by lane takes
+// 88), then four at a time (blocks s and s + 2 joined in one register: 16 against
+// 44); a lane left over is gathered (vmovq and vpinsrq per two states, vinserti128
+// twice, vinserti64x4). Then the state's lanes are XORed in, the constant pointer
+// set to the first round, and the entry jumps into the shared loop. One block per
 // call, as in the other kernels: the runtime's loop over blocks stays in C++.
 //
 // Figures of the code (computed by the audit from the Program; `spongegen audit`):
@@ -66,7 +71,7 @@
 //   loop               5 per round, 120 per permutation
 //   per permutation    3294  (eight states: 411 a state)
 //   permute entry      212 instructions, 1363 bytes in the file
-//   absorb entry       up to 267 (the pointers, the gather and the loads) before
+//   absorb entry       up to 127 (the pointers, the transposes and the loads) before
 //                      the jump
 //   frame              0 bytes, 0 registers saved
 //
@@ -90,7 +95,11 @@
 //   amd64-bmi2 permute, one state                   492-494 ticks
 //   amd64-avx2-x4 permute, four states              873-898 ticks, 222 a state
 //   this kernel's permute, eight states             476-482 ticks, 60 a state: 8.2x
-//   this kernel's absorb136, eight blocks           516-522 ticks
+//   this kernel's absorb136, eight blocks           516-522 ticks (gathered lane by
+//                                                   lane, before the transposes)
+// The transposes (2026-12-02, the same core; mean of 200,000 calls, five runs):
+// absorb168 at 12 rounds, KT128's leaf entry, took 163-169 ns with every lane
+// gathered and 141-144 ns transposed, against 131-139 ns for the permutation alone.
 // Modelled, not measured (spongegen audit --mca, llvm-mca 14; the rounds of one call):
 // icelake-server and sapphirerapids 51.0 cycles a round, 1224 for the 24 rounds
 // (resource bound 696: two 512-bit vector ports). LLVM 14 has no Zen 4 or Zen 5
@@ -426,9 +435,8 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb72):
 	.cfi_startproc
 	SEH_PROC(SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb72))
 	endbr64
-	// The block pointers; then each rate lane of the blocks is gathered into
-	// register 0 (two states an xmm register, joined) and XORed into the lane as it
-	// is loaded. The constant pointer is set last: rax and rcx may hold block pointers.
+	// The block pointers. The constant pointer is set last: rax and rcx may hold
+	// block pointers.
 	SEH_ENDPROLOGUE
 	mov r8, qword ptr [rsi]
 	mov r9, qword ptr [rsi + 8]
@@ -438,102 +446,40 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb72):
 	mov rcx, qword ptr [rsi + 40]
 	mov rdx, qword ptr [rsi + 48]
 	mov rsi, qword ptr [rsi + 56]
-	vmovq xmm0, qword ptr [r8]
-	vpinsrq xmm0, xmm0, qword ptr [r9], 1
-	vmovq xmm1, qword ptr [r10]
-	vpinsrq xmm1, xmm1, qword ptr [r11], 1
-	vmovq xmm2, qword ptr [rax]
-	vpinsrq xmm2, xmm2, qword ptr [rcx], 1
-	vmovq xmm3, qword ptr [rdx]
-	vpinsrq xmm3, xmm3, qword ptr [rsi], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm7, zmm0, zmmword ptr [rdi]
-	vmovq xmm0, qword ptr [r8 + 8]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 8], 1
-	vmovq xmm1, qword ptr [r10 + 8]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 8], 1
-	vmovq xmm2, qword ptr [rax + 8]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 8], 1
-	vmovq xmm3, qword ptr [rdx + 8]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 8], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm8, zmm0, zmmword ptr [rdi + 64]
-	vmovq xmm0, qword ptr [r8 + 16]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 16], 1
-	vmovq xmm1, qword ptr [r10 + 16]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 16], 1
-	vmovq xmm2, qword ptr [rax + 16]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 16], 1
-	vmovq xmm3, qword ptr [rdx + 16]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 16], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm9, zmm0, zmmword ptr [rdi + 128]
-	vmovq xmm0, qword ptr [r8 + 24]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 24], 1
-	vmovq xmm1, qword ptr [r10 + 24]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 24], 1
-	vmovq xmm2, qword ptr [rax + 24]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 24], 1
-	vmovq xmm3, qword ptr [rdx + 24]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 24], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm10, zmm0, zmmword ptr [rdi + 192]
-	vmovq xmm0, qword ptr [r8 + 32]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 32], 1
-	vmovq xmm1, qword ptr [r10 + 32]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 32], 1
-	vmovq xmm2, qword ptr [rax + 32]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 32], 1
-	vmovq xmm3, qword ptr [rdx + 32]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 32], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm11, zmm0, zmmword ptr [rdi + 256]
-	vmovq xmm0, qword ptr [r8 + 40]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 40], 1
-	vmovq xmm1, qword ptr [r10 + 40]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 40], 1
-	vmovq xmm2, qword ptr [rax + 40]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 40], 1
-	vmovq xmm3, qword ptr [rdx + 40]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 40], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm12, zmm0, zmmword ptr [rdi + 320]
-	vmovq xmm0, qword ptr [r8 + 48]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 48], 1
-	vmovq xmm1, qword ptr [r10 + 48]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 48], 1
-	vmovq xmm2, qword ptr [rax + 48]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 48], 1
-	vmovq xmm3, qword ptr [rdx + 48]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 48], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm13, zmm0, zmmword ptr [rdi + 384]
-	vmovq xmm0, qword ptr [r8 + 56]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 56], 1
-	vmovq xmm1, qword ptr [r10 + 56]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 56], 1
-	vmovq xmm2, qword ptr [rax + 56]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 56], 1
-	vmovq xmm3, qword ptr [rdx + 56]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 56], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm14, zmm0, zmmword ptr [rdi + 448]
+	// lanes 0..7 of the eight blocks, transposed
+	vmovdqu64 zmm0, zmmword ptr [r8]
+	vmovdqu64 zmm1, zmmword ptr [r9]
+	vmovdqu64 zmm2, zmmword ptr [r10]
+	vmovdqu64 zmm3, zmmword ptr [r11]
+	vmovdqu64 zmm4, zmmword ptr [rax]
+	vmovdqu64 zmm5, zmmword ptr [rcx]
+	vmovdqu64 zmm6, zmmword ptr [rdx]
+	vmovdqu64 zmm15, zmmword ptr [rsi]
+	vpunpcklqdq zmm16, zmm0, zmm1
+	vpunpckhqdq zmm17, zmm0, zmm1
+	vpunpcklqdq zmm18, zmm2, zmm3
+	vpunpckhqdq zmm19, zmm2, zmm3
+	vpunpcklqdq zmm20, zmm4, zmm5
+	vpunpckhqdq zmm21, zmm4, zmm5
+	vpunpcklqdq zmm22, zmm6, zmm15
+	vpunpckhqdq zmm23, zmm6, zmm15
+	vshufi64x2 zmm0, zmm16, zmm18, 136
+	vshufi64x2 zmm1, zmm16, zmm18, 221
+	vshufi64x2 zmm2, zmm20, zmm22, 136
+	vshufi64x2 zmm3, zmm20, zmm22, 221
+	vshufi64x2 zmm7, zmm0, zmm2, 136
+	vshufi64x2 zmm11, zmm0, zmm2, 221
+	vshufi64x2 zmm9, zmm1, zmm3, 136
+	vshufi64x2 zmm13, zmm1, zmm3, 221
+	vshufi64x2 zmm4, zmm17, zmm19, 136
+	vshufi64x2 zmm5, zmm17, zmm19, 221
+	vshufi64x2 zmm6, zmm21, zmm23, 136
+	vshufi64x2 zmm15, zmm21, zmm23, 221
+	vshufi64x2 zmm8, zmm4, zmm6, 136
+	vshufi64x2 zmm12, zmm4, zmm6, 221
+	vshufi64x2 zmm10, zmm5, zmm15, 136
+	vshufi64x2 zmm14, zmm5, zmm15, 221
+	// lane 8 of the blocks, gathered
 	vmovq xmm0, qword ptr [r8 + 64]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 64], 1
 	vmovq xmm1, qword ptr [r10 + 64]
@@ -546,6 +492,15 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb72):
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
 	vpxorq zmm15, zmm0, zmmword ptr [rdi + 512]
+	// The state's lanes: XORed into the transposed ones, loaded past the rate.
+	vpxorq zmm7, zmm7, zmmword ptr [rdi]
+	vpxorq zmm8, zmm8, zmmword ptr [rdi + 64]
+	vpxorq zmm9, zmm9, zmmword ptr [rdi + 128]
+	vpxorq zmm10, zmm10, zmmword ptr [rdi + 192]
+	vpxorq zmm11, zmm11, zmmword ptr [rdi + 256]
+	vpxorq zmm12, zmm12, zmmword ptr [rdi + 320]
+	vpxorq zmm13, zmm13, zmmword ptr [rdi + 384]
+	vpxorq zmm14, zmm14, zmmword ptr [rdi + 448]
 	vmovdqu64 zmm16, zmmword ptr [rdi + 576]
 	vmovdqu64 zmm17, zmmword ptr [rdi + 640]
 	vmovdqu64 zmm18, zmmword ptr [rdi + 704]
@@ -579,9 +534,8 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb104):
 	.cfi_startproc
 	SEH_PROC(SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb104))
 	endbr64
-	// The block pointers; then each rate lane of the blocks is gathered into
-	// register 0 (two states an xmm register, joined) and XORed into the lane as it
-	// is loaded. The constant pointer is set last: rax and rcx may hold block pointers.
+	// The block pointers. The constant pointer is set last: rax and rcx may hold
+	// block pointers.
 	SEH_ENDPROLOGUE
 	mov r8, qword ptr [rsi]
 	mov r9, qword ptr [rsi + 8]
@@ -591,150 +545,57 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb104):
 	mov rcx, qword ptr [rsi + 40]
 	mov rdx, qword ptr [rsi + 48]
 	mov rsi, qword ptr [rsi + 56]
-	vmovq xmm0, qword ptr [r8]
-	vpinsrq xmm0, xmm0, qword ptr [r9], 1
-	vmovq xmm1, qword ptr [r10]
-	vpinsrq xmm1, xmm1, qword ptr [r11], 1
-	vmovq xmm2, qword ptr [rax]
-	vpinsrq xmm2, xmm2, qword ptr [rcx], 1
-	vmovq xmm3, qword ptr [rdx]
-	vpinsrq xmm3, xmm3, qword ptr [rsi], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm7, zmm0, zmmword ptr [rdi]
-	vmovq xmm0, qword ptr [r8 + 8]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 8], 1
-	vmovq xmm1, qword ptr [r10 + 8]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 8], 1
-	vmovq xmm2, qword ptr [rax + 8]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 8], 1
-	vmovq xmm3, qword ptr [rdx + 8]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 8], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm8, zmm0, zmmword ptr [rdi + 64]
-	vmovq xmm0, qword ptr [r8 + 16]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 16], 1
-	vmovq xmm1, qword ptr [r10 + 16]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 16], 1
-	vmovq xmm2, qword ptr [rax + 16]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 16], 1
-	vmovq xmm3, qword ptr [rdx + 16]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 16], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm9, zmm0, zmmword ptr [rdi + 128]
-	vmovq xmm0, qword ptr [r8 + 24]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 24], 1
-	vmovq xmm1, qword ptr [r10 + 24]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 24], 1
-	vmovq xmm2, qword ptr [rax + 24]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 24], 1
-	vmovq xmm3, qword ptr [rdx + 24]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 24], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm10, zmm0, zmmword ptr [rdi + 192]
-	vmovq xmm0, qword ptr [r8 + 32]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 32], 1
-	vmovq xmm1, qword ptr [r10 + 32]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 32], 1
-	vmovq xmm2, qword ptr [rax + 32]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 32], 1
-	vmovq xmm3, qword ptr [rdx + 32]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 32], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm11, zmm0, zmmword ptr [rdi + 256]
-	vmovq xmm0, qword ptr [r8 + 40]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 40], 1
-	vmovq xmm1, qword ptr [r10 + 40]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 40], 1
-	vmovq xmm2, qword ptr [rax + 40]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 40], 1
-	vmovq xmm3, qword ptr [rdx + 40]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 40], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm12, zmm0, zmmword ptr [rdi + 320]
-	vmovq xmm0, qword ptr [r8 + 48]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 48], 1
-	vmovq xmm1, qword ptr [r10 + 48]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 48], 1
-	vmovq xmm2, qword ptr [rax + 48]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 48], 1
-	vmovq xmm3, qword ptr [rdx + 48]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 48], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm13, zmm0, zmmword ptr [rdi + 384]
-	vmovq xmm0, qword ptr [r8 + 56]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 56], 1
-	vmovq xmm1, qword ptr [r10 + 56]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 56], 1
-	vmovq xmm2, qword ptr [rax + 56]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 56], 1
-	vmovq xmm3, qword ptr [rdx + 56]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 56], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm14, zmm0, zmmword ptr [rdi + 448]
-	vmovq xmm0, qword ptr [r8 + 64]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 64], 1
-	vmovq xmm1, qword ptr [r10 + 64]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 64], 1
-	vmovq xmm2, qword ptr [rax + 64]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 64], 1
-	vmovq xmm3, qword ptr [rdx + 64]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 64], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm15, zmm0, zmmword ptr [rdi + 512]
-	vmovq xmm0, qword ptr [r8 + 72]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 72], 1
-	vmovq xmm1, qword ptr [r10 + 72]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 72], 1
-	vmovq xmm2, qword ptr [rax + 72]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 72], 1
-	vmovq xmm3, qword ptr [rdx + 72]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 72], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm16, zmm0, zmmword ptr [rdi + 576]
-	vmovq xmm0, qword ptr [r8 + 80]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 80], 1
-	vmovq xmm1, qword ptr [r10 + 80]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 80], 1
-	vmovq xmm2, qword ptr [rax + 80]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 80], 1
-	vmovq xmm3, qword ptr [rdx + 80]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 80], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm17, zmm0, zmmword ptr [rdi + 640]
-	vmovq xmm0, qword ptr [r8 + 88]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 88], 1
-	vmovq xmm1, qword ptr [r10 + 88]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 88], 1
-	vmovq xmm2, qword ptr [rax + 88]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 88], 1
-	vmovq xmm3, qword ptr [rdx + 88]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 88], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm18, zmm0, zmmword ptr [rdi + 704]
+	// lanes 0..7 of the eight blocks, transposed
+	vmovdqu64 zmm0, zmmword ptr [r8]
+	vmovdqu64 zmm1, zmmword ptr [r9]
+	vmovdqu64 zmm2, zmmword ptr [r10]
+	vmovdqu64 zmm3, zmmword ptr [r11]
+	vmovdqu64 zmm4, zmmword ptr [rax]
+	vmovdqu64 zmm5, zmmword ptr [rcx]
+	vmovdqu64 zmm6, zmmword ptr [rdx]
+	vmovdqu64 zmm15, zmmword ptr [rsi]
+	vpunpcklqdq zmm16, zmm0, zmm1
+	vpunpckhqdq zmm17, zmm0, zmm1
+	vpunpcklqdq zmm18, zmm2, zmm3
+	vpunpckhqdq zmm19, zmm2, zmm3
+	vpunpcklqdq zmm20, zmm4, zmm5
+	vpunpckhqdq zmm21, zmm4, zmm5
+	vpunpcklqdq zmm22, zmm6, zmm15
+	vpunpckhqdq zmm23, zmm6, zmm15
+	vshufi64x2 zmm0, zmm16, zmm18, 136
+	vshufi64x2 zmm1, zmm16, zmm18, 221
+	vshufi64x2 zmm2, zmm20, zmm22, 136
+	vshufi64x2 zmm3, zmm20, zmm22, 221
+	vshufi64x2 zmm7, zmm0, zmm2, 136
+	vshufi64x2 zmm11, zmm0, zmm2, 221
+	vshufi64x2 zmm9, zmm1, zmm3, 136
+	vshufi64x2 zmm13, zmm1, zmm3, 221
+	vshufi64x2 zmm4, zmm17, zmm19, 136
+	vshufi64x2 zmm5, zmm17, zmm19, 221
+	vshufi64x2 zmm6, zmm21, zmm23, 136
+	vshufi64x2 zmm15, zmm21, zmm23, 221
+	vshufi64x2 zmm8, zmm4, zmm6, 136
+	vshufi64x2 zmm12, zmm4, zmm6, 221
+	vshufi64x2 zmm10, zmm5, zmm15, 136
+	vshufi64x2 zmm14, zmm5, zmm15, 221
+	// lanes 8..11 of the eight blocks, transposed
+	vmovdqu ymm0, ymmword ptr [r8 + 64]
+	vinserti64x4 zmm0, zmm0, ymmword ptr [r10 + 64], 1
+	vmovdqu ymm1, ymmword ptr [r9 + 64]
+	vinserti64x4 zmm1, zmm1, ymmword ptr [r11 + 64], 1
+	vmovdqu ymm2, ymmword ptr [rax + 64]
+	vinserti64x4 zmm2, zmm2, ymmword ptr [rdx + 64], 1
+	vmovdqu ymm3, ymmword ptr [rcx + 64]
+	vinserti64x4 zmm3, zmm3, ymmword ptr [rsi + 64], 1
+	vpunpcklqdq zmm4, zmm0, zmm1
+	vpunpckhqdq zmm5, zmm0, zmm1
+	vpunpcklqdq zmm6, zmm2, zmm3
+	vpunpckhqdq zmm19, zmm2, zmm3
+	vshufi64x2 zmm15, zmm4, zmm6, 136
+	vshufi64x2 zmm17, zmm4, zmm6, 221
+	vshufi64x2 zmm16, zmm5, zmm19, 136
+	vshufi64x2 zmm18, zmm5, zmm19, 221
+	// lane 12 of the blocks, gathered
 	vmovq xmm0, qword ptr [r8 + 96]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 96], 1
 	vmovq xmm1, qword ptr [r10 + 96]
@@ -747,6 +608,19 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb104):
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
 	vpxorq zmm19, zmm0, zmmword ptr [rdi + 768]
+	// The state's lanes: XORed into the transposed ones, loaded past the rate.
+	vpxorq zmm7, zmm7, zmmword ptr [rdi]
+	vpxorq zmm8, zmm8, zmmword ptr [rdi + 64]
+	vpxorq zmm9, zmm9, zmmword ptr [rdi + 128]
+	vpxorq zmm10, zmm10, zmmword ptr [rdi + 192]
+	vpxorq zmm11, zmm11, zmmword ptr [rdi + 256]
+	vpxorq zmm12, zmm12, zmmword ptr [rdi + 320]
+	vpxorq zmm13, zmm13, zmmword ptr [rdi + 384]
+	vpxorq zmm14, zmm14, zmmword ptr [rdi + 448]
+	vpxorq zmm15, zmm15, zmmword ptr [rdi + 512]
+	vpxorq zmm16, zmm16, zmmword ptr [rdi + 576]
+	vpxorq zmm17, zmm17, zmmword ptr [rdi + 640]
+	vpxorq zmm18, zmm18, zmmword ptr [rdi + 704]
 	vmovdqu64 zmm20, zmmword ptr [rdi + 832]
 	vmovdqu64 zmm21, zmmword ptr [rdi + 896]
 	vmovdqu64 zmm22, zmmword ptr [rdi + 960]
@@ -776,9 +650,8 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb136):
 	.cfi_startproc
 	SEH_PROC(SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb136))
 	endbr64
-	// The block pointers; then each rate lane of the blocks is gathered into
-	// register 0 (two states an xmm register, joined) and XORed into the lane as it
-	// is loaded. The constant pointer is set last: rax and rcx may hold block pointers.
+	// The block pointers. The constant pointer is set last: rax and rcx may hold
+	// block pointers.
 	SEH_ENDPROLOGUE
 	mov r8, qword ptr [rsi]
 	mov r9, qword ptr [rsi + 8]
@@ -788,198 +661,73 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb136):
 	mov rcx, qword ptr [rsi + 40]
 	mov rdx, qword ptr [rsi + 48]
 	mov rsi, qword ptr [rsi + 56]
-	vmovq xmm0, qword ptr [r8]
-	vpinsrq xmm0, xmm0, qword ptr [r9], 1
-	vmovq xmm1, qword ptr [r10]
-	vpinsrq xmm1, xmm1, qword ptr [r11], 1
-	vmovq xmm2, qword ptr [rax]
-	vpinsrq xmm2, xmm2, qword ptr [rcx], 1
-	vmovq xmm3, qword ptr [rdx]
-	vpinsrq xmm3, xmm3, qword ptr [rsi], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm7, zmm0, zmmword ptr [rdi]
-	vmovq xmm0, qword ptr [r8 + 8]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 8], 1
-	vmovq xmm1, qword ptr [r10 + 8]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 8], 1
-	vmovq xmm2, qword ptr [rax + 8]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 8], 1
-	vmovq xmm3, qword ptr [rdx + 8]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 8], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm8, zmm0, zmmword ptr [rdi + 64]
-	vmovq xmm0, qword ptr [r8 + 16]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 16], 1
-	vmovq xmm1, qword ptr [r10 + 16]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 16], 1
-	vmovq xmm2, qword ptr [rax + 16]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 16], 1
-	vmovq xmm3, qword ptr [rdx + 16]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 16], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm9, zmm0, zmmword ptr [rdi + 128]
-	vmovq xmm0, qword ptr [r8 + 24]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 24], 1
-	vmovq xmm1, qword ptr [r10 + 24]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 24], 1
-	vmovq xmm2, qword ptr [rax + 24]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 24], 1
-	vmovq xmm3, qword ptr [rdx + 24]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 24], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm10, zmm0, zmmword ptr [rdi + 192]
-	vmovq xmm0, qword ptr [r8 + 32]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 32], 1
-	vmovq xmm1, qword ptr [r10 + 32]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 32], 1
-	vmovq xmm2, qword ptr [rax + 32]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 32], 1
-	vmovq xmm3, qword ptr [rdx + 32]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 32], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm11, zmm0, zmmword ptr [rdi + 256]
-	vmovq xmm0, qword ptr [r8 + 40]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 40], 1
-	vmovq xmm1, qword ptr [r10 + 40]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 40], 1
-	vmovq xmm2, qword ptr [rax + 40]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 40], 1
-	vmovq xmm3, qword ptr [rdx + 40]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 40], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm12, zmm0, zmmword ptr [rdi + 320]
-	vmovq xmm0, qword ptr [r8 + 48]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 48], 1
-	vmovq xmm1, qword ptr [r10 + 48]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 48], 1
-	vmovq xmm2, qword ptr [rax + 48]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 48], 1
-	vmovq xmm3, qword ptr [rdx + 48]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 48], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm13, zmm0, zmmword ptr [rdi + 384]
-	vmovq xmm0, qword ptr [r8 + 56]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 56], 1
-	vmovq xmm1, qword ptr [r10 + 56]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 56], 1
-	vmovq xmm2, qword ptr [rax + 56]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 56], 1
-	vmovq xmm3, qword ptr [rdx + 56]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 56], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm14, zmm0, zmmword ptr [rdi + 448]
-	vmovq xmm0, qword ptr [r8 + 64]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 64], 1
-	vmovq xmm1, qword ptr [r10 + 64]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 64], 1
-	vmovq xmm2, qword ptr [rax + 64]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 64], 1
-	vmovq xmm3, qword ptr [rdx + 64]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 64], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm15, zmm0, zmmword ptr [rdi + 512]
-	vmovq xmm0, qword ptr [r8 + 72]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 72], 1
-	vmovq xmm1, qword ptr [r10 + 72]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 72], 1
-	vmovq xmm2, qword ptr [rax + 72]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 72], 1
-	vmovq xmm3, qword ptr [rdx + 72]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 72], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm16, zmm0, zmmword ptr [rdi + 576]
-	vmovq xmm0, qword ptr [r8 + 80]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 80], 1
-	vmovq xmm1, qword ptr [r10 + 80]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 80], 1
-	vmovq xmm2, qword ptr [rax + 80]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 80], 1
-	vmovq xmm3, qword ptr [rdx + 80]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 80], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm17, zmm0, zmmword ptr [rdi + 640]
-	vmovq xmm0, qword ptr [r8 + 88]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 88], 1
-	vmovq xmm1, qword ptr [r10 + 88]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 88], 1
-	vmovq xmm2, qword ptr [rax + 88]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 88], 1
-	vmovq xmm3, qword ptr [rdx + 88]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 88], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm18, zmm0, zmmword ptr [rdi + 704]
-	vmovq xmm0, qword ptr [r8 + 96]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 96], 1
-	vmovq xmm1, qword ptr [r10 + 96]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 96], 1
-	vmovq xmm2, qword ptr [rax + 96]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 96], 1
-	vmovq xmm3, qword ptr [rdx + 96]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 96], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm19, zmm0, zmmword ptr [rdi + 768]
-	vmovq xmm0, qword ptr [r8 + 104]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 104], 1
-	vmovq xmm1, qword ptr [r10 + 104]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 104], 1
-	vmovq xmm2, qword ptr [rax + 104]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 104], 1
-	vmovq xmm3, qword ptr [rdx + 104]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 104], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm20, zmm0, zmmword ptr [rdi + 832]
-	vmovq xmm0, qword ptr [r8 + 112]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 112], 1
-	vmovq xmm1, qword ptr [r10 + 112]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 112], 1
-	vmovq xmm2, qword ptr [rax + 112]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 112], 1
-	vmovq xmm3, qword ptr [rdx + 112]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 112], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm21, zmm0, zmmword ptr [rdi + 896]
-	vmovq xmm0, qword ptr [r8 + 120]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 120], 1
-	vmovq xmm1, qword ptr [r10 + 120]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 120], 1
-	vmovq xmm2, qword ptr [rax + 120]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 120], 1
-	vmovq xmm3, qword ptr [rdx + 120]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 120], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm22, zmm0, zmmword ptr [rdi + 960]
+	// lanes 0..7 of the eight blocks, transposed
+	vmovdqu64 zmm0, zmmword ptr [r8]
+	vmovdqu64 zmm1, zmmword ptr [r9]
+	vmovdqu64 zmm2, zmmword ptr [r10]
+	vmovdqu64 zmm3, zmmword ptr [r11]
+	vmovdqu64 zmm4, zmmword ptr [rax]
+	vmovdqu64 zmm5, zmmword ptr [rcx]
+	vmovdqu64 zmm6, zmmword ptr [rdx]
+	vmovdqu64 zmm15, zmmword ptr [rsi]
+	vpunpcklqdq zmm16, zmm0, zmm1
+	vpunpckhqdq zmm17, zmm0, zmm1
+	vpunpcklqdq zmm18, zmm2, zmm3
+	vpunpckhqdq zmm19, zmm2, zmm3
+	vpunpcklqdq zmm20, zmm4, zmm5
+	vpunpckhqdq zmm21, zmm4, zmm5
+	vpunpcklqdq zmm22, zmm6, zmm15
+	vpunpckhqdq zmm23, zmm6, zmm15
+	vshufi64x2 zmm0, zmm16, zmm18, 136
+	vshufi64x2 zmm1, zmm16, zmm18, 221
+	vshufi64x2 zmm2, zmm20, zmm22, 136
+	vshufi64x2 zmm3, zmm20, zmm22, 221
+	vshufi64x2 zmm7, zmm0, zmm2, 136
+	vshufi64x2 zmm11, zmm0, zmm2, 221
+	vshufi64x2 zmm9, zmm1, zmm3, 136
+	vshufi64x2 zmm13, zmm1, zmm3, 221
+	vshufi64x2 zmm4, zmm17, zmm19, 136
+	vshufi64x2 zmm5, zmm17, zmm19, 221
+	vshufi64x2 zmm6, zmm21, zmm23, 136
+	vshufi64x2 zmm15, zmm21, zmm23, 221
+	vshufi64x2 zmm8, zmm4, zmm6, 136
+	vshufi64x2 zmm12, zmm4, zmm6, 221
+	vshufi64x2 zmm10, zmm5, zmm15, 136
+	vshufi64x2 zmm14, zmm5, zmm15, 221
+	// lanes 8..15 of the eight blocks, transposed
+	vmovdqu64 zmm0, zmmword ptr [r8 + 64]
+	vmovdqu64 zmm1, zmmword ptr [r9 + 64]
+	vmovdqu64 zmm2, zmmword ptr [r10 + 64]
+	vmovdqu64 zmm3, zmmword ptr [r11 + 64]
+	vmovdqu64 zmm4, zmmword ptr [rax + 64]
+	vmovdqu64 zmm5, zmmword ptr [rcx + 64]
+	vmovdqu64 zmm6, zmmword ptr [rdx + 64]
+	vmovdqu64 zmm23, zmmword ptr [rsi + 64]
+	vpunpcklqdq zmm24, zmm0, zmm1
+	vpunpckhqdq zmm25, zmm0, zmm1
+	vpunpcklqdq zmm26, zmm2, zmm3
+	vpunpckhqdq zmm27, zmm2, zmm3
+	vpunpcklqdq zmm28, zmm4, zmm5
+	vpunpckhqdq zmm29, zmm4, zmm5
+	vpunpcklqdq zmm30, zmm6, zmm23
+	vpunpckhqdq zmm31, zmm6, zmm23
+	vshufi64x2 zmm0, zmm24, zmm26, 136
+	vshufi64x2 zmm1, zmm24, zmm26, 221
+	vshufi64x2 zmm2, zmm28, zmm30, 136
+	vshufi64x2 zmm3, zmm28, zmm30, 221
+	vshufi64x2 zmm15, zmm0, zmm2, 136
+	vshufi64x2 zmm19, zmm0, zmm2, 221
+	vshufi64x2 zmm17, zmm1, zmm3, 136
+	vshufi64x2 zmm21, zmm1, zmm3, 221
+	vshufi64x2 zmm4, zmm25, zmm27, 136
+	vshufi64x2 zmm5, zmm25, zmm27, 221
+	vshufi64x2 zmm6, zmm29, zmm31, 136
+	vshufi64x2 zmm23, zmm29, zmm31, 221
+	vshufi64x2 zmm16, zmm4, zmm6, 136
+	vshufi64x2 zmm20, zmm4, zmm6, 221
+	vshufi64x2 zmm18, zmm5, zmm23, 136
+	vshufi64x2 zmm22, zmm5, zmm23, 221
+	// lane 16 of the blocks, gathered
 	vmovq xmm0, qword ptr [r8 + 128]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 128], 1
 	vmovq xmm1, qword ptr [r10 + 128]
@@ -992,6 +740,23 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb136):
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
 	vpxorq zmm23, zmm0, zmmword ptr [rdi + 1024]
+	// The state's lanes: XORed into the transposed ones, loaded past the rate.
+	vpxorq zmm7, zmm7, zmmword ptr [rdi]
+	vpxorq zmm8, zmm8, zmmword ptr [rdi + 64]
+	vpxorq zmm9, zmm9, zmmword ptr [rdi + 128]
+	vpxorq zmm10, zmm10, zmmword ptr [rdi + 192]
+	vpxorq zmm11, zmm11, zmmword ptr [rdi + 256]
+	vpxorq zmm12, zmm12, zmmword ptr [rdi + 320]
+	vpxorq zmm13, zmm13, zmmword ptr [rdi + 384]
+	vpxorq zmm14, zmm14, zmmword ptr [rdi + 448]
+	vpxorq zmm15, zmm15, zmmword ptr [rdi + 512]
+	vpxorq zmm16, zmm16, zmmword ptr [rdi + 576]
+	vpxorq zmm17, zmm17, zmmword ptr [rdi + 640]
+	vpxorq zmm18, zmm18, zmmword ptr [rdi + 704]
+	vpxorq zmm19, zmm19, zmmword ptr [rdi + 768]
+	vpxorq zmm20, zmm20, zmmword ptr [rdi + 832]
+	vpxorq zmm21, zmm21, zmmword ptr [rdi + 896]
+	vpxorq zmm22, zmm22, zmmword ptr [rdi + 960]
 	vmovdqu64 zmm24, zmmword ptr [rdi + 1088]
 	vmovdqu64 zmm25, zmmword ptr [rdi + 1152]
 	vmovdqu64 zmm26, zmmword ptr [rdi + 1216]
@@ -1017,9 +782,8 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb144):
 	.cfi_startproc
 	SEH_PROC(SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb144))
 	endbr64
-	// The block pointers; then each rate lane of the blocks is gathered into
-	// register 0 (two states an xmm register, joined) and XORed into the lane as it
-	// is loaded. The constant pointer is set last: rax and rcx may hold block pointers.
+	// The block pointers. The constant pointer is set last: rax and rcx may hold
+	// block pointers.
 	SEH_ENDPROLOGUE
 	mov r8, qword ptr [rsi]
 	mov r9, qword ptr [rsi + 8]
@@ -1029,198 +793,73 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb144):
 	mov rcx, qword ptr [rsi + 40]
 	mov rdx, qword ptr [rsi + 48]
 	mov rsi, qword ptr [rsi + 56]
-	vmovq xmm0, qword ptr [r8]
-	vpinsrq xmm0, xmm0, qword ptr [r9], 1
-	vmovq xmm1, qword ptr [r10]
-	vpinsrq xmm1, xmm1, qword ptr [r11], 1
-	vmovq xmm2, qword ptr [rax]
-	vpinsrq xmm2, xmm2, qword ptr [rcx], 1
-	vmovq xmm3, qword ptr [rdx]
-	vpinsrq xmm3, xmm3, qword ptr [rsi], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm7, zmm0, zmmword ptr [rdi]
-	vmovq xmm0, qword ptr [r8 + 8]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 8], 1
-	vmovq xmm1, qword ptr [r10 + 8]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 8], 1
-	vmovq xmm2, qword ptr [rax + 8]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 8], 1
-	vmovq xmm3, qword ptr [rdx + 8]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 8], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm8, zmm0, zmmword ptr [rdi + 64]
-	vmovq xmm0, qword ptr [r8 + 16]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 16], 1
-	vmovq xmm1, qword ptr [r10 + 16]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 16], 1
-	vmovq xmm2, qword ptr [rax + 16]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 16], 1
-	vmovq xmm3, qword ptr [rdx + 16]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 16], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm9, zmm0, zmmword ptr [rdi + 128]
-	vmovq xmm0, qword ptr [r8 + 24]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 24], 1
-	vmovq xmm1, qword ptr [r10 + 24]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 24], 1
-	vmovq xmm2, qword ptr [rax + 24]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 24], 1
-	vmovq xmm3, qword ptr [rdx + 24]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 24], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm10, zmm0, zmmword ptr [rdi + 192]
-	vmovq xmm0, qword ptr [r8 + 32]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 32], 1
-	vmovq xmm1, qword ptr [r10 + 32]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 32], 1
-	vmovq xmm2, qword ptr [rax + 32]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 32], 1
-	vmovq xmm3, qword ptr [rdx + 32]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 32], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm11, zmm0, zmmword ptr [rdi + 256]
-	vmovq xmm0, qword ptr [r8 + 40]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 40], 1
-	vmovq xmm1, qword ptr [r10 + 40]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 40], 1
-	vmovq xmm2, qword ptr [rax + 40]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 40], 1
-	vmovq xmm3, qword ptr [rdx + 40]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 40], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm12, zmm0, zmmword ptr [rdi + 320]
-	vmovq xmm0, qword ptr [r8 + 48]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 48], 1
-	vmovq xmm1, qword ptr [r10 + 48]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 48], 1
-	vmovq xmm2, qword ptr [rax + 48]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 48], 1
-	vmovq xmm3, qword ptr [rdx + 48]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 48], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm13, zmm0, zmmword ptr [rdi + 384]
-	vmovq xmm0, qword ptr [r8 + 56]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 56], 1
-	vmovq xmm1, qword ptr [r10 + 56]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 56], 1
-	vmovq xmm2, qword ptr [rax + 56]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 56], 1
-	vmovq xmm3, qword ptr [rdx + 56]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 56], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm14, zmm0, zmmword ptr [rdi + 448]
-	vmovq xmm0, qword ptr [r8 + 64]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 64], 1
-	vmovq xmm1, qword ptr [r10 + 64]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 64], 1
-	vmovq xmm2, qword ptr [rax + 64]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 64], 1
-	vmovq xmm3, qword ptr [rdx + 64]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 64], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm15, zmm0, zmmword ptr [rdi + 512]
-	vmovq xmm0, qword ptr [r8 + 72]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 72], 1
-	vmovq xmm1, qword ptr [r10 + 72]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 72], 1
-	vmovq xmm2, qword ptr [rax + 72]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 72], 1
-	vmovq xmm3, qword ptr [rdx + 72]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 72], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm16, zmm0, zmmword ptr [rdi + 576]
-	vmovq xmm0, qword ptr [r8 + 80]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 80], 1
-	vmovq xmm1, qword ptr [r10 + 80]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 80], 1
-	vmovq xmm2, qword ptr [rax + 80]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 80], 1
-	vmovq xmm3, qword ptr [rdx + 80]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 80], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm17, zmm0, zmmword ptr [rdi + 640]
-	vmovq xmm0, qword ptr [r8 + 88]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 88], 1
-	vmovq xmm1, qword ptr [r10 + 88]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 88], 1
-	vmovq xmm2, qword ptr [rax + 88]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 88], 1
-	vmovq xmm3, qword ptr [rdx + 88]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 88], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm18, zmm0, zmmword ptr [rdi + 704]
-	vmovq xmm0, qword ptr [r8 + 96]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 96], 1
-	vmovq xmm1, qword ptr [r10 + 96]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 96], 1
-	vmovq xmm2, qword ptr [rax + 96]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 96], 1
-	vmovq xmm3, qword ptr [rdx + 96]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 96], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm19, zmm0, zmmword ptr [rdi + 768]
-	vmovq xmm0, qword ptr [r8 + 104]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 104], 1
-	vmovq xmm1, qword ptr [r10 + 104]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 104], 1
-	vmovq xmm2, qword ptr [rax + 104]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 104], 1
-	vmovq xmm3, qword ptr [rdx + 104]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 104], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm20, zmm0, zmmword ptr [rdi + 832]
-	vmovq xmm0, qword ptr [r8 + 112]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 112], 1
-	vmovq xmm1, qword ptr [r10 + 112]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 112], 1
-	vmovq xmm2, qword ptr [rax + 112]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 112], 1
-	vmovq xmm3, qword ptr [rdx + 112]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 112], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm21, zmm0, zmmword ptr [rdi + 896]
-	vmovq xmm0, qword ptr [r8 + 120]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 120], 1
-	vmovq xmm1, qword ptr [r10 + 120]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 120], 1
-	vmovq xmm2, qword ptr [rax + 120]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 120], 1
-	vmovq xmm3, qword ptr [rdx + 120]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 120], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm22, zmm0, zmmword ptr [rdi + 960]
+	// lanes 0..7 of the eight blocks, transposed
+	vmovdqu64 zmm0, zmmword ptr [r8]
+	vmovdqu64 zmm1, zmmword ptr [r9]
+	vmovdqu64 zmm2, zmmword ptr [r10]
+	vmovdqu64 zmm3, zmmword ptr [r11]
+	vmovdqu64 zmm4, zmmword ptr [rax]
+	vmovdqu64 zmm5, zmmword ptr [rcx]
+	vmovdqu64 zmm6, zmmword ptr [rdx]
+	vmovdqu64 zmm15, zmmword ptr [rsi]
+	vpunpcklqdq zmm16, zmm0, zmm1
+	vpunpckhqdq zmm17, zmm0, zmm1
+	vpunpcklqdq zmm18, zmm2, zmm3
+	vpunpckhqdq zmm19, zmm2, zmm3
+	vpunpcklqdq zmm20, zmm4, zmm5
+	vpunpckhqdq zmm21, zmm4, zmm5
+	vpunpcklqdq zmm22, zmm6, zmm15
+	vpunpckhqdq zmm23, zmm6, zmm15
+	vshufi64x2 zmm0, zmm16, zmm18, 136
+	vshufi64x2 zmm1, zmm16, zmm18, 221
+	vshufi64x2 zmm2, zmm20, zmm22, 136
+	vshufi64x2 zmm3, zmm20, zmm22, 221
+	vshufi64x2 zmm7, zmm0, zmm2, 136
+	vshufi64x2 zmm11, zmm0, zmm2, 221
+	vshufi64x2 zmm9, zmm1, zmm3, 136
+	vshufi64x2 zmm13, zmm1, zmm3, 221
+	vshufi64x2 zmm4, zmm17, zmm19, 136
+	vshufi64x2 zmm5, zmm17, zmm19, 221
+	vshufi64x2 zmm6, zmm21, zmm23, 136
+	vshufi64x2 zmm15, zmm21, zmm23, 221
+	vshufi64x2 zmm8, zmm4, zmm6, 136
+	vshufi64x2 zmm12, zmm4, zmm6, 221
+	vshufi64x2 zmm10, zmm5, zmm15, 136
+	vshufi64x2 zmm14, zmm5, zmm15, 221
+	// lanes 8..15 of the eight blocks, transposed
+	vmovdqu64 zmm0, zmmword ptr [r8 + 64]
+	vmovdqu64 zmm1, zmmword ptr [r9 + 64]
+	vmovdqu64 zmm2, zmmword ptr [r10 + 64]
+	vmovdqu64 zmm3, zmmword ptr [r11 + 64]
+	vmovdqu64 zmm4, zmmword ptr [rax + 64]
+	vmovdqu64 zmm5, zmmword ptr [rcx + 64]
+	vmovdqu64 zmm6, zmmword ptr [rdx + 64]
+	vmovdqu64 zmm23, zmmword ptr [rsi + 64]
+	vpunpcklqdq zmm24, zmm0, zmm1
+	vpunpckhqdq zmm25, zmm0, zmm1
+	vpunpcklqdq zmm26, zmm2, zmm3
+	vpunpckhqdq zmm27, zmm2, zmm3
+	vpunpcklqdq zmm28, zmm4, zmm5
+	vpunpckhqdq zmm29, zmm4, zmm5
+	vpunpcklqdq zmm30, zmm6, zmm23
+	vpunpckhqdq zmm31, zmm6, zmm23
+	vshufi64x2 zmm0, zmm24, zmm26, 136
+	vshufi64x2 zmm1, zmm24, zmm26, 221
+	vshufi64x2 zmm2, zmm28, zmm30, 136
+	vshufi64x2 zmm3, zmm28, zmm30, 221
+	vshufi64x2 zmm15, zmm0, zmm2, 136
+	vshufi64x2 zmm19, zmm0, zmm2, 221
+	vshufi64x2 zmm17, zmm1, zmm3, 136
+	vshufi64x2 zmm21, zmm1, zmm3, 221
+	vshufi64x2 zmm4, zmm25, zmm27, 136
+	vshufi64x2 zmm5, zmm25, zmm27, 221
+	vshufi64x2 zmm6, zmm29, zmm31, 136
+	vshufi64x2 zmm23, zmm29, zmm31, 221
+	vshufi64x2 zmm16, zmm4, zmm6, 136
+	vshufi64x2 zmm20, zmm4, zmm6, 221
+	vshufi64x2 zmm18, zmm5, zmm23, 136
+	vshufi64x2 zmm22, zmm5, zmm23, 221
+	// lanes 16..17 of the blocks, gathered one by one
 	vmovq xmm0, qword ptr [r8 + 128]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 128], 1
 	vmovq xmm1, qword ptr [r10 + 128]
@@ -1245,6 +884,23 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb144):
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
 	vpxorq zmm24, zmm0, zmmword ptr [rdi + 1088]
+	// The state's lanes: XORed into the transposed ones, loaded past the rate.
+	vpxorq zmm7, zmm7, zmmword ptr [rdi]
+	vpxorq zmm8, zmm8, zmmword ptr [rdi + 64]
+	vpxorq zmm9, zmm9, zmmword ptr [rdi + 128]
+	vpxorq zmm10, zmm10, zmmword ptr [rdi + 192]
+	vpxorq zmm11, zmm11, zmmword ptr [rdi + 256]
+	vpxorq zmm12, zmm12, zmmword ptr [rdi + 320]
+	vpxorq zmm13, zmm13, zmmword ptr [rdi + 384]
+	vpxorq zmm14, zmm14, zmmword ptr [rdi + 448]
+	vpxorq zmm15, zmm15, zmmword ptr [rdi + 512]
+	vpxorq zmm16, zmm16, zmmword ptr [rdi + 576]
+	vpxorq zmm17, zmm17, zmmword ptr [rdi + 640]
+	vpxorq zmm18, zmm18, zmmword ptr [rdi + 704]
+	vpxorq zmm19, zmm19, zmmword ptr [rdi + 768]
+	vpxorq zmm20, zmm20, zmmword ptr [rdi + 832]
+	vpxorq zmm21, zmm21, zmmword ptr [rdi + 896]
+	vpxorq zmm22, zmm22, zmmword ptr [rdi + 960]
 	vmovdqu64 zmm25, zmmword ptr [rdi + 1152]
 	vmovdqu64 zmm26, zmmword ptr [rdi + 1216]
 	vmovdqu64 zmm27, zmmword ptr [rdi + 1280]
@@ -1269,9 +925,8 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb168):
 	.cfi_startproc
 	SEH_PROC(SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb168))
 	endbr64
-	// The block pointers; then each rate lane of the blocks is gathered into
-	// register 0 (two states an xmm register, joined) and XORed into the lane as it
-	// is loaded. The constant pointer is set last: rax and rcx may hold block pointers.
+	// The block pointers. The constant pointer is set last: rax and rcx may hold
+	// block pointers.
 	SEH_ENDPROLOGUE
 	mov r8, qword ptr [rsi]
 	mov r9, qword ptr [rsi + 8]
@@ -1281,246 +936,90 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb168):
 	mov rcx, qword ptr [rsi + 40]
 	mov rdx, qword ptr [rsi + 48]
 	mov rsi, qword ptr [rsi + 56]
-	vmovq xmm0, qword ptr [r8]
-	vpinsrq xmm0, xmm0, qword ptr [r9], 1
-	vmovq xmm1, qword ptr [r10]
-	vpinsrq xmm1, xmm1, qword ptr [r11], 1
-	vmovq xmm2, qword ptr [rax]
-	vpinsrq xmm2, xmm2, qword ptr [rcx], 1
-	vmovq xmm3, qword ptr [rdx]
-	vpinsrq xmm3, xmm3, qword ptr [rsi], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm7, zmm0, zmmword ptr [rdi]
-	vmovq xmm0, qword ptr [r8 + 8]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 8], 1
-	vmovq xmm1, qword ptr [r10 + 8]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 8], 1
-	vmovq xmm2, qword ptr [rax + 8]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 8], 1
-	vmovq xmm3, qword ptr [rdx + 8]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 8], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm8, zmm0, zmmword ptr [rdi + 64]
-	vmovq xmm0, qword ptr [r8 + 16]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 16], 1
-	vmovq xmm1, qword ptr [r10 + 16]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 16], 1
-	vmovq xmm2, qword ptr [rax + 16]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 16], 1
-	vmovq xmm3, qword ptr [rdx + 16]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 16], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm9, zmm0, zmmword ptr [rdi + 128]
-	vmovq xmm0, qword ptr [r8 + 24]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 24], 1
-	vmovq xmm1, qword ptr [r10 + 24]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 24], 1
-	vmovq xmm2, qword ptr [rax + 24]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 24], 1
-	vmovq xmm3, qword ptr [rdx + 24]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 24], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm10, zmm0, zmmword ptr [rdi + 192]
-	vmovq xmm0, qword ptr [r8 + 32]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 32], 1
-	vmovq xmm1, qword ptr [r10 + 32]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 32], 1
-	vmovq xmm2, qword ptr [rax + 32]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 32], 1
-	vmovq xmm3, qword ptr [rdx + 32]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 32], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm11, zmm0, zmmword ptr [rdi + 256]
-	vmovq xmm0, qword ptr [r8 + 40]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 40], 1
-	vmovq xmm1, qword ptr [r10 + 40]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 40], 1
-	vmovq xmm2, qword ptr [rax + 40]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 40], 1
-	vmovq xmm3, qword ptr [rdx + 40]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 40], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm12, zmm0, zmmword ptr [rdi + 320]
-	vmovq xmm0, qword ptr [r8 + 48]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 48], 1
-	vmovq xmm1, qword ptr [r10 + 48]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 48], 1
-	vmovq xmm2, qword ptr [rax + 48]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 48], 1
-	vmovq xmm3, qword ptr [rdx + 48]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 48], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm13, zmm0, zmmword ptr [rdi + 384]
-	vmovq xmm0, qword ptr [r8 + 56]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 56], 1
-	vmovq xmm1, qword ptr [r10 + 56]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 56], 1
-	vmovq xmm2, qword ptr [rax + 56]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 56], 1
-	vmovq xmm3, qword ptr [rdx + 56]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 56], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm14, zmm0, zmmword ptr [rdi + 448]
-	vmovq xmm0, qword ptr [r8 + 64]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 64], 1
-	vmovq xmm1, qword ptr [r10 + 64]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 64], 1
-	vmovq xmm2, qword ptr [rax + 64]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 64], 1
-	vmovq xmm3, qword ptr [rdx + 64]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 64], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm15, zmm0, zmmword ptr [rdi + 512]
-	vmovq xmm0, qword ptr [r8 + 72]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 72], 1
-	vmovq xmm1, qword ptr [r10 + 72]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 72], 1
-	vmovq xmm2, qword ptr [rax + 72]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 72], 1
-	vmovq xmm3, qword ptr [rdx + 72]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 72], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm16, zmm0, zmmword ptr [rdi + 576]
-	vmovq xmm0, qword ptr [r8 + 80]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 80], 1
-	vmovq xmm1, qword ptr [r10 + 80]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 80], 1
-	vmovq xmm2, qword ptr [rax + 80]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 80], 1
-	vmovq xmm3, qword ptr [rdx + 80]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 80], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm17, zmm0, zmmword ptr [rdi + 640]
-	vmovq xmm0, qword ptr [r8 + 88]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 88], 1
-	vmovq xmm1, qword ptr [r10 + 88]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 88], 1
-	vmovq xmm2, qword ptr [rax + 88]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 88], 1
-	vmovq xmm3, qword ptr [rdx + 88]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 88], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm18, zmm0, zmmword ptr [rdi + 704]
-	vmovq xmm0, qword ptr [r8 + 96]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 96], 1
-	vmovq xmm1, qword ptr [r10 + 96]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 96], 1
-	vmovq xmm2, qword ptr [rax + 96]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 96], 1
-	vmovq xmm3, qword ptr [rdx + 96]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 96], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm19, zmm0, zmmword ptr [rdi + 768]
-	vmovq xmm0, qword ptr [r8 + 104]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 104], 1
-	vmovq xmm1, qword ptr [r10 + 104]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 104], 1
-	vmovq xmm2, qword ptr [rax + 104]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 104], 1
-	vmovq xmm3, qword ptr [rdx + 104]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 104], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm20, zmm0, zmmword ptr [rdi + 832]
-	vmovq xmm0, qword ptr [r8 + 112]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 112], 1
-	vmovq xmm1, qword ptr [r10 + 112]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 112], 1
-	vmovq xmm2, qword ptr [rax + 112]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 112], 1
-	vmovq xmm3, qword ptr [rdx + 112]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 112], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm21, zmm0, zmmword ptr [rdi + 896]
-	vmovq xmm0, qword ptr [r8 + 120]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 120], 1
-	vmovq xmm1, qword ptr [r10 + 120]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 120], 1
-	vmovq xmm2, qword ptr [rax + 120]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 120], 1
-	vmovq xmm3, qword ptr [rdx + 120]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 120], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm22, zmm0, zmmword ptr [rdi + 960]
-	vmovq xmm0, qword ptr [r8 + 128]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 128], 1
-	vmovq xmm1, qword ptr [r10 + 128]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 128], 1
-	vmovq xmm2, qword ptr [rax + 128]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 128], 1
-	vmovq xmm3, qword ptr [rdx + 128]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 128], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm23, zmm0, zmmword ptr [rdi + 1024]
-	vmovq xmm0, qword ptr [r8 + 136]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 136], 1
-	vmovq xmm1, qword ptr [r10 + 136]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 136], 1
-	vmovq xmm2, qword ptr [rax + 136]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 136], 1
-	vmovq xmm3, qword ptr [rdx + 136]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 136], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm24, zmm0, zmmword ptr [rdi + 1088]
-	vmovq xmm0, qword ptr [r8 + 144]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 144], 1
-	vmovq xmm1, qword ptr [r10 + 144]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 144], 1
-	vmovq xmm2, qword ptr [rax + 144]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 144], 1
-	vmovq xmm3, qword ptr [rdx + 144]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 144], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm25, zmm0, zmmword ptr [rdi + 1152]
-	vmovq xmm0, qword ptr [r8 + 152]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 152], 1
-	vmovq xmm1, qword ptr [r10 + 152]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 152], 1
-	vmovq xmm2, qword ptr [rax + 152]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 152], 1
-	vmovq xmm3, qword ptr [rdx + 152]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 152], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm26, zmm0, zmmword ptr [rdi + 1216]
+	// lanes 0..7 of the eight blocks, transposed
+	vmovdqu64 zmm0, zmmword ptr [r8]
+	vmovdqu64 zmm1, zmmword ptr [r9]
+	vmovdqu64 zmm2, zmmword ptr [r10]
+	vmovdqu64 zmm3, zmmword ptr [r11]
+	vmovdqu64 zmm4, zmmword ptr [rax]
+	vmovdqu64 zmm5, zmmword ptr [rcx]
+	vmovdqu64 zmm6, zmmword ptr [rdx]
+	vmovdqu64 zmm15, zmmword ptr [rsi]
+	vpunpcklqdq zmm16, zmm0, zmm1
+	vpunpckhqdq zmm17, zmm0, zmm1
+	vpunpcklqdq zmm18, zmm2, zmm3
+	vpunpckhqdq zmm19, zmm2, zmm3
+	vpunpcklqdq zmm20, zmm4, zmm5
+	vpunpckhqdq zmm21, zmm4, zmm5
+	vpunpcklqdq zmm22, zmm6, zmm15
+	vpunpckhqdq zmm23, zmm6, zmm15
+	vshufi64x2 zmm0, zmm16, zmm18, 136
+	vshufi64x2 zmm1, zmm16, zmm18, 221
+	vshufi64x2 zmm2, zmm20, zmm22, 136
+	vshufi64x2 zmm3, zmm20, zmm22, 221
+	vshufi64x2 zmm7, zmm0, zmm2, 136
+	vshufi64x2 zmm11, zmm0, zmm2, 221
+	vshufi64x2 zmm9, zmm1, zmm3, 136
+	vshufi64x2 zmm13, zmm1, zmm3, 221
+	vshufi64x2 zmm4, zmm17, zmm19, 136
+	vshufi64x2 zmm5, zmm17, zmm19, 221
+	vshufi64x2 zmm6, zmm21, zmm23, 136
+	vshufi64x2 zmm15, zmm21, zmm23, 221
+	vshufi64x2 zmm8, zmm4, zmm6, 136
+	vshufi64x2 zmm12, zmm4, zmm6, 221
+	vshufi64x2 zmm10, zmm5, zmm15, 136
+	vshufi64x2 zmm14, zmm5, zmm15, 221
+	// lanes 8..15 of the eight blocks, transposed
+	vmovdqu64 zmm0, zmmword ptr [r8 + 64]
+	vmovdqu64 zmm1, zmmword ptr [r9 + 64]
+	vmovdqu64 zmm2, zmmword ptr [r10 + 64]
+	vmovdqu64 zmm3, zmmword ptr [r11 + 64]
+	vmovdqu64 zmm4, zmmword ptr [rax + 64]
+	vmovdqu64 zmm5, zmmword ptr [rcx + 64]
+	vmovdqu64 zmm6, zmmword ptr [rdx + 64]
+	vmovdqu64 zmm23, zmmword ptr [rsi + 64]
+	vpunpcklqdq zmm24, zmm0, zmm1
+	vpunpckhqdq zmm25, zmm0, zmm1
+	vpunpcklqdq zmm26, zmm2, zmm3
+	vpunpckhqdq zmm27, zmm2, zmm3
+	vpunpcklqdq zmm28, zmm4, zmm5
+	vpunpckhqdq zmm29, zmm4, zmm5
+	vpunpcklqdq zmm30, zmm6, zmm23
+	vpunpckhqdq zmm31, zmm6, zmm23
+	vshufi64x2 zmm0, zmm24, zmm26, 136
+	vshufi64x2 zmm1, zmm24, zmm26, 221
+	vshufi64x2 zmm2, zmm28, zmm30, 136
+	vshufi64x2 zmm3, zmm28, zmm30, 221
+	vshufi64x2 zmm15, zmm0, zmm2, 136
+	vshufi64x2 zmm19, zmm0, zmm2, 221
+	vshufi64x2 zmm17, zmm1, zmm3, 136
+	vshufi64x2 zmm21, zmm1, zmm3, 221
+	vshufi64x2 zmm4, zmm25, zmm27, 136
+	vshufi64x2 zmm5, zmm25, zmm27, 221
+	vshufi64x2 zmm6, zmm29, zmm31, 136
+	vshufi64x2 zmm23, zmm29, zmm31, 221
+	vshufi64x2 zmm16, zmm4, zmm6, 136
+	vshufi64x2 zmm20, zmm4, zmm6, 221
+	vshufi64x2 zmm18, zmm5, zmm23, 136
+	vshufi64x2 zmm22, zmm5, zmm23, 221
+	// lanes 16..19 of the eight blocks, transposed
+	vmovdqu ymm0, ymmword ptr [r8 + 128]
+	vinserti64x4 zmm0, zmm0, ymmword ptr [r10 + 128], 1
+	vmovdqu ymm1, ymmword ptr [r9 + 128]
+	vinserti64x4 zmm1, zmm1, ymmword ptr [r11 + 128], 1
+	vmovdqu ymm2, ymmword ptr [rax + 128]
+	vinserti64x4 zmm2, zmm2, ymmword ptr [rdx + 128], 1
+	vmovdqu ymm3, ymmword ptr [rcx + 128]
+	vinserti64x4 zmm3, zmm3, ymmword ptr [rsi + 128], 1
+	vpunpcklqdq zmm4, zmm0, zmm1
+	vpunpckhqdq zmm5, zmm0, zmm1
+	vpunpcklqdq zmm6, zmm2, zmm3
+	vpunpckhqdq zmm27, zmm2, zmm3
+	vshufi64x2 zmm23, zmm4, zmm6, 136
+	vshufi64x2 zmm25, zmm4, zmm6, 221
+	vshufi64x2 zmm24, zmm5, zmm27, 136
+	vshufi64x2 zmm26, zmm5, zmm27, 221
+	// lane 20 of the blocks, gathered
 	vmovq xmm0, qword ptr [r8 + 160]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 160], 1
 	vmovq xmm1, qword ptr [r10 + 160]
@@ -1533,6 +1032,27 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb168):
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
 	vpxorq zmm27, zmm0, zmmword ptr [rdi + 1280]
+	// The state's lanes: XORed into the transposed ones, loaded past the rate.
+	vpxorq zmm7, zmm7, zmmword ptr [rdi]
+	vpxorq zmm8, zmm8, zmmword ptr [rdi + 64]
+	vpxorq zmm9, zmm9, zmmword ptr [rdi + 128]
+	vpxorq zmm10, zmm10, zmmword ptr [rdi + 192]
+	vpxorq zmm11, zmm11, zmmword ptr [rdi + 256]
+	vpxorq zmm12, zmm12, zmmword ptr [rdi + 320]
+	vpxorq zmm13, zmm13, zmmword ptr [rdi + 384]
+	vpxorq zmm14, zmm14, zmmword ptr [rdi + 448]
+	vpxorq zmm15, zmm15, zmmword ptr [rdi + 512]
+	vpxorq zmm16, zmm16, zmmword ptr [rdi + 576]
+	vpxorq zmm17, zmm17, zmmword ptr [rdi + 640]
+	vpxorq zmm18, zmm18, zmmword ptr [rdi + 704]
+	vpxorq zmm19, zmm19, zmmword ptr [rdi + 768]
+	vpxorq zmm20, zmm20, zmmword ptr [rdi + 832]
+	vpxorq zmm21, zmm21, zmmword ptr [rdi + 896]
+	vpxorq zmm22, zmm22, zmmword ptr [rdi + 960]
+	vpxorq zmm23, zmm23, zmmword ptr [rdi + 1024]
+	vpxorq zmm24, zmm24, zmmword ptr [rdi + 1088]
+	vpxorq zmm25, zmm25, zmmword ptr [rdi + 1152]
+	vpxorq zmm26, zmm26, zmmword ptr [rdi + 1216]
 	vmovdqu64 zmm28, zmmword ptr [rdi + 1344]
 	vmovdqu64 zmm29, zmmword ptr [rdi + 1408]
 	vmovdqu64 zmm30, zmmword ptr [rdi + 1472]
@@ -1598,9 +1118,8 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136):
 	.cfi_startproc
 	SEH_PROC(SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136))
 	endbr64
-	// The block pointers; then each rate lane of the blocks is gathered into
-	// register 0 (two states an xmm register, joined) and XORed into the lane as it
-	// is loaded. The constant pointer is set last: rax and rcx may hold block pointers.
+	// The block pointers. The constant pointer is set last: rax and rcx may hold
+	// block pointers.
 	SEH_ENDPROLOGUE
 	mov r8, qword ptr [rsi]
 	mov r9, qword ptr [rsi + 8]
@@ -1610,198 +1129,73 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136):
 	mov rcx, qword ptr [rsi + 40]
 	mov rdx, qword ptr [rsi + 48]
 	mov rsi, qword ptr [rsi + 56]
-	vmovq xmm0, qword ptr [r8]
-	vpinsrq xmm0, xmm0, qword ptr [r9], 1
-	vmovq xmm1, qword ptr [r10]
-	vpinsrq xmm1, xmm1, qword ptr [r11], 1
-	vmovq xmm2, qword ptr [rax]
-	vpinsrq xmm2, xmm2, qword ptr [rcx], 1
-	vmovq xmm3, qword ptr [rdx]
-	vpinsrq xmm3, xmm3, qword ptr [rsi], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm7, zmm0, zmmword ptr [rdi]
-	vmovq xmm0, qword ptr [r8 + 8]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 8], 1
-	vmovq xmm1, qword ptr [r10 + 8]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 8], 1
-	vmovq xmm2, qword ptr [rax + 8]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 8], 1
-	vmovq xmm3, qword ptr [rdx + 8]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 8], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm8, zmm0, zmmword ptr [rdi + 64]
-	vmovq xmm0, qword ptr [r8 + 16]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 16], 1
-	vmovq xmm1, qword ptr [r10 + 16]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 16], 1
-	vmovq xmm2, qword ptr [rax + 16]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 16], 1
-	vmovq xmm3, qword ptr [rdx + 16]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 16], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm9, zmm0, zmmword ptr [rdi + 128]
-	vmovq xmm0, qword ptr [r8 + 24]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 24], 1
-	vmovq xmm1, qword ptr [r10 + 24]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 24], 1
-	vmovq xmm2, qword ptr [rax + 24]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 24], 1
-	vmovq xmm3, qword ptr [rdx + 24]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 24], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm10, zmm0, zmmword ptr [rdi + 192]
-	vmovq xmm0, qword ptr [r8 + 32]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 32], 1
-	vmovq xmm1, qword ptr [r10 + 32]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 32], 1
-	vmovq xmm2, qword ptr [rax + 32]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 32], 1
-	vmovq xmm3, qword ptr [rdx + 32]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 32], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm11, zmm0, zmmword ptr [rdi + 256]
-	vmovq xmm0, qword ptr [r8 + 40]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 40], 1
-	vmovq xmm1, qword ptr [r10 + 40]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 40], 1
-	vmovq xmm2, qword ptr [rax + 40]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 40], 1
-	vmovq xmm3, qword ptr [rdx + 40]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 40], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm12, zmm0, zmmword ptr [rdi + 320]
-	vmovq xmm0, qword ptr [r8 + 48]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 48], 1
-	vmovq xmm1, qword ptr [r10 + 48]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 48], 1
-	vmovq xmm2, qword ptr [rax + 48]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 48], 1
-	vmovq xmm3, qword ptr [rdx + 48]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 48], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm13, zmm0, zmmword ptr [rdi + 384]
-	vmovq xmm0, qword ptr [r8 + 56]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 56], 1
-	vmovq xmm1, qword ptr [r10 + 56]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 56], 1
-	vmovq xmm2, qword ptr [rax + 56]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 56], 1
-	vmovq xmm3, qword ptr [rdx + 56]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 56], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm14, zmm0, zmmword ptr [rdi + 448]
-	vmovq xmm0, qword ptr [r8 + 64]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 64], 1
-	vmovq xmm1, qword ptr [r10 + 64]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 64], 1
-	vmovq xmm2, qword ptr [rax + 64]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 64], 1
-	vmovq xmm3, qword ptr [rdx + 64]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 64], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm15, zmm0, zmmword ptr [rdi + 512]
-	vmovq xmm0, qword ptr [r8 + 72]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 72], 1
-	vmovq xmm1, qword ptr [r10 + 72]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 72], 1
-	vmovq xmm2, qword ptr [rax + 72]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 72], 1
-	vmovq xmm3, qword ptr [rdx + 72]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 72], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm16, zmm0, zmmword ptr [rdi + 576]
-	vmovq xmm0, qword ptr [r8 + 80]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 80], 1
-	vmovq xmm1, qword ptr [r10 + 80]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 80], 1
-	vmovq xmm2, qword ptr [rax + 80]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 80], 1
-	vmovq xmm3, qword ptr [rdx + 80]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 80], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm17, zmm0, zmmword ptr [rdi + 640]
-	vmovq xmm0, qword ptr [r8 + 88]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 88], 1
-	vmovq xmm1, qword ptr [r10 + 88]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 88], 1
-	vmovq xmm2, qword ptr [rax + 88]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 88], 1
-	vmovq xmm3, qword ptr [rdx + 88]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 88], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm18, zmm0, zmmword ptr [rdi + 704]
-	vmovq xmm0, qword ptr [r8 + 96]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 96], 1
-	vmovq xmm1, qword ptr [r10 + 96]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 96], 1
-	vmovq xmm2, qword ptr [rax + 96]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 96], 1
-	vmovq xmm3, qword ptr [rdx + 96]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 96], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm19, zmm0, zmmword ptr [rdi + 768]
-	vmovq xmm0, qword ptr [r8 + 104]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 104], 1
-	vmovq xmm1, qword ptr [r10 + 104]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 104], 1
-	vmovq xmm2, qword ptr [rax + 104]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 104], 1
-	vmovq xmm3, qword ptr [rdx + 104]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 104], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm20, zmm0, zmmword ptr [rdi + 832]
-	vmovq xmm0, qword ptr [r8 + 112]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 112], 1
-	vmovq xmm1, qword ptr [r10 + 112]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 112], 1
-	vmovq xmm2, qword ptr [rax + 112]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 112], 1
-	vmovq xmm3, qword ptr [rdx + 112]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 112], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm21, zmm0, zmmword ptr [rdi + 896]
-	vmovq xmm0, qword ptr [r8 + 120]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 120], 1
-	vmovq xmm1, qword ptr [r10 + 120]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 120], 1
-	vmovq xmm2, qword ptr [rax + 120]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 120], 1
-	vmovq xmm3, qword ptr [rdx + 120]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 120], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm22, zmm0, zmmword ptr [rdi + 960]
+	// lanes 0..7 of the eight blocks, transposed
+	vmovdqu64 zmm0, zmmword ptr [r8]
+	vmovdqu64 zmm1, zmmword ptr [r9]
+	vmovdqu64 zmm2, zmmword ptr [r10]
+	vmovdqu64 zmm3, zmmword ptr [r11]
+	vmovdqu64 zmm4, zmmword ptr [rax]
+	vmovdqu64 zmm5, zmmword ptr [rcx]
+	vmovdqu64 zmm6, zmmword ptr [rdx]
+	vmovdqu64 zmm15, zmmword ptr [rsi]
+	vpunpcklqdq zmm16, zmm0, zmm1
+	vpunpckhqdq zmm17, zmm0, zmm1
+	vpunpcklqdq zmm18, zmm2, zmm3
+	vpunpckhqdq zmm19, zmm2, zmm3
+	vpunpcklqdq zmm20, zmm4, zmm5
+	vpunpckhqdq zmm21, zmm4, zmm5
+	vpunpcklqdq zmm22, zmm6, zmm15
+	vpunpckhqdq zmm23, zmm6, zmm15
+	vshufi64x2 zmm0, zmm16, zmm18, 136
+	vshufi64x2 zmm1, zmm16, zmm18, 221
+	vshufi64x2 zmm2, zmm20, zmm22, 136
+	vshufi64x2 zmm3, zmm20, zmm22, 221
+	vshufi64x2 zmm7, zmm0, zmm2, 136
+	vshufi64x2 zmm11, zmm0, zmm2, 221
+	vshufi64x2 zmm9, zmm1, zmm3, 136
+	vshufi64x2 zmm13, zmm1, zmm3, 221
+	vshufi64x2 zmm4, zmm17, zmm19, 136
+	vshufi64x2 zmm5, zmm17, zmm19, 221
+	vshufi64x2 zmm6, zmm21, zmm23, 136
+	vshufi64x2 zmm15, zmm21, zmm23, 221
+	vshufi64x2 zmm8, zmm4, zmm6, 136
+	vshufi64x2 zmm12, zmm4, zmm6, 221
+	vshufi64x2 zmm10, zmm5, zmm15, 136
+	vshufi64x2 zmm14, zmm5, zmm15, 221
+	// lanes 8..15 of the eight blocks, transposed
+	vmovdqu64 zmm0, zmmword ptr [r8 + 64]
+	vmovdqu64 zmm1, zmmword ptr [r9 + 64]
+	vmovdqu64 zmm2, zmmword ptr [r10 + 64]
+	vmovdqu64 zmm3, zmmword ptr [r11 + 64]
+	vmovdqu64 zmm4, zmmword ptr [rax + 64]
+	vmovdqu64 zmm5, zmmword ptr [rcx + 64]
+	vmovdqu64 zmm6, zmmword ptr [rdx + 64]
+	vmovdqu64 zmm23, zmmword ptr [rsi + 64]
+	vpunpcklqdq zmm24, zmm0, zmm1
+	vpunpckhqdq zmm25, zmm0, zmm1
+	vpunpcklqdq zmm26, zmm2, zmm3
+	vpunpckhqdq zmm27, zmm2, zmm3
+	vpunpcklqdq zmm28, zmm4, zmm5
+	vpunpckhqdq zmm29, zmm4, zmm5
+	vpunpcklqdq zmm30, zmm6, zmm23
+	vpunpckhqdq zmm31, zmm6, zmm23
+	vshufi64x2 zmm0, zmm24, zmm26, 136
+	vshufi64x2 zmm1, zmm24, zmm26, 221
+	vshufi64x2 zmm2, zmm28, zmm30, 136
+	vshufi64x2 zmm3, zmm28, zmm30, 221
+	vshufi64x2 zmm15, zmm0, zmm2, 136
+	vshufi64x2 zmm19, zmm0, zmm2, 221
+	vshufi64x2 zmm17, zmm1, zmm3, 136
+	vshufi64x2 zmm21, zmm1, zmm3, 221
+	vshufi64x2 zmm4, zmm25, zmm27, 136
+	vshufi64x2 zmm5, zmm25, zmm27, 221
+	vshufi64x2 zmm6, zmm29, zmm31, 136
+	vshufi64x2 zmm23, zmm29, zmm31, 221
+	vshufi64x2 zmm16, zmm4, zmm6, 136
+	vshufi64x2 zmm20, zmm4, zmm6, 221
+	vshufi64x2 zmm18, zmm5, zmm23, 136
+	vshufi64x2 zmm22, zmm5, zmm23, 221
+	// lane 16 of the blocks, gathered
 	vmovq xmm0, qword ptr [r8 + 128]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 128], 1
 	vmovq xmm1, qword ptr [r10 + 128]
@@ -1814,6 +1208,23 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136):
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
 	vpxorq zmm23, zmm0, zmmword ptr [rdi + 1024]
+	// The state's lanes: XORed into the transposed ones, loaded past the rate.
+	vpxorq zmm7, zmm7, zmmword ptr [rdi]
+	vpxorq zmm8, zmm8, zmmword ptr [rdi + 64]
+	vpxorq zmm9, zmm9, zmmword ptr [rdi + 128]
+	vpxorq zmm10, zmm10, zmmword ptr [rdi + 192]
+	vpxorq zmm11, zmm11, zmmword ptr [rdi + 256]
+	vpxorq zmm12, zmm12, zmmword ptr [rdi + 320]
+	vpxorq zmm13, zmm13, zmmword ptr [rdi + 384]
+	vpxorq zmm14, zmm14, zmmword ptr [rdi + 448]
+	vpxorq zmm15, zmm15, zmmword ptr [rdi + 512]
+	vpxorq zmm16, zmm16, zmmword ptr [rdi + 576]
+	vpxorq zmm17, zmm17, zmmword ptr [rdi + 640]
+	vpxorq zmm18, zmm18, zmmword ptr [rdi + 704]
+	vpxorq zmm19, zmm19, zmmword ptr [rdi + 768]
+	vpxorq zmm20, zmm20, zmmword ptr [rdi + 832]
+	vpxorq zmm21, zmm21, zmmword ptr [rdi + 896]
+	vpxorq zmm22, zmm22, zmmword ptr [rdi + 960]
 	vmovdqu64 zmm24, zmmword ptr [rdi + 1088]
 	vmovdqu64 zmm25, zmmword ptr [rdi + 1152]
 	vmovdqu64 zmm26, zmmword ptr [rdi + 1216]
@@ -1839,9 +1250,8 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168):
 	.cfi_startproc
 	SEH_PROC(SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168))
 	endbr64
-	// The block pointers; then each rate lane of the blocks is gathered into
-	// register 0 (two states an xmm register, joined) and XORed into the lane as it
-	// is loaded. The constant pointer is set last: rax and rcx may hold block pointers.
+	// The block pointers. The constant pointer is set last: rax and rcx may hold
+	// block pointers.
 	SEH_ENDPROLOGUE
 	mov r8, qword ptr [rsi]
 	mov r9, qword ptr [rsi + 8]
@@ -1851,246 +1261,90 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168):
 	mov rcx, qword ptr [rsi + 40]
 	mov rdx, qword ptr [rsi + 48]
 	mov rsi, qword ptr [rsi + 56]
-	vmovq xmm0, qword ptr [r8]
-	vpinsrq xmm0, xmm0, qword ptr [r9], 1
-	vmovq xmm1, qword ptr [r10]
-	vpinsrq xmm1, xmm1, qword ptr [r11], 1
-	vmovq xmm2, qword ptr [rax]
-	vpinsrq xmm2, xmm2, qword ptr [rcx], 1
-	vmovq xmm3, qword ptr [rdx]
-	vpinsrq xmm3, xmm3, qword ptr [rsi], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm7, zmm0, zmmword ptr [rdi]
-	vmovq xmm0, qword ptr [r8 + 8]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 8], 1
-	vmovq xmm1, qword ptr [r10 + 8]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 8], 1
-	vmovq xmm2, qword ptr [rax + 8]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 8], 1
-	vmovq xmm3, qword ptr [rdx + 8]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 8], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm8, zmm0, zmmword ptr [rdi + 64]
-	vmovq xmm0, qword ptr [r8 + 16]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 16], 1
-	vmovq xmm1, qword ptr [r10 + 16]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 16], 1
-	vmovq xmm2, qword ptr [rax + 16]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 16], 1
-	vmovq xmm3, qword ptr [rdx + 16]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 16], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm9, zmm0, zmmword ptr [rdi + 128]
-	vmovq xmm0, qword ptr [r8 + 24]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 24], 1
-	vmovq xmm1, qword ptr [r10 + 24]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 24], 1
-	vmovq xmm2, qword ptr [rax + 24]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 24], 1
-	vmovq xmm3, qword ptr [rdx + 24]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 24], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm10, zmm0, zmmword ptr [rdi + 192]
-	vmovq xmm0, qword ptr [r8 + 32]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 32], 1
-	vmovq xmm1, qword ptr [r10 + 32]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 32], 1
-	vmovq xmm2, qword ptr [rax + 32]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 32], 1
-	vmovq xmm3, qword ptr [rdx + 32]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 32], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm11, zmm0, zmmword ptr [rdi + 256]
-	vmovq xmm0, qword ptr [r8 + 40]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 40], 1
-	vmovq xmm1, qword ptr [r10 + 40]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 40], 1
-	vmovq xmm2, qword ptr [rax + 40]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 40], 1
-	vmovq xmm3, qword ptr [rdx + 40]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 40], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm12, zmm0, zmmword ptr [rdi + 320]
-	vmovq xmm0, qword ptr [r8 + 48]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 48], 1
-	vmovq xmm1, qword ptr [r10 + 48]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 48], 1
-	vmovq xmm2, qword ptr [rax + 48]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 48], 1
-	vmovq xmm3, qword ptr [rdx + 48]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 48], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm13, zmm0, zmmword ptr [rdi + 384]
-	vmovq xmm0, qword ptr [r8 + 56]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 56], 1
-	vmovq xmm1, qword ptr [r10 + 56]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 56], 1
-	vmovq xmm2, qword ptr [rax + 56]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 56], 1
-	vmovq xmm3, qword ptr [rdx + 56]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 56], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm14, zmm0, zmmword ptr [rdi + 448]
-	vmovq xmm0, qword ptr [r8 + 64]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 64], 1
-	vmovq xmm1, qword ptr [r10 + 64]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 64], 1
-	vmovq xmm2, qword ptr [rax + 64]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 64], 1
-	vmovq xmm3, qword ptr [rdx + 64]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 64], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm15, zmm0, zmmword ptr [rdi + 512]
-	vmovq xmm0, qword ptr [r8 + 72]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 72], 1
-	vmovq xmm1, qword ptr [r10 + 72]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 72], 1
-	vmovq xmm2, qword ptr [rax + 72]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 72], 1
-	vmovq xmm3, qword ptr [rdx + 72]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 72], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm16, zmm0, zmmword ptr [rdi + 576]
-	vmovq xmm0, qword ptr [r8 + 80]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 80], 1
-	vmovq xmm1, qword ptr [r10 + 80]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 80], 1
-	vmovq xmm2, qword ptr [rax + 80]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 80], 1
-	vmovq xmm3, qword ptr [rdx + 80]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 80], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm17, zmm0, zmmword ptr [rdi + 640]
-	vmovq xmm0, qword ptr [r8 + 88]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 88], 1
-	vmovq xmm1, qword ptr [r10 + 88]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 88], 1
-	vmovq xmm2, qword ptr [rax + 88]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 88], 1
-	vmovq xmm3, qword ptr [rdx + 88]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 88], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm18, zmm0, zmmword ptr [rdi + 704]
-	vmovq xmm0, qword ptr [r8 + 96]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 96], 1
-	vmovq xmm1, qword ptr [r10 + 96]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 96], 1
-	vmovq xmm2, qword ptr [rax + 96]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 96], 1
-	vmovq xmm3, qword ptr [rdx + 96]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 96], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm19, zmm0, zmmword ptr [rdi + 768]
-	vmovq xmm0, qword ptr [r8 + 104]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 104], 1
-	vmovq xmm1, qword ptr [r10 + 104]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 104], 1
-	vmovq xmm2, qword ptr [rax + 104]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 104], 1
-	vmovq xmm3, qword ptr [rdx + 104]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 104], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm20, zmm0, zmmword ptr [rdi + 832]
-	vmovq xmm0, qword ptr [r8 + 112]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 112], 1
-	vmovq xmm1, qword ptr [r10 + 112]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 112], 1
-	vmovq xmm2, qword ptr [rax + 112]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 112], 1
-	vmovq xmm3, qword ptr [rdx + 112]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 112], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm21, zmm0, zmmword ptr [rdi + 896]
-	vmovq xmm0, qword ptr [r8 + 120]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 120], 1
-	vmovq xmm1, qword ptr [r10 + 120]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 120], 1
-	vmovq xmm2, qword ptr [rax + 120]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 120], 1
-	vmovq xmm3, qword ptr [rdx + 120]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 120], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm22, zmm0, zmmword ptr [rdi + 960]
-	vmovq xmm0, qword ptr [r8 + 128]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 128], 1
-	vmovq xmm1, qword ptr [r10 + 128]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 128], 1
-	vmovq xmm2, qword ptr [rax + 128]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 128], 1
-	vmovq xmm3, qword ptr [rdx + 128]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 128], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm23, zmm0, zmmword ptr [rdi + 1024]
-	vmovq xmm0, qword ptr [r8 + 136]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 136], 1
-	vmovq xmm1, qword ptr [r10 + 136]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 136], 1
-	vmovq xmm2, qword ptr [rax + 136]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 136], 1
-	vmovq xmm3, qword ptr [rdx + 136]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 136], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm24, zmm0, zmmword ptr [rdi + 1088]
-	vmovq xmm0, qword ptr [r8 + 144]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 144], 1
-	vmovq xmm1, qword ptr [r10 + 144]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 144], 1
-	vmovq xmm2, qword ptr [rax + 144]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 144], 1
-	vmovq xmm3, qword ptr [rdx + 144]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 144], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm25, zmm0, zmmword ptr [rdi + 1152]
-	vmovq xmm0, qword ptr [r8 + 152]
-	vpinsrq xmm0, xmm0, qword ptr [r9 + 152], 1
-	vmovq xmm1, qword ptr [r10 + 152]
-	vpinsrq xmm1, xmm1, qword ptr [r11 + 152], 1
-	vmovq xmm2, qword ptr [rax + 152]
-	vpinsrq xmm2, xmm2, qword ptr [rcx + 152], 1
-	vmovq xmm3, qword ptr [rdx + 152]
-	vpinsrq xmm3, xmm3, qword ptr [rsi + 152], 1
-	vinserti128 ymm0, ymm0, xmm1, 1
-	vinserti128 ymm2, ymm2, xmm3, 1
-	vinserti64x4 zmm0, zmm0, ymm2, 1
-	vpxorq zmm26, zmm0, zmmword ptr [rdi + 1216]
+	// lanes 0..7 of the eight blocks, transposed
+	vmovdqu64 zmm0, zmmword ptr [r8]
+	vmovdqu64 zmm1, zmmword ptr [r9]
+	vmovdqu64 zmm2, zmmword ptr [r10]
+	vmovdqu64 zmm3, zmmword ptr [r11]
+	vmovdqu64 zmm4, zmmword ptr [rax]
+	vmovdqu64 zmm5, zmmword ptr [rcx]
+	vmovdqu64 zmm6, zmmword ptr [rdx]
+	vmovdqu64 zmm15, zmmword ptr [rsi]
+	vpunpcklqdq zmm16, zmm0, zmm1
+	vpunpckhqdq zmm17, zmm0, zmm1
+	vpunpcklqdq zmm18, zmm2, zmm3
+	vpunpckhqdq zmm19, zmm2, zmm3
+	vpunpcklqdq zmm20, zmm4, zmm5
+	vpunpckhqdq zmm21, zmm4, zmm5
+	vpunpcklqdq zmm22, zmm6, zmm15
+	vpunpckhqdq zmm23, zmm6, zmm15
+	vshufi64x2 zmm0, zmm16, zmm18, 136
+	vshufi64x2 zmm1, zmm16, zmm18, 221
+	vshufi64x2 zmm2, zmm20, zmm22, 136
+	vshufi64x2 zmm3, zmm20, zmm22, 221
+	vshufi64x2 zmm7, zmm0, zmm2, 136
+	vshufi64x2 zmm11, zmm0, zmm2, 221
+	vshufi64x2 zmm9, zmm1, zmm3, 136
+	vshufi64x2 zmm13, zmm1, zmm3, 221
+	vshufi64x2 zmm4, zmm17, zmm19, 136
+	vshufi64x2 zmm5, zmm17, zmm19, 221
+	vshufi64x2 zmm6, zmm21, zmm23, 136
+	vshufi64x2 zmm15, zmm21, zmm23, 221
+	vshufi64x2 zmm8, zmm4, zmm6, 136
+	vshufi64x2 zmm12, zmm4, zmm6, 221
+	vshufi64x2 zmm10, zmm5, zmm15, 136
+	vshufi64x2 zmm14, zmm5, zmm15, 221
+	// lanes 8..15 of the eight blocks, transposed
+	vmovdqu64 zmm0, zmmword ptr [r8 + 64]
+	vmovdqu64 zmm1, zmmword ptr [r9 + 64]
+	vmovdqu64 zmm2, zmmword ptr [r10 + 64]
+	vmovdqu64 zmm3, zmmword ptr [r11 + 64]
+	vmovdqu64 zmm4, zmmword ptr [rax + 64]
+	vmovdqu64 zmm5, zmmword ptr [rcx + 64]
+	vmovdqu64 zmm6, zmmword ptr [rdx + 64]
+	vmovdqu64 zmm23, zmmword ptr [rsi + 64]
+	vpunpcklqdq zmm24, zmm0, zmm1
+	vpunpckhqdq zmm25, zmm0, zmm1
+	vpunpcklqdq zmm26, zmm2, zmm3
+	vpunpckhqdq zmm27, zmm2, zmm3
+	vpunpcklqdq zmm28, zmm4, zmm5
+	vpunpckhqdq zmm29, zmm4, zmm5
+	vpunpcklqdq zmm30, zmm6, zmm23
+	vpunpckhqdq zmm31, zmm6, zmm23
+	vshufi64x2 zmm0, zmm24, zmm26, 136
+	vshufi64x2 zmm1, zmm24, zmm26, 221
+	vshufi64x2 zmm2, zmm28, zmm30, 136
+	vshufi64x2 zmm3, zmm28, zmm30, 221
+	vshufi64x2 zmm15, zmm0, zmm2, 136
+	vshufi64x2 zmm19, zmm0, zmm2, 221
+	vshufi64x2 zmm17, zmm1, zmm3, 136
+	vshufi64x2 zmm21, zmm1, zmm3, 221
+	vshufi64x2 zmm4, zmm25, zmm27, 136
+	vshufi64x2 zmm5, zmm25, zmm27, 221
+	vshufi64x2 zmm6, zmm29, zmm31, 136
+	vshufi64x2 zmm23, zmm29, zmm31, 221
+	vshufi64x2 zmm16, zmm4, zmm6, 136
+	vshufi64x2 zmm20, zmm4, zmm6, 221
+	vshufi64x2 zmm18, zmm5, zmm23, 136
+	vshufi64x2 zmm22, zmm5, zmm23, 221
+	// lanes 16..19 of the eight blocks, transposed
+	vmovdqu ymm0, ymmword ptr [r8 + 128]
+	vinserti64x4 zmm0, zmm0, ymmword ptr [r10 + 128], 1
+	vmovdqu ymm1, ymmword ptr [r9 + 128]
+	vinserti64x4 zmm1, zmm1, ymmword ptr [r11 + 128], 1
+	vmovdqu ymm2, ymmword ptr [rax + 128]
+	vinserti64x4 zmm2, zmm2, ymmword ptr [rdx + 128], 1
+	vmovdqu ymm3, ymmword ptr [rcx + 128]
+	vinserti64x4 zmm3, zmm3, ymmword ptr [rsi + 128], 1
+	vpunpcklqdq zmm4, zmm0, zmm1
+	vpunpckhqdq zmm5, zmm0, zmm1
+	vpunpcklqdq zmm6, zmm2, zmm3
+	vpunpckhqdq zmm27, zmm2, zmm3
+	vshufi64x2 zmm23, zmm4, zmm6, 136
+	vshufi64x2 zmm25, zmm4, zmm6, 221
+	vshufi64x2 zmm24, zmm5, zmm27, 136
+	vshufi64x2 zmm26, zmm5, zmm27, 221
+	// lane 20 of the blocks, gathered
 	vmovq xmm0, qword ptr [r8 + 160]
 	vpinsrq xmm0, xmm0, qword ptr [r9 + 160], 1
 	vmovq xmm1, qword ptr [r10 + 160]
@@ -2103,6 +1357,27 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168):
 	vinserti128 ymm2, ymm2, xmm3, 1
 	vinserti64x4 zmm0, zmm0, ymm2, 1
 	vpxorq zmm27, zmm0, zmmword ptr [rdi + 1280]
+	// The state's lanes: XORed into the transposed ones, loaded past the rate.
+	vpxorq zmm7, zmm7, zmmword ptr [rdi]
+	vpxorq zmm8, zmm8, zmmword ptr [rdi + 64]
+	vpxorq zmm9, zmm9, zmmword ptr [rdi + 128]
+	vpxorq zmm10, zmm10, zmmword ptr [rdi + 192]
+	vpxorq zmm11, zmm11, zmmword ptr [rdi + 256]
+	vpxorq zmm12, zmm12, zmmword ptr [rdi + 320]
+	vpxorq zmm13, zmm13, zmmword ptr [rdi + 384]
+	vpxorq zmm14, zmm14, zmmword ptr [rdi + 448]
+	vpxorq zmm15, zmm15, zmmword ptr [rdi + 512]
+	vpxorq zmm16, zmm16, zmmword ptr [rdi + 576]
+	vpxorq zmm17, zmm17, zmmword ptr [rdi + 640]
+	vpxorq zmm18, zmm18, zmmword ptr [rdi + 704]
+	vpxorq zmm19, zmm19, zmmword ptr [rdi + 768]
+	vpxorq zmm20, zmm20, zmmword ptr [rdi + 832]
+	vpxorq zmm21, zmm21, zmmword ptr [rdi + 896]
+	vpxorq zmm22, zmm22, zmmword ptr [rdi + 960]
+	vpxorq zmm23, zmm23, zmmword ptr [rdi + 1024]
+	vpxorq zmm24, zmm24, zmmword ptr [rdi + 1088]
+	vpxorq zmm25, zmm25, zmmword ptr [rdi + 1152]
+	vpxorq zmm26, zmm26, zmmword ptr [rdi + 1216]
 	vmovdqu64 zmm28, zmmword ptr [rdi + 1344]
 	vmovdqu64 zmm29, zmmword ptr [rdi + 1408]
 	vmovdqu64 zmm30, zmmword ptr [rdi + 1472]

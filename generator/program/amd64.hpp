@@ -161,6 +161,18 @@ class Emitter : public FunctionBuilder {
   void vinserti64x4(Reg dst, Reg a, Reg src, int half) {
     emit(Mnemonic::amd64_vinserti64x4, {dst, a, src, Imm{half}});
   }
+  void vinserti64x4(Reg dst, Reg a, Mem src, int half) {
+    emit(Mnemonic::amd64_vinserti64x4, {dst, a, src, Imm{half}});
+  }
+  // In each 128-bit block k: dst = {a[2k], b[2k]} (vpunpcklqdq) or {a[2k+1], b[2k+1]}
+  // (vpunpckhqdq).
+  void vpunpcklqdq(Reg dst, Reg a, Reg b) { emit(Mnemonic::amd64_vpunpcklqdq, {dst, a, b}); }
+  void vpunpckhqdq(Reg dst, Reg a, Reg b) { emit(Mnemonic::amd64_vpunpckhqdq, {dst, a, b}); }
+  // dst's 128-bit blocks 0, 1 = a's blocks picked by bits 1:0 and 3:2 of `blocks`; 2, 3 =
+  // b's picked by bits 5:4 and 7:6.
+  void vshufi64x2(Reg dst, Reg a, Reg b, std::uint8_t blocks) {
+    emit(Mnemonic::amd64_vshufi64x2, {dst, a, b, Imm{blocks}});
+  }
 };
 
 }  // namespace spongegen::amd64

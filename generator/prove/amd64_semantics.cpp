@@ -289,6 +289,34 @@ Control Amd64::run() {
       write_vector(0, words);
       return {};
     }
+    case Mnemonic::amd64_vpunpcklqdq:
+    case Mnemonic::amd64_vpunpckhqdq: {
+      const int words = vector_words(reg(0));
+      const std::size_t high = instruction_.mnemonic == Mnemonic::amd64_vpunpckhqdq ? 1 : 0;
+      const std::vector<Word> a = read_vector(1, words), b = read_vector(2, words);
+      std::vector<Word> v(static_cast<std::size_t>(words));
+      for (std::size_t block = 0; 2 * block < v.size(); ++block) {
+        v[2 * block] = a[2 * block + high];
+        v[2 * block + 1] = b[2 * block + high];
+      }
+      write_vector(0, std::move(v));
+      return {};
+    }
+    case Mnemonic::amd64_vshufi64x2: {
+      const int words = vector_words(reg(0));
+      if (words != 8) throw MachineError("vshufi64x2 of a vector narrower than zmm");
+      const std::vector<Word> a = read_vector(1, words), b = read_vector(2, words);
+      const auto selector = static_cast<std::uint64_t>(imm(3));
+      std::vector<Word> v(8);
+      for (std::size_t block = 0; block < 4; ++block) {
+        const std::vector<Word>& from = block < 2 ? a : b;
+        const std::size_t picked = (selector >> (2 * block)) & 3;
+        v[2 * block] = from[2 * picked];
+        v[2 * block + 1] = from[2 * picked + 1];
+      }
+      write_vector(0, std::move(v));
+      return {};
+    }
     case Mnemonic::amd64_vpxor:
     case Mnemonic::amd64_vpxorq:
       vector_binary([](const Word& a, const Word& b) { return a ^ b; });
