@@ -52,6 +52,8 @@ std::optional<Reg> parse_register(std::string_view name) {
 
 std::string_view memory_size_keyword(int bytes) {
   switch (bytes) {
+    case 1:
+      return "byte ptr";
     case 4:
       return "dword ptr";
     case 8:

@@ -60,7 +60,7 @@ inline Mem qword(Reg base, std::int32_t disp = 0) {
 inline Mem qword_rip(LabelId label, std::int32_t disp = 0) {
   return Mem{kNoBase, disp, Addressing::pc_relative, label, 8};
 }
-// A memory operand of `bytes` bytes (4, 8, 16, 32 or 64) at [base + disp].
+// A memory operand of `bytes` bytes (1, 4, 8, 16, 32 or 64) at [base + disp].
 inline Mem sized(std::uint8_t bytes, Reg base, std::int32_t disp = 0) {
   return Mem{base, disp, Addressing::offset, kNoLabel, bytes};
 }
@@ -78,6 +78,8 @@ inline Mem zmmword(Reg base, std::int32_t disp = 0) {
 inline Mem zmmword_rip(LabelId label, std::int32_t disp = 0) {
   return Mem{kNoBase, disp, Addressing::pc_relative, label, 64};
 }
+// The sizes of a memory operand in bytes, each with its keyword ("qword ptr").
+inline constexpr int kMemoryOperandSizes[] = {1, 4, 8, 16, 32, 64};
 // "qword ptr" for 8 bytes..., as Intel syntax sizes a memory operand.
 std::string_view memory_size_keyword(int bytes);
 
@@ -105,6 +107,8 @@ class Emitter : public FunctionBuilder {
   void jne(LabelId target) { emit(Mnemonic::amd64_jne, {LabelRef{target}}); }
   // dst = the address of `address` (RIP-relative: position-independent).
   void lea(Reg dst, Mem address) { emit(Mnemonic::amd64_lea, {dst, address}); }
+  // Asks for the cache line at `address` ahead of its loads.
+  void prefetcht0(Mem address) { emit(Mnemonic::amd64_prefetcht0, {address}); }
   void sub(Reg dst, std::int32_t value) { emit(Mnemonic::amd64_sub, {dst, Imm{value}}); }
   // dst = src rotated right by `bits` (BMI2; flags untouched).
   void rorx(Reg dst, Reg src, int bits) { emit(Mnemonic::amd64_rorx, {dst, src, Imm{bits}}); }

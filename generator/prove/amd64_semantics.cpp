@@ -242,6 +242,8 @@ Control Amd64::run() {
     case Mnemonic::amd64_lea:
       write_scalar(0, Value::address(address(std::get<Mem>(operand(1)))));
       return {};
+    case Mnemonic::amd64_prefetcht0:  // a cache hint: no register or memory changes
+      return {};
     case Mnemonic::amd64_push:
       push(read_scalar(0));
       return {};

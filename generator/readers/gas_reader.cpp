@@ -399,7 +399,7 @@ class Reader {
 
   Operand amd64_operand(const std::string& text) {
     std::optional<int> bytes;
-    for (int size : {4, 8, 16, 32, 64}) {
+    for (int size : amd64::kMemoryOperandSizes) {
       if (starts_with(text, std::string(amd64::memory_size_keyword(size)) + " [")) bytes = size;
     }
     if (bytes) {

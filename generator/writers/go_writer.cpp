@@ -97,6 +97,8 @@ std::string go_mnemonic(const Program& program, const Function& function,
       return "JNE";
     case Mnemonic::amd64_je:
       return "JEQ";
+    case Mnemonic::amd64_prefetcht0:
+      return "PREFETCHT0";  // no operand size: it loads nothing
     default:
       break;
   }

@@ -7,9 +7,10 @@
 // stay in registers through the rounds, a loop of one round a turn).
 //
 // Entries: permute (204 instructions) and one absorb entry per rate (72, 104, 136, 144 and
-// 168 bytes; up to 304 instructions), which gathers one block of each state into its
-// lanes. Go's labels are local to one TEXT, so each entry carries its own copy of the loop
-// and the code after it, where the System V file jumps into the permute entry's.
+// 168 bytes; up to 328 instructions), which transposes one block of each state into its
+// lanes and asks for the cache lines of the next. Go's labels are local to one TEXT, so
+// each entry carries its own copy of the loop and the code after it, where the System V
+// file jumps into the permute entry's.
 // Frame: $128 = unused (the state never leaves the registers): it is there for the
 // stack-bound check.
 // The toolchain's prologue allocates it (and saves BP);
@@ -307,6 +308,23 @@ TEXT ·sponge_keccakf1600_amd64_avx512_x8_absorb72(SB), 0, $128-16
 	MOVQ 40(SI), CX
 	MOVQ 48(SI), DX
 	MOVQ 56(SI), SI
+	// the lines of each state's next block, asked for ahead of the next call
+	PREFETCHT0 72(R8)
+	PREFETCHT0 136(R8)
+	PREFETCHT0 72(R9)
+	PREFETCHT0 136(R9)
+	PREFETCHT0 72(R10)
+	PREFETCHT0 136(R10)
+	PREFETCHT0 72(R11)
+	PREFETCHT0 136(R11)
+	PREFETCHT0 72(AX)
+	PREFETCHT0 136(AX)
+	PREFETCHT0 72(CX)
+	PREFETCHT0 136(CX)
+	PREFETCHT0 72(DX)
+	PREFETCHT0 136(DX)
+	PREFETCHT0 72(SI)
+	PREFETCHT0 136(SI)
 	// lanes 0..7 of the eight blocks, transposed
 	VMOVDQU64 (R8), Z0
 	VMOVDQU64 (R9), Z1
@@ -597,6 +615,23 @@ TEXT ·sponge_keccakf1600_amd64_avx512_x8_absorb104(SB), 0, $128-16
 	MOVQ 40(SI), CX
 	MOVQ 48(SI), DX
 	MOVQ 56(SI), SI
+	// the lines of each state's next block, asked for ahead of the next call
+	PREFETCHT0 104(R8)
+	PREFETCHT0 168(R8)
+	PREFETCHT0 104(R9)
+	PREFETCHT0 168(R9)
+	PREFETCHT0 104(R10)
+	PREFETCHT0 168(R10)
+	PREFETCHT0 104(R11)
+	PREFETCHT0 168(R11)
+	PREFETCHT0 104(AX)
+	PREFETCHT0 168(AX)
+	PREFETCHT0 104(CX)
+	PREFETCHT0 168(CX)
+	PREFETCHT0 104(DX)
+	PREFETCHT0 168(DX)
+	PREFETCHT0 104(SI)
+	PREFETCHT0 168(SI)
 	// lanes 0..7 of the eight blocks, transposed
 	VMOVDQU64 (R8), Z0
 	VMOVDQU64 (R9), Z1
@@ -904,6 +939,31 @@ TEXT ·sponge_keccakf1600_amd64_avx512_x8_absorb136(SB), 0, $128-16
 	MOVQ 40(SI), CX
 	MOVQ 48(SI), DX
 	MOVQ 56(SI), SI
+	// the lines of each state's next block, asked for ahead of the next call
+	PREFETCHT0 136(R8)
+	PREFETCHT0 200(R8)
+	PREFETCHT0 264(R8)
+	PREFETCHT0 136(R9)
+	PREFETCHT0 200(R9)
+	PREFETCHT0 264(R9)
+	PREFETCHT0 136(R10)
+	PREFETCHT0 200(R10)
+	PREFETCHT0 264(R10)
+	PREFETCHT0 136(R11)
+	PREFETCHT0 200(R11)
+	PREFETCHT0 264(R11)
+	PREFETCHT0 136(AX)
+	PREFETCHT0 200(AX)
+	PREFETCHT0 264(AX)
+	PREFETCHT0 136(CX)
+	PREFETCHT0 200(CX)
+	PREFETCHT0 264(CX)
+	PREFETCHT0 136(DX)
+	PREFETCHT0 200(DX)
+	PREFETCHT0 264(DX)
+	PREFETCHT0 136(SI)
+	PREFETCHT0 200(SI)
+	PREFETCHT0 264(SI)
 	// lanes 0..7 of the eight blocks, transposed
 	VMOVDQU64 (R8), Z0
 	VMOVDQU64 (R9), Z1
@@ -1227,6 +1287,31 @@ TEXT ·sponge_keccakf1600_amd64_avx512_x8_absorb144(SB), 0, $128-16
 	MOVQ 40(SI), CX
 	MOVQ 48(SI), DX
 	MOVQ 56(SI), SI
+	// the lines of each state's next block, asked for ahead of the next call
+	PREFETCHT0 144(R8)
+	PREFETCHT0 208(R8)
+	PREFETCHT0 272(R8)
+	PREFETCHT0 144(R9)
+	PREFETCHT0 208(R9)
+	PREFETCHT0 272(R9)
+	PREFETCHT0 144(R10)
+	PREFETCHT0 208(R10)
+	PREFETCHT0 272(R10)
+	PREFETCHT0 144(R11)
+	PREFETCHT0 208(R11)
+	PREFETCHT0 272(R11)
+	PREFETCHT0 144(AX)
+	PREFETCHT0 208(AX)
+	PREFETCHT0 272(AX)
+	PREFETCHT0 144(CX)
+	PREFETCHT0 208(CX)
+	PREFETCHT0 272(CX)
+	PREFETCHT0 144(DX)
+	PREFETCHT0 208(DX)
+	PREFETCHT0 272(DX)
+	PREFETCHT0 144(SI)
+	PREFETCHT0 208(SI)
+	PREFETCHT0 272(SI)
 	// lanes 0..7 of the eight blocks, transposed
 	VMOVDQU64 (R8), Z0
 	VMOVDQU64 (R9), Z1
@@ -1561,6 +1646,31 @@ TEXT ·sponge_keccakf1600_amd64_avx512_x8_absorb168(SB), 0, $128-16
 	MOVQ 40(SI), CX
 	MOVQ 48(SI), DX
 	MOVQ 56(SI), SI
+	// the lines of each state's next block, asked for ahead of the next call
+	PREFETCHT0 168(R8)
+	PREFETCHT0 232(R8)
+	PREFETCHT0 296(R8)
+	PREFETCHT0 168(R9)
+	PREFETCHT0 232(R9)
+	PREFETCHT0 296(R9)
+	PREFETCHT0 168(R10)
+	PREFETCHT0 232(R10)
+	PREFETCHT0 296(R10)
+	PREFETCHT0 168(R11)
+	PREFETCHT0 232(R11)
+	PREFETCHT0 296(R11)
+	PREFETCHT0 168(AX)
+	PREFETCHT0 232(AX)
+	PREFETCHT0 296(AX)
+	PREFETCHT0 168(CX)
+	PREFETCHT0 232(CX)
+	PREFETCHT0 296(CX)
+	PREFETCHT0 168(DX)
+	PREFETCHT0 232(DX)
+	PREFETCHT0 296(DX)
+	PREFETCHT0 168(SI)
+	PREFETCHT0 232(SI)
+	PREFETCHT0 296(SI)
 	// lanes 0..7 of the eight blocks, transposed
 	VMOVDQU64 (R8), Z0
 	VMOVDQU64 (R9), Z1
