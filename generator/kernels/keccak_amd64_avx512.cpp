@@ -70,6 +70,10 @@ constexpr std::uint8_t kXor3 = 0x96;       // a ^ b ^ c
 constexpr std::uint8_t kXorAndNot = 0xd2;  // a ^ (~b & c): chi
 constexpr int kFirstZmmOutsideVex = 16;    // zmm16-zmm31: vzeroall leaves them
 constexpr int kCacheLineBytes = 64;
+// vshufi64x2's block selectors in the transposes: a's 128-bit blocks 0 and 2, then b's 0 and
+// 2 (the even blocks); a's 1 and 3, then b's 1 and 3 (the odd).
+constexpr std::uint8_t kEvenBlocks = 0x88;
+constexpr std::uint8_t kOddBlocks = 0xdd;
 
 // One round a turn, then the moves (see the header for the lengths measured). 24 and 12 must
 // be whole turns.
@@ -265,8 +269,6 @@ class Avx512KeccakBuilder {
       e.vpunpckhqdq(pairs[2 * p + 1], rows[2 * p], rows[2 * p + 1]);
     }
     const LaneRegisters registers = home_registers(width_);
-    constexpr std::uint8_t kEvenBlocks = 0x88;  // a's blocks 0 and 2, then b's 0 and 2
-    constexpr std::uint8_t kOddBlocks = 0xdd;   // a's blocks 1 and 3, then b's 1 and 3
     for (int odd = 0; odd < 2; ++odd) {
       // pairs[2p + odd], block k: words 2k + odd of rows 2p and 2p + 1. The rows'
       // registers are free now: four of them take the half-gathered blocks.
@@ -287,8 +289,15 @@ class Avx512KeccakBuilder {
   // one vshufi64x2 step put the words in state order: 4 loads, 4 inserts from memory and 8
   // shuffles for four lanes, against 44 instructions lane by lane.
   void emit_transpose_four_lanes(Emitter& e, int first) {
-    // The loads are VEX (vmovdqu): the first four temporaries are below 16.
     const std::vector<Reg> temporaries = transpose_temporaries(first, 4, 8);
+    // The loads are VEX (vmovdqu), which reaches ymm0-ymm15 only.
+    for (int j = 0; j < 4; ++j) {
+      if (temporaries[static_cast<std::size_t>(j)].index >= kFirstZmmOutsideVex) {
+        throw GenerationError(fmt::format("{}: the transpose of lanes {}..{} would load into {}",
+                                          kernel_.program.kernel_name, first, first + 3,
+                                          register_name(temporaries[static_cast<std::size_t>(j)])));
+      }
+    }
     const Reg* joined = &temporaries[0];  // blocks {0|2}, {1|3}, {4|6}, {5|7}
     const Reg* pairs = &temporaries[4];   // even and odd words of {0,1|2,3}, of {4,5|6,7}
     e.comment(fmt::format("lanes {}..{} of the eight blocks, transposed", first, first + 3));
@@ -303,8 +312,6 @@ class Avx512KeccakBuilder {
     e.vpunpcklqdq(pairs[2], joined[2], joined[3]);
     e.vpunpckhqdq(pairs[3], joined[2], joined[3]);
     const LaneRegisters registers = home_registers(width_);
-    constexpr std::uint8_t kEvenBlocks = 0x88;
-    constexpr std::uint8_t kOddBlocks = 0xdd;
     for (int odd = 0; odd < 2; ++odd) {
       e.vshufi64x2(registers[first + odd], pairs[odd], pairs[2 + odd], kEvenBlocks);
       e.vshufi64x2(registers[first + 2 + odd], pairs[odd], pairs[2 + odd], kOddBlocks);
