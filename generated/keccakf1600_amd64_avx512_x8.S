@@ -22,9 +22,8 @@
 //   rcx          the table's end, for the loop test
 //   zmm0-zmm4    theta: column parities C[0..4]; chi: zmm0 and zmm1 keep copies of
 //                a row's inputs B[0] and B[1]; zmm0 carries a lane in the moves
-//                home; absorb entries: with the homes of the lanes still to come,
-//                the rows and pairs of the transposes; zmm0 (with xmm1-xmm3, ymm2)
-//                gathers a lane they leave
+//                home; absorb entries: the transposes' rows and pairs (with the homes
+//                of lanes to come); zmm0 (with xmm1-xmm3, ymm2) gathers the rest
 //   zmm5 zmm6    theta: rotated parities (with zmm1 and zmm2 once their parities
 //                are used)
 //   zmm7-zmm31   the 25 lanes: lane i is in zmm(7 + i) at the start of every turn.

@@ -488,11 +488,6 @@ class Avx512KeccakBuilder {
         round_constants_, "iota's round constants, one per round, once per state", repeated});
   }
 
-  // Markers in header_lines' body: where the entries' paragraph goes, and a line one width
-  // has and the other lacks.
-  static constexpr const char* kEntriesPlaceholder = "\x01entries";
-  static constexpr const char* kNoLine = "\x01none";
-
   static std::vector<std::string> header_lines(const Width& width, const HeaderFigures& figures) {
     const audit::EntryAudit& permute = figures.permute;
     constexpr int kIterations = keccak::kRounds / kRoundsPerIteration;
@@ -546,11 +541,11 @@ class Avx512KeccakBuilder {
         fmt::format("               a row's inputs B[0] and B[1]; {}0 carries a lane in the "
                     "moves",
                     reg),
-        eight ? "               home; absorb entries: with the homes of the lanes still to come,"
-              : "               home; absorb entries: ymm0 (with xmm1) gathers one",
-        eight ? "               the rows and pairs of the transposes; zmm0 (with xmm1-xmm3, ymm2)"
+        eight
+            ? "               home; absorb entries: the transposes' rows and pairs (with the homes"
+            : "               home; absorb entries: ymm0 (with xmm1) gathers one",
+        eight ? "               of lanes to come); zmm0 (with xmm1-xmm3, ymm2) gathers the rest"
               : "               lane of the four blocks",
-        eight ? "               gathers a lane they leave" : kNoLine,
         fmt::format("  {0}5 {0}6    theta: rotated parities (with {0}1 and {0}2 once their "
                     "parities",
                     reg),
@@ -593,7 +588,33 @@ class Avx512KeccakBuilder {
         fmt::format("iota: the round constant repeated for the {} states, one {}-byte operand "
                     "a round.",
                     states, width.lane_bytes()),
-        kEntriesPlaceholder,
+    };
+    lines.insert(lines.end(), body.begin(), body.end());
+    const std::vector<std::string> entries =
+        eight ? std::vector<std::string>{
+                      "Entries: every entry loads the 25 lanes. The absorb entries first ask for the cache",
+                      "lines of each state's next block (prefetcht0 at block + rate: a caller hashing long",
+                      "messages reads eight streams at once, and the hint took absorb168 at 12 rounds,",
+                      "KT128's leaves streaming from 16 MiB, from 160-163 ns a call to 149-153 ns), then",
+                      "bring the rate lanes of the eight blocks into their registers by transposes: eight",
+                      "lanes at a time as an 8 x 8 matrix of words (a 64-byte load a block, vpunpck{l,h}qdq,",
+                      "two rounds of vshufi64x2: 32 instructions where gathering lane by lane takes 88),",
+                      "then four at a time (blocks s and s + 2 joined in one register: 16 against 44); a",
+                      "lane left over is gathered (vmovq and vpinsrq per two states, vinserti128 twice,",
+                      "vinserti64x4). Then the state's lanes are XORed in, the constant pointer set to the",
+                      "first round, and the entry jumps into the shared loop. One block per call, as in the",
+                      "other kernels: the runtime's loop over blocks stays in C++.",
+                  }
+              : std::vector<std::string>{
+                      "Entries: every entry loads the 25 lanes (the absorb entries gather each rate",
+                      "lane of the four blocks with vmovq and vpinsrq per two states and one",
+                      "vinserti128: 5 instructions a lane, and XOR it in as the lane is loaded), sets",
+                      "the constant pointer to its first round and jumps into the shared loop. One",
+                      "block per call, as in the other kernels: the runtime's loop over blocks stays in",
+                      "C++.",
+                  };
+    lines.insert(lines.end(), entries.begin(), entries.end());
+    const std::vector<std::string> figures_lines = {
         "",
         "Figures of the code (computed by the audit from the Program; `spongegen audit`):",
         fmt::format("  per round          {}  ({} states: {:.1f} a state; theta 15 + 5 + 25, "
@@ -616,37 +637,7 @@ class Avx512KeccakBuilder {
                     permute.saved_registers.size()),
         "",
     };
-    for (const std::string& line : body) {
-      if (line == kNoLine) continue;
-      if (line != kEntriesPlaceholder) {
-        lines.push_back(line);
-        continue;
-      }
-      const std::vector<std::string> entries =
-          eight ? std::vector<std::string>{
-                      "Entries: every entry loads the 25 lanes. The absorb entries first ask for the cache",
-                      "lines of each state's next block (prefetcht0 at block + rate: a caller hashing long",
-                      "messages reads eight streams at once, and the hint took absorb168 at 12 rounds,",
-                      "KT128's leaves streaming from 16 MiB, from 160-163 ns a call to 149-153 ns), then",
-                      "bring the rate lanes of the eight blocks into their registers by transposes: eight",
-                      "lanes at a time as an 8 x 8 matrix of words (a 64-byte load a block, vpunpck{l,h}qdq,",
-                      "two rounds of vshufi64x2: 32 instructions where gathering lane by lane takes 88),",
-                      "then four at a time (blocks s and s + 2 joined in one register: 16 against 44); a",
-                      "lane left over is gathered (vmovq and vpinsrq per two states, vinserti128 twice,",
-                      "vinserti64x4). Then the state's lanes are XORed in, the constant pointer set to the",
-                      "first round, and the entry jumps into the shared loop. One block per call, as in the",
-                      "other kernels: the runtime's loop over blocks stays in C++.",
-                  }
-                : std::vector<std::string>{
-                      "Entries: every entry loads the 25 lanes (the absorb entries gather each rate",
-                      "lane of the four blocks with vmovq and vpinsrq per two states and one",
-                      "vinserti128: 5 instructions a lane, and XOR it in as the lane is loaded), sets",
-                      "the constant pointer to its first round and jumps into the shared loop. One",
-                      "block per call, as in the other kernels: the runtime's loop over blocks stays in",
-                      "C++.",
-                  };
-      lines.insert(lines.end(), entries.begin(), entries.end());
-    }
+    lines.insert(lines.end(), figures_lines.begin(), figures_lines.end());
     const std::vector<std::string> measured =
         eight ? std::vector<std::string>{
                     "Measured (AMD EPYC, Zen 5, family 26 model 2, 2 vCPUs, KVM; 2026-12-01; TSC",
