@@ -10,25 +10,6 @@
 #include "support/wipe.hpp"
 
 namespace sponge::detail {
-namespace {
-
-// At most this many threads, however many the caller asks for.
-constexpr unsigned kMaxThreads = 64;
-
-// Hashes leaves [begin, end) into their places in `outputs`.
-void hash_run(const KeccakSponge& fresh_leaf, std::size_t output_bytes, const std::uint8_t* leaves,
-              std::size_t leaf_bytes, std::size_t begin, std::size_t end,
-              std::uint8_t* outputs) noexcept {
-  KeccakSponge leaf = fresh_leaf;
-  std::uint8_t* out = outputs + begin * output_bytes;
-  hash_whole_leaves(leaf, leaves + begin * leaf_bytes, leaf_bytes, end - begin, output_bytes,
-                    [&out](std::span<const std::uint8_t> output) {
-                      std::memcpy(out, output.data(), output.size());
-                      out += output.size();
-                    });
-}
-
-}  // namespace
 
 unsigned parallel_thread_count(unsigned requested) noexcept {
   if (requested != 0) return requested;
@@ -36,7 +17,8 @@ unsigned parallel_thread_count(unsigned requested) noexcept {
   return cpus == 0 ? 1 : cpus;
 }
 
-ParallelLeafOutputs::~ParallelLeafOutputs() {
+ParallelLeafRuns::~ParallelLeafRuns() {
+  join();
   // The outputs are as secret as the message.
   if (bytes_) {
     std::memset(bytes_.get(), 0, size_);
@@ -45,52 +27,70 @@ ParallelLeafOutputs::~ParallelLeafOutputs() {
   clear_caller_saved_registers();
 }
 
-bool ParallelLeafOutputs::compute(const KeccakSponge& fresh_leaf, std::size_t output_bytes,
-                                  const std::uint8_t* leaves, std::size_t leaf_bytes,
-                                  std::size_t leaf_count, unsigned threads) noexcept {
+void ParallelLeafRuns::hash_run(const Run& run) const noexcept {
+  KeccakSponge leaf = *fresh_leaf_;
+  std::uint8_t* out = bytes_.get() + (run.begin - caller_leaves_) * output_bytes_;
+  hash_whole_leaves(leaf, leaves_ + run.begin * leaf_bytes_, leaf_bytes_, run.end - run.begin,
+                    output_bytes_, [&out](std::span<const std::uint8_t> output) {
+                      std::memcpy(out, output.data(), output.size());
+                      out += output.size();
+                    });
+}
+
+std::size_t ParallelLeafRuns::start(const KeccakSponge& fresh_leaf, std::size_t output_bytes,
+                                    const std::uint8_t* leaves, std::size_t leaf_bytes,
+                                    std::size_t leaf_count, unsigned threads) noexcept {
+  if (bytes_ || !joined_) return 0;  // one start() an object
   const std::size_t most_useful = leaf_count / min_leaves_per_thread(leaf_bytes);
   const unsigned thread_count =
       static_cast<unsigned>(std::min<std::size_t>({threads, most_useful, kMaxThreads}));
-  if (thread_count < 2) return false;
-  if (bytes_) return false;  // one compute() an object
-  bytes_.reset(new (std::nothrow) std::uint8_t[leaf_count * output_bytes]);
-  if (!bytes_) return false;
-  size_ = leaf_count * output_bytes;
-  output_bytes_ = output_bytes;
+  if (thread_count < 2) return 0;
 
   // Runs of whole groups of the widest multi-state kernel, so no run but the last has a
-  // remainder to hash one state at a time.
+  // remainder to hash with idle states or one state at a time.
   const std::size_t group = kMaxBatchStates;
   const std::size_t groups = (leaf_count + group - 1) / group;
-  const std::size_t run_groups = (groups + thread_count - 1) / thread_count;
-  const std::size_t run_leaves = run_groups * group;
-  std::thread workers[kMaxThreads];
-  bool started[kMaxThreads] = {};
-  std::uint8_t* outputs = bytes_.get();
-  // Run `run` is leaves [begin(run), begin(run + 1)); the last runs may be empty.
-  const auto begin = [&](unsigned run) { return std::min(leaf_count, run * run_leaves); };
+  const std::size_t run_leaves = (groups + thread_count - 1) / thread_count * group;
+  const std::size_t caller_leaves = std::min(leaf_count, run_leaves);
+  if (caller_leaves == leaf_count) return 0;
+  bytes_.reset(new (std::nothrow) std::uint8_t[(leaf_count - caller_leaves) * output_bytes]);
+  if (!bytes_) return 0;
+  size_ = (leaf_count - caller_leaves) * output_bytes;
+  fresh_leaf_ = &fresh_leaf;
+  leaves_ = leaves;
+  leaf_bytes_ = leaf_bytes;
+  output_bytes_ = output_bytes;
+  caller_leaves_ = caller_leaves;
+  joined_ = false;
+
   unsigned used = 1;
-  for (unsigned run = 1; run < thread_count && begin(run) < leaf_count; ++run) {
+  for (std::size_t begin = caller_leaves; begin < leaf_count; begin += run_leaves) {
+    Run& run = runs_[run_count_++];
+    run.begin = begin;
+    run.end = std::min(leaf_count, begin + run_leaves);
     try {
-      workers[run] = std::thread(hash_run, std::cref(fresh_leaf), output_bytes, leaves, leaf_bytes,
-                                 begin(run), begin(run + 1), outputs);
-      started[run] = true;
+      threads_[run_count_ - 1] = std::thread(&ParallelLeafRuns::hash_run, this, std::cref(run));
+      run.started = true;
       ++used;
     } catch (const std::system_error&) {
-      // No thread: the caller's thread hashes this run below.
+      // No thread: join() hashes this run on the caller's thread.
     } catch (const std::bad_alloc&) {
     }
   }
-  hash_run(fresh_leaf, output_bytes, leaves, leaf_bytes, 0, begin(1), outputs);
-  for (unsigned run = 1; run < thread_count && begin(run) < leaf_count; ++run) {
-    if (started[run]) {
-      workers[run].join();
+  threads_used_ = used;
+  return caller_leaves;
+}
+
+void ParallelLeafRuns::join() noexcept {
+  if (joined_) return;
+  for (unsigned i = 0; i < run_count_; ++i) {
+    if (runs_[i].started) {
+      threads_[i].join();
     } else {
-      hash_run(fresh_leaf, output_bytes, leaves, leaf_bytes, begin(run), begin(run + 1), outputs);
+      hash_run(runs_[i]);
     }
   }
-  threads_used_ = used;
-  return true;
+  joined_ = true;
 }
 
 }  // namespace sponge::detail
