@@ -46,6 +46,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ascon/ascon_kernel.hpp"
@@ -916,6 +917,52 @@ void kt128_leaves_kernel(benchmark::State& state, const sponge::detail::KeccakBa
   });
 }
 
+// KT128's leaf blocks straight through a batch kernel's 12-round entries, the 48 whole
+// blocks of N chunks of 8 KiB at a time: by the block entry (one call a group, the loop over
+// blocks inside the kernel), by one absorb168 call a block (the loop in C++, the lanes loaded
+// and stored every block), and the permutations alone (permute12 as often, no block read):
+// the gain and the transposes' cost the block entries' header records. No padding and no
+// chaining values, only what the three share.
+enum class LeafBlocks { block_entry, per_block, permutations_only };
+
+void kt128_leaf_blocks(benchmark::State& state, const sponge::detail::KeccakBatchKernel* kernel,
+                       LeafBlocks how) {
+  constexpr std::size_t kRate = 168;
+  constexpr std::size_t kBlocksPerChunk = kKtChunk / kRate;
+  constexpr int kRounds = sponge::detail::kReducedRounds;
+  const auto n = static_cast<std::size_t>(kernel->states);
+  const std::size_t groups = size_of(state) / (kKtChunk * n);
+  const sponge::detail::BatchAbsorbFn absorb = kernel->absorb_for(kRate, kRounds);
+  const sponge::detail::BatchAbsorbBlocksFn absorb_blocks =
+      kernel->absorb_blocks_for(kRate, kRounds);
+  const sponge::detail::BatchPermuteFn permute = kernel->permute_for(kRounds);
+  alignas(64) std::uint64_t lanes[25 * sponge::detail::kMaxBatchStates] = {};
+  run(state, groups * n * kKtChunk, [&] {
+    for (std::size_t group = 0; group < groups; ++group) {
+      const std::uint8_t* blocks[sponge::detail::kMaxBatchStates];
+      for (std::size_t s = 0; s < n; ++s)
+        blocks[s] = tree_message() + (group * n + s) * kKtChunk;
+      switch (how) {
+        case LeafBlocks::block_entry:
+          absorb_blocks(lanes, blocks, kBlocksPerChunk);
+          break;
+        case LeafBlocks::per_block:
+          for (std::size_t block = 0; block < kBlocksPerChunk; ++block) {
+            absorb(lanes, blocks);
+            for (std::size_t s = 0; s < n; ++s)
+              blocks[s] += kRate;
+          }
+          break;
+        case LeafBlocks::permutations_only:
+          for (std::size_t block = 0; block < kBlocksPerChunk; ++block)
+            permute(lanes);
+          break;
+      }
+    }
+    benchmark::DoNotOptimize(lanes);
+  });
+}
+
 void register_tree_benchmarks() {
   auto sized = [](benchmark::internal::Benchmark* benchmark) {
     for (std::int64_t size : kTreeSizes)
@@ -941,6 +988,16 @@ void register_tree_benchmarks() {
     if (!kernel->cpu_supports()) continue;
     const std::string name = "kt128-leaves/kernel:" + std::string(kernel->name);
     sized(benchmark::RegisterBenchmark(name.c_str(), kt128_leaves_kernel, kernel));
+    if (kernel->absorb_blocks_for(168, sponge::detail::kReducedRounds) == nullptr) continue;
+    constexpr std::pair<LeafBlocks, const char*> kWays[] = {
+        {LeafBlocks::block_entry, "blocks"},
+        {LeafBlocks::per_block, "per-block"},
+        {LeafBlocks::permutations_only, "permutations-only"}};
+    for (const auto& [how, way] : kWays) {
+      const std::string blocks_name =
+          "kt128-leaf-blocks/kernel:" + std::string(kernel->name) + "/" + way;
+      sized(benchmark::RegisterBenchmark(blocks_name.c_str(), kt128_leaf_blocks, kernel, how));
+    }
   }
 }
 

@@ -10,13 +10,15 @@
 // State layout: lane-interleaved, lane i of state s at byte 32 * i + 8 * s of the
 // 800-byte array, so one 32-byte load brings the same lane of all four states.
 // ABI: System V AMD64. state in rdi; absorb entries: blocks (four pointers, any
-// alignment, may be equal) in rsi.
+// alignment, may be equal) in rsi; block entries: the block count in rdx.
 // Register roles:
 //   rdi          the caller's four states
 //   rsp          the 800-byte scratch copy, which alternates with rdi round by round
 //   rsi          absorb entries: the array of four block pointers
 //   r8 r9 r10 r11
-//                absorb entries: blocks[0..3]
+//                absorb entries: blocks[0..3]; block entries: the same, each moved on
+//                by the rate after a permutation
+//   rdx          block entries: the blocks left, the block loop's counter
 //   rax          the loop's pointer into the round constants
 //   rcx          the table's end, for the loop test
 //   ymm0-ymm4    theta's D[0..4], live for the whole round
@@ -50,8 +52,14 @@
 // iota: the round constant repeated for the four states, one 32-byte operand a round.
 // Entries: the permute entry, and per rate an absorb entry that gathers the rate lanes
 // of the four blocks (vmovq, vpinsrq, vinserti128: 5 instructions a lane), XORs them into
-// the array and jumps into the shared loop. One block per call, as in the single-state
-// kernel: the runtime's loop over blocks stays in C++.
+// the array and jumps into the shared loop: one block per call. The block entries
+// (<absorb entry>_blocks, at the tree modes' leaf rates: KT128 and KT256 at 12 rounds,
+// ParallelHash at 24) absorb block_count blocks a state in one call: for each block
+// the lines of every state's next block are asked for (prefetcht0 at block + rate),
+// the same gather and XOR, then the rounds (each entry holds its own copy of the
+// loop, as it returns to its own block loop), the pointers moved on by the rate and
+// rdx counted down; the frame is made and the scratch zeroed once a call instead of
+// once a block. 0 blocks leave the states as they were.
 //
 // Figures of the code (computed by the audit from the Program; `spongegen audit`):
 //   per round          214  (4 states: 53.5 a state; theta 25 + D 20, chi
@@ -60,7 +68,9 @@
 //   per permutation    5198  (four states: 1299 a state)
 //   permute entry      898 instructions, 5417 bytes in the file
 //   absorb entry       up to 155 (prologue and the gather) before the jump
-//   frame              800 bytes, 0 registers saved
+//   block entry        up to 1070 (the gather, the rounds, the block loop, the
+//                      epilogue)
+//   frame              800 bytes, 0 registers saved (block entries: 0 saved)
 //
 // Measured (AMD EPYC, Zen 3, 2 vCPUs, KVM; 2026-11-30; minimum over 200 runs of 200
 // calls, TSC ticks at 2.445 GHz; both kernels in one binary):
@@ -83,13 +93,30 @@
 //   alderlake                1699       425         1003   2.4x
 // The Intel models have three vector ports (the shifts on two of them), so the wider
 // kernel gains less there than on Zen's four.
+// Bound of a call: block_count permutations, the caller's to choose; nothing in the
+// kernel limits it, and nothing needs to: the OS preempts native code at any
+// instruction, and a caller that wants progress or cancellation gets it between
+// calls. The runtime's calls are one lockstep step each, the blocks until the first
+// message of the group ends (48 for KT128's 8 KiB leaves).
+// Measured (AMD EPYC, Zen 5, family 26 model 2, 2 vCPUs, KVM; 2026-12-04; medians of
+// 9 interleaved repetitions, two runs; bench/sponge_bench --benchmark_filter=
+// kt128-leaf-blocks): the 48 whole blocks of KT128's leaves, the kernel's states a
+// group of 8 KiB chunks, for all the leaves of 1 and 16 MiB:
+//                                    1 MiB             16 MiB
+//   this block entry            0.336-0.346 ms    5.50-5.92 ms
+//   one absorb168 call a block  0.350-0.357 ms    6.08-6.70 ms
+//   the permutations alone      0.315-0.324 ms    4.94-5.15 ms
+// Without the prefetch the block entry took 0.362-0.372 and 6.46-6.58 ms in the
+// same program (two runs): the rounds leave the lanes in memory, so a call a
+// block loses only its frame, the scratch zeroing and the call; the prefetch
+// keeps four streams from L3 ahead of the gathers.
 //
 // Before it returns, every entry clears each caller-saved register a call reaching that
 // return wrote and left holding data, so that no lane stays in a register for a later
 // spill (a lazy-binding PLT resolver, a signal frame) to write where nobody wipes it:
-// 6 instructions at each return, placed before the epilogue's restores,
+// 6 to 7 instructions at a return, placed before the epilogue's restores,
 // computed from what the entries write and checked at generation. Registers cleared:
-//   rax, rcx, r8, r9, r10, r11.
+//   rax, rcx, rdx, r8, r9, r10, r11.
 // Cost, measured (AMD EPYC, Zen 5, 2 vCPUs, KVM; 2026-12-01; TSC ticks per call, the
 // minimum over three runs of 300 trials of 1,000 calls; without the clearing -> with it):
 //   permute 852.6 -> 850.9, absorb136 876.7 -> 875.4: within the noise.
@@ -102,7 +129,7 @@
 // rdx, rcx; rdi and rsi (callee-saved on Windows) pushed and popped; then a call of the
 // System V entry, with xmm6-xmm15 (callee-saved on Windows) saved and restored
 // around it: the kernel writes vector registers, and vzeroall clears them all.
-// Cost: 29 to 30 instructions a call, of which sub, add, call and ret (4) are
+// Cost: 29 to 31 instructions a call, of which sub, add, call and ret (4) are
 // what an adapter adds over a Windows prologue written into each entry: a call/ret pair
 // the return stack predicts, against a permutation of thousands of instructions. The
 // adapter keeps one body for both ABIs, so the code a reviewer audits and the encoding
@@ -1137,13 +1164,13 @@ SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb72):
 	SEH_STACKALLOC(800)
 	SEH_ENDPROLOGUE
 	lea rax, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants)]
-	// The four block pointers, then each rate lane of the four blocks gathered into
-	// one register (states 0 and 1 in the low half, 2 and 3 in the high half) and
-	// XORed into the array.
+	// The four block pointers.
 	mov r8, qword ptr [rsi]
 	mov r9, qword ptr [rsi + 8]
 	mov r10, qword ptr [rsi + 16]
 	mov r11, qword ptr [rsi + 24]
+	// Each rate lane of the four blocks gathered into one register (states 0 and 1
+	// in the low half, 2 and 3 in the high half) and XORed into the array.
 	vmovq xmm12, qword ptr [r8]
 	vpinsrq xmm12, xmm12, qword ptr [r9], 1
 	vmovq xmm13, qword ptr [r10]
@@ -1230,13 +1257,13 @@ SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb104):
 	SEH_STACKALLOC(800)
 	SEH_ENDPROLOGUE
 	lea rax, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants)]
-	// The four block pointers, then each rate lane of the four blocks gathered into
-	// one register (states 0 and 1 in the low half, 2 and 3 in the high half) and
-	// XORed into the array.
+	// The four block pointers.
 	mov r8, qword ptr [rsi]
 	mov r9, qword ptr [rsi + 8]
 	mov r10, qword ptr [rsi + 16]
 	mov r11, qword ptr [rsi + 24]
+	// Each rate lane of the four blocks gathered into one register (states 0 and 1
+	// in the low half, 2 and 3 in the high half) and XORed into the array.
 	vmovq xmm12, qword ptr [r8]
 	vpinsrq xmm12, xmm12, qword ptr [r9], 1
 	vmovq xmm13, qword ptr [r10]
@@ -1351,13 +1378,13 @@ SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb136):
 	SEH_STACKALLOC(800)
 	SEH_ENDPROLOGUE
 	lea rax, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants)]
-	// The four block pointers, then each rate lane of the four blocks gathered into
-	// one register (states 0 and 1 in the low half, 2 and 3 in the high half) and
-	// XORed into the array.
+	// The four block pointers.
 	mov r8, qword ptr [rsi]
 	mov r9, qword ptr [rsi + 8]
 	mov r10, qword ptr [rsi + 16]
 	mov r11, qword ptr [rsi + 24]
+	// Each rate lane of the four blocks gathered into one register (states 0 and 1
+	// in the low half, 2 and 3 in the high half) and XORed into the array.
 	vmovq xmm12, qword ptr [r8]
 	vpinsrq xmm12, xmm12, qword ptr [r9], 1
 	vmovq xmm13, qword ptr [r10]
@@ -1500,13 +1527,13 @@ SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb144):
 	SEH_STACKALLOC(800)
 	SEH_ENDPROLOGUE
 	lea rax, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants)]
-	// The four block pointers, then each rate lane of the four blocks gathered into
-	// one register (states 0 and 1 in the low half, 2 and 3 in the high half) and
-	// XORed into the array.
+	// The four block pointers.
 	mov r8, qword ptr [rsi]
 	mov r9, qword ptr [rsi + 8]
 	mov r10, qword ptr [rsi + 16]
 	mov r11, qword ptr [rsi + 24]
+	// Each rate lane of the four blocks gathered into one register (states 0 and 1
+	// in the low half, 2 and 3 in the high half) and XORed into the array.
 	vmovq xmm12, qword ptr [r8]
 	vpinsrq xmm12, xmm12, qword ptr [r9], 1
 	vmovq xmm13, qword ptr [r10]
@@ -1656,13 +1683,13 @@ SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb168):
 	SEH_STACKALLOC(800)
 	SEH_ENDPROLOGUE
 	lea rax, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants)]
-	// The four block pointers, then each rate lane of the four blocks gathered into
-	// one register (states 0 and 1 in the low half, 2 and 3 in the high half) and
-	// XORed into the array.
+	// The four block pointers.
 	mov r8, qword ptr [rsi]
 	mov r9, qword ptr [rsi + 8]
 	mov r10, qword ptr [rsi + 16]
 	mov r11, qword ptr [rsi + 24]
+	// Each rate lane of the four blocks gathered into one register (states 0 and 1
+	// in the low half, 2 and 3 in the high half) and XORed into the array.
 	vmovq xmm12, qword ptr [r8]
 	vpinsrq xmm12, xmm12, qword ptr [r9], 1
 	vmovq xmm13, qword ptr [r10]
@@ -1815,6 +1842,2252 @@ SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb168):
 	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb168))
 
+// For each of block_count blocks: XOR the next 17 lanes of blocks[s] into state s for each of the 4 states, then Keccak-f[1600] on each (ParallelHash256's leaves).
+// void sponge_keccakf1600_amd64_avx2_x4_absorb136_blocks(uint64_t state[100], const uint8_t* const blocks[4], size_t block_count)
+// entry: absorb keccak-f1600 rounds=24 rate=136 lanes=4
+	.globl SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb136_blocks)
+	HIDDEN(SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb136_blocks))
+	FUNCTION_TYPE(SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb136_blocks))
+	.p2align 5
+SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb136_blocks):
+	.cfi_startproc
+	SEH_PROC(SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb136_blocks))
+	endbr64
+	// Room for the scratch state; the four block pointers.
+	sub rsp, 800
+	.cfi_adjust_cfa_offset 800
+	SEH_STACKALLOC(800)
+	SEH_ENDPROLOGUE
+	mov r8, qword ptr [rsi]
+	mov r9, qword ptr [rsi + 8]
+	mov r10, qword ptr [rsi + 16]
+	mov r11, qword ptr [rsi + 24]
+	cmp rdx, 0
+	je LOCAL(sponge_keccakf1600_amd64_avx2_x4_absorb136_blocks_done)
+LOCAL(sponge_keccakf1600_amd64_avx2_x4_absorb136_blocks_block):
+	// the lines of each state's next block, asked for ahead of their use
+	prefetcht0 byte ptr [r8 + 136]
+	prefetcht0 byte ptr [r8 + 200]
+	prefetcht0 byte ptr [r8 + 264]
+	prefetcht0 byte ptr [r9 + 136]
+	prefetcht0 byte ptr [r9 + 200]
+	prefetcht0 byte ptr [r9 + 264]
+	prefetcht0 byte ptr [r10 + 136]
+	prefetcht0 byte ptr [r10 + 200]
+	prefetcht0 byte ptr [r10 + 264]
+	prefetcht0 byte ptr [r11 + 136]
+	prefetcht0 byte ptr [r11 + 200]
+	prefetcht0 byte ptr [r11 + 264]
+	// Each rate lane of the four blocks gathered into one register (states 0 and 1
+	// in the low half, 2 and 3 in the high half) and XORed into the array.
+	vmovq xmm12, qword ptr [r8]
+	vpinsrq xmm12, xmm12, qword ptr [r9], 1
+	vmovq xmm13, qword ptr [r10]
+	vpinsrq xmm13, xmm13, qword ptr [r11], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi]
+	vmovdqu ymmword ptr [rdi], ymm12
+	vmovq xmm12, qword ptr [r8 + 8]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 8], 1
+	vmovq xmm13, qword ptr [r10 + 8]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 8], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 32]
+	vmovdqu ymmword ptr [rdi + 32], ymm12
+	vmovq xmm12, qword ptr [r8 + 16]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 16], 1
+	vmovq xmm13, qword ptr [r10 + 16]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 16], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 64]
+	vmovdqu ymmword ptr [rdi + 64], ymm12
+	vmovq xmm12, qword ptr [r8 + 24]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 24], 1
+	vmovq xmm13, qword ptr [r10 + 24]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 24], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 96]
+	vmovdqu ymmword ptr [rdi + 96], ymm12
+	vmovq xmm12, qword ptr [r8 + 32]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 32], 1
+	vmovq xmm13, qword ptr [r10 + 32]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 32], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 128]
+	vmovdqu ymmword ptr [rdi + 128], ymm12
+	vmovq xmm12, qword ptr [r8 + 40]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 40], 1
+	vmovq xmm13, qword ptr [r10 + 40]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 40], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 160]
+	vmovdqu ymmword ptr [rdi + 160], ymm12
+	vmovq xmm12, qword ptr [r8 + 48]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 48], 1
+	vmovq xmm13, qword ptr [r10 + 48]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 48], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 192]
+	vmovdqu ymmword ptr [rdi + 192], ymm12
+	vmovq xmm12, qword ptr [r8 + 56]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 56], 1
+	vmovq xmm13, qword ptr [r10 + 56]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 56], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 224]
+	vmovdqu ymmword ptr [rdi + 224], ymm12
+	vmovq xmm12, qword ptr [r8 + 64]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 64], 1
+	vmovq xmm13, qword ptr [r10 + 64]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 64], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 256]
+	vmovdqu ymmword ptr [rdi + 256], ymm12
+	vmovq xmm12, qword ptr [r8 + 72]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 72], 1
+	vmovq xmm13, qword ptr [r10 + 72]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 72], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 288]
+	vmovdqu ymmword ptr [rdi + 288], ymm12
+	vmovq xmm12, qword ptr [r8 + 80]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 80], 1
+	vmovq xmm13, qword ptr [r10 + 80]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 80], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 320]
+	vmovdqu ymmword ptr [rdi + 320], ymm12
+	vmovq xmm12, qword ptr [r8 + 88]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 88], 1
+	vmovq xmm13, qword ptr [r10 + 88]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 88], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 352]
+	vmovdqu ymmword ptr [rdi + 352], ymm12
+	vmovq xmm12, qword ptr [r8 + 96]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 96], 1
+	vmovq xmm13, qword ptr [r10 + 96]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 96], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 384]
+	vmovdqu ymmword ptr [rdi + 384], ymm12
+	vmovq xmm12, qword ptr [r8 + 104]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 104], 1
+	vmovq xmm13, qword ptr [r10 + 104]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 104], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 416]
+	vmovdqu ymmword ptr [rdi + 416], ymm12
+	vmovq xmm12, qword ptr [r8 + 112]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 112], 1
+	vmovq xmm13, qword ptr [r10 + 112]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 112], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 448]
+	vmovdqu ymmword ptr [rdi + 448], ymm12
+	vmovq xmm12, qword ptr [r8 + 120]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 120], 1
+	vmovq xmm13, qword ptr [r10 + 120]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 120], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 480]
+	vmovdqu ymmword ptr [rdi + 480], ymm12
+	vmovq xmm12, qword ptr [r8 + 128]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 128], 1
+	vmovq xmm13, qword ptr [r10 + 128]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 128], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 512]
+	vmovdqu ymmword ptr [rdi + 512], ymm12
+	lea rax, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants)]
+LOCAL(sponge_keccakf1600_amd64_avx2_x4_absorb136_blocks_rounds):
+
+	// ---- round 0 of the loop ----
+	// array -> scratch
+	vmovdqu ymm5, ymmword ptr [rdi]
+	vpxor ymm5, ymm5, ymmword ptr [rdi + 160]
+	vpxor ymm5, ymm5, ymmword ptr [rdi + 320]
+	vpxor ymm5, ymm5, ymmword ptr [rdi + 480]
+	vpxor ymm5, ymm5, ymmword ptr [rdi + 640]
+	vmovdqu ymm6, ymmword ptr [rdi + 32]
+	vpxor ymm6, ymm6, ymmword ptr [rdi + 192]
+	vpxor ymm6, ymm6, ymmword ptr [rdi + 352]
+	vpxor ymm6, ymm6, ymmword ptr [rdi + 512]
+	vpxor ymm6, ymm6, ymmword ptr [rdi + 672]
+	vmovdqu ymm7, ymmword ptr [rdi + 64]
+	vpxor ymm7, ymm7, ymmword ptr [rdi + 224]
+	vpxor ymm7, ymm7, ymmword ptr [rdi + 384]
+	vpxor ymm7, ymm7, ymmword ptr [rdi + 544]
+	vpxor ymm7, ymm7, ymmword ptr [rdi + 704]
+	vmovdqu ymm8, ymmword ptr [rdi + 96]
+	vpxor ymm8, ymm8, ymmword ptr [rdi + 256]
+	vpxor ymm8, ymm8, ymmword ptr [rdi + 416]
+	vpxor ymm8, ymm8, ymmword ptr [rdi + 576]
+	vpxor ymm8, ymm8, ymmword ptr [rdi + 736]
+	vmovdqu ymm9, ymmword ptr [rdi + 128]
+	vpxor ymm9, ymm9, ymmword ptr [rdi + 288]
+	vpxor ymm9, ymm9, ymmword ptr [rdi + 448]
+	vpxor ymm9, ymm9, ymmword ptr [rdi + 608]
+	vpxor ymm9, ymm9, ymmword ptr [rdi + 768] // C[0..4] in the B registers
+	vpsrlq ymm10, ymm6, 63
+	vpaddq ymm0, ymm6, ymm6
+	vpor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm9
+	vpsrlq ymm10, ymm7, 63
+	vpaddq ymm1, ymm7, ymm7
+	vpor ymm1, ymm1, ymm10
+	vpxor ymm1, ymm1, ymm5
+	vpsrlq ymm10, ymm8, 63
+	vpaddq ymm2, ymm8, ymm8
+	vpor ymm2, ymm2, ymm10
+	vpxor ymm2, ymm2, ymm6
+	vpsrlq ymm10, ymm9, 63
+	vpaddq ymm3, ymm9, ymm9
+	vpor ymm3, ymm3, ymm10
+	vpxor ymm3, ymm3, ymm7
+	vpsrlq ymm10, ymm5, 63
+	vpaddq ymm4, ymm5, ymm5
+	vpor ymm4, ymm4, ymm10
+	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	// chi row 0 -> lanes 0..4
+	vpxor ymm5, ymm0, ymmword ptr [rdi]
+	vpxor ymm6, ymm1, ymmword ptr [rdi + 192]
+	vpsllq ymm10, ymm6, 44
+	vpsrlq ymm6, ymm6, 20
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm2, ymmword ptr [rdi + 384]
+	vpsllq ymm10, ymm7, 43
+	vpsrlq ymm7, ymm7, 21
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm3, ymmword ptr [rdi + 576]
+	vpsllq ymm10, ymm8, 21
+	vpsrlq ymm8, ymm8, 43
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm4, ymmword ptr [rdi + 768]
+	vpsllq ymm10, ymm9, 14
+	vpsrlq ymm9, ymm9, 50
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vpxor ymm11, ymm11, ymmword ptr [rax]   // iota
+	vmovdqu ymmword ptr [rsp], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 32], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 64], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 96], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 128], ymm11
+	// chi row 1 -> lanes 5..9
+	vpxor ymm5, ymm3, ymmword ptr [rdi + 96]
+	vpsllq ymm10, ymm5, 28
+	vpsrlq ymm5, ymm5, 36
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm4, ymmword ptr [rdi + 288]
+	vpsllq ymm10, ymm6, 20
+	vpsrlq ymm6, ymm6, 44
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm0, ymmword ptr [rdi + 320]
+	vpsllq ymm10, ymm7, 3
+	vpsrlq ymm7, ymm7, 61
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm1, ymmword ptr [rdi + 512]
+	vpsllq ymm10, ymm8, 45
+	vpsrlq ymm8, ymm8, 19
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm2, ymmword ptr [rdi + 704]
+	vpsllq ymm10, ymm9, 61
+	vpsrlq ymm9, ymm9, 3
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rsp + 160], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 192], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 224], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 256], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 288], ymm11
+	// chi row 2 -> lanes 10..14
+	vpxor ymm5, ymm1, ymmword ptr [rdi + 32]
+	vpsllq ymm10, ymm5, 1
+	vpsrlq ymm5, ymm5, 63
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm2, ymmword ptr [rdi + 224]
+	vpsllq ymm10, ymm6, 6
+	vpsrlq ymm6, ymm6, 58
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm3, ymmword ptr [rdi + 416]
+	vpsllq ymm10, ymm7, 25
+	vpsrlq ymm7, ymm7, 39
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm4, ymmword ptr [rdi + 608]
+	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm9, ymm0, ymmword ptr [rdi + 640]
+	vpsllq ymm10, ymm9, 18
+	vpsrlq ymm9, ymm9, 46
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rsp + 320], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 352], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 384], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 416], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 448], ymm11
+	// chi row 3 -> lanes 15..19
+	vpxor ymm5, ymm4, ymmword ptr [rdi + 128]
+	vpsllq ymm10, ymm5, 27
+	vpsrlq ymm5, ymm5, 37
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm0, ymmword ptr [rdi + 160]
+	vpsllq ymm10, ymm6, 36
+	vpsrlq ymm6, ymm6, 28
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm1, ymmword ptr [rdi + 352]
+	vpsllq ymm10, ymm7, 10
+	vpsrlq ymm7, ymm7, 54
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm2, ymmword ptr [rdi + 544]
+	vpsllq ymm10, ymm8, 15
+	vpsrlq ymm8, ymm8, 49
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm3, ymmword ptr [rdi + 736]
+	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rsp + 480], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 512], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 544], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 576], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 608], ymm11
+	// chi row 4 -> lanes 20..24
+	vpxor ymm5, ymm2, ymmword ptr [rdi + 64]
+	vpsllq ymm10, ymm5, 62
+	vpsrlq ymm5, ymm5, 2
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm3, ymmword ptr [rdi + 256]
+	vpsllq ymm10, ymm6, 55
+	vpsrlq ymm6, ymm6, 9
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm4, ymmword ptr [rdi + 448]
+	vpsllq ymm10, ymm7, 39
+	vpsrlq ymm7, ymm7, 25
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm0, ymmword ptr [rdi + 480]
+	vpsllq ymm10, ymm8, 41
+	vpsrlq ymm8, ymm8, 23
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm1, ymmword ptr [rdi + 672]
+	vpsllq ymm10, ymm9, 2
+	vpsrlq ymm9, ymm9, 62
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rsp + 640], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 672], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 704], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 736], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 768], ymm11
+	// ---- end of round ----
+
+	// ---- round 1 of the loop ----
+	// scratch -> array
+	vmovdqu ymm5, ymmword ptr [rsp]
+	vpxor ymm5, ymm5, ymmword ptr [rsp + 160]
+	vpxor ymm5, ymm5, ymmword ptr [rsp + 320]
+	vpxor ymm5, ymm5, ymmword ptr [rsp + 480]
+	vpxor ymm5, ymm5, ymmword ptr [rsp + 640]
+	vmovdqu ymm6, ymmword ptr [rsp + 32]
+	vpxor ymm6, ymm6, ymmword ptr [rsp + 192]
+	vpxor ymm6, ymm6, ymmword ptr [rsp + 352]
+	vpxor ymm6, ymm6, ymmword ptr [rsp + 512]
+	vpxor ymm6, ymm6, ymmword ptr [rsp + 672]
+	vmovdqu ymm7, ymmword ptr [rsp + 64]
+	vpxor ymm7, ymm7, ymmword ptr [rsp + 224]
+	vpxor ymm7, ymm7, ymmword ptr [rsp + 384]
+	vpxor ymm7, ymm7, ymmword ptr [rsp + 544]
+	vpxor ymm7, ymm7, ymmword ptr [rsp + 704]
+	vmovdqu ymm8, ymmword ptr [rsp + 96]
+	vpxor ymm8, ymm8, ymmword ptr [rsp + 256]
+	vpxor ymm8, ymm8, ymmword ptr [rsp + 416]
+	vpxor ymm8, ymm8, ymmword ptr [rsp + 576]
+	vpxor ymm8, ymm8, ymmword ptr [rsp + 736]
+	vmovdqu ymm9, ymmword ptr [rsp + 128]
+	vpxor ymm9, ymm9, ymmword ptr [rsp + 288]
+	vpxor ymm9, ymm9, ymmword ptr [rsp + 448]
+	vpxor ymm9, ymm9, ymmword ptr [rsp + 608]
+	vpxor ymm9, ymm9, ymmword ptr [rsp + 768] // C[0..4] in the B registers
+	vpsrlq ymm10, ymm6, 63
+	vpaddq ymm0, ymm6, ymm6
+	vpor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm9
+	vpsrlq ymm10, ymm7, 63
+	vpaddq ymm1, ymm7, ymm7
+	vpor ymm1, ymm1, ymm10
+	vpxor ymm1, ymm1, ymm5
+	vpsrlq ymm10, ymm8, 63
+	vpaddq ymm2, ymm8, ymm8
+	vpor ymm2, ymm2, ymm10
+	vpxor ymm2, ymm2, ymm6
+	vpsrlq ymm10, ymm9, 63
+	vpaddq ymm3, ymm9, ymm9
+	vpor ymm3, ymm3, ymm10
+	vpxor ymm3, ymm3, ymm7
+	vpsrlq ymm10, ymm5, 63
+	vpaddq ymm4, ymm5, ymm5
+	vpor ymm4, ymm4, ymm10
+	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	// chi row 0 -> lanes 0..4
+	vpxor ymm5, ymm0, ymmword ptr [rsp]
+	vpxor ymm6, ymm1, ymmword ptr [rsp + 192]
+	vpsllq ymm10, ymm6, 44
+	vpsrlq ymm6, ymm6, 20
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm2, ymmword ptr [rsp + 384]
+	vpsllq ymm10, ymm7, 43
+	vpsrlq ymm7, ymm7, 21
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm3, ymmword ptr [rsp + 576]
+	vpsllq ymm10, ymm8, 21
+	vpsrlq ymm8, ymm8, 43
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm4, ymmword ptr [rsp + 768]
+	vpsllq ymm10, ymm9, 14
+	vpsrlq ymm9, ymm9, 50
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vpxor ymm11, ymm11, ymmword ptr [rax + 32] // iota
+	vmovdqu ymmword ptr [rdi], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 32], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 64], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 96], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 128], ymm11
+	// chi row 1 -> lanes 5..9
+	vpxor ymm5, ymm3, ymmword ptr [rsp + 96]
+	vpsllq ymm10, ymm5, 28
+	vpsrlq ymm5, ymm5, 36
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm4, ymmword ptr [rsp + 288]
+	vpsllq ymm10, ymm6, 20
+	vpsrlq ymm6, ymm6, 44
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm0, ymmword ptr [rsp + 320]
+	vpsllq ymm10, ymm7, 3
+	vpsrlq ymm7, ymm7, 61
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm1, ymmword ptr [rsp + 512]
+	vpsllq ymm10, ymm8, 45
+	vpsrlq ymm8, ymm8, 19
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm2, ymmword ptr [rsp + 704]
+	vpsllq ymm10, ymm9, 61
+	vpsrlq ymm9, ymm9, 3
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rdi + 160], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 192], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 224], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 256], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 288], ymm11
+	// chi row 2 -> lanes 10..14
+	vpxor ymm5, ymm1, ymmword ptr [rsp + 32]
+	vpsllq ymm10, ymm5, 1
+	vpsrlq ymm5, ymm5, 63
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm2, ymmword ptr [rsp + 224]
+	vpsllq ymm10, ymm6, 6
+	vpsrlq ymm6, ymm6, 58
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm3, ymmword ptr [rsp + 416]
+	vpsllq ymm10, ymm7, 25
+	vpsrlq ymm7, ymm7, 39
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm4, ymmword ptr [rsp + 608]
+	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm9, ymm0, ymmword ptr [rsp + 640]
+	vpsllq ymm10, ymm9, 18
+	vpsrlq ymm9, ymm9, 46
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rdi + 320], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 352], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 384], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 416], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 448], ymm11
+	// chi row 3 -> lanes 15..19
+	vpxor ymm5, ymm4, ymmword ptr [rsp + 128]
+	vpsllq ymm10, ymm5, 27
+	vpsrlq ymm5, ymm5, 37
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm0, ymmword ptr [rsp + 160]
+	vpsllq ymm10, ymm6, 36
+	vpsrlq ymm6, ymm6, 28
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm1, ymmword ptr [rsp + 352]
+	vpsllq ymm10, ymm7, 10
+	vpsrlq ymm7, ymm7, 54
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm2, ymmword ptr [rsp + 544]
+	vpsllq ymm10, ymm8, 15
+	vpsrlq ymm8, ymm8, 49
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm3, ymmword ptr [rsp + 736]
+	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rdi + 480], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 512], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 544], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 576], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 608], ymm11
+	// chi row 4 -> lanes 20..24
+	vpxor ymm5, ymm2, ymmword ptr [rsp + 64]
+	vpsllq ymm10, ymm5, 62
+	vpsrlq ymm5, ymm5, 2
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm3, ymmword ptr [rsp + 256]
+	vpsllq ymm10, ymm6, 55
+	vpsrlq ymm6, ymm6, 9
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm4, ymmword ptr [rsp + 448]
+	vpsllq ymm10, ymm7, 39
+	vpsrlq ymm7, ymm7, 25
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm0, ymmword ptr [rsp + 480]
+	vpsllq ymm10, ymm8, 41
+	vpsrlq ymm8, ymm8, 23
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm1, ymmword ptr [rsp + 672]
+	vpsllq ymm10, ymm9, 2
+	vpsrlq ymm9, ymm9, 62
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rdi + 640], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 672], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 704], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 736], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 768], ymm11
+	// ---- end of round ----
+
+	// ---- round 2 of the loop ----
+	// array -> scratch
+	vmovdqu ymm5, ymmword ptr [rdi]
+	vpxor ymm5, ymm5, ymmword ptr [rdi + 160]
+	vpxor ymm5, ymm5, ymmword ptr [rdi + 320]
+	vpxor ymm5, ymm5, ymmword ptr [rdi + 480]
+	vpxor ymm5, ymm5, ymmword ptr [rdi + 640]
+	vmovdqu ymm6, ymmword ptr [rdi + 32]
+	vpxor ymm6, ymm6, ymmword ptr [rdi + 192]
+	vpxor ymm6, ymm6, ymmword ptr [rdi + 352]
+	vpxor ymm6, ymm6, ymmword ptr [rdi + 512]
+	vpxor ymm6, ymm6, ymmword ptr [rdi + 672]
+	vmovdqu ymm7, ymmword ptr [rdi + 64]
+	vpxor ymm7, ymm7, ymmword ptr [rdi + 224]
+	vpxor ymm7, ymm7, ymmword ptr [rdi + 384]
+	vpxor ymm7, ymm7, ymmword ptr [rdi + 544]
+	vpxor ymm7, ymm7, ymmword ptr [rdi + 704]
+	vmovdqu ymm8, ymmword ptr [rdi + 96]
+	vpxor ymm8, ymm8, ymmword ptr [rdi + 256]
+	vpxor ymm8, ymm8, ymmword ptr [rdi + 416]
+	vpxor ymm8, ymm8, ymmword ptr [rdi + 576]
+	vpxor ymm8, ymm8, ymmword ptr [rdi + 736]
+	vmovdqu ymm9, ymmword ptr [rdi + 128]
+	vpxor ymm9, ymm9, ymmword ptr [rdi + 288]
+	vpxor ymm9, ymm9, ymmword ptr [rdi + 448]
+	vpxor ymm9, ymm9, ymmword ptr [rdi + 608]
+	vpxor ymm9, ymm9, ymmword ptr [rdi + 768] // C[0..4] in the B registers
+	vpsrlq ymm10, ymm6, 63
+	vpaddq ymm0, ymm6, ymm6
+	vpor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm9
+	vpsrlq ymm10, ymm7, 63
+	vpaddq ymm1, ymm7, ymm7
+	vpor ymm1, ymm1, ymm10
+	vpxor ymm1, ymm1, ymm5
+	vpsrlq ymm10, ymm8, 63
+	vpaddq ymm2, ymm8, ymm8
+	vpor ymm2, ymm2, ymm10
+	vpxor ymm2, ymm2, ymm6
+	vpsrlq ymm10, ymm9, 63
+	vpaddq ymm3, ymm9, ymm9
+	vpor ymm3, ymm3, ymm10
+	vpxor ymm3, ymm3, ymm7
+	vpsrlq ymm10, ymm5, 63
+	vpaddq ymm4, ymm5, ymm5
+	vpor ymm4, ymm4, ymm10
+	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	// chi row 0 -> lanes 0..4
+	vpxor ymm5, ymm0, ymmword ptr [rdi]
+	vpxor ymm6, ymm1, ymmword ptr [rdi + 192]
+	vpsllq ymm10, ymm6, 44
+	vpsrlq ymm6, ymm6, 20
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm2, ymmword ptr [rdi + 384]
+	vpsllq ymm10, ymm7, 43
+	vpsrlq ymm7, ymm7, 21
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm3, ymmword ptr [rdi + 576]
+	vpsllq ymm10, ymm8, 21
+	vpsrlq ymm8, ymm8, 43
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm4, ymmword ptr [rdi + 768]
+	vpsllq ymm10, ymm9, 14
+	vpsrlq ymm9, ymm9, 50
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vpxor ymm11, ymm11, ymmword ptr [rax + 64] // iota
+	vmovdqu ymmword ptr [rsp], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 32], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 64], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 96], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 128], ymm11
+	// chi row 1 -> lanes 5..9
+	vpxor ymm5, ymm3, ymmword ptr [rdi + 96]
+	vpsllq ymm10, ymm5, 28
+	vpsrlq ymm5, ymm5, 36
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm4, ymmword ptr [rdi + 288]
+	vpsllq ymm10, ymm6, 20
+	vpsrlq ymm6, ymm6, 44
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm0, ymmword ptr [rdi + 320]
+	vpsllq ymm10, ymm7, 3
+	vpsrlq ymm7, ymm7, 61
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm1, ymmword ptr [rdi + 512]
+	vpsllq ymm10, ymm8, 45
+	vpsrlq ymm8, ymm8, 19
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm2, ymmword ptr [rdi + 704]
+	vpsllq ymm10, ymm9, 61
+	vpsrlq ymm9, ymm9, 3
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rsp + 160], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 192], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 224], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 256], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 288], ymm11
+	// chi row 2 -> lanes 10..14
+	vpxor ymm5, ymm1, ymmword ptr [rdi + 32]
+	vpsllq ymm10, ymm5, 1
+	vpsrlq ymm5, ymm5, 63
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm2, ymmword ptr [rdi + 224]
+	vpsllq ymm10, ymm6, 6
+	vpsrlq ymm6, ymm6, 58
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm3, ymmword ptr [rdi + 416]
+	vpsllq ymm10, ymm7, 25
+	vpsrlq ymm7, ymm7, 39
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm4, ymmword ptr [rdi + 608]
+	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm9, ymm0, ymmword ptr [rdi + 640]
+	vpsllq ymm10, ymm9, 18
+	vpsrlq ymm9, ymm9, 46
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rsp + 320], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 352], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 384], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 416], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 448], ymm11
+	// chi row 3 -> lanes 15..19
+	vpxor ymm5, ymm4, ymmword ptr [rdi + 128]
+	vpsllq ymm10, ymm5, 27
+	vpsrlq ymm5, ymm5, 37
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm0, ymmword ptr [rdi + 160]
+	vpsllq ymm10, ymm6, 36
+	vpsrlq ymm6, ymm6, 28
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm1, ymmword ptr [rdi + 352]
+	vpsllq ymm10, ymm7, 10
+	vpsrlq ymm7, ymm7, 54
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm2, ymmword ptr [rdi + 544]
+	vpsllq ymm10, ymm8, 15
+	vpsrlq ymm8, ymm8, 49
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm3, ymmword ptr [rdi + 736]
+	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rsp + 480], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 512], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 544], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 576], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 608], ymm11
+	// chi row 4 -> lanes 20..24
+	vpxor ymm5, ymm2, ymmword ptr [rdi + 64]
+	vpsllq ymm10, ymm5, 62
+	vpsrlq ymm5, ymm5, 2
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm3, ymmword ptr [rdi + 256]
+	vpsllq ymm10, ymm6, 55
+	vpsrlq ymm6, ymm6, 9
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm4, ymmword ptr [rdi + 448]
+	vpsllq ymm10, ymm7, 39
+	vpsrlq ymm7, ymm7, 25
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm0, ymmword ptr [rdi + 480]
+	vpsllq ymm10, ymm8, 41
+	vpsrlq ymm8, ymm8, 23
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm1, ymmword ptr [rdi + 672]
+	vpsllq ymm10, ymm9, 2
+	vpsrlq ymm9, ymm9, 62
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rsp + 640], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 672], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 704], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 736], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 768], ymm11
+	// ---- end of round ----
+
+	// ---- round 3 of the loop ----
+	// scratch -> array
+	vmovdqu ymm5, ymmword ptr [rsp]
+	vpxor ymm5, ymm5, ymmword ptr [rsp + 160]
+	vpxor ymm5, ymm5, ymmword ptr [rsp + 320]
+	vpxor ymm5, ymm5, ymmword ptr [rsp + 480]
+	vpxor ymm5, ymm5, ymmword ptr [rsp + 640]
+	vmovdqu ymm6, ymmword ptr [rsp + 32]
+	vpxor ymm6, ymm6, ymmword ptr [rsp + 192]
+	vpxor ymm6, ymm6, ymmword ptr [rsp + 352]
+	vpxor ymm6, ymm6, ymmword ptr [rsp + 512]
+	vpxor ymm6, ymm6, ymmword ptr [rsp + 672]
+	vmovdqu ymm7, ymmword ptr [rsp + 64]
+	vpxor ymm7, ymm7, ymmword ptr [rsp + 224]
+	vpxor ymm7, ymm7, ymmword ptr [rsp + 384]
+	vpxor ymm7, ymm7, ymmword ptr [rsp + 544]
+	vpxor ymm7, ymm7, ymmword ptr [rsp + 704]
+	vmovdqu ymm8, ymmword ptr [rsp + 96]
+	vpxor ymm8, ymm8, ymmword ptr [rsp + 256]
+	vpxor ymm8, ymm8, ymmword ptr [rsp + 416]
+	vpxor ymm8, ymm8, ymmword ptr [rsp + 576]
+	vpxor ymm8, ymm8, ymmword ptr [rsp + 736]
+	vmovdqu ymm9, ymmword ptr [rsp + 128]
+	vpxor ymm9, ymm9, ymmword ptr [rsp + 288]
+	vpxor ymm9, ymm9, ymmword ptr [rsp + 448]
+	vpxor ymm9, ymm9, ymmword ptr [rsp + 608]
+	vpxor ymm9, ymm9, ymmword ptr [rsp + 768] // C[0..4] in the B registers
+	vpsrlq ymm10, ymm6, 63
+	vpaddq ymm0, ymm6, ymm6
+	vpor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm9
+	vpsrlq ymm10, ymm7, 63
+	vpaddq ymm1, ymm7, ymm7
+	vpor ymm1, ymm1, ymm10
+	vpxor ymm1, ymm1, ymm5
+	vpsrlq ymm10, ymm8, 63
+	vpaddq ymm2, ymm8, ymm8
+	vpor ymm2, ymm2, ymm10
+	vpxor ymm2, ymm2, ymm6
+	vpsrlq ymm10, ymm9, 63
+	vpaddq ymm3, ymm9, ymm9
+	vpor ymm3, ymm3, ymm10
+	vpxor ymm3, ymm3, ymm7
+	vpsrlq ymm10, ymm5, 63
+	vpaddq ymm4, ymm5, ymm5
+	vpor ymm4, ymm4, ymm10
+	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	// chi row 0 -> lanes 0..4
+	vpxor ymm5, ymm0, ymmword ptr [rsp]
+	vpxor ymm6, ymm1, ymmword ptr [rsp + 192]
+	vpsllq ymm10, ymm6, 44
+	vpsrlq ymm6, ymm6, 20
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm2, ymmword ptr [rsp + 384]
+	vpsllq ymm10, ymm7, 43
+	vpsrlq ymm7, ymm7, 21
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm3, ymmword ptr [rsp + 576]
+	vpsllq ymm10, ymm8, 21
+	vpsrlq ymm8, ymm8, 43
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm4, ymmword ptr [rsp + 768]
+	vpsllq ymm10, ymm9, 14
+	vpsrlq ymm9, ymm9, 50
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vpxor ymm11, ymm11, ymmword ptr [rax + 96] // iota
+	vmovdqu ymmword ptr [rdi], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 32], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 64], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 96], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 128], ymm11
+	// chi row 1 -> lanes 5..9
+	vpxor ymm5, ymm3, ymmword ptr [rsp + 96]
+	vpsllq ymm10, ymm5, 28
+	vpsrlq ymm5, ymm5, 36
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm4, ymmword ptr [rsp + 288]
+	vpsllq ymm10, ymm6, 20
+	vpsrlq ymm6, ymm6, 44
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm0, ymmword ptr [rsp + 320]
+	vpsllq ymm10, ymm7, 3
+	vpsrlq ymm7, ymm7, 61
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm1, ymmword ptr [rsp + 512]
+	vpsllq ymm10, ymm8, 45
+	vpsrlq ymm8, ymm8, 19
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm2, ymmword ptr [rsp + 704]
+	vpsllq ymm10, ymm9, 61
+	vpsrlq ymm9, ymm9, 3
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rdi + 160], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 192], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 224], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 256], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 288], ymm11
+	// chi row 2 -> lanes 10..14
+	vpxor ymm5, ymm1, ymmword ptr [rsp + 32]
+	vpsllq ymm10, ymm5, 1
+	vpsrlq ymm5, ymm5, 63
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm2, ymmword ptr [rsp + 224]
+	vpsllq ymm10, ymm6, 6
+	vpsrlq ymm6, ymm6, 58
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm3, ymmword ptr [rsp + 416]
+	vpsllq ymm10, ymm7, 25
+	vpsrlq ymm7, ymm7, 39
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm4, ymmword ptr [rsp + 608]
+	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm9, ymm0, ymmword ptr [rsp + 640]
+	vpsllq ymm10, ymm9, 18
+	vpsrlq ymm9, ymm9, 46
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rdi + 320], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 352], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 384], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 416], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 448], ymm11
+	// chi row 3 -> lanes 15..19
+	vpxor ymm5, ymm4, ymmword ptr [rsp + 128]
+	vpsllq ymm10, ymm5, 27
+	vpsrlq ymm5, ymm5, 37
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm0, ymmword ptr [rsp + 160]
+	vpsllq ymm10, ymm6, 36
+	vpsrlq ymm6, ymm6, 28
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm1, ymmword ptr [rsp + 352]
+	vpsllq ymm10, ymm7, 10
+	vpsrlq ymm7, ymm7, 54
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm2, ymmword ptr [rsp + 544]
+	vpsllq ymm10, ymm8, 15
+	vpsrlq ymm8, ymm8, 49
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm3, ymmword ptr [rsp + 736]
+	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rdi + 480], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 512], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 544], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 576], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 608], ymm11
+	// chi row 4 -> lanes 20..24
+	vpxor ymm5, ymm2, ymmword ptr [rsp + 64]
+	vpsllq ymm10, ymm5, 62
+	vpsrlq ymm5, ymm5, 2
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm3, ymmword ptr [rsp + 256]
+	vpsllq ymm10, ymm6, 55
+	vpsrlq ymm6, ymm6, 9
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm4, ymmword ptr [rsp + 448]
+	vpsllq ymm10, ymm7, 39
+	vpsrlq ymm7, ymm7, 25
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm0, ymmword ptr [rsp + 480]
+	vpsllq ymm10, ymm8, 41
+	vpsrlq ymm8, ymm8, 23
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm1, ymmword ptr [rsp + 672]
+	vpsllq ymm10, ymm9, 2
+	vpsrlq ymm9, ymm9, 62
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rdi + 640], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 672], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 704], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 736], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 768], ymm11
+	// next four rounds, until the last round constant is done
+	add rax, 128
+	lea rcx, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants) + 768]
+	cmp rax, rcx
+	jne LOCAL(sponge_keccakf1600_amd64_avx2_x4_absorb136_blocks_rounds)
+	// ---- end of round ----
+	// every state's next block
+	add r8, 136
+	add r9, 136
+	add r10, 136
+	add r11, 136
+	sub rdx, 1
+	jne LOCAL(sponge_keccakf1600_amd64_avx2_x4_absorb136_blocks_block)
+LOCAL(sponge_keccakf1600_amd64_avx2_x4_absorb136_blocks_done):
+
+	// The last round wrote the caller's array: zero the scratch state, clear the
+	// vector registers, drop the frame.
+	vpxor ymm11, ymm11, ymm11
+	vmovdqu ymmword ptr [rsp], ymm11
+	vmovdqu ymmword ptr [rsp + 32], ymm11
+	vmovdqu ymmword ptr [rsp + 64], ymm11
+	vmovdqu ymmword ptr [rsp + 96], ymm11
+	vmovdqu ymmword ptr [rsp + 128], ymm11
+	vmovdqu ymmword ptr [rsp + 160], ymm11
+	vmovdqu ymmword ptr [rsp + 192], ymm11
+	vmovdqu ymmword ptr [rsp + 224], ymm11
+	vmovdqu ymmword ptr [rsp + 256], ymm11
+	vmovdqu ymmword ptr [rsp + 288], ymm11
+	vmovdqu ymmword ptr [rsp + 320], ymm11
+	vmovdqu ymmword ptr [rsp + 352], ymm11
+	vmovdqu ymmword ptr [rsp + 384], ymm11
+	vmovdqu ymmword ptr [rsp + 416], ymm11
+	vmovdqu ymmword ptr [rsp + 448], ymm11
+	vmovdqu ymmword ptr [rsp + 480], ymm11
+	vmovdqu ymmword ptr [rsp + 512], ymm11
+	vmovdqu ymmword ptr [rsp + 544], ymm11
+	vmovdqu ymmword ptr [rsp + 576], ymm11
+	vmovdqu ymmword ptr [rsp + 608], ymm11
+	vmovdqu ymmword ptr [rsp + 640], ymm11
+	vmovdqu ymmword ptr [rsp + 672], ymm11
+	vmovdqu ymmword ptr [rsp + 704], ymm11
+	vmovdqu ymmword ptr [rsp + 736], ymm11
+	vmovdqu ymmword ptr [rsp + 768], ymm11
+	vzeroall
+	// No lane stays in a register: clear the caller-saved ones written.
+	xor eax, eax
+	xor ecx, ecx
+	xor edx, edx
+	xor r8d, r8d
+	xor r9d, r9d
+	xor r10d, r10d
+	xor r11d, r11d
+	add rsp, 800
+	.cfi_adjust_cfa_offset -800
+	ret
+	.cfi_endproc
+	SEH_ENDPROC
+	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb136_blocks))
+
+// For each of block_count blocks: XOR the next 21 lanes of blocks[s] into state s for each of the 4 states, then Keccak-f[1600] on each (ParallelHash128's leaves).
+// void sponge_keccakf1600_amd64_avx2_x4_absorb168_blocks(uint64_t state[100], const uint8_t* const blocks[4], size_t block_count)
+// entry: absorb keccak-f1600 rounds=24 rate=168 lanes=4
+	.globl SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb168_blocks)
+	HIDDEN(SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb168_blocks))
+	FUNCTION_TYPE(SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb168_blocks))
+	.p2align 5
+SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb168_blocks):
+	.cfi_startproc
+	SEH_PROC(SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb168_blocks))
+	endbr64
+	// Room for the scratch state; the four block pointers.
+	sub rsp, 800
+	.cfi_adjust_cfa_offset 800
+	SEH_STACKALLOC(800)
+	SEH_ENDPROLOGUE
+	mov r8, qword ptr [rsi]
+	mov r9, qword ptr [rsi + 8]
+	mov r10, qword ptr [rsi + 16]
+	mov r11, qword ptr [rsi + 24]
+	cmp rdx, 0
+	je LOCAL(sponge_keccakf1600_amd64_avx2_x4_absorb168_blocks_done)
+LOCAL(sponge_keccakf1600_amd64_avx2_x4_absorb168_blocks_block):
+	// the lines of each state's next block, asked for ahead of their use
+	prefetcht0 byte ptr [r8 + 168]
+	prefetcht0 byte ptr [r8 + 232]
+	prefetcht0 byte ptr [r8 + 296]
+	prefetcht0 byte ptr [r9 + 168]
+	prefetcht0 byte ptr [r9 + 232]
+	prefetcht0 byte ptr [r9 + 296]
+	prefetcht0 byte ptr [r10 + 168]
+	prefetcht0 byte ptr [r10 + 232]
+	prefetcht0 byte ptr [r10 + 296]
+	prefetcht0 byte ptr [r11 + 168]
+	prefetcht0 byte ptr [r11 + 232]
+	prefetcht0 byte ptr [r11 + 296]
+	// Each rate lane of the four blocks gathered into one register (states 0 and 1
+	// in the low half, 2 and 3 in the high half) and XORed into the array.
+	vmovq xmm12, qword ptr [r8]
+	vpinsrq xmm12, xmm12, qword ptr [r9], 1
+	vmovq xmm13, qword ptr [r10]
+	vpinsrq xmm13, xmm13, qword ptr [r11], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi]
+	vmovdqu ymmword ptr [rdi], ymm12
+	vmovq xmm12, qword ptr [r8 + 8]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 8], 1
+	vmovq xmm13, qword ptr [r10 + 8]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 8], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 32]
+	vmovdqu ymmword ptr [rdi + 32], ymm12
+	vmovq xmm12, qword ptr [r8 + 16]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 16], 1
+	vmovq xmm13, qword ptr [r10 + 16]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 16], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 64]
+	vmovdqu ymmword ptr [rdi + 64], ymm12
+	vmovq xmm12, qword ptr [r8 + 24]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 24], 1
+	vmovq xmm13, qword ptr [r10 + 24]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 24], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 96]
+	vmovdqu ymmword ptr [rdi + 96], ymm12
+	vmovq xmm12, qword ptr [r8 + 32]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 32], 1
+	vmovq xmm13, qword ptr [r10 + 32]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 32], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 128]
+	vmovdqu ymmword ptr [rdi + 128], ymm12
+	vmovq xmm12, qword ptr [r8 + 40]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 40], 1
+	vmovq xmm13, qword ptr [r10 + 40]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 40], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 160]
+	vmovdqu ymmword ptr [rdi + 160], ymm12
+	vmovq xmm12, qword ptr [r8 + 48]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 48], 1
+	vmovq xmm13, qword ptr [r10 + 48]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 48], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 192]
+	vmovdqu ymmword ptr [rdi + 192], ymm12
+	vmovq xmm12, qword ptr [r8 + 56]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 56], 1
+	vmovq xmm13, qword ptr [r10 + 56]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 56], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 224]
+	vmovdqu ymmword ptr [rdi + 224], ymm12
+	vmovq xmm12, qword ptr [r8 + 64]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 64], 1
+	vmovq xmm13, qword ptr [r10 + 64]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 64], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 256]
+	vmovdqu ymmword ptr [rdi + 256], ymm12
+	vmovq xmm12, qword ptr [r8 + 72]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 72], 1
+	vmovq xmm13, qword ptr [r10 + 72]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 72], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 288]
+	vmovdqu ymmword ptr [rdi + 288], ymm12
+	vmovq xmm12, qword ptr [r8 + 80]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 80], 1
+	vmovq xmm13, qword ptr [r10 + 80]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 80], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 320]
+	vmovdqu ymmword ptr [rdi + 320], ymm12
+	vmovq xmm12, qword ptr [r8 + 88]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 88], 1
+	vmovq xmm13, qword ptr [r10 + 88]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 88], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 352]
+	vmovdqu ymmword ptr [rdi + 352], ymm12
+	vmovq xmm12, qword ptr [r8 + 96]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 96], 1
+	vmovq xmm13, qword ptr [r10 + 96]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 96], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 384]
+	vmovdqu ymmword ptr [rdi + 384], ymm12
+	vmovq xmm12, qword ptr [r8 + 104]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 104], 1
+	vmovq xmm13, qword ptr [r10 + 104]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 104], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 416]
+	vmovdqu ymmword ptr [rdi + 416], ymm12
+	vmovq xmm12, qword ptr [r8 + 112]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 112], 1
+	vmovq xmm13, qword ptr [r10 + 112]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 112], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 448]
+	vmovdqu ymmword ptr [rdi + 448], ymm12
+	vmovq xmm12, qword ptr [r8 + 120]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 120], 1
+	vmovq xmm13, qword ptr [r10 + 120]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 120], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 480]
+	vmovdqu ymmword ptr [rdi + 480], ymm12
+	vmovq xmm12, qword ptr [r8 + 128]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 128], 1
+	vmovq xmm13, qword ptr [r10 + 128]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 128], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 512]
+	vmovdqu ymmword ptr [rdi + 512], ymm12
+	vmovq xmm12, qword ptr [r8 + 136]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 136], 1
+	vmovq xmm13, qword ptr [r10 + 136]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 136], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 544]
+	vmovdqu ymmword ptr [rdi + 544], ymm12
+	vmovq xmm12, qword ptr [r8 + 144]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 144], 1
+	vmovq xmm13, qword ptr [r10 + 144]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 144], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 576]
+	vmovdqu ymmword ptr [rdi + 576], ymm12
+	vmovq xmm12, qword ptr [r8 + 152]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 152], 1
+	vmovq xmm13, qword ptr [r10 + 152]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 152], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 608]
+	vmovdqu ymmword ptr [rdi + 608], ymm12
+	vmovq xmm12, qword ptr [r8 + 160]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 160], 1
+	vmovq xmm13, qword ptr [r10 + 160]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 160], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 640]
+	vmovdqu ymmword ptr [rdi + 640], ymm12
+	lea rax, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants)]
+LOCAL(sponge_keccakf1600_amd64_avx2_x4_absorb168_blocks_rounds):
+
+	// ---- round 0 of the loop ----
+	// array -> scratch
+	vmovdqu ymm5, ymmword ptr [rdi]
+	vpxor ymm5, ymm5, ymmword ptr [rdi + 160]
+	vpxor ymm5, ymm5, ymmword ptr [rdi + 320]
+	vpxor ymm5, ymm5, ymmword ptr [rdi + 480]
+	vpxor ymm5, ymm5, ymmword ptr [rdi + 640]
+	vmovdqu ymm6, ymmword ptr [rdi + 32]
+	vpxor ymm6, ymm6, ymmword ptr [rdi + 192]
+	vpxor ymm6, ymm6, ymmword ptr [rdi + 352]
+	vpxor ymm6, ymm6, ymmword ptr [rdi + 512]
+	vpxor ymm6, ymm6, ymmword ptr [rdi + 672]
+	vmovdqu ymm7, ymmword ptr [rdi + 64]
+	vpxor ymm7, ymm7, ymmword ptr [rdi + 224]
+	vpxor ymm7, ymm7, ymmword ptr [rdi + 384]
+	vpxor ymm7, ymm7, ymmword ptr [rdi + 544]
+	vpxor ymm7, ymm7, ymmword ptr [rdi + 704]
+	vmovdqu ymm8, ymmword ptr [rdi + 96]
+	vpxor ymm8, ymm8, ymmword ptr [rdi + 256]
+	vpxor ymm8, ymm8, ymmword ptr [rdi + 416]
+	vpxor ymm8, ymm8, ymmword ptr [rdi + 576]
+	vpxor ymm8, ymm8, ymmword ptr [rdi + 736]
+	vmovdqu ymm9, ymmword ptr [rdi + 128]
+	vpxor ymm9, ymm9, ymmword ptr [rdi + 288]
+	vpxor ymm9, ymm9, ymmword ptr [rdi + 448]
+	vpxor ymm9, ymm9, ymmword ptr [rdi + 608]
+	vpxor ymm9, ymm9, ymmword ptr [rdi + 768] // C[0..4] in the B registers
+	vpsrlq ymm10, ymm6, 63
+	vpaddq ymm0, ymm6, ymm6
+	vpor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm9
+	vpsrlq ymm10, ymm7, 63
+	vpaddq ymm1, ymm7, ymm7
+	vpor ymm1, ymm1, ymm10
+	vpxor ymm1, ymm1, ymm5
+	vpsrlq ymm10, ymm8, 63
+	vpaddq ymm2, ymm8, ymm8
+	vpor ymm2, ymm2, ymm10
+	vpxor ymm2, ymm2, ymm6
+	vpsrlq ymm10, ymm9, 63
+	vpaddq ymm3, ymm9, ymm9
+	vpor ymm3, ymm3, ymm10
+	vpxor ymm3, ymm3, ymm7
+	vpsrlq ymm10, ymm5, 63
+	vpaddq ymm4, ymm5, ymm5
+	vpor ymm4, ymm4, ymm10
+	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	// chi row 0 -> lanes 0..4
+	vpxor ymm5, ymm0, ymmword ptr [rdi]
+	vpxor ymm6, ymm1, ymmword ptr [rdi + 192]
+	vpsllq ymm10, ymm6, 44
+	vpsrlq ymm6, ymm6, 20
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm2, ymmword ptr [rdi + 384]
+	vpsllq ymm10, ymm7, 43
+	vpsrlq ymm7, ymm7, 21
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm3, ymmword ptr [rdi + 576]
+	vpsllq ymm10, ymm8, 21
+	vpsrlq ymm8, ymm8, 43
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm4, ymmword ptr [rdi + 768]
+	vpsllq ymm10, ymm9, 14
+	vpsrlq ymm9, ymm9, 50
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vpxor ymm11, ymm11, ymmword ptr [rax]   // iota
+	vmovdqu ymmword ptr [rsp], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 32], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 64], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 96], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 128], ymm11
+	// chi row 1 -> lanes 5..9
+	vpxor ymm5, ymm3, ymmword ptr [rdi + 96]
+	vpsllq ymm10, ymm5, 28
+	vpsrlq ymm5, ymm5, 36
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm4, ymmword ptr [rdi + 288]
+	vpsllq ymm10, ymm6, 20
+	vpsrlq ymm6, ymm6, 44
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm0, ymmword ptr [rdi + 320]
+	vpsllq ymm10, ymm7, 3
+	vpsrlq ymm7, ymm7, 61
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm1, ymmword ptr [rdi + 512]
+	vpsllq ymm10, ymm8, 45
+	vpsrlq ymm8, ymm8, 19
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm2, ymmword ptr [rdi + 704]
+	vpsllq ymm10, ymm9, 61
+	vpsrlq ymm9, ymm9, 3
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rsp + 160], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 192], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 224], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 256], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 288], ymm11
+	// chi row 2 -> lanes 10..14
+	vpxor ymm5, ymm1, ymmword ptr [rdi + 32]
+	vpsllq ymm10, ymm5, 1
+	vpsrlq ymm5, ymm5, 63
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm2, ymmword ptr [rdi + 224]
+	vpsllq ymm10, ymm6, 6
+	vpsrlq ymm6, ymm6, 58
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm3, ymmword ptr [rdi + 416]
+	vpsllq ymm10, ymm7, 25
+	vpsrlq ymm7, ymm7, 39
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm4, ymmword ptr [rdi + 608]
+	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm9, ymm0, ymmword ptr [rdi + 640]
+	vpsllq ymm10, ymm9, 18
+	vpsrlq ymm9, ymm9, 46
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rsp + 320], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 352], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 384], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 416], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 448], ymm11
+	// chi row 3 -> lanes 15..19
+	vpxor ymm5, ymm4, ymmword ptr [rdi + 128]
+	vpsllq ymm10, ymm5, 27
+	vpsrlq ymm5, ymm5, 37
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm0, ymmword ptr [rdi + 160]
+	vpsllq ymm10, ymm6, 36
+	vpsrlq ymm6, ymm6, 28
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm1, ymmword ptr [rdi + 352]
+	vpsllq ymm10, ymm7, 10
+	vpsrlq ymm7, ymm7, 54
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm2, ymmword ptr [rdi + 544]
+	vpsllq ymm10, ymm8, 15
+	vpsrlq ymm8, ymm8, 49
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm3, ymmword ptr [rdi + 736]
+	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rsp + 480], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 512], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 544], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 576], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 608], ymm11
+	// chi row 4 -> lanes 20..24
+	vpxor ymm5, ymm2, ymmword ptr [rdi + 64]
+	vpsllq ymm10, ymm5, 62
+	vpsrlq ymm5, ymm5, 2
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm3, ymmword ptr [rdi + 256]
+	vpsllq ymm10, ymm6, 55
+	vpsrlq ymm6, ymm6, 9
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm4, ymmword ptr [rdi + 448]
+	vpsllq ymm10, ymm7, 39
+	vpsrlq ymm7, ymm7, 25
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm0, ymmword ptr [rdi + 480]
+	vpsllq ymm10, ymm8, 41
+	vpsrlq ymm8, ymm8, 23
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm1, ymmword ptr [rdi + 672]
+	vpsllq ymm10, ymm9, 2
+	vpsrlq ymm9, ymm9, 62
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rsp + 640], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 672], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 704], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 736], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 768], ymm11
+	// ---- end of round ----
+
+	// ---- round 1 of the loop ----
+	// scratch -> array
+	vmovdqu ymm5, ymmword ptr [rsp]
+	vpxor ymm5, ymm5, ymmword ptr [rsp + 160]
+	vpxor ymm5, ymm5, ymmword ptr [rsp + 320]
+	vpxor ymm5, ymm5, ymmword ptr [rsp + 480]
+	vpxor ymm5, ymm5, ymmword ptr [rsp + 640]
+	vmovdqu ymm6, ymmword ptr [rsp + 32]
+	vpxor ymm6, ymm6, ymmword ptr [rsp + 192]
+	vpxor ymm6, ymm6, ymmword ptr [rsp + 352]
+	vpxor ymm6, ymm6, ymmword ptr [rsp + 512]
+	vpxor ymm6, ymm6, ymmword ptr [rsp + 672]
+	vmovdqu ymm7, ymmword ptr [rsp + 64]
+	vpxor ymm7, ymm7, ymmword ptr [rsp + 224]
+	vpxor ymm7, ymm7, ymmword ptr [rsp + 384]
+	vpxor ymm7, ymm7, ymmword ptr [rsp + 544]
+	vpxor ymm7, ymm7, ymmword ptr [rsp + 704]
+	vmovdqu ymm8, ymmword ptr [rsp + 96]
+	vpxor ymm8, ymm8, ymmword ptr [rsp + 256]
+	vpxor ymm8, ymm8, ymmword ptr [rsp + 416]
+	vpxor ymm8, ymm8, ymmword ptr [rsp + 576]
+	vpxor ymm8, ymm8, ymmword ptr [rsp + 736]
+	vmovdqu ymm9, ymmword ptr [rsp + 128]
+	vpxor ymm9, ymm9, ymmword ptr [rsp + 288]
+	vpxor ymm9, ymm9, ymmword ptr [rsp + 448]
+	vpxor ymm9, ymm9, ymmword ptr [rsp + 608]
+	vpxor ymm9, ymm9, ymmword ptr [rsp + 768] // C[0..4] in the B registers
+	vpsrlq ymm10, ymm6, 63
+	vpaddq ymm0, ymm6, ymm6
+	vpor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm9
+	vpsrlq ymm10, ymm7, 63
+	vpaddq ymm1, ymm7, ymm7
+	vpor ymm1, ymm1, ymm10
+	vpxor ymm1, ymm1, ymm5
+	vpsrlq ymm10, ymm8, 63
+	vpaddq ymm2, ymm8, ymm8
+	vpor ymm2, ymm2, ymm10
+	vpxor ymm2, ymm2, ymm6
+	vpsrlq ymm10, ymm9, 63
+	vpaddq ymm3, ymm9, ymm9
+	vpor ymm3, ymm3, ymm10
+	vpxor ymm3, ymm3, ymm7
+	vpsrlq ymm10, ymm5, 63
+	vpaddq ymm4, ymm5, ymm5
+	vpor ymm4, ymm4, ymm10
+	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	// chi row 0 -> lanes 0..4
+	vpxor ymm5, ymm0, ymmword ptr [rsp]
+	vpxor ymm6, ymm1, ymmword ptr [rsp + 192]
+	vpsllq ymm10, ymm6, 44
+	vpsrlq ymm6, ymm6, 20
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm2, ymmword ptr [rsp + 384]
+	vpsllq ymm10, ymm7, 43
+	vpsrlq ymm7, ymm7, 21
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm3, ymmword ptr [rsp + 576]
+	vpsllq ymm10, ymm8, 21
+	vpsrlq ymm8, ymm8, 43
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm4, ymmword ptr [rsp + 768]
+	vpsllq ymm10, ymm9, 14
+	vpsrlq ymm9, ymm9, 50
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vpxor ymm11, ymm11, ymmword ptr [rax + 32] // iota
+	vmovdqu ymmword ptr [rdi], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 32], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 64], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 96], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 128], ymm11
+	// chi row 1 -> lanes 5..9
+	vpxor ymm5, ymm3, ymmword ptr [rsp + 96]
+	vpsllq ymm10, ymm5, 28
+	vpsrlq ymm5, ymm5, 36
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm4, ymmword ptr [rsp + 288]
+	vpsllq ymm10, ymm6, 20
+	vpsrlq ymm6, ymm6, 44
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm0, ymmword ptr [rsp + 320]
+	vpsllq ymm10, ymm7, 3
+	vpsrlq ymm7, ymm7, 61
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm1, ymmword ptr [rsp + 512]
+	vpsllq ymm10, ymm8, 45
+	vpsrlq ymm8, ymm8, 19
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm2, ymmword ptr [rsp + 704]
+	vpsllq ymm10, ymm9, 61
+	vpsrlq ymm9, ymm9, 3
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rdi + 160], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 192], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 224], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 256], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 288], ymm11
+	// chi row 2 -> lanes 10..14
+	vpxor ymm5, ymm1, ymmword ptr [rsp + 32]
+	vpsllq ymm10, ymm5, 1
+	vpsrlq ymm5, ymm5, 63
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm2, ymmword ptr [rsp + 224]
+	vpsllq ymm10, ymm6, 6
+	vpsrlq ymm6, ymm6, 58
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm3, ymmword ptr [rsp + 416]
+	vpsllq ymm10, ymm7, 25
+	vpsrlq ymm7, ymm7, 39
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm4, ymmword ptr [rsp + 608]
+	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm9, ymm0, ymmword ptr [rsp + 640]
+	vpsllq ymm10, ymm9, 18
+	vpsrlq ymm9, ymm9, 46
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rdi + 320], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 352], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 384], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 416], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 448], ymm11
+	// chi row 3 -> lanes 15..19
+	vpxor ymm5, ymm4, ymmword ptr [rsp + 128]
+	vpsllq ymm10, ymm5, 27
+	vpsrlq ymm5, ymm5, 37
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm0, ymmword ptr [rsp + 160]
+	vpsllq ymm10, ymm6, 36
+	vpsrlq ymm6, ymm6, 28
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm1, ymmword ptr [rsp + 352]
+	vpsllq ymm10, ymm7, 10
+	vpsrlq ymm7, ymm7, 54
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm2, ymmword ptr [rsp + 544]
+	vpsllq ymm10, ymm8, 15
+	vpsrlq ymm8, ymm8, 49
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm3, ymmword ptr [rsp + 736]
+	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rdi + 480], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 512], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 544], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 576], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 608], ymm11
+	// chi row 4 -> lanes 20..24
+	vpxor ymm5, ymm2, ymmword ptr [rsp + 64]
+	vpsllq ymm10, ymm5, 62
+	vpsrlq ymm5, ymm5, 2
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm3, ymmword ptr [rsp + 256]
+	vpsllq ymm10, ymm6, 55
+	vpsrlq ymm6, ymm6, 9
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm4, ymmword ptr [rsp + 448]
+	vpsllq ymm10, ymm7, 39
+	vpsrlq ymm7, ymm7, 25
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm0, ymmword ptr [rsp + 480]
+	vpsllq ymm10, ymm8, 41
+	vpsrlq ymm8, ymm8, 23
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm1, ymmword ptr [rsp + 672]
+	vpsllq ymm10, ymm9, 2
+	vpsrlq ymm9, ymm9, 62
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rdi + 640], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 672], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 704], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 736], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 768], ymm11
+	// ---- end of round ----
+
+	// ---- round 2 of the loop ----
+	// array -> scratch
+	vmovdqu ymm5, ymmword ptr [rdi]
+	vpxor ymm5, ymm5, ymmword ptr [rdi + 160]
+	vpxor ymm5, ymm5, ymmword ptr [rdi + 320]
+	vpxor ymm5, ymm5, ymmword ptr [rdi + 480]
+	vpxor ymm5, ymm5, ymmword ptr [rdi + 640]
+	vmovdqu ymm6, ymmword ptr [rdi + 32]
+	vpxor ymm6, ymm6, ymmword ptr [rdi + 192]
+	vpxor ymm6, ymm6, ymmword ptr [rdi + 352]
+	vpxor ymm6, ymm6, ymmword ptr [rdi + 512]
+	vpxor ymm6, ymm6, ymmword ptr [rdi + 672]
+	vmovdqu ymm7, ymmword ptr [rdi + 64]
+	vpxor ymm7, ymm7, ymmword ptr [rdi + 224]
+	vpxor ymm7, ymm7, ymmword ptr [rdi + 384]
+	vpxor ymm7, ymm7, ymmword ptr [rdi + 544]
+	vpxor ymm7, ymm7, ymmword ptr [rdi + 704]
+	vmovdqu ymm8, ymmword ptr [rdi + 96]
+	vpxor ymm8, ymm8, ymmword ptr [rdi + 256]
+	vpxor ymm8, ymm8, ymmword ptr [rdi + 416]
+	vpxor ymm8, ymm8, ymmword ptr [rdi + 576]
+	vpxor ymm8, ymm8, ymmword ptr [rdi + 736]
+	vmovdqu ymm9, ymmword ptr [rdi + 128]
+	vpxor ymm9, ymm9, ymmword ptr [rdi + 288]
+	vpxor ymm9, ymm9, ymmword ptr [rdi + 448]
+	vpxor ymm9, ymm9, ymmword ptr [rdi + 608]
+	vpxor ymm9, ymm9, ymmword ptr [rdi + 768] // C[0..4] in the B registers
+	vpsrlq ymm10, ymm6, 63
+	vpaddq ymm0, ymm6, ymm6
+	vpor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm9
+	vpsrlq ymm10, ymm7, 63
+	vpaddq ymm1, ymm7, ymm7
+	vpor ymm1, ymm1, ymm10
+	vpxor ymm1, ymm1, ymm5
+	vpsrlq ymm10, ymm8, 63
+	vpaddq ymm2, ymm8, ymm8
+	vpor ymm2, ymm2, ymm10
+	vpxor ymm2, ymm2, ymm6
+	vpsrlq ymm10, ymm9, 63
+	vpaddq ymm3, ymm9, ymm9
+	vpor ymm3, ymm3, ymm10
+	vpxor ymm3, ymm3, ymm7
+	vpsrlq ymm10, ymm5, 63
+	vpaddq ymm4, ymm5, ymm5
+	vpor ymm4, ymm4, ymm10
+	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	// chi row 0 -> lanes 0..4
+	vpxor ymm5, ymm0, ymmword ptr [rdi]
+	vpxor ymm6, ymm1, ymmword ptr [rdi + 192]
+	vpsllq ymm10, ymm6, 44
+	vpsrlq ymm6, ymm6, 20
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm2, ymmword ptr [rdi + 384]
+	vpsllq ymm10, ymm7, 43
+	vpsrlq ymm7, ymm7, 21
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm3, ymmword ptr [rdi + 576]
+	vpsllq ymm10, ymm8, 21
+	vpsrlq ymm8, ymm8, 43
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm4, ymmword ptr [rdi + 768]
+	vpsllq ymm10, ymm9, 14
+	vpsrlq ymm9, ymm9, 50
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vpxor ymm11, ymm11, ymmword ptr [rax + 64] // iota
+	vmovdqu ymmword ptr [rsp], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 32], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 64], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 96], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 128], ymm11
+	// chi row 1 -> lanes 5..9
+	vpxor ymm5, ymm3, ymmword ptr [rdi + 96]
+	vpsllq ymm10, ymm5, 28
+	vpsrlq ymm5, ymm5, 36
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm4, ymmword ptr [rdi + 288]
+	vpsllq ymm10, ymm6, 20
+	vpsrlq ymm6, ymm6, 44
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm0, ymmword ptr [rdi + 320]
+	vpsllq ymm10, ymm7, 3
+	vpsrlq ymm7, ymm7, 61
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm1, ymmword ptr [rdi + 512]
+	vpsllq ymm10, ymm8, 45
+	vpsrlq ymm8, ymm8, 19
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm2, ymmword ptr [rdi + 704]
+	vpsllq ymm10, ymm9, 61
+	vpsrlq ymm9, ymm9, 3
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rsp + 160], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 192], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 224], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 256], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 288], ymm11
+	// chi row 2 -> lanes 10..14
+	vpxor ymm5, ymm1, ymmword ptr [rdi + 32]
+	vpsllq ymm10, ymm5, 1
+	vpsrlq ymm5, ymm5, 63
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm2, ymmword ptr [rdi + 224]
+	vpsllq ymm10, ymm6, 6
+	vpsrlq ymm6, ymm6, 58
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm3, ymmword ptr [rdi + 416]
+	vpsllq ymm10, ymm7, 25
+	vpsrlq ymm7, ymm7, 39
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm4, ymmword ptr [rdi + 608]
+	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm9, ymm0, ymmword ptr [rdi + 640]
+	vpsllq ymm10, ymm9, 18
+	vpsrlq ymm9, ymm9, 46
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rsp + 320], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 352], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 384], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 416], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 448], ymm11
+	// chi row 3 -> lanes 15..19
+	vpxor ymm5, ymm4, ymmword ptr [rdi + 128]
+	vpsllq ymm10, ymm5, 27
+	vpsrlq ymm5, ymm5, 37
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm0, ymmword ptr [rdi + 160]
+	vpsllq ymm10, ymm6, 36
+	vpsrlq ymm6, ymm6, 28
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm1, ymmword ptr [rdi + 352]
+	vpsllq ymm10, ymm7, 10
+	vpsrlq ymm7, ymm7, 54
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm2, ymmword ptr [rdi + 544]
+	vpsllq ymm10, ymm8, 15
+	vpsrlq ymm8, ymm8, 49
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm3, ymmword ptr [rdi + 736]
+	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rsp + 480], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 512], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 544], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 576], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 608], ymm11
+	// chi row 4 -> lanes 20..24
+	vpxor ymm5, ymm2, ymmword ptr [rdi + 64]
+	vpsllq ymm10, ymm5, 62
+	vpsrlq ymm5, ymm5, 2
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm3, ymmword ptr [rdi + 256]
+	vpsllq ymm10, ymm6, 55
+	vpsrlq ymm6, ymm6, 9
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm4, ymmword ptr [rdi + 448]
+	vpsllq ymm10, ymm7, 39
+	vpsrlq ymm7, ymm7, 25
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm0, ymmword ptr [rdi + 480]
+	vpsllq ymm10, ymm8, 41
+	vpsrlq ymm8, ymm8, 23
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm1, ymmword ptr [rdi + 672]
+	vpsllq ymm10, ymm9, 2
+	vpsrlq ymm9, ymm9, 62
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rsp + 640], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 672], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 704], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 736], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 768], ymm11
+	// ---- end of round ----
+
+	// ---- round 3 of the loop ----
+	// scratch -> array
+	vmovdqu ymm5, ymmword ptr [rsp]
+	vpxor ymm5, ymm5, ymmword ptr [rsp + 160]
+	vpxor ymm5, ymm5, ymmword ptr [rsp + 320]
+	vpxor ymm5, ymm5, ymmword ptr [rsp + 480]
+	vpxor ymm5, ymm5, ymmword ptr [rsp + 640]
+	vmovdqu ymm6, ymmword ptr [rsp + 32]
+	vpxor ymm6, ymm6, ymmword ptr [rsp + 192]
+	vpxor ymm6, ymm6, ymmword ptr [rsp + 352]
+	vpxor ymm6, ymm6, ymmword ptr [rsp + 512]
+	vpxor ymm6, ymm6, ymmword ptr [rsp + 672]
+	vmovdqu ymm7, ymmword ptr [rsp + 64]
+	vpxor ymm7, ymm7, ymmword ptr [rsp + 224]
+	vpxor ymm7, ymm7, ymmword ptr [rsp + 384]
+	vpxor ymm7, ymm7, ymmword ptr [rsp + 544]
+	vpxor ymm7, ymm7, ymmword ptr [rsp + 704]
+	vmovdqu ymm8, ymmword ptr [rsp + 96]
+	vpxor ymm8, ymm8, ymmword ptr [rsp + 256]
+	vpxor ymm8, ymm8, ymmword ptr [rsp + 416]
+	vpxor ymm8, ymm8, ymmword ptr [rsp + 576]
+	vpxor ymm8, ymm8, ymmword ptr [rsp + 736]
+	vmovdqu ymm9, ymmword ptr [rsp + 128]
+	vpxor ymm9, ymm9, ymmword ptr [rsp + 288]
+	vpxor ymm9, ymm9, ymmword ptr [rsp + 448]
+	vpxor ymm9, ymm9, ymmword ptr [rsp + 608]
+	vpxor ymm9, ymm9, ymmword ptr [rsp + 768] // C[0..4] in the B registers
+	vpsrlq ymm10, ymm6, 63
+	vpaddq ymm0, ymm6, ymm6
+	vpor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm9
+	vpsrlq ymm10, ymm7, 63
+	vpaddq ymm1, ymm7, ymm7
+	vpor ymm1, ymm1, ymm10
+	vpxor ymm1, ymm1, ymm5
+	vpsrlq ymm10, ymm8, 63
+	vpaddq ymm2, ymm8, ymm8
+	vpor ymm2, ymm2, ymm10
+	vpxor ymm2, ymm2, ymm6
+	vpsrlq ymm10, ymm9, 63
+	vpaddq ymm3, ymm9, ymm9
+	vpor ymm3, ymm3, ymm10
+	vpxor ymm3, ymm3, ymm7
+	vpsrlq ymm10, ymm5, 63
+	vpaddq ymm4, ymm5, ymm5
+	vpor ymm4, ymm4, ymm10
+	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	// chi row 0 -> lanes 0..4
+	vpxor ymm5, ymm0, ymmword ptr [rsp]
+	vpxor ymm6, ymm1, ymmword ptr [rsp + 192]
+	vpsllq ymm10, ymm6, 44
+	vpsrlq ymm6, ymm6, 20
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm2, ymmword ptr [rsp + 384]
+	vpsllq ymm10, ymm7, 43
+	vpsrlq ymm7, ymm7, 21
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm3, ymmword ptr [rsp + 576]
+	vpsllq ymm10, ymm8, 21
+	vpsrlq ymm8, ymm8, 43
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm4, ymmword ptr [rsp + 768]
+	vpsllq ymm10, ymm9, 14
+	vpsrlq ymm9, ymm9, 50
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vpxor ymm11, ymm11, ymmword ptr [rax + 96] // iota
+	vmovdqu ymmword ptr [rdi], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 32], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 64], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 96], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 128], ymm11
+	// chi row 1 -> lanes 5..9
+	vpxor ymm5, ymm3, ymmword ptr [rsp + 96]
+	vpsllq ymm10, ymm5, 28
+	vpsrlq ymm5, ymm5, 36
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm4, ymmword ptr [rsp + 288]
+	vpsllq ymm10, ymm6, 20
+	vpsrlq ymm6, ymm6, 44
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm0, ymmword ptr [rsp + 320]
+	vpsllq ymm10, ymm7, 3
+	vpsrlq ymm7, ymm7, 61
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm1, ymmword ptr [rsp + 512]
+	vpsllq ymm10, ymm8, 45
+	vpsrlq ymm8, ymm8, 19
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm2, ymmword ptr [rsp + 704]
+	vpsllq ymm10, ymm9, 61
+	vpsrlq ymm9, ymm9, 3
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rdi + 160], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 192], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 224], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 256], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 288], ymm11
+	// chi row 2 -> lanes 10..14
+	vpxor ymm5, ymm1, ymmword ptr [rsp + 32]
+	vpsllq ymm10, ymm5, 1
+	vpsrlq ymm5, ymm5, 63
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm2, ymmword ptr [rsp + 224]
+	vpsllq ymm10, ymm6, 6
+	vpsrlq ymm6, ymm6, 58
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm3, ymmword ptr [rsp + 416]
+	vpsllq ymm10, ymm7, 25
+	vpsrlq ymm7, ymm7, 39
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm4, ymmword ptr [rsp + 608]
+	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm9, ymm0, ymmword ptr [rsp + 640]
+	vpsllq ymm10, ymm9, 18
+	vpsrlq ymm9, ymm9, 46
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rdi + 320], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 352], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 384], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 416], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 448], ymm11
+	// chi row 3 -> lanes 15..19
+	vpxor ymm5, ymm4, ymmword ptr [rsp + 128]
+	vpsllq ymm10, ymm5, 27
+	vpsrlq ymm5, ymm5, 37
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm0, ymmword ptr [rsp + 160]
+	vpsllq ymm10, ymm6, 36
+	vpsrlq ymm6, ymm6, 28
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm1, ymmword ptr [rsp + 352]
+	vpsllq ymm10, ymm7, 10
+	vpsrlq ymm7, ymm7, 54
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm2, ymmword ptr [rsp + 544]
+	vpsllq ymm10, ymm8, 15
+	vpsrlq ymm8, ymm8, 49
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm3, ymmword ptr [rsp + 736]
+	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rdi + 480], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 512], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 544], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 576], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 608], ymm11
+	// chi row 4 -> lanes 20..24
+	vpxor ymm5, ymm2, ymmword ptr [rsp + 64]
+	vpsllq ymm10, ymm5, 62
+	vpsrlq ymm5, ymm5, 2
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm3, ymmword ptr [rsp + 256]
+	vpsllq ymm10, ymm6, 55
+	vpsrlq ymm6, ymm6, 9
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm4, ymmword ptr [rsp + 448]
+	vpsllq ymm10, ymm7, 39
+	vpsrlq ymm7, ymm7, 25
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm0, ymmword ptr [rsp + 480]
+	vpsllq ymm10, ymm8, 41
+	vpsrlq ymm8, ymm8, 23
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm1, ymmword ptr [rsp + 672]
+	vpsllq ymm10, ymm9, 2
+	vpsrlq ymm9, ymm9, 62
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rdi + 640], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 672], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 704], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 736], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 768], ymm11
+	// next four rounds, until the last round constant is done
+	add rax, 128
+	lea rcx, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants) + 768]
+	cmp rax, rcx
+	jne LOCAL(sponge_keccakf1600_amd64_avx2_x4_absorb168_blocks_rounds)
+	// ---- end of round ----
+	// every state's next block
+	add r8, 168
+	add r9, 168
+	add r10, 168
+	add r11, 168
+	sub rdx, 1
+	jne LOCAL(sponge_keccakf1600_amd64_avx2_x4_absorb168_blocks_block)
+LOCAL(sponge_keccakf1600_amd64_avx2_x4_absorb168_blocks_done):
+
+	// The last round wrote the caller's array: zero the scratch state, clear the
+	// vector registers, drop the frame.
+	vpxor ymm11, ymm11, ymm11
+	vmovdqu ymmword ptr [rsp], ymm11
+	vmovdqu ymmword ptr [rsp + 32], ymm11
+	vmovdqu ymmword ptr [rsp + 64], ymm11
+	vmovdqu ymmword ptr [rsp + 96], ymm11
+	vmovdqu ymmword ptr [rsp + 128], ymm11
+	vmovdqu ymmword ptr [rsp + 160], ymm11
+	vmovdqu ymmword ptr [rsp + 192], ymm11
+	vmovdqu ymmword ptr [rsp + 224], ymm11
+	vmovdqu ymmword ptr [rsp + 256], ymm11
+	vmovdqu ymmword ptr [rsp + 288], ymm11
+	vmovdqu ymmword ptr [rsp + 320], ymm11
+	vmovdqu ymmword ptr [rsp + 352], ymm11
+	vmovdqu ymmword ptr [rsp + 384], ymm11
+	vmovdqu ymmword ptr [rsp + 416], ymm11
+	vmovdqu ymmword ptr [rsp + 448], ymm11
+	vmovdqu ymmword ptr [rsp + 480], ymm11
+	vmovdqu ymmword ptr [rsp + 512], ymm11
+	vmovdqu ymmword ptr [rsp + 544], ymm11
+	vmovdqu ymmword ptr [rsp + 576], ymm11
+	vmovdqu ymmword ptr [rsp + 608], ymm11
+	vmovdqu ymmword ptr [rsp + 640], ymm11
+	vmovdqu ymmword ptr [rsp + 672], ymm11
+	vmovdqu ymmword ptr [rsp + 704], ymm11
+	vmovdqu ymmword ptr [rsp + 736], ymm11
+	vmovdqu ymmword ptr [rsp + 768], ymm11
+	vzeroall
+	// No lane stays in a register: clear the caller-saved ones written.
+	xor eax, eax
+	xor ecx, ecx
+	xor edx, edx
+	xor r8d, r8d
+	xor r9d, r9d
+	xor r10d, r10d
+	xor r11d, r11d
+	add rsp, 800
+	.cfi_adjust_cfa_offset -800
+	ret
+	.cfi_endproc
+	SEH_ENDPROC
+	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb168_blocks))
+
 // Keccak-p[1600, 12] on each of the 4 lane-interleaved states at state.
 // void sponge_keccakp1600_12_amd64_avx2_x4(uint64_t state[100])
 // entry: permute keccak-p1600 rounds=12 rate=0 lanes=4
@@ -1856,13 +4129,13 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136):
 	SEH_STACKALLOC(800)
 	SEH_ENDPROLOGUE
 	lea rax, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants) + 384]
-	// The four block pointers, then each rate lane of the four blocks gathered into
-	// one register (states 0 and 1 in the low half, 2 and 3 in the high half) and
-	// XORed into the array.
+	// The four block pointers.
 	mov r8, qword ptr [rsi]
 	mov r9, qword ptr [rsi + 8]
 	mov r10, qword ptr [rsi + 16]
 	mov r11, qword ptr [rsi + 24]
+	// Each rate lane of the four blocks gathered into one register (states 0 and 1
+	// in the low half, 2 and 3 in the high half) and XORed into the array.
 	vmovq xmm12, qword ptr [r8]
 	vpinsrq xmm12, xmm12, qword ptr [r9], 1
 	vmovq xmm13, qword ptr [r10]
@@ -2005,13 +4278,13 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168):
 	SEH_STACKALLOC(800)
 	SEH_ENDPROLOGUE
 	lea rax, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants) + 384]
-	// The four block pointers, then each rate lane of the four blocks gathered into
-	// one register (states 0 and 1 in the low half, 2 and 3 in the high half) and
-	// XORed into the array.
+	// The four block pointers.
 	mov r8, qword ptr [rsi]
 	mov r9, qword ptr [rsi + 8]
 	mov r10, qword ptr [rsi + 16]
 	mov r11, qword ptr [rsi + 24]
+	// Each rate lane of the four blocks gathered into one register (states 0 and 1
+	// in the low half, 2 and 3 in the high half) and XORed into the array.
 	vmovq xmm12, qword ptr [r8]
 	vpinsrq xmm12, xmm12, qword ptr [r9], 1
 	vmovq xmm13, qword ptr [r10]
@@ -2163,6 +4436,2252 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168):
 	.cfi_endproc
 	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168))
+
+// For each of block_count blocks: XOR the next 17 lanes of blocks[s] into state s for each of the 4 states, then Keccak-p[1600, 12] on each (KT256's leaves).
+// void sponge_keccakp1600_12_amd64_avx2_x4_absorb136_blocks(uint64_t state[100], const uint8_t* const blocks[4], size_t block_count)
+// entry: absorb keccak-p1600 rounds=12 rate=136 lanes=4
+	.globl SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136_blocks)
+	HIDDEN(SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136_blocks))
+	FUNCTION_TYPE(SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136_blocks))
+	.p2align 5
+SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136_blocks):
+	.cfi_startproc
+	SEH_PROC(SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136_blocks))
+	endbr64
+	// Room for the scratch state; the four block pointers.
+	sub rsp, 800
+	.cfi_adjust_cfa_offset 800
+	SEH_STACKALLOC(800)
+	SEH_ENDPROLOGUE
+	mov r8, qword ptr [rsi]
+	mov r9, qword ptr [rsi + 8]
+	mov r10, qword ptr [rsi + 16]
+	mov r11, qword ptr [rsi + 24]
+	cmp rdx, 0
+	je LOCAL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136_blocks_done)
+LOCAL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136_blocks_block):
+	// the lines of each state's next block, asked for ahead of their use
+	prefetcht0 byte ptr [r8 + 136]
+	prefetcht0 byte ptr [r8 + 200]
+	prefetcht0 byte ptr [r8 + 264]
+	prefetcht0 byte ptr [r9 + 136]
+	prefetcht0 byte ptr [r9 + 200]
+	prefetcht0 byte ptr [r9 + 264]
+	prefetcht0 byte ptr [r10 + 136]
+	prefetcht0 byte ptr [r10 + 200]
+	prefetcht0 byte ptr [r10 + 264]
+	prefetcht0 byte ptr [r11 + 136]
+	prefetcht0 byte ptr [r11 + 200]
+	prefetcht0 byte ptr [r11 + 264]
+	// Each rate lane of the four blocks gathered into one register (states 0 and 1
+	// in the low half, 2 and 3 in the high half) and XORed into the array.
+	vmovq xmm12, qword ptr [r8]
+	vpinsrq xmm12, xmm12, qword ptr [r9], 1
+	vmovq xmm13, qword ptr [r10]
+	vpinsrq xmm13, xmm13, qword ptr [r11], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi]
+	vmovdqu ymmword ptr [rdi], ymm12
+	vmovq xmm12, qword ptr [r8 + 8]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 8], 1
+	vmovq xmm13, qword ptr [r10 + 8]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 8], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 32]
+	vmovdqu ymmword ptr [rdi + 32], ymm12
+	vmovq xmm12, qword ptr [r8 + 16]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 16], 1
+	vmovq xmm13, qword ptr [r10 + 16]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 16], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 64]
+	vmovdqu ymmword ptr [rdi + 64], ymm12
+	vmovq xmm12, qword ptr [r8 + 24]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 24], 1
+	vmovq xmm13, qword ptr [r10 + 24]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 24], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 96]
+	vmovdqu ymmword ptr [rdi + 96], ymm12
+	vmovq xmm12, qword ptr [r8 + 32]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 32], 1
+	vmovq xmm13, qword ptr [r10 + 32]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 32], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 128]
+	vmovdqu ymmword ptr [rdi + 128], ymm12
+	vmovq xmm12, qword ptr [r8 + 40]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 40], 1
+	vmovq xmm13, qword ptr [r10 + 40]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 40], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 160]
+	vmovdqu ymmword ptr [rdi + 160], ymm12
+	vmovq xmm12, qword ptr [r8 + 48]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 48], 1
+	vmovq xmm13, qword ptr [r10 + 48]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 48], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 192]
+	vmovdqu ymmword ptr [rdi + 192], ymm12
+	vmovq xmm12, qword ptr [r8 + 56]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 56], 1
+	vmovq xmm13, qword ptr [r10 + 56]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 56], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 224]
+	vmovdqu ymmword ptr [rdi + 224], ymm12
+	vmovq xmm12, qword ptr [r8 + 64]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 64], 1
+	vmovq xmm13, qword ptr [r10 + 64]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 64], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 256]
+	vmovdqu ymmword ptr [rdi + 256], ymm12
+	vmovq xmm12, qword ptr [r8 + 72]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 72], 1
+	vmovq xmm13, qword ptr [r10 + 72]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 72], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 288]
+	vmovdqu ymmword ptr [rdi + 288], ymm12
+	vmovq xmm12, qword ptr [r8 + 80]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 80], 1
+	vmovq xmm13, qword ptr [r10 + 80]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 80], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 320]
+	vmovdqu ymmword ptr [rdi + 320], ymm12
+	vmovq xmm12, qword ptr [r8 + 88]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 88], 1
+	vmovq xmm13, qword ptr [r10 + 88]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 88], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 352]
+	vmovdqu ymmword ptr [rdi + 352], ymm12
+	vmovq xmm12, qword ptr [r8 + 96]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 96], 1
+	vmovq xmm13, qword ptr [r10 + 96]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 96], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 384]
+	vmovdqu ymmword ptr [rdi + 384], ymm12
+	vmovq xmm12, qword ptr [r8 + 104]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 104], 1
+	vmovq xmm13, qword ptr [r10 + 104]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 104], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 416]
+	vmovdqu ymmword ptr [rdi + 416], ymm12
+	vmovq xmm12, qword ptr [r8 + 112]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 112], 1
+	vmovq xmm13, qword ptr [r10 + 112]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 112], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 448]
+	vmovdqu ymmword ptr [rdi + 448], ymm12
+	vmovq xmm12, qword ptr [r8 + 120]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 120], 1
+	vmovq xmm13, qword ptr [r10 + 120]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 120], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 480]
+	vmovdqu ymmword ptr [rdi + 480], ymm12
+	vmovq xmm12, qword ptr [r8 + 128]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 128], 1
+	vmovq xmm13, qword ptr [r10 + 128]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 128], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 512]
+	vmovdqu ymmword ptr [rdi + 512], ymm12
+	lea rax, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants) + 384]
+LOCAL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136_blocks_rounds):
+
+	// ---- round 0 of the loop ----
+	// array -> scratch
+	vmovdqu ymm5, ymmword ptr [rdi]
+	vpxor ymm5, ymm5, ymmword ptr [rdi + 160]
+	vpxor ymm5, ymm5, ymmword ptr [rdi + 320]
+	vpxor ymm5, ymm5, ymmword ptr [rdi + 480]
+	vpxor ymm5, ymm5, ymmword ptr [rdi + 640]
+	vmovdqu ymm6, ymmword ptr [rdi + 32]
+	vpxor ymm6, ymm6, ymmword ptr [rdi + 192]
+	vpxor ymm6, ymm6, ymmword ptr [rdi + 352]
+	vpxor ymm6, ymm6, ymmword ptr [rdi + 512]
+	vpxor ymm6, ymm6, ymmword ptr [rdi + 672]
+	vmovdqu ymm7, ymmword ptr [rdi + 64]
+	vpxor ymm7, ymm7, ymmword ptr [rdi + 224]
+	vpxor ymm7, ymm7, ymmword ptr [rdi + 384]
+	vpxor ymm7, ymm7, ymmword ptr [rdi + 544]
+	vpxor ymm7, ymm7, ymmword ptr [rdi + 704]
+	vmovdqu ymm8, ymmword ptr [rdi + 96]
+	vpxor ymm8, ymm8, ymmword ptr [rdi + 256]
+	vpxor ymm8, ymm8, ymmword ptr [rdi + 416]
+	vpxor ymm8, ymm8, ymmword ptr [rdi + 576]
+	vpxor ymm8, ymm8, ymmword ptr [rdi + 736]
+	vmovdqu ymm9, ymmword ptr [rdi + 128]
+	vpxor ymm9, ymm9, ymmword ptr [rdi + 288]
+	vpxor ymm9, ymm9, ymmword ptr [rdi + 448]
+	vpxor ymm9, ymm9, ymmword ptr [rdi + 608]
+	vpxor ymm9, ymm9, ymmword ptr [rdi + 768] // C[0..4] in the B registers
+	vpsrlq ymm10, ymm6, 63
+	vpaddq ymm0, ymm6, ymm6
+	vpor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm9
+	vpsrlq ymm10, ymm7, 63
+	vpaddq ymm1, ymm7, ymm7
+	vpor ymm1, ymm1, ymm10
+	vpxor ymm1, ymm1, ymm5
+	vpsrlq ymm10, ymm8, 63
+	vpaddq ymm2, ymm8, ymm8
+	vpor ymm2, ymm2, ymm10
+	vpxor ymm2, ymm2, ymm6
+	vpsrlq ymm10, ymm9, 63
+	vpaddq ymm3, ymm9, ymm9
+	vpor ymm3, ymm3, ymm10
+	vpxor ymm3, ymm3, ymm7
+	vpsrlq ymm10, ymm5, 63
+	vpaddq ymm4, ymm5, ymm5
+	vpor ymm4, ymm4, ymm10
+	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	// chi row 0 -> lanes 0..4
+	vpxor ymm5, ymm0, ymmword ptr [rdi]
+	vpxor ymm6, ymm1, ymmword ptr [rdi + 192]
+	vpsllq ymm10, ymm6, 44
+	vpsrlq ymm6, ymm6, 20
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm2, ymmword ptr [rdi + 384]
+	vpsllq ymm10, ymm7, 43
+	vpsrlq ymm7, ymm7, 21
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm3, ymmword ptr [rdi + 576]
+	vpsllq ymm10, ymm8, 21
+	vpsrlq ymm8, ymm8, 43
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm4, ymmword ptr [rdi + 768]
+	vpsllq ymm10, ymm9, 14
+	vpsrlq ymm9, ymm9, 50
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vpxor ymm11, ymm11, ymmword ptr [rax]   // iota
+	vmovdqu ymmword ptr [rsp], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 32], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 64], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 96], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 128], ymm11
+	// chi row 1 -> lanes 5..9
+	vpxor ymm5, ymm3, ymmword ptr [rdi + 96]
+	vpsllq ymm10, ymm5, 28
+	vpsrlq ymm5, ymm5, 36
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm4, ymmword ptr [rdi + 288]
+	vpsllq ymm10, ymm6, 20
+	vpsrlq ymm6, ymm6, 44
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm0, ymmword ptr [rdi + 320]
+	vpsllq ymm10, ymm7, 3
+	vpsrlq ymm7, ymm7, 61
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm1, ymmword ptr [rdi + 512]
+	vpsllq ymm10, ymm8, 45
+	vpsrlq ymm8, ymm8, 19
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm2, ymmword ptr [rdi + 704]
+	vpsllq ymm10, ymm9, 61
+	vpsrlq ymm9, ymm9, 3
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rsp + 160], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 192], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 224], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 256], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 288], ymm11
+	// chi row 2 -> lanes 10..14
+	vpxor ymm5, ymm1, ymmword ptr [rdi + 32]
+	vpsllq ymm10, ymm5, 1
+	vpsrlq ymm5, ymm5, 63
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm2, ymmword ptr [rdi + 224]
+	vpsllq ymm10, ymm6, 6
+	vpsrlq ymm6, ymm6, 58
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm3, ymmword ptr [rdi + 416]
+	vpsllq ymm10, ymm7, 25
+	vpsrlq ymm7, ymm7, 39
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm4, ymmword ptr [rdi + 608]
+	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm9, ymm0, ymmword ptr [rdi + 640]
+	vpsllq ymm10, ymm9, 18
+	vpsrlq ymm9, ymm9, 46
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rsp + 320], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 352], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 384], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 416], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 448], ymm11
+	// chi row 3 -> lanes 15..19
+	vpxor ymm5, ymm4, ymmword ptr [rdi + 128]
+	vpsllq ymm10, ymm5, 27
+	vpsrlq ymm5, ymm5, 37
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm0, ymmword ptr [rdi + 160]
+	vpsllq ymm10, ymm6, 36
+	vpsrlq ymm6, ymm6, 28
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm1, ymmword ptr [rdi + 352]
+	vpsllq ymm10, ymm7, 10
+	vpsrlq ymm7, ymm7, 54
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm2, ymmword ptr [rdi + 544]
+	vpsllq ymm10, ymm8, 15
+	vpsrlq ymm8, ymm8, 49
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm3, ymmword ptr [rdi + 736]
+	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rsp + 480], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 512], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 544], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 576], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 608], ymm11
+	// chi row 4 -> lanes 20..24
+	vpxor ymm5, ymm2, ymmword ptr [rdi + 64]
+	vpsllq ymm10, ymm5, 62
+	vpsrlq ymm5, ymm5, 2
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm3, ymmword ptr [rdi + 256]
+	vpsllq ymm10, ymm6, 55
+	vpsrlq ymm6, ymm6, 9
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm4, ymmword ptr [rdi + 448]
+	vpsllq ymm10, ymm7, 39
+	vpsrlq ymm7, ymm7, 25
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm0, ymmword ptr [rdi + 480]
+	vpsllq ymm10, ymm8, 41
+	vpsrlq ymm8, ymm8, 23
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm1, ymmword ptr [rdi + 672]
+	vpsllq ymm10, ymm9, 2
+	vpsrlq ymm9, ymm9, 62
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rsp + 640], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 672], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 704], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 736], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 768], ymm11
+	// ---- end of round ----
+
+	// ---- round 1 of the loop ----
+	// scratch -> array
+	vmovdqu ymm5, ymmword ptr [rsp]
+	vpxor ymm5, ymm5, ymmword ptr [rsp + 160]
+	vpxor ymm5, ymm5, ymmword ptr [rsp + 320]
+	vpxor ymm5, ymm5, ymmword ptr [rsp + 480]
+	vpxor ymm5, ymm5, ymmword ptr [rsp + 640]
+	vmovdqu ymm6, ymmword ptr [rsp + 32]
+	vpxor ymm6, ymm6, ymmword ptr [rsp + 192]
+	vpxor ymm6, ymm6, ymmword ptr [rsp + 352]
+	vpxor ymm6, ymm6, ymmword ptr [rsp + 512]
+	vpxor ymm6, ymm6, ymmword ptr [rsp + 672]
+	vmovdqu ymm7, ymmword ptr [rsp + 64]
+	vpxor ymm7, ymm7, ymmword ptr [rsp + 224]
+	vpxor ymm7, ymm7, ymmword ptr [rsp + 384]
+	vpxor ymm7, ymm7, ymmword ptr [rsp + 544]
+	vpxor ymm7, ymm7, ymmword ptr [rsp + 704]
+	vmovdqu ymm8, ymmword ptr [rsp + 96]
+	vpxor ymm8, ymm8, ymmword ptr [rsp + 256]
+	vpxor ymm8, ymm8, ymmword ptr [rsp + 416]
+	vpxor ymm8, ymm8, ymmword ptr [rsp + 576]
+	vpxor ymm8, ymm8, ymmword ptr [rsp + 736]
+	vmovdqu ymm9, ymmword ptr [rsp + 128]
+	vpxor ymm9, ymm9, ymmword ptr [rsp + 288]
+	vpxor ymm9, ymm9, ymmword ptr [rsp + 448]
+	vpxor ymm9, ymm9, ymmword ptr [rsp + 608]
+	vpxor ymm9, ymm9, ymmword ptr [rsp + 768] // C[0..4] in the B registers
+	vpsrlq ymm10, ymm6, 63
+	vpaddq ymm0, ymm6, ymm6
+	vpor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm9
+	vpsrlq ymm10, ymm7, 63
+	vpaddq ymm1, ymm7, ymm7
+	vpor ymm1, ymm1, ymm10
+	vpxor ymm1, ymm1, ymm5
+	vpsrlq ymm10, ymm8, 63
+	vpaddq ymm2, ymm8, ymm8
+	vpor ymm2, ymm2, ymm10
+	vpxor ymm2, ymm2, ymm6
+	vpsrlq ymm10, ymm9, 63
+	vpaddq ymm3, ymm9, ymm9
+	vpor ymm3, ymm3, ymm10
+	vpxor ymm3, ymm3, ymm7
+	vpsrlq ymm10, ymm5, 63
+	vpaddq ymm4, ymm5, ymm5
+	vpor ymm4, ymm4, ymm10
+	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	// chi row 0 -> lanes 0..4
+	vpxor ymm5, ymm0, ymmword ptr [rsp]
+	vpxor ymm6, ymm1, ymmword ptr [rsp + 192]
+	vpsllq ymm10, ymm6, 44
+	vpsrlq ymm6, ymm6, 20
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm2, ymmword ptr [rsp + 384]
+	vpsllq ymm10, ymm7, 43
+	vpsrlq ymm7, ymm7, 21
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm3, ymmword ptr [rsp + 576]
+	vpsllq ymm10, ymm8, 21
+	vpsrlq ymm8, ymm8, 43
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm4, ymmword ptr [rsp + 768]
+	vpsllq ymm10, ymm9, 14
+	vpsrlq ymm9, ymm9, 50
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vpxor ymm11, ymm11, ymmword ptr [rax + 32] // iota
+	vmovdqu ymmword ptr [rdi], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 32], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 64], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 96], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 128], ymm11
+	// chi row 1 -> lanes 5..9
+	vpxor ymm5, ymm3, ymmword ptr [rsp + 96]
+	vpsllq ymm10, ymm5, 28
+	vpsrlq ymm5, ymm5, 36
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm4, ymmword ptr [rsp + 288]
+	vpsllq ymm10, ymm6, 20
+	vpsrlq ymm6, ymm6, 44
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm0, ymmword ptr [rsp + 320]
+	vpsllq ymm10, ymm7, 3
+	vpsrlq ymm7, ymm7, 61
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm1, ymmword ptr [rsp + 512]
+	vpsllq ymm10, ymm8, 45
+	vpsrlq ymm8, ymm8, 19
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm2, ymmword ptr [rsp + 704]
+	vpsllq ymm10, ymm9, 61
+	vpsrlq ymm9, ymm9, 3
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rdi + 160], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 192], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 224], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 256], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 288], ymm11
+	// chi row 2 -> lanes 10..14
+	vpxor ymm5, ymm1, ymmword ptr [rsp + 32]
+	vpsllq ymm10, ymm5, 1
+	vpsrlq ymm5, ymm5, 63
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm2, ymmword ptr [rsp + 224]
+	vpsllq ymm10, ymm6, 6
+	vpsrlq ymm6, ymm6, 58
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm3, ymmword ptr [rsp + 416]
+	vpsllq ymm10, ymm7, 25
+	vpsrlq ymm7, ymm7, 39
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm4, ymmword ptr [rsp + 608]
+	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm9, ymm0, ymmword ptr [rsp + 640]
+	vpsllq ymm10, ymm9, 18
+	vpsrlq ymm9, ymm9, 46
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rdi + 320], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 352], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 384], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 416], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 448], ymm11
+	// chi row 3 -> lanes 15..19
+	vpxor ymm5, ymm4, ymmword ptr [rsp + 128]
+	vpsllq ymm10, ymm5, 27
+	vpsrlq ymm5, ymm5, 37
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm0, ymmword ptr [rsp + 160]
+	vpsllq ymm10, ymm6, 36
+	vpsrlq ymm6, ymm6, 28
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm1, ymmword ptr [rsp + 352]
+	vpsllq ymm10, ymm7, 10
+	vpsrlq ymm7, ymm7, 54
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm2, ymmword ptr [rsp + 544]
+	vpsllq ymm10, ymm8, 15
+	vpsrlq ymm8, ymm8, 49
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm3, ymmword ptr [rsp + 736]
+	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rdi + 480], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 512], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 544], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 576], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 608], ymm11
+	// chi row 4 -> lanes 20..24
+	vpxor ymm5, ymm2, ymmword ptr [rsp + 64]
+	vpsllq ymm10, ymm5, 62
+	vpsrlq ymm5, ymm5, 2
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm3, ymmword ptr [rsp + 256]
+	vpsllq ymm10, ymm6, 55
+	vpsrlq ymm6, ymm6, 9
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm4, ymmword ptr [rsp + 448]
+	vpsllq ymm10, ymm7, 39
+	vpsrlq ymm7, ymm7, 25
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm0, ymmword ptr [rsp + 480]
+	vpsllq ymm10, ymm8, 41
+	vpsrlq ymm8, ymm8, 23
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm1, ymmword ptr [rsp + 672]
+	vpsllq ymm10, ymm9, 2
+	vpsrlq ymm9, ymm9, 62
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rdi + 640], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 672], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 704], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 736], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 768], ymm11
+	// ---- end of round ----
+
+	// ---- round 2 of the loop ----
+	// array -> scratch
+	vmovdqu ymm5, ymmword ptr [rdi]
+	vpxor ymm5, ymm5, ymmword ptr [rdi + 160]
+	vpxor ymm5, ymm5, ymmword ptr [rdi + 320]
+	vpxor ymm5, ymm5, ymmword ptr [rdi + 480]
+	vpxor ymm5, ymm5, ymmword ptr [rdi + 640]
+	vmovdqu ymm6, ymmword ptr [rdi + 32]
+	vpxor ymm6, ymm6, ymmword ptr [rdi + 192]
+	vpxor ymm6, ymm6, ymmword ptr [rdi + 352]
+	vpxor ymm6, ymm6, ymmword ptr [rdi + 512]
+	vpxor ymm6, ymm6, ymmword ptr [rdi + 672]
+	vmovdqu ymm7, ymmword ptr [rdi + 64]
+	vpxor ymm7, ymm7, ymmword ptr [rdi + 224]
+	vpxor ymm7, ymm7, ymmword ptr [rdi + 384]
+	vpxor ymm7, ymm7, ymmword ptr [rdi + 544]
+	vpxor ymm7, ymm7, ymmword ptr [rdi + 704]
+	vmovdqu ymm8, ymmword ptr [rdi + 96]
+	vpxor ymm8, ymm8, ymmword ptr [rdi + 256]
+	vpxor ymm8, ymm8, ymmword ptr [rdi + 416]
+	vpxor ymm8, ymm8, ymmword ptr [rdi + 576]
+	vpxor ymm8, ymm8, ymmword ptr [rdi + 736]
+	vmovdqu ymm9, ymmword ptr [rdi + 128]
+	vpxor ymm9, ymm9, ymmword ptr [rdi + 288]
+	vpxor ymm9, ymm9, ymmword ptr [rdi + 448]
+	vpxor ymm9, ymm9, ymmword ptr [rdi + 608]
+	vpxor ymm9, ymm9, ymmword ptr [rdi + 768] // C[0..4] in the B registers
+	vpsrlq ymm10, ymm6, 63
+	vpaddq ymm0, ymm6, ymm6
+	vpor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm9
+	vpsrlq ymm10, ymm7, 63
+	vpaddq ymm1, ymm7, ymm7
+	vpor ymm1, ymm1, ymm10
+	vpxor ymm1, ymm1, ymm5
+	vpsrlq ymm10, ymm8, 63
+	vpaddq ymm2, ymm8, ymm8
+	vpor ymm2, ymm2, ymm10
+	vpxor ymm2, ymm2, ymm6
+	vpsrlq ymm10, ymm9, 63
+	vpaddq ymm3, ymm9, ymm9
+	vpor ymm3, ymm3, ymm10
+	vpxor ymm3, ymm3, ymm7
+	vpsrlq ymm10, ymm5, 63
+	vpaddq ymm4, ymm5, ymm5
+	vpor ymm4, ymm4, ymm10
+	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	// chi row 0 -> lanes 0..4
+	vpxor ymm5, ymm0, ymmword ptr [rdi]
+	vpxor ymm6, ymm1, ymmword ptr [rdi + 192]
+	vpsllq ymm10, ymm6, 44
+	vpsrlq ymm6, ymm6, 20
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm2, ymmword ptr [rdi + 384]
+	vpsllq ymm10, ymm7, 43
+	vpsrlq ymm7, ymm7, 21
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm3, ymmword ptr [rdi + 576]
+	vpsllq ymm10, ymm8, 21
+	vpsrlq ymm8, ymm8, 43
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm4, ymmword ptr [rdi + 768]
+	vpsllq ymm10, ymm9, 14
+	vpsrlq ymm9, ymm9, 50
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vpxor ymm11, ymm11, ymmword ptr [rax + 64] // iota
+	vmovdqu ymmword ptr [rsp], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 32], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 64], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 96], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 128], ymm11
+	// chi row 1 -> lanes 5..9
+	vpxor ymm5, ymm3, ymmword ptr [rdi + 96]
+	vpsllq ymm10, ymm5, 28
+	vpsrlq ymm5, ymm5, 36
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm4, ymmword ptr [rdi + 288]
+	vpsllq ymm10, ymm6, 20
+	vpsrlq ymm6, ymm6, 44
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm0, ymmword ptr [rdi + 320]
+	vpsllq ymm10, ymm7, 3
+	vpsrlq ymm7, ymm7, 61
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm1, ymmword ptr [rdi + 512]
+	vpsllq ymm10, ymm8, 45
+	vpsrlq ymm8, ymm8, 19
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm2, ymmword ptr [rdi + 704]
+	vpsllq ymm10, ymm9, 61
+	vpsrlq ymm9, ymm9, 3
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rsp + 160], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 192], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 224], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 256], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 288], ymm11
+	// chi row 2 -> lanes 10..14
+	vpxor ymm5, ymm1, ymmword ptr [rdi + 32]
+	vpsllq ymm10, ymm5, 1
+	vpsrlq ymm5, ymm5, 63
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm2, ymmword ptr [rdi + 224]
+	vpsllq ymm10, ymm6, 6
+	vpsrlq ymm6, ymm6, 58
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm3, ymmword ptr [rdi + 416]
+	vpsllq ymm10, ymm7, 25
+	vpsrlq ymm7, ymm7, 39
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm4, ymmword ptr [rdi + 608]
+	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm9, ymm0, ymmword ptr [rdi + 640]
+	vpsllq ymm10, ymm9, 18
+	vpsrlq ymm9, ymm9, 46
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rsp + 320], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 352], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 384], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 416], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 448], ymm11
+	// chi row 3 -> lanes 15..19
+	vpxor ymm5, ymm4, ymmword ptr [rdi + 128]
+	vpsllq ymm10, ymm5, 27
+	vpsrlq ymm5, ymm5, 37
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm0, ymmword ptr [rdi + 160]
+	vpsllq ymm10, ymm6, 36
+	vpsrlq ymm6, ymm6, 28
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm1, ymmword ptr [rdi + 352]
+	vpsllq ymm10, ymm7, 10
+	vpsrlq ymm7, ymm7, 54
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm2, ymmword ptr [rdi + 544]
+	vpsllq ymm10, ymm8, 15
+	vpsrlq ymm8, ymm8, 49
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm3, ymmword ptr [rdi + 736]
+	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rsp + 480], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 512], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 544], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 576], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 608], ymm11
+	// chi row 4 -> lanes 20..24
+	vpxor ymm5, ymm2, ymmword ptr [rdi + 64]
+	vpsllq ymm10, ymm5, 62
+	vpsrlq ymm5, ymm5, 2
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm3, ymmword ptr [rdi + 256]
+	vpsllq ymm10, ymm6, 55
+	vpsrlq ymm6, ymm6, 9
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm4, ymmword ptr [rdi + 448]
+	vpsllq ymm10, ymm7, 39
+	vpsrlq ymm7, ymm7, 25
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm0, ymmword ptr [rdi + 480]
+	vpsllq ymm10, ymm8, 41
+	vpsrlq ymm8, ymm8, 23
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm1, ymmword ptr [rdi + 672]
+	vpsllq ymm10, ymm9, 2
+	vpsrlq ymm9, ymm9, 62
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rsp + 640], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 672], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 704], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 736], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 768], ymm11
+	// ---- end of round ----
+
+	// ---- round 3 of the loop ----
+	// scratch -> array
+	vmovdqu ymm5, ymmword ptr [rsp]
+	vpxor ymm5, ymm5, ymmword ptr [rsp + 160]
+	vpxor ymm5, ymm5, ymmword ptr [rsp + 320]
+	vpxor ymm5, ymm5, ymmword ptr [rsp + 480]
+	vpxor ymm5, ymm5, ymmword ptr [rsp + 640]
+	vmovdqu ymm6, ymmword ptr [rsp + 32]
+	vpxor ymm6, ymm6, ymmword ptr [rsp + 192]
+	vpxor ymm6, ymm6, ymmword ptr [rsp + 352]
+	vpxor ymm6, ymm6, ymmword ptr [rsp + 512]
+	vpxor ymm6, ymm6, ymmword ptr [rsp + 672]
+	vmovdqu ymm7, ymmword ptr [rsp + 64]
+	vpxor ymm7, ymm7, ymmword ptr [rsp + 224]
+	vpxor ymm7, ymm7, ymmword ptr [rsp + 384]
+	vpxor ymm7, ymm7, ymmword ptr [rsp + 544]
+	vpxor ymm7, ymm7, ymmword ptr [rsp + 704]
+	vmovdqu ymm8, ymmword ptr [rsp + 96]
+	vpxor ymm8, ymm8, ymmword ptr [rsp + 256]
+	vpxor ymm8, ymm8, ymmword ptr [rsp + 416]
+	vpxor ymm8, ymm8, ymmword ptr [rsp + 576]
+	vpxor ymm8, ymm8, ymmword ptr [rsp + 736]
+	vmovdqu ymm9, ymmword ptr [rsp + 128]
+	vpxor ymm9, ymm9, ymmword ptr [rsp + 288]
+	vpxor ymm9, ymm9, ymmword ptr [rsp + 448]
+	vpxor ymm9, ymm9, ymmword ptr [rsp + 608]
+	vpxor ymm9, ymm9, ymmword ptr [rsp + 768] // C[0..4] in the B registers
+	vpsrlq ymm10, ymm6, 63
+	vpaddq ymm0, ymm6, ymm6
+	vpor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm9
+	vpsrlq ymm10, ymm7, 63
+	vpaddq ymm1, ymm7, ymm7
+	vpor ymm1, ymm1, ymm10
+	vpxor ymm1, ymm1, ymm5
+	vpsrlq ymm10, ymm8, 63
+	vpaddq ymm2, ymm8, ymm8
+	vpor ymm2, ymm2, ymm10
+	vpxor ymm2, ymm2, ymm6
+	vpsrlq ymm10, ymm9, 63
+	vpaddq ymm3, ymm9, ymm9
+	vpor ymm3, ymm3, ymm10
+	vpxor ymm3, ymm3, ymm7
+	vpsrlq ymm10, ymm5, 63
+	vpaddq ymm4, ymm5, ymm5
+	vpor ymm4, ymm4, ymm10
+	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	// chi row 0 -> lanes 0..4
+	vpxor ymm5, ymm0, ymmword ptr [rsp]
+	vpxor ymm6, ymm1, ymmword ptr [rsp + 192]
+	vpsllq ymm10, ymm6, 44
+	vpsrlq ymm6, ymm6, 20
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm2, ymmword ptr [rsp + 384]
+	vpsllq ymm10, ymm7, 43
+	vpsrlq ymm7, ymm7, 21
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm3, ymmword ptr [rsp + 576]
+	vpsllq ymm10, ymm8, 21
+	vpsrlq ymm8, ymm8, 43
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm4, ymmword ptr [rsp + 768]
+	vpsllq ymm10, ymm9, 14
+	vpsrlq ymm9, ymm9, 50
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vpxor ymm11, ymm11, ymmword ptr [rax + 96] // iota
+	vmovdqu ymmword ptr [rdi], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 32], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 64], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 96], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 128], ymm11
+	// chi row 1 -> lanes 5..9
+	vpxor ymm5, ymm3, ymmword ptr [rsp + 96]
+	vpsllq ymm10, ymm5, 28
+	vpsrlq ymm5, ymm5, 36
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm4, ymmword ptr [rsp + 288]
+	vpsllq ymm10, ymm6, 20
+	vpsrlq ymm6, ymm6, 44
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm0, ymmword ptr [rsp + 320]
+	vpsllq ymm10, ymm7, 3
+	vpsrlq ymm7, ymm7, 61
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm1, ymmword ptr [rsp + 512]
+	vpsllq ymm10, ymm8, 45
+	vpsrlq ymm8, ymm8, 19
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm2, ymmword ptr [rsp + 704]
+	vpsllq ymm10, ymm9, 61
+	vpsrlq ymm9, ymm9, 3
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rdi + 160], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 192], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 224], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 256], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 288], ymm11
+	// chi row 2 -> lanes 10..14
+	vpxor ymm5, ymm1, ymmword ptr [rsp + 32]
+	vpsllq ymm10, ymm5, 1
+	vpsrlq ymm5, ymm5, 63
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm2, ymmword ptr [rsp + 224]
+	vpsllq ymm10, ymm6, 6
+	vpsrlq ymm6, ymm6, 58
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm3, ymmword ptr [rsp + 416]
+	vpsllq ymm10, ymm7, 25
+	vpsrlq ymm7, ymm7, 39
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm4, ymmword ptr [rsp + 608]
+	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm9, ymm0, ymmword ptr [rsp + 640]
+	vpsllq ymm10, ymm9, 18
+	vpsrlq ymm9, ymm9, 46
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rdi + 320], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 352], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 384], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 416], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 448], ymm11
+	// chi row 3 -> lanes 15..19
+	vpxor ymm5, ymm4, ymmword ptr [rsp + 128]
+	vpsllq ymm10, ymm5, 27
+	vpsrlq ymm5, ymm5, 37
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm0, ymmword ptr [rsp + 160]
+	vpsllq ymm10, ymm6, 36
+	vpsrlq ymm6, ymm6, 28
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm1, ymmword ptr [rsp + 352]
+	vpsllq ymm10, ymm7, 10
+	vpsrlq ymm7, ymm7, 54
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm2, ymmword ptr [rsp + 544]
+	vpsllq ymm10, ymm8, 15
+	vpsrlq ymm8, ymm8, 49
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm3, ymmword ptr [rsp + 736]
+	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rdi + 480], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 512], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 544], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 576], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 608], ymm11
+	// chi row 4 -> lanes 20..24
+	vpxor ymm5, ymm2, ymmword ptr [rsp + 64]
+	vpsllq ymm10, ymm5, 62
+	vpsrlq ymm5, ymm5, 2
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm3, ymmword ptr [rsp + 256]
+	vpsllq ymm10, ymm6, 55
+	vpsrlq ymm6, ymm6, 9
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm4, ymmword ptr [rsp + 448]
+	vpsllq ymm10, ymm7, 39
+	vpsrlq ymm7, ymm7, 25
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm0, ymmword ptr [rsp + 480]
+	vpsllq ymm10, ymm8, 41
+	vpsrlq ymm8, ymm8, 23
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm1, ymmword ptr [rsp + 672]
+	vpsllq ymm10, ymm9, 2
+	vpsrlq ymm9, ymm9, 62
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rdi + 640], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 672], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 704], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 736], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 768], ymm11
+	// next four rounds, until the last round constant is done
+	add rax, 128
+	lea rcx, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants) + 768]
+	cmp rax, rcx
+	jne LOCAL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136_blocks_rounds)
+	// ---- end of round ----
+	// every state's next block
+	add r8, 136
+	add r9, 136
+	add r10, 136
+	add r11, 136
+	sub rdx, 1
+	jne LOCAL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136_blocks_block)
+LOCAL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136_blocks_done):
+
+	// The last round wrote the caller's array: zero the scratch state, clear the
+	// vector registers, drop the frame.
+	vpxor ymm11, ymm11, ymm11
+	vmovdqu ymmword ptr [rsp], ymm11
+	vmovdqu ymmword ptr [rsp + 32], ymm11
+	vmovdqu ymmword ptr [rsp + 64], ymm11
+	vmovdqu ymmword ptr [rsp + 96], ymm11
+	vmovdqu ymmword ptr [rsp + 128], ymm11
+	vmovdqu ymmword ptr [rsp + 160], ymm11
+	vmovdqu ymmword ptr [rsp + 192], ymm11
+	vmovdqu ymmword ptr [rsp + 224], ymm11
+	vmovdqu ymmword ptr [rsp + 256], ymm11
+	vmovdqu ymmword ptr [rsp + 288], ymm11
+	vmovdqu ymmword ptr [rsp + 320], ymm11
+	vmovdqu ymmword ptr [rsp + 352], ymm11
+	vmovdqu ymmword ptr [rsp + 384], ymm11
+	vmovdqu ymmword ptr [rsp + 416], ymm11
+	vmovdqu ymmword ptr [rsp + 448], ymm11
+	vmovdqu ymmword ptr [rsp + 480], ymm11
+	vmovdqu ymmword ptr [rsp + 512], ymm11
+	vmovdqu ymmword ptr [rsp + 544], ymm11
+	vmovdqu ymmword ptr [rsp + 576], ymm11
+	vmovdqu ymmword ptr [rsp + 608], ymm11
+	vmovdqu ymmword ptr [rsp + 640], ymm11
+	vmovdqu ymmword ptr [rsp + 672], ymm11
+	vmovdqu ymmword ptr [rsp + 704], ymm11
+	vmovdqu ymmword ptr [rsp + 736], ymm11
+	vmovdqu ymmword ptr [rsp + 768], ymm11
+	vzeroall
+	// No lane stays in a register: clear the caller-saved ones written.
+	xor eax, eax
+	xor ecx, ecx
+	xor edx, edx
+	xor r8d, r8d
+	xor r9d, r9d
+	xor r10d, r10d
+	xor r11d, r11d
+	add rsp, 800
+	.cfi_adjust_cfa_offset -800
+	ret
+	.cfi_endproc
+	SEH_ENDPROC
+	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136_blocks))
+
+// For each of block_count blocks: XOR the next 21 lanes of blocks[s] into state s for each of the 4 states, then Keccak-p[1600, 12] on each (KT128's leaves).
+// void sponge_keccakp1600_12_amd64_avx2_x4_absorb168_blocks(uint64_t state[100], const uint8_t* const blocks[4], size_t block_count)
+// entry: absorb keccak-p1600 rounds=12 rate=168 lanes=4
+	.globl SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168_blocks)
+	HIDDEN(SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168_blocks))
+	FUNCTION_TYPE(SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168_blocks))
+	.p2align 5
+SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168_blocks):
+	.cfi_startproc
+	SEH_PROC(SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168_blocks))
+	endbr64
+	// Room for the scratch state; the four block pointers.
+	sub rsp, 800
+	.cfi_adjust_cfa_offset 800
+	SEH_STACKALLOC(800)
+	SEH_ENDPROLOGUE
+	mov r8, qword ptr [rsi]
+	mov r9, qword ptr [rsi + 8]
+	mov r10, qword ptr [rsi + 16]
+	mov r11, qword ptr [rsi + 24]
+	cmp rdx, 0
+	je LOCAL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168_blocks_done)
+LOCAL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168_blocks_block):
+	// the lines of each state's next block, asked for ahead of their use
+	prefetcht0 byte ptr [r8 + 168]
+	prefetcht0 byte ptr [r8 + 232]
+	prefetcht0 byte ptr [r8 + 296]
+	prefetcht0 byte ptr [r9 + 168]
+	prefetcht0 byte ptr [r9 + 232]
+	prefetcht0 byte ptr [r9 + 296]
+	prefetcht0 byte ptr [r10 + 168]
+	prefetcht0 byte ptr [r10 + 232]
+	prefetcht0 byte ptr [r10 + 296]
+	prefetcht0 byte ptr [r11 + 168]
+	prefetcht0 byte ptr [r11 + 232]
+	prefetcht0 byte ptr [r11 + 296]
+	// Each rate lane of the four blocks gathered into one register (states 0 and 1
+	// in the low half, 2 and 3 in the high half) and XORed into the array.
+	vmovq xmm12, qword ptr [r8]
+	vpinsrq xmm12, xmm12, qword ptr [r9], 1
+	vmovq xmm13, qword ptr [r10]
+	vpinsrq xmm13, xmm13, qword ptr [r11], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi]
+	vmovdqu ymmword ptr [rdi], ymm12
+	vmovq xmm12, qword ptr [r8 + 8]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 8], 1
+	vmovq xmm13, qword ptr [r10 + 8]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 8], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 32]
+	vmovdqu ymmword ptr [rdi + 32], ymm12
+	vmovq xmm12, qword ptr [r8 + 16]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 16], 1
+	vmovq xmm13, qword ptr [r10 + 16]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 16], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 64]
+	vmovdqu ymmword ptr [rdi + 64], ymm12
+	vmovq xmm12, qword ptr [r8 + 24]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 24], 1
+	vmovq xmm13, qword ptr [r10 + 24]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 24], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 96]
+	vmovdqu ymmword ptr [rdi + 96], ymm12
+	vmovq xmm12, qword ptr [r8 + 32]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 32], 1
+	vmovq xmm13, qword ptr [r10 + 32]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 32], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 128]
+	vmovdqu ymmword ptr [rdi + 128], ymm12
+	vmovq xmm12, qword ptr [r8 + 40]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 40], 1
+	vmovq xmm13, qword ptr [r10 + 40]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 40], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 160]
+	vmovdqu ymmword ptr [rdi + 160], ymm12
+	vmovq xmm12, qword ptr [r8 + 48]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 48], 1
+	vmovq xmm13, qword ptr [r10 + 48]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 48], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 192]
+	vmovdqu ymmword ptr [rdi + 192], ymm12
+	vmovq xmm12, qword ptr [r8 + 56]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 56], 1
+	vmovq xmm13, qword ptr [r10 + 56]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 56], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 224]
+	vmovdqu ymmword ptr [rdi + 224], ymm12
+	vmovq xmm12, qword ptr [r8 + 64]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 64], 1
+	vmovq xmm13, qword ptr [r10 + 64]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 64], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 256]
+	vmovdqu ymmword ptr [rdi + 256], ymm12
+	vmovq xmm12, qword ptr [r8 + 72]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 72], 1
+	vmovq xmm13, qword ptr [r10 + 72]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 72], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 288]
+	vmovdqu ymmword ptr [rdi + 288], ymm12
+	vmovq xmm12, qword ptr [r8 + 80]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 80], 1
+	vmovq xmm13, qword ptr [r10 + 80]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 80], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 320]
+	vmovdqu ymmword ptr [rdi + 320], ymm12
+	vmovq xmm12, qword ptr [r8 + 88]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 88], 1
+	vmovq xmm13, qword ptr [r10 + 88]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 88], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 352]
+	vmovdqu ymmword ptr [rdi + 352], ymm12
+	vmovq xmm12, qword ptr [r8 + 96]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 96], 1
+	vmovq xmm13, qword ptr [r10 + 96]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 96], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 384]
+	vmovdqu ymmword ptr [rdi + 384], ymm12
+	vmovq xmm12, qword ptr [r8 + 104]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 104], 1
+	vmovq xmm13, qword ptr [r10 + 104]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 104], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 416]
+	vmovdqu ymmword ptr [rdi + 416], ymm12
+	vmovq xmm12, qword ptr [r8 + 112]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 112], 1
+	vmovq xmm13, qword ptr [r10 + 112]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 112], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 448]
+	vmovdqu ymmword ptr [rdi + 448], ymm12
+	vmovq xmm12, qword ptr [r8 + 120]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 120], 1
+	vmovq xmm13, qword ptr [r10 + 120]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 120], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 480]
+	vmovdqu ymmword ptr [rdi + 480], ymm12
+	vmovq xmm12, qword ptr [r8 + 128]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 128], 1
+	vmovq xmm13, qword ptr [r10 + 128]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 128], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 512]
+	vmovdqu ymmword ptr [rdi + 512], ymm12
+	vmovq xmm12, qword ptr [r8 + 136]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 136], 1
+	vmovq xmm13, qword ptr [r10 + 136]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 136], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 544]
+	vmovdqu ymmword ptr [rdi + 544], ymm12
+	vmovq xmm12, qword ptr [r8 + 144]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 144], 1
+	vmovq xmm13, qword ptr [r10 + 144]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 144], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 576]
+	vmovdqu ymmword ptr [rdi + 576], ymm12
+	vmovq xmm12, qword ptr [r8 + 152]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 152], 1
+	vmovq xmm13, qword ptr [r10 + 152]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 152], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 608]
+	vmovdqu ymmword ptr [rdi + 608], ymm12
+	vmovq xmm12, qword ptr [r8 + 160]
+	vpinsrq xmm12, xmm12, qword ptr [r9 + 160], 1
+	vmovq xmm13, qword ptr [r10 + 160]
+	vpinsrq xmm13, xmm13, qword ptr [r11 + 160], 1
+	vinserti128 ymm12, ymm12, xmm13, 1
+	vpxor ymm12, ymm12, ymmword ptr [rdi + 640]
+	vmovdqu ymmword ptr [rdi + 640], ymm12
+	lea rax, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants) + 384]
+LOCAL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168_blocks_rounds):
+
+	// ---- round 0 of the loop ----
+	// array -> scratch
+	vmovdqu ymm5, ymmword ptr [rdi]
+	vpxor ymm5, ymm5, ymmword ptr [rdi + 160]
+	vpxor ymm5, ymm5, ymmword ptr [rdi + 320]
+	vpxor ymm5, ymm5, ymmword ptr [rdi + 480]
+	vpxor ymm5, ymm5, ymmword ptr [rdi + 640]
+	vmovdqu ymm6, ymmword ptr [rdi + 32]
+	vpxor ymm6, ymm6, ymmword ptr [rdi + 192]
+	vpxor ymm6, ymm6, ymmword ptr [rdi + 352]
+	vpxor ymm6, ymm6, ymmword ptr [rdi + 512]
+	vpxor ymm6, ymm6, ymmword ptr [rdi + 672]
+	vmovdqu ymm7, ymmword ptr [rdi + 64]
+	vpxor ymm7, ymm7, ymmword ptr [rdi + 224]
+	vpxor ymm7, ymm7, ymmword ptr [rdi + 384]
+	vpxor ymm7, ymm7, ymmword ptr [rdi + 544]
+	vpxor ymm7, ymm7, ymmword ptr [rdi + 704]
+	vmovdqu ymm8, ymmword ptr [rdi + 96]
+	vpxor ymm8, ymm8, ymmword ptr [rdi + 256]
+	vpxor ymm8, ymm8, ymmword ptr [rdi + 416]
+	vpxor ymm8, ymm8, ymmword ptr [rdi + 576]
+	vpxor ymm8, ymm8, ymmword ptr [rdi + 736]
+	vmovdqu ymm9, ymmword ptr [rdi + 128]
+	vpxor ymm9, ymm9, ymmword ptr [rdi + 288]
+	vpxor ymm9, ymm9, ymmword ptr [rdi + 448]
+	vpxor ymm9, ymm9, ymmword ptr [rdi + 608]
+	vpxor ymm9, ymm9, ymmword ptr [rdi + 768] // C[0..4] in the B registers
+	vpsrlq ymm10, ymm6, 63
+	vpaddq ymm0, ymm6, ymm6
+	vpor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm9
+	vpsrlq ymm10, ymm7, 63
+	vpaddq ymm1, ymm7, ymm7
+	vpor ymm1, ymm1, ymm10
+	vpxor ymm1, ymm1, ymm5
+	vpsrlq ymm10, ymm8, 63
+	vpaddq ymm2, ymm8, ymm8
+	vpor ymm2, ymm2, ymm10
+	vpxor ymm2, ymm2, ymm6
+	vpsrlq ymm10, ymm9, 63
+	vpaddq ymm3, ymm9, ymm9
+	vpor ymm3, ymm3, ymm10
+	vpxor ymm3, ymm3, ymm7
+	vpsrlq ymm10, ymm5, 63
+	vpaddq ymm4, ymm5, ymm5
+	vpor ymm4, ymm4, ymm10
+	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	// chi row 0 -> lanes 0..4
+	vpxor ymm5, ymm0, ymmword ptr [rdi]
+	vpxor ymm6, ymm1, ymmword ptr [rdi + 192]
+	vpsllq ymm10, ymm6, 44
+	vpsrlq ymm6, ymm6, 20
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm2, ymmword ptr [rdi + 384]
+	vpsllq ymm10, ymm7, 43
+	vpsrlq ymm7, ymm7, 21
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm3, ymmword ptr [rdi + 576]
+	vpsllq ymm10, ymm8, 21
+	vpsrlq ymm8, ymm8, 43
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm4, ymmword ptr [rdi + 768]
+	vpsllq ymm10, ymm9, 14
+	vpsrlq ymm9, ymm9, 50
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vpxor ymm11, ymm11, ymmword ptr [rax]   // iota
+	vmovdqu ymmword ptr [rsp], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 32], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 64], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 96], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 128], ymm11
+	// chi row 1 -> lanes 5..9
+	vpxor ymm5, ymm3, ymmword ptr [rdi + 96]
+	vpsllq ymm10, ymm5, 28
+	vpsrlq ymm5, ymm5, 36
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm4, ymmword ptr [rdi + 288]
+	vpsllq ymm10, ymm6, 20
+	vpsrlq ymm6, ymm6, 44
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm0, ymmword ptr [rdi + 320]
+	vpsllq ymm10, ymm7, 3
+	vpsrlq ymm7, ymm7, 61
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm1, ymmword ptr [rdi + 512]
+	vpsllq ymm10, ymm8, 45
+	vpsrlq ymm8, ymm8, 19
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm2, ymmword ptr [rdi + 704]
+	vpsllq ymm10, ymm9, 61
+	vpsrlq ymm9, ymm9, 3
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rsp + 160], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 192], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 224], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 256], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 288], ymm11
+	// chi row 2 -> lanes 10..14
+	vpxor ymm5, ymm1, ymmword ptr [rdi + 32]
+	vpsllq ymm10, ymm5, 1
+	vpsrlq ymm5, ymm5, 63
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm2, ymmword ptr [rdi + 224]
+	vpsllq ymm10, ymm6, 6
+	vpsrlq ymm6, ymm6, 58
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm3, ymmword ptr [rdi + 416]
+	vpsllq ymm10, ymm7, 25
+	vpsrlq ymm7, ymm7, 39
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm4, ymmword ptr [rdi + 608]
+	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm9, ymm0, ymmword ptr [rdi + 640]
+	vpsllq ymm10, ymm9, 18
+	vpsrlq ymm9, ymm9, 46
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rsp + 320], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 352], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 384], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 416], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 448], ymm11
+	// chi row 3 -> lanes 15..19
+	vpxor ymm5, ymm4, ymmword ptr [rdi + 128]
+	vpsllq ymm10, ymm5, 27
+	vpsrlq ymm5, ymm5, 37
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm0, ymmword ptr [rdi + 160]
+	vpsllq ymm10, ymm6, 36
+	vpsrlq ymm6, ymm6, 28
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm1, ymmword ptr [rdi + 352]
+	vpsllq ymm10, ymm7, 10
+	vpsrlq ymm7, ymm7, 54
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm2, ymmword ptr [rdi + 544]
+	vpsllq ymm10, ymm8, 15
+	vpsrlq ymm8, ymm8, 49
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm3, ymmword ptr [rdi + 736]
+	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rsp + 480], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 512], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 544], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 576], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 608], ymm11
+	// chi row 4 -> lanes 20..24
+	vpxor ymm5, ymm2, ymmword ptr [rdi + 64]
+	vpsllq ymm10, ymm5, 62
+	vpsrlq ymm5, ymm5, 2
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm3, ymmword ptr [rdi + 256]
+	vpsllq ymm10, ymm6, 55
+	vpsrlq ymm6, ymm6, 9
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm4, ymmword ptr [rdi + 448]
+	vpsllq ymm10, ymm7, 39
+	vpsrlq ymm7, ymm7, 25
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm0, ymmword ptr [rdi + 480]
+	vpsllq ymm10, ymm8, 41
+	vpsrlq ymm8, ymm8, 23
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm1, ymmword ptr [rdi + 672]
+	vpsllq ymm10, ymm9, 2
+	vpsrlq ymm9, ymm9, 62
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rsp + 640], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 672], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 704], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 736], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 768], ymm11
+	// ---- end of round ----
+
+	// ---- round 1 of the loop ----
+	// scratch -> array
+	vmovdqu ymm5, ymmword ptr [rsp]
+	vpxor ymm5, ymm5, ymmword ptr [rsp + 160]
+	vpxor ymm5, ymm5, ymmword ptr [rsp + 320]
+	vpxor ymm5, ymm5, ymmword ptr [rsp + 480]
+	vpxor ymm5, ymm5, ymmword ptr [rsp + 640]
+	vmovdqu ymm6, ymmword ptr [rsp + 32]
+	vpxor ymm6, ymm6, ymmword ptr [rsp + 192]
+	vpxor ymm6, ymm6, ymmword ptr [rsp + 352]
+	vpxor ymm6, ymm6, ymmword ptr [rsp + 512]
+	vpxor ymm6, ymm6, ymmword ptr [rsp + 672]
+	vmovdqu ymm7, ymmword ptr [rsp + 64]
+	vpxor ymm7, ymm7, ymmword ptr [rsp + 224]
+	vpxor ymm7, ymm7, ymmword ptr [rsp + 384]
+	vpxor ymm7, ymm7, ymmword ptr [rsp + 544]
+	vpxor ymm7, ymm7, ymmword ptr [rsp + 704]
+	vmovdqu ymm8, ymmword ptr [rsp + 96]
+	vpxor ymm8, ymm8, ymmword ptr [rsp + 256]
+	vpxor ymm8, ymm8, ymmword ptr [rsp + 416]
+	vpxor ymm8, ymm8, ymmword ptr [rsp + 576]
+	vpxor ymm8, ymm8, ymmword ptr [rsp + 736]
+	vmovdqu ymm9, ymmword ptr [rsp + 128]
+	vpxor ymm9, ymm9, ymmword ptr [rsp + 288]
+	vpxor ymm9, ymm9, ymmword ptr [rsp + 448]
+	vpxor ymm9, ymm9, ymmword ptr [rsp + 608]
+	vpxor ymm9, ymm9, ymmword ptr [rsp + 768] // C[0..4] in the B registers
+	vpsrlq ymm10, ymm6, 63
+	vpaddq ymm0, ymm6, ymm6
+	vpor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm9
+	vpsrlq ymm10, ymm7, 63
+	vpaddq ymm1, ymm7, ymm7
+	vpor ymm1, ymm1, ymm10
+	vpxor ymm1, ymm1, ymm5
+	vpsrlq ymm10, ymm8, 63
+	vpaddq ymm2, ymm8, ymm8
+	vpor ymm2, ymm2, ymm10
+	vpxor ymm2, ymm2, ymm6
+	vpsrlq ymm10, ymm9, 63
+	vpaddq ymm3, ymm9, ymm9
+	vpor ymm3, ymm3, ymm10
+	vpxor ymm3, ymm3, ymm7
+	vpsrlq ymm10, ymm5, 63
+	vpaddq ymm4, ymm5, ymm5
+	vpor ymm4, ymm4, ymm10
+	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	// chi row 0 -> lanes 0..4
+	vpxor ymm5, ymm0, ymmword ptr [rsp]
+	vpxor ymm6, ymm1, ymmword ptr [rsp + 192]
+	vpsllq ymm10, ymm6, 44
+	vpsrlq ymm6, ymm6, 20
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm2, ymmword ptr [rsp + 384]
+	vpsllq ymm10, ymm7, 43
+	vpsrlq ymm7, ymm7, 21
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm3, ymmword ptr [rsp + 576]
+	vpsllq ymm10, ymm8, 21
+	vpsrlq ymm8, ymm8, 43
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm4, ymmword ptr [rsp + 768]
+	vpsllq ymm10, ymm9, 14
+	vpsrlq ymm9, ymm9, 50
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vpxor ymm11, ymm11, ymmword ptr [rax + 32] // iota
+	vmovdqu ymmword ptr [rdi], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 32], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 64], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 96], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 128], ymm11
+	// chi row 1 -> lanes 5..9
+	vpxor ymm5, ymm3, ymmword ptr [rsp + 96]
+	vpsllq ymm10, ymm5, 28
+	vpsrlq ymm5, ymm5, 36
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm4, ymmword ptr [rsp + 288]
+	vpsllq ymm10, ymm6, 20
+	vpsrlq ymm6, ymm6, 44
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm0, ymmword ptr [rsp + 320]
+	vpsllq ymm10, ymm7, 3
+	vpsrlq ymm7, ymm7, 61
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm1, ymmword ptr [rsp + 512]
+	vpsllq ymm10, ymm8, 45
+	vpsrlq ymm8, ymm8, 19
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm2, ymmword ptr [rsp + 704]
+	vpsllq ymm10, ymm9, 61
+	vpsrlq ymm9, ymm9, 3
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rdi + 160], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 192], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 224], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 256], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 288], ymm11
+	// chi row 2 -> lanes 10..14
+	vpxor ymm5, ymm1, ymmword ptr [rsp + 32]
+	vpsllq ymm10, ymm5, 1
+	vpsrlq ymm5, ymm5, 63
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm2, ymmword ptr [rsp + 224]
+	vpsllq ymm10, ymm6, 6
+	vpsrlq ymm6, ymm6, 58
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm3, ymmword ptr [rsp + 416]
+	vpsllq ymm10, ymm7, 25
+	vpsrlq ymm7, ymm7, 39
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm4, ymmword ptr [rsp + 608]
+	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm9, ymm0, ymmword ptr [rsp + 640]
+	vpsllq ymm10, ymm9, 18
+	vpsrlq ymm9, ymm9, 46
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rdi + 320], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 352], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 384], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 416], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 448], ymm11
+	// chi row 3 -> lanes 15..19
+	vpxor ymm5, ymm4, ymmword ptr [rsp + 128]
+	vpsllq ymm10, ymm5, 27
+	vpsrlq ymm5, ymm5, 37
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm0, ymmword ptr [rsp + 160]
+	vpsllq ymm10, ymm6, 36
+	vpsrlq ymm6, ymm6, 28
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm1, ymmword ptr [rsp + 352]
+	vpsllq ymm10, ymm7, 10
+	vpsrlq ymm7, ymm7, 54
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm2, ymmword ptr [rsp + 544]
+	vpsllq ymm10, ymm8, 15
+	vpsrlq ymm8, ymm8, 49
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm3, ymmword ptr [rsp + 736]
+	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rdi + 480], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 512], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 544], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 576], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 608], ymm11
+	// chi row 4 -> lanes 20..24
+	vpxor ymm5, ymm2, ymmword ptr [rsp + 64]
+	vpsllq ymm10, ymm5, 62
+	vpsrlq ymm5, ymm5, 2
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm3, ymmword ptr [rsp + 256]
+	vpsllq ymm10, ymm6, 55
+	vpsrlq ymm6, ymm6, 9
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm4, ymmword ptr [rsp + 448]
+	vpsllq ymm10, ymm7, 39
+	vpsrlq ymm7, ymm7, 25
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm0, ymmword ptr [rsp + 480]
+	vpsllq ymm10, ymm8, 41
+	vpsrlq ymm8, ymm8, 23
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm1, ymmword ptr [rsp + 672]
+	vpsllq ymm10, ymm9, 2
+	vpsrlq ymm9, ymm9, 62
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rdi + 640], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 672], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 704], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 736], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 768], ymm11
+	// ---- end of round ----
+
+	// ---- round 2 of the loop ----
+	// array -> scratch
+	vmovdqu ymm5, ymmword ptr [rdi]
+	vpxor ymm5, ymm5, ymmword ptr [rdi + 160]
+	vpxor ymm5, ymm5, ymmword ptr [rdi + 320]
+	vpxor ymm5, ymm5, ymmword ptr [rdi + 480]
+	vpxor ymm5, ymm5, ymmword ptr [rdi + 640]
+	vmovdqu ymm6, ymmword ptr [rdi + 32]
+	vpxor ymm6, ymm6, ymmword ptr [rdi + 192]
+	vpxor ymm6, ymm6, ymmword ptr [rdi + 352]
+	vpxor ymm6, ymm6, ymmword ptr [rdi + 512]
+	vpxor ymm6, ymm6, ymmword ptr [rdi + 672]
+	vmovdqu ymm7, ymmword ptr [rdi + 64]
+	vpxor ymm7, ymm7, ymmword ptr [rdi + 224]
+	vpxor ymm7, ymm7, ymmword ptr [rdi + 384]
+	vpxor ymm7, ymm7, ymmword ptr [rdi + 544]
+	vpxor ymm7, ymm7, ymmword ptr [rdi + 704]
+	vmovdqu ymm8, ymmword ptr [rdi + 96]
+	vpxor ymm8, ymm8, ymmword ptr [rdi + 256]
+	vpxor ymm8, ymm8, ymmword ptr [rdi + 416]
+	vpxor ymm8, ymm8, ymmword ptr [rdi + 576]
+	vpxor ymm8, ymm8, ymmword ptr [rdi + 736]
+	vmovdqu ymm9, ymmword ptr [rdi + 128]
+	vpxor ymm9, ymm9, ymmword ptr [rdi + 288]
+	vpxor ymm9, ymm9, ymmword ptr [rdi + 448]
+	vpxor ymm9, ymm9, ymmword ptr [rdi + 608]
+	vpxor ymm9, ymm9, ymmword ptr [rdi + 768] // C[0..4] in the B registers
+	vpsrlq ymm10, ymm6, 63
+	vpaddq ymm0, ymm6, ymm6
+	vpor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm9
+	vpsrlq ymm10, ymm7, 63
+	vpaddq ymm1, ymm7, ymm7
+	vpor ymm1, ymm1, ymm10
+	vpxor ymm1, ymm1, ymm5
+	vpsrlq ymm10, ymm8, 63
+	vpaddq ymm2, ymm8, ymm8
+	vpor ymm2, ymm2, ymm10
+	vpxor ymm2, ymm2, ymm6
+	vpsrlq ymm10, ymm9, 63
+	vpaddq ymm3, ymm9, ymm9
+	vpor ymm3, ymm3, ymm10
+	vpxor ymm3, ymm3, ymm7
+	vpsrlq ymm10, ymm5, 63
+	vpaddq ymm4, ymm5, ymm5
+	vpor ymm4, ymm4, ymm10
+	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	// chi row 0 -> lanes 0..4
+	vpxor ymm5, ymm0, ymmword ptr [rdi]
+	vpxor ymm6, ymm1, ymmword ptr [rdi + 192]
+	vpsllq ymm10, ymm6, 44
+	vpsrlq ymm6, ymm6, 20
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm2, ymmword ptr [rdi + 384]
+	vpsllq ymm10, ymm7, 43
+	vpsrlq ymm7, ymm7, 21
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm3, ymmword ptr [rdi + 576]
+	vpsllq ymm10, ymm8, 21
+	vpsrlq ymm8, ymm8, 43
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm4, ymmword ptr [rdi + 768]
+	vpsllq ymm10, ymm9, 14
+	vpsrlq ymm9, ymm9, 50
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vpxor ymm11, ymm11, ymmword ptr [rax + 64] // iota
+	vmovdqu ymmword ptr [rsp], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 32], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 64], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 96], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 128], ymm11
+	// chi row 1 -> lanes 5..9
+	vpxor ymm5, ymm3, ymmword ptr [rdi + 96]
+	vpsllq ymm10, ymm5, 28
+	vpsrlq ymm5, ymm5, 36
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm4, ymmword ptr [rdi + 288]
+	vpsllq ymm10, ymm6, 20
+	vpsrlq ymm6, ymm6, 44
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm0, ymmword ptr [rdi + 320]
+	vpsllq ymm10, ymm7, 3
+	vpsrlq ymm7, ymm7, 61
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm1, ymmword ptr [rdi + 512]
+	vpsllq ymm10, ymm8, 45
+	vpsrlq ymm8, ymm8, 19
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm2, ymmword ptr [rdi + 704]
+	vpsllq ymm10, ymm9, 61
+	vpsrlq ymm9, ymm9, 3
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rsp + 160], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 192], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 224], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 256], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 288], ymm11
+	// chi row 2 -> lanes 10..14
+	vpxor ymm5, ymm1, ymmword ptr [rdi + 32]
+	vpsllq ymm10, ymm5, 1
+	vpsrlq ymm5, ymm5, 63
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm2, ymmword ptr [rdi + 224]
+	vpsllq ymm10, ymm6, 6
+	vpsrlq ymm6, ymm6, 58
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm3, ymmword ptr [rdi + 416]
+	vpsllq ymm10, ymm7, 25
+	vpsrlq ymm7, ymm7, 39
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm4, ymmword ptr [rdi + 608]
+	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm9, ymm0, ymmword ptr [rdi + 640]
+	vpsllq ymm10, ymm9, 18
+	vpsrlq ymm9, ymm9, 46
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rsp + 320], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 352], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 384], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 416], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 448], ymm11
+	// chi row 3 -> lanes 15..19
+	vpxor ymm5, ymm4, ymmword ptr [rdi + 128]
+	vpsllq ymm10, ymm5, 27
+	vpsrlq ymm5, ymm5, 37
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm0, ymmword ptr [rdi + 160]
+	vpsllq ymm10, ymm6, 36
+	vpsrlq ymm6, ymm6, 28
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm1, ymmword ptr [rdi + 352]
+	vpsllq ymm10, ymm7, 10
+	vpsrlq ymm7, ymm7, 54
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm2, ymmword ptr [rdi + 544]
+	vpsllq ymm10, ymm8, 15
+	vpsrlq ymm8, ymm8, 49
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm3, ymmword ptr [rdi + 736]
+	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rsp + 480], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 512], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 544], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 576], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 608], ymm11
+	// chi row 4 -> lanes 20..24
+	vpxor ymm5, ymm2, ymmword ptr [rdi + 64]
+	vpsllq ymm10, ymm5, 62
+	vpsrlq ymm5, ymm5, 2
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm3, ymmword ptr [rdi + 256]
+	vpsllq ymm10, ymm6, 55
+	vpsrlq ymm6, ymm6, 9
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm4, ymmword ptr [rdi + 448]
+	vpsllq ymm10, ymm7, 39
+	vpsrlq ymm7, ymm7, 25
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm0, ymmword ptr [rdi + 480]
+	vpsllq ymm10, ymm8, 41
+	vpsrlq ymm8, ymm8, 23
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm1, ymmword ptr [rdi + 672]
+	vpsllq ymm10, ymm9, 2
+	vpsrlq ymm9, ymm9, 62
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rsp + 640], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rsp + 672], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rsp + 704], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rsp + 736], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rsp + 768], ymm11
+	// ---- end of round ----
+
+	// ---- round 3 of the loop ----
+	// scratch -> array
+	vmovdqu ymm5, ymmword ptr [rsp]
+	vpxor ymm5, ymm5, ymmword ptr [rsp + 160]
+	vpxor ymm5, ymm5, ymmword ptr [rsp + 320]
+	vpxor ymm5, ymm5, ymmword ptr [rsp + 480]
+	vpxor ymm5, ymm5, ymmword ptr [rsp + 640]
+	vmovdqu ymm6, ymmword ptr [rsp + 32]
+	vpxor ymm6, ymm6, ymmword ptr [rsp + 192]
+	vpxor ymm6, ymm6, ymmword ptr [rsp + 352]
+	vpxor ymm6, ymm6, ymmword ptr [rsp + 512]
+	vpxor ymm6, ymm6, ymmword ptr [rsp + 672]
+	vmovdqu ymm7, ymmword ptr [rsp + 64]
+	vpxor ymm7, ymm7, ymmword ptr [rsp + 224]
+	vpxor ymm7, ymm7, ymmword ptr [rsp + 384]
+	vpxor ymm7, ymm7, ymmword ptr [rsp + 544]
+	vpxor ymm7, ymm7, ymmword ptr [rsp + 704]
+	vmovdqu ymm8, ymmword ptr [rsp + 96]
+	vpxor ymm8, ymm8, ymmword ptr [rsp + 256]
+	vpxor ymm8, ymm8, ymmword ptr [rsp + 416]
+	vpxor ymm8, ymm8, ymmword ptr [rsp + 576]
+	vpxor ymm8, ymm8, ymmword ptr [rsp + 736]
+	vmovdqu ymm9, ymmword ptr [rsp + 128]
+	vpxor ymm9, ymm9, ymmword ptr [rsp + 288]
+	vpxor ymm9, ymm9, ymmword ptr [rsp + 448]
+	vpxor ymm9, ymm9, ymmword ptr [rsp + 608]
+	vpxor ymm9, ymm9, ymmword ptr [rsp + 768] // C[0..4] in the B registers
+	vpsrlq ymm10, ymm6, 63
+	vpaddq ymm0, ymm6, ymm6
+	vpor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm9
+	vpsrlq ymm10, ymm7, 63
+	vpaddq ymm1, ymm7, ymm7
+	vpor ymm1, ymm1, ymm10
+	vpxor ymm1, ymm1, ymm5
+	vpsrlq ymm10, ymm8, 63
+	vpaddq ymm2, ymm8, ymm8
+	vpor ymm2, ymm2, ymm10
+	vpxor ymm2, ymm2, ymm6
+	vpsrlq ymm10, ymm9, 63
+	vpaddq ymm3, ymm9, ymm9
+	vpor ymm3, ymm3, ymm10
+	vpxor ymm3, ymm3, ymm7
+	vpsrlq ymm10, ymm5, 63
+	vpaddq ymm4, ymm5, ymm5
+	vpor ymm4, ymm4, ymm10
+	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	// chi row 0 -> lanes 0..4
+	vpxor ymm5, ymm0, ymmword ptr [rsp]
+	vpxor ymm6, ymm1, ymmword ptr [rsp + 192]
+	vpsllq ymm10, ymm6, 44
+	vpsrlq ymm6, ymm6, 20
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm2, ymmword ptr [rsp + 384]
+	vpsllq ymm10, ymm7, 43
+	vpsrlq ymm7, ymm7, 21
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm3, ymmword ptr [rsp + 576]
+	vpsllq ymm10, ymm8, 21
+	vpsrlq ymm8, ymm8, 43
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm4, ymmword ptr [rsp + 768]
+	vpsllq ymm10, ymm9, 14
+	vpsrlq ymm9, ymm9, 50
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vpxor ymm11, ymm11, ymmword ptr [rax + 96] // iota
+	vmovdqu ymmword ptr [rdi], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 32], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 64], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 96], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 128], ymm11
+	// chi row 1 -> lanes 5..9
+	vpxor ymm5, ymm3, ymmword ptr [rsp + 96]
+	vpsllq ymm10, ymm5, 28
+	vpsrlq ymm5, ymm5, 36
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm4, ymmword ptr [rsp + 288]
+	vpsllq ymm10, ymm6, 20
+	vpsrlq ymm6, ymm6, 44
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm0, ymmword ptr [rsp + 320]
+	vpsllq ymm10, ymm7, 3
+	vpsrlq ymm7, ymm7, 61
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm1, ymmword ptr [rsp + 512]
+	vpsllq ymm10, ymm8, 45
+	vpsrlq ymm8, ymm8, 19
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm2, ymmword ptr [rsp + 704]
+	vpsllq ymm10, ymm9, 61
+	vpsrlq ymm9, ymm9, 3
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rdi + 160], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 192], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 224], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 256], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 288], ymm11
+	// chi row 2 -> lanes 10..14
+	vpxor ymm5, ymm1, ymmword ptr [rsp + 32]
+	vpsllq ymm10, ymm5, 1
+	vpsrlq ymm5, ymm5, 63
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm2, ymmword ptr [rsp + 224]
+	vpsllq ymm10, ymm6, 6
+	vpsrlq ymm6, ymm6, 58
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm3, ymmword ptr [rsp + 416]
+	vpsllq ymm10, ymm7, 25
+	vpsrlq ymm7, ymm7, 39
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm4, ymmword ptr [rsp + 608]
+	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm9, ymm0, ymmword ptr [rsp + 640]
+	vpsllq ymm10, ymm9, 18
+	vpsrlq ymm9, ymm9, 46
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rdi + 320], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 352], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 384], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 416], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 448], ymm11
+	// chi row 3 -> lanes 15..19
+	vpxor ymm5, ymm4, ymmword ptr [rsp + 128]
+	vpsllq ymm10, ymm5, 27
+	vpsrlq ymm5, ymm5, 37
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm0, ymmword ptr [rsp + 160]
+	vpsllq ymm10, ymm6, 36
+	vpsrlq ymm6, ymm6, 28
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm1, ymmword ptr [rsp + 352]
+	vpsllq ymm10, ymm7, 10
+	vpsrlq ymm7, ymm7, 54
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm2, ymmword ptr [rsp + 544]
+	vpsllq ymm10, ymm8, 15
+	vpsrlq ymm8, ymm8, 49
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm3, ymmword ptr [rsp + 736]
+	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rdi + 480], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 512], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 544], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 576], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 608], ymm11
+	// chi row 4 -> lanes 20..24
+	vpxor ymm5, ymm2, ymmword ptr [rsp + 64]
+	vpsllq ymm10, ymm5, 62
+	vpsrlq ymm5, ymm5, 2
+	vpor ymm5, ymm5, ymm10
+	vpxor ymm6, ymm3, ymmword ptr [rsp + 256]
+	vpsllq ymm10, ymm6, 55
+	vpsrlq ymm6, ymm6, 9
+	vpor ymm6, ymm6, ymm10
+	vpxor ymm7, ymm4, ymmword ptr [rsp + 448]
+	vpsllq ymm10, ymm7, 39
+	vpsrlq ymm7, ymm7, 25
+	vpor ymm7, ymm7, ymm10
+	vpxor ymm8, ymm0, ymmword ptr [rsp + 480]
+	vpsllq ymm10, ymm8, 41
+	vpsrlq ymm8, ymm8, 23
+	vpor ymm8, ymm8, ymm10
+	vpxor ymm9, ymm1, ymmword ptr [rsp + 672]
+	vpsllq ymm10, ymm9, 2
+	vpsrlq ymm9, ymm9, 62
+	vpor ymm9, ymm9, ymm10
+	vpandn ymm11, ymm6, ymm7
+	vpxor ymm11, ymm11, ymm5
+	vmovdqu ymmword ptr [rdi + 640], ymm11
+	vpandn ymm11, ymm7, ymm8
+	vpxor ymm11, ymm11, ymm6
+	vmovdqu ymmword ptr [rdi + 672], ymm11
+	vpandn ymm11, ymm8, ymm9
+	vpxor ymm11, ymm11, ymm7
+	vmovdqu ymmword ptr [rdi + 704], ymm11
+	vpandn ymm11, ymm9, ymm5
+	vpxor ymm11, ymm11, ymm8
+	vmovdqu ymmword ptr [rdi + 736], ymm11
+	vpandn ymm11, ymm5, ymm6
+	vpxor ymm11, ymm11, ymm9
+	vmovdqu ymmword ptr [rdi + 768], ymm11
+	// next four rounds, until the last round constant is done
+	add rax, 128
+	lea rcx, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants) + 768]
+	cmp rax, rcx
+	jne LOCAL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168_blocks_rounds)
+	// ---- end of round ----
+	// every state's next block
+	add r8, 168
+	add r9, 168
+	add r10, 168
+	add r11, 168
+	sub rdx, 1
+	jne LOCAL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168_blocks_block)
+LOCAL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168_blocks_done):
+
+	// The last round wrote the caller's array: zero the scratch state, clear the
+	// vector registers, drop the frame.
+	vpxor ymm11, ymm11, ymm11
+	vmovdqu ymmword ptr [rsp], ymm11
+	vmovdqu ymmword ptr [rsp + 32], ymm11
+	vmovdqu ymmword ptr [rsp + 64], ymm11
+	vmovdqu ymmword ptr [rsp + 96], ymm11
+	vmovdqu ymmword ptr [rsp + 128], ymm11
+	vmovdqu ymmword ptr [rsp + 160], ymm11
+	vmovdqu ymmword ptr [rsp + 192], ymm11
+	vmovdqu ymmword ptr [rsp + 224], ymm11
+	vmovdqu ymmword ptr [rsp + 256], ymm11
+	vmovdqu ymmword ptr [rsp + 288], ymm11
+	vmovdqu ymmword ptr [rsp + 320], ymm11
+	vmovdqu ymmword ptr [rsp + 352], ymm11
+	vmovdqu ymmword ptr [rsp + 384], ymm11
+	vmovdqu ymmword ptr [rsp + 416], ymm11
+	vmovdqu ymmword ptr [rsp + 448], ymm11
+	vmovdqu ymmword ptr [rsp + 480], ymm11
+	vmovdqu ymmword ptr [rsp + 512], ymm11
+	vmovdqu ymmword ptr [rsp + 544], ymm11
+	vmovdqu ymmword ptr [rsp + 576], ymm11
+	vmovdqu ymmword ptr [rsp + 608], ymm11
+	vmovdqu ymmword ptr [rsp + 640], ymm11
+	vmovdqu ymmword ptr [rsp + 672], ymm11
+	vmovdqu ymmword ptr [rsp + 704], ymm11
+	vmovdqu ymmword ptr [rsp + 736], ymm11
+	vmovdqu ymmword ptr [rsp + 768], ymm11
+	vzeroall
+	// No lane stays in a register: clear the caller-saved ones written.
+	xor eax, eax
+	xor ecx, ecx
+	xor edx, edx
+	xor r8d, r8d
+	xor r9d, r9d
+	xor r10d, r10d
+	xor r11d, r11d
+	add rsp, 800
+	.cfi_adjust_cfa_offset -800
+	ret
+	.cfi_endproc
+	SEH_ENDPROC
+	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168_blocks))
 
 // iota's round constants, one per round, once per state
 	.p2align 6
@@ -2605,6 +7124,116 @@ WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb168):
 	ret
 	SEH_ENDPROC
 
+// Windows x64 entry: For each of block_count blocks: XOR the next 17 lanes of blocks[s] into state s for each of the 4 states, then Keccak-f[1600] on each (ParallelHash256's leaves).
+// void sponge_keccakf1600_amd64_avx2_x4_absorb136_blocks(uint64_t state[100], const uint8_t* const blocks[4], size_t block_count)
+	.globl WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb136_blocks)
+	FUNCTION_TYPE(WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb136_blocks))
+	.p2align 4
+WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb136_blocks):
+	SEH_PROC(WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb136_blocks))
+	// rdi and rsi are callee-saved on Windows, argument registers in System V.
+	push rdi
+	SEH_PUSHREG(rdi)
+	push rsi
+	SEH_PUSHREG(rsi)
+	sub rsp, 168
+	SEH_STACKALLOC(168)
+	vmovdqu xmmword ptr [rsp], xmm6         // xmm6-xmm15: callee-saved on Windows, written by the kernel
+	SEH_SAVEXMM(xmm6, 0)
+	vmovdqu xmmword ptr [rsp + 16], xmm7
+	SEH_SAVEXMM(xmm7, 16)
+	vmovdqu xmmword ptr [rsp + 32], xmm8
+	SEH_SAVEXMM(xmm8, 32)
+	vmovdqu xmmword ptr [rsp + 48], xmm9
+	SEH_SAVEXMM(xmm9, 48)
+	vmovdqu xmmword ptr [rsp + 64], xmm10
+	SEH_SAVEXMM(xmm10, 64)
+	vmovdqu xmmword ptr [rsp + 80], xmm11
+	SEH_SAVEXMM(xmm11, 80)
+	vmovdqu xmmword ptr [rsp + 96], xmm12
+	SEH_SAVEXMM(xmm12, 96)
+	vmovdqu xmmword ptr [rsp + 112], xmm13
+	SEH_SAVEXMM(xmm13, 112)
+	vmovdqu xmmword ptr [rsp + 128], xmm14
+	SEH_SAVEXMM(xmm14, 128)
+	vmovdqu xmmword ptr [rsp + 144], xmm15
+	SEH_SAVEXMM(xmm15, 144)
+	SEH_ENDPROLOGUE
+	mov rdi, rcx                            // state
+	mov rsi, rdx                            // blocks
+	mov rdx, r8                             // block_count
+	call SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb136_blocks)
+	vmovdqu xmm6, xmmword ptr [rsp]
+	vmovdqu xmm7, xmmword ptr [rsp + 16]
+	vmovdqu xmm8, xmmword ptr [rsp + 32]
+	vmovdqu xmm9, xmmword ptr [rsp + 48]
+	vmovdqu xmm10, xmmword ptr [rsp + 64]
+	vmovdqu xmm11, xmmword ptr [rsp + 80]
+	vmovdqu xmm12, xmmword ptr [rsp + 96]
+	vmovdqu xmm13, xmmword ptr [rsp + 112]
+	vmovdqu xmm14, xmmword ptr [rsp + 128]
+	vmovdqu xmm15, xmmword ptr [rsp + 144]
+	add rsp, 168
+	pop rsi
+	pop rdi
+	ret
+	SEH_ENDPROC
+
+// Windows x64 entry: For each of block_count blocks: XOR the next 21 lanes of blocks[s] into state s for each of the 4 states, then Keccak-f[1600] on each (ParallelHash128's leaves).
+// void sponge_keccakf1600_amd64_avx2_x4_absorb168_blocks(uint64_t state[100], const uint8_t* const blocks[4], size_t block_count)
+	.globl WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb168_blocks)
+	FUNCTION_TYPE(WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb168_blocks))
+	.p2align 4
+WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb168_blocks):
+	SEH_PROC(WIN64_SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb168_blocks))
+	// rdi and rsi are callee-saved on Windows, argument registers in System V.
+	push rdi
+	SEH_PUSHREG(rdi)
+	push rsi
+	SEH_PUSHREG(rsi)
+	sub rsp, 168
+	SEH_STACKALLOC(168)
+	vmovdqu xmmword ptr [rsp], xmm6         // xmm6-xmm15: callee-saved on Windows, written by the kernel
+	SEH_SAVEXMM(xmm6, 0)
+	vmovdqu xmmword ptr [rsp + 16], xmm7
+	SEH_SAVEXMM(xmm7, 16)
+	vmovdqu xmmword ptr [rsp + 32], xmm8
+	SEH_SAVEXMM(xmm8, 32)
+	vmovdqu xmmword ptr [rsp + 48], xmm9
+	SEH_SAVEXMM(xmm9, 48)
+	vmovdqu xmmword ptr [rsp + 64], xmm10
+	SEH_SAVEXMM(xmm10, 64)
+	vmovdqu xmmword ptr [rsp + 80], xmm11
+	SEH_SAVEXMM(xmm11, 80)
+	vmovdqu xmmword ptr [rsp + 96], xmm12
+	SEH_SAVEXMM(xmm12, 96)
+	vmovdqu xmmword ptr [rsp + 112], xmm13
+	SEH_SAVEXMM(xmm13, 112)
+	vmovdqu xmmword ptr [rsp + 128], xmm14
+	SEH_SAVEXMM(xmm14, 128)
+	vmovdqu xmmword ptr [rsp + 144], xmm15
+	SEH_SAVEXMM(xmm15, 144)
+	SEH_ENDPROLOGUE
+	mov rdi, rcx                            // state
+	mov rsi, rdx                            // blocks
+	mov rdx, r8                             // block_count
+	call SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb168_blocks)
+	vmovdqu xmm6, xmmword ptr [rsp]
+	vmovdqu xmm7, xmmword ptr [rsp + 16]
+	vmovdqu xmm8, xmmword ptr [rsp + 32]
+	vmovdqu xmm9, xmmword ptr [rsp + 48]
+	vmovdqu xmm10, xmmword ptr [rsp + 64]
+	vmovdqu xmm11, xmmword ptr [rsp + 80]
+	vmovdqu xmm12, xmmword ptr [rsp + 96]
+	vmovdqu xmm13, xmmword ptr [rsp + 112]
+	vmovdqu xmm14, xmmword ptr [rsp + 128]
+	vmovdqu xmm15, xmmword ptr [rsp + 144]
+	add rsp, 168
+	pop rsi
+	pop rdi
+	ret
+	SEH_ENDPROC
+
 // Windows x64 entry: Keccak-p[1600, 12] on each of the 4 lane-interleaved states at state.
 // void sponge_keccakp1600_12_amd64_avx2_x4(uint64_t state[100])
 	.globl WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4)
@@ -2750,6 +7379,116 @@ WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168):
 	mov rdi, rcx                            // state
 	mov rsi, rdx                            // blocks
 	call SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168)
+	vmovdqu xmm6, xmmword ptr [rsp]
+	vmovdqu xmm7, xmmword ptr [rsp + 16]
+	vmovdqu xmm8, xmmword ptr [rsp + 32]
+	vmovdqu xmm9, xmmword ptr [rsp + 48]
+	vmovdqu xmm10, xmmword ptr [rsp + 64]
+	vmovdqu xmm11, xmmword ptr [rsp + 80]
+	vmovdqu xmm12, xmmword ptr [rsp + 96]
+	vmovdqu xmm13, xmmword ptr [rsp + 112]
+	vmovdqu xmm14, xmmword ptr [rsp + 128]
+	vmovdqu xmm15, xmmword ptr [rsp + 144]
+	add rsp, 168
+	pop rsi
+	pop rdi
+	ret
+	SEH_ENDPROC
+
+// Windows x64 entry: For each of block_count blocks: XOR the next 17 lanes of blocks[s] into state s for each of the 4 states, then Keccak-p[1600, 12] on each (KT256's leaves).
+// void sponge_keccakp1600_12_amd64_avx2_x4_absorb136_blocks(uint64_t state[100], const uint8_t* const blocks[4], size_t block_count)
+	.globl WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136_blocks)
+	FUNCTION_TYPE(WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136_blocks))
+	.p2align 4
+WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136_blocks):
+	SEH_PROC(WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136_blocks))
+	// rdi and rsi are callee-saved on Windows, argument registers in System V.
+	push rdi
+	SEH_PUSHREG(rdi)
+	push rsi
+	SEH_PUSHREG(rsi)
+	sub rsp, 168
+	SEH_STACKALLOC(168)
+	vmovdqu xmmword ptr [rsp], xmm6         // xmm6-xmm15: callee-saved on Windows, written by the kernel
+	SEH_SAVEXMM(xmm6, 0)
+	vmovdqu xmmword ptr [rsp + 16], xmm7
+	SEH_SAVEXMM(xmm7, 16)
+	vmovdqu xmmword ptr [rsp + 32], xmm8
+	SEH_SAVEXMM(xmm8, 32)
+	vmovdqu xmmword ptr [rsp + 48], xmm9
+	SEH_SAVEXMM(xmm9, 48)
+	vmovdqu xmmword ptr [rsp + 64], xmm10
+	SEH_SAVEXMM(xmm10, 64)
+	vmovdqu xmmword ptr [rsp + 80], xmm11
+	SEH_SAVEXMM(xmm11, 80)
+	vmovdqu xmmword ptr [rsp + 96], xmm12
+	SEH_SAVEXMM(xmm12, 96)
+	vmovdqu xmmword ptr [rsp + 112], xmm13
+	SEH_SAVEXMM(xmm13, 112)
+	vmovdqu xmmword ptr [rsp + 128], xmm14
+	SEH_SAVEXMM(xmm14, 128)
+	vmovdqu xmmword ptr [rsp + 144], xmm15
+	SEH_SAVEXMM(xmm15, 144)
+	SEH_ENDPROLOGUE
+	mov rdi, rcx                            // state
+	mov rsi, rdx                            // blocks
+	mov rdx, r8                             // block_count
+	call SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136_blocks)
+	vmovdqu xmm6, xmmword ptr [rsp]
+	vmovdqu xmm7, xmmword ptr [rsp + 16]
+	vmovdqu xmm8, xmmword ptr [rsp + 32]
+	vmovdqu xmm9, xmmword ptr [rsp + 48]
+	vmovdqu xmm10, xmmword ptr [rsp + 64]
+	vmovdqu xmm11, xmmword ptr [rsp + 80]
+	vmovdqu xmm12, xmmword ptr [rsp + 96]
+	vmovdqu xmm13, xmmword ptr [rsp + 112]
+	vmovdqu xmm14, xmmword ptr [rsp + 128]
+	vmovdqu xmm15, xmmword ptr [rsp + 144]
+	add rsp, 168
+	pop rsi
+	pop rdi
+	ret
+	SEH_ENDPROC
+
+// Windows x64 entry: For each of block_count blocks: XOR the next 21 lanes of blocks[s] into state s for each of the 4 states, then Keccak-p[1600, 12] on each (KT128's leaves).
+// void sponge_keccakp1600_12_amd64_avx2_x4_absorb168_blocks(uint64_t state[100], const uint8_t* const blocks[4], size_t block_count)
+	.globl WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168_blocks)
+	FUNCTION_TYPE(WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168_blocks))
+	.p2align 4
+WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168_blocks):
+	SEH_PROC(WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168_blocks))
+	// rdi and rsi are callee-saved on Windows, argument registers in System V.
+	push rdi
+	SEH_PUSHREG(rdi)
+	push rsi
+	SEH_PUSHREG(rsi)
+	sub rsp, 168
+	SEH_STACKALLOC(168)
+	vmovdqu xmmword ptr [rsp], xmm6         // xmm6-xmm15: callee-saved on Windows, written by the kernel
+	SEH_SAVEXMM(xmm6, 0)
+	vmovdqu xmmword ptr [rsp + 16], xmm7
+	SEH_SAVEXMM(xmm7, 16)
+	vmovdqu xmmword ptr [rsp + 32], xmm8
+	SEH_SAVEXMM(xmm8, 32)
+	vmovdqu xmmword ptr [rsp + 48], xmm9
+	SEH_SAVEXMM(xmm9, 48)
+	vmovdqu xmmword ptr [rsp + 64], xmm10
+	SEH_SAVEXMM(xmm10, 64)
+	vmovdqu xmmword ptr [rsp + 80], xmm11
+	SEH_SAVEXMM(xmm11, 80)
+	vmovdqu xmmword ptr [rsp + 96], xmm12
+	SEH_SAVEXMM(xmm12, 96)
+	vmovdqu xmmword ptr [rsp + 112], xmm13
+	SEH_SAVEXMM(xmm13, 112)
+	vmovdqu xmmword ptr [rsp + 128], xmm14
+	SEH_SAVEXMM(xmm14, 128)
+	vmovdqu xmmword ptr [rsp + 144], xmm15
+	SEH_SAVEXMM(xmm15, 144)
+	SEH_ENDPROLOGUE
+	mov rdi, rcx                            // state
+	mov rsi, rdx                            // blocks
+	mov rdx, r8                             // block_count
+	call SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168_blocks)
 	vmovdqu xmm6, xmmword ptr [rsp]
 	vmovdqu xmm7, xmmword ptr [rsp + 16]
 	vmovdqu xmm8, xmmword ptr [rsp + 32]

@@ -14,12 +14,15 @@
 // State layout: lane-interleaved, lane i of state s at byte 32 * i + 8 * s of the
 // 800-byte array, so one 32-byte load brings the same lane of all four states.
 // ABI: System V AMD64. state in rdi; absorb entries: blocks (four pointers, any
-// alignment, may be equal) in rsi.
+// alignment, may be equal) in rsi; block entries: the block count in rdx.
 // Register roles:
 //   rdi          the caller's four states
 //   rsi          absorb entries: the array of four block pointers
 //   r8 r9 r10 r11
-//                absorb entries: blocks[0..3], until the lanes are loaded
+//                absorb entries: blocks[0..3], until the lanes are loaded; block
+//                entries: blocks[0..3] for the whole call, each moved on by the
+//                rate after a permutation
+//   rdx          block entries: the blocks left, the block loop's counter
 //   rax          the loop's pointer into the round constants
 //   rcx          the table's end, for the loop test
 //   ymm0-ymm4    theta: column parities C[0..4]; chi: ymm0 and ymm1 keep copies of
@@ -59,9 +62,30 @@
 // Entries: every entry loads the 25 lanes (the absorb entries gather each rate
 // lane of the four blocks with vmovq and vpinsrq per two states and one
 // vinserti128: 5 instructions a lane, and XOR it in as the lane is loaded), sets
-// the constant pointer to its first round and jumps into the shared loop. One
-// block per call, as in the other kernels: the runtime's loop over blocks stays in
-// C++.
+// the constant pointer to its first round and jumps into the shared loop: one
+// block per call.
+// The block entries (<absorb entry>_blocks, at the tree modes' leaf rates: KT128 and
+// KT256 at 12 rounds, ParallelHash at 24) absorb block_count blocks a state in one
+// call: the lanes are loaded once and stay in their registers from block to block, as
+// do the block pointers. For each block the lines of every state's next block are
+// asked for (prefetcht0, as in the absorb entries), the block's rate lanes XORed into
+// the lanes' registers (gathered as above), the rounds run, the pointers move on by
+// the rate, and rdx counts down; 0 blocks leave the states as they were.
+// Bound of a call: block_count permutations, the caller's to choose; nothing in the
+// kernel limits it, and nothing needs to: the OS preempts native code at any
+// instruction, and a caller that wants progress or cancellation gets it between
+// calls. The runtime's calls are one lockstep step each, the blocks until the first
+// message of the group ends (48 for KT128's 8 KiB leaves).
+// Measured (AMD EPYC, Zen 5, family 26 model 2, 2 vCPUs, KVM; 2026-12-04; medians of
+// 9 interleaved repetitions, two runs; bench/sponge_bench --benchmark_filter=
+// kt128-leaf-blocks): the 48 whole blocks of KT128's leaves, the kernel's states a
+// group of 8 KiB chunks, for all the leaves of 1 and 16 MiB:
+//                                    1 MiB             16 MiB
+//   this block entry            0.179-0.190 ms    2.91-3.19 ms
+//   one absorb168 call a block  0.201-0.212 ms    3.30-3.65 ms
+//   the permutations alone      0.176-0.182 ms    2.77-2.88 ms
+// The prefetch took the block entry at 16 MiB from 3.10-3.17 to 2.89-2.99 ms in
+// the same program (two runs each).
 //
 // Figures of the code (computed by the audit from the Program; `spongegen audit`):
 //   per round          134  (4 states: 33.5 a state; theta 15 + 5 + 25, rho 24,
@@ -71,7 +95,9 @@
 //   permute entry      210 instructions, 1359 bytes in the file
 //   absorb entry       up to 137 (the pointers, the transposes and the loads) before
 //                      the jump
-//   frame              0 bytes, 0 registers saved
+//   block entry        up to 361 (the pointers, the lanes, the block loop with its
+//                      transposes and rounds, the stores, the clearing)
+//   frame              0 bytes, 0 registers saved (block entries: 0 saved)
 //
 // Measured (AMD EPYC, Zen 5, family 26 model 2, 2 vCPUs, KVM; 2026-12-01; TSC
 // ticks at 2.096 GHz, minimum over 200 runs of 200 calls, three runs, in one
@@ -94,9 +120,9 @@
 // Before it returns, every entry clears each caller-saved register a call reaching that
 // return wrote and left holding data, so that no lane stays in a register for a later
 // spill (a lazy-binding PLT resolver, a signal frame) to write where nobody wipes it:
-// 6 instructions at each return, placed before the epilogue's restores,
+// 6 to 7 instructions at a return, placed before the epilogue's restores,
 // computed from what the entries write and checked at generation. Registers cleared:
-//   rax, rcx, r8, r9, r10, r11.
+//   rax, rcx, rdx, r8, r9, r10, r11.
 // Cost, measured (AMD EPYC, Zen 5, 2 vCPUs, KVM; 2026-12-01; TSC ticks per call, the
 // minimum over three runs of 300 trials of 1,000 calls; without the clearing -> with it):
 //   permute 470.9 -> 469.6, absorb136 488.7 -> 490.0: within the noise.
@@ -109,7 +135,7 @@
 // rdx, rcx; rdi and rsi (callee-saved on Windows) pushed and popped; then a call of the
 // System V entry, with xmm6-xmm15 (callee-saved on Windows) saved and restored
 // around it: the kernel writes vector registers, and vzeroall clears them all.
-// Cost: 29 to 30 instructions a call, of which sub, add, call and ret (4) are
+// Cost: 29 to 31 instructions a call, of which sub, add, call and ret (4) are
 // what an adapter adds over a Windows prologue written into each entry: a call/ret pair
 // the return stack predicts, against a permutation of thousands of instructions. The
 // adapter keeps one body for both ABIs, so the code a reviewer audits and the encoding
@@ -1053,6 +1079,776 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb168):
 	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb168))
 
+// For each of block_count blocks: XOR the next 17 lanes of blocks[s] into state s for each of the 4 states, then Keccak-f[1600] on each (ParallelHash256's leaves).
+// void sponge_keccakf1600_amd64_avx512_x4_absorb136_blocks(uint64_t state[100], const uint8_t* const blocks[4], size_t block_count)
+// entry: absorb keccak-f1600 rounds=24 rate=136 lanes=4
+	.globl SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb136_blocks)
+	HIDDEN(SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb136_blocks))
+	FUNCTION_TYPE(SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb136_blocks))
+	.p2align 5
+SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb136_blocks):
+	.cfi_startproc
+	SEH_PROC(SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb136_blocks))
+	endbr64
+	// The block pointers (rsi, the array, last), then the lanes.
+	SEH_ENDPROLOGUE
+	mov r8, qword ptr [rsi]
+	mov r9, qword ptr [rsi + 8]
+	mov r10, qword ptr [rsi + 16]
+	mov r11, qword ptr [rsi + 24]
+	vmovdqu64 ymm7, ymmword ptr [rdi]
+	vmovdqu64 ymm8, ymmword ptr [rdi + 32]
+	vmovdqu64 ymm9, ymmword ptr [rdi + 64]
+	vmovdqu64 ymm10, ymmword ptr [rdi + 96]
+	vmovdqu64 ymm11, ymmword ptr [rdi + 128]
+	vmovdqu64 ymm12, ymmword ptr [rdi + 160]
+	vmovdqu64 ymm13, ymmword ptr [rdi + 192]
+	vmovdqu64 ymm14, ymmword ptr [rdi + 224]
+	vmovdqu64 ymm15, ymmword ptr [rdi + 256]
+	vmovdqu64 ymm16, ymmword ptr [rdi + 288]
+	vmovdqu64 ymm17, ymmword ptr [rdi + 320]
+	vmovdqu64 ymm18, ymmword ptr [rdi + 352]
+	vmovdqu64 ymm19, ymmword ptr [rdi + 384]
+	vmovdqu64 ymm20, ymmword ptr [rdi + 416]
+	vmovdqu64 ymm21, ymmword ptr [rdi + 448]
+	vmovdqu64 ymm22, ymmword ptr [rdi + 480]
+	vmovdqu64 ymm23, ymmword ptr [rdi + 512]
+	vmovdqu64 ymm24, ymmword ptr [rdi + 544]
+	vmovdqu64 ymm25, ymmword ptr [rdi + 576]
+	vmovdqu64 ymm26, ymmword ptr [rdi + 608]
+	vmovdqu64 ymm27, ymmword ptr [rdi + 640]
+	vmovdqu64 ymm28, ymmword ptr [rdi + 672]
+	vmovdqu64 ymm29, ymmword ptr [rdi + 704]
+	vmovdqu64 ymm30, ymmword ptr [rdi + 736]
+	vmovdqu64 ymm31, ymmword ptr [rdi + 768]
+	cmp rdx, 0
+	je LOCAL(sponge_keccakf1600_amd64_avx512_x4_absorb136_blocks_done)
+LOCAL(sponge_keccakf1600_amd64_avx512_x4_absorb136_blocks_block):
+	// the lines of each state's next block, asked for ahead of their use
+	prefetcht0 byte ptr [r8 + 136]
+	prefetcht0 byte ptr [r8 + 200]
+	prefetcht0 byte ptr [r8 + 264]
+	prefetcht0 byte ptr [r9 + 136]
+	prefetcht0 byte ptr [r9 + 200]
+	prefetcht0 byte ptr [r9 + 264]
+	prefetcht0 byte ptr [r10 + 136]
+	prefetcht0 byte ptr [r10 + 200]
+	prefetcht0 byte ptr [r10 + 264]
+	prefetcht0 byte ptr [r11 + 136]
+	prefetcht0 byte ptr [r11 + 200]
+	prefetcht0 byte ptr [r11 + 264]
+	vmovq xmm0, qword ptr [r8]
+	vpinsrq xmm0, xmm0, qword ptr [r9], 1
+	vmovq xmm1, qword ptr [r10]
+	vpinsrq xmm1, xmm1, qword ptr [r11], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm7, ymm7, ymm0
+	vmovq xmm0, qword ptr [r8 + 8]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 8], 1
+	vmovq xmm1, qword ptr [r10 + 8]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 8], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm8, ymm8, ymm0
+	vmovq xmm0, qword ptr [r8 + 16]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 16], 1
+	vmovq xmm1, qword ptr [r10 + 16]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 16], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm9, ymm9, ymm0
+	vmovq xmm0, qword ptr [r8 + 24]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 24], 1
+	vmovq xmm1, qword ptr [r10 + 24]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 24], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm10, ymm10, ymm0
+	vmovq xmm0, qword ptr [r8 + 32]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 32], 1
+	vmovq xmm1, qword ptr [r10 + 32]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 32], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm11, ymm11, ymm0
+	vmovq xmm0, qword ptr [r8 + 40]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 40], 1
+	vmovq xmm1, qword ptr [r10 + 40]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 40], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm12, ymm12, ymm0
+	vmovq xmm0, qword ptr [r8 + 48]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 48], 1
+	vmovq xmm1, qword ptr [r10 + 48]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 48], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm13, ymm13, ymm0
+	vmovq xmm0, qword ptr [r8 + 56]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 56], 1
+	vmovq xmm1, qword ptr [r10 + 56]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 56], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm14, ymm14, ymm0
+	vmovq xmm0, qword ptr [r8 + 64]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 64], 1
+	vmovq xmm1, qword ptr [r10 + 64]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 64], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm15, ymm15, ymm0
+	vmovq xmm0, qword ptr [r8 + 72]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 72], 1
+	vmovq xmm1, qword ptr [r10 + 72]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 72], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm16, ymm16, ymm0
+	vmovq xmm0, qword ptr [r8 + 80]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 80], 1
+	vmovq xmm1, qword ptr [r10 + 80]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 80], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm17, ymm17, ymm0
+	vmovq xmm0, qword ptr [r8 + 88]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 88], 1
+	vmovq xmm1, qword ptr [r10 + 88]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 88], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm18, ymm18, ymm0
+	vmovq xmm0, qword ptr [r8 + 96]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 96], 1
+	vmovq xmm1, qword ptr [r10 + 96]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 96], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm19, ymm19, ymm0
+	vmovq xmm0, qword ptr [r8 + 104]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 104], 1
+	vmovq xmm1, qword ptr [r10 + 104]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 104], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm20, ymm20, ymm0
+	vmovq xmm0, qword ptr [r8 + 112]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 112], 1
+	vmovq xmm1, qword ptr [r10 + 112]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 112], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm21, ymm21, ymm0
+	vmovq xmm0, qword ptr [r8 + 120]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 120], 1
+	vmovq xmm1, qword ptr [r10 + 120]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 120], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm22, ymm22, ymm0
+	vmovq xmm0, qword ptr [r8 + 128]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 128], 1
+	vmovq xmm1, qword ptr [r10 + 128]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 128], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm23, ymm23, ymm0
+	lea rax, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x4_round_constants)]
+LOCAL(sponge_keccakf1600_amd64_avx512_x4_absorb136_blocks_rounds):
+
+	// ---- round 0 of the loop ----
+	// lanes 0..24 in ymm7 ymm8 ymm9 ymm10 ymm11 ymm12 ymm13 ymm14 ymm15 ymm16 ymm17 ymm18 ymm19 ymm20 ymm21 ymm22 ymm23 ymm24 ymm25 ymm26 ymm27 ymm28 ymm29 ymm30 ymm31
+	vpxorq ymm0, ymm7, ymm12
+	vpternlogq ymm0, ymm17, ymm22, 150
+	vpxorq ymm0, ymm0, ymm27
+	vpxorq ymm1, ymm8, ymm13
+	vpternlogq ymm1, ymm18, ymm23, 150
+	vpxorq ymm1, ymm1, ymm28
+	vpxorq ymm2, ymm9, ymm14
+	vpternlogq ymm2, ymm19, ymm24, 150
+	vpxorq ymm2, ymm2, ymm29
+	vpxorq ymm3, ymm10, ymm15
+	vpternlogq ymm3, ymm20, ymm25, 150
+	vpxorq ymm3, ymm3, ymm30
+	vpxorq ymm4, ymm11, ymm16
+	vpternlogq ymm4, ymm21, ymm26, 150
+	vpxorq ymm4, ymm4, ymm31                // C[0..4]
+	vprolq ymm5, ymm1, 1
+	vpternlogq ymm7, ymm4, ymm5, 150
+	vpternlogq ymm12, ymm4, ymm5, 150
+	vpternlogq ymm17, ymm4, ymm5, 150
+	vpternlogq ymm22, ymm4, ymm5, 150
+	vpternlogq ymm27, ymm4, ymm5, 150
+	vprolq ymm6, ymm2, 1
+	vpternlogq ymm8, ymm0, ymm6, 150
+	vpternlogq ymm13, ymm0, ymm6, 150
+	vpternlogq ymm18, ymm0, ymm6, 150
+	vpternlogq ymm23, ymm0, ymm6, 150
+	vpternlogq ymm28, ymm0, ymm6, 150
+	vprolq ymm5, ymm3, 1
+	vpternlogq ymm9, ymm1, ymm5, 150
+	vpternlogq ymm14, ymm1, ymm5, 150
+	vpternlogq ymm19, ymm1, ymm5, 150
+	vpternlogq ymm24, ymm1, ymm5, 150
+	vpternlogq ymm29, ymm1, ymm5, 150
+	vprolq ymm1, ymm4, 1
+	vpternlogq ymm10, ymm2, ymm1, 150
+	vpternlogq ymm15, ymm2, ymm1, 150
+	vpternlogq ymm20, ymm2, ymm1, 150
+	vpternlogq ymm25, ymm2, ymm1, 150
+	vpternlogq ymm30, ymm2, ymm1, 150
+	vprolq ymm2, ymm0, 1
+	vpternlogq ymm11, ymm3, ymm2, 150
+	vpternlogq ymm16, ymm3, ymm2, 150
+	vpternlogq ymm21, ymm3, ymm2, 150
+	vpternlogq ymm26, ymm3, ymm2, 150
+	vpternlogq ymm31, ymm3, ymm2, 150
+	// rho, then chi row 0 -> lanes 0..4
+	vprolq ymm13, ymm13, 44
+	vprolq ymm19, ymm19, 43
+	vprolq ymm25, ymm25, 21
+	vprolq ymm31, ymm31, 14
+	vmovdqu64 ymm0, ymm7
+	vmovdqu64 ymm1, ymm13
+	vpternlogq ymm7, ymm13, ymm19, 210
+	vpxorq ymm7, ymm7, ymmword ptr [rax]    // iota
+	vpternlogq ymm13, ymm19, ymm25, 210
+	vpternlogq ymm19, ymm25, ymm31, 210
+	vpternlogq ymm25, ymm31, ymm0, 210
+	vpternlogq ymm31, ymm0, ymm1, 210
+	// rho, then chi row 1 -> lanes 5..9
+	vprolq ymm10, ymm10, 28
+	vprolq ymm16, ymm16, 20
+	vprolq ymm17, ymm17, 3
+	vprolq ymm23, ymm23, 45
+	vprolq ymm29, ymm29, 61
+	vmovdqu64 ymm0, ymm10
+	vmovdqu64 ymm1, ymm16
+	vpternlogq ymm10, ymm16, ymm17, 210
+	vpternlogq ymm16, ymm17, ymm23, 210
+	vpternlogq ymm17, ymm23, ymm29, 210
+	vpternlogq ymm23, ymm29, ymm0, 210
+	vpternlogq ymm29, ymm0, ymm1, 210
+	// rho, then chi row 2 -> lanes 10..14
+	vprolq ymm8, ymm8, 1
+	vprolq ymm14, ymm14, 6
+	vprolq ymm20, ymm20, 25
+	vprolq ymm26, ymm26, 8
+	vprolq ymm27, ymm27, 18
+	vmovdqu64 ymm0, ymm8
+	vmovdqu64 ymm1, ymm14
+	vpternlogq ymm8, ymm14, ymm20, 210
+	vpternlogq ymm14, ymm20, ymm26, 210
+	vpternlogq ymm20, ymm26, ymm27, 210
+	vpternlogq ymm26, ymm27, ymm0, 210
+	vpternlogq ymm27, ymm0, ymm1, 210
+	// rho, then chi row 3 -> lanes 15..19
+	vprolq ymm11, ymm11, 27
+	vprolq ymm12, ymm12, 36
+	vprolq ymm18, ymm18, 10
+	vprolq ymm24, ymm24, 15
+	vprolq ymm30, ymm30, 56
+	vmovdqu64 ymm0, ymm11
+	vmovdqu64 ymm1, ymm12
+	vpternlogq ymm11, ymm12, ymm18, 210
+	vpternlogq ymm12, ymm18, ymm24, 210
+	vpternlogq ymm18, ymm24, ymm30, 210
+	vpternlogq ymm24, ymm30, ymm0, 210
+	vpternlogq ymm30, ymm0, ymm1, 210
+	// rho, then chi row 4 -> lanes 20..24
+	vprolq ymm9, ymm9, 62
+	vprolq ymm15, ymm15, 55
+	vprolq ymm21, ymm21, 39
+	vprolq ymm22, ymm22, 41
+	vprolq ymm28, ymm28, 2
+	vmovdqu64 ymm0, ymm9
+	vmovdqu64 ymm1, ymm15
+	vpternlogq ymm9, ymm15, ymm21, 210
+	vpternlogq ymm15, ymm21, ymm22, 210
+	vpternlogq ymm21, ymm22, ymm28, 210
+	vpternlogq ymm22, ymm28, ymm0, 210
+	vpternlogq ymm28, ymm0, ymm1, 210
+	// pi: each lane back to its register for the next turn
+	vmovdqu64 ymm0, ymm8
+	vmovdqu64 ymm8, ymm13
+	vmovdqu64 ymm13, ymm16
+	vmovdqu64 ymm16, ymm29
+	vmovdqu64 ymm29, ymm21
+	vmovdqu64 ymm21, ymm27
+	vmovdqu64 ymm27, ymm9
+	vmovdqu64 ymm9, ymm19
+	vmovdqu64 ymm19, ymm20
+	vmovdqu64 ymm20, ymm26
+	vmovdqu64 ymm26, ymm30
+	vmovdqu64 ymm30, ymm22
+	vmovdqu64 ymm22, ymm11
+	vmovdqu64 ymm11, ymm31
+	vmovdqu64 ymm31, ymm28
+	vmovdqu64 ymm28, ymm15
+	vmovdqu64 ymm15, ymm23
+	vmovdqu64 ymm23, ymm12
+	vmovdqu64 ymm12, ymm10
+	vmovdqu64 ymm10, ymm25
+	vmovdqu64 ymm25, ymm24
+	vmovdqu64 ymm24, ymm18
+	vmovdqu64 ymm18, ymm14
+	vmovdqu64 ymm14, ymm17
+	vmovdqu64 ymm17, ymm0
+	// next turn, until the last round constant is done
+	add rax, 32
+	lea rcx, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x4_round_constants) + 768]
+	cmp rax, rcx
+	jne LOCAL(sponge_keccakf1600_amd64_avx512_x4_absorb136_blocks_rounds)
+	// ---- end of round ----
+	// every state's next block
+	add r8, 136
+	add r9, 136
+	add r10, 136
+	add r11, 136
+	sub rdx, 1
+	jne LOCAL(sponge_keccakf1600_amd64_avx512_x4_absorb136_blocks_block)
+LOCAL(sponge_keccakf1600_amd64_avx512_x4_absorb136_blocks_done):
+
+	// Every lane is back in its first register: store them, then clear the vector
+	// registers.
+	vmovdqu64 ymmword ptr [rdi], ymm7
+	vmovdqu64 ymmword ptr [rdi + 32], ymm8
+	vmovdqu64 ymmword ptr [rdi + 64], ymm9
+	vmovdqu64 ymmword ptr [rdi + 96], ymm10
+	vmovdqu64 ymmword ptr [rdi + 128], ymm11
+	vmovdqu64 ymmword ptr [rdi + 160], ymm12
+	vmovdqu64 ymmword ptr [rdi + 192], ymm13
+	vmovdqu64 ymmword ptr [rdi + 224], ymm14
+	vmovdqu64 ymmword ptr [rdi + 256], ymm15
+	vmovdqu64 ymmword ptr [rdi + 288], ymm16
+	vmovdqu64 ymmword ptr [rdi + 320], ymm17
+	vmovdqu64 ymmword ptr [rdi + 352], ymm18
+	vmovdqu64 ymmword ptr [rdi + 384], ymm19
+	vmovdqu64 ymmword ptr [rdi + 416], ymm20
+	vmovdqu64 ymmword ptr [rdi + 448], ymm21
+	vmovdqu64 ymmword ptr [rdi + 480], ymm22
+	vmovdqu64 ymmword ptr [rdi + 512], ymm23
+	vmovdqu64 ymmword ptr [rdi + 544], ymm24
+	vmovdqu64 ymmword ptr [rdi + 576], ymm25
+	vmovdqu64 ymmword ptr [rdi + 608], ymm26
+	vmovdqu64 ymmword ptr [rdi + 640], ymm27
+	vmovdqu64 ymmword ptr [rdi + 672], ymm28
+	vmovdqu64 ymmword ptr [rdi + 704], ymm29
+	vmovdqu64 ymmword ptr [rdi + 736], ymm30
+	vmovdqu64 ymmword ptr [rdi + 768], ymm31
+	vpxorq zmm16, zmm16, zmm16
+	vpxorq zmm17, zmm17, zmm17
+	vpxorq zmm18, zmm18, zmm18
+	vpxorq zmm19, zmm19, zmm19
+	vpxorq zmm20, zmm20, zmm20
+	vpxorq zmm21, zmm21, zmm21
+	vpxorq zmm22, zmm22, zmm22
+	vpxorq zmm23, zmm23, zmm23
+	vpxorq zmm24, zmm24, zmm24
+	vpxorq zmm25, zmm25, zmm25
+	vpxorq zmm26, zmm26, zmm26
+	vpxorq zmm27, zmm27, zmm27
+	vpxorq zmm28, zmm28, zmm28
+	vpxorq zmm29, zmm29, zmm29
+	vpxorq zmm30, zmm30, zmm30
+	vpxorq zmm31, zmm31, zmm31
+	vzeroall
+	// No lane stays in a register: clear the caller-saved ones written.
+	xor eax, eax
+	xor ecx, ecx
+	xor edx, edx
+	xor r8d, r8d
+	xor r9d, r9d
+	xor r10d, r10d
+	xor r11d, r11d
+	ret
+	.cfi_endproc
+	SEH_ENDPROC
+	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb136_blocks))
+
+// For each of block_count blocks: XOR the next 21 lanes of blocks[s] into state s for each of the 4 states, then Keccak-f[1600] on each (ParallelHash128's leaves).
+// void sponge_keccakf1600_amd64_avx512_x4_absorb168_blocks(uint64_t state[100], const uint8_t* const blocks[4], size_t block_count)
+// entry: absorb keccak-f1600 rounds=24 rate=168 lanes=4
+	.globl SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb168_blocks)
+	HIDDEN(SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb168_blocks))
+	FUNCTION_TYPE(SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb168_blocks))
+	.p2align 5
+SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb168_blocks):
+	.cfi_startproc
+	SEH_PROC(SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb168_blocks))
+	endbr64
+	// The block pointers (rsi, the array, last), then the lanes.
+	SEH_ENDPROLOGUE
+	mov r8, qword ptr [rsi]
+	mov r9, qword ptr [rsi + 8]
+	mov r10, qword ptr [rsi + 16]
+	mov r11, qword ptr [rsi + 24]
+	vmovdqu64 ymm7, ymmword ptr [rdi]
+	vmovdqu64 ymm8, ymmword ptr [rdi + 32]
+	vmovdqu64 ymm9, ymmword ptr [rdi + 64]
+	vmovdqu64 ymm10, ymmword ptr [rdi + 96]
+	vmovdqu64 ymm11, ymmword ptr [rdi + 128]
+	vmovdqu64 ymm12, ymmword ptr [rdi + 160]
+	vmovdqu64 ymm13, ymmword ptr [rdi + 192]
+	vmovdqu64 ymm14, ymmword ptr [rdi + 224]
+	vmovdqu64 ymm15, ymmword ptr [rdi + 256]
+	vmovdqu64 ymm16, ymmword ptr [rdi + 288]
+	vmovdqu64 ymm17, ymmword ptr [rdi + 320]
+	vmovdqu64 ymm18, ymmword ptr [rdi + 352]
+	vmovdqu64 ymm19, ymmword ptr [rdi + 384]
+	vmovdqu64 ymm20, ymmword ptr [rdi + 416]
+	vmovdqu64 ymm21, ymmword ptr [rdi + 448]
+	vmovdqu64 ymm22, ymmword ptr [rdi + 480]
+	vmovdqu64 ymm23, ymmword ptr [rdi + 512]
+	vmovdqu64 ymm24, ymmword ptr [rdi + 544]
+	vmovdqu64 ymm25, ymmword ptr [rdi + 576]
+	vmovdqu64 ymm26, ymmword ptr [rdi + 608]
+	vmovdqu64 ymm27, ymmword ptr [rdi + 640]
+	vmovdqu64 ymm28, ymmword ptr [rdi + 672]
+	vmovdqu64 ymm29, ymmword ptr [rdi + 704]
+	vmovdqu64 ymm30, ymmword ptr [rdi + 736]
+	vmovdqu64 ymm31, ymmword ptr [rdi + 768]
+	cmp rdx, 0
+	je LOCAL(sponge_keccakf1600_amd64_avx512_x4_absorb168_blocks_done)
+LOCAL(sponge_keccakf1600_amd64_avx512_x4_absorb168_blocks_block):
+	// the lines of each state's next block, asked for ahead of their use
+	prefetcht0 byte ptr [r8 + 168]
+	prefetcht0 byte ptr [r8 + 232]
+	prefetcht0 byte ptr [r8 + 296]
+	prefetcht0 byte ptr [r9 + 168]
+	prefetcht0 byte ptr [r9 + 232]
+	prefetcht0 byte ptr [r9 + 296]
+	prefetcht0 byte ptr [r10 + 168]
+	prefetcht0 byte ptr [r10 + 232]
+	prefetcht0 byte ptr [r10 + 296]
+	prefetcht0 byte ptr [r11 + 168]
+	prefetcht0 byte ptr [r11 + 232]
+	prefetcht0 byte ptr [r11 + 296]
+	vmovq xmm0, qword ptr [r8]
+	vpinsrq xmm0, xmm0, qword ptr [r9], 1
+	vmovq xmm1, qword ptr [r10]
+	vpinsrq xmm1, xmm1, qword ptr [r11], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm7, ymm7, ymm0
+	vmovq xmm0, qword ptr [r8 + 8]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 8], 1
+	vmovq xmm1, qword ptr [r10 + 8]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 8], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm8, ymm8, ymm0
+	vmovq xmm0, qword ptr [r8 + 16]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 16], 1
+	vmovq xmm1, qword ptr [r10 + 16]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 16], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm9, ymm9, ymm0
+	vmovq xmm0, qword ptr [r8 + 24]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 24], 1
+	vmovq xmm1, qword ptr [r10 + 24]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 24], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm10, ymm10, ymm0
+	vmovq xmm0, qword ptr [r8 + 32]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 32], 1
+	vmovq xmm1, qword ptr [r10 + 32]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 32], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm11, ymm11, ymm0
+	vmovq xmm0, qword ptr [r8 + 40]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 40], 1
+	vmovq xmm1, qword ptr [r10 + 40]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 40], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm12, ymm12, ymm0
+	vmovq xmm0, qword ptr [r8 + 48]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 48], 1
+	vmovq xmm1, qword ptr [r10 + 48]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 48], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm13, ymm13, ymm0
+	vmovq xmm0, qword ptr [r8 + 56]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 56], 1
+	vmovq xmm1, qword ptr [r10 + 56]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 56], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm14, ymm14, ymm0
+	vmovq xmm0, qword ptr [r8 + 64]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 64], 1
+	vmovq xmm1, qword ptr [r10 + 64]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 64], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm15, ymm15, ymm0
+	vmovq xmm0, qword ptr [r8 + 72]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 72], 1
+	vmovq xmm1, qword ptr [r10 + 72]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 72], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm16, ymm16, ymm0
+	vmovq xmm0, qword ptr [r8 + 80]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 80], 1
+	vmovq xmm1, qword ptr [r10 + 80]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 80], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm17, ymm17, ymm0
+	vmovq xmm0, qword ptr [r8 + 88]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 88], 1
+	vmovq xmm1, qword ptr [r10 + 88]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 88], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm18, ymm18, ymm0
+	vmovq xmm0, qword ptr [r8 + 96]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 96], 1
+	vmovq xmm1, qword ptr [r10 + 96]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 96], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm19, ymm19, ymm0
+	vmovq xmm0, qword ptr [r8 + 104]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 104], 1
+	vmovq xmm1, qword ptr [r10 + 104]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 104], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm20, ymm20, ymm0
+	vmovq xmm0, qword ptr [r8 + 112]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 112], 1
+	vmovq xmm1, qword ptr [r10 + 112]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 112], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm21, ymm21, ymm0
+	vmovq xmm0, qword ptr [r8 + 120]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 120], 1
+	vmovq xmm1, qword ptr [r10 + 120]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 120], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm22, ymm22, ymm0
+	vmovq xmm0, qword ptr [r8 + 128]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 128], 1
+	vmovq xmm1, qword ptr [r10 + 128]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 128], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm23, ymm23, ymm0
+	vmovq xmm0, qword ptr [r8 + 136]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 136], 1
+	vmovq xmm1, qword ptr [r10 + 136]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 136], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm24, ymm24, ymm0
+	vmovq xmm0, qword ptr [r8 + 144]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 144], 1
+	vmovq xmm1, qword ptr [r10 + 144]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 144], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm25, ymm25, ymm0
+	vmovq xmm0, qword ptr [r8 + 152]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 152], 1
+	vmovq xmm1, qword ptr [r10 + 152]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 152], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm26, ymm26, ymm0
+	vmovq xmm0, qword ptr [r8 + 160]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 160], 1
+	vmovq xmm1, qword ptr [r10 + 160]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 160], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm27, ymm27, ymm0
+	lea rax, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x4_round_constants)]
+LOCAL(sponge_keccakf1600_amd64_avx512_x4_absorb168_blocks_rounds):
+
+	// ---- round 0 of the loop ----
+	// lanes 0..24 in ymm7 ymm8 ymm9 ymm10 ymm11 ymm12 ymm13 ymm14 ymm15 ymm16 ymm17 ymm18 ymm19 ymm20 ymm21 ymm22 ymm23 ymm24 ymm25 ymm26 ymm27 ymm28 ymm29 ymm30 ymm31
+	vpxorq ymm0, ymm7, ymm12
+	vpternlogq ymm0, ymm17, ymm22, 150
+	vpxorq ymm0, ymm0, ymm27
+	vpxorq ymm1, ymm8, ymm13
+	vpternlogq ymm1, ymm18, ymm23, 150
+	vpxorq ymm1, ymm1, ymm28
+	vpxorq ymm2, ymm9, ymm14
+	vpternlogq ymm2, ymm19, ymm24, 150
+	vpxorq ymm2, ymm2, ymm29
+	vpxorq ymm3, ymm10, ymm15
+	vpternlogq ymm3, ymm20, ymm25, 150
+	vpxorq ymm3, ymm3, ymm30
+	vpxorq ymm4, ymm11, ymm16
+	vpternlogq ymm4, ymm21, ymm26, 150
+	vpxorq ymm4, ymm4, ymm31                // C[0..4]
+	vprolq ymm5, ymm1, 1
+	vpternlogq ymm7, ymm4, ymm5, 150
+	vpternlogq ymm12, ymm4, ymm5, 150
+	vpternlogq ymm17, ymm4, ymm5, 150
+	vpternlogq ymm22, ymm4, ymm5, 150
+	vpternlogq ymm27, ymm4, ymm5, 150
+	vprolq ymm6, ymm2, 1
+	vpternlogq ymm8, ymm0, ymm6, 150
+	vpternlogq ymm13, ymm0, ymm6, 150
+	vpternlogq ymm18, ymm0, ymm6, 150
+	vpternlogq ymm23, ymm0, ymm6, 150
+	vpternlogq ymm28, ymm0, ymm6, 150
+	vprolq ymm5, ymm3, 1
+	vpternlogq ymm9, ymm1, ymm5, 150
+	vpternlogq ymm14, ymm1, ymm5, 150
+	vpternlogq ymm19, ymm1, ymm5, 150
+	vpternlogq ymm24, ymm1, ymm5, 150
+	vpternlogq ymm29, ymm1, ymm5, 150
+	vprolq ymm1, ymm4, 1
+	vpternlogq ymm10, ymm2, ymm1, 150
+	vpternlogq ymm15, ymm2, ymm1, 150
+	vpternlogq ymm20, ymm2, ymm1, 150
+	vpternlogq ymm25, ymm2, ymm1, 150
+	vpternlogq ymm30, ymm2, ymm1, 150
+	vprolq ymm2, ymm0, 1
+	vpternlogq ymm11, ymm3, ymm2, 150
+	vpternlogq ymm16, ymm3, ymm2, 150
+	vpternlogq ymm21, ymm3, ymm2, 150
+	vpternlogq ymm26, ymm3, ymm2, 150
+	vpternlogq ymm31, ymm3, ymm2, 150
+	// rho, then chi row 0 -> lanes 0..4
+	vprolq ymm13, ymm13, 44
+	vprolq ymm19, ymm19, 43
+	vprolq ymm25, ymm25, 21
+	vprolq ymm31, ymm31, 14
+	vmovdqu64 ymm0, ymm7
+	vmovdqu64 ymm1, ymm13
+	vpternlogq ymm7, ymm13, ymm19, 210
+	vpxorq ymm7, ymm7, ymmword ptr [rax]    // iota
+	vpternlogq ymm13, ymm19, ymm25, 210
+	vpternlogq ymm19, ymm25, ymm31, 210
+	vpternlogq ymm25, ymm31, ymm0, 210
+	vpternlogq ymm31, ymm0, ymm1, 210
+	// rho, then chi row 1 -> lanes 5..9
+	vprolq ymm10, ymm10, 28
+	vprolq ymm16, ymm16, 20
+	vprolq ymm17, ymm17, 3
+	vprolq ymm23, ymm23, 45
+	vprolq ymm29, ymm29, 61
+	vmovdqu64 ymm0, ymm10
+	vmovdqu64 ymm1, ymm16
+	vpternlogq ymm10, ymm16, ymm17, 210
+	vpternlogq ymm16, ymm17, ymm23, 210
+	vpternlogq ymm17, ymm23, ymm29, 210
+	vpternlogq ymm23, ymm29, ymm0, 210
+	vpternlogq ymm29, ymm0, ymm1, 210
+	// rho, then chi row 2 -> lanes 10..14
+	vprolq ymm8, ymm8, 1
+	vprolq ymm14, ymm14, 6
+	vprolq ymm20, ymm20, 25
+	vprolq ymm26, ymm26, 8
+	vprolq ymm27, ymm27, 18
+	vmovdqu64 ymm0, ymm8
+	vmovdqu64 ymm1, ymm14
+	vpternlogq ymm8, ymm14, ymm20, 210
+	vpternlogq ymm14, ymm20, ymm26, 210
+	vpternlogq ymm20, ymm26, ymm27, 210
+	vpternlogq ymm26, ymm27, ymm0, 210
+	vpternlogq ymm27, ymm0, ymm1, 210
+	// rho, then chi row 3 -> lanes 15..19
+	vprolq ymm11, ymm11, 27
+	vprolq ymm12, ymm12, 36
+	vprolq ymm18, ymm18, 10
+	vprolq ymm24, ymm24, 15
+	vprolq ymm30, ymm30, 56
+	vmovdqu64 ymm0, ymm11
+	vmovdqu64 ymm1, ymm12
+	vpternlogq ymm11, ymm12, ymm18, 210
+	vpternlogq ymm12, ymm18, ymm24, 210
+	vpternlogq ymm18, ymm24, ymm30, 210
+	vpternlogq ymm24, ymm30, ymm0, 210
+	vpternlogq ymm30, ymm0, ymm1, 210
+	// rho, then chi row 4 -> lanes 20..24
+	vprolq ymm9, ymm9, 62
+	vprolq ymm15, ymm15, 55
+	vprolq ymm21, ymm21, 39
+	vprolq ymm22, ymm22, 41
+	vprolq ymm28, ymm28, 2
+	vmovdqu64 ymm0, ymm9
+	vmovdqu64 ymm1, ymm15
+	vpternlogq ymm9, ymm15, ymm21, 210
+	vpternlogq ymm15, ymm21, ymm22, 210
+	vpternlogq ymm21, ymm22, ymm28, 210
+	vpternlogq ymm22, ymm28, ymm0, 210
+	vpternlogq ymm28, ymm0, ymm1, 210
+	// pi: each lane back to its register for the next turn
+	vmovdqu64 ymm0, ymm8
+	vmovdqu64 ymm8, ymm13
+	vmovdqu64 ymm13, ymm16
+	vmovdqu64 ymm16, ymm29
+	vmovdqu64 ymm29, ymm21
+	vmovdqu64 ymm21, ymm27
+	vmovdqu64 ymm27, ymm9
+	vmovdqu64 ymm9, ymm19
+	vmovdqu64 ymm19, ymm20
+	vmovdqu64 ymm20, ymm26
+	vmovdqu64 ymm26, ymm30
+	vmovdqu64 ymm30, ymm22
+	vmovdqu64 ymm22, ymm11
+	vmovdqu64 ymm11, ymm31
+	vmovdqu64 ymm31, ymm28
+	vmovdqu64 ymm28, ymm15
+	vmovdqu64 ymm15, ymm23
+	vmovdqu64 ymm23, ymm12
+	vmovdqu64 ymm12, ymm10
+	vmovdqu64 ymm10, ymm25
+	vmovdqu64 ymm25, ymm24
+	vmovdqu64 ymm24, ymm18
+	vmovdqu64 ymm18, ymm14
+	vmovdqu64 ymm14, ymm17
+	vmovdqu64 ymm17, ymm0
+	// next turn, until the last round constant is done
+	add rax, 32
+	lea rcx, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x4_round_constants) + 768]
+	cmp rax, rcx
+	jne LOCAL(sponge_keccakf1600_amd64_avx512_x4_absorb168_blocks_rounds)
+	// ---- end of round ----
+	// every state's next block
+	add r8, 168
+	add r9, 168
+	add r10, 168
+	add r11, 168
+	sub rdx, 1
+	jne LOCAL(sponge_keccakf1600_amd64_avx512_x4_absorb168_blocks_block)
+LOCAL(sponge_keccakf1600_amd64_avx512_x4_absorb168_blocks_done):
+
+	// Every lane is back in its first register: store them, then clear the vector
+	// registers.
+	vmovdqu64 ymmword ptr [rdi], ymm7
+	vmovdqu64 ymmword ptr [rdi + 32], ymm8
+	vmovdqu64 ymmword ptr [rdi + 64], ymm9
+	vmovdqu64 ymmword ptr [rdi + 96], ymm10
+	vmovdqu64 ymmword ptr [rdi + 128], ymm11
+	vmovdqu64 ymmword ptr [rdi + 160], ymm12
+	vmovdqu64 ymmword ptr [rdi + 192], ymm13
+	vmovdqu64 ymmword ptr [rdi + 224], ymm14
+	vmovdqu64 ymmword ptr [rdi + 256], ymm15
+	vmovdqu64 ymmword ptr [rdi + 288], ymm16
+	vmovdqu64 ymmword ptr [rdi + 320], ymm17
+	vmovdqu64 ymmword ptr [rdi + 352], ymm18
+	vmovdqu64 ymmword ptr [rdi + 384], ymm19
+	vmovdqu64 ymmword ptr [rdi + 416], ymm20
+	vmovdqu64 ymmword ptr [rdi + 448], ymm21
+	vmovdqu64 ymmword ptr [rdi + 480], ymm22
+	vmovdqu64 ymmword ptr [rdi + 512], ymm23
+	vmovdqu64 ymmword ptr [rdi + 544], ymm24
+	vmovdqu64 ymmword ptr [rdi + 576], ymm25
+	vmovdqu64 ymmword ptr [rdi + 608], ymm26
+	vmovdqu64 ymmword ptr [rdi + 640], ymm27
+	vmovdqu64 ymmword ptr [rdi + 672], ymm28
+	vmovdqu64 ymmword ptr [rdi + 704], ymm29
+	vmovdqu64 ymmword ptr [rdi + 736], ymm30
+	vmovdqu64 ymmword ptr [rdi + 768], ymm31
+	vpxorq zmm16, zmm16, zmm16
+	vpxorq zmm17, zmm17, zmm17
+	vpxorq zmm18, zmm18, zmm18
+	vpxorq zmm19, zmm19, zmm19
+	vpxorq zmm20, zmm20, zmm20
+	vpxorq zmm21, zmm21, zmm21
+	vpxorq zmm22, zmm22, zmm22
+	vpxorq zmm23, zmm23, zmm23
+	vpxorq zmm24, zmm24, zmm24
+	vpxorq zmm25, zmm25, zmm25
+	vpxorq zmm26, zmm26, zmm26
+	vpxorq zmm27, zmm27, zmm27
+	vpxorq zmm28, zmm28, zmm28
+	vpxorq zmm29, zmm29, zmm29
+	vpxorq zmm30, zmm30, zmm30
+	vpxorq zmm31, zmm31, zmm31
+	vzeroall
+	// No lane stays in a register: clear the caller-saved ones written.
+	xor eax, eax
+	xor ecx, ecx
+	xor edx, edx
+	xor r8d, r8d
+	xor r9d, r9d
+	xor r10d, r10d
+	xor r11d, r11d
+	ret
+	.cfi_endproc
+	SEH_ENDPROC
+	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb168_blocks))
+
 // Keccak-p[1600, 12] on each of the 4 lane-interleaved states at state.
 // void sponge_keccakp1600_12_amd64_avx512_x4(uint64_t state[100])
 // entry: permute keccak-p1600 rounds=12 rate=0 lanes=4
@@ -1388,6 +2184,776 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4_absorb168):
 	.cfi_endproc
 	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4_absorb168))
+
+// For each of block_count blocks: XOR the next 17 lanes of blocks[s] into state s for each of the 4 states, then Keccak-p[1600, 12] on each (KT256's leaves).
+// void sponge_keccakp1600_12_amd64_avx512_x4_absorb136_blocks(uint64_t state[100], const uint8_t* const blocks[4], size_t block_count)
+// entry: absorb keccak-p1600 rounds=12 rate=136 lanes=4
+	.globl SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4_absorb136_blocks)
+	HIDDEN(SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4_absorb136_blocks))
+	FUNCTION_TYPE(SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4_absorb136_blocks))
+	.p2align 5
+SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4_absorb136_blocks):
+	.cfi_startproc
+	SEH_PROC(SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4_absorb136_blocks))
+	endbr64
+	// The block pointers (rsi, the array, last), then the lanes.
+	SEH_ENDPROLOGUE
+	mov r8, qword ptr [rsi]
+	mov r9, qword ptr [rsi + 8]
+	mov r10, qword ptr [rsi + 16]
+	mov r11, qword ptr [rsi + 24]
+	vmovdqu64 ymm7, ymmword ptr [rdi]
+	vmovdqu64 ymm8, ymmword ptr [rdi + 32]
+	vmovdqu64 ymm9, ymmword ptr [rdi + 64]
+	vmovdqu64 ymm10, ymmword ptr [rdi + 96]
+	vmovdqu64 ymm11, ymmword ptr [rdi + 128]
+	vmovdqu64 ymm12, ymmword ptr [rdi + 160]
+	vmovdqu64 ymm13, ymmword ptr [rdi + 192]
+	vmovdqu64 ymm14, ymmword ptr [rdi + 224]
+	vmovdqu64 ymm15, ymmword ptr [rdi + 256]
+	vmovdqu64 ymm16, ymmword ptr [rdi + 288]
+	vmovdqu64 ymm17, ymmword ptr [rdi + 320]
+	vmovdqu64 ymm18, ymmword ptr [rdi + 352]
+	vmovdqu64 ymm19, ymmword ptr [rdi + 384]
+	vmovdqu64 ymm20, ymmword ptr [rdi + 416]
+	vmovdqu64 ymm21, ymmword ptr [rdi + 448]
+	vmovdqu64 ymm22, ymmword ptr [rdi + 480]
+	vmovdqu64 ymm23, ymmword ptr [rdi + 512]
+	vmovdqu64 ymm24, ymmword ptr [rdi + 544]
+	vmovdqu64 ymm25, ymmword ptr [rdi + 576]
+	vmovdqu64 ymm26, ymmword ptr [rdi + 608]
+	vmovdqu64 ymm27, ymmword ptr [rdi + 640]
+	vmovdqu64 ymm28, ymmword ptr [rdi + 672]
+	vmovdqu64 ymm29, ymmword ptr [rdi + 704]
+	vmovdqu64 ymm30, ymmword ptr [rdi + 736]
+	vmovdqu64 ymm31, ymmword ptr [rdi + 768]
+	cmp rdx, 0
+	je LOCAL(sponge_keccakp1600_12_amd64_avx512_x4_absorb136_blocks_done)
+LOCAL(sponge_keccakp1600_12_amd64_avx512_x4_absorb136_blocks_block):
+	// the lines of each state's next block, asked for ahead of their use
+	prefetcht0 byte ptr [r8 + 136]
+	prefetcht0 byte ptr [r8 + 200]
+	prefetcht0 byte ptr [r8 + 264]
+	prefetcht0 byte ptr [r9 + 136]
+	prefetcht0 byte ptr [r9 + 200]
+	prefetcht0 byte ptr [r9 + 264]
+	prefetcht0 byte ptr [r10 + 136]
+	prefetcht0 byte ptr [r10 + 200]
+	prefetcht0 byte ptr [r10 + 264]
+	prefetcht0 byte ptr [r11 + 136]
+	prefetcht0 byte ptr [r11 + 200]
+	prefetcht0 byte ptr [r11 + 264]
+	vmovq xmm0, qword ptr [r8]
+	vpinsrq xmm0, xmm0, qword ptr [r9], 1
+	vmovq xmm1, qword ptr [r10]
+	vpinsrq xmm1, xmm1, qword ptr [r11], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm7, ymm7, ymm0
+	vmovq xmm0, qword ptr [r8 + 8]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 8], 1
+	vmovq xmm1, qword ptr [r10 + 8]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 8], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm8, ymm8, ymm0
+	vmovq xmm0, qword ptr [r8 + 16]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 16], 1
+	vmovq xmm1, qword ptr [r10 + 16]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 16], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm9, ymm9, ymm0
+	vmovq xmm0, qword ptr [r8 + 24]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 24], 1
+	vmovq xmm1, qword ptr [r10 + 24]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 24], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm10, ymm10, ymm0
+	vmovq xmm0, qword ptr [r8 + 32]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 32], 1
+	vmovq xmm1, qword ptr [r10 + 32]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 32], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm11, ymm11, ymm0
+	vmovq xmm0, qword ptr [r8 + 40]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 40], 1
+	vmovq xmm1, qword ptr [r10 + 40]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 40], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm12, ymm12, ymm0
+	vmovq xmm0, qword ptr [r8 + 48]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 48], 1
+	vmovq xmm1, qword ptr [r10 + 48]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 48], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm13, ymm13, ymm0
+	vmovq xmm0, qword ptr [r8 + 56]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 56], 1
+	vmovq xmm1, qword ptr [r10 + 56]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 56], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm14, ymm14, ymm0
+	vmovq xmm0, qword ptr [r8 + 64]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 64], 1
+	vmovq xmm1, qword ptr [r10 + 64]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 64], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm15, ymm15, ymm0
+	vmovq xmm0, qword ptr [r8 + 72]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 72], 1
+	vmovq xmm1, qword ptr [r10 + 72]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 72], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm16, ymm16, ymm0
+	vmovq xmm0, qword ptr [r8 + 80]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 80], 1
+	vmovq xmm1, qword ptr [r10 + 80]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 80], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm17, ymm17, ymm0
+	vmovq xmm0, qword ptr [r8 + 88]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 88], 1
+	vmovq xmm1, qword ptr [r10 + 88]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 88], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm18, ymm18, ymm0
+	vmovq xmm0, qword ptr [r8 + 96]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 96], 1
+	vmovq xmm1, qword ptr [r10 + 96]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 96], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm19, ymm19, ymm0
+	vmovq xmm0, qword ptr [r8 + 104]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 104], 1
+	vmovq xmm1, qword ptr [r10 + 104]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 104], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm20, ymm20, ymm0
+	vmovq xmm0, qword ptr [r8 + 112]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 112], 1
+	vmovq xmm1, qword ptr [r10 + 112]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 112], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm21, ymm21, ymm0
+	vmovq xmm0, qword ptr [r8 + 120]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 120], 1
+	vmovq xmm1, qword ptr [r10 + 120]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 120], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm22, ymm22, ymm0
+	vmovq xmm0, qword ptr [r8 + 128]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 128], 1
+	vmovq xmm1, qword ptr [r10 + 128]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 128], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm23, ymm23, ymm0
+	lea rax, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x4_round_constants) + 384]
+LOCAL(sponge_keccakp1600_12_amd64_avx512_x4_absorb136_blocks_rounds):
+
+	// ---- round 0 of the loop ----
+	// lanes 0..24 in ymm7 ymm8 ymm9 ymm10 ymm11 ymm12 ymm13 ymm14 ymm15 ymm16 ymm17 ymm18 ymm19 ymm20 ymm21 ymm22 ymm23 ymm24 ymm25 ymm26 ymm27 ymm28 ymm29 ymm30 ymm31
+	vpxorq ymm0, ymm7, ymm12
+	vpternlogq ymm0, ymm17, ymm22, 150
+	vpxorq ymm0, ymm0, ymm27
+	vpxorq ymm1, ymm8, ymm13
+	vpternlogq ymm1, ymm18, ymm23, 150
+	vpxorq ymm1, ymm1, ymm28
+	vpxorq ymm2, ymm9, ymm14
+	vpternlogq ymm2, ymm19, ymm24, 150
+	vpxorq ymm2, ymm2, ymm29
+	vpxorq ymm3, ymm10, ymm15
+	vpternlogq ymm3, ymm20, ymm25, 150
+	vpxorq ymm3, ymm3, ymm30
+	vpxorq ymm4, ymm11, ymm16
+	vpternlogq ymm4, ymm21, ymm26, 150
+	vpxorq ymm4, ymm4, ymm31                // C[0..4]
+	vprolq ymm5, ymm1, 1
+	vpternlogq ymm7, ymm4, ymm5, 150
+	vpternlogq ymm12, ymm4, ymm5, 150
+	vpternlogq ymm17, ymm4, ymm5, 150
+	vpternlogq ymm22, ymm4, ymm5, 150
+	vpternlogq ymm27, ymm4, ymm5, 150
+	vprolq ymm6, ymm2, 1
+	vpternlogq ymm8, ymm0, ymm6, 150
+	vpternlogq ymm13, ymm0, ymm6, 150
+	vpternlogq ymm18, ymm0, ymm6, 150
+	vpternlogq ymm23, ymm0, ymm6, 150
+	vpternlogq ymm28, ymm0, ymm6, 150
+	vprolq ymm5, ymm3, 1
+	vpternlogq ymm9, ymm1, ymm5, 150
+	vpternlogq ymm14, ymm1, ymm5, 150
+	vpternlogq ymm19, ymm1, ymm5, 150
+	vpternlogq ymm24, ymm1, ymm5, 150
+	vpternlogq ymm29, ymm1, ymm5, 150
+	vprolq ymm1, ymm4, 1
+	vpternlogq ymm10, ymm2, ymm1, 150
+	vpternlogq ymm15, ymm2, ymm1, 150
+	vpternlogq ymm20, ymm2, ymm1, 150
+	vpternlogq ymm25, ymm2, ymm1, 150
+	vpternlogq ymm30, ymm2, ymm1, 150
+	vprolq ymm2, ymm0, 1
+	vpternlogq ymm11, ymm3, ymm2, 150
+	vpternlogq ymm16, ymm3, ymm2, 150
+	vpternlogq ymm21, ymm3, ymm2, 150
+	vpternlogq ymm26, ymm3, ymm2, 150
+	vpternlogq ymm31, ymm3, ymm2, 150
+	// rho, then chi row 0 -> lanes 0..4
+	vprolq ymm13, ymm13, 44
+	vprolq ymm19, ymm19, 43
+	vprolq ymm25, ymm25, 21
+	vprolq ymm31, ymm31, 14
+	vmovdqu64 ymm0, ymm7
+	vmovdqu64 ymm1, ymm13
+	vpternlogq ymm7, ymm13, ymm19, 210
+	vpxorq ymm7, ymm7, ymmword ptr [rax]    // iota
+	vpternlogq ymm13, ymm19, ymm25, 210
+	vpternlogq ymm19, ymm25, ymm31, 210
+	vpternlogq ymm25, ymm31, ymm0, 210
+	vpternlogq ymm31, ymm0, ymm1, 210
+	// rho, then chi row 1 -> lanes 5..9
+	vprolq ymm10, ymm10, 28
+	vprolq ymm16, ymm16, 20
+	vprolq ymm17, ymm17, 3
+	vprolq ymm23, ymm23, 45
+	vprolq ymm29, ymm29, 61
+	vmovdqu64 ymm0, ymm10
+	vmovdqu64 ymm1, ymm16
+	vpternlogq ymm10, ymm16, ymm17, 210
+	vpternlogq ymm16, ymm17, ymm23, 210
+	vpternlogq ymm17, ymm23, ymm29, 210
+	vpternlogq ymm23, ymm29, ymm0, 210
+	vpternlogq ymm29, ymm0, ymm1, 210
+	// rho, then chi row 2 -> lanes 10..14
+	vprolq ymm8, ymm8, 1
+	vprolq ymm14, ymm14, 6
+	vprolq ymm20, ymm20, 25
+	vprolq ymm26, ymm26, 8
+	vprolq ymm27, ymm27, 18
+	vmovdqu64 ymm0, ymm8
+	vmovdqu64 ymm1, ymm14
+	vpternlogq ymm8, ymm14, ymm20, 210
+	vpternlogq ymm14, ymm20, ymm26, 210
+	vpternlogq ymm20, ymm26, ymm27, 210
+	vpternlogq ymm26, ymm27, ymm0, 210
+	vpternlogq ymm27, ymm0, ymm1, 210
+	// rho, then chi row 3 -> lanes 15..19
+	vprolq ymm11, ymm11, 27
+	vprolq ymm12, ymm12, 36
+	vprolq ymm18, ymm18, 10
+	vprolq ymm24, ymm24, 15
+	vprolq ymm30, ymm30, 56
+	vmovdqu64 ymm0, ymm11
+	vmovdqu64 ymm1, ymm12
+	vpternlogq ymm11, ymm12, ymm18, 210
+	vpternlogq ymm12, ymm18, ymm24, 210
+	vpternlogq ymm18, ymm24, ymm30, 210
+	vpternlogq ymm24, ymm30, ymm0, 210
+	vpternlogq ymm30, ymm0, ymm1, 210
+	// rho, then chi row 4 -> lanes 20..24
+	vprolq ymm9, ymm9, 62
+	vprolq ymm15, ymm15, 55
+	vprolq ymm21, ymm21, 39
+	vprolq ymm22, ymm22, 41
+	vprolq ymm28, ymm28, 2
+	vmovdqu64 ymm0, ymm9
+	vmovdqu64 ymm1, ymm15
+	vpternlogq ymm9, ymm15, ymm21, 210
+	vpternlogq ymm15, ymm21, ymm22, 210
+	vpternlogq ymm21, ymm22, ymm28, 210
+	vpternlogq ymm22, ymm28, ymm0, 210
+	vpternlogq ymm28, ymm0, ymm1, 210
+	// pi: each lane back to its register for the next turn
+	vmovdqu64 ymm0, ymm8
+	vmovdqu64 ymm8, ymm13
+	vmovdqu64 ymm13, ymm16
+	vmovdqu64 ymm16, ymm29
+	vmovdqu64 ymm29, ymm21
+	vmovdqu64 ymm21, ymm27
+	vmovdqu64 ymm27, ymm9
+	vmovdqu64 ymm9, ymm19
+	vmovdqu64 ymm19, ymm20
+	vmovdqu64 ymm20, ymm26
+	vmovdqu64 ymm26, ymm30
+	vmovdqu64 ymm30, ymm22
+	vmovdqu64 ymm22, ymm11
+	vmovdqu64 ymm11, ymm31
+	vmovdqu64 ymm31, ymm28
+	vmovdqu64 ymm28, ymm15
+	vmovdqu64 ymm15, ymm23
+	vmovdqu64 ymm23, ymm12
+	vmovdqu64 ymm12, ymm10
+	vmovdqu64 ymm10, ymm25
+	vmovdqu64 ymm25, ymm24
+	vmovdqu64 ymm24, ymm18
+	vmovdqu64 ymm18, ymm14
+	vmovdqu64 ymm14, ymm17
+	vmovdqu64 ymm17, ymm0
+	// next turn, until the last round constant is done
+	add rax, 32
+	lea rcx, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x4_round_constants) + 768]
+	cmp rax, rcx
+	jne LOCAL(sponge_keccakp1600_12_amd64_avx512_x4_absorb136_blocks_rounds)
+	// ---- end of round ----
+	// every state's next block
+	add r8, 136
+	add r9, 136
+	add r10, 136
+	add r11, 136
+	sub rdx, 1
+	jne LOCAL(sponge_keccakp1600_12_amd64_avx512_x4_absorb136_blocks_block)
+LOCAL(sponge_keccakp1600_12_amd64_avx512_x4_absorb136_blocks_done):
+
+	// Every lane is back in its first register: store them, then clear the vector
+	// registers.
+	vmovdqu64 ymmword ptr [rdi], ymm7
+	vmovdqu64 ymmword ptr [rdi + 32], ymm8
+	vmovdqu64 ymmword ptr [rdi + 64], ymm9
+	vmovdqu64 ymmword ptr [rdi + 96], ymm10
+	vmovdqu64 ymmword ptr [rdi + 128], ymm11
+	vmovdqu64 ymmword ptr [rdi + 160], ymm12
+	vmovdqu64 ymmword ptr [rdi + 192], ymm13
+	vmovdqu64 ymmword ptr [rdi + 224], ymm14
+	vmovdqu64 ymmword ptr [rdi + 256], ymm15
+	vmovdqu64 ymmword ptr [rdi + 288], ymm16
+	vmovdqu64 ymmword ptr [rdi + 320], ymm17
+	vmovdqu64 ymmword ptr [rdi + 352], ymm18
+	vmovdqu64 ymmword ptr [rdi + 384], ymm19
+	vmovdqu64 ymmword ptr [rdi + 416], ymm20
+	vmovdqu64 ymmword ptr [rdi + 448], ymm21
+	vmovdqu64 ymmword ptr [rdi + 480], ymm22
+	vmovdqu64 ymmword ptr [rdi + 512], ymm23
+	vmovdqu64 ymmword ptr [rdi + 544], ymm24
+	vmovdqu64 ymmword ptr [rdi + 576], ymm25
+	vmovdqu64 ymmword ptr [rdi + 608], ymm26
+	vmovdqu64 ymmword ptr [rdi + 640], ymm27
+	vmovdqu64 ymmword ptr [rdi + 672], ymm28
+	vmovdqu64 ymmword ptr [rdi + 704], ymm29
+	vmovdqu64 ymmword ptr [rdi + 736], ymm30
+	vmovdqu64 ymmword ptr [rdi + 768], ymm31
+	vpxorq zmm16, zmm16, zmm16
+	vpxorq zmm17, zmm17, zmm17
+	vpxorq zmm18, zmm18, zmm18
+	vpxorq zmm19, zmm19, zmm19
+	vpxorq zmm20, zmm20, zmm20
+	vpxorq zmm21, zmm21, zmm21
+	vpxorq zmm22, zmm22, zmm22
+	vpxorq zmm23, zmm23, zmm23
+	vpxorq zmm24, zmm24, zmm24
+	vpxorq zmm25, zmm25, zmm25
+	vpxorq zmm26, zmm26, zmm26
+	vpxorq zmm27, zmm27, zmm27
+	vpxorq zmm28, zmm28, zmm28
+	vpxorq zmm29, zmm29, zmm29
+	vpxorq zmm30, zmm30, zmm30
+	vpxorq zmm31, zmm31, zmm31
+	vzeroall
+	// No lane stays in a register: clear the caller-saved ones written.
+	xor eax, eax
+	xor ecx, ecx
+	xor edx, edx
+	xor r8d, r8d
+	xor r9d, r9d
+	xor r10d, r10d
+	xor r11d, r11d
+	ret
+	.cfi_endproc
+	SEH_ENDPROC
+	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4_absorb136_blocks))
+
+// For each of block_count blocks: XOR the next 21 lanes of blocks[s] into state s for each of the 4 states, then Keccak-p[1600, 12] on each (KT128's leaves).
+// void sponge_keccakp1600_12_amd64_avx512_x4_absorb168_blocks(uint64_t state[100], const uint8_t* const blocks[4], size_t block_count)
+// entry: absorb keccak-p1600 rounds=12 rate=168 lanes=4
+	.globl SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4_absorb168_blocks)
+	HIDDEN(SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4_absorb168_blocks))
+	FUNCTION_TYPE(SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4_absorb168_blocks))
+	.p2align 5
+SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4_absorb168_blocks):
+	.cfi_startproc
+	SEH_PROC(SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4_absorb168_blocks))
+	endbr64
+	// The block pointers (rsi, the array, last), then the lanes.
+	SEH_ENDPROLOGUE
+	mov r8, qword ptr [rsi]
+	mov r9, qword ptr [rsi + 8]
+	mov r10, qword ptr [rsi + 16]
+	mov r11, qword ptr [rsi + 24]
+	vmovdqu64 ymm7, ymmword ptr [rdi]
+	vmovdqu64 ymm8, ymmword ptr [rdi + 32]
+	vmovdqu64 ymm9, ymmword ptr [rdi + 64]
+	vmovdqu64 ymm10, ymmword ptr [rdi + 96]
+	vmovdqu64 ymm11, ymmword ptr [rdi + 128]
+	vmovdqu64 ymm12, ymmword ptr [rdi + 160]
+	vmovdqu64 ymm13, ymmword ptr [rdi + 192]
+	vmovdqu64 ymm14, ymmword ptr [rdi + 224]
+	vmovdqu64 ymm15, ymmword ptr [rdi + 256]
+	vmovdqu64 ymm16, ymmword ptr [rdi + 288]
+	vmovdqu64 ymm17, ymmword ptr [rdi + 320]
+	vmovdqu64 ymm18, ymmword ptr [rdi + 352]
+	vmovdqu64 ymm19, ymmword ptr [rdi + 384]
+	vmovdqu64 ymm20, ymmword ptr [rdi + 416]
+	vmovdqu64 ymm21, ymmword ptr [rdi + 448]
+	vmovdqu64 ymm22, ymmword ptr [rdi + 480]
+	vmovdqu64 ymm23, ymmword ptr [rdi + 512]
+	vmovdqu64 ymm24, ymmword ptr [rdi + 544]
+	vmovdqu64 ymm25, ymmword ptr [rdi + 576]
+	vmovdqu64 ymm26, ymmword ptr [rdi + 608]
+	vmovdqu64 ymm27, ymmword ptr [rdi + 640]
+	vmovdqu64 ymm28, ymmword ptr [rdi + 672]
+	vmovdqu64 ymm29, ymmword ptr [rdi + 704]
+	vmovdqu64 ymm30, ymmword ptr [rdi + 736]
+	vmovdqu64 ymm31, ymmword ptr [rdi + 768]
+	cmp rdx, 0
+	je LOCAL(sponge_keccakp1600_12_amd64_avx512_x4_absorb168_blocks_done)
+LOCAL(sponge_keccakp1600_12_amd64_avx512_x4_absorb168_blocks_block):
+	// the lines of each state's next block, asked for ahead of their use
+	prefetcht0 byte ptr [r8 + 168]
+	prefetcht0 byte ptr [r8 + 232]
+	prefetcht0 byte ptr [r8 + 296]
+	prefetcht0 byte ptr [r9 + 168]
+	prefetcht0 byte ptr [r9 + 232]
+	prefetcht0 byte ptr [r9 + 296]
+	prefetcht0 byte ptr [r10 + 168]
+	prefetcht0 byte ptr [r10 + 232]
+	prefetcht0 byte ptr [r10 + 296]
+	prefetcht0 byte ptr [r11 + 168]
+	prefetcht0 byte ptr [r11 + 232]
+	prefetcht0 byte ptr [r11 + 296]
+	vmovq xmm0, qword ptr [r8]
+	vpinsrq xmm0, xmm0, qword ptr [r9], 1
+	vmovq xmm1, qword ptr [r10]
+	vpinsrq xmm1, xmm1, qword ptr [r11], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm7, ymm7, ymm0
+	vmovq xmm0, qword ptr [r8 + 8]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 8], 1
+	vmovq xmm1, qword ptr [r10 + 8]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 8], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm8, ymm8, ymm0
+	vmovq xmm0, qword ptr [r8 + 16]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 16], 1
+	vmovq xmm1, qword ptr [r10 + 16]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 16], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm9, ymm9, ymm0
+	vmovq xmm0, qword ptr [r8 + 24]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 24], 1
+	vmovq xmm1, qword ptr [r10 + 24]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 24], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm10, ymm10, ymm0
+	vmovq xmm0, qword ptr [r8 + 32]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 32], 1
+	vmovq xmm1, qword ptr [r10 + 32]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 32], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm11, ymm11, ymm0
+	vmovq xmm0, qword ptr [r8 + 40]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 40], 1
+	vmovq xmm1, qword ptr [r10 + 40]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 40], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm12, ymm12, ymm0
+	vmovq xmm0, qword ptr [r8 + 48]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 48], 1
+	vmovq xmm1, qword ptr [r10 + 48]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 48], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm13, ymm13, ymm0
+	vmovq xmm0, qword ptr [r8 + 56]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 56], 1
+	vmovq xmm1, qword ptr [r10 + 56]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 56], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm14, ymm14, ymm0
+	vmovq xmm0, qword ptr [r8 + 64]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 64], 1
+	vmovq xmm1, qword ptr [r10 + 64]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 64], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm15, ymm15, ymm0
+	vmovq xmm0, qword ptr [r8 + 72]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 72], 1
+	vmovq xmm1, qword ptr [r10 + 72]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 72], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm16, ymm16, ymm0
+	vmovq xmm0, qword ptr [r8 + 80]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 80], 1
+	vmovq xmm1, qword ptr [r10 + 80]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 80], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm17, ymm17, ymm0
+	vmovq xmm0, qword ptr [r8 + 88]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 88], 1
+	vmovq xmm1, qword ptr [r10 + 88]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 88], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm18, ymm18, ymm0
+	vmovq xmm0, qword ptr [r8 + 96]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 96], 1
+	vmovq xmm1, qword ptr [r10 + 96]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 96], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm19, ymm19, ymm0
+	vmovq xmm0, qword ptr [r8 + 104]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 104], 1
+	vmovq xmm1, qword ptr [r10 + 104]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 104], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm20, ymm20, ymm0
+	vmovq xmm0, qword ptr [r8 + 112]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 112], 1
+	vmovq xmm1, qword ptr [r10 + 112]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 112], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm21, ymm21, ymm0
+	vmovq xmm0, qword ptr [r8 + 120]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 120], 1
+	vmovq xmm1, qword ptr [r10 + 120]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 120], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm22, ymm22, ymm0
+	vmovq xmm0, qword ptr [r8 + 128]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 128], 1
+	vmovq xmm1, qword ptr [r10 + 128]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 128], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm23, ymm23, ymm0
+	vmovq xmm0, qword ptr [r8 + 136]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 136], 1
+	vmovq xmm1, qword ptr [r10 + 136]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 136], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm24, ymm24, ymm0
+	vmovq xmm0, qword ptr [r8 + 144]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 144], 1
+	vmovq xmm1, qword ptr [r10 + 144]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 144], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm25, ymm25, ymm0
+	vmovq xmm0, qword ptr [r8 + 152]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 152], 1
+	vmovq xmm1, qword ptr [r10 + 152]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 152], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm26, ymm26, ymm0
+	vmovq xmm0, qword ptr [r8 + 160]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 160], 1
+	vmovq xmm1, qword ptr [r10 + 160]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 160], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vpxorq ymm27, ymm27, ymm0
+	lea rax, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x4_round_constants) + 384]
+LOCAL(sponge_keccakp1600_12_amd64_avx512_x4_absorb168_blocks_rounds):
+
+	// ---- round 0 of the loop ----
+	// lanes 0..24 in ymm7 ymm8 ymm9 ymm10 ymm11 ymm12 ymm13 ymm14 ymm15 ymm16 ymm17 ymm18 ymm19 ymm20 ymm21 ymm22 ymm23 ymm24 ymm25 ymm26 ymm27 ymm28 ymm29 ymm30 ymm31
+	vpxorq ymm0, ymm7, ymm12
+	vpternlogq ymm0, ymm17, ymm22, 150
+	vpxorq ymm0, ymm0, ymm27
+	vpxorq ymm1, ymm8, ymm13
+	vpternlogq ymm1, ymm18, ymm23, 150
+	vpxorq ymm1, ymm1, ymm28
+	vpxorq ymm2, ymm9, ymm14
+	vpternlogq ymm2, ymm19, ymm24, 150
+	vpxorq ymm2, ymm2, ymm29
+	vpxorq ymm3, ymm10, ymm15
+	vpternlogq ymm3, ymm20, ymm25, 150
+	vpxorq ymm3, ymm3, ymm30
+	vpxorq ymm4, ymm11, ymm16
+	vpternlogq ymm4, ymm21, ymm26, 150
+	vpxorq ymm4, ymm4, ymm31                // C[0..4]
+	vprolq ymm5, ymm1, 1
+	vpternlogq ymm7, ymm4, ymm5, 150
+	vpternlogq ymm12, ymm4, ymm5, 150
+	vpternlogq ymm17, ymm4, ymm5, 150
+	vpternlogq ymm22, ymm4, ymm5, 150
+	vpternlogq ymm27, ymm4, ymm5, 150
+	vprolq ymm6, ymm2, 1
+	vpternlogq ymm8, ymm0, ymm6, 150
+	vpternlogq ymm13, ymm0, ymm6, 150
+	vpternlogq ymm18, ymm0, ymm6, 150
+	vpternlogq ymm23, ymm0, ymm6, 150
+	vpternlogq ymm28, ymm0, ymm6, 150
+	vprolq ymm5, ymm3, 1
+	vpternlogq ymm9, ymm1, ymm5, 150
+	vpternlogq ymm14, ymm1, ymm5, 150
+	vpternlogq ymm19, ymm1, ymm5, 150
+	vpternlogq ymm24, ymm1, ymm5, 150
+	vpternlogq ymm29, ymm1, ymm5, 150
+	vprolq ymm1, ymm4, 1
+	vpternlogq ymm10, ymm2, ymm1, 150
+	vpternlogq ymm15, ymm2, ymm1, 150
+	vpternlogq ymm20, ymm2, ymm1, 150
+	vpternlogq ymm25, ymm2, ymm1, 150
+	vpternlogq ymm30, ymm2, ymm1, 150
+	vprolq ymm2, ymm0, 1
+	vpternlogq ymm11, ymm3, ymm2, 150
+	vpternlogq ymm16, ymm3, ymm2, 150
+	vpternlogq ymm21, ymm3, ymm2, 150
+	vpternlogq ymm26, ymm3, ymm2, 150
+	vpternlogq ymm31, ymm3, ymm2, 150
+	// rho, then chi row 0 -> lanes 0..4
+	vprolq ymm13, ymm13, 44
+	vprolq ymm19, ymm19, 43
+	vprolq ymm25, ymm25, 21
+	vprolq ymm31, ymm31, 14
+	vmovdqu64 ymm0, ymm7
+	vmovdqu64 ymm1, ymm13
+	vpternlogq ymm7, ymm13, ymm19, 210
+	vpxorq ymm7, ymm7, ymmword ptr [rax]    // iota
+	vpternlogq ymm13, ymm19, ymm25, 210
+	vpternlogq ymm19, ymm25, ymm31, 210
+	vpternlogq ymm25, ymm31, ymm0, 210
+	vpternlogq ymm31, ymm0, ymm1, 210
+	// rho, then chi row 1 -> lanes 5..9
+	vprolq ymm10, ymm10, 28
+	vprolq ymm16, ymm16, 20
+	vprolq ymm17, ymm17, 3
+	vprolq ymm23, ymm23, 45
+	vprolq ymm29, ymm29, 61
+	vmovdqu64 ymm0, ymm10
+	vmovdqu64 ymm1, ymm16
+	vpternlogq ymm10, ymm16, ymm17, 210
+	vpternlogq ymm16, ymm17, ymm23, 210
+	vpternlogq ymm17, ymm23, ymm29, 210
+	vpternlogq ymm23, ymm29, ymm0, 210
+	vpternlogq ymm29, ymm0, ymm1, 210
+	// rho, then chi row 2 -> lanes 10..14
+	vprolq ymm8, ymm8, 1
+	vprolq ymm14, ymm14, 6
+	vprolq ymm20, ymm20, 25
+	vprolq ymm26, ymm26, 8
+	vprolq ymm27, ymm27, 18
+	vmovdqu64 ymm0, ymm8
+	vmovdqu64 ymm1, ymm14
+	vpternlogq ymm8, ymm14, ymm20, 210
+	vpternlogq ymm14, ymm20, ymm26, 210
+	vpternlogq ymm20, ymm26, ymm27, 210
+	vpternlogq ymm26, ymm27, ymm0, 210
+	vpternlogq ymm27, ymm0, ymm1, 210
+	// rho, then chi row 3 -> lanes 15..19
+	vprolq ymm11, ymm11, 27
+	vprolq ymm12, ymm12, 36
+	vprolq ymm18, ymm18, 10
+	vprolq ymm24, ymm24, 15
+	vprolq ymm30, ymm30, 56
+	vmovdqu64 ymm0, ymm11
+	vmovdqu64 ymm1, ymm12
+	vpternlogq ymm11, ymm12, ymm18, 210
+	vpternlogq ymm12, ymm18, ymm24, 210
+	vpternlogq ymm18, ymm24, ymm30, 210
+	vpternlogq ymm24, ymm30, ymm0, 210
+	vpternlogq ymm30, ymm0, ymm1, 210
+	// rho, then chi row 4 -> lanes 20..24
+	vprolq ymm9, ymm9, 62
+	vprolq ymm15, ymm15, 55
+	vprolq ymm21, ymm21, 39
+	vprolq ymm22, ymm22, 41
+	vprolq ymm28, ymm28, 2
+	vmovdqu64 ymm0, ymm9
+	vmovdqu64 ymm1, ymm15
+	vpternlogq ymm9, ymm15, ymm21, 210
+	vpternlogq ymm15, ymm21, ymm22, 210
+	vpternlogq ymm21, ymm22, ymm28, 210
+	vpternlogq ymm22, ymm28, ymm0, 210
+	vpternlogq ymm28, ymm0, ymm1, 210
+	// pi: each lane back to its register for the next turn
+	vmovdqu64 ymm0, ymm8
+	vmovdqu64 ymm8, ymm13
+	vmovdqu64 ymm13, ymm16
+	vmovdqu64 ymm16, ymm29
+	vmovdqu64 ymm29, ymm21
+	vmovdqu64 ymm21, ymm27
+	vmovdqu64 ymm27, ymm9
+	vmovdqu64 ymm9, ymm19
+	vmovdqu64 ymm19, ymm20
+	vmovdqu64 ymm20, ymm26
+	vmovdqu64 ymm26, ymm30
+	vmovdqu64 ymm30, ymm22
+	vmovdqu64 ymm22, ymm11
+	vmovdqu64 ymm11, ymm31
+	vmovdqu64 ymm31, ymm28
+	vmovdqu64 ymm28, ymm15
+	vmovdqu64 ymm15, ymm23
+	vmovdqu64 ymm23, ymm12
+	vmovdqu64 ymm12, ymm10
+	vmovdqu64 ymm10, ymm25
+	vmovdqu64 ymm25, ymm24
+	vmovdqu64 ymm24, ymm18
+	vmovdqu64 ymm18, ymm14
+	vmovdqu64 ymm14, ymm17
+	vmovdqu64 ymm17, ymm0
+	// next turn, until the last round constant is done
+	add rax, 32
+	lea rcx, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x4_round_constants) + 768]
+	cmp rax, rcx
+	jne LOCAL(sponge_keccakp1600_12_amd64_avx512_x4_absorb168_blocks_rounds)
+	// ---- end of round ----
+	// every state's next block
+	add r8, 168
+	add r9, 168
+	add r10, 168
+	add r11, 168
+	sub rdx, 1
+	jne LOCAL(sponge_keccakp1600_12_amd64_avx512_x4_absorb168_blocks_block)
+LOCAL(sponge_keccakp1600_12_amd64_avx512_x4_absorb168_blocks_done):
+
+	// Every lane is back in its first register: store them, then clear the vector
+	// registers.
+	vmovdqu64 ymmword ptr [rdi], ymm7
+	vmovdqu64 ymmword ptr [rdi + 32], ymm8
+	vmovdqu64 ymmword ptr [rdi + 64], ymm9
+	vmovdqu64 ymmword ptr [rdi + 96], ymm10
+	vmovdqu64 ymmword ptr [rdi + 128], ymm11
+	vmovdqu64 ymmword ptr [rdi + 160], ymm12
+	vmovdqu64 ymmword ptr [rdi + 192], ymm13
+	vmovdqu64 ymmword ptr [rdi + 224], ymm14
+	vmovdqu64 ymmword ptr [rdi + 256], ymm15
+	vmovdqu64 ymmword ptr [rdi + 288], ymm16
+	vmovdqu64 ymmword ptr [rdi + 320], ymm17
+	vmovdqu64 ymmword ptr [rdi + 352], ymm18
+	vmovdqu64 ymmword ptr [rdi + 384], ymm19
+	vmovdqu64 ymmword ptr [rdi + 416], ymm20
+	vmovdqu64 ymmword ptr [rdi + 448], ymm21
+	vmovdqu64 ymmword ptr [rdi + 480], ymm22
+	vmovdqu64 ymmword ptr [rdi + 512], ymm23
+	vmovdqu64 ymmword ptr [rdi + 544], ymm24
+	vmovdqu64 ymmword ptr [rdi + 576], ymm25
+	vmovdqu64 ymmword ptr [rdi + 608], ymm26
+	vmovdqu64 ymmword ptr [rdi + 640], ymm27
+	vmovdqu64 ymmword ptr [rdi + 672], ymm28
+	vmovdqu64 ymmword ptr [rdi + 704], ymm29
+	vmovdqu64 ymmword ptr [rdi + 736], ymm30
+	vmovdqu64 ymmword ptr [rdi + 768], ymm31
+	vpxorq zmm16, zmm16, zmm16
+	vpxorq zmm17, zmm17, zmm17
+	vpxorq zmm18, zmm18, zmm18
+	vpxorq zmm19, zmm19, zmm19
+	vpxorq zmm20, zmm20, zmm20
+	vpxorq zmm21, zmm21, zmm21
+	vpxorq zmm22, zmm22, zmm22
+	vpxorq zmm23, zmm23, zmm23
+	vpxorq zmm24, zmm24, zmm24
+	vpxorq zmm25, zmm25, zmm25
+	vpxorq zmm26, zmm26, zmm26
+	vpxorq zmm27, zmm27, zmm27
+	vpxorq zmm28, zmm28, zmm28
+	vpxorq zmm29, zmm29, zmm29
+	vpxorq zmm30, zmm30, zmm30
+	vpxorq zmm31, zmm31, zmm31
+	vzeroall
+	// No lane stays in a register: clear the caller-saved ones written.
+	xor eax, eax
+	xor ecx, ecx
+	xor edx, edx
+	xor r8d, r8d
+	xor r9d, r9d
+	xor r10d, r10d
+	xor r11d, r11d
+	ret
+	.cfi_endproc
+	SEH_ENDPROC
+	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4_absorb168_blocks))
 
 // iota's round constants, one per round, once per state
 	.p2align 6
@@ -1814,6 +3380,116 @@ WIN64_SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb168):
 	ret
 	SEH_ENDPROC
 
+// Windows x64 entry: For each of block_count blocks: XOR the next 17 lanes of blocks[s] into state s for each of the 4 states, then Keccak-f[1600] on each (ParallelHash256's leaves).
+// void sponge_keccakf1600_amd64_avx512_x4_absorb136_blocks(uint64_t state[100], const uint8_t* const blocks[4], size_t block_count)
+	.globl WIN64_SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb136_blocks)
+	FUNCTION_TYPE(WIN64_SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb136_blocks))
+	.p2align 4
+WIN64_SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb136_blocks):
+	SEH_PROC(WIN64_SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb136_blocks))
+	// rdi and rsi are callee-saved on Windows, argument registers in System V.
+	push rdi
+	SEH_PUSHREG(rdi)
+	push rsi
+	SEH_PUSHREG(rsi)
+	sub rsp, 168
+	SEH_STACKALLOC(168)
+	vmovdqu xmmword ptr [rsp], xmm6         // xmm6-xmm15: callee-saved on Windows, written by the kernel
+	SEH_SAVEXMM(xmm6, 0)
+	vmovdqu xmmword ptr [rsp + 16], xmm7
+	SEH_SAVEXMM(xmm7, 16)
+	vmovdqu xmmword ptr [rsp + 32], xmm8
+	SEH_SAVEXMM(xmm8, 32)
+	vmovdqu xmmword ptr [rsp + 48], xmm9
+	SEH_SAVEXMM(xmm9, 48)
+	vmovdqu xmmword ptr [rsp + 64], xmm10
+	SEH_SAVEXMM(xmm10, 64)
+	vmovdqu xmmword ptr [rsp + 80], xmm11
+	SEH_SAVEXMM(xmm11, 80)
+	vmovdqu xmmword ptr [rsp + 96], xmm12
+	SEH_SAVEXMM(xmm12, 96)
+	vmovdqu xmmword ptr [rsp + 112], xmm13
+	SEH_SAVEXMM(xmm13, 112)
+	vmovdqu xmmword ptr [rsp + 128], xmm14
+	SEH_SAVEXMM(xmm14, 128)
+	vmovdqu xmmword ptr [rsp + 144], xmm15
+	SEH_SAVEXMM(xmm15, 144)
+	SEH_ENDPROLOGUE
+	mov rdi, rcx                            // state
+	mov rsi, rdx                            // blocks
+	mov rdx, r8                             // block_count
+	call SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb136_blocks)
+	vmovdqu xmm6, xmmword ptr [rsp]
+	vmovdqu xmm7, xmmword ptr [rsp + 16]
+	vmovdqu xmm8, xmmword ptr [rsp + 32]
+	vmovdqu xmm9, xmmword ptr [rsp + 48]
+	vmovdqu xmm10, xmmword ptr [rsp + 64]
+	vmovdqu xmm11, xmmword ptr [rsp + 80]
+	vmovdqu xmm12, xmmword ptr [rsp + 96]
+	vmovdqu xmm13, xmmword ptr [rsp + 112]
+	vmovdqu xmm14, xmmword ptr [rsp + 128]
+	vmovdqu xmm15, xmmword ptr [rsp + 144]
+	add rsp, 168
+	pop rsi
+	pop rdi
+	ret
+	SEH_ENDPROC
+
+// Windows x64 entry: For each of block_count blocks: XOR the next 21 lanes of blocks[s] into state s for each of the 4 states, then Keccak-f[1600] on each (ParallelHash128's leaves).
+// void sponge_keccakf1600_amd64_avx512_x4_absorb168_blocks(uint64_t state[100], const uint8_t* const blocks[4], size_t block_count)
+	.globl WIN64_SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb168_blocks)
+	FUNCTION_TYPE(WIN64_SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb168_blocks))
+	.p2align 4
+WIN64_SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb168_blocks):
+	SEH_PROC(WIN64_SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb168_blocks))
+	// rdi and rsi are callee-saved on Windows, argument registers in System V.
+	push rdi
+	SEH_PUSHREG(rdi)
+	push rsi
+	SEH_PUSHREG(rsi)
+	sub rsp, 168
+	SEH_STACKALLOC(168)
+	vmovdqu xmmword ptr [rsp], xmm6         // xmm6-xmm15: callee-saved on Windows, written by the kernel
+	SEH_SAVEXMM(xmm6, 0)
+	vmovdqu xmmword ptr [rsp + 16], xmm7
+	SEH_SAVEXMM(xmm7, 16)
+	vmovdqu xmmword ptr [rsp + 32], xmm8
+	SEH_SAVEXMM(xmm8, 32)
+	vmovdqu xmmword ptr [rsp + 48], xmm9
+	SEH_SAVEXMM(xmm9, 48)
+	vmovdqu xmmword ptr [rsp + 64], xmm10
+	SEH_SAVEXMM(xmm10, 64)
+	vmovdqu xmmword ptr [rsp + 80], xmm11
+	SEH_SAVEXMM(xmm11, 80)
+	vmovdqu xmmword ptr [rsp + 96], xmm12
+	SEH_SAVEXMM(xmm12, 96)
+	vmovdqu xmmword ptr [rsp + 112], xmm13
+	SEH_SAVEXMM(xmm13, 112)
+	vmovdqu xmmword ptr [rsp + 128], xmm14
+	SEH_SAVEXMM(xmm14, 128)
+	vmovdqu xmmword ptr [rsp + 144], xmm15
+	SEH_SAVEXMM(xmm15, 144)
+	SEH_ENDPROLOGUE
+	mov rdi, rcx                            // state
+	mov rsi, rdx                            // blocks
+	mov rdx, r8                             // block_count
+	call SYMBOL(sponge_keccakf1600_amd64_avx512_x4_absorb168_blocks)
+	vmovdqu xmm6, xmmword ptr [rsp]
+	vmovdqu xmm7, xmmword ptr [rsp + 16]
+	vmovdqu xmm8, xmmword ptr [rsp + 32]
+	vmovdqu xmm9, xmmword ptr [rsp + 48]
+	vmovdqu xmm10, xmmword ptr [rsp + 64]
+	vmovdqu xmm11, xmmword ptr [rsp + 80]
+	vmovdqu xmm12, xmmword ptr [rsp + 96]
+	vmovdqu xmm13, xmmword ptr [rsp + 112]
+	vmovdqu xmm14, xmmword ptr [rsp + 128]
+	vmovdqu xmm15, xmmword ptr [rsp + 144]
+	add rsp, 168
+	pop rsi
+	pop rdi
+	ret
+	SEH_ENDPROC
+
 // Windows x64 entry: Keccak-p[1600, 12] on each of the 4 lane-interleaved states at state.
 // void sponge_keccakp1600_12_amd64_avx512_x4(uint64_t state[100])
 	.globl WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4)
@@ -1959,6 +3635,116 @@ WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4_absorb168):
 	mov rdi, rcx                            // state
 	mov rsi, rdx                            // blocks
 	call SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4_absorb168)
+	vmovdqu xmm6, xmmword ptr [rsp]
+	vmovdqu xmm7, xmmword ptr [rsp + 16]
+	vmovdqu xmm8, xmmword ptr [rsp + 32]
+	vmovdqu xmm9, xmmword ptr [rsp + 48]
+	vmovdqu xmm10, xmmword ptr [rsp + 64]
+	vmovdqu xmm11, xmmword ptr [rsp + 80]
+	vmovdqu xmm12, xmmword ptr [rsp + 96]
+	vmovdqu xmm13, xmmword ptr [rsp + 112]
+	vmovdqu xmm14, xmmword ptr [rsp + 128]
+	vmovdqu xmm15, xmmword ptr [rsp + 144]
+	add rsp, 168
+	pop rsi
+	pop rdi
+	ret
+	SEH_ENDPROC
+
+// Windows x64 entry: For each of block_count blocks: XOR the next 17 lanes of blocks[s] into state s for each of the 4 states, then Keccak-p[1600, 12] on each (KT256's leaves).
+// void sponge_keccakp1600_12_amd64_avx512_x4_absorb136_blocks(uint64_t state[100], const uint8_t* const blocks[4], size_t block_count)
+	.globl WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4_absorb136_blocks)
+	FUNCTION_TYPE(WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4_absorb136_blocks))
+	.p2align 4
+WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4_absorb136_blocks):
+	SEH_PROC(WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4_absorb136_blocks))
+	// rdi and rsi are callee-saved on Windows, argument registers in System V.
+	push rdi
+	SEH_PUSHREG(rdi)
+	push rsi
+	SEH_PUSHREG(rsi)
+	sub rsp, 168
+	SEH_STACKALLOC(168)
+	vmovdqu xmmword ptr [rsp], xmm6         // xmm6-xmm15: callee-saved on Windows, written by the kernel
+	SEH_SAVEXMM(xmm6, 0)
+	vmovdqu xmmword ptr [rsp + 16], xmm7
+	SEH_SAVEXMM(xmm7, 16)
+	vmovdqu xmmword ptr [rsp + 32], xmm8
+	SEH_SAVEXMM(xmm8, 32)
+	vmovdqu xmmword ptr [rsp + 48], xmm9
+	SEH_SAVEXMM(xmm9, 48)
+	vmovdqu xmmword ptr [rsp + 64], xmm10
+	SEH_SAVEXMM(xmm10, 64)
+	vmovdqu xmmword ptr [rsp + 80], xmm11
+	SEH_SAVEXMM(xmm11, 80)
+	vmovdqu xmmword ptr [rsp + 96], xmm12
+	SEH_SAVEXMM(xmm12, 96)
+	vmovdqu xmmword ptr [rsp + 112], xmm13
+	SEH_SAVEXMM(xmm13, 112)
+	vmovdqu xmmword ptr [rsp + 128], xmm14
+	SEH_SAVEXMM(xmm14, 128)
+	vmovdqu xmmword ptr [rsp + 144], xmm15
+	SEH_SAVEXMM(xmm15, 144)
+	SEH_ENDPROLOGUE
+	mov rdi, rcx                            // state
+	mov rsi, rdx                            // blocks
+	mov rdx, r8                             // block_count
+	call SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4_absorb136_blocks)
+	vmovdqu xmm6, xmmword ptr [rsp]
+	vmovdqu xmm7, xmmword ptr [rsp + 16]
+	vmovdqu xmm8, xmmword ptr [rsp + 32]
+	vmovdqu xmm9, xmmword ptr [rsp + 48]
+	vmovdqu xmm10, xmmword ptr [rsp + 64]
+	vmovdqu xmm11, xmmword ptr [rsp + 80]
+	vmovdqu xmm12, xmmword ptr [rsp + 96]
+	vmovdqu xmm13, xmmword ptr [rsp + 112]
+	vmovdqu xmm14, xmmword ptr [rsp + 128]
+	vmovdqu xmm15, xmmword ptr [rsp + 144]
+	add rsp, 168
+	pop rsi
+	pop rdi
+	ret
+	SEH_ENDPROC
+
+// Windows x64 entry: For each of block_count blocks: XOR the next 21 lanes of blocks[s] into state s for each of the 4 states, then Keccak-p[1600, 12] on each (KT128's leaves).
+// void sponge_keccakp1600_12_amd64_avx512_x4_absorb168_blocks(uint64_t state[100], const uint8_t* const blocks[4], size_t block_count)
+	.globl WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4_absorb168_blocks)
+	FUNCTION_TYPE(WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4_absorb168_blocks))
+	.p2align 4
+WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4_absorb168_blocks):
+	SEH_PROC(WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4_absorb168_blocks))
+	// rdi and rsi are callee-saved on Windows, argument registers in System V.
+	push rdi
+	SEH_PUSHREG(rdi)
+	push rsi
+	SEH_PUSHREG(rsi)
+	sub rsp, 168
+	SEH_STACKALLOC(168)
+	vmovdqu xmmword ptr [rsp], xmm6         // xmm6-xmm15: callee-saved on Windows, written by the kernel
+	SEH_SAVEXMM(xmm6, 0)
+	vmovdqu xmmword ptr [rsp + 16], xmm7
+	SEH_SAVEXMM(xmm7, 16)
+	vmovdqu xmmword ptr [rsp + 32], xmm8
+	SEH_SAVEXMM(xmm8, 32)
+	vmovdqu xmmword ptr [rsp + 48], xmm9
+	SEH_SAVEXMM(xmm9, 48)
+	vmovdqu xmmword ptr [rsp + 64], xmm10
+	SEH_SAVEXMM(xmm10, 64)
+	vmovdqu xmmword ptr [rsp + 80], xmm11
+	SEH_SAVEXMM(xmm11, 80)
+	vmovdqu xmmword ptr [rsp + 96], xmm12
+	SEH_SAVEXMM(xmm12, 96)
+	vmovdqu xmmword ptr [rsp + 112], xmm13
+	SEH_SAVEXMM(xmm13, 112)
+	vmovdqu xmmword ptr [rsp + 128], xmm14
+	SEH_SAVEXMM(xmm14, 128)
+	vmovdqu xmmword ptr [rsp + 144], xmm15
+	SEH_SAVEXMM(xmm15, 144)
+	SEH_ENDPROLOGUE
+	mov rdi, rcx                            // state
+	mov rsi, rdx                            // blocks
+	mov rdx, r8                             // block_count
+	call SYMBOL(sponge_keccakp1600_12_amd64_avx512_x4_absorb168_blocks)
 	vmovdqu xmm6, xmmword ptr [rsp]
 	vmovdqu xmm7, xmmword ptr [rsp + 16]
 	vmovdqu xmm8, xmmword ptr [rsp + 32]

@@ -12,12 +12,16 @@
 // State layout: lane-interleaved, lane i of state s at byte 64 * i + 8 * s of the
 // 1600-byte array, so one 64-byte load brings the same lane of all eight states.
 // ABI: System V AMD64. state in rdi; absorb entries: blocks (eight pointers, any
-// alignment, may be equal) in rsi.
+// alignment, may be equal) in rsi; block entries: the block count in rdx.
 // Register roles:
 //   rdi          the caller's eight states
 //   rsi          absorb entries: the array of eight block pointers, then blocks[7]
 //   r8 r9 r10 r11 rax rcx rdx
 //                absorb entries: blocks[0..6], until the lanes are loaded
+//   r8 r9 r10 r11 r12 r13 r14 rsi
+//                block entries: blocks[0..7] for the whole call, each moved on by
+//                the rate after a permutation
+//   rdx          block entries: the blocks left, the block loop's counter
 //   rax          the loop's pointer into the round constants
 //   rcx          the table's end, for the loop test
 //   zmm0-zmm4    theta: column parities C[0..4]; chi: zmm0 and zmm1 keep copies of
@@ -31,11 +35,14 @@
 //                input, so pi moves no data until the end of the turn, where 25 moves
 //                (one cycle of 24 lanes through zmm0; lane 0 stays) put each lane back
 //                in its own register. Each round's comment lists where the lanes are.
-// Callee-saved registers: none is written (System V saves no vector register), so
-// nothing is pushed.
-// Frame: 0 bytes. Nothing is stored on the stack: the state never leaves the
-// registers between the loads and the stores of the caller's array.
-// CFI: none needed (the stack pointer never moves).
+// Callee-saved registers: the block entries push r12, r13 and r14, which hold three
+// of the eight block pointers, and pop them before the return; the other entries
+// write none (System V saves no vector register).
+// Frame: 0 bytes, besides the block entries' three pushes (the caller's values).
+// Nothing else is stored on the stack: the state never leaves the registers
+// between the loads and the stores of the caller's array.
+// CFI: the block entries' pushes and pops (.cfi_adjust_cfa_offset, .cfi_offset,
+// .cfi_restore); the other entries need none (the stack pointer never moves).
 // CET: endbr64 at every entry; the ELF object carries the IBT and SHSTK GNU property.
 // The other entries reach the shared loop by a direct jmp, which IBT does not check.
 // .note.GNU-stack: present.
@@ -64,8 +71,31 @@
 // then four at a time (blocks s and s + 2 joined in one register: 16 against 44); a
 // lane left over is gathered (vmovq and vpinsrq per two states, vinserti128 twice,
 // vinserti64x4). Then the state's lanes are XORed in, the constant pointer set to the
-// first round, and the entry jumps into the shared loop. One block per call, as in the
-// other kernels: the runtime's loop over blocks stays in C++.
+// first round, and the entry jumps into the shared loop: one block per call.
+// The block entries (<absorb entry>_blocks, at the tree modes' leaf rates: KT128 and
+// KT256 at 12 rounds, ParallelHash at 24) absorb block_count blocks a state in one
+// call: the lanes are loaded once and stay in their registers from block to block, as
+// do the block pointers. For each block the lines of every state's next block are
+// asked for (prefetcht0, as in the absorb entries), the block's rate lanes XORed into
+// the lanes' registers (four lanes at a time by the transpose above, done in
+// zmm0-zmm6; a lane left over gathered), the rounds run, the pointers move on by
+// the rate, and rdx counts down; 0 blocks leave the states as they were.
+// Bound of a call: block_count permutations, the caller's to choose; nothing in the
+// kernel limits it, and nothing needs to: the OS preempts native code at any
+// instruction, and a caller that wants progress or cancellation gets it between
+// calls. The runtime's calls are one lockstep step each, the blocks until the first
+// message of the group ends (48 for KT128's 8 KiB leaves).
+// Measured (AMD EPYC, Zen 5, family 26 model 2, 2 vCPUs, KVM; 2026-12-04; medians of
+// 9 interleaved repetitions, two runs; bench/sponge_bench --benchmark_filter=
+// kt128-leaf-blocks): the 48 whole blocks of KT128's leaves, the kernel's states a
+// group of 8 KiB chunks, for all the leaves of 1 and 16 MiB:
+//                                    1 MiB             16 MiB
+//   this block entry            0.093-0.097 ms    1.50-1.65 ms
+//   one absorb168 call a block  0.104-0.107 ms    1.77-1.93 ms
+//   the permutations alone      0.091-0.092 ms    1.46-1.48 ms
+// In the block entry a block of eight states costs 121-126 ns at 1 MiB, 2-5% over
+// the permutation's 118-120 ns (the transposes and XORs); one call a block costs
+// 135-139 ns, as it also loads and stores the 25 lanes.
 //
 // Figures of the code (computed by the audit from the Program; `spongegen audit`):
 //   per round          134  (8 states: 16.8 a state; theta 15 + 5 + 25, rho 24,
@@ -75,7 +105,9 @@
 //   permute entry      212 instructions, 1363 bytes in the file
 //   absorb entry       up to 151 (the pointers, the transposes and the loads) before
 //                      the jump
-//   frame              0 bytes, 0 registers saved
+//   block entry        up to 374 (the pointers, the lanes, the block loop with its
+//                      transposes and rounds, the stores, the clearing)
+//   frame              0 bytes, 0 registers saved (block entries: 3 saved)
 //
 // Measured (AMD EPYC, Zen 5, family 26 model 2, 2 vCPUs, KVM; 2026-12-01; TSC
 // ticks at 2.096 GHz, minimum over 200 runs of 200 calls; all variants and the
@@ -125,7 +157,7 @@
 // rdx, rcx; rdi and rsi (callee-saved on Windows) pushed and popped; then a call of the
 // System V entry, with xmm6-xmm15 (callee-saved on Windows) saved and restored
 // around it: the kernel writes vector registers, and vzeroall clears them all.
-// Cost: 29 to 30 instructions a call, of which sub, add, call and ret (4) are
+// Cost: 29 to 31 instructions a call, of which sub, add, call and ret (4) are
 // what an adapter adds over a Windows prologue written into each entry: a call/ret pair
 // the return stack predicts, against a permutation of thousands of instructions. The
 // adapter keeps one body for both ABIs, so the code a reviewer audits and the encoding
@@ -448,7 +480,7 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb72):
 	mov rcx, qword ptr [rsi + 40]
 	mov rdx, qword ptr [rsi + 48]
 	mov rsi, qword ptr [rsi + 56]
-	// the lines of each state's next block, asked for ahead of the next call
+	// the lines of each state's next block, asked for ahead of their use
 	prefetcht0 byte ptr [r8 + 72]
 	prefetcht0 byte ptr [r8 + 136]
 	prefetcht0 byte ptr [r9 + 72]
@@ -564,7 +596,7 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb104):
 	mov rcx, qword ptr [rsi + 40]
 	mov rdx, qword ptr [rsi + 48]
 	mov rsi, qword ptr [rsi + 56]
-	// the lines of each state's next block, asked for ahead of the next call
+	// the lines of each state's next block, asked for ahead of their use
 	prefetcht0 byte ptr [r8 + 104]
 	prefetcht0 byte ptr [r8 + 168]
 	prefetcht0 byte ptr [r9 + 104]
@@ -697,7 +729,7 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb136):
 	mov rcx, qword ptr [rsi + 40]
 	mov rdx, qword ptr [rsi + 48]
 	mov rsi, qword ptr [rsi + 56]
-	// the lines of each state's next block, asked for ahead of the next call
+	// the lines of each state's next block, asked for ahead of their use
 	prefetcht0 byte ptr [r8 + 136]
 	prefetcht0 byte ptr [r8 + 200]
 	prefetcht0 byte ptr [r8 + 264]
@@ -854,7 +886,7 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb144):
 	mov rcx, qword ptr [rsi + 40]
 	mov rdx, qword ptr [rsi + 48]
 	mov rsi, qword ptr [rsi + 56]
-	// the lines of each state's next block, asked for ahead of the next call
+	// the lines of each state's next block, asked for ahead of their use
 	prefetcht0 byte ptr [r8 + 144]
 	prefetcht0 byte ptr [r8 + 208]
 	prefetcht0 byte ptr [r8 + 272]
@@ -1022,7 +1054,7 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb168):
 	mov rcx, qword ptr [rsi + 40]
 	mov rdx, qword ptr [rsi + 48]
 	mov rsi, qword ptr [rsi + 56]
-	// the lines of each state's next block, asked for ahead of the next call
+	// the lines of each state's next block, asked for ahead of their use
 	prefetcht0 byte ptr [r8 + 168]
 	prefetcht0 byte ptr [r8 + 232]
 	prefetcht0 byte ptr [r8 + 296]
@@ -1174,6 +1206,845 @@ SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb168):
 	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb168))
 
+// For each of block_count blocks: XOR the next 17 lanes of blocks[s] into state s for each of the 8 states, then Keccak-f[1600] on each (ParallelHash256's leaves).
+// void sponge_keccakf1600_amd64_avx512_x8_absorb136_blocks(uint64_t state[200], const uint8_t* const blocks[8], size_t block_count)
+// entry: absorb keccak-f1600 rounds=24 rate=136 lanes=8
+	.globl SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb136_blocks)
+	HIDDEN(SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb136_blocks))
+	FUNCTION_TYPE(SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb136_blocks))
+	.p2align 5
+SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb136_blocks):
+	.cfi_startproc
+	SEH_PROC(SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb136_blocks))
+	endbr64
+	push r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r12, -16
+	SEH_PUSHREG(r12)
+	push r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r13, -24
+	SEH_PUSHREG(r13)
+	push r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r14, -32
+	// The block pointers (rsi, the array, last), then the lanes.
+	SEH_PUSHREG(r14)
+	SEH_ENDPROLOGUE
+	mov r8, qword ptr [rsi]
+	mov r9, qword ptr [rsi + 8]
+	mov r10, qword ptr [rsi + 16]
+	mov r11, qword ptr [rsi + 24]
+	mov r12, qword ptr [rsi + 32]
+	mov r13, qword ptr [rsi + 40]
+	mov r14, qword ptr [rsi + 48]
+	mov rsi, qword ptr [rsi + 56]
+	vmovdqu64 zmm7, zmmword ptr [rdi]
+	vmovdqu64 zmm8, zmmword ptr [rdi + 64]
+	vmovdqu64 zmm9, zmmword ptr [rdi + 128]
+	vmovdqu64 zmm10, zmmword ptr [rdi + 192]
+	vmovdqu64 zmm11, zmmword ptr [rdi + 256]
+	vmovdqu64 zmm12, zmmword ptr [rdi + 320]
+	vmovdqu64 zmm13, zmmword ptr [rdi + 384]
+	vmovdqu64 zmm14, zmmword ptr [rdi + 448]
+	vmovdqu64 zmm15, zmmword ptr [rdi + 512]
+	vmovdqu64 zmm16, zmmword ptr [rdi + 576]
+	vmovdqu64 zmm17, zmmword ptr [rdi + 640]
+	vmovdqu64 zmm18, zmmword ptr [rdi + 704]
+	vmovdqu64 zmm19, zmmword ptr [rdi + 768]
+	vmovdqu64 zmm20, zmmword ptr [rdi + 832]
+	vmovdqu64 zmm21, zmmword ptr [rdi + 896]
+	vmovdqu64 zmm22, zmmword ptr [rdi + 960]
+	vmovdqu64 zmm23, zmmword ptr [rdi + 1024]
+	vmovdqu64 zmm24, zmmword ptr [rdi + 1088]
+	vmovdqu64 zmm25, zmmword ptr [rdi + 1152]
+	vmovdqu64 zmm26, zmmword ptr [rdi + 1216]
+	vmovdqu64 zmm27, zmmword ptr [rdi + 1280]
+	vmovdqu64 zmm28, zmmword ptr [rdi + 1344]
+	vmovdqu64 zmm29, zmmword ptr [rdi + 1408]
+	vmovdqu64 zmm30, zmmword ptr [rdi + 1472]
+	vmovdqu64 zmm31, zmmword ptr [rdi + 1536]
+	cmp rdx, 0
+	je LOCAL(sponge_keccakf1600_amd64_avx512_x8_absorb136_blocks_done)
+LOCAL(sponge_keccakf1600_amd64_avx512_x8_absorb136_blocks_block):
+	// the lines of each state's next block, asked for ahead of their use
+	prefetcht0 byte ptr [r8 + 136]
+	prefetcht0 byte ptr [r8 + 200]
+	prefetcht0 byte ptr [r8 + 264]
+	prefetcht0 byte ptr [r9 + 136]
+	prefetcht0 byte ptr [r9 + 200]
+	prefetcht0 byte ptr [r9 + 264]
+	prefetcht0 byte ptr [r10 + 136]
+	prefetcht0 byte ptr [r10 + 200]
+	prefetcht0 byte ptr [r10 + 264]
+	prefetcht0 byte ptr [r11 + 136]
+	prefetcht0 byte ptr [r11 + 200]
+	prefetcht0 byte ptr [r11 + 264]
+	prefetcht0 byte ptr [r12 + 136]
+	prefetcht0 byte ptr [r12 + 200]
+	prefetcht0 byte ptr [r12 + 264]
+	prefetcht0 byte ptr [r13 + 136]
+	prefetcht0 byte ptr [r13 + 200]
+	prefetcht0 byte ptr [r13 + 264]
+	prefetcht0 byte ptr [r14 + 136]
+	prefetcht0 byte ptr [r14 + 200]
+	prefetcht0 byte ptr [r14 + 264]
+	prefetcht0 byte ptr [rsi + 136]
+	prefetcht0 byte ptr [rsi + 200]
+	prefetcht0 byte ptr [rsi + 264]
+	// lanes 0..3 of the eight blocks, transposed and XORed in
+	vmovdqu ymm0, ymmword ptr [r8]
+	vinserti64x4 zmm0, zmm0, ymmword ptr [r10], 1
+	vmovdqu ymm1, ymmword ptr [r9]
+	vinserti64x4 zmm1, zmm1, ymmword ptr [r11], 1
+	vmovdqu ymm2, ymmword ptr [r12]
+	vinserti64x4 zmm2, zmm2, ymmword ptr [r14], 1
+	vmovdqu ymm3, ymmword ptr [r13]
+	vinserti64x4 zmm3, zmm3, ymmword ptr [rsi], 1
+	vpunpcklqdq zmm4, zmm0, zmm1
+	vpunpckhqdq zmm5, zmm0, zmm1
+	vpunpcklqdq zmm6, zmm2, zmm3
+	vpunpckhqdq zmm0, zmm2, zmm3
+	vshufi64x2 zmm1, zmm4, zmm6, 136
+	vshufi64x2 zmm3, zmm4, zmm6, 221
+	vpxorq zmm7, zmm7, zmm1
+	vpxorq zmm9, zmm9, zmm3
+	vshufi64x2 zmm1, zmm5, zmm0, 136
+	vshufi64x2 zmm3, zmm5, zmm0, 221
+	vpxorq zmm8, zmm8, zmm1
+	vpxorq zmm10, zmm10, zmm3
+	// lanes 4..7 of the eight blocks, transposed and XORed in
+	vmovdqu ymm0, ymmword ptr [r8 + 32]
+	vinserti64x4 zmm0, zmm0, ymmword ptr [r10 + 32], 1
+	vmovdqu ymm1, ymmword ptr [r9 + 32]
+	vinserti64x4 zmm1, zmm1, ymmword ptr [r11 + 32], 1
+	vmovdqu ymm2, ymmword ptr [r12 + 32]
+	vinserti64x4 zmm2, zmm2, ymmword ptr [r14 + 32], 1
+	vmovdqu ymm3, ymmword ptr [r13 + 32]
+	vinserti64x4 zmm3, zmm3, ymmword ptr [rsi + 32], 1
+	vpunpcklqdq zmm4, zmm0, zmm1
+	vpunpckhqdq zmm5, zmm0, zmm1
+	vpunpcklqdq zmm6, zmm2, zmm3
+	vpunpckhqdq zmm0, zmm2, zmm3
+	vshufi64x2 zmm1, zmm4, zmm6, 136
+	vshufi64x2 zmm3, zmm4, zmm6, 221
+	vpxorq zmm11, zmm11, zmm1
+	vpxorq zmm13, zmm13, zmm3
+	vshufi64x2 zmm1, zmm5, zmm0, 136
+	vshufi64x2 zmm3, zmm5, zmm0, 221
+	vpxorq zmm12, zmm12, zmm1
+	vpxorq zmm14, zmm14, zmm3
+	// lanes 8..11 of the eight blocks, transposed and XORed in
+	vmovdqu ymm0, ymmword ptr [r8 + 64]
+	vinserti64x4 zmm0, zmm0, ymmword ptr [r10 + 64], 1
+	vmovdqu ymm1, ymmword ptr [r9 + 64]
+	vinserti64x4 zmm1, zmm1, ymmword ptr [r11 + 64], 1
+	vmovdqu ymm2, ymmword ptr [r12 + 64]
+	vinserti64x4 zmm2, zmm2, ymmword ptr [r14 + 64], 1
+	vmovdqu ymm3, ymmword ptr [r13 + 64]
+	vinserti64x4 zmm3, zmm3, ymmword ptr [rsi + 64], 1
+	vpunpcklqdq zmm4, zmm0, zmm1
+	vpunpckhqdq zmm5, zmm0, zmm1
+	vpunpcklqdq zmm6, zmm2, zmm3
+	vpunpckhqdq zmm0, zmm2, zmm3
+	vshufi64x2 zmm1, zmm4, zmm6, 136
+	vshufi64x2 zmm3, zmm4, zmm6, 221
+	vpxorq zmm15, zmm15, zmm1
+	vpxorq zmm17, zmm17, zmm3
+	vshufi64x2 zmm1, zmm5, zmm0, 136
+	vshufi64x2 zmm3, zmm5, zmm0, 221
+	vpxorq zmm16, zmm16, zmm1
+	vpxorq zmm18, zmm18, zmm3
+	// lanes 12..15 of the eight blocks, transposed and XORed in
+	vmovdqu ymm0, ymmword ptr [r8 + 96]
+	vinserti64x4 zmm0, zmm0, ymmword ptr [r10 + 96], 1
+	vmovdqu ymm1, ymmword ptr [r9 + 96]
+	vinserti64x4 zmm1, zmm1, ymmword ptr [r11 + 96], 1
+	vmovdqu ymm2, ymmword ptr [r12 + 96]
+	vinserti64x4 zmm2, zmm2, ymmword ptr [r14 + 96], 1
+	vmovdqu ymm3, ymmword ptr [r13 + 96]
+	vinserti64x4 zmm3, zmm3, ymmword ptr [rsi + 96], 1
+	vpunpcklqdq zmm4, zmm0, zmm1
+	vpunpckhqdq zmm5, zmm0, zmm1
+	vpunpcklqdq zmm6, zmm2, zmm3
+	vpunpckhqdq zmm0, zmm2, zmm3
+	vshufi64x2 zmm1, zmm4, zmm6, 136
+	vshufi64x2 zmm3, zmm4, zmm6, 221
+	vpxorq zmm19, zmm19, zmm1
+	vpxorq zmm21, zmm21, zmm3
+	vshufi64x2 zmm1, zmm5, zmm0, 136
+	vshufi64x2 zmm3, zmm5, zmm0, 221
+	vpxorq zmm20, zmm20, zmm1
+	vpxorq zmm22, zmm22, zmm3
+	vmovq xmm0, qword ptr [r8 + 128]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 128], 1
+	vmovq xmm1, qword ptr [r10 + 128]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 128], 1
+	vmovq xmm2, qword ptr [r12 + 128]
+	vpinsrq xmm2, xmm2, qword ptr [r13 + 128], 1
+	vmovq xmm3, qword ptr [r14 + 128]
+	vpinsrq xmm3, xmm3, qword ptr [rsi + 128], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vinserti128 ymm2, ymm2, xmm3, 1
+	vinserti64x4 zmm0, zmm0, ymm2, 1
+	vpxorq zmm23, zmm23, zmm0
+	lea rax, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants)]
+LOCAL(sponge_keccakf1600_amd64_avx512_x8_absorb136_blocks_rounds):
+
+	// ---- round 0 of the loop ----
+	// lanes 0..24 in zmm7 zmm8 zmm9 zmm10 zmm11 zmm12 zmm13 zmm14 zmm15 zmm16 zmm17 zmm18 zmm19 zmm20 zmm21 zmm22 zmm23 zmm24 zmm25 zmm26 zmm27 zmm28 zmm29 zmm30 zmm31
+	vpxorq zmm0, zmm7, zmm12
+	vpternlogq zmm0, zmm17, zmm22, 150
+	vpxorq zmm0, zmm0, zmm27
+	vpxorq zmm1, zmm8, zmm13
+	vpternlogq zmm1, zmm18, zmm23, 150
+	vpxorq zmm1, zmm1, zmm28
+	vpxorq zmm2, zmm9, zmm14
+	vpternlogq zmm2, zmm19, zmm24, 150
+	vpxorq zmm2, zmm2, zmm29
+	vpxorq zmm3, zmm10, zmm15
+	vpternlogq zmm3, zmm20, zmm25, 150
+	vpxorq zmm3, zmm3, zmm30
+	vpxorq zmm4, zmm11, zmm16
+	vpternlogq zmm4, zmm21, zmm26, 150
+	vpxorq zmm4, zmm4, zmm31                // C[0..4]
+	vprolq zmm5, zmm1, 1
+	vpternlogq zmm7, zmm4, zmm5, 150
+	vpternlogq zmm12, zmm4, zmm5, 150
+	vpternlogq zmm17, zmm4, zmm5, 150
+	vpternlogq zmm22, zmm4, zmm5, 150
+	vpternlogq zmm27, zmm4, zmm5, 150
+	vprolq zmm6, zmm2, 1
+	vpternlogq zmm8, zmm0, zmm6, 150
+	vpternlogq zmm13, zmm0, zmm6, 150
+	vpternlogq zmm18, zmm0, zmm6, 150
+	vpternlogq zmm23, zmm0, zmm6, 150
+	vpternlogq zmm28, zmm0, zmm6, 150
+	vprolq zmm5, zmm3, 1
+	vpternlogq zmm9, zmm1, zmm5, 150
+	vpternlogq zmm14, zmm1, zmm5, 150
+	vpternlogq zmm19, zmm1, zmm5, 150
+	vpternlogq zmm24, zmm1, zmm5, 150
+	vpternlogq zmm29, zmm1, zmm5, 150
+	vprolq zmm1, zmm4, 1
+	vpternlogq zmm10, zmm2, zmm1, 150
+	vpternlogq zmm15, zmm2, zmm1, 150
+	vpternlogq zmm20, zmm2, zmm1, 150
+	vpternlogq zmm25, zmm2, zmm1, 150
+	vpternlogq zmm30, zmm2, zmm1, 150
+	vprolq zmm2, zmm0, 1
+	vpternlogq zmm11, zmm3, zmm2, 150
+	vpternlogq zmm16, zmm3, zmm2, 150
+	vpternlogq zmm21, zmm3, zmm2, 150
+	vpternlogq zmm26, zmm3, zmm2, 150
+	vpternlogq zmm31, zmm3, zmm2, 150
+	// rho, then chi row 0 -> lanes 0..4
+	vprolq zmm13, zmm13, 44
+	vprolq zmm19, zmm19, 43
+	vprolq zmm25, zmm25, 21
+	vprolq zmm31, zmm31, 14
+	vmovdqu64 zmm0, zmm7
+	vmovdqu64 zmm1, zmm13
+	vpternlogq zmm7, zmm13, zmm19, 210
+	vpxorq zmm7, zmm7, zmmword ptr [rax]    // iota
+	vpternlogq zmm13, zmm19, zmm25, 210
+	vpternlogq zmm19, zmm25, zmm31, 210
+	vpternlogq zmm25, zmm31, zmm0, 210
+	vpternlogq zmm31, zmm0, zmm1, 210
+	// rho, then chi row 1 -> lanes 5..9
+	vprolq zmm10, zmm10, 28
+	vprolq zmm16, zmm16, 20
+	vprolq zmm17, zmm17, 3
+	vprolq zmm23, zmm23, 45
+	vprolq zmm29, zmm29, 61
+	vmovdqu64 zmm0, zmm10
+	vmovdqu64 zmm1, zmm16
+	vpternlogq zmm10, zmm16, zmm17, 210
+	vpternlogq zmm16, zmm17, zmm23, 210
+	vpternlogq zmm17, zmm23, zmm29, 210
+	vpternlogq zmm23, zmm29, zmm0, 210
+	vpternlogq zmm29, zmm0, zmm1, 210
+	// rho, then chi row 2 -> lanes 10..14
+	vprolq zmm8, zmm8, 1
+	vprolq zmm14, zmm14, 6
+	vprolq zmm20, zmm20, 25
+	vprolq zmm26, zmm26, 8
+	vprolq zmm27, zmm27, 18
+	vmovdqu64 zmm0, zmm8
+	vmovdqu64 zmm1, zmm14
+	vpternlogq zmm8, zmm14, zmm20, 210
+	vpternlogq zmm14, zmm20, zmm26, 210
+	vpternlogq zmm20, zmm26, zmm27, 210
+	vpternlogq zmm26, zmm27, zmm0, 210
+	vpternlogq zmm27, zmm0, zmm1, 210
+	// rho, then chi row 3 -> lanes 15..19
+	vprolq zmm11, zmm11, 27
+	vprolq zmm12, zmm12, 36
+	vprolq zmm18, zmm18, 10
+	vprolq zmm24, zmm24, 15
+	vprolq zmm30, zmm30, 56
+	vmovdqu64 zmm0, zmm11
+	vmovdqu64 zmm1, zmm12
+	vpternlogq zmm11, zmm12, zmm18, 210
+	vpternlogq zmm12, zmm18, zmm24, 210
+	vpternlogq zmm18, zmm24, zmm30, 210
+	vpternlogq zmm24, zmm30, zmm0, 210
+	vpternlogq zmm30, zmm0, zmm1, 210
+	// rho, then chi row 4 -> lanes 20..24
+	vprolq zmm9, zmm9, 62
+	vprolq zmm15, zmm15, 55
+	vprolq zmm21, zmm21, 39
+	vprolq zmm22, zmm22, 41
+	vprolq zmm28, zmm28, 2
+	vmovdqu64 zmm0, zmm9
+	vmovdqu64 zmm1, zmm15
+	vpternlogq zmm9, zmm15, zmm21, 210
+	vpternlogq zmm15, zmm21, zmm22, 210
+	vpternlogq zmm21, zmm22, zmm28, 210
+	vpternlogq zmm22, zmm28, zmm0, 210
+	vpternlogq zmm28, zmm0, zmm1, 210
+	// pi: each lane back to its register for the next turn
+	vmovdqu64 zmm0, zmm8
+	vmovdqu64 zmm8, zmm13
+	vmovdqu64 zmm13, zmm16
+	vmovdqu64 zmm16, zmm29
+	vmovdqu64 zmm29, zmm21
+	vmovdqu64 zmm21, zmm27
+	vmovdqu64 zmm27, zmm9
+	vmovdqu64 zmm9, zmm19
+	vmovdqu64 zmm19, zmm20
+	vmovdqu64 zmm20, zmm26
+	vmovdqu64 zmm26, zmm30
+	vmovdqu64 zmm30, zmm22
+	vmovdqu64 zmm22, zmm11
+	vmovdqu64 zmm11, zmm31
+	vmovdqu64 zmm31, zmm28
+	vmovdqu64 zmm28, zmm15
+	vmovdqu64 zmm15, zmm23
+	vmovdqu64 zmm23, zmm12
+	vmovdqu64 zmm12, zmm10
+	vmovdqu64 zmm10, zmm25
+	vmovdqu64 zmm25, zmm24
+	vmovdqu64 zmm24, zmm18
+	vmovdqu64 zmm18, zmm14
+	vmovdqu64 zmm14, zmm17
+	vmovdqu64 zmm17, zmm0
+	// next turn, until the last round constant is done
+	add rax, 64
+	lea rcx, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 1536]
+	cmp rax, rcx
+	jne LOCAL(sponge_keccakf1600_amd64_avx512_x8_absorb136_blocks_rounds)
+	// ---- end of round ----
+	// every state's next block
+	add r8, 136
+	add r9, 136
+	add r10, 136
+	add r11, 136
+	add r12, 136
+	add r13, 136
+	add r14, 136
+	add rsi, 136
+	sub rdx, 1
+	jne LOCAL(sponge_keccakf1600_amd64_avx512_x8_absorb136_blocks_block)
+LOCAL(sponge_keccakf1600_amd64_avx512_x8_absorb136_blocks_done):
+
+	// Every lane is back in its first register: store them, then clear the vector
+	// registers.
+	vmovdqu64 zmmword ptr [rdi], zmm7
+	vmovdqu64 zmmword ptr [rdi + 64], zmm8
+	vmovdqu64 zmmword ptr [rdi + 128], zmm9
+	vmovdqu64 zmmword ptr [rdi + 192], zmm10
+	vmovdqu64 zmmword ptr [rdi + 256], zmm11
+	vmovdqu64 zmmword ptr [rdi + 320], zmm12
+	vmovdqu64 zmmword ptr [rdi + 384], zmm13
+	vmovdqu64 zmmword ptr [rdi + 448], zmm14
+	vmovdqu64 zmmword ptr [rdi + 512], zmm15
+	vmovdqu64 zmmword ptr [rdi + 576], zmm16
+	vmovdqu64 zmmword ptr [rdi + 640], zmm17
+	vmovdqu64 zmmword ptr [rdi + 704], zmm18
+	vmovdqu64 zmmword ptr [rdi + 768], zmm19
+	vmovdqu64 zmmword ptr [rdi + 832], zmm20
+	vmovdqu64 zmmword ptr [rdi + 896], zmm21
+	vmovdqu64 zmmword ptr [rdi + 960], zmm22
+	vmovdqu64 zmmword ptr [rdi + 1024], zmm23
+	vmovdqu64 zmmword ptr [rdi + 1088], zmm24
+	vmovdqu64 zmmword ptr [rdi + 1152], zmm25
+	vmovdqu64 zmmword ptr [rdi + 1216], zmm26
+	vmovdqu64 zmmword ptr [rdi + 1280], zmm27
+	vmovdqu64 zmmword ptr [rdi + 1344], zmm28
+	vmovdqu64 zmmword ptr [rdi + 1408], zmm29
+	vmovdqu64 zmmword ptr [rdi + 1472], zmm30
+	vmovdqu64 zmmword ptr [rdi + 1536], zmm31
+	vpxorq zmm16, zmm16, zmm16
+	vpxorq zmm17, zmm17, zmm17
+	vpxorq zmm18, zmm18, zmm18
+	vpxorq zmm19, zmm19, zmm19
+	vpxorq zmm20, zmm20, zmm20
+	vpxorq zmm21, zmm21, zmm21
+	vpxorq zmm22, zmm22, zmm22
+	vpxorq zmm23, zmm23, zmm23
+	vpxorq zmm24, zmm24, zmm24
+	vpxorq zmm25, zmm25, zmm25
+	vpxorq zmm26, zmm26, zmm26
+	vpxorq zmm27, zmm27, zmm27
+	vpxorq zmm28, zmm28, zmm28
+	vpxorq zmm29, zmm29, zmm29
+	vpxorq zmm30, zmm30, zmm30
+	vpxorq zmm31, zmm31, zmm31
+	vzeroall
+	// No lane stays in a register: clear the caller-saved ones written.
+	xor eax, eax
+	xor ecx, ecx
+	xor edx, edx
+	xor esi, esi
+	xor r8d, r8d
+	xor r9d, r9d
+	xor r10d, r10d
+	xor r11d, r11d
+	pop r14
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r14
+	pop r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r13
+	pop r12
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r12
+	ret
+	.cfi_endproc
+	SEH_ENDPROC
+	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb136_blocks))
+
+// For each of block_count blocks: XOR the next 21 lanes of blocks[s] into state s for each of the 8 states, then Keccak-f[1600] on each (ParallelHash128's leaves).
+// void sponge_keccakf1600_amd64_avx512_x8_absorb168_blocks(uint64_t state[200], const uint8_t* const blocks[8], size_t block_count)
+// entry: absorb keccak-f1600 rounds=24 rate=168 lanes=8
+	.globl SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb168_blocks)
+	HIDDEN(SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb168_blocks))
+	FUNCTION_TYPE(SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb168_blocks))
+	.p2align 5
+SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb168_blocks):
+	.cfi_startproc
+	SEH_PROC(SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb168_blocks))
+	endbr64
+	push r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r12, -16
+	SEH_PUSHREG(r12)
+	push r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r13, -24
+	SEH_PUSHREG(r13)
+	push r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r14, -32
+	// The block pointers (rsi, the array, last), then the lanes.
+	SEH_PUSHREG(r14)
+	SEH_ENDPROLOGUE
+	mov r8, qword ptr [rsi]
+	mov r9, qword ptr [rsi + 8]
+	mov r10, qword ptr [rsi + 16]
+	mov r11, qword ptr [rsi + 24]
+	mov r12, qword ptr [rsi + 32]
+	mov r13, qword ptr [rsi + 40]
+	mov r14, qword ptr [rsi + 48]
+	mov rsi, qword ptr [rsi + 56]
+	vmovdqu64 zmm7, zmmword ptr [rdi]
+	vmovdqu64 zmm8, zmmword ptr [rdi + 64]
+	vmovdqu64 zmm9, zmmword ptr [rdi + 128]
+	vmovdqu64 zmm10, zmmword ptr [rdi + 192]
+	vmovdqu64 zmm11, zmmword ptr [rdi + 256]
+	vmovdqu64 zmm12, zmmword ptr [rdi + 320]
+	vmovdqu64 zmm13, zmmword ptr [rdi + 384]
+	vmovdqu64 zmm14, zmmword ptr [rdi + 448]
+	vmovdqu64 zmm15, zmmword ptr [rdi + 512]
+	vmovdqu64 zmm16, zmmword ptr [rdi + 576]
+	vmovdqu64 zmm17, zmmword ptr [rdi + 640]
+	vmovdqu64 zmm18, zmmword ptr [rdi + 704]
+	vmovdqu64 zmm19, zmmword ptr [rdi + 768]
+	vmovdqu64 zmm20, zmmword ptr [rdi + 832]
+	vmovdqu64 zmm21, zmmword ptr [rdi + 896]
+	vmovdqu64 zmm22, zmmword ptr [rdi + 960]
+	vmovdqu64 zmm23, zmmword ptr [rdi + 1024]
+	vmovdqu64 zmm24, zmmword ptr [rdi + 1088]
+	vmovdqu64 zmm25, zmmword ptr [rdi + 1152]
+	vmovdqu64 zmm26, zmmword ptr [rdi + 1216]
+	vmovdqu64 zmm27, zmmword ptr [rdi + 1280]
+	vmovdqu64 zmm28, zmmword ptr [rdi + 1344]
+	vmovdqu64 zmm29, zmmword ptr [rdi + 1408]
+	vmovdqu64 zmm30, zmmword ptr [rdi + 1472]
+	vmovdqu64 zmm31, zmmword ptr [rdi + 1536]
+	cmp rdx, 0
+	je LOCAL(sponge_keccakf1600_amd64_avx512_x8_absorb168_blocks_done)
+LOCAL(sponge_keccakf1600_amd64_avx512_x8_absorb168_blocks_block):
+	// the lines of each state's next block, asked for ahead of their use
+	prefetcht0 byte ptr [r8 + 168]
+	prefetcht0 byte ptr [r8 + 232]
+	prefetcht0 byte ptr [r8 + 296]
+	prefetcht0 byte ptr [r9 + 168]
+	prefetcht0 byte ptr [r9 + 232]
+	prefetcht0 byte ptr [r9 + 296]
+	prefetcht0 byte ptr [r10 + 168]
+	prefetcht0 byte ptr [r10 + 232]
+	prefetcht0 byte ptr [r10 + 296]
+	prefetcht0 byte ptr [r11 + 168]
+	prefetcht0 byte ptr [r11 + 232]
+	prefetcht0 byte ptr [r11 + 296]
+	prefetcht0 byte ptr [r12 + 168]
+	prefetcht0 byte ptr [r12 + 232]
+	prefetcht0 byte ptr [r12 + 296]
+	prefetcht0 byte ptr [r13 + 168]
+	prefetcht0 byte ptr [r13 + 232]
+	prefetcht0 byte ptr [r13 + 296]
+	prefetcht0 byte ptr [r14 + 168]
+	prefetcht0 byte ptr [r14 + 232]
+	prefetcht0 byte ptr [r14 + 296]
+	prefetcht0 byte ptr [rsi + 168]
+	prefetcht0 byte ptr [rsi + 232]
+	prefetcht0 byte ptr [rsi + 296]
+	// lanes 0..3 of the eight blocks, transposed and XORed in
+	vmovdqu ymm0, ymmword ptr [r8]
+	vinserti64x4 zmm0, zmm0, ymmword ptr [r10], 1
+	vmovdqu ymm1, ymmword ptr [r9]
+	vinserti64x4 zmm1, zmm1, ymmword ptr [r11], 1
+	vmovdqu ymm2, ymmword ptr [r12]
+	vinserti64x4 zmm2, zmm2, ymmword ptr [r14], 1
+	vmovdqu ymm3, ymmword ptr [r13]
+	vinserti64x4 zmm3, zmm3, ymmword ptr [rsi], 1
+	vpunpcklqdq zmm4, zmm0, zmm1
+	vpunpckhqdq zmm5, zmm0, zmm1
+	vpunpcklqdq zmm6, zmm2, zmm3
+	vpunpckhqdq zmm0, zmm2, zmm3
+	vshufi64x2 zmm1, zmm4, zmm6, 136
+	vshufi64x2 zmm3, zmm4, zmm6, 221
+	vpxorq zmm7, zmm7, zmm1
+	vpxorq zmm9, zmm9, zmm3
+	vshufi64x2 zmm1, zmm5, zmm0, 136
+	vshufi64x2 zmm3, zmm5, zmm0, 221
+	vpxorq zmm8, zmm8, zmm1
+	vpxorq zmm10, zmm10, zmm3
+	// lanes 4..7 of the eight blocks, transposed and XORed in
+	vmovdqu ymm0, ymmword ptr [r8 + 32]
+	vinserti64x4 zmm0, zmm0, ymmword ptr [r10 + 32], 1
+	vmovdqu ymm1, ymmword ptr [r9 + 32]
+	vinserti64x4 zmm1, zmm1, ymmword ptr [r11 + 32], 1
+	vmovdqu ymm2, ymmword ptr [r12 + 32]
+	vinserti64x4 zmm2, zmm2, ymmword ptr [r14 + 32], 1
+	vmovdqu ymm3, ymmword ptr [r13 + 32]
+	vinserti64x4 zmm3, zmm3, ymmword ptr [rsi + 32], 1
+	vpunpcklqdq zmm4, zmm0, zmm1
+	vpunpckhqdq zmm5, zmm0, zmm1
+	vpunpcklqdq zmm6, zmm2, zmm3
+	vpunpckhqdq zmm0, zmm2, zmm3
+	vshufi64x2 zmm1, zmm4, zmm6, 136
+	vshufi64x2 zmm3, zmm4, zmm6, 221
+	vpxorq zmm11, zmm11, zmm1
+	vpxorq zmm13, zmm13, zmm3
+	vshufi64x2 zmm1, zmm5, zmm0, 136
+	vshufi64x2 zmm3, zmm5, zmm0, 221
+	vpxorq zmm12, zmm12, zmm1
+	vpxorq zmm14, zmm14, zmm3
+	// lanes 8..11 of the eight blocks, transposed and XORed in
+	vmovdqu ymm0, ymmword ptr [r8 + 64]
+	vinserti64x4 zmm0, zmm0, ymmword ptr [r10 + 64], 1
+	vmovdqu ymm1, ymmword ptr [r9 + 64]
+	vinserti64x4 zmm1, zmm1, ymmword ptr [r11 + 64], 1
+	vmovdqu ymm2, ymmword ptr [r12 + 64]
+	vinserti64x4 zmm2, zmm2, ymmword ptr [r14 + 64], 1
+	vmovdqu ymm3, ymmword ptr [r13 + 64]
+	vinserti64x4 zmm3, zmm3, ymmword ptr [rsi + 64], 1
+	vpunpcklqdq zmm4, zmm0, zmm1
+	vpunpckhqdq zmm5, zmm0, zmm1
+	vpunpcklqdq zmm6, zmm2, zmm3
+	vpunpckhqdq zmm0, zmm2, zmm3
+	vshufi64x2 zmm1, zmm4, zmm6, 136
+	vshufi64x2 zmm3, zmm4, zmm6, 221
+	vpxorq zmm15, zmm15, zmm1
+	vpxorq zmm17, zmm17, zmm3
+	vshufi64x2 zmm1, zmm5, zmm0, 136
+	vshufi64x2 zmm3, zmm5, zmm0, 221
+	vpxorq zmm16, zmm16, zmm1
+	vpxorq zmm18, zmm18, zmm3
+	// lanes 12..15 of the eight blocks, transposed and XORed in
+	vmovdqu ymm0, ymmword ptr [r8 + 96]
+	vinserti64x4 zmm0, zmm0, ymmword ptr [r10 + 96], 1
+	vmovdqu ymm1, ymmword ptr [r9 + 96]
+	vinserti64x4 zmm1, zmm1, ymmword ptr [r11 + 96], 1
+	vmovdqu ymm2, ymmword ptr [r12 + 96]
+	vinserti64x4 zmm2, zmm2, ymmword ptr [r14 + 96], 1
+	vmovdqu ymm3, ymmword ptr [r13 + 96]
+	vinserti64x4 zmm3, zmm3, ymmword ptr [rsi + 96], 1
+	vpunpcklqdq zmm4, zmm0, zmm1
+	vpunpckhqdq zmm5, zmm0, zmm1
+	vpunpcklqdq zmm6, zmm2, zmm3
+	vpunpckhqdq zmm0, zmm2, zmm3
+	vshufi64x2 zmm1, zmm4, zmm6, 136
+	vshufi64x2 zmm3, zmm4, zmm6, 221
+	vpxorq zmm19, zmm19, zmm1
+	vpxorq zmm21, zmm21, zmm3
+	vshufi64x2 zmm1, zmm5, zmm0, 136
+	vshufi64x2 zmm3, zmm5, zmm0, 221
+	vpxorq zmm20, zmm20, zmm1
+	vpxorq zmm22, zmm22, zmm3
+	// lanes 16..19 of the eight blocks, transposed and XORed in
+	vmovdqu ymm0, ymmword ptr [r8 + 128]
+	vinserti64x4 zmm0, zmm0, ymmword ptr [r10 + 128], 1
+	vmovdqu ymm1, ymmword ptr [r9 + 128]
+	vinserti64x4 zmm1, zmm1, ymmword ptr [r11 + 128], 1
+	vmovdqu ymm2, ymmword ptr [r12 + 128]
+	vinserti64x4 zmm2, zmm2, ymmword ptr [r14 + 128], 1
+	vmovdqu ymm3, ymmword ptr [r13 + 128]
+	vinserti64x4 zmm3, zmm3, ymmword ptr [rsi + 128], 1
+	vpunpcklqdq zmm4, zmm0, zmm1
+	vpunpckhqdq zmm5, zmm0, zmm1
+	vpunpcklqdq zmm6, zmm2, zmm3
+	vpunpckhqdq zmm0, zmm2, zmm3
+	vshufi64x2 zmm1, zmm4, zmm6, 136
+	vshufi64x2 zmm3, zmm4, zmm6, 221
+	vpxorq zmm23, zmm23, zmm1
+	vpxorq zmm25, zmm25, zmm3
+	vshufi64x2 zmm1, zmm5, zmm0, 136
+	vshufi64x2 zmm3, zmm5, zmm0, 221
+	vpxorq zmm24, zmm24, zmm1
+	vpxorq zmm26, zmm26, zmm3
+	vmovq xmm0, qword ptr [r8 + 160]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 160], 1
+	vmovq xmm1, qword ptr [r10 + 160]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 160], 1
+	vmovq xmm2, qword ptr [r12 + 160]
+	vpinsrq xmm2, xmm2, qword ptr [r13 + 160], 1
+	vmovq xmm3, qword ptr [r14 + 160]
+	vpinsrq xmm3, xmm3, qword ptr [rsi + 160], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vinserti128 ymm2, ymm2, xmm3, 1
+	vinserti64x4 zmm0, zmm0, ymm2, 1
+	vpxorq zmm27, zmm27, zmm0
+	lea rax, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants)]
+LOCAL(sponge_keccakf1600_amd64_avx512_x8_absorb168_blocks_rounds):
+
+	// ---- round 0 of the loop ----
+	// lanes 0..24 in zmm7 zmm8 zmm9 zmm10 zmm11 zmm12 zmm13 zmm14 zmm15 zmm16 zmm17 zmm18 zmm19 zmm20 zmm21 zmm22 zmm23 zmm24 zmm25 zmm26 zmm27 zmm28 zmm29 zmm30 zmm31
+	vpxorq zmm0, zmm7, zmm12
+	vpternlogq zmm0, zmm17, zmm22, 150
+	vpxorq zmm0, zmm0, zmm27
+	vpxorq zmm1, zmm8, zmm13
+	vpternlogq zmm1, zmm18, zmm23, 150
+	vpxorq zmm1, zmm1, zmm28
+	vpxorq zmm2, zmm9, zmm14
+	vpternlogq zmm2, zmm19, zmm24, 150
+	vpxorq zmm2, zmm2, zmm29
+	vpxorq zmm3, zmm10, zmm15
+	vpternlogq zmm3, zmm20, zmm25, 150
+	vpxorq zmm3, zmm3, zmm30
+	vpxorq zmm4, zmm11, zmm16
+	vpternlogq zmm4, zmm21, zmm26, 150
+	vpxorq zmm4, zmm4, zmm31                // C[0..4]
+	vprolq zmm5, zmm1, 1
+	vpternlogq zmm7, zmm4, zmm5, 150
+	vpternlogq zmm12, zmm4, zmm5, 150
+	vpternlogq zmm17, zmm4, zmm5, 150
+	vpternlogq zmm22, zmm4, zmm5, 150
+	vpternlogq zmm27, zmm4, zmm5, 150
+	vprolq zmm6, zmm2, 1
+	vpternlogq zmm8, zmm0, zmm6, 150
+	vpternlogq zmm13, zmm0, zmm6, 150
+	vpternlogq zmm18, zmm0, zmm6, 150
+	vpternlogq zmm23, zmm0, zmm6, 150
+	vpternlogq zmm28, zmm0, zmm6, 150
+	vprolq zmm5, zmm3, 1
+	vpternlogq zmm9, zmm1, zmm5, 150
+	vpternlogq zmm14, zmm1, zmm5, 150
+	vpternlogq zmm19, zmm1, zmm5, 150
+	vpternlogq zmm24, zmm1, zmm5, 150
+	vpternlogq zmm29, zmm1, zmm5, 150
+	vprolq zmm1, zmm4, 1
+	vpternlogq zmm10, zmm2, zmm1, 150
+	vpternlogq zmm15, zmm2, zmm1, 150
+	vpternlogq zmm20, zmm2, zmm1, 150
+	vpternlogq zmm25, zmm2, zmm1, 150
+	vpternlogq zmm30, zmm2, zmm1, 150
+	vprolq zmm2, zmm0, 1
+	vpternlogq zmm11, zmm3, zmm2, 150
+	vpternlogq zmm16, zmm3, zmm2, 150
+	vpternlogq zmm21, zmm3, zmm2, 150
+	vpternlogq zmm26, zmm3, zmm2, 150
+	vpternlogq zmm31, zmm3, zmm2, 150
+	// rho, then chi row 0 -> lanes 0..4
+	vprolq zmm13, zmm13, 44
+	vprolq zmm19, zmm19, 43
+	vprolq zmm25, zmm25, 21
+	vprolq zmm31, zmm31, 14
+	vmovdqu64 zmm0, zmm7
+	vmovdqu64 zmm1, zmm13
+	vpternlogq zmm7, zmm13, zmm19, 210
+	vpxorq zmm7, zmm7, zmmword ptr [rax]    // iota
+	vpternlogq zmm13, zmm19, zmm25, 210
+	vpternlogq zmm19, zmm25, zmm31, 210
+	vpternlogq zmm25, zmm31, zmm0, 210
+	vpternlogq zmm31, zmm0, zmm1, 210
+	// rho, then chi row 1 -> lanes 5..9
+	vprolq zmm10, zmm10, 28
+	vprolq zmm16, zmm16, 20
+	vprolq zmm17, zmm17, 3
+	vprolq zmm23, zmm23, 45
+	vprolq zmm29, zmm29, 61
+	vmovdqu64 zmm0, zmm10
+	vmovdqu64 zmm1, zmm16
+	vpternlogq zmm10, zmm16, zmm17, 210
+	vpternlogq zmm16, zmm17, zmm23, 210
+	vpternlogq zmm17, zmm23, zmm29, 210
+	vpternlogq zmm23, zmm29, zmm0, 210
+	vpternlogq zmm29, zmm0, zmm1, 210
+	// rho, then chi row 2 -> lanes 10..14
+	vprolq zmm8, zmm8, 1
+	vprolq zmm14, zmm14, 6
+	vprolq zmm20, zmm20, 25
+	vprolq zmm26, zmm26, 8
+	vprolq zmm27, zmm27, 18
+	vmovdqu64 zmm0, zmm8
+	vmovdqu64 zmm1, zmm14
+	vpternlogq zmm8, zmm14, zmm20, 210
+	vpternlogq zmm14, zmm20, zmm26, 210
+	vpternlogq zmm20, zmm26, zmm27, 210
+	vpternlogq zmm26, zmm27, zmm0, 210
+	vpternlogq zmm27, zmm0, zmm1, 210
+	// rho, then chi row 3 -> lanes 15..19
+	vprolq zmm11, zmm11, 27
+	vprolq zmm12, zmm12, 36
+	vprolq zmm18, zmm18, 10
+	vprolq zmm24, zmm24, 15
+	vprolq zmm30, zmm30, 56
+	vmovdqu64 zmm0, zmm11
+	vmovdqu64 zmm1, zmm12
+	vpternlogq zmm11, zmm12, zmm18, 210
+	vpternlogq zmm12, zmm18, zmm24, 210
+	vpternlogq zmm18, zmm24, zmm30, 210
+	vpternlogq zmm24, zmm30, zmm0, 210
+	vpternlogq zmm30, zmm0, zmm1, 210
+	// rho, then chi row 4 -> lanes 20..24
+	vprolq zmm9, zmm9, 62
+	vprolq zmm15, zmm15, 55
+	vprolq zmm21, zmm21, 39
+	vprolq zmm22, zmm22, 41
+	vprolq zmm28, zmm28, 2
+	vmovdqu64 zmm0, zmm9
+	vmovdqu64 zmm1, zmm15
+	vpternlogq zmm9, zmm15, zmm21, 210
+	vpternlogq zmm15, zmm21, zmm22, 210
+	vpternlogq zmm21, zmm22, zmm28, 210
+	vpternlogq zmm22, zmm28, zmm0, 210
+	vpternlogq zmm28, zmm0, zmm1, 210
+	// pi: each lane back to its register for the next turn
+	vmovdqu64 zmm0, zmm8
+	vmovdqu64 zmm8, zmm13
+	vmovdqu64 zmm13, zmm16
+	vmovdqu64 zmm16, zmm29
+	vmovdqu64 zmm29, zmm21
+	vmovdqu64 zmm21, zmm27
+	vmovdqu64 zmm27, zmm9
+	vmovdqu64 zmm9, zmm19
+	vmovdqu64 zmm19, zmm20
+	vmovdqu64 zmm20, zmm26
+	vmovdqu64 zmm26, zmm30
+	vmovdqu64 zmm30, zmm22
+	vmovdqu64 zmm22, zmm11
+	vmovdqu64 zmm11, zmm31
+	vmovdqu64 zmm31, zmm28
+	vmovdqu64 zmm28, zmm15
+	vmovdqu64 zmm15, zmm23
+	vmovdqu64 zmm23, zmm12
+	vmovdqu64 zmm12, zmm10
+	vmovdqu64 zmm10, zmm25
+	vmovdqu64 zmm25, zmm24
+	vmovdqu64 zmm24, zmm18
+	vmovdqu64 zmm18, zmm14
+	vmovdqu64 zmm14, zmm17
+	vmovdqu64 zmm17, zmm0
+	// next turn, until the last round constant is done
+	add rax, 64
+	lea rcx, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 1536]
+	cmp rax, rcx
+	jne LOCAL(sponge_keccakf1600_amd64_avx512_x8_absorb168_blocks_rounds)
+	// ---- end of round ----
+	// every state's next block
+	add r8, 168
+	add r9, 168
+	add r10, 168
+	add r11, 168
+	add r12, 168
+	add r13, 168
+	add r14, 168
+	add rsi, 168
+	sub rdx, 1
+	jne LOCAL(sponge_keccakf1600_amd64_avx512_x8_absorb168_blocks_block)
+LOCAL(sponge_keccakf1600_amd64_avx512_x8_absorb168_blocks_done):
+
+	// Every lane is back in its first register: store them, then clear the vector
+	// registers.
+	vmovdqu64 zmmword ptr [rdi], zmm7
+	vmovdqu64 zmmword ptr [rdi + 64], zmm8
+	vmovdqu64 zmmword ptr [rdi + 128], zmm9
+	vmovdqu64 zmmword ptr [rdi + 192], zmm10
+	vmovdqu64 zmmword ptr [rdi + 256], zmm11
+	vmovdqu64 zmmword ptr [rdi + 320], zmm12
+	vmovdqu64 zmmword ptr [rdi + 384], zmm13
+	vmovdqu64 zmmword ptr [rdi + 448], zmm14
+	vmovdqu64 zmmword ptr [rdi + 512], zmm15
+	vmovdqu64 zmmword ptr [rdi + 576], zmm16
+	vmovdqu64 zmmword ptr [rdi + 640], zmm17
+	vmovdqu64 zmmword ptr [rdi + 704], zmm18
+	vmovdqu64 zmmword ptr [rdi + 768], zmm19
+	vmovdqu64 zmmword ptr [rdi + 832], zmm20
+	vmovdqu64 zmmword ptr [rdi + 896], zmm21
+	vmovdqu64 zmmword ptr [rdi + 960], zmm22
+	vmovdqu64 zmmword ptr [rdi + 1024], zmm23
+	vmovdqu64 zmmword ptr [rdi + 1088], zmm24
+	vmovdqu64 zmmword ptr [rdi + 1152], zmm25
+	vmovdqu64 zmmword ptr [rdi + 1216], zmm26
+	vmovdqu64 zmmword ptr [rdi + 1280], zmm27
+	vmovdqu64 zmmword ptr [rdi + 1344], zmm28
+	vmovdqu64 zmmword ptr [rdi + 1408], zmm29
+	vmovdqu64 zmmword ptr [rdi + 1472], zmm30
+	vmovdqu64 zmmword ptr [rdi + 1536], zmm31
+	vpxorq zmm16, zmm16, zmm16
+	vpxorq zmm17, zmm17, zmm17
+	vpxorq zmm18, zmm18, zmm18
+	vpxorq zmm19, zmm19, zmm19
+	vpxorq zmm20, zmm20, zmm20
+	vpxorq zmm21, zmm21, zmm21
+	vpxorq zmm22, zmm22, zmm22
+	vpxorq zmm23, zmm23, zmm23
+	vpxorq zmm24, zmm24, zmm24
+	vpxorq zmm25, zmm25, zmm25
+	vpxorq zmm26, zmm26, zmm26
+	vpxorq zmm27, zmm27, zmm27
+	vpxorq zmm28, zmm28, zmm28
+	vpxorq zmm29, zmm29, zmm29
+	vpxorq zmm30, zmm30, zmm30
+	vpxorq zmm31, zmm31, zmm31
+	vzeroall
+	// No lane stays in a register: clear the caller-saved ones written.
+	xor eax, eax
+	xor ecx, ecx
+	xor edx, edx
+	xor esi, esi
+	xor r8d, r8d
+	xor r9d, r9d
+	xor r10d, r10d
+	xor r11d, r11d
+	pop r14
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r14
+	pop r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r13
+	pop r12
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r12
+	ret
+	.cfi_endproc
+	SEH_ENDPROC
+	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb168_blocks))
+
 // Keccak-p[1600, 12] on each of the 8 lane-interleaved states at state.
 // void sponge_keccakp1600_12_amd64_avx512_x8(uint64_t state[200])
 // entry: permute keccak-p1600 rounds=12 rate=0 lanes=8
@@ -1240,7 +2111,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136):
 	mov rcx, qword ptr [rsi + 40]
 	mov rdx, qword ptr [rsi + 48]
 	mov rsi, qword ptr [rsi + 56]
-	// the lines of each state's next block, asked for ahead of the next call
+	// the lines of each state's next block, asked for ahead of their use
 	prefetcht0 byte ptr [r8 + 136]
 	prefetcht0 byte ptr [r8 + 200]
 	prefetcht0 byte ptr [r8 + 264]
@@ -1397,7 +2268,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168):
 	mov rcx, qword ptr [rsi + 40]
 	mov rdx, qword ptr [rsi + 48]
 	mov rsi, qword ptr [rsi + 56]
-	// the lines of each state's next block, asked for ahead of the next call
+	// the lines of each state's next block, asked for ahead of their use
 	prefetcht0 byte ptr [r8 + 168]
 	prefetcht0 byte ptr [r8 + 232]
 	prefetcht0 byte ptr [r8 + 296]
@@ -1548,6 +2419,845 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168):
 	.cfi_endproc
 	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168))
+
+// For each of block_count blocks: XOR the next 17 lanes of blocks[s] into state s for each of the 8 states, then Keccak-p[1600, 12] on each (KT256's leaves).
+// void sponge_keccakp1600_12_amd64_avx512_x8_absorb136_blocks(uint64_t state[200], const uint8_t* const blocks[8], size_t block_count)
+// entry: absorb keccak-p1600 rounds=12 rate=136 lanes=8
+	.globl SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136_blocks)
+	HIDDEN(SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136_blocks))
+	FUNCTION_TYPE(SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136_blocks))
+	.p2align 5
+SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136_blocks):
+	.cfi_startproc
+	SEH_PROC(SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136_blocks))
+	endbr64
+	push r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r12, -16
+	SEH_PUSHREG(r12)
+	push r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r13, -24
+	SEH_PUSHREG(r13)
+	push r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r14, -32
+	// The block pointers (rsi, the array, last), then the lanes.
+	SEH_PUSHREG(r14)
+	SEH_ENDPROLOGUE
+	mov r8, qword ptr [rsi]
+	mov r9, qword ptr [rsi + 8]
+	mov r10, qword ptr [rsi + 16]
+	mov r11, qword ptr [rsi + 24]
+	mov r12, qword ptr [rsi + 32]
+	mov r13, qword ptr [rsi + 40]
+	mov r14, qword ptr [rsi + 48]
+	mov rsi, qword ptr [rsi + 56]
+	vmovdqu64 zmm7, zmmword ptr [rdi]
+	vmovdqu64 zmm8, zmmword ptr [rdi + 64]
+	vmovdqu64 zmm9, zmmword ptr [rdi + 128]
+	vmovdqu64 zmm10, zmmword ptr [rdi + 192]
+	vmovdqu64 zmm11, zmmword ptr [rdi + 256]
+	vmovdqu64 zmm12, zmmword ptr [rdi + 320]
+	vmovdqu64 zmm13, zmmword ptr [rdi + 384]
+	vmovdqu64 zmm14, zmmword ptr [rdi + 448]
+	vmovdqu64 zmm15, zmmword ptr [rdi + 512]
+	vmovdqu64 zmm16, zmmword ptr [rdi + 576]
+	vmovdqu64 zmm17, zmmword ptr [rdi + 640]
+	vmovdqu64 zmm18, zmmword ptr [rdi + 704]
+	vmovdqu64 zmm19, zmmword ptr [rdi + 768]
+	vmovdqu64 zmm20, zmmword ptr [rdi + 832]
+	vmovdqu64 zmm21, zmmword ptr [rdi + 896]
+	vmovdqu64 zmm22, zmmword ptr [rdi + 960]
+	vmovdqu64 zmm23, zmmword ptr [rdi + 1024]
+	vmovdqu64 zmm24, zmmword ptr [rdi + 1088]
+	vmovdqu64 zmm25, zmmword ptr [rdi + 1152]
+	vmovdqu64 zmm26, zmmword ptr [rdi + 1216]
+	vmovdqu64 zmm27, zmmword ptr [rdi + 1280]
+	vmovdqu64 zmm28, zmmword ptr [rdi + 1344]
+	vmovdqu64 zmm29, zmmword ptr [rdi + 1408]
+	vmovdqu64 zmm30, zmmword ptr [rdi + 1472]
+	vmovdqu64 zmm31, zmmword ptr [rdi + 1536]
+	cmp rdx, 0
+	je LOCAL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136_blocks_done)
+LOCAL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136_blocks_block):
+	// the lines of each state's next block, asked for ahead of their use
+	prefetcht0 byte ptr [r8 + 136]
+	prefetcht0 byte ptr [r8 + 200]
+	prefetcht0 byte ptr [r8 + 264]
+	prefetcht0 byte ptr [r9 + 136]
+	prefetcht0 byte ptr [r9 + 200]
+	prefetcht0 byte ptr [r9 + 264]
+	prefetcht0 byte ptr [r10 + 136]
+	prefetcht0 byte ptr [r10 + 200]
+	prefetcht0 byte ptr [r10 + 264]
+	prefetcht0 byte ptr [r11 + 136]
+	prefetcht0 byte ptr [r11 + 200]
+	prefetcht0 byte ptr [r11 + 264]
+	prefetcht0 byte ptr [r12 + 136]
+	prefetcht0 byte ptr [r12 + 200]
+	prefetcht0 byte ptr [r12 + 264]
+	prefetcht0 byte ptr [r13 + 136]
+	prefetcht0 byte ptr [r13 + 200]
+	prefetcht0 byte ptr [r13 + 264]
+	prefetcht0 byte ptr [r14 + 136]
+	prefetcht0 byte ptr [r14 + 200]
+	prefetcht0 byte ptr [r14 + 264]
+	prefetcht0 byte ptr [rsi + 136]
+	prefetcht0 byte ptr [rsi + 200]
+	prefetcht0 byte ptr [rsi + 264]
+	// lanes 0..3 of the eight blocks, transposed and XORed in
+	vmovdqu ymm0, ymmword ptr [r8]
+	vinserti64x4 zmm0, zmm0, ymmword ptr [r10], 1
+	vmovdqu ymm1, ymmword ptr [r9]
+	vinserti64x4 zmm1, zmm1, ymmword ptr [r11], 1
+	vmovdqu ymm2, ymmword ptr [r12]
+	vinserti64x4 zmm2, zmm2, ymmword ptr [r14], 1
+	vmovdqu ymm3, ymmword ptr [r13]
+	vinserti64x4 zmm3, zmm3, ymmword ptr [rsi], 1
+	vpunpcklqdq zmm4, zmm0, zmm1
+	vpunpckhqdq zmm5, zmm0, zmm1
+	vpunpcklqdq zmm6, zmm2, zmm3
+	vpunpckhqdq zmm0, zmm2, zmm3
+	vshufi64x2 zmm1, zmm4, zmm6, 136
+	vshufi64x2 zmm3, zmm4, zmm6, 221
+	vpxorq zmm7, zmm7, zmm1
+	vpxorq zmm9, zmm9, zmm3
+	vshufi64x2 zmm1, zmm5, zmm0, 136
+	vshufi64x2 zmm3, zmm5, zmm0, 221
+	vpxorq zmm8, zmm8, zmm1
+	vpxorq zmm10, zmm10, zmm3
+	// lanes 4..7 of the eight blocks, transposed and XORed in
+	vmovdqu ymm0, ymmword ptr [r8 + 32]
+	vinserti64x4 zmm0, zmm0, ymmword ptr [r10 + 32], 1
+	vmovdqu ymm1, ymmword ptr [r9 + 32]
+	vinserti64x4 zmm1, zmm1, ymmword ptr [r11 + 32], 1
+	vmovdqu ymm2, ymmword ptr [r12 + 32]
+	vinserti64x4 zmm2, zmm2, ymmword ptr [r14 + 32], 1
+	vmovdqu ymm3, ymmword ptr [r13 + 32]
+	vinserti64x4 zmm3, zmm3, ymmword ptr [rsi + 32], 1
+	vpunpcklqdq zmm4, zmm0, zmm1
+	vpunpckhqdq zmm5, zmm0, zmm1
+	vpunpcklqdq zmm6, zmm2, zmm3
+	vpunpckhqdq zmm0, zmm2, zmm3
+	vshufi64x2 zmm1, zmm4, zmm6, 136
+	vshufi64x2 zmm3, zmm4, zmm6, 221
+	vpxorq zmm11, zmm11, zmm1
+	vpxorq zmm13, zmm13, zmm3
+	vshufi64x2 zmm1, zmm5, zmm0, 136
+	vshufi64x2 zmm3, zmm5, zmm0, 221
+	vpxorq zmm12, zmm12, zmm1
+	vpxorq zmm14, zmm14, zmm3
+	// lanes 8..11 of the eight blocks, transposed and XORed in
+	vmovdqu ymm0, ymmword ptr [r8 + 64]
+	vinserti64x4 zmm0, zmm0, ymmword ptr [r10 + 64], 1
+	vmovdqu ymm1, ymmword ptr [r9 + 64]
+	vinserti64x4 zmm1, zmm1, ymmword ptr [r11 + 64], 1
+	vmovdqu ymm2, ymmword ptr [r12 + 64]
+	vinserti64x4 zmm2, zmm2, ymmword ptr [r14 + 64], 1
+	vmovdqu ymm3, ymmword ptr [r13 + 64]
+	vinserti64x4 zmm3, zmm3, ymmword ptr [rsi + 64], 1
+	vpunpcklqdq zmm4, zmm0, zmm1
+	vpunpckhqdq zmm5, zmm0, zmm1
+	vpunpcklqdq zmm6, zmm2, zmm3
+	vpunpckhqdq zmm0, zmm2, zmm3
+	vshufi64x2 zmm1, zmm4, zmm6, 136
+	vshufi64x2 zmm3, zmm4, zmm6, 221
+	vpxorq zmm15, zmm15, zmm1
+	vpxorq zmm17, zmm17, zmm3
+	vshufi64x2 zmm1, zmm5, zmm0, 136
+	vshufi64x2 zmm3, zmm5, zmm0, 221
+	vpxorq zmm16, zmm16, zmm1
+	vpxorq zmm18, zmm18, zmm3
+	// lanes 12..15 of the eight blocks, transposed and XORed in
+	vmovdqu ymm0, ymmword ptr [r8 + 96]
+	vinserti64x4 zmm0, zmm0, ymmword ptr [r10 + 96], 1
+	vmovdqu ymm1, ymmword ptr [r9 + 96]
+	vinserti64x4 zmm1, zmm1, ymmword ptr [r11 + 96], 1
+	vmovdqu ymm2, ymmword ptr [r12 + 96]
+	vinserti64x4 zmm2, zmm2, ymmword ptr [r14 + 96], 1
+	vmovdqu ymm3, ymmword ptr [r13 + 96]
+	vinserti64x4 zmm3, zmm3, ymmword ptr [rsi + 96], 1
+	vpunpcklqdq zmm4, zmm0, zmm1
+	vpunpckhqdq zmm5, zmm0, zmm1
+	vpunpcklqdq zmm6, zmm2, zmm3
+	vpunpckhqdq zmm0, zmm2, zmm3
+	vshufi64x2 zmm1, zmm4, zmm6, 136
+	vshufi64x2 zmm3, zmm4, zmm6, 221
+	vpxorq zmm19, zmm19, zmm1
+	vpxorq zmm21, zmm21, zmm3
+	vshufi64x2 zmm1, zmm5, zmm0, 136
+	vshufi64x2 zmm3, zmm5, zmm0, 221
+	vpxorq zmm20, zmm20, zmm1
+	vpxorq zmm22, zmm22, zmm3
+	vmovq xmm0, qword ptr [r8 + 128]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 128], 1
+	vmovq xmm1, qword ptr [r10 + 128]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 128], 1
+	vmovq xmm2, qword ptr [r12 + 128]
+	vpinsrq xmm2, xmm2, qword ptr [r13 + 128], 1
+	vmovq xmm3, qword ptr [r14 + 128]
+	vpinsrq xmm3, xmm3, qword ptr [rsi + 128], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vinserti128 ymm2, ymm2, xmm3, 1
+	vinserti64x4 zmm0, zmm0, ymm2, 1
+	vpxorq zmm23, zmm23, zmm0
+	lea rax, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 768]
+LOCAL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136_blocks_rounds):
+
+	// ---- round 0 of the loop ----
+	// lanes 0..24 in zmm7 zmm8 zmm9 zmm10 zmm11 zmm12 zmm13 zmm14 zmm15 zmm16 zmm17 zmm18 zmm19 zmm20 zmm21 zmm22 zmm23 zmm24 zmm25 zmm26 zmm27 zmm28 zmm29 zmm30 zmm31
+	vpxorq zmm0, zmm7, zmm12
+	vpternlogq zmm0, zmm17, zmm22, 150
+	vpxorq zmm0, zmm0, zmm27
+	vpxorq zmm1, zmm8, zmm13
+	vpternlogq zmm1, zmm18, zmm23, 150
+	vpxorq zmm1, zmm1, zmm28
+	vpxorq zmm2, zmm9, zmm14
+	vpternlogq zmm2, zmm19, zmm24, 150
+	vpxorq zmm2, zmm2, zmm29
+	vpxorq zmm3, zmm10, zmm15
+	vpternlogq zmm3, zmm20, zmm25, 150
+	vpxorq zmm3, zmm3, zmm30
+	vpxorq zmm4, zmm11, zmm16
+	vpternlogq zmm4, zmm21, zmm26, 150
+	vpxorq zmm4, zmm4, zmm31                // C[0..4]
+	vprolq zmm5, zmm1, 1
+	vpternlogq zmm7, zmm4, zmm5, 150
+	vpternlogq zmm12, zmm4, zmm5, 150
+	vpternlogq zmm17, zmm4, zmm5, 150
+	vpternlogq zmm22, zmm4, zmm5, 150
+	vpternlogq zmm27, zmm4, zmm5, 150
+	vprolq zmm6, zmm2, 1
+	vpternlogq zmm8, zmm0, zmm6, 150
+	vpternlogq zmm13, zmm0, zmm6, 150
+	vpternlogq zmm18, zmm0, zmm6, 150
+	vpternlogq zmm23, zmm0, zmm6, 150
+	vpternlogq zmm28, zmm0, zmm6, 150
+	vprolq zmm5, zmm3, 1
+	vpternlogq zmm9, zmm1, zmm5, 150
+	vpternlogq zmm14, zmm1, zmm5, 150
+	vpternlogq zmm19, zmm1, zmm5, 150
+	vpternlogq zmm24, zmm1, zmm5, 150
+	vpternlogq zmm29, zmm1, zmm5, 150
+	vprolq zmm1, zmm4, 1
+	vpternlogq zmm10, zmm2, zmm1, 150
+	vpternlogq zmm15, zmm2, zmm1, 150
+	vpternlogq zmm20, zmm2, zmm1, 150
+	vpternlogq zmm25, zmm2, zmm1, 150
+	vpternlogq zmm30, zmm2, zmm1, 150
+	vprolq zmm2, zmm0, 1
+	vpternlogq zmm11, zmm3, zmm2, 150
+	vpternlogq zmm16, zmm3, zmm2, 150
+	vpternlogq zmm21, zmm3, zmm2, 150
+	vpternlogq zmm26, zmm3, zmm2, 150
+	vpternlogq zmm31, zmm3, zmm2, 150
+	// rho, then chi row 0 -> lanes 0..4
+	vprolq zmm13, zmm13, 44
+	vprolq zmm19, zmm19, 43
+	vprolq zmm25, zmm25, 21
+	vprolq zmm31, zmm31, 14
+	vmovdqu64 zmm0, zmm7
+	vmovdqu64 zmm1, zmm13
+	vpternlogq zmm7, zmm13, zmm19, 210
+	vpxorq zmm7, zmm7, zmmword ptr [rax]    // iota
+	vpternlogq zmm13, zmm19, zmm25, 210
+	vpternlogq zmm19, zmm25, zmm31, 210
+	vpternlogq zmm25, zmm31, zmm0, 210
+	vpternlogq zmm31, zmm0, zmm1, 210
+	// rho, then chi row 1 -> lanes 5..9
+	vprolq zmm10, zmm10, 28
+	vprolq zmm16, zmm16, 20
+	vprolq zmm17, zmm17, 3
+	vprolq zmm23, zmm23, 45
+	vprolq zmm29, zmm29, 61
+	vmovdqu64 zmm0, zmm10
+	vmovdqu64 zmm1, zmm16
+	vpternlogq zmm10, zmm16, zmm17, 210
+	vpternlogq zmm16, zmm17, zmm23, 210
+	vpternlogq zmm17, zmm23, zmm29, 210
+	vpternlogq zmm23, zmm29, zmm0, 210
+	vpternlogq zmm29, zmm0, zmm1, 210
+	// rho, then chi row 2 -> lanes 10..14
+	vprolq zmm8, zmm8, 1
+	vprolq zmm14, zmm14, 6
+	vprolq zmm20, zmm20, 25
+	vprolq zmm26, zmm26, 8
+	vprolq zmm27, zmm27, 18
+	vmovdqu64 zmm0, zmm8
+	vmovdqu64 zmm1, zmm14
+	vpternlogq zmm8, zmm14, zmm20, 210
+	vpternlogq zmm14, zmm20, zmm26, 210
+	vpternlogq zmm20, zmm26, zmm27, 210
+	vpternlogq zmm26, zmm27, zmm0, 210
+	vpternlogq zmm27, zmm0, zmm1, 210
+	// rho, then chi row 3 -> lanes 15..19
+	vprolq zmm11, zmm11, 27
+	vprolq zmm12, zmm12, 36
+	vprolq zmm18, zmm18, 10
+	vprolq zmm24, zmm24, 15
+	vprolq zmm30, zmm30, 56
+	vmovdqu64 zmm0, zmm11
+	vmovdqu64 zmm1, zmm12
+	vpternlogq zmm11, zmm12, zmm18, 210
+	vpternlogq zmm12, zmm18, zmm24, 210
+	vpternlogq zmm18, zmm24, zmm30, 210
+	vpternlogq zmm24, zmm30, zmm0, 210
+	vpternlogq zmm30, zmm0, zmm1, 210
+	// rho, then chi row 4 -> lanes 20..24
+	vprolq zmm9, zmm9, 62
+	vprolq zmm15, zmm15, 55
+	vprolq zmm21, zmm21, 39
+	vprolq zmm22, zmm22, 41
+	vprolq zmm28, zmm28, 2
+	vmovdqu64 zmm0, zmm9
+	vmovdqu64 zmm1, zmm15
+	vpternlogq zmm9, zmm15, zmm21, 210
+	vpternlogq zmm15, zmm21, zmm22, 210
+	vpternlogq zmm21, zmm22, zmm28, 210
+	vpternlogq zmm22, zmm28, zmm0, 210
+	vpternlogq zmm28, zmm0, zmm1, 210
+	// pi: each lane back to its register for the next turn
+	vmovdqu64 zmm0, zmm8
+	vmovdqu64 zmm8, zmm13
+	vmovdqu64 zmm13, zmm16
+	vmovdqu64 zmm16, zmm29
+	vmovdqu64 zmm29, zmm21
+	vmovdqu64 zmm21, zmm27
+	vmovdqu64 zmm27, zmm9
+	vmovdqu64 zmm9, zmm19
+	vmovdqu64 zmm19, zmm20
+	vmovdqu64 zmm20, zmm26
+	vmovdqu64 zmm26, zmm30
+	vmovdqu64 zmm30, zmm22
+	vmovdqu64 zmm22, zmm11
+	vmovdqu64 zmm11, zmm31
+	vmovdqu64 zmm31, zmm28
+	vmovdqu64 zmm28, zmm15
+	vmovdqu64 zmm15, zmm23
+	vmovdqu64 zmm23, zmm12
+	vmovdqu64 zmm12, zmm10
+	vmovdqu64 zmm10, zmm25
+	vmovdqu64 zmm25, zmm24
+	vmovdqu64 zmm24, zmm18
+	vmovdqu64 zmm18, zmm14
+	vmovdqu64 zmm14, zmm17
+	vmovdqu64 zmm17, zmm0
+	// next turn, until the last round constant is done
+	add rax, 64
+	lea rcx, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 1536]
+	cmp rax, rcx
+	jne LOCAL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136_blocks_rounds)
+	// ---- end of round ----
+	// every state's next block
+	add r8, 136
+	add r9, 136
+	add r10, 136
+	add r11, 136
+	add r12, 136
+	add r13, 136
+	add r14, 136
+	add rsi, 136
+	sub rdx, 1
+	jne LOCAL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136_blocks_block)
+LOCAL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136_blocks_done):
+
+	// Every lane is back in its first register: store them, then clear the vector
+	// registers.
+	vmovdqu64 zmmword ptr [rdi], zmm7
+	vmovdqu64 zmmword ptr [rdi + 64], zmm8
+	vmovdqu64 zmmword ptr [rdi + 128], zmm9
+	vmovdqu64 zmmword ptr [rdi + 192], zmm10
+	vmovdqu64 zmmword ptr [rdi + 256], zmm11
+	vmovdqu64 zmmword ptr [rdi + 320], zmm12
+	vmovdqu64 zmmword ptr [rdi + 384], zmm13
+	vmovdqu64 zmmword ptr [rdi + 448], zmm14
+	vmovdqu64 zmmword ptr [rdi + 512], zmm15
+	vmovdqu64 zmmword ptr [rdi + 576], zmm16
+	vmovdqu64 zmmword ptr [rdi + 640], zmm17
+	vmovdqu64 zmmword ptr [rdi + 704], zmm18
+	vmovdqu64 zmmword ptr [rdi + 768], zmm19
+	vmovdqu64 zmmword ptr [rdi + 832], zmm20
+	vmovdqu64 zmmword ptr [rdi + 896], zmm21
+	vmovdqu64 zmmword ptr [rdi + 960], zmm22
+	vmovdqu64 zmmword ptr [rdi + 1024], zmm23
+	vmovdqu64 zmmword ptr [rdi + 1088], zmm24
+	vmovdqu64 zmmword ptr [rdi + 1152], zmm25
+	vmovdqu64 zmmword ptr [rdi + 1216], zmm26
+	vmovdqu64 zmmword ptr [rdi + 1280], zmm27
+	vmovdqu64 zmmword ptr [rdi + 1344], zmm28
+	vmovdqu64 zmmword ptr [rdi + 1408], zmm29
+	vmovdqu64 zmmword ptr [rdi + 1472], zmm30
+	vmovdqu64 zmmword ptr [rdi + 1536], zmm31
+	vpxorq zmm16, zmm16, zmm16
+	vpxorq zmm17, zmm17, zmm17
+	vpxorq zmm18, zmm18, zmm18
+	vpxorq zmm19, zmm19, zmm19
+	vpxorq zmm20, zmm20, zmm20
+	vpxorq zmm21, zmm21, zmm21
+	vpxorq zmm22, zmm22, zmm22
+	vpxorq zmm23, zmm23, zmm23
+	vpxorq zmm24, zmm24, zmm24
+	vpxorq zmm25, zmm25, zmm25
+	vpxorq zmm26, zmm26, zmm26
+	vpxorq zmm27, zmm27, zmm27
+	vpxorq zmm28, zmm28, zmm28
+	vpxorq zmm29, zmm29, zmm29
+	vpxorq zmm30, zmm30, zmm30
+	vpxorq zmm31, zmm31, zmm31
+	vzeroall
+	// No lane stays in a register: clear the caller-saved ones written.
+	xor eax, eax
+	xor ecx, ecx
+	xor edx, edx
+	xor esi, esi
+	xor r8d, r8d
+	xor r9d, r9d
+	xor r10d, r10d
+	xor r11d, r11d
+	pop r14
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r14
+	pop r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r13
+	pop r12
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r12
+	ret
+	.cfi_endproc
+	SEH_ENDPROC
+	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136_blocks))
+
+// For each of block_count blocks: XOR the next 21 lanes of blocks[s] into state s for each of the 8 states, then Keccak-p[1600, 12] on each (KT128's leaves).
+// void sponge_keccakp1600_12_amd64_avx512_x8_absorb168_blocks(uint64_t state[200], const uint8_t* const blocks[8], size_t block_count)
+// entry: absorb keccak-p1600 rounds=12 rate=168 lanes=8
+	.globl SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168_blocks)
+	HIDDEN(SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168_blocks))
+	FUNCTION_TYPE(SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168_blocks))
+	.p2align 5
+SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168_blocks):
+	.cfi_startproc
+	SEH_PROC(SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168_blocks))
+	endbr64
+	push r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r12, -16
+	SEH_PUSHREG(r12)
+	push r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r13, -24
+	SEH_PUSHREG(r13)
+	push r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset r14, -32
+	// The block pointers (rsi, the array, last), then the lanes.
+	SEH_PUSHREG(r14)
+	SEH_ENDPROLOGUE
+	mov r8, qword ptr [rsi]
+	mov r9, qword ptr [rsi + 8]
+	mov r10, qword ptr [rsi + 16]
+	mov r11, qword ptr [rsi + 24]
+	mov r12, qword ptr [rsi + 32]
+	mov r13, qword ptr [rsi + 40]
+	mov r14, qword ptr [rsi + 48]
+	mov rsi, qword ptr [rsi + 56]
+	vmovdqu64 zmm7, zmmword ptr [rdi]
+	vmovdqu64 zmm8, zmmword ptr [rdi + 64]
+	vmovdqu64 zmm9, zmmword ptr [rdi + 128]
+	vmovdqu64 zmm10, zmmword ptr [rdi + 192]
+	vmovdqu64 zmm11, zmmword ptr [rdi + 256]
+	vmovdqu64 zmm12, zmmword ptr [rdi + 320]
+	vmovdqu64 zmm13, zmmword ptr [rdi + 384]
+	vmovdqu64 zmm14, zmmword ptr [rdi + 448]
+	vmovdqu64 zmm15, zmmword ptr [rdi + 512]
+	vmovdqu64 zmm16, zmmword ptr [rdi + 576]
+	vmovdqu64 zmm17, zmmword ptr [rdi + 640]
+	vmovdqu64 zmm18, zmmword ptr [rdi + 704]
+	vmovdqu64 zmm19, zmmword ptr [rdi + 768]
+	vmovdqu64 zmm20, zmmword ptr [rdi + 832]
+	vmovdqu64 zmm21, zmmword ptr [rdi + 896]
+	vmovdqu64 zmm22, zmmword ptr [rdi + 960]
+	vmovdqu64 zmm23, zmmword ptr [rdi + 1024]
+	vmovdqu64 zmm24, zmmword ptr [rdi + 1088]
+	vmovdqu64 zmm25, zmmword ptr [rdi + 1152]
+	vmovdqu64 zmm26, zmmword ptr [rdi + 1216]
+	vmovdqu64 zmm27, zmmword ptr [rdi + 1280]
+	vmovdqu64 zmm28, zmmword ptr [rdi + 1344]
+	vmovdqu64 zmm29, zmmword ptr [rdi + 1408]
+	vmovdqu64 zmm30, zmmword ptr [rdi + 1472]
+	vmovdqu64 zmm31, zmmword ptr [rdi + 1536]
+	cmp rdx, 0
+	je LOCAL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168_blocks_done)
+LOCAL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168_blocks_block):
+	// the lines of each state's next block, asked for ahead of their use
+	prefetcht0 byte ptr [r8 + 168]
+	prefetcht0 byte ptr [r8 + 232]
+	prefetcht0 byte ptr [r8 + 296]
+	prefetcht0 byte ptr [r9 + 168]
+	prefetcht0 byte ptr [r9 + 232]
+	prefetcht0 byte ptr [r9 + 296]
+	prefetcht0 byte ptr [r10 + 168]
+	prefetcht0 byte ptr [r10 + 232]
+	prefetcht0 byte ptr [r10 + 296]
+	prefetcht0 byte ptr [r11 + 168]
+	prefetcht0 byte ptr [r11 + 232]
+	prefetcht0 byte ptr [r11 + 296]
+	prefetcht0 byte ptr [r12 + 168]
+	prefetcht0 byte ptr [r12 + 232]
+	prefetcht0 byte ptr [r12 + 296]
+	prefetcht0 byte ptr [r13 + 168]
+	prefetcht0 byte ptr [r13 + 232]
+	prefetcht0 byte ptr [r13 + 296]
+	prefetcht0 byte ptr [r14 + 168]
+	prefetcht0 byte ptr [r14 + 232]
+	prefetcht0 byte ptr [r14 + 296]
+	prefetcht0 byte ptr [rsi + 168]
+	prefetcht0 byte ptr [rsi + 232]
+	prefetcht0 byte ptr [rsi + 296]
+	// lanes 0..3 of the eight blocks, transposed and XORed in
+	vmovdqu ymm0, ymmword ptr [r8]
+	vinserti64x4 zmm0, zmm0, ymmword ptr [r10], 1
+	vmovdqu ymm1, ymmword ptr [r9]
+	vinserti64x4 zmm1, zmm1, ymmword ptr [r11], 1
+	vmovdqu ymm2, ymmword ptr [r12]
+	vinserti64x4 zmm2, zmm2, ymmword ptr [r14], 1
+	vmovdqu ymm3, ymmword ptr [r13]
+	vinserti64x4 zmm3, zmm3, ymmword ptr [rsi], 1
+	vpunpcklqdq zmm4, zmm0, zmm1
+	vpunpckhqdq zmm5, zmm0, zmm1
+	vpunpcklqdq zmm6, zmm2, zmm3
+	vpunpckhqdq zmm0, zmm2, zmm3
+	vshufi64x2 zmm1, zmm4, zmm6, 136
+	vshufi64x2 zmm3, zmm4, zmm6, 221
+	vpxorq zmm7, zmm7, zmm1
+	vpxorq zmm9, zmm9, zmm3
+	vshufi64x2 zmm1, zmm5, zmm0, 136
+	vshufi64x2 zmm3, zmm5, zmm0, 221
+	vpxorq zmm8, zmm8, zmm1
+	vpxorq zmm10, zmm10, zmm3
+	// lanes 4..7 of the eight blocks, transposed and XORed in
+	vmovdqu ymm0, ymmword ptr [r8 + 32]
+	vinserti64x4 zmm0, zmm0, ymmword ptr [r10 + 32], 1
+	vmovdqu ymm1, ymmword ptr [r9 + 32]
+	vinserti64x4 zmm1, zmm1, ymmword ptr [r11 + 32], 1
+	vmovdqu ymm2, ymmword ptr [r12 + 32]
+	vinserti64x4 zmm2, zmm2, ymmword ptr [r14 + 32], 1
+	vmovdqu ymm3, ymmword ptr [r13 + 32]
+	vinserti64x4 zmm3, zmm3, ymmword ptr [rsi + 32], 1
+	vpunpcklqdq zmm4, zmm0, zmm1
+	vpunpckhqdq zmm5, zmm0, zmm1
+	vpunpcklqdq zmm6, zmm2, zmm3
+	vpunpckhqdq zmm0, zmm2, zmm3
+	vshufi64x2 zmm1, zmm4, zmm6, 136
+	vshufi64x2 zmm3, zmm4, zmm6, 221
+	vpxorq zmm11, zmm11, zmm1
+	vpxorq zmm13, zmm13, zmm3
+	vshufi64x2 zmm1, zmm5, zmm0, 136
+	vshufi64x2 zmm3, zmm5, zmm0, 221
+	vpxorq zmm12, zmm12, zmm1
+	vpxorq zmm14, zmm14, zmm3
+	// lanes 8..11 of the eight blocks, transposed and XORed in
+	vmovdqu ymm0, ymmword ptr [r8 + 64]
+	vinserti64x4 zmm0, zmm0, ymmword ptr [r10 + 64], 1
+	vmovdqu ymm1, ymmword ptr [r9 + 64]
+	vinserti64x4 zmm1, zmm1, ymmword ptr [r11 + 64], 1
+	vmovdqu ymm2, ymmword ptr [r12 + 64]
+	vinserti64x4 zmm2, zmm2, ymmword ptr [r14 + 64], 1
+	vmovdqu ymm3, ymmword ptr [r13 + 64]
+	vinserti64x4 zmm3, zmm3, ymmword ptr [rsi + 64], 1
+	vpunpcklqdq zmm4, zmm0, zmm1
+	vpunpckhqdq zmm5, zmm0, zmm1
+	vpunpcklqdq zmm6, zmm2, zmm3
+	vpunpckhqdq zmm0, zmm2, zmm3
+	vshufi64x2 zmm1, zmm4, zmm6, 136
+	vshufi64x2 zmm3, zmm4, zmm6, 221
+	vpxorq zmm15, zmm15, zmm1
+	vpxorq zmm17, zmm17, zmm3
+	vshufi64x2 zmm1, zmm5, zmm0, 136
+	vshufi64x2 zmm3, zmm5, zmm0, 221
+	vpxorq zmm16, zmm16, zmm1
+	vpxorq zmm18, zmm18, zmm3
+	// lanes 12..15 of the eight blocks, transposed and XORed in
+	vmovdqu ymm0, ymmword ptr [r8 + 96]
+	vinserti64x4 zmm0, zmm0, ymmword ptr [r10 + 96], 1
+	vmovdqu ymm1, ymmword ptr [r9 + 96]
+	vinserti64x4 zmm1, zmm1, ymmword ptr [r11 + 96], 1
+	vmovdqu ymm2, ymmword ptr [r12 + 96]
+	vinserti64x4 zmm2, zmm2, ymmword ptr [r14 + 96], 1
+	vmovdqu ymm3, ymmword ptr [r13 + 96]
+	vinserti64x4 zmm3, zmm3, ymmword ptr [rsi + 96], 1
+	vpunpcklqdq zmm4, zmm0, zmm1
+	vpunpckhqdq zmm5, zmm0, zmm1
+	vpunpcklqdq zmm6, zmm2, zmm3
+	vpunpckhqdq zmm0, zmm2, zmm3
+	vshufi64x2 zmm1, zmm4, zmm6, 136
+	vshufi64x2 zmm3, zmm4, zmm6, 221
+	vpxorq zmm19, zmm19, zmm1
+	vpxorq zmm21, zmm21, zmm3
+	vshufi64x2 zmm1, zmm5, zmm0, 136
+	vshufi64x2 zmm3, zmm5, zmm0, 221
+	vpxorq zmm20, zmm20, zmm1
+	vpxorq zmm22, zmm22, zmm3
+	// lanes 16..19 of the eight blocks, transposed and XORed in
+	vmovdqu ymm0, ymmword ptr [r8 + 128]
+	vinserti64x4 zmm0, zmm0, ymmword ptr [r10 + 128], 1
+	vmovdqu ymm1, ymmword ptr [r9 + 128]
+	vinserti64x4 zmm1, zmm1, ymmword ptr [r11 + 128], 1
+	vmovdqu ymm2, ymmword ptr [r12 + 128]
+	vinserti64x4 zmm2, zmm2, ymmword ptr [r14 + 128], 1
+	vmovdqu ymm3, ymmword ptr [r13 + 128]
+	vinserti64x4 zmm3, zmm3, ymmword ptr [rsi + 128], 1
+	vpunpcklqdq zmm4, zmm0, zmm1
+	vpunpckhqdq zmm5, zmm0, zmm1
+	vpunpcklqdq zmm6, zmm2, zmm3
+	vpunpckhqdq zmm0, zmm2, zmm3
+	vshufi64x2 zmm1, zmm4, zmm6, 136
+	vshufi64x2 zmm3, zmm4, zmm6, 221
+	vpxorq zmm23, zmm23, zmm1
+	vpxorq zmm25, zmm25, zmm3
+	vshufi64x2 zmm1, zmm5, zmm0, 136
+	vshufi64x2 zmm3, zmm5, zmm0, 221
+	vpxorq zmm24, zmm24, zmm1
+	vpxorq zmm26, zmm26, zmm3
+	vmovq xmm0, qword ptr [r8 + 160]
+	vpinsrq xmm0, xmm0, qword ptr [r9 + 160], 1
+	vmovq xmm1, qword ptr [r10 + 160]
+	vpinsrq xmm1, xmm1, qword ptr [r11 + 160], 1
+	vmovq xmm2, qword ptr [r12 + 160]
+	vpinsrq xmm2, xmm2, qword ptr [r13 + 160], 1
+	vmovq xmm3, qword ptr [r14 + 160]
+	vpinsrq xmm3, xmm3, qword ptr [rsi + 160], 1
+	vinserti128 ymm0, ymm0, xmm1, 1
+	vinserti128 ymm2, ymm2, xmm3, 1
+	vinserti64x4 zmm0, zmm0, ymm2, 1
+	vpxorq zmm27, zmm27, zmm0
+	lea rax, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 768]
+LOCAL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168_blocks_rounds):
+
+	// ---- round 0 of the loop ----
+	// lanes 0..24 in zmm7 zmm8 zmm9 zmm10 zmm11 zmm12 zmm13 zmm14 zmm15 zmm16 zmm17 zmm18 zmm19 zmm20 zmm21 zmm22 zmm23 zmm24 zmm25 zmm26 zmm27 zmm28 zmm29 zmm30 zmm31
+	vpxorq zmm0, zmm7, zmm12
+	vpternlogq zmm0, zmm17, zmm22, 150
+	vpxorq zmm0, zmm0, zmm27
+	vpxorq zmm1, zmm8, zmm13
+	vpternlogq zmm1, zmm18, zmm23, 150
+	vpxorq zmm1, zmm1, zmm28
+	vpxorq zmm2, zmm9, zmm14
+	vpternlogq zmm2, zmm19, zmm24, 150
+	vpxorq zmm2, zmm2, zmm29
+	vpxorq zmm3, zmm10, zmm15
+	vpternlogq zmm3, zmm20, zmm25, 150
+	vpxorq zmm3, zmm3, zmm30
+	vpxorq zmm4, zmm11, zmm16
+	vpternlogq zmm4, zmm21, zmm26, 150
+	vpxorq zmm4, zmm4, zmm31                // C[0..4]
+	vprolq zmm5, zmm1, 1
+	vpternlogq zmm7, zmm4, zmm5, 150
+	vpternlogq zmm12, zmm4, zmm5, 150
+	vpternlogq zmm17, zmm4, zmm5, 150
+	vpternlogq zmm22, zmm4, zmm5, 150
+	vpternlogq zmm27, zmm4, zmm5, 150
+	vprolq zmm6, zmm2, 1
+	vpternlogq zmm8, zmm0, zmm6, 150
+	vpternlogq zmm13, zmm0, zmm6, 150
+	vpternlogq zmm18, zmm0, zmm6, 150
+	vpternlogq zmm23, zmm0, zmm6, 150
+	vpternlogq zmm28, zmm0, zmm6, 150
+	vprolq zmm5, zmm3, 1
+	vpternlogq zmm9, zmm1, zmm5, 150
+	vpternlogq zmm14, zmm1, zmm5, 150
+	vpternlogq zmm19, zmm1, zmm5, 150
+	vpternlogq zmm24, zmm1, zmm5, 150
+	vpternlogq zmm29, zmm1, zmm5, 150
+	vprolq zmm1, zmm4, 1
+	vpternlogq zmm10, zmm2, zmm1, 150
+	vpternlogq zmm15, zmm2, zmm1, 150
+	vpternlogq zmm20, zmm2, zmm1, 150
+	vpternlogq zmm25, zmm2, zmm1, 150
+	vpternlogq zmm30, zmm2, zmm1, 150
+	vprolq zmm2, zmm0, 1
+	vpternlogq zmm11, zmm3, zmm2, 150
+	vpternlogq zmm16, zmm3, zmm2, 150
+	vpternlogq zmm21, zmm3, zmm2, 150
+	vpternlogq zmm26, zmm3, zmm2, 150
+	vpternlogq zmm31, zmm3, zmm2, 150
+	// rho, then chi row 0 -> lanes 0..4
+	vprolq zmm13, zmm13, 44
+	vprolq zmm19, zmm19, 43
+	vprolq zmm25, zmm25, 21
+	vprolq zmm31, zmm31, 14
+	vmovdqu64 zmm0, zmm7
+	vmovdqu64 zmm1, zmm13
+	vpternlogq zmm7, zmm13, zmm19, 210
+	vpxorq zmm7, zmm7, zmmword ptr [rax]    // iota
+	vpternlogq zmm13, zmm19, zmm25, 210
+	vpternlogq zmm19, zmm25, zmm31, 210
+	vpternlogq zmm25, zmm31, zmm0, 210
+	vpternlogq zmm31, zmm0, zmm1, 210
+	// rho, then chi row 1 -> lanes 5..9
+	vprolq zmm10, zmm10, 28
+	vprolq zmm16, zmm16, 20
+	vprolq zmm17, zmm17, 3
+	vprolq zmm23, zmm23, 45
+	vprolq zmm29, zmm29, 61
+	vmovdqu64 zmm0, zmm10
+	vmovdqu64 zmm1, zmm16
+	vpternlogq zmm10, zmm16, zmm17, 210
+	vpternlogq zmm16, zmm17, zmm23, 210
+	vpternlogq zmm17, zmm23, zmm29, 210
+	vpternlogq zmm23, zmm29, zmm0, 210
+	vpternlogq zmm29, zmm0, zmm1, 210
+	// rho, then chi row 2 -> lanes 10..14
+	vprolq zmm8, zmm8, 1
+	vprolq zmm14, zmm14, 6
+	vprolq zmm20, zmm20, 25
+	vprolq zmm26, zmm26, 8
+	vprolq zmm27, zmm27, 18
+	vmovdqu64 zmm0, zmm8
+	vmovdqu64 zmm1, zmm14
+	vpternlogq zmm8, zmm14, zmm20, 210
+	vpternlogq zmm14, zmm20, zmm26, 210
+	vpternlogq zmm20, zmm26, zmm27, 210
+	vpternlogq zmm26, zmm27, zmm0, 210
+	vpternlogq zmm27, zmm0, zmm1, 210
+	// rho, then chi row 3 -> lanes 15..19
+	vprolq zmm11, zmm11, 27
+	vprolq zmm12, zmm12, 36
+	vprolq zmm18, zmm18, 10
+	vprolq zmm24, zmm24, 15
+	vprolq zmm30, zmm30, 56
+	vmovdqu64 zmm0, zmm11
+	vmovdqu64 zmm1, zmm12
+	vpternlogq zmm11, zmm12, zmm18, 210
+	vpternlogq zmm12, zmm18, zmm24, 210
+	vpternlogq zmm18, zmm24, zmm30, 210
+	vpternlogq zmm24, zmm30, zmm0, 210
+	vpternlogq zmm30, zmm0, zmm1, 210
+	// rho, then chi row 4 -> lanes 20..24
+	vprolq zmm9, zmm9, 62
+	vprolq zmm15, zmm15, 55
+	vprolq zmm21, zmm21, 39
+	vprolq zmm22, zmm22, 41
+	vprolq zmm28, zmm28, 2
+	vmovdqu64 zmm0, zmm9
+	vmovdqu64 zmm1, zmm15
+	vpternlogq zmm9, zmm15, zmm21, 210
+	vpternlogq zmm15, zmm21, zmm22, 210
+	vpternlogq zmm21, zmm22, zmm28, 210
+	vpternlogq zmm22, zmm28, zmm0, 210
+	vpternlogq zmm28, zmm0, zmm1, 210
+	// pi: each lane back to its register for the next turn
+	vmovdqu64 zmm0, zmm8
+	vmovdqu64 zmm8, zmm13
+	vmovdqu64 zmm13, zmm16
+	vmovdqu64 zmm16, zmm29
+	vmovdqu64 zmm29, zmm21
+	vmovdqu64 zmm21, zmm27
+	vmovdqu64 zmm27, zmm9
+	vmovdqu64 zmm9, zmm19
+	vmovdqu64 zmm19, zmm20
+	vmovdqu64 zmm20, zmm26
+	vmovdqu64 zmm26, zmm30
+	vmovdqu64 zmm30, zmm22
+	vmovdqu64 zmm22, zmm11
+	vmovdqu64 zmm11, zmm31
+	vmovdqu64 zmm31, zmm28
+	vmovdqu64 zmm28, zmm15
+	vmovdqu64 zmm15, zmm23
+	vmovdqu64 zmm23, zmm12
+	vmovdqu64 zmm12, zmm10
+	vmovdqu64 zmm10, zmm25
+	vmovdqu64 zmm25, zmm24
+	vmovdqu64 zmm24, zmm18
+	vmovdqu64 zmm18, zmm14
+	vmovdqu64 zmm14, zmm17
+	vmovdqu64 zmm17, zmm0
+	// next turn, until the last round constant is done
+	add rax, 64
+	lea rcx, zmmword ptr [rip + LOCAL(keccakf1600_amd64_avx512_x8_round_constants) + 1536]
+	cmp rax, rcx
+	jne LOCAL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168_blocks_rounds)
+	// ---- end of round ----
+	// every state's next block
+	add r8, 168
+	add r9, 168
+	add r10, 168
+	add r11, 168
+	add r12, 168
+	add r13, 168
+	add r14, 168
+	add rsi, 168
+	sub rdx, 1
+	jne LOCAL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168_blocks_block)
+LOCAL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168_blocks_done):
+
+	// Every lane is back in its first register: store them, then clear the vector
+	// registers.
+	vmovdqu64 zmmword ptr [rdi], zmm7
+	vmovdqu64 zmmword ptr [rdi + 64], zmm8
+	vmovdqu64 zmmword ptr [rdi + 128], zmm9
+	vmovdqu64 zmmword ptr [rdi + 192], zmm10
+	vmovdqu64 zmmword ptr [rdi + 256], zmm11
+	vmovdqu64 zmmword ptr [rdi + 320], zmm12
+	vmovdqu64 zmmword ptr [rdi + 384], zmm13
+	vmovdqu64 zmmword ptr [rdi + 448], zmm14
+	vmovdqu64 zmmword ptr [rdi + 512], zmm15
+	vmovdqu64 zmmword ptr [rdi + 576], zmm16
+	vmovdqu64 zmmword ptr [rdi + 640], zmm17
+	vmovdqu64 zmmword ptr [rdi + 704], zmm18
+	vmovdqu64 zmmword ptr [rdi + 768], zmm19
+	vmovdqu64 zmmword ptr [rdi + 832], zmm20
+	vmovdqu64 zmmword ptr [rdi + 896], zmm21
+	vmovdqu64 zmmword ptr [rdi + 960], zmm22
+	vmovdqu64 zmmword ptr [rdi + 1024], zmm23
+	vmovdqu64 zmmword ptr [rdi + 1088], zmm24
+	vmovdqu64 zmmword ptr [rdi + 1152], zmm25
+	vmovdqu64 zmmword ptr [rdi + 1216], zmm26
+	vmovdqu64 zmmword ptr [rdi + 1280], zmm27
+	vmovdqu64 zmmword ptr [rdi + 1344], zmm28
+	vmovdqu64 zmmword ptr [rdi + 1408], zmm29
+	vmovdqu64 zmmword ptr [rdi + 1472], zmm30
+	vmovdqu64 zmmword ptr [rdi + 1536], zmm31
+	vpxorq zmm16, zmm16, zmm16
+	vpxorq zmm17, zmm17, zmm17
+	vpxorq zmm18, zmm18, zmm18
+	vpxorq zmm19, zmm19, zmm19
+	vpxorq zmm20, zmm20, zmm20
+	vpxorq zmm21, zmm21, zmm21
+	vpxorq zmm22, zmm22, zmm22
+	vpxorq zmm23, zmm23, zmm23
+	vpxorq zmm24, zmm24, zmm24
+	vpxorq zmm25, zmm25, zmm25
+	vpxorq zmm26, zmm26, zmm26
+	vpxorq zmm27, zmm27, zmm27
+	vpxorq zmm28, zmm28, zmm28
+	vpxorq zmm29, zmm29, zmm29
+	vpxorq zmm30, zmm30, zmm30
+	vpxorq zmm31, zmm31, zmm31
+	vzeroall
+	// No lane stays in a register: clear the caller-saved ones written.
+	xor eax, eax
+	xor ecx, ecx
+	xor edx, edx
+	xor esi, esi
+	xor r8d, r8d
+	xor r9d, r9d
+	xor r10d, r10d
+	xor r11d, r11d
+	pop r14
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r14
+	pop r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r13
+	pop r12
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r12
+	ret
+	.cfi_endproc
+	SEH_ENDPROC
+	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168_blocks))
 
 // iota's round constants, one per round, once per state
 	.p2align 6
@@ -2070,6 +3780,116 @@ WIN64_SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb168):
 	ret
 	SEH_ENDPROC
 
+// Windows x64 entry: For each of block_count blocks: XOR the next 17 lanes of blocks[s] into state s for each of the 8 states, then Keccak-f[1600] on each (ParallelHash256's leaves).
+// void sponge_keccakf1600_amd64_avx512_x8_absorb136_blocks(uint64_t state[200], const uint8_t* const blocks[8], size_t block_count)
+	.globl WIN64_SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb136_blocks)
+	FUNCTION_TYPE(WIN64_SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb136_blocks))
+	.p2align 4
+WIN64_SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb136_blocks):
+	SEH_PROC(WIN64_SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb136_blocks))
+	// rdi and rsi are callee-saved on Windows, argument registers in System V.
+	push rdi
+	SEH_PUSHREG(rdi)
+	push rsi
+	SEH_PUSHREG(rsi)
+	sub rsp, 168
+	SEH_STACKALLOC(168)
+	vmovdqu xmmword ptr [rsp], xmm6         // xmm6-xmm15: callee-saved on Windows, written by the kernel
+	SEH_SAVEXMM(xmm6, 0)
+	vmovdqu xmmword ptr [rsp + 16], xmm7
+	SEH_SAVEXMM(xmm7, 16)
+	vmovdqu xmmword ptr [rsp + 32], xmm8
+	SEH_SAVEXMM(xmm8, 32)
+	vmovdqu xmmword ptr [rsp + 48], xmm9
+	SEH_SAVEXMM(xmm9, 48)
+	vmovdqu xmmword ptr [rsp + 64], xmm10
+	SEH_SAVEXMM(xmm10, 64)
+	vmovdqu xmmword ptr [rsp + 80], xmm11
+	SEH_SAVEXMM(xmm11, 80)
+	vmovdqu xmmword ptr [rsp + 96], xmm12
+	SEH_SAVEXMM(xmm12, 96)
+	vmovdqu xmmword ptr [rsp + 112], xmm13
+	SEH_SAVEXMM(xmm13, 112)
+	vmovdqu xmmword ptr [rsp + 128], xmm14
+	SEH_SAVEXMM(xmm14, 128)
+	vmovdqu xmmword ptr [rsp + 144], xmm15
+	SEH_SAVEXMM(xmm15, 144)
+	SEH_ENDPROLOGUE
+	mov rdi, rcx                            // state
+	mov rsi, rdx                            // blocks
+	mov rdx, r8                             // block_count
+	call SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb136_blocks)
+	vmovdqu xmm6, xmmword ptr [rsp]
+	vmovdqu xmm7, xmmword ptr [rsp + 16]
+	vmovdqu xmm8, xmmword ptr [rsp + 32]
+	vmovdqu xmm9, xmmword ptr [rsp + 48]
+	vmovdqu xmm10, xmmword ptr [rsp + 64]
+	vmovdqu xmm11, xmmword ptr [rsp + 80]
+	vmovdqu xmm12, xmmword ptr [rsp + 96]
+	vmovdqu xmm13, xmmword ptr [rsp + 112]
+	vmovdqu xmm14, xmmword ptr [rsp + 128]
+	vmovdqu xmm15, xmmword ptr [rsp + 144]
+	add rsp, 168
+	pop rsi
+	pop rdi
+	ret
+	SEH_ENDPROC
+
+// Windows x64 entry: For each of block_count blocks: XOR the next 21 lanes of blocks[s] into state s for each of the 8 states, then Keccak-f[1600] on each (ParallelHash128's leaves).
+// void sponge_keccakf1600_amd64_avx512_x8_absorb168_blocks(uint64_t state[200], const uint8_t* const blocks[8], size_t block_count)
+	.globl WIN64_SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb168_blocks)
+	FUNCTION_TYPE(WIN64_SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb168_blocks))
+	.p2align 4
+WIN64_SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb168_blocks):
+	SEH_PROC(WIN64_SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb168_blocks))
+	// rdi and rsi are callee-saved on Windows, argument registers in System V.
+	push rdi
+	SEH_PUSHREG(rdi)
+	push rsi
+	SEH_PUSHREG(rsi)
+	sub rsp, 168
+	SEH_STACKALLOC(168)
+	vmovdqu xmmword ptr [rsp], xmm6         // xmm6-xmm15: callee-saved on Windows, written by the kernel
+	SEH_SAVEXMM(xmm6, 0)
+	vmovdqu xmmword ptr [rsp + 16], xmm7
+	SEH_SAVEXMM(xmm7, 16)
+	vmovdqu xmmword ptr [rsp + 32], xmm8
+	SEH_SAVEXMM(xmm8, 32)
+	vmovdqu xmmword ptr [rsp + 48], xmm9
+	SEH_SAVEXMM(xmm9, 48)
+	vmovdqu xmmword ptr [rsp + 64], xmm10
+	SEH_SAVEXMM(xmm10, 64)
+	vmovdqu xmmword ptr [rsp + 80], xmm11
+	SEH_SAVEXMM(xmm11, 80)
+	vmovdqu xmmword ptr [rsp + 96], xmm12
+	SEH_SAVEXMM(xmm12, 96)
+	vmovdqu xmmword ptr [rsp + 112], xmm13
+	SEH_SAVEXMM(xmm13, 112)
+	vmovdqu xmmword ptr [rsp + 128], xmm14
+	SEH_SAVEXMM(xmm14, 128)
+	vmovdqu xmmword ptr [rsp + 144], xmm15
+	SEH_SAVEXMM(xmm15, 144)
+	SEH_ENDPROLOGUE
+	mov rdi, rcx                            // state
+	mov rsi, rdx                            // blocks
+	mov rdx, r8                             // block_count
+	call SYMBOL(sponge_keccakf1600_amd64_avx512_x8_absorb168_blocks)
+	vmovdqu xmm6, xmmword ptr [rsp]
+	vmovdqu xmm7, xmmword ptr [rsp + 16]
+	vmovdqu xmm8, xmmword ptr [rsp + 32]
+	vmovdqu xmm9, xmmword ptr [rsp + 48]
+	vmovdqu xmm10, xmmword ptr [rsp + 64]
+	vmovdqu xmm11, xmmword ptr [rsp + 80]
+	vmovdqu xmm12, xmmword ptr [rsp + 96]
+	vmovdqu xmm13, xmmword ptr [rsp + 112]
+	vmovdqu xmm14, xmmword ptr [rsp + 128]
+	vmovdqu xmm15, xmmword ptr [rsp + 144]
+	add rsp, 168
+	pop rsi
+	pop rdi
+	ret
+	SEH_ENDPROC
+
 // Windows x64 entry: Keccak-p[1600, 12] on each of the 8 lane-interleaved states at state.
 // void sponge_keccakp1600_12_amd64_avx512_x8(uint64_t state[200])
 	.globl WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8)
@@ -2215,6 +4035,116 @@ WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168):
 	mov rdi, rcx                            // state
 	mov rsi, rdx                            // blocks
 	call SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168)
+	vmovdqu xmm6, xmmword ptr [rsp]
+	vmovdqu xmm7, xmmword ptr [rsp + 16]
+	vmovdqu xmm8, xmmword ptr [rsp + 32]
+	vmovdqu xmm9, xmmword ptr [rsp + 48]
+	vmovdqu xmm10, xmmword ptr [rsp + 64]
+	vmovdqu xmm11, xmmword ptr [rsp + 80]
+	vmovdqu xmm12, xmmword ptr [rsp + 96]
+	vmovdqu xmm13, xmmword ptr [rsp + 112]
+	vmovdqu xmm14, xmmword ptr [rsp + 128]
+	vmovdqu xmm15, xmmword ptr [rsp + 144]
+	add rsp, 168
+	pop rsi
+	pop rdi
+	ret
+	SEH_ENDPROC
+
+// Windows x64 entry: For each of block_count blocks: XOR the next 17 lanes of blocks[s] into state s for each of the 8 states, then Keccak-p[1600, 12] on each (KT256's leaves).
+// void sponge_keccakp1600_12_amd64_avx512_x8_absorb136_blocks(uint64_t state[200], const uint8_t* const blocks[8], size_t block_count)
+	.globl WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136_blocks)
+	FUNCTION_TYPE(WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136_blocks))
+	.p2align 4
+WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136_blocks):
+	SEH_PROC(WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136_blocks))
+	// rdi and rsi are callee-saved on Windows, argument registers in System V.
+	push rdi
+	SEH_PUSHREG(rdi)
+	push rsi
+	SEH_PUSHREG(rsi)
+	sub rsp, 168
+	SEH_STACKALLOC(168)
+	vmovdqu xmmword ptr [rsp], xmm6         // xmm6-xmm15: callee-saved on Windows, written by the kernel
+	SEH_SAVEXMM(xmm6, 0)
+	vmovdqu xmmword ptr [rsp + 16], xmm7
+	SEH_SAVEXMM(xmm7, 16)
+	vmovdqu xmmword ptr [rsp + 32], xmm8
+	SEH_SAVEXMM(xmm8, 32)
+	vmovdqu xmmword ptr [rsp + 48], xmm9
+	SEH_SAVEXMM(xmm9, 48)
+	vmovdqu xmmword ptr [rsp + 64], xmm10
+	SEH_SAVEXMM(xmm10, 64)
+	vmovdqu xmmword ptr [rsp + 80], xmm11
+	SEH_SAVEXMM(xmm11, 80)
+	vmovdqu xmmword ptr [rsp + 96], xmm12
+	SEH_SAVEXMM(xmm12, 96)
+	vmovdqu xmmword ptr [rsp + 112], xmm13
+	SEH_SAVEXMM(xmm13, 112)
+	vmovdqu xmmword ptr [rsp + 128], xmm14
+	SEH_SAVEXMM(xmm14, 128)
+	vmovdqu xmmword ptr [rsp + 144], xmm15
+	SEH_SAVEXMM(xmm15, 144)
+	SEH_ENDPROLOGUE
+	mov rdi, rcx                            // state
+	mov rsi, rdx                            // blocks
+	mov rdx, r8                             // block_count
+	call SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb136_blocks)
+	vmovdqu xmm6, xmmword ptr [rsp]
+	vmovdqu xmm7, xmmword ptr [rsp + 16]
+	vmovdqu xmm8, xmmword ptr [rsp + 32]
+	vmovdqu xmm9, xmmword ptr [rsp + 48]
+	vmovdqu xmm10, xmmword ptr [rsp + 64]
+	vmovdqu xmm11, xmmword ptr [rsp + 80]
+	vmovdqu xmm12, xmmword ptr [rsp + 96]
+	vmovdqu xmm13, xmmword ptr [rsp + 112]
+	vmovdqu xmm14, xmmword ptr [rsp + 128]
+	vmovdqu xmm15, xmmword ptr [rsp + 144]
+	add rsp, 168
+	pop rsi
+	pop rdi
+	ret
+	SEH_ENDPROC
+
+// Windows x64 entry: For each of block_count blocks: XOR the next 21 lanes of blocks[s] into state s for each of the 8 states, then Keccak-p[1600, 12] on each (KT128's leaves).
+// void sponge_keccakp1600_12_amd64_avx512_x8_absorb168_blocks(uint64_t state[200], const uint8_t* const blocks[8], size_t block_count)
+	.globl WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168_blocks)
+	FUNCTION_TYPE(WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168_blocks))
+	.p2align 4
+WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168_blocks):
+	SEH_PROC(WIN64_SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168_blocks))
+	// rdi and rsi are callee-saved on Windows, argument registers in System V.
+	push rdi
+	SEH_PUSHREG(rdi)
+	push rsi
+	SEH_PUSHREG(rsi)
+	sub rsp, 168
+	SEH_STACKALLOC(168)
+	vmovdqu xmmword ptr [rsp], xmm6         // xmm6-xmm15: callee-saved on Windows, written by the kernel
+	SEH_SAVEXMM(xmm6, 0)
+	vmovdqu xmmword ptr [rsp + 16], xmm7
+	SEH_SAVEXMM(xmm7, 16)
+	vmovdqu xmmword ptr [rsp + 32], xmm8
+	SEH_SAVEXMM(xmm8, 32)
+	vmovdqu xmmword ptr [rsp + 48], xmm9
+	SEH_SAVEXMM(xmm9, 48)
+	vmovdqu xmmword ptr [rsp + 64], xmm10
+	SEH_SAVEXMM(xmm10, 64)
+	vmovdqu xmmword ptr [rsp + 80], xmm11
+	SEH_SAVEXMM(xmm11, 80)
+	vmovdqu xmmword ptr [rsp + 96], xmm12
+	SEH_SAVEXMM(xmm12, 96)
+	vmovdqu xmmword ptr [rsp + 112], xmm13
+	SEH_SAVEXMM(xmm13, 112)
+	vmovdqu xmmword ptr [rsp + 128], xmm14
+	SEH_SAVEXMM(xmm14, 128)
+	vmovdqu xmmword ptr [rsp + 144], xmm15
+	SEH_SAVEXMM(xmm15, 144)
+	SEH_ENDPROLOGUE
+	mov rdi, rcx                            // state
+	mov rsi, rdx                            // blocks
+	mov rdx, r8                             // block_count
+	call SYMBOL(sponge_keccakp1600_12_amd64_avx512_x8_absorb168_blocks)
 	vmovdqu xmm6, xmmword ptr [rsp]
 	vmovdqu xmm7, xmmword ptr [rsp + 16]
 	vmovdqu xmm8, xmmword ptr [rsp + 32]

@@ -79,9 +79,13 @@ void sponge_keccakf1600_amd64_avx512_x8_absorb104(uint64_t state[200], const uin
 void sponge_keccakf1600_amd64_avx512_x8_absorb136(uint64_t state[200], const uint8_t* const blocks[8]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakf1600_amd64_avx512_x8_absorb144(uint64_t state[200], const uint8_t* const blocks[8]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakf1600_amd64_avx512_x8_absorb168(uint64_t state[200], const uint8_t* const blocks[8]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_amd64_avx512_x8_absorb136_blocks(uint64_t state[200], const uint8_t* const blocks[8], size_t block_count) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_amd64_avx512_x8_absorb168_blocks(uint64_t state[200], const uint8_t* const blocks[8], size_t block_count) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_amd64_avx512_x8(uint64_t state[200]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_amd64_avx512_x8_absorb136(uint64_t state[200], const uint8_t* const blocks[8]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_amd64_avx512_x8_absorb168(uint64_t state[200], const uint8_t* const blocks[8]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_amd64_avx512_x8_absorb136_blocks(uint64_t state[200], const uint8_t* const blocks[8], size_t block_count) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_amd64_avx512_x8_absorb168_blocks(uint64_t state[200], const uint8_t* const blocks[8], size_t block_count) SPONGE_KERNEL_NOEXCEPT;
 
 /* amd64-avx512-x4 (generated/keccakf1600_amd64_avx512_x4.S) */
 void sponge_keccakf1600_amd64_avx512_x4(uint64_t state[100]) SPONGE_KERNEL_NOEXCEPT;
@@ -90,9 +94,13 @@ void sponge_keccakf1600_amd64_avx512_x4_absorb104(uint64_t state[100], const uin
 void sponge_keccakf1600_amd64_avx512_x4_absorb136(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakf1600_amd64_avx512_x4_absorb144(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakf1600_amd64_avx512_x4_absorb168(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_amd64_avx512_x4_absorb136_blocks(uint64_t state[100], const uint8_t* const blocks[4], size_t block_count) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_amd64_avx512_x4_absorb168_blocks(uint64_t state[100], const uint8_t* const blocks[4], size_t block_count) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_amd64_avx512_x4(uint64_t state[100]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_amd64_avx512_x4_absorb136(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_amd64_avx512_x4_absorb168(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_amd64_avx512_x4_absorb136_blocks(uint64_t state[100], const uint8_t* const blocks[4], size_t block_count) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_amd64_avx512_x4_absorb168_blocks(uint64_t state[100], const uint8_t* const blocks[4], size_t block_count) SPONGE_KERNEL_NOEXCEPT;
 
 /* amd64-avx2-x4 (generated/keccakf1600_amd64_avx2_x4.S) */
 void sponge_keccakf1600_amd64_avx2_x4(uint64_t state[100]) SPONGE_KERNEL_NOEXCEPT;
@@ -101,9 +109,13 @@ void sponge_keccakf1600_amd64_avx2_x4_absorb104(uint64_t state[100], const uint8
 void sponge_keccakf1600_amd64_avx2_x4_absorb136(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakf1600_amd64_avx2_x4_absorb144(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakf1600_amd64_avx2_x4_absorb168(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_amd64_avx2_x4_absorb136_blocks(uint64_t state[100], const uint8_t* const blocks[4], size_t block_count) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_amd64_avx2_x4_absorb168_blocks(uint64_t state[100], const uint8_t* const blocks[4], size_t block_count) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_amd64_avx2_x4(uint64_t state[100]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_amd64_avx2_x4_absorb136(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_amd64_avx2_x4_absorb168(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_amd64_avx2_x4_absorb136_blocks(uint64_t state[100], const uint8_t* const blocks[4], size_t block_count) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_amd64_avx2_x4_absorb168_blocks(uint64_t state[100], const uint8_t* const blocks[4], size_t block_count) SPONGE_KERNEL_NOEXCEPT;
 
 /* arm64-sha3-x2 (generated/keccakf1600_arm64_sha3_x2.S) */
 void sponge_keccakf1600_arm64_sha3_x2(uint64_t state[50]) SPONGE_KERNEL_NOEXCEPT;
@@ -188,9 +200,13 @@ void sponge_ascon_p320_arm64_decrypt(uint64_t state[5], const uint8_t* in, uint8
   X(absorb, "keccak-f1600", 24, 136, 8, sponge_keccakf1600_amd64_avx512_x8_absorb136) \
   X(absorb, "keccak-f1600", 24, 144, 8, sponge_keccakf1600_amd64_avx512_x8_absorb144) \
   X(absorb, "keccak-f1600", 24, 168, 8, sponge_keccakf1600_amd64_avx512_x8_absorb168) \
+  X(absorb, "keccak-f1600", 24, 136, 8, sponge_keccakf1600_amd64_avx512_x8_absorb136_blocks) \
+  X(absorb, "keccak-f1600", 24, 168, 8, sponge_keccakf1600_amd64_avx512_x8_absorb168_blocks) \
   X(permute, "keccak-p1600", 12, 0, 8, sponge_keccakp1600_12_amd64_avx512_x8) \
   X(absorb, "keccak-p1600", 12, 136, 8, sponge_keccakp1600_12_amd64_avx512_x8_absorb136) \
-  X(absorb, "keccak-p1600", 12, 168, 8, sponge_keccakp1600_12_amd64_avx512_x8_absorb168)
+  X(absorb, "keccak-p1600", 12, 168, 8, sponge_keccakp1600_12_amd64_avx512_x8_absorb168) \
+  X(absorb, "keccak-p1600", 12, 136, 8, sponge_keccakp1600_12_amd64_avx512_x8_absorb136_blocks) \
+  X(absorb, "keccak-p1600", 12, 168, 8, sponge_keccakp1600_12_amd64_avx512_x8_absorb168_blocks)
 #define SPONGE_KERNEL_AMD64_AVX512_X8_CPU_FEATURES \
   {"avx", 1, 0, 2, 28, 0, 0, 0x6}, \
   {"avx2", 7, 0, 1, 5, 0, 0, 0x6}, \
@@ -204,9 +220,13 @@ void sponge_ascon_p320_arm64_decrypt(uint64_t state[5], const uint8_t* in, uint8
   X(absorb, "keccak-f1600", 24, 136, 4, sponge_keccakf1600_amd64_avx512_x4_absorb136) \
   X(absorb, "keccak-f1600", 24, 144, 4, sponge_keccakf1600_amd64_avx512_x4_absorb144) \
   X(absorb, "keccak-f1600", 24, 168, 4, sponge_keccakf1600_amd64_avx512_x4_absorb168) \
+  X(absorb, "keccak-f1600", 24, 136, 4, sponge_keccakf1600_amd64_avx512_x4_absorb136_blocks) \
+  X(absorb, "keccak-f1600", 24, 168, 4, sponge_keccakf1600_amd64_avx512_x4_absorb168_blocks) \
   X(permute, "keccak-p1600", 12, 0, 4, sponge_keccakp1600_12_amd64_avx512_x4) \
   X(absorb, "keccak-p1600", 12, 136, 4, sponge_keccakp1600_12_amd64_avx512_x4_absorb136) \
-  X(absorb, "keccak-p1600", 12, 168, 4, sponge_keccakp1600_12_amd64_avx512_x4_absorb168)
+  X(absorb, "keccak-p1600", 12, 168, 4, sponge_keccakp1600_12_amd64_avx512_x4_absorb168) \
+  X(absorb, "keccak-p1600", 12, 136, 4, sponge_keccakp1600_12_amd64_avx512_x4_absorb136_blocks) \
+  X(absorb, "keccak-p1600", 12, 168, 4, sponge_keccakp1600_12_amd64_avx512_x4_absorb168_blocks)
 #define SPONGE_KERNEL_AMD64_AVX512_X4_CPU_FEATURES \
   {"avx", 1, 0, 2, 28, 0, 0, 0x6}, \
   {"avx2", 7, 0, 1, 5, 0, 0, 0x6}, \
@@ -221,9 +241,13 @@ void sponge_ascon_p320_arm64_decrypt(uint64_t state[5], const uint8_t* in, uint8
   X(absorb, "keccak-f1600", 24, 136, 4, sponge_keccakf1600_amd64_avx2_x4_absorb136) \
   X(absorb, "keccak-f1600", 24, 144, 4, sponge_keccakf1600_amd64_avx2_x4_absorb144) \
   X(absorb, "keccak-f1600", 24, 168, 4, sponge_keccakf1600_amd64_avx2_x4_absorb168) \
+  X(absorb, "keccak-f1600", 24, 136, 4, sponge_keccakf1600_amd64_avx2_x4_absorb136_blocks) \
+  X(absorb, "keccak-f1600", 24, 168, 4, sponge_keccakf1600_amd64_avx2_x4_absorb168_blocks) \
   X(permute, "keccak-p1600", 12, 0, 4, sponge_keccakp1600_12_amd64_avx2_x4) \
   X(absorb, "keccak-p1600", 12, 136, 4, sponge_keccakp1600_12_amd64_avx2_x4_absorb136) \
-  X(absorb, "keccak-p1600", 12, 168, 4, sponge_keccakp1600_12_amd64_avx2_x4_absorb168)
+  X(absorb, "keccak-p1600", 12, 168, 4, sponge_keccakp1600_12_amd64_avx2_x4_absorb168) \
+  X(absorb, "keccak-p1600", 12, 136, 4, sponge_keccakp1600_12_amd64_avx2_x4_absorb136_blocks) \
+  X(absorb, "keccak-p1600", 12, 168, 4, sponge_keccakp1600_12_amd64_avx2_x4_absorb168_blocks)
 #define SPONGE_KERNEL_AMD64_AVX2_X4_CPU_FEATURES \
   {"avx", 1, 0, 2, 28, 0, 0, 0x6}, \
   {"avx2", 7, 0, 1, 5, 0, 0, 0x6},

@@ -3,12 +3,14 @@
 // figures its file header quotes.
 #pragma once
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "kernels/kernel.hpp"
 #include "model/keccak.hpp"
+#include "program/amd64.hpp"
 #include "program/audit_figures.hpp"
 
 namespace spongegen::kernels {
@@ -28,16 +30,37 @@ Function& add_absorb_entry(BuiltKernel& kernel, const keccak::RoundVariant& vari
                            std::string_view kernel_suffix, const keccak::Rate& rate,
                            int states = 1);
 
+// The multi-state entry that absorbs block_count blocks a state in one call: blocks[s]
+// points at state s's block_count consecutive rate blocks. Named <absorb entry>_blocks.
+Function& add_absorb_blocks_entry(BuiltKernel& kernel, const keccak::RoundVariant& variant,
+                                  std::string_view kernel_suffix, const keccak::Rate& rate,
+                                  int states);
+
 void add_round_constant_table(Program& program, LabelId label);
+
+// amd64 multi-state absorb entries: prefetcht0 of each cache line of every state's next
+// block (at blocks[s] + rate). A caller absorbing long messages (KT128's 8 KiB leaves) reads
+// four or eight streams at once, which the hardware prefetchers do not keep ahead of (the
+// kernels' headers give the figures). A hint, not a load: past the end of a message it reads
+// nothing and cannot fault.
+void emit_prefetch_next_blocks(amd64::Emitter& e, const keccak::Rate& rate,
+                               std::span<const Reg> blocks);
 
 // What a kernel's file header quotes about its code, from its audit (at the default issue
 // width; HeaderInputs), so the header and `spongegen audit` can never disagree.
 struct HeaderFigures {
   audit::EntryAudit permute;                    // the permute entry
   std::size_t largest_absorb_instructions = 0;  // static, of the largest absorb entry
+  // Static, of the largest multi-state entry that loops over blocks (its rounds included).
+  std::size_t largest_block_entry_instructions = 0;
+  std::size_t block_entry_saved_registers = 0;  // the most any of those saves
   int issue_width = audit::kDefaultIssueWidth;
 };
 HeaderFigures header_figures(const audit::KernelAudit& audit, const std::string& permute_symbol);
+
+// The paragraph the amd64 multi-state kernels' headers share about their block entries: the
+// bound of one call, then how the figures that follow were taken, up to the table's heading.
+std::vector<std::string> block_entry_bound_lines();
 
 // "a, b and c", for names in header prose.
 std::string english_list(const std::vector<std::string>& names);

@@ -38,7 +38,8 @@ struct EntryCall {
   const std::uint8_t* in = nullptr;
   std::uint8_t* out = nullptr;
   std::size_t block_count = 1;
-  // Absorb entries of a multi-state kernel (EntryShape::lanes > 1): one block per state.
+  // Absorb entries of a multi-state kernel (EntryShape::lanes > 1): one block per state,
+  // or block_count consecutive blocks per state for the block entries.
   const std::uint8_t* const* blocks = nullptr;
 };
 

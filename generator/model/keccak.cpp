@@ -67,11 +67,16 @@ Model compute_model() {
       {144, "SHA3-224"}, {168, "SHAKE128"},
   };
   m.variants = {
-      {kRounds, "keccak-f1600", "keccakf1600", m.rates},
+      {kRounds,
+       "keccak-f1600",
+       "keccakf1600",
+       m.rates,
+       {{136, "ParallelHash256's leaves"}, {168, "ParallelHash128's leaves"}}},
       {12,
        "keccak-p1600",
        "keccakp1600_12",
-       {{136, "TurboSHAKE256, KT256"}, {168, "TurboSHAKE128, KT128"}}},
+       {{136, "TurboSHAKE256, KT256"}, {168, "TurboSHAKE128, KT128"}},
+       {{136, "KT256's leaves"}, {168, "KT128's leaves"}}},
   };
   for (int round = 0; round < kRounds; ++round) {
     if (m.round_constants[round] != sponge::detail::kKeccakRoundConstants[round]) {

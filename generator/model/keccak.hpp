@@ -39,6 +39,9 @@ struct RoundVariant {
   std::string_view permutation;  // the name manifests and headers print
   std::string_view symbol_stem;  // in entry symbols: sponge_<stem>_<kernel>[_absorb<rate>]
   std::vector<Rate> absorb_rates;
+  // The rates of the tree modes' leaves (KangarooTwelve at 12 rounds, ParallelHash at 24):
+  // the multi-state kernels' entries that absorb many blocks a call serve these.
+  std::vector<Rate> leaf_rates;
   int first_round() const { return kRounds - rounds; }
 };
 

@@ -231,16 +231,35 @@ void Run::lay_out() {
     auto [region, block] = add_input(rate_words, "the block", false);
     inputs.blocks.push_back(block);
     argument(1) = Value::address({region, 0});
-  } else if (parameters == 2) {  // a block per state, through an array of pointers
+  } else if (shape.lanes > 1) {
+    // A block per state through an array of pointers; with a block count (the third
+    // parameter), block_count consecutive blocks per state. The specification takes them
+    // block after block, each block's states in order.
+    const std::size_t blocks = parameters == 3 ? case_.block_count : 1;
     const int pointers =
         machine_.add_region("the block pointers", 8 * static_cast<std::size_t>(shape.lanes), true);
+    std::vector<std::vector<Word>> per_state;
     for (int s = 0; s < shape.lanes; ++s) {
-      auto [region, block] = add_input(rate_words, fmt::format("the block of state {}", s), false);
-      inputs.blocks.push_back(block);
+      auto [region, words] =
+          add_input(rate_words * blocks,
+                    fmt::format("the block{} of state {}", parameters == 3 ? "s" : "", s), false);
+      per_state.push_back(std::move(words));
       machine_.store({pointers, 8 * s}, Value::address({region, 0}));
+    }
+    for (std::size_t b = 0; b < blocks; ++b) {
+      for (const std::vector<Word>& words : per_state) {
+        inputs.blocks.emplace_back(
+            words.begin() + static_cast<std::ptrdiff_t>(b * rate_words),
+            words.begin() + static_cast<std::ptrdiff_t>((b + 1) * rate_words));
+      }
     }
     machine_.region(pointers).writable = false;
     argument(1) = Value::address({pointers, 0});
+    if (parameters == 3) {
+      Value count = Value::integer(case_.block_count);
+      count.block_count = true;
+      argument(2) = count;
+    }
   } else if (parameters >= 3) {  // block_count blocks
     const bool crypt = parameters == 4;
     auto [region, all] =

@@ -77,8 +77,10 @@ Specification::Specification(const std::string& family, const EntryShape& shape,
   }
   const int first = keccak ? keccak::kRounds - shape.rounds : ascon::kMaxRounds - shape.rounds;
   const bool has_input = shape.kind != EntryKind::permute;
-  // Keccak entries take one block (per state); Ascon's take block_count of them.
-  const std::size_t blocks = !has_input ? 1 : keccak ? 1 : inputs_.blocks.size();
+  // Keccak entries take one block (per state), the block entries of multi-state kernels
+  // and Ascon's absorb entries block_count of them: inputs.blocks holds each block's states.
+  const std::size_t blocks =
+      !has_input ? 1 : inputs_.blocks.size() / static_cast<std::size_t>(keccak ? shape.lanes : 1);
   for (std::size_t block = 0; block < blocks; ++block) {
     if (has_input) steps_.push_back({false, static_cast<int>(block)});
     for (int r = 0; r < shape.rounds; ++r)
@@ -130,7 +132,8 @@ void Specification::input(int block, std::vector<Word>& state,
   if (is_keccak(family_)) {
     // One rate block per state, little-endian lanes.
     for (int s = 0; s < states_; ++s) {
-      const std::vector<Word>& words = inputs_.blocks.at(static_cast<std::size_t>(s));
+      const std::vector<Word>& words =
+          inputs_.blocks.at(b * static_cast<std::size_t>(states_) + static_cast<std::size_t>(s));
       for (std::size_t lane = 0; lane < words.size(); ++lane)
         state[static_cast<std::size_t>(s) * 25 + lane] =
             state[static_cast<std::size_t>(s) * 25 + lane] ^ words[lane];

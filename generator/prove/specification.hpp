@@ -29,7 +29,9 @@ struct Expectation {
 // The inputs an entry reads, as the prover laid them out: the words of each block, and for
 // entries with an output the region it goes to.
 struct EntryInputs {
-  std::vector<std::vector<Word>> blocks;  // per block (or per state, multi-state absorb)
+  // Per block; multi-state absorb entries: each block's states in turn (block b of state s
+  // at b * states + s).
+  std::vector<std::vector<Word>> blocks;
   int output_region = -1;
 };
 

@@ -48,6 +48,8 @@ using PermuteCall = void (*)(std::uint64_t* state);
 using BlockCall = void (*)(std::uint64_t* state, const std::uint8_t* block);
 using BlocksPerStateCall = void (*)(std::uint64_t* state, const std::uint8_t* const* blocks);
 using BlocksCall = void (*)(std::uint64_t* state, const std::uint8_t* blocks, std::size_t count);
+using BlocksPerStateCountCall = void (*)(std::uint64_t* state, const std::uint8_t* const* blocks,
+                                         std::size_t count);
 using CryptCall = void (*)(std::uint64_t* state, const std::uint8_t* in, std::uint8_t* out,
                            std::size_t count);
 
@@ -68,7 +70,11 @@ void call_entry(const void* code, const EntryShape& shape, const kernels::EntryC
       }
       return;
     case 3:
-      reinterpret_cast<BlocksCall>(code)(call.state, call.in, call.block_count);
+      if (shape.lanes > 1) {
+        reinterpret_cast<BlocksPerStateCountCall>(code)(call.state, call.blocks, call.block_count);
+      } else {
+        reinterpret_cast<BlocksCall>(code)(call.state, call.in, call.block_count);
+      }
       return;
     case 4:
       reinterpret_cast<CryptCall>(code)(call.state, call.in, call.out, call.block_count);
@@ -96,8 +102,9 @@ VerifyResult verify_against_portable(const kernels::KernelSpec& spec,
         parameters == 0 ? 0 : static_cast<std::size_t>(shape.parameters[0].extent);
     const bool many_blocks = parameters >= 3;  // a block_count parameter
     const bool per_state_blocks = shape.lanes > 1 && shape.rate_bytes > 0;
-    if ((shape.lanes > 1 && (many_blocks || static_cast<std::size_t>(shape.lanes) > kMostStates ||
-                             state_words != 25u * static_cast<std::size_t>(shape.lanes))) ||
+    if ((shape.lanes > 1 &&
+         (parameters == 4 || static_cast<std::size_t>(shape.lanes) > kMostStates ||
+          state_words != 25u * static_cast<std::size_t>(shape.lanes))) ||
         shape.lanes < 1 || shape.rate_bytes > kLargestBlockBytes || parameters == 0 ||
         parameters > 4 || state_words == 0 || state_words > kLargestStateWords) {
       throw GenerationError("kernel " + spec.name + ": the JIT self-check has no call for entry " +
@@ -127,14 +134,14 @@ VerifyResult verify_against_portable(const kernels::KernelSpec& spec,
         std::copy(in, in + bytes, expected_dst);
         std::copy(in, in + bytes, actual_dst);
       }
-      // Multi-state absorb entries: each state's block at its own misalignment inside one
-      // buffer, and on every third trial two states share a block.
-      alignas(8) std::uint8_t state_blocks[kMostStates][kLargestBlockBytes + 8];
+      // Multi-state absorb entries: each state's blocks at their own misalignment inside one
+      // buffer, and on every third trial two states share their blocks.
+      alignas(8) std::uint8_t state_blocks[kMostStates][kMostBlocks * kLargestBlockBytes + 8];
       std::array<const std::uint8_t*, kMostStates> block_pointers{};
       if (per_state_blocks) {
         for (std::size_t s = 0; s < static_cast<std::size_t>(shape.lanes); ++s) {
           std::uint8_t* block = state_blocks[s] + (misalignment + s) % 8;
-          for (int i = 0; i < shape.rate_bytes; ++i)
+          for (std::size_t i = 0; i < bytes; ++i)
             block[i] = static_cast<std::uint8_t>(random.next());
           block_pointers[s] = block;
         }

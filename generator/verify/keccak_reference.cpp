@@ -27,11 +27,17 @@ void keccak_reference_call(const EntryShape& shape, const EntryCall& call) {
     absorb_then_permute(call.state, call.in, shape);
     return;
   }
+  // The block entries (a block_count parameter) take block_count blocks a state.
+  const std::size_t blocks = shape.parameters.size() == 3 ? call.block_count : 1;
   for (int s = 0; s < shape.lanes; ++s) {
     std::uint64_t one[keccak::kLanes];
     for (int lane = 0; lane < keccak::kLanes; ++lane)
       one[lane] = call.state[shape.lanes * lane + s];
-    absorb_then_permute(one, shape.rate_bytes == 0 ? nullptr : call.blocks[s], shape);
+    for (std::size_t b = 0; b < blocks; ++b) {
+      const std::uint8_t* block =
+          shape.rate_bytes == 0 ? nullptr : call.blocks[s] + b * std::size_t(shape.rate_bytes);
+      absorb_then_permute(one, block, shape);
+    }
     for (int lane = 0; lane < keccak::kLanes; ++lane)
       call.state[shape.lanes * lane + s] = one[lane];
   }

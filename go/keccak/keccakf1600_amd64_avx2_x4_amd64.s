@@ -1006,13 +1006,13 @@ TEXT ·sponge_keccakf1600_amd64_avx2_x4_absorb72(SB), 0, $800-16
 	MOVQ blocks+8(FP), SI                   // blocks
 	// The constant pointer starts at the entry's first round.
 	LEAQ keccakf1600_amd64_avx2_x4_round_constants<>(SB), AX
-	// The four block pointers, then each rate lane of the four blocks gathered into
-	// one register (states 0 and 1 in the low half, 2 and 3 in the high half) and
-	// XORed into the array.
+	// The four block pointers.
 	MOVQ (SI), R8
 	MOVQ 8(SI), R9
 	MOVQ 16(SI), R10
 	MOVQ 24(SI), R11
+	// Each rate lane of the four blocks gathered into one register (states 0 and 1
+	// in the low half, 2 and 3 in the high half) and XORed into the array.
 	VMOVQ (R8), X12
 	VPINSRQ $1, (R9), X12, X12
 	VMOVQ (R10), X13
@@ -2022,13 +2022,13 @@ TEXT ·sponge_keccakf1600_amd64_avx2_x4_absorb104(SB), 0, $800-16
 	MOVQ blocks+8(FP), SI                   // blocks
 	// The constant pointer starts at the entry's first round.
 	LEAQ keccakf1600_amd64_avx2_x4_round_constants<>(SB), AX
-	// The four block pointers, then each rate lane of the four blocks gathered into
-	// one register (states 0 and 1 in the low half, 2 and 3 in the high half) and
-	// XORed into the array.
+	// The four block pointers.
 	MOVQ (SI), R8
 	MOVQ 8(SI), R9
 	MOVQ 16(SI), R10
 	MOVQ 24(SI), R11
+	// Each rate lane of the four blocks gathered into one register (states 0 and 1
+	// in the low half, 2 and 3 in the high half) and XORed into the array.
 	VMOVQ (R8), X12
 	VPINSRQ $1, (R9), X12, X12
 	VMOVQ (R10), X13
@@ -3066,13 +3066,13 @@ TEXT ·sponge_keccakf1600_amd64_avx2_x4_absorb136(SB), 0, $800-16
 	MOVQ blocks+8(FP), SI                   // blocks
 	// The constant pointer starts at the entry's first round.
 	LEAQ keccakf1600_amd64_avx2_x4_round_constants<>(SB), AX
-	// The four block pointers, then each rate lane of the four blocks gathered into
-	// one register (states 0 and 1 in the low half, 2 and 3 in the high half) and
-	// XORed into the array.
+	// The four block pointers.
 	MOVQ (SI), R8
 	MOVQ 8(SI), R9
 	MOVQ 16(SI), R10
 	MOVQ 24(SI), R11
+	// Each rate lane of the four blocks gathered into one register (states 0 and 1
+	// in the low half, 2 and 3 in the high half) and XORed into the array.
 	VMOVQ (R8), X12
 	VPINSRQ $1, (R9), X12, X12
 	VMOVQ (R10), X13
@@ -4138,13 +4138,13 @@ TEXT ·sponge_keccakf1600_amd64_avx2_x4_absorb144(SB), 0, $800-16
 	MOVQ blocks+8(FP), SI                   // blocks
 	// The constant pointer starts at the entry's first round.
 	LEAQ keccakf1600_amd64_avx2_x4_round_constants<>(SB), AX
-	// The four block pointers, then each rate lane of the four blocks gathered into
-	// one register (states 0 and 1 in the low half, 2 and 3 in the high half) and
-	// XORed into the array.
+	// The four block pointers.
 	MOVQ (SI), R8
 	MOVQ 8(SI), R9
 	MOVQ 16(SI), R10
 	MOVQ 24(SI), R11
+	// Each rate lane of the four blocks gathered into one register (states 0 and 1
+	// in the low half, 2 and 3 in the high half) and XORed into the array.
 	VMOVQ (R8), X12
 	VPINSRQ $1, (R9), X12, X12
 	VMOVQ (R10), X13
@@ -5217,13 +5217,13 @@ TEXT ·sponge_keccakf1600_amd64_avx2_x4_absorb168(SB), 0, $800-16
 	MOVQ blocks+8(FP), SI                   // blocks
 	// The constant pointer starts at the entry's first round.
 	LEAQ keccakf1600_amd64_avx2_x4_round_constants<>(SB), AX
-	// The four block pointers, then each rate lane of the four blocks gathered into
-	// one register (states 0 and 1 in the low half, 2 and 3 in the high half) and
-	// XORed into the array.
+	// The four block pointers.
 	MOVQ (SI), R8
 	MOVQ 8(SI), R9
 	MOVQ 16(SI), R10
 	MOVQ 24(SI), R11
+	// Each rate lane of the four blocks gathered into one register (states 0 and 1
+	// in the low half, 2 and 3 in the high half) and XORed into the array.
 	VMOVQ (R8), X12
 	VPINSRQ $1, (R9), X12, X12
 	VMOVQ (R10), X13

@@ -308,7 +308,7 @@ TEXT ·sponge_keccakf1600_amd64_avx512_x8_absorb72(SB), 0, $128-16
 	MOVQ 40(SI), CX
 	MOVQ 48(SI), DX
 	MOVQ 56(SI), SI
-	// the lines of each state's next block, asked for ahead of the next call
+	// the lines of each state's next block, asked for ahead of their use
 	PREFETCHT0 72(R8)
 	PREFETCHT0 136(R8)
 	PREFETCHT0 72(R9)
@@ -615,7 +615,7 @@ TEXT ·sponge_keccakf1600_amd64_avx512_x8_absorb104(SB), 0, $128-16
 	MOVQ 40(SI), CX
 	MOVQ 48(SI), DX
 	MOVQ 56(SI), SI
-	// the lines of each state's next block, asked for ahead of the next call
+	// the lines of each state's next block, asked for ahead of their use
 	PREFETCHT0 104(R8)
 	PREFETCHT0 168(R8)
 	PREFETCHT0 104(R9)
@@ -939,7 +939,7 @@ TEXT ·sponge_keccakf1600_amd64_avx512_x8_absorb136(SB), 0, $128-16
 	MOVQ 40(SI), CX
 	MOVQ 48(SI), DX
 	MOVQ 56(SI), SI
-	// the lines of each state's next block, asked for ahead of the next call
+	// the lines of each state's next block, asked for ahead of their use
 	PREFETCHT0 136(R8)
 	PREFETCHT0 200(R8)
 	PREFETCHT0 264(R8)
@@ -1287,7 +1287,7 @@ TEXT ·sponge_keccakf1600_amd64_avx512_x8_absorb144(SB), 0, $128-16
 	MOVQ 40(SI), CX
 	MOVQ 48(SI), DX
 	MOVQ 56(SI), SI
-	// the lines of each state's next block, asked for ahead of the next call
+	// the lines of each state's next block, asked for ahead of their use
 	PREFETCHT0 144(R8)
 	PREFETCHT0 208(R8)
 	PREFETCHT0 272(R8)
@@ -1646,7 +1646,7 @@ TEXT ·sponge_keccakf1600_amd64_avx512_x8_absorb168(SB), 0, $128-16
 	MOVQ 40(SI), CX
 	MOVQ 48(SI), DX
 	MOVQ 56(SI), SI
-	// the lines of each state's next block, asked for ahead of the next call
+	// the lines of each state's next block, asked for ahead of their use
 	PREFETCHT0 168(R8)
 	PREFETCHT0 232(R8)
 	PREFETCHT0 296(R8)

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -85,52 +86,83 @@ inline void reference_call(std::uint64_t* state, const std::uint8_t* block, cons
                                                sponge::detail::kFullRounds);
 }
 
-// A comma-separated list of kernel names.
-// One entry of a multi-state (batch) kernel: permute (rate 0) or absorb, at 24 or 12 rounds.
+// One entry of a multi-state (batch) kernel: permute (rate 0), the one-block absorb entry, or
+// the block entry (block_loop: any number of blocks a state per call), at 24 or 12 rounds.
 struct BatchEntry {
   const sponge::detail::KeccakBatchKernel* kernel = nullptr;
   int rounds = sponge::detail::kFullRounds;
   std::size_t rate = 0;
+  bool block_loop = false;
 
-  std::string name() const { return entry_name(kernel->name, rounds, rate); }
+  std::string name() const {
+    return entry_name(kernel->name, rounds, rate) + (block_loop ? "_blocks" : "");
+  }
   void* address() const {
-    return rate == 0 ? reinterpret_cast<void*>(kernel->permute_for(rounds))
-                     : reinterpret_cast<void*>(kernel->absorb_for(rate, rounds));
+    if (rate == 0) return reinterpret_cast<void*>(kernel->permute_for(rounds));
+    return block_loop ? reinterpret_cast<void*>(kernel->absorb_blocks_for(rate, rounds))
+                      : reinterpret_cast<void*>(kernel->absorb_for(rate, rounds));
+  }
+  // The one-block entries ignore block_count: they absorb exactly one block a state.
+  void call(std::uint64_t* states, const std::uint8_t* const* blocks,
+            std::size_t block_count) const {
+    if (rate == 0) {
+      kernel->permute_for(rounds)(states);
+    } else if (block_loop) {
+      kernel->absorb_blocks_for(rate, rounds)(states, blocks, block_count);
+    } else {
+      kernel->absorb_for(rate, rounds)(states, blocks);
+    }
   }
 };
 
+// Every entry of a batch kernel in the generator's file order, so the first and the last
+// bound its code: per round count the permute entry, the one-block absorb entries, then the
+// block entries the kernel has.
 inline std::vector<BatchEntry> batch_entries_of(const sponge::detail::KeccakBatchKernel& kernel) {
-  std::vector<BatchEntry> entries{{&kernel, sponge::detail::kFullRounds, 0}};
-  for (const std::size_t rate : sponge::detail::kRates)
-    entries.push_back({&kernel, sponge::detail::kFullRounds, rate});
-  entries.push_back({&kernel, sponge::detail::kReducedRounds, 0});
-  for (const std::size_t rate : sponge::detail::kRates12)
-    entries.push_back({&kernel, sponge::detail::kReducedRounds, rate});
+  std::vector<BatchEntry> entries;
+  const auto add_round_variant = [&](int rounds, std::span<const std::size_t> rates) {
+    entries.push_back({&kernel, rounds, 0, false});
+    for (const std::size_t rate : rates)
+      entries.push_back({&kernel, rounds, rate, false});
+    for (const std::size_t rate : rates) {
+      if (kernel.absorb_blocks_for(rate, rounds) != nullptr)
+        entries.push_back({&kernel, rounds, rate, true});
+    }
+  };
+  add_round_variant(sponge::detail::kFullRounds, sponge::detail::kRates);
+  add_round_variant(sponge::detail::kReducedRounds, sponge::detail::kRates12);
   return entries;
 }
 
-// The reference of one batch entry call: each state of the lane-interleaved `states` taken
-// out, the block at blocks[s] XORed in (absorb entries), the portable rounds, put back.
+// The reference of one batch entry call, BatchEntry::call's arguments: each state of the
+// lane-interleaved `states` taken out, then per block (block_count for a block entry, one
+// otherwise) the next block from blocks[s] XORed in (absorb entries) and the portable
+// rounds, put back.
 inline void batch_reference_call(std::uint64_t* states, const std::uint8_t* const* blocks,
-                                 const BatchEntry& entry) {
+                                 const BatchEntry& entry, std::size_t block_count = 1) {
   const int n = entry.kernel->states;
+  const std::size_t permutations = entry.block_loop ? block_count : 1;
   for (int s = 0; s < n; ++s) {
     std::uint64_t lanes[25];
     for (int i = 0; i < 25; ++i)
       lanes[i] = states[n * i + s];
-    for (std::size_t lane = 0; lane < entry.rate / 8; ++lane) {
-      std::uint64_t value = 0;
-      for (std::size_t byte = 0; byte < 8; ++byte)
-        value |= std::uint64_t{blocks[s][8 * lane + byte]} << (8 * byte);
-      lanes[lane] ^= value;
+    for (std::size_t block = 0; block < permutations; ++block) {
+      const std::uint8_t* const bytes = entry.rate == 0 ? nullptr : blocks[s] + block * entry.rate;
+      for (std::size_t lane = 0; lane < entry.rate / 8; ++lane) {
+        std::uint64_t value = 0;
+        for (std::size_t byte = 0; byte < 8; ++byte)
+          value |= std::uint64_t{bytes[8 * lane + byte]} << (8 * byte);
+        lanes[lane] ^= value;
+      }
+      sponge::detail::keccak_p1600_rounds_portable(
+          lanes, sponge::detail::kFullRounds - entry.rounds, sponge::detail::kFullRounds);
     }
-    sponge::detail::keccak_p1600_rounds_portable(lanes, sponge::detail::kFullRounds - entry.rounds,
-                                                 sponge::detail::kFullRounds);
     for (int i = 0; i < 25; ++i)
       states[n * i + s] = lanes[i];
   }
 }
 
+// A comma-separated list of kernel names.
 inline std::vector<std::string> split_kernel_list(std::string_view list) {
   std::vector<std::string> names;
   while (!list.empty()) {

@@ -1,8 +1,9 @@
 // Every entry of every compiled batch kernel this CPU runs (batch_kernel.hpp), against N runs
 // of the portable single-state permutation: random lane-interleaved states and random blocks,
-// one block per call, blocks at every misalignment 0..7, separate or all aliasing one buffer,
-// with guard words around the states and watched copies of the blocks. A generated batch
-// kernel is tested here as soon as it is in dispatch.cpp's batch kernel list.
+// one block per call (the block entries: 0 to kMaxBlocks blocks), each state's blocks at its
+// own misalignment 0..7, separate or all aliasing one buffer, with guard words around the
+// states and watched copies of the blocks. A generated batch kernel is tested here as soon as
+// it is in dispatch.cpp's batch kernel list.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -25,6 +26,9 @@ using namespace sponge_kernel_test;
 constexpr std::size_t kTrialsPerEntry = 400;
 constexpr std::size_t kGuardWords = 8;
 constexpr std::size_t kMaxRate = 168;
+// The block entries' loop at every count up to this, 0 included (a call that must leave the
+// states as they were).
+constexpr std::size_t kMaxBlocks = 5;
 
 // Returns the first failure, or "".
 std::string check_entry(const BatchEntry& entry, sponge_test::Rng& rng) {
@@ -32,8 +36,8 @@ std::string check_entry(const BatchEntry& entry, sponge_test::Rng& rng) {
   const std::size_t words = 25 * static_cast<std::size_t>(n);
   std::vector<std::uint64_t> buffer(words + 2 * kGuardWords);
   std::uint64_t* const states = buffer.data() + kGuardWords;
-  std::vector<std::vector<std::uint8_t>> block_buffers(static_cast<std::size_t>(n),
-                                                       std::vector<std::uint8_t>(kMaxRate + 8));
+  std::vector<std::vector<std::uint8_t>> block_buffers(
+      static_cast<std::size_t>(n), std::vector<std::uint8_t>(kMaxBlocks * kMaxRate + 8));
   for (std::size_t trial = 0; trial < kTrialsPerEntry; ++trial) {
     for (auto& word : buffer)
       word = rng.next();
@@ -41,8 +45,11 @@ std::string check_entry(const BatchEntry& entry, sponge_test::Rng& rng) {
       for (auto& byte : block_buffer)
         byte = static_cast<std::uint8_t>(rng.next());
     }
-    const bool aliased = trial % 5 == 4;                      // every slot reads slot 0's blocks
-    const std::size_t block_count = entry.rate == 0 ? 0 : 1;  // one block per call
+    const bool aliased = trial % 5 == 4;  // every slot reads slot 0's blocks
+    // Counted by trial / 5, so every count meets both the aliased and the separate blocks.
+    const std::size_t block_count = entry.rate == 0    ? 0
+                                    : entry.block_loop ? (trial / 5) % (kMaxBlocks + 1)
+                                                       : 1;
     std::vector<const std::uint8_t*> blocks(static_cast<std::size_t>(n));
     for (int s = 0; s < n; ++s) {
       const std::size_t misalignment = (trial + static_cast<std::size_t>(s)) % 8;
@@ -51,12 +58,8 @@ std::string check_entry(const BatchEntry& entry, sponge_test::Rng& rng) {
     }
     const auto blocks_before = block_buffers;
     std::vector<std::uint64_t> expected(buffer);
-    batch_reference_call(expected.data() + kGuardWords, blocks.data(), entry);
-    if (entry.rate == 0) {
-      entry.kernel->permute_for(entry.rounds)(states);
-    } else {
-      entry.kernel->absorb_for(entry.rate, entry.rounds)(states, blocks.data());
-    }
+    batch_reference_call(expected.data() + kGuardWords, blocks.data(), entry, block_count);
+    entry.call(states, blocks.data(), block_count);
     const std::string where = entry.name() + " trial " + std::to_string(trial) + " (" +
                               std::to_string(block_count) + " blocks" +
                               (aliased ? ", aliased" : "") + "): ";
@@ -133,5 +136,41 @@ TEST_CASE("absorb_for and permute_for pick the batch table's entries") {
       CHECK((kernel->absorb_for(sponge::detail::kRates[slot], 24) == kernel->absorb[slot]));
     for (std::size_t slot = 0; slot < sponge::detail::kRate12Count; ++slot)
       CHECK((kernel->absorb_for(sponge::detail::kRates12[slot], 12) == kernel->absorb12[slot]));
+    for (std::size_t slot = 0; slot < sponge::detail::kRateCount; ++slot) {
+      CHECK((kernel->absorb_blocks_for(sponge::detail::kRates[slot], 24) ==
+             kernel->absorb_blocks[slot]));
+    }
+    for (std::size_t slot = 0; slot < sponge::detail::kRate12Count; ++slot) {
+      CHECK((kernel->absorb_blocks_for(sponge::detail::kRates12[slot], 12) ==
+             kernel->absorb_blocks12[slot]));
+    }
   }
+}
+
+// The batch scheduler falls back to one-block calls where a kernel has no block entry, so a
+// table that lost them would still hash right, only slower: this is where that shows.
+TEST_CASE("the generated amd64 batch kernels this CPU runs have their block entries") {
+  std::size_t checked = 0;
+  for (const KeccakBatchKernel* kernel : sponge::detail::compiled_batch_kernels()) {
+    if (kernel->name != "amd64-avx512-x8" && kernel->name != "amd64-avx512-x4" &&
+        kernel->name != "amd64-avx2-x4") {
+      continue;
+    }
+    if (!kernel->cpu_supports()) continue;
+    INFO(kernel->name);
+    for (const int rounds : {sponge::detail::kFullRounds, sponge::detail::kReducedRounds}) {
+      for (const std::size_t rate : {std::size_t{136}, std::size_t{168}}) {
+        INFO(rounds << " rounds, rate " << rate);
+        CHECK((kernel->absorb_blocks_for(rate, rounds) != nullptr));
+      }
+    }
+    ++checked;
+  }
+#if defined(__x86_64__)
+  // All three are compiled into every amd64 build; the CPU decides whether they run.
+  const std::size_t expected =
+      (cpu_has_independently("avx2") ? 1 : 0) + (cpu_has_independently("avx512f") ? 1 : 0) +
+      (cpu_has_independently("avx512f") && cpu_has_independently("avx512vl") ? 1 : 0);
+  CHECK(checked == expected);
+#endif
 }

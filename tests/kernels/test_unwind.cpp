@@ -41,8 +41,10 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "abi_shim.hpp"
@@ -57,15 +59,20 @@ using namespace sponge_kernel_test;
 // ---- The per-architecture part ----
 #if defined(__x86_64__) && defined(__linux__) && \
     (defined(SPONGE_UNWIND_AMD64_AVX512_X8) || defined(SPONGE_UNWIND_AMD64_AVX512_X4))
-// The AVX-512 kernels (eight states in zmm registers, or four in ymm with VL): no frame and
-// no save, so every instruction's CFA is the entry's; the walk must still reach the shim
-// with every canary intact.
+// The AVX-512 kernels (eight states in zmm registers, or four in ymm with VL): no frame in
+// their permute and one-block entries. The x8 block entries push r12, r13 and r14 to hold
+// block pointers, so their .cfi_offset rules must recover those canaries; the x4 ones keep
+// their pointers in r8-r11 and save nothing.
 #if defined(SPONGE_UNWIND_AMD64_AVX512_X8)
 constexpr std::string_view kKernelName = "amd64-avx512-x8";
 constexpr int kStates = 8;
+constexpr std::array<bool, kCalleeSavedCount> kKernelSaves = {false, false, true,
+                                                              true,  true,  false};
 #else
 constexpr std::string_view kKernelName = "amd64-avx512-x4";
 constexpr int kStates = 4;
+constexpr std::array<bool, kCalleeSavedCount> kKernelSaves = {false, false, false,
+                                                              false, false, false};
 #endif
 constexpr const char* kCpuLacksKernel = "this CPU (or its OS) lacks the kernel's AVX-512";
 std::uintptr_t interrupted_pc(const ucontext_t& context) {
@@ -76,8 +83,6 @@ bool cpu_runs_kernel_independently() {
   return __builtin_cpu_supports("avx512f") && (kStates == 8 || __builtin_cpu_supports("avx512vl"));
 }
 constexpr std::array<int, kCalleeSavedCount> kDwarfRegister = {3, 6, 12, 13, 14, 15};
-constexpr std::array<bool, kCalleeSavedCount> kKernelSaves = {false, false, false,
-                                                              false, false, false};
 #elif defined(__x86_64__) && defined(__linux__) && defined(SPONGE_UNWIND_AMD64_AVX2_X4)
 // A multi-state kernel: its entries take four interleaved states and an array of four block
 // pointers (kStates below); it saves no register, so the second test case checks only that
@@ -160,6 +165,53 @@ constexpr std::array<bool, kCalleeSavedCount> kKernelSaves = {
 // The kernel's state argument: kStates lane-interleaved states.
 using State = std::array<std::uint64_t, 25 * kStates>;
 
+// The kernel under test's table and entries: a one-state kernel's, or a multi-state kernel's,
+// whose block entries (where it has them) are the only multi-state entries that save
+// registers. The helpers that differ between the two are templates on the table, so a build
+// compiles only its own kind.
+using Kernel = std::conditional_t<kStates == 1, KeccakKernel, sponge::detail::KeccakBatchKernel>;
+using KernelEntry = std::conditional_t<kStates == 1, Entry, BatchEntry>;
+
+// A one-state kernel's entries, plus at most a block entry per rate.
+constexpr std::size_t kMaxEntries =
+    kEntryCount + sponge::detail::kRateCount + sponge::detail::kRate12Count;
+
+// The blocks a block entry absorbs per call: more than one, so its loop's back edge runs.
+constexpr std::size_t kBlocksPerCall = 2;
+
+template <class Table>
+const Table* find_runnable(std::string_view name) {
+  std::span<const Table* const> tables;
+  if constexpr (std::is_same_v<Table, KeccakKernel>) {
+    tables = sponge::detail::compiled_kernels();
+  } else {
+    tables = sponge::detail::compiled_batch_kernels();
+  }
+  for (const Table* kernel : tables) {
+    if (kernel->name == name && kernel->cpu_supports()) return kernel;
+  }
+  return nullptr;
+}
+
+// Every entry of the kernel, in the generator's file order.
+template <class Table>
+std::vector<KernelEntry> entries_of_kernel(const Table& kernel) {
+  if constexpr (std::is_same_v<Table, KeccakKernel>) {
+    return entries_of(kernel);
+  } else {
+    return batch_entries_of(kernel);
+  }
+}
+
+// What a call through the ABI shim passes as the third argument: a block entry's count.
+template <class EntryType>
+std::uint64_t third_argument([[maybe_unused]] const EntryType& entry) {
+  if constexpr (std::is_same_v<EntryType, BatchEntry>) {
+    if (entry.block_loop) return kBlocksPerCall;
+  }
+  return kJunkThird;
+}
+
 // The block argument of the absorb entries: the block itself, or (a multi-state kernel) an
 // array of kStates pointers to it, through the same `const uint8_t*` parameter.
 std::array<const std::uint8_t*, kStates> g_block_pointers{};
@@ -176,20 +228,23 @@ constexpr std::size_t kMaxFrames = 64;
 
 // Filled before the timer starts, read by the handler.
 std::uintptr_t g_code_begin = 0, g_code_end = 0;  // [permute entry, last entry)
-std::array<std::uintptr_t, kEntryCount> g_entry_addresses{};
+std::array<std::uintptr_t, kMaxEntries> g_entry_addresses{};
+std::size_t g_entry_count = 0;
 
 // Records the entries' addresses and the kernel's code range. The generator places the
 // 24-round permute entry (with the rounds) first and the other entries after it, in the
-// order of entries_of; the PC range relies on that, so check it.
-void record_kernel_layout(const sponge::detail::KeccakKernel& kernel) {
-  const std::vector<Entry> entries = entries_of(kernel);
-  REQUIRE(entries.size() == g_entry_addresses.size());
+// order of entries_of and batch_entries_of; the PC range relies on that, so check it.
+void record_kernel_layout(const Kernel& kernel) {
+  const std::vector<KernelEntry> entries = entries_of_kernel(kernel);
+  REQUIRE(entries.size() >= kEntryCount);
+  REQUIRE(entries.size() <= g_entry_addresses.size());
+  g_entry_count = entries.size();
   for (std::size_t i = 0; i < entries.size(); ++i) {
     g_entry_addresses[i] = reinterpret_cast<std::uintptr_t>(entries[i].address());
     if (i > 0) REQUIRE(g_entry_addresses[i] > g_entry_addresses[i - 1]);
   }
   g_code_begin = g_entry_addresses.front();
-  g_code_end = g_entry_addresses.back();
+  g_code_end = g_entry_addresses[g_entry_count - 1];
 }
 std::uintptr_t g_marker = 0;  // the looping function below
 // The CFA the kernel's frame must have: the stack pointer at the looping function's call
@@ -225,8 +280,8 @@ struct Walk {
 };
 
 bool is_entry(std::uintptr_t address) {
-  for (const std::uintptr_t entry : g_entry_addresses) {
-    if (entry == address) return true;
+  for (std::size_t i = 0; i < g_entry_count; ++i) {
+    if (g_entry_addresses[i] == address) return true;
   }
   return false;
 }
@@ -277,21 +332,33 @@ void sample(int, siginfo_t*, void* context) {
   errno = saved_errno;
 }
 
+// One call of `entry` with the block argument above (for a multi-state kernel, `block` is
+// g_block_pointers). Always inlined, so the looping function below stays the kernel's caller.
+template <class EntryType>
+[[gnu::always_inline]] inline void call_entry(const EntryType& entry, std::uint64_t* state,
+                                              const std::uint8_t* block) {
+  if constexpr (std::is_same_v<EntryType, BatchEntry>) {
+    entry.call(state, g_block_pointers.data(), kBlocksPerCall);
+  } else {
+    entry.call(state, block);
+  }
+}
+
 // The marker: the only caller of the kernel while the timer runs. noipa so it has its own
 // frame and FDE and is never cloned (GCC at -O3 would call a constant-propagated copy whose
 // address is not the marker's); the loop keeps the kernel call from becoming a tail call.
-__attribute__((noipa)) std::uint64_t call_kernel_in_a_loop(const std::vector<Entry>& entries,
+__attribute__((noipa)) std::uint64_t call_kernel_in_a_loop(const std::vector<KernelEntry>& entries,
                                                            std::uint64_t* state,
                                                            const std::uint8_t* block,
                                                            std::uint64_t iterations) {
   for (std::uint64_t i = 0; i < iterations; ++i)
-    entries[i % entries.size()].call(state, block);
+    call_entry(entries[i % entries.size()], state, block);
   return state[0];
 }
 
 // The stand-ins for the kernel's entries: the same walk from compiler-built code, whose CFI
 // the compiler wrote, called through the looping function's call sites.
-std::array<std::uintptr_t, kEntryCount> g_stand_in_cfas{};
+std::array<std::uintptr_t, kMaxEntries> g_stand_in_cfas{};
 std::size_t g_stand_in_calls = 0;
 
 __attribute__((noipa)) std::uintptr_t cfa_of_the_marker_callee() {
@@ -299,11 +366,32 @@ __attribute__((noipa)) std::uintptr_t cfa_of_the_marker_callee() {
   _Unwind_Backtrace(record_frame, &walk);
   return walk.reached_marker ? walk.marker_callee_cfa : 0;
 }
-__attribute__((noipa)) void permute_stand_in(std::uint64_t*) noexcept {
+// One stand-in per entry signature, its arguments deduced from the table's pointer type.
+template <class... Arguments>
+__attribute__((noipa)) void stand_in_entry(std::uint64_t*, Arguments...) noexcept {
   g_stand_in_cfas.at(g_stand_in_calls++) = cfa_of_the_marker_callee();
 }
-__attribute__((noipa)) void absorb_stand_in(std::uint64_t*, const std::uint8_t*) noexcept {
-  g_stand_in_cfas.at(g_stand_in_calls++) = cfa_of_the_marker_callee();
+
+// The kernel's table with a stand-in for each entry it has, so that entries_of_kernel lists
+// the same entries.
+template <class Table>
+Table stand_in_kernel(const Table& kernel) {
+  Table stand_in = kernel;
+  stand_in.permute = stand_in_entry;
+  stand_in.permute12 = stand_in_entry;
+  for (auto& entry : stand_in.absorb)
+    entry = stand_in_entry;
+  for (auto& entry : stand_in.absorb12)
+    entry = stand_in_entry;
+  if constexpr (!std::is_same_v<Table, KeccakKernel>) {
+    for (auto& entry : stand_in.absorb_blocks) {
+      if (entry != nullptr) entry = stand_in_entry;
+    }
+    for (auto& entry : stand_in.absorb_blocks12) {
+      if (entry != nullptr) entry = stand_in_entry;
+    }
+  }
+  return stand_in;
 }
 
 // ---- The second test case: the saved callee-saved registers ----
@@ -399,42 +487,17 @@ void sample_registers(int, siginfo_t*, void* context) {
 
 // ---- end of the second test case's helpers ----
 
-// The batch kernel under test, for a multi-state kernel.
-const sponge::detail::KeccakBatchKernel* find_batch_kernel(std::string_view name) {
-  for (const sponge::detail::KeccakBatchKernel* kernel : sponge::detail::compiled_batch_kernels()) {
-    if (kernel->name == name && kernel->cpu_supports()) return kernel;
-  }
-  return nullptr;
+// The kernel under test, where this CPU runs it.
+const Kernel* find_kernel(std::string_view name) {
+  return find_runnable<Kernel>(name);
 }
 
-// The kernel under test as a single-state table: a multi-state kernel's entries are called
-// through the same pointers, with the State and block_argument above.
-const KeccakKernel* find_kernel(std::string_view name) {
-  if constexpr (kStates > 1) {
-    static KeccakKernel view{};
-    const sponge::detail::KeccakBatchKernel* batch = find_batch_kernel(name);
-    if (batch == nullptr) return nullptr;
-    view.name = batch->name;
-    view.cpu_supports = batch->cpu_supports;
-    view.permute = batch->permute;
-    view.permute12 = batch->permute12;
-    for (std::size_t i = 0; i < std::size(view.absorb); ++i)
-      view.absorb[i] = reinterpret_cast<sponge::detail::AbsorbFn>(batch->absorb[i]);
-    for (std::size_t i = 0; i < std::size(view.absorb12); ++i)
-      view.absorb12[i] = reinterpret_cast<sponge::detail::AbsorbFn>(batch->absorb12[i]);
-    return &view;
-  }
-  for (const KeccakKernel* kernel : runnable_kernels()) {
-    if (kernel->name == name) return kernel;
-  }
-  return nullptr;
-}
-
-// The portable reference of one call of `entry` of the kernel under test.
-void reference_of(std::uint64_t* state, const std::uint8_t* block, const Entry& entry) {
-  if constexpr (kStates > 1) {
-    const BatchEntry batch{find_batch_kernel(kKernelName), entry.rounds, entry.rate};
-    batch_reference_call(state, g_block_pointers.data(), batch);
+// The portable reference of one call of `entry` of the kernel under test, as
+// call_kernel_in_a_loop makes it.
+template <class EntryType>
+void reference_of(std::uint64_t* state, const std::uint8_t* block, const EntryType& entry) {
+  if constexpr (std::is_same_v<EntryType, BatchEntry>) {
+    batch_reference_call(state, g_block_pointers.data(), entry, kBlocksPerCall);
   } else {
     reference_call(state, block, entry);
   }
@@ -444,7 +507,7 @@ void reference_of(std::uint64_t* state, const std::uint8_t* block, const Entry& 
 
 TEST_CASE("the unwinder walks out of the assembly kernel from any sampled instruction") {
   INFO("kernel " << kKernelName);
-  const KeccakKernel* kernel = find_kernel(kKernelName);
+  const Kernel* kernel = find_kernel(kKernelName);
   if (!cpu_runs_kernel_independently()) {
     // The CTest registration exists only where the kernel is expected to run (CMake found
     // the CPU feature, or the run includes label kernel-<name>); a mismatch is a bug.
@@ -454,7 +517,7 @@ TEST_CASE("the unwinder walks out of the assembly kernel from any sampled instru
   REQUIRE(kernel != nullptr);
 
   record_kernel_layout(*kernel);
-  const std::vector<Entry> entries = entries_of(*kernel);
+  const std::vector<KernelEntry> entries = entries_of_kernel(*kernel);
   g_marker = reinterpret_cast<std::uintptr_t>(&call_kernel_in_a_loop);
 
   // One walk outside the handler first, so the unwinder's lazy set-up never runs in it.
@@ -469,24 +532,18 @@ TEST_CASE("the unwinder walks out of the assembly kernel from any sampled instru
   for (auto& lane : state)
     lane = rng.next();
   expected = state;
-  alignas(8) std::array<std::uint8_t, 168 + 8> block_buffer{};
+  alignas(8) std::array<std::uint8_t, kBlocksPerCall * 168 + 8> block_buffer{};
   for (auto& byte : block_buffer)
     byte = static_cast<std::uint8_t>(rng.next());
   const std::uint8_t* block = block_argument(block_buffer.data() + 3);
 
   // The kernel frame's CFA as the compiler's own CFI gives it for every call site.
   {
-    KeccakKernel stand_in = *kernel;
-    stand_in.permute = permute_stand_in;
-    stand_in.permute12 = permute_stand_in;
-    for (auto& entry : stand_in.absorb)
-      entry = absorb_stand_in;
-    for (auto& entry : stand_in.absorb12)
-      entry = absorb_stand_in;
-    call_kernel_in_a_loop(entries_of(stand_in), state.data(), block, kEntryCount);
-    REQUIRE(g_stand_in_calls == g_stand_in_cfas.size());
-    for (const std::uintptr_t cfa : g_stand_in_cfas)
-      REQUIRE(cfa == g_stand_in_cfas.front());
+    const Kernel stand_in = stand_in_kernel(*kernel);
+    call_kernel_in_a_loop(entries_of_kernel(stand_in), state.data(), block, entries.size());
+    REQUIRE(g_stand_in_calls == entries.size());
+    for (std::size_t i = 0; i < g_stand_in_calls; ++i)
+      REQUIRE(g_stand_in_cfas[i] == g_stand_in_cfas.front());
     REQUIRE(g_stand_in_cfas.front() != 0);
     g_expected_cfa = g_stand_in_cfas.front();
   }
@@ -549,7 +606,7 @@ TEST_CASE("the unwinder walks out of the assembly kernel from any sampled instru
 
 TEST_CASE("the unwinder recovers the callee-saved registers the kernel saved (its .cfi_offset)") {
   INFO("kernel " << kKernelName);
-  const KeccakKernel* kernel = find_kernel(kKernelName);
+  const Kernel* kernel = find_kernel(kKernelName);
   if (!cpu_runs_kernel_independently()) {
     const std::string why = std::string(kCpuLacksKernel) + ", but the test was registered for it";
     FAIL(why);
@@ -557,10 +614,13 @@ TEST_CASE("the unwinder recovers the callee-saved registers the kernel saved (it
   REQUIRE(kernel != nullptr);
 
   record_kernel_layout(*kernel);
-  std::array<void*, kEntryCount> entries{};
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    entries[i] = reinterpret_cast<void*>(g_entry_addresses[i]);
-  }
+  struct ShimCall {
+    void* entry;
+    std::uint64_t third;
+  };
+  std::vector<ShimCall> shim_calls;
+  for (const KernelEntry& entry : entries_of_kernel(*kernel))
+    shim_calls.push_back({entry.address(), third_argument(entry)});
   g_shim = reinterpret_cast<std::uintptr_t>(&sponge_test_call_with_canaries);
 
   {
@@ -573,7 +633,7 @@ TEST_CASE("the unwinder recovers the callee-saved registers the kernel saved (it
   sponge_test::Rng rng(0x0e1d'0000'0000'0004ull);
   for (auto& lane : state)
     lane = rng.next();
-  alignas(8) std::array<std::uint8_t, 168 + 8> block_buffer{};
+  alignas(8) std::array<std::uint8_t, kBlocksPerCall * 168 + 8> block_buffer{};
   for (auto& byte : block_buffer)
     byte = static_cast<std::uint8_t>(rng.next());
   const std::uint8_t* block = block_argument(block_buffer.data() + 3);
@@ -601,9 +661,9 @@ TEST_CASE("the unwinder recovers the callee-saved registers the kernel saved (it
           g_canaries.canary[reg] = (rng.next() & 0x00ff'ffff'ffff'ffffull) |
                                    (static_cast<std::uint64_t>(0xc0 + reg) << 56);
         }
-        const std::uint64_t sp_delta =
-            sponge_test_call_with_canaries(entries[calls % entries.size()], state.data(), block,
-                                           &g_canaries, kJunkThird, kJunkFourth);
+        const ShimCall& call = shim_calls[calls % shim_calls.size()];
+        const std::uint64_t sp_delta = sponge_test_call_with_canaries(
+            call.entry, state.data(), block, &g_canaries, call.third, kJunkFourth);
         bool kept = sp_delta == 0;
         for (std::size_t reg = 0; reg < kCalleeSavedCount; ++reg)
           kept = kept && g_canaries.after[reg] == g_canaries.canary[reg];

@@ -151,9 +151,10 @@ TEST_CASE("RtlVirtualUnwind walks out of every Windows entry and its System V co
     ranges.push_back(
         {std::string(generated->first), reinterpret_cast<std::uintptr_t>(generated->second)});
     for (const BatchEntry& entry : batch_entries_of(*kernel)) {
+      // A block entry absorbs one block a state: one fits in each of `blocks`.
       calls.push_back({entry.name(), entry.address(), state,
-                       reinterpret_cast<const std::uint8_t*>(block_pointers), kJunkThird,
-                       kJunkFourth});
+                       reinterpret_cast<const std::uint8_t*>(block_pointers),
+                       entry.block_loop ? 1 : kJunkThird, kJunkFourth});
     }
     last_entries.push_back(calls.back().entry);
   }

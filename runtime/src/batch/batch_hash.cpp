@@ -120,6 +120,7 @@ void hash_batch(const KeccakBatchKernel& kernel, const BatchHashFunction& functi
   const std::size_t rate = function.rate_bytes;
   const std::size_t count = messages.size();
   const BatchAbsorbFn absorb = kernel.absorb_for(rate, function.rounds);
+  const BatchAbsorbBlocksFn absorb_blocks = kernel.absorb_blocks_for(rate, function.rounds);
 
   // 32-byte lanes that straddle cache lines cost the AVX2 kernel 3% (its header): aligned.
   alignas(64) std::uint64_t states[25 * kMaxBatchStates];
@@ -227,10 +228,14 @@ void hash_batch(const KeccakBatchKernel& kernel, const BatchHashFunction& functi
       if (slots[s].message == kIdle) blocks[s] = an_active_block;
     }
 
-    for (std::size_t block = 0; block < step; ++block) {
-      absorb(states, blocks);
-      for (int s = 0; s < n; ++s)
-        blocks[s] += rate;  // idle slots follow the active block they share
+    if (absorb_blocks != nullptr) {
+      absorb_blocks(states, blocks, step);  // the lanes stay in registers across the step
+    } else {
+      for (std::size_t block = 0; block < step; ++block) {
+        absorb(states, blocks);
+        for (int s = 0; s < n; ++s)
+          blocks[s] += rate;  // idle slots follow the active block they share
+      }
     }
 
     end_step(step, true);

@@ -48,12 +48,18 @@ struct KeccakBatchKernel {
   BatchAbsorbFn absorb[kRateCount];      // 24 rounds, indexed like kRates
   BatchPermuteFn permute12;              // Keccak-p[1600, 12]
   BatchAbsorbFn absorb12[kRate12Count];  // 12 rounds, indexed like kRates12
+  // The block entries, where the kernel has them (the tree modes' leaf rates): indexed like
+  // kRates and kRates12, null where absent.
+  BatchAbsorbBlocksFn absorb_blocks[kRateCount];
+  BatchAbsorbBlocksFn absorb_blocks12[kRate12Count];
 
   BatchPermuteFn permute_for(int rounds) const noexcept {
     return rounds == kReducedRounds ? permute12 : permute;
   }
   // The fused entry for `rate_bytes` at `rounds`, as KeccakKernel::absorb_for.
   BatchAbsorbFn absorb_for(std::size_t rate_bytes, int rounds) const noexcept;
+  // The block entry for `rate_bytes` at `rounds`, or null.
+  BatchAbsorbBlocksFn absorb_blocks_for(std::size_t rate_bytes, int rounds) const noexcept;
 };
 
 namespace keccak_table {
@@ -72,6 +78,18 @@ constexpr const KeccakEntry& find_batch(const KeccakEntry (&entries)[N], int sta
   throw std::logic_error("a Keccak batch kernel lacks an entry the table needs");
 }
 
+template <std::size_t N>
+constexpr BatchAbsorbBlocksFn find_batch_blocks(const KeccakEntry (&entries)[N], int states,
+                                                int rounds, std::size_t rate_bytes) {
+  for (const KeccakEntry& entry : entries) {
+    if (entry.batch_absorb_blocks != nullptr && entry.rounds == rounds &&
+        entry.rate_bytes == rate_bytes && entry.lanes == states) {
+      return entry.batch_absorb_blocks;
+    }
+  }
+  return nullptr;
+}
+
 }  // namespace keccak_table
 
 // A batch kernel's table from its entry list, at compile time, reading the entries of
@@ -87,7 +105,8 @@ constexpr KeccakBatchKernel make_keccak_batch_kernel(std::string_view name,
   if (states < 1 || states > kMaxBatchStates) {
     throw std::logic_error("a Keccak batch kernel has an unsupported number of states");
   }
-  KeccakBatchKernel kernel{name, cpu_supports, states, chosen_by_default, nullptr, {}, nullptr, {}};
+  KeccakBatchKernel kernel{name, cpu_supports, states, chosen_by_default, nullptr, {}, nullptr,
+                           {},   {},           {}};
   kernel.permute = find_batch(entries, states, false, kFullRounds, 0).permute;
   for (std::size_t slot = 0; slot < kRateCount; ++slot) {
     kernel.absorb[slot] = find_batch(entries, states, true, kFullRounds, kRates[slot]).batch_absorb;
@@ -96,6 +115,12 @@ constexpr KeccakBatchKernel make_keccak_batch_kernel(std::string_view name,
   for (std::size_t slot = 0; slot < kRate12Count; ++slot) {
     kernel.absorb12[slot] =
         find_batch(entries, states, true, kReducedRounds, kRates12[slot]).batch_absorb;
+    kernel.absorb_blocks12[slot] =
+        keccak_table::find_batch_blocks(entries, states, kReducedRounds, kRates12[slot]);
+  }
+  for (std::size_t slot = 0; slot < kRateCount; ++slot) {
+    kernel.absorb_blocks[slot] =
+        keccak_table::find_batch_blocks(entries, states, kFullRounds, kRates[slot]);
   }
   return kernel;
 }

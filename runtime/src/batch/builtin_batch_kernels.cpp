@@ -111,4 +111,9 @@ BatchAbsorbFn KeccakBatchKernel::absorb_for(std::size_t rate_bytes, int rounds) 
   return absorb_entry_for(absorb, absorb12, rate_bytes, rounds);
 }
 
+BatchAbsorbBlocksFn KeccakBatchKernel::absorb_blocks_for(std::size_t rate_bytes,
+                                                         int rounds) const noexcept {
+  return absorb_entry_for(absorb_blocks, absorb_blocks12, rate_bytes, rounds);
+}
+
 }  // namespace sponge::detail

@@ -26,6 +26,9 @@ using AbsorbFn = void (*)(std::uint64_t* state, const std::uint8_t* block) noexc
 // lane-interleaved states; the rate block at blocks[s] is XORed into state s, then all N
 // are permuted. One block per call, like AbsorbFn: the loop over blocks is the caller's.
 using BatchAbsorbFn = void (*)(std::uint64_t* states, const std::uint8_t* const* blocks) noexcept;
+// A multi-state entry that absorbs block_count consecutive blocks from each blocks[s].
+using BatchAbsorbBlocksFn = void (*)(std::uint64_t* states, const std::uint8_t* const* blocks,
+                                     std::size_t block_count) noexcept;
 
 // The rates every kernel serves at 24 rounds, in bytes: SHA3-512, SHA3-384,
 // SHA3-256/SHAKE256/Keccak-256, SHA3-224, SHAKE128.
@@ -87,6 +90,7 @@ struct KeccakEntry {
   PermuteFn permute;
   AbsorbFn absorb;
   BatchAbsorbFn batch_absorb;
+  BatchAbsorbBlocksFn batch_absorb_blocks = nullptr;
 };
 
 constexpr KeccakEntry keccak_entry_permute(int rounds, std::size_t rate_bytes, int lanes,
@@ -100,6 +104,10 @@ constexpr KeccakEntry keccak_entry_absorb(int rounds, std::size_t rate_bytes, in
 constexpr KeccakEntry keccak_entry_absorb(int rounds, std::size_t rate_bytes, int lanes,
                                           BatchAbsorbFn function) {
   return {rounds, rate_bytes, lanes, nullptr, nullptr, function};
+}
+constexpr KeccakEntry keccak_entry_absorb(int rounds, std::size_t rate_bytes, int lanes,
+                                          BatchAbsorbBlocksFn function) {
+  return {rounds, rate_bytes, lanes, nullptr, nullptr, nullptr, function};
 }
 
 // Turns an entry list of generated/sponge_kernels.h, X(kind, permutation, rounds, rate,
