@@ -15,16 +15,31 @@
 // ld1 lane inserts (two loads a lane) on every call; the interleaved layout costs
 // nothing in the kernel and the runtime builds it where it fills the states.
 // ABI: AAPCS64. state in x0; absorb entries: blocks (two pointers, any alignment, may
-// be equal) in x1, loaded into x2 and x3.
+// be equal) in x1, loaded into x2 and x3; block entries: the block count in x2, the
+// pointers loaded into x3 and x4.
 // Register roles: as arm64-sha3, with v<i> holding lane i of both states, and
 //   x1           absorb entries: the array of the two block pointers
 //   x2 x3        absorb entries: blocks[0] and blocks[1]
+//   x2           block entries: the blocks left, the block loop's counter
+//   x3 x4        block entries: blocks[0] and blocks[1] for the whole call, each
+//                moved on by the rate after a permutation
 //   v25-v28      absorb entries: lanes i and i + 1 of both blocks, zipped
 // Absorb: ldp d, d from each block brings lanes i and i + 1 of one state; zip1 .2d
 // joins state 0's and state 1's lane i in one register; one eor each: 6 instructions
 // for two lanes of two states.
 // Secrets: as arm64-sha3: the state never leaves v0-v24, the frame holds only the
 // caller's d8-d15.
+// Block entries (<absorb entry>_blocks, at the tree modes' leaf rates: KT128 and KT256
+// at 12 rounds, ParallelHash at 24): block_count blocks a state in one call. The
+// lanes stay in v0-v24 from block to block; each block is XORed in as above, the
+// rounds run in the entry's own loop, the pointers move on by the rate, and x2 counts
+// down; 0 blocks leave the states as they were. A call a block would also run, each
+// block, the save and restore of d8-d15 and the 25 lanes' loads and stores (about
+// 40 instructions).
+// Bound of a call: block_count permutations, the caller's to choose; the OS preempts
+// native code at any instruction, and a caller that wants progress or cancellation
+// gets it between calls. The runtime's calls are one lockstep step each, the blocks
+// until the first message of the group ends (48 for KT128's 8 KiB leaves).
 //
 // Figures of the code (computed by the audit from the Program; `spongegen audit`):
 //   per round          69  (2 states: 34.5 a state; arm64-sha3's round)
@@ -32,7 +47,8 @@
 //   per permutation    1722  (2 states: 861 a state)
 //   permute entry      135 instructions, 540 bytes, with frame, load, store
 //   absorb entry       up to 87 before the branch into the rounds
-//   frame              64 bytes, 8 registers saved
+//   block entry        up to 207 (with its own round loop, store and restore)
+//   frame              64 bytes, 8 registers saved (block entries: 8 saved)
 // Measured on no arm64 machine (qemu runs the tests, says nothing of speed). On cores
 // that issue the SHA3 instructions at full width (Apple M1-M4) two states cost about
 // one; where they are split into 64-bit halves, the second state is not free.
@@ -40,10 +56,10 @@
 // Before it returns, every entry clears each caller-saved register a call reaching that
 // return wrote and left holding data, so that no lane stays in a register for a later
 // spill (a lazy-binding PLT resolver, a signal frame) to write where nobody wipes it:
-// 28 instructions at each return, placed before the epilogue's restores,
+// 28 to 29 instructions at a return, placed before the epilogue's restores,
 // computed from what the entries write and checked at generation. Registers cleared:
-//   x2, x3, x9, x10, v0, v1, v2, v3, v4, v5, v6, v7, v16, v17, v18, v19, v20, v21, v22,
-//   v23, v24, v25, v26, v27, v28, v29, v30, v31.
+//   x2, x3, x4, x9, x10, v0, v1, v2, v3, v4, v5, v6, v7, v16, v17, v18, v19, v20, v21,
+//   v22, v23, v24, v25, v26, v27, v28, v29, v30, v31.
 // Its cost is not measured: no machine of this ISA was at hand.
 //
 // Proof: generation (spongegen generate and check) proves every entry of this file
@@ -283,9 +299,10 @@ SYMBOL(sponge_keccakf1600_arm64_sha3_x2_absorb72):
 	ldp q20, q21, [x0, #320]
 	ldp q22, q23, [x0, #352]
 	ldr q24, [x0, #384]
-	// The two block pointers; then lanes i and i + 1 of both blocks, zipped into one
-	// register per lane (state 0 low, state 1 high) and XORed into the lanes.
+	// The two block pointers.
 	ldp x2, x3, [x1]
+	// Lanes i and i + 1 of both blocks, zipped into one register per lane (state 0
+	// low, state 1 high) and XORed into the lanes.
 	ldp d25, d27, [x2]
 	ldp d26, d28, [x3]
 	zip1 v25.2d, v25.2d, v26.2d
@@ -356,9 +373,10 @@ SYMBOL(sponge_keccakf1600_arm64_sha3_x2_absorb104):
 	ldp q20, q21, [x0, #320]
 	ldp q22, q23, [x0, #352]
 	ldr q24, [x0, #384]
-	// The two block pointers; then lanes i and i + 1 of both blocks, zipped into one
-	// register per lane (state 0 low, state 1 high) and XORed into the lanes.
+	// The two block pointers.
 	ldp x2, x3, [x1]
+	// Lanes i and i + 1 of both blocks, zipped into one register per lane (state 0
+	// low, state 1 high) and XORed into the lanes.
 	ldp d25, d27, [x2]
 	ldp d26, d28, [x3]
 	zip1 v25.2d, v25.2d, v26.2d
@@ -441,9 +459,10 @@ SYMBOL(sponge_keccakf1600_arm64_sha3_x2_absorb136):
 	ldp q20, q21, [x0, #320]
 	ldp q22, q23, [x0, #352]
 	ldr q24, [x0, #384]
-	// The two block pointers; then lanes i and i + 1 of both blocks, zipped into one
-	// register per lane (state 0 low, state 1 high) and XORed into the lanes.
+	// The two block pointers.
 	ldp x2, x3, [x1]
+	// Lanes i and i + 1 of both blocks, zipped into one register per lane (state 0
+	// low, state 1 high) and XORed into the lanes.
 	ldp d25, d27, [x2]
 	ldp d26, d28, [x3]
 	zip1 v25.2d, v25.2d, v26.2d
@@ -538,9 +557,10 @@ SYMBOL(sponge_keccakf1600_arm64_sha3_x2_absorb144):
 	ldp q20, q21, [x0, #320]
 	ldp q22, q23, [x0, #352]
 	ldr q24, [x0, #384]
-	// The two block pointers; then lanes i and i + 1 of both blocks, zipped into one
-	// register per lane (state 0 low, state 1 high) and XORed into the lanes.
+	// The two block pointers.
 	ldp x2, x3, [x1]
+	// Lanes i and i + 1 of both blocks, zipped into one register per lane (state 0
+	// low, state 1 high) and XORed into the lanes.
 	ldp d25, d27, [x2]
 	ldp d26, d28, [x3]
 	zip1 v25.2d, v25.2d, v26.2d
@@ -637,9 +657,10 @@ SYMBOL(sponge_keccakf1600_arm64_sha3_x2_absorb168):
 	ldp q20, q21, [x0, #320]
 	ldp q22, q23, [x0, #352]
 	ldr q24, [x0, #384]
-	// The two block pointers; then lanes i and i + 1 of both blocks, zipped into one
-	// register per lane (state 0 low, state 1 high) and XORed into the lanes.
+	// The two block pointers.
 	ldp x2, x3, [x1]
+	// Lanes i and i + 1 of both blocks, zipped into one register per lane (state 0
+	// low, state 1 high) and XORed into the lanes.
 	ldp d25, d27, [x2]
 	ldp d26, d28, [x3]
 	zip1 v25.2d, v25.2d, v26.2d
@@ -707,6 +728,496 @@ SYMBOL(sponge_keccakf1600_arm64_sha3_x2_absorb168):
 	b LOCAL(keccakf1600_arm64_sha3_x2_rounds)
 	.cfi_endproc
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_arm64_sha3_x2_absorb168))
+
+// For each of block_count blocks: XOR the next 17 lanes of blocks[s] into state s for each of the 2 states, then Keccak-f[1600] on each (ParallelHash256's leaves).
+// void sponge_keccakf1600_arm64_sha3_x2_absorb136_blocks(uint64_t state[50], const uint8_t* const blocks[2], size_t block_count)
+// entry: absorb keccak-f1600 rounds=24 rate=136 lanes=2
+	.globl SYMBOL(sponge_keccakf1600_arm64_sha3_x2_absorb136_blocks)
+	HIDDEN(SYMBOL(sponge_keccakf1600_arm64_sha3_x2_absorb136_blocks))
+	FUNCTION_TYPE(SYMBOL(sponge_keccakf1600_arm64_sha3_x2_absorb136_blocks))
+	.p2align 5
+SYMBOL(sponge_keccakf1600_arm64_sha3_x2_absorb136_blocks):
+	.cfi_startproc
+	hint #34                                // bti c
+	// Save d8-d15 (callee-saved; they hold lanes 8-15).
+	stp d8, d9, [sp, #-64]!
+	.cfi_def_cfa_offset 64
+	stp d10, d11, [sp, #16]
+	stp d12, d13, [sp, #32]
+	stp d14, d15, [sp, #48]
+	.cfi_offset d8, -64
+	.cfi_offset d9, -56
+	.cfi_offset d10, -48
+	.cfi_offset d11, -40
+	.cfi_offset d12, -32
+	.cfi_offset d13, -24
+	.cfi_offset d14, -16
+	.cfi_offset d15, -8
+	// Lane i of both states into q<i> (state 0 low, state 1 high).
+	ldp q0, q1, [x0]
+	ldp q2, q3, [x0, #32]
+	ldp q4, q5, [x0, #64]
+	ldp q6, q7, [x0, #96]
+	ldp q8, q9, [x0, #128]
+	ldp q10, q11, [x0, #160]
+	ldp q12, q13, [x0, #192]
+	ldp q14, q15, [x0, #224]
+	ldp q16, q17, [x0, #256]
+	ldp q18, q19, [x0, #288]
+	ldp q20, q21, [x0, #320]
+	ldp q22, q23, [x0, #352]
+	ldr q24, [x0, #384]
+	// The two block pointers, kept for the whole call.
+	ldp x3, x4, [x1]
+	cbz x2, LOCAL(sponge_keccakf1600_arm64_sha3_x2_absorb136_blocks_done)
+LOCAL(sponge_keccakf1600_arm64_sha3_x2_absorb136_blocks_block):
+	// Lanes i and i + 1 of both blocks, zipped into one register per lane (state 0
+	// low, state 1 high) and XORed into the lanes.
+	ldp d25, d27, [x3]
+	ldp d26, d28, [x4]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v0.16b, v0.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v1.16b, v1.16b, v27.16b
+	ldp d25, d27, [x3, #16]
+	ldp d26, d28, [x4, #16]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v2.16b, v2.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v3.16b, v3.16b, v27.16b
+	ldp d25, d27, [x3, #32]
+	ldp d26, d28, [x4, #32]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v4.16b, v4.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v5.16b, v5.16b, v27.16b
+	ldp d25, d27, [x3, #48]
+	ldp d26, d28, [x4, #48]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v6.16b, v6.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v7.16b, v7.16b, v27.16b
+	ldp d25, d27, [x3, #64]
+	ldp d26, d28, [x4, #64]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v8.16b, v8.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v9.16b, v9.16b, v27.16b
+	ldp d25, d27, [x3, #80]
+	ldp d26, d28, [x4, #80]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v10.16b, v10.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v11.16b, v11.16b, v27.16b
+	ldp d25, d27, [x3, #96]
+	ldp d26, d28, [x4, #96]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v12.16b, v12.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v13.16b, v13.16b, v27.16b
+	ldp d25, d27, [x3, #112]
+	ldp d26, d28, [x4, #112]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v14.16b, v14.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v15.16b, v15.16b, v27.16b
+	ldr d25, [x3, #128]
+	ldr d26, [x4, #128]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v16.16b, v16.16b, v25.16b
+	adr x10, LOCAL(keccakf1600_arm64_sha3_x2_round_constants)
+	mov x9, #24
+LOCAL(sponge_keccakf1600_arm64_sha3_x2_absorb136_blocks_rounds):
+	// ---- round 0 of the loop ----
+	// theta, rho and pi, chi: lane i starts and ends in v<i>.
+	eor3 v25.16b, v0.16b, v5.16b, v10.16b   // C[0] = A[0, 0..2]
+	eor3 v26.16b, v1.16b, v6.16b, v11.16b   // C[1] = A[1, 0..2]
+	eor3 v27.16b, v2.16b, v7.16b, v12.16b   // C[2] = A[2, 0..2]
+	eor3 v28.16b, v3.16b, v8.16b, v13.16b   // C[3] = A[3, 0..2]
+	eor3 v29.16b, v4.16b, v9.16b, v14.16b   // C[4] = A[4, 0..2]
+	eor3 v25.16b, v25.16b, v15.16b, v20.16b // C[0] ^= A[0, 3..4]
+	eor3 v26.16b, v26.16b, v16.16b, v21.16b // C[1] ^= A[1, 3..4]
+	eor3 v27.16b, v27.16b, v17.16b, v22.16b // C[2] ^= A[2, 3..4]
+	eor3 v28.16b, v28.16b, v18.16b, v23.16b // C[3] ^= A[3, 3..4]
+	eor3 v29.16b, v29.16b, v19.16b, v24.16b // C[4] ^= A[4, 3..4]
+	rax1 v30.2d, v29.2d, v26.2d             // D[0]
+	rax1 v26.2d, v26.2d, v28.2d             // D[2]
+	rax1 v28.2d, v28.2d, v25.2d             // D[4]
+	rax1 v25.2d, v25.2d, v27.2d             // D[1]
+	rax1 v27.2d, v27.2d, v29.2d             // D[3]
+	xar v31.2d, v4.2d, v28.2d, #37          // B[15] = rotl(A[4] ^ D[4], 27)
+	xar v29.2d, v21.2d, v25.2d, #62         // B[24] = rotl(A[21] ^ D[1], 2)
+	xar v21.2d, v13.2d, v27.2d, #39         // B[12] = rotl(A[13] ^ D[3], 25)
+	xar v13.2d, v18.2d, v27.2d, #43         // B[3] = rotl(A[18] ^ D[3], 21)
+	xar v16.2d, v16.2d, v25.2d, #19         // B[8] = rotl(A[16] ^ D[1], 45)
+	xar v24.2d, v24.2d, v28.2d, #50         // B[4] = rotl(A[24] ^ D[4], 14)
+	xar v18.2d, v5.2d, v30.2d, #28          // B[16] = rotl(A[5] ^ D[0], 36)
+	xar v5.2d, v9.2d, v28.2d, #44           // B[6] = rotl(A[9] ^ D[4], 20)
+	eor v4.16b, v0.16b, v30.16b             // B[0] = A[0] ^ D[0]
+	xar v0.2d, v12.2d, v26.2d, #21          // B[2] = rotl(A[12] ^ D[2], 43)
+	xar v6.2d, v6.2d, v25.2d, #20           // B[1] = rotl(A[6] ^ D[1], 44)
+	xar v9.2d, v1.2d, v25.2d, #63           // B[10] = rotl(A[1] ^ D[1], 1)
+	bcax v1.16b, v6.16b, v13.16b, v0.16b    // A[1] = B[1] ^ (~B[2] & B[3])
+	xar v8.2d, v8.2d, v27.2d, #9            // B[21] = rotl(A[8] ^ D[3], 55)
+	xar v12.2d, v7.2d, v26.2d, #58          // B[11] = rotl(A[7] ^ D[2], 6)
+	xar v7.2d, v10.2d, v30.2d, #61          // B[7] = rotl(A[10] ^ D[0], 3)
+	bcax v10.16b, v9.16b, v21.16b, v12.16b  // A[10] = B[10] ^ (~B[11] & B[12])
+	xar v22.2d, v22.2d, v26.2d, #3          // B[9] = rotl(A[22] ^ D[2], 61)
+	xar v19.2d, v19.2d, v28.2d, #56         // B[13] = rotl(A[19] ^ D[4], 8)
+	xar v17.2d, v17.2d, v26.2d, #49         // B[18] = rotl(A[17] ^ D[2], 15)
+	xar v26.2d, v2.2d, v26.2d, #2           // B[20] = rotl(A[2] ^ D[2], 62)
+	bcax v2.16b, v0.16b, v24.16b, v13.16b   // A[2] = B[2] ^ (~B[3] & B[4])
+	bcax v0.16b, v4.16b, v0.16b, v6.16b     // A[0] = B[0] ^ (~B[1] & B[2])
+	xar v20.2d, v20.2d, v30.2d, #46         // B[14] = rotl(A[20] ^ D[0], 18)
+	xar v28.2d, v14.2d, v28.2d, #25         // B[22] = rotl(A[14] ^ D[4], 39)
+	xar v30.2d, v15.2d, v30.2d, #23         // B[23] = rotl(A[15] ^ D[0], 41)
+	bcax v14.16b, v20.16b, v12.16b, v9.16b  // A[14] = B[14] ^ (~B[10] & B[11])
+	xar v25.2d, v11.2d, v25.2d, #54         // B[17] = rotl(A[11] ^ D[1], 10)
+	bcax v11.16b, v12.16b, v19.16b, v21.16b // A[11] = B[11] ^ (~B[12] & B[13])
+	bcax v15.16b, v31.16b, v25.16b, v18.16b // A[15] = B[15] ^ (~B[16] & B[17])
+	bcax v12.16b, v21.16b, v20.16b, v19.16b // A[12] = B[12] ^ (~B[13] & B[14])
+	bcax v21.16b, v8.16b, v30.16b, v28.16b  // A[21] = B[21] ^ (~B[22] & B[23])
+	xar v23.2d, v23.2d, v27.2d, #8          // B[19] = rotl(A[23] ^ D[3], 56)
+	xar v27.2d, v3.2d, v27.2d, #36          // B[5] = rotl(A[3] ^ D[3], 28)
+	bcax v3.16b, v13.16b, v4.16b, v24.16b   // A[3] = B[3] ^ (~B[4] & B[0])
+	bcax v4.16b, v24.16b, v6.16b, v4.16b    // A[4] = B[4] ^ (~B[0] & B[1])
+	bcax v6.16b, v5.16b, v16.16b, v7.16b    // A[6] = B[6] ^ (~B[7] & B[8])
+	bcax v13.16b, v19.16b, v9.16b, v20.16b  // A[13] = B[13] ^ (~B[14] & B[10])
+	bcax v9.16b, v22.16b, v5.16b, v27.16b   // A[9] = B[9] ^ (~B[5] & B[6])
+	bcax v5.16b, v27.16b, v7.16b, v5.16b    // A[5] = B[5] ^ (~B[6] & B[7])
+	bcax v7.16b, v7.16b, v22.16b, v16.16b   // A[7] = B[7] ^ (~B[8] & B[9])
+	bcax v24.16b, v29.16b, v8.16b, v26.16b  // A[24] = B[24] ^ (~B[20] & B[21])
+	bcax v19.16b, v23.16b, v18.16b, v31.16b // A[19] = B[19] ^ (~B[15] & B[16])
+	bcax v20.16b, v26.16b, v28.16b, v8.16b  // A[20] = B[20] ^ (~B[21] & B[22])
+	bcax v8.16b, v16.16b, v27.16b, v22.16b  // A[8] = B[8] ^ (~B[9] & B[5])
+	bcax v22.16b, v28.16b, v29.16b, v30.16b // A[22] = B[22] ^ (~B[23] & B[24])
+	bcax v16.16b, v18.16b, v17.16b, v25.16b // A[16] = B[16] ^ (~B[17] & B[18])
+	bcax v18.16b, v17.16b, v31.16b, v23.16b // A[18] = B[18] ^ (~B[19] & B[15])
+	bcax v17.16b, v25.16b, v23.16b, v17.16b // A[17] = B[17] ^ (~B[18] & B[19])
+	bcax v23.16b, v30.16b, v26.16b, v29.16b // A[23] = B[23] ^ (~B[24] & B[20])
+	ld1r {v31.2d}, [x10], #8
+	eor v0.16b, v0.16b, v31.16b             // iota
+	sub x9, x9, #1
+	cbnz x9, LOCAL(sponge_keccakf1600_arm64_sha3_x2_absorb136_blocks_rounds)
+	// ---- end of round ----
+	// each state's next block
+	add x3, x3, #136
+	add x4, x4, #136
+	sub x2, x2, #1
+	cbnz x2, LOCAL(sponge_keccakf1600_arm64_sha3_x2_absorb136_blocks_block)
+LOCAL(sponge_keccakf1600_arm64_sha3_x2_absorb136_blocks_done):
+
+	// Store the state and restore d8-d15.
+	stp q0, q1, [x0]
+	stp q2, q3, [x0, #32]
+	stp q4, q5, [x0, #64]
+	stp q6, q7, [x0, #96]
+	stp q8, q9, [x0, #128]
+	stp q10, q11, [x0, #160]
+	stp q12, q13, [x0, #192]
+	stp q14, q15, [x0, #224]
+	stp q16, q17, [x0, #256]
+	stp q18, q19, [x0, #288]
+	stp q20, q21, [x0, #320]
+	stp q22, q23, [x0, #352]
+	str q24, [x0, #384]
+	// No lane stays in a register: clear the caller-saved ones written.
+	eor x2, x2, x2
+	eor x3, x3, x3
+	eor x4, x4, x4
+	eor x9, x9, x9
+	eor x10, x10, x10
+	eor v0.16b, v0.16b, v0.16b
+	eor v1.16b, v1.16b, v1.16b
+	eor v2.16b, v2.16b, v2.16b
+	eor v3.16b, v3.16b, v3.16b
+	eor v4.16b, v4.16b, v4.16b
+	eor v5.16b, v5.16b, v5.16b
+	eor v6.16b, v6.16b, v6.16b
+	eor v7.16b, v7.16b, v7.16b
+	eor v16.16b, v16.16b, v16.16b
+	eor v17.16b, v17.16b, v17.16b
+	eor v18.16b, v18.16b, v18.16b
+	eor v19.16b, v19.16b, v19.16b
+	eor v20.16b, v20.16b, v20.16b
+	eor v21.16b, v21.16b, v21.16b
+	eor v22.16b, v22.16b, v22.16b
+	eor v23.16b, v23.16b, v23.16b
+	eor v24.16b, v24.16b, v24.16b
+	eor v25.16b, v25.16b, v25.16b
+	eor v26.16b, v26.16b, v26.16b
+	eor v27.16b, v27.16b, v27.16b
+	eor v28.16b, v28.16b, v28.16b
+	eor v29.16b, v29.16b, v29.16b
+	eor v30.16b, v30.16b, v30.16b
+	eor v31.16b, v31.16b, v31.16b
+	ldp d14, d15, [sp, #48]
+	ldp d12, d13, [sp, #32]
+	ldp d10, d11, [sp, #16]
+	ldp d8, d9, [sp], #64
+	.cfi_restore d8
+	.cfi_restore d9
+	.cfi_restore d10
+	.cfi_restore d11
+	.cfi_restore d12
+	.cfi_restore d13
+	.cfi_restore d14
+	.cfi_restore d15
+	.cfi_def_cfa_offset 0
+	ret
+	.cfi_endproc
+	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_arm64_sha3_x2_absorb136_blocks))
+
+// For each of block_count blocks: XOR the next 21 lanes of blocks[s] into state s for each of the 2 states, then Keccak-f[1600] on each (ParallelHash128's leaves).
+// void sponge_keccakf1600_arm64_sha3_x2_absorb168_blocks(uint64_t state[50], const uint8_t* const blocks[2], size_t block_count)
+// entry: absorb keccak-f1600 rounds=24 rate=168 lanes=2
+	.globl SYMBOL(sponge_keccakf1600_arm64_sha3_x2_absorb168_blocks)
+	HIDDEN(SYMBOL(sponge_keccakf1600_arm64_sha3_x2_absorb168_blocks))
+	FUNCTION_TYPE(SYMBOL(sponge_keccakf1600_arm64_sha3_x2_absorb168_blocks))
+	.p2align 5
+SYMBOL(sponge_keccakf1600_arm64_sha3_x2_absorb168_blocks):
+	.cfi_startproc
+	hint #34                                // bti c
+	// Save d8-d15 (callee-saved; they hold lanes 8-15).
+	stp d8, d9, [sp, #-64]!
+	.cfi_def_cfa_offset 64
+	stp d10, d11, [sp, #16]
+	stp d12, d13, [sp, #32]
+	stp d14, d15, [sp, #48]
+	.cfi_offset d8, -64
+	.cfi_offset d9, -56
+	.cfi_offset d10, -48
+	.cfi_offset d11, -40
+	.cfi_offset d12, -32
+	.cfi_offset d13, -24
+	.cfi_offset d14, -16
+	.cfi_offset d15, -8
+	// Lane i of both states into q<i> (state 0 low, state 1 high).
+	ldp q0, q1, [x0]
+	ldp q2, q3, [x0, #32]
+	ldp q4, q5, [x0, #64]
+	ldp q6, q7, [x0, #96]
+	ldp q8, q9, [x0, #128]
+	ldp q10, q11, [x0, #160]
+	ldp q12, q13, [x0, #192]
+	ldp q14, q15, [x0, #224]
+	ldp q16, q17, [x0, #256]
+	ldp q18, q19, [x0, #288]
+	ldp q20, q21, [x0, #320]
+	ldp q22, q23, [x0, #352]
+	ldr q24, [x0, #384]
+	// The two block pointers, kept for the whole call.
+	ldp x3, x4, [x1]
+	cbz x2, LOCAL(sponge_keccakf1600_arm64_sha3_x2_absorb168_blocks_done)
+LOCAL(sponge_keccakf1600_arm64_sha3_x2_absorb168_blocks_block):
+	// Lanes i and i + 1 of both blocks, zipped into one register per lane (state 0
+	// low, state 1 high) and XORed into the lanes.
+	ldp d25, d27, [x3]
+	ldp d26, d28, [x4]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v0.16b, v0.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v1.16b, v1.16b, v27.16b
+	ldp d25, d27, [x3, #16]
+	ldp d26, d28, [x4, #16]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v2.16b, v2.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v3.16b, v3.16b, v27.16b
+	ldp d25, d27, [x3, #32]
+	ldp d26, d28, [x4, #32]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v4.16b, v4.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v5.16b, v5.16b, v27.16b
+	ldp d25, d27, [x3, #48]
+	ldp d26, d28, [x4, #48]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v6.16b, v6.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v7.16b, v7.16b, v27.16b
+	ldp d25, d27, [x3, #64]
+	ldp d26, d28, [x4, #64]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v8.16b, v8.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v9.16b, v9.16b, v27.16b
+	ldp d25, d27, [x3, #80]
+	ldp d26, d28, [x4, #80]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v10.16b, v10.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v11.16b, v11.16b, v27.16b
+	ldp d25, d27, [x3, #96]
+	ldp d26, d28, [x4, #96]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v12.16b, v12.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v13.16b, v13.16b, v27.16b
+	ldp d25, d27, [x3, #112]
+	ldp d26, d28, [x4, #112]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v14.16b, v14.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v15.16b, v15.16b, v27.16b
+	ldp d25, d27, [x3, #128]
+	ldp d26, d28, [x4, #128]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v16.16b, v16.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v17.16b, v17.16b, v27.16b
+	ldp d25, d27, [x3, #144]
+	ldp d26, d28, [x4, #144]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v18.16b, v18.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v19.16b, v19.16b, v27.16b
+	ldr d25, [x3, #160]
+	ldr d26, [x4, #160]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v20.16b, v20.16b, v25.16b
+	adr x10, LOCAL(keccakf1600_arm64_sha3_x2_round_constants)
+	mov x9, #24
+LOCAL(sponge_keccakf1600_arm64_sha3_x2_absorb168_blocks_rounds):
+	// ---- round 0 of the loop ----
+	// theta, rho and pi, chi: lane i starts and ends in v<i>.
+	eor3 v25.16b, v0.16b, v5.16b, v10.16b   // C[0] = A[0, 0..2]
+	eor3 v26.16b, v1.16b, v6.16b, v11.16b   // C[1] = A[1, 0..2]
+	eor3 v27.16b, v2.16b, v7.16b, v12.16b   // C[2] = A[2, 0..2]
+	eor3 v28.16b, v3.16b, v8.16b, v13.16b   // C[3] = A[3, 0..2]
+	eor3 v29.16b, v4.16b, v9.16b, v14.16b   // C[4] = A[4, 0..2]
+	eor3 v25.16b, v25.16b, v15.16b, v20.16b // C[0] ^= A[0, 3..4]
+	eor3 v26.16b, v26.16b, v16.16b, v21.16b // C[1] ^= A[1, 3..4]
+	eor3 v27.16b, v27.16b, v17.16b, v22.16b // C[2] ^= A[2, 3..4]
+	eor3 v28.16b, v28.16b, v18.16b, v23.16b // C[3] ^= A[3, 3..4]
+	eor3 v29.16b, v29.16b, v19.16b, v24.16b // C[4] ^= A[4, 3..4]
+	rax1 v30.2d, v29.2d, v26.2d             // D[0]
+	rax1 v26.2d, v26.2d, v28.2d             // D[2]
+	rax1 v28.2d, v28.2d, v25.2d             // D[4]
+	rax1 v25.2d, v25.2d, v27.2d             // D[1]
+	rax1 v27.2d, v27.2d, v29.2d             // D[3]
+	xar v31.2d, v4.2d, v28.2d, #37          // B[15] = rotl(A[4] ^ D[4], 27)
+	xar v29.2d, v21.2d, v25.2d, #62         // B[24] = rotl(A[21] ^ D[1], 2)
+	xar v21.2d, v13.2d, v27.2d, #39         // B[12] = rotl(A[13] ^ D[3], 25)
+	xar v13.2d, v18.2d, v27.2d, #43         // B[3] = rotl(A[18] ^ D[3], 21)
+	xar v16.2d, v16.2d, v25.2d, #19         // B[8] = rotl(A[16] ^ D[1], 45)
+	xar v24.2d, v24.2d, v28.2d, #50         // B[4] = rotl(A[24] ^ D[4], 14)
+	xar v18.2d, v5.2d, v30.2d, #28          // B[16] = rotl(A[5] ^ D[0], 36)
+	xar v5.2d, v9.2d, v28.2d, #44           // B[6] = rotl(A[9] ^ D[4], 20)
+	eor v4.16b, v0.16b, v30.16b             // B[0] = A[0] ^ D[0]
+	xar v0.2d, v12.2d, v26.2d, #21          // B[2] = rotl(A[12] ^ D[2], 43)
+	xar v6.2d, v6.2d, v25.2d, #20           // B[1] = rotl(A[6] ^ D[1], 44)
+	xar v9.2d, v1.2d, v25.2d, #63           // B[10] = rotl(A[1] ^ D[1], 1)
+	bcax v1.16b, v6.16b, v13.16b, v0.16b    // A[1] = B[1] ^ (~B[2] & B[3])
+	xar v8.2d, v8.2d, v27.2d, #9            // B[21] = rotl(A[8] ^ D[3], 55)
+	xar v12.2d, v7.2d, v26.2d, #58          // B[11] = rotl(A[7] ^ D[2], 6)
+	xar v7.2d, v10.2d, v30.2d, #61          // B[7] = rotl(A[10] ^ D[0], 3)
+	bcax v10.16b, v9.16b, v21.16b, v12.16b  // A[10] = B[10] ^ (~B[11] & B[12])
+	xar v22.2d, v22.2d, v26.2d, #3          // B[9] = rotl(A[22] ^ D[2], 61)
+	xar v19.2d, v19.2d, v28.2d, #56         // B[13] = rotl(A[19] ^ D[4], 8)
+	xar v17.2d, v17.2d, v26.2d, #49         // B[18] = rotl(A[17] ^ D[2], 15)
+	xar v26.2d, v2.2d, v26.2d, #2           // B[20] = rotl(A[2] ^ D[2], 62)
+	bcax v2.16b, v0.16b, v24.16b, v13.16b   // A[2] = B[2] ^ (~B[3] & B[4])
+	bcax v0.16b, v4.16b, v0.16b, v6.16b     // A[0] = B[0] ^ (~B[1] & B[2])
+	xar v20.2d, v20.2d, v30.2d, #46         // B[14] = rotl(A[20] ^ D[0], 18)
+	xar v28.2d, v14.2d, v28.2d, #25         // B[22] = rotl(A[14] ^ D[4], 39)
+	xar v30.2d, v15.2d, v30.2d, #23         // B[23] = rotl(A[15] ^ D[0], 41)
+	bcax v14.16b, v20.16b, v12.16b, v9.16b  // A[14] = B[14] ^ (~B[10] & B[11])
+	xar v25.2d, v11.2d, v25.2d, #54         // B[17] = rotl(A[11] ^ D[1], 10)
+	bcax v11.16b, v12.16b, v19.16b, v21.16b // A[11] = B[11] ^ (~B[12] & B[13])
+	bcax v15.16b, v31.16b, v25.16b, v18.16b // A[15] = B[15] ^ (~B[16] & B[17])
+	bcax v12.16b, v21.16b, v20.16b, v19.16b // A[12] = B[12] ^ (~B[13] & B[14])
+	bcax v21.16b, v8.16b, v30.16b, v28.16b  // A[21] = B[21] ^ (~B[22] & B[23])
+	xar v23.2d, v23.2d, v27.2d, #8          // B[19] = rotl(A[23] ^ D[3], 56)
+	xar v27.2d, v3.2d, v27.2d, #36          // B[5] = rotl(A[3] ^ D[3], 28)
+	bcax v3.16b, v13.16b, v4.16b, v24.16b   // A[3] = B[3] ^ (~B[4] & B[0])
+	bcax v4.16b, v24.16b, v6.16b, v4.16b    // A[4] = B[4] ^ (~B[0] & B[1])
+	bcax v6.16b, v5.16b, v16.16b, v7.16b    // A[6] = B[6] ^ (~B[7] & B[8])
+	bcax v13.16b, v19.16b, v9.16b, v20.16b  // A[13] = B[13] ^ (~B[14] & B[10])
+	bcax v9.16b, v22.16b, v5.16b, v27.16b   // A[9] = B[9] ^ (~B[5] & B[6])
+	bcax v5.16b, v27.16b, v7.16b, v5.16b    // A[5] = B[5] ^ (~B[6] & B[7])
+	bcax v7.16b, v7.16b, v22.16b, v16.16b   // A[7] = B[7] ^ (~B[8] & B[9])
+	bcax v24.16b, v29.16b, v8.16b, v26.16b  // A[24] = B[24] ^ (~B[20] & B[21])
+	bcax v19.16b, v23.16b, v18.16b, v31.16b // A[19] = B[19] ^ (~B[15] & B[16])
+	bcax v20.16b, v26.16b, v28.16b, v8.16b  // A[20] = B[20] ^ (~B[21] & B[22])
+	bcax v8.16b, v16.16b, v27.16b, v22.16b  // A[8] = B[8] ^ (~B[9] & B[5])
+	bcax v22.16b, v28.16b, v29.16b, v30.16b // A[22] = B[22] ^ (~B[23] & B[24])
+	bcax v16.16b, v18.16b, v17.16b, v25.16b // A[16] = B[16] ^ (~B[17] & B[18])
+	bcax v18.16b, v17.16b, v31.16b, v23.16b // A[18] = B[18] ^ (~B[19] & B[15])
+	bcax v17.16b, v25.16b, v23.16b, v17.16b // A[17] = B[17] ^ (~B[18] & B[19])
+	bcax v23.16b, v30.16b, v26.16b, v29.16b // A[23] = B[23] ^ (~B[24] & B[20])
+	ld1r {v31.2d}, [x10], #8
+	eor v0.16b, v0.16b, v31.16b             // iota
+	sub x9, x9, #1
+	cbnz x9, LOCAL(sponge_keccakf1600_arm64_sha3_x2_absorb168_blocks_rounds)
+	// ---- end of round ----
+	// each state's next block
+	add x3, x3, #168
+	add x4, x4, #168
+	sub x2, x2, #1
+	cbnz x2, LOCAL(sponge_keccakf1600_arm64_sha3_x2_absorb168_blocks_block)
+LOCAL(sponge_keccakf1600_arm64_sha3_x2_absorb168_blocks_done):
+
+	// Store the state and restore d8-d15.
+	stp q0, q1, [x0]
+	stp q2, q3, [x0, #32]
+	stp q4, q5, [x0, #64]
+	stp q6, q7, [x0, #96]
+	stp q8, q9, [x0, #128]
+	stp q10, q11, [x0, #160]
+	stp q12, q13, [x0, #192]
+	stp q14, q15, [x0, #224]
+	stp q16, q17, [x0, #256]
+	stp q18, q19, [x0, #288]
+	stp q20, q21, [x0, #320]
+	stp q22, q23, [x0, #352]
+	str q24, [x0, #384]
+	// No lane stays in a register: clear the caller-saved ones written.
+	eor x2, x2, x2
+	eor x3, x3, x3
+	eor x4, x4, x4
+	eor x9, x9, x9
+	eor x10, x10, x10
+	eor v0.16b, v0.16b, v0.16b
+	eor v1.16b, v1.16b, v1.16b
+	eor v2.16b, v2.16b, v2.16b
+	eor v3.16b, v3.16b, v3.16b
+	eor v4.16b, v4.16b, v4.16b
+	eor v5.16b, v5.16b, v5.16b
+	eor v6.16b, v6.16b, v6.16b
+	eor v7.16b, v7.16b, v7.16b
+	eor v16.16b, v16.16b, v16.16b
+	eor v17.16b, v17.16b, v17.16b
+	eor v18.16b, v18.16b, v18.16b
+	eor v19.16b, v19.16b, v19.16b
+	eor v20.16b, v20.16b, v20.16b
+	eor v21.16b, v21.16b, v21.16b
+	eor v22.16b, v22.16b, v22.16b
+	eor v23.16b, v23.16b, v23.16b
+	eor v24.16b, v24.16b, v24.16b
+	eor v25.16b, v25.16b, v25.16b
+	eor v26.16b, v26.16b, v26.16b
+	eor v27.16b, v27.16b, v27.16b
+	eor v28.16b, v28.16b, v28.16b
+	eor v29.16b, v29.16b, v29.16b
+	eor v30.16b, v30.16b, v30.16b
+	eor v31.16b, v31.16b, v31.16b
+	ldp d14, d15, [sp, #48]
+	ldp d12, d13, [sp, #32]
+	ldp d10, d11, [sp, #16]
+	ldp d8, d9, [sp], #64
+	.cfi_restore d8
+	.cfi_restore d9
+	.cfi_restore d10
+	.cfi_restore d11
+	.cfi_restore d12
+	.cfi_restore d13
+	.cfi_restore d14
+	.cfi_restore d15
+	.cfi_def_cfa_offset 0
+	ret
+	.cfi_endproc
+	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_arm64_sha3_x2_absorb168_blocks))
 
 // Keccak-p[1600, 12] on each of the 2 lane-interleaved states at state.
 // void sponge_keccakp1600_12_arm64_sha3_x2(uint64_t state[50])
@@ -791,9 +1302,10 @@ SYMBOL(sponge_keccakp1600_12_arm64_sha3_x2_absorb136):
 	ldp q20, q21, [x0, #320]
 	ldp q22, q23, [x0, #352]
 	ldr q24, [x0, #384]
-	// The two block pointers; then lanes i and i + 1 of both blocks, zipped into one
-	// register per lane (state 0 low, state 1 high) and XORed into the lanes.
+	// The two block pointers.
 	ldp x2, x3, [x1]
+	// Lanes i and i + 1 of both blocks, zipped into one register per lane (state 0
+	// low, state 1 high) and XORed into the lanes.
 	ldp d25, d27, [x2]
 	ldp d26, d28, [x3]
 	zip1 v25.2d, v25.2d, v26.2d
@@ -891,9 +1403,10 @@ SYMBOL(sponge_keccakp1600_12_arm64_sha3_x2_absorb168):
 	ldp q20, q21, [x0, #320]
 	ldp q22, q23, [x0, #352]
 	ldr q24, [x0, #384]
-	// The two block pointers; then lanes i and i + 1 of both blocks, zipped into one
-	// register per lane (state 0 low, state 1 high) and XORed into the lanes.
+	// The two block pointers.
 	ldp x2, x3, [x1]
+	// Lanes i and i + 1 of both blocks, zipped into one register per lane (state 0
+	// low, state 1 high) and XORed into the lanes.
 	ldp d25, d27, [x2]
 	ldp d26, d28, [x3]
 	zip1 v25.2d, v25.2d, v26.2d
@@ -964,6 +1477,498 @@ SYMBOL(sponge_keccakp1600_12_arm64_sha3_x2_absorb168):
 	b LOCAL(keccakf1600_arm64_sha3_x2_loop)
 	.cfi_endproc
 	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_arm64_sha3_x2_absorb168))
+
+// For each of block_count blocks: XOR the next 17 lanes of blocks[s] into state s for each of the 2 states, then Keccak-p[1600, 12] on each (KT256's leaves).
+// void sponge_keccakp1600_12_arm64_sha3_x2_absorb136_blocks(uint64_t state[50], const uint8_t* const blocks[2], size_t block_count)
+// entry: absorb keccak-p1600 rounds=12 rate=136 lanes=2
+	.globl SYMBOL(sponge_keccakp1600_12_arm64_sha3_x2_absorb136_blocks)
+	HIDDEN(SYMBOL(sponge_keccakp1600_12_arm64_sha3_x2_absorb136_blocks))
+	FUNCTION_TYPE(SYMBOL(sponge_keccakp1600_12_arm64_sha3_x2_absorb136_blocks))
+	.p2align 5
+SYMBOL(sponge_keccakp1600_12_arm64_sha3_x2_absorb136_blocks):
+	.cfi_startproc
+	hint #34                                // bti c
+	// Save d8-d15 (callee-saved; they hold lanes 8-15).
+	stp d8, d9, [sp, #-64]!
+	.cfi_def_cfa_offset 64
+	stp d10, d11, [sp, #16]
+	stp d12, d13, [sp, #32]
+	stp d14, d15, [sp, #48]
+	.cfi_offset d8, -64
+	.cfi_offset d9, -56
+	.cfi_offset d10, -48
+	.cfi_offset d11, -40
+	.cfi_offset d12, -32
+	.cfi_offset d13, -24
+	.cfi_offset d14, -16
+	.cfi_offset d15, -8
+	// Lane i of both states into q<i> (state 0 low, state 1 high).
+	ldp q0, q1, [x0]
+	ldp q2, q3, [x0, #32]
+	ldp q4, q5, [x0, #64]
+	ldp q6, q7, [x0, #96]
+	ldp q8, q9, [x0, #128]
+	ldp q10, q11, [x0, #160]
+	ldp q12, q13, [x0, #192]
+	ldp q14, q15, [x0, #224]
+	ldp q16, q17, [x0, #256]
+	ldp q18, q19, [x0, #288]
+	ldp q20, q21, [x0, #320]
+	ldp q22, q23, [x0, #352]
+	ldr q24, [x0, #384]
+	// The two block pointers, kept for the whole call.
+	ldp x3, x4, [x1]
+	cbz x2, LOCAL(sponge_keccakp1600_12_arm64_sha3_x2_absorb136_blocks_done)
+LOCAL(sponge_keccakp1600_12_arm64_sha3_x2_absorb136_blocks_block):
+	// Lanes i and i + 1 of both blocks, zipped into one register per lane (state 0
+	// low, state 1 high) and XORed into the lanes.
+	ldp d25, d27, [x3]
+	ldp d26, d28, [x4]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v0.16b, v0.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v1.16b, v1.16b, v27.16b
+	ldp d25, d27, [x3, #16]
+	ldp d26, d28, [x4, #16]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v2.16b, v2.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v3.16b, v3.16b, v27.16b
+	ldp d25, d27, [x3, #32]
+	ldp d26, d28, [x4, #32]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v4.16b, v4.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v5.16b, v5.16b, v27.16b
+	ldp d25, d27, [x3, #48]
+	ldp d26, d28, [x4, #48]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v6.16b, v6.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v7.16b, v7.16b, v27.16b
+	ldp d25, d27, [x3, #64]
+	ldp d26, d28, [x4, #64]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v8.16b, v8.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v9.16b, v9.16b, v27.16b
+	ldp d25, d27, [x3, #80]
+	ldp d26, d28, [x4, #80]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v10.16b, v10.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v11.16b, v11.16b, v27.16b
+	ldp d25, d27, [x3, #96]
+	ldp d26, d28, [x4, #96]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v12.16b, v12.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v13.16b, v13.16b, v27.16b
+	ldp d25, d27, [x3, #112]
+	ldp d26, d28, [x4, #112]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v14.16b, v14.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v15.16b, v15.16b, v27.16b
+	ldr d25, [x3, #128]
+	ldr d26, [x4, #128]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v16.16b, v16.16b, v25.16b
+	adr x10, LOCAL(keccakf1600_arm64_sha3_x2_round_constants)
+	add x10, x10, #96                       // from round constant 12
+	mov x9, #12
+LOCAL(sponge_keccakp1600_12_arm64_sha3_x2_absorb136_blocks_rounds):
+	// ---- round 0 of the loop ----
+	// theta, rho and pi, chi: lane i starts and ends in v<i>.
+	eor3 v25.16b, v0.16b, v5.16b, v10.16b   // C[0] = A[0, 0..2]
+	eor3 v26.16b, v1.16b, v6.16b, v11.16b   // C[1] = A[1, 0..2]
+	eor3 v27.16b, v2.16b, v7.16b, v12.16b   // C[2] = A[2, 0..2]
+	eor3 v28.16b, v3.16b, v8.16b, v13.16b   // C[3] = A[3, 0..2]
+	eor3 v29.16b, v4.16b, v9.16b, v14.16b   // C[4] = A[4, 0..2]
+	eor3 v25.16b, v25.16b, v15.16b, v20.16b // C[0] ^= A[0, 3..4]
+	eor3 v26.16b, v26.16b, v16.16b, v21.16b // C[1] ^= A[1, 3..4]
+	eor3 v27.16b, v27.16b, v17.16b, v22.16b // C[2] ^= A[2, 3..4]
+	eor3 v28.16b, v28.16b, v18.16b, v23.16b // C[3] ^= A[3, 3..4]
+	eor3 v29.16b, v29.16b, v19.16b, v24.16b // C[4] ^= A[4, 3..4]
+	rax1 v30.2d, v29.2d, v26.2d             // D[0]
+	rax1 v26.2d, v26.2d, v28.2d             // D[2]
+	rax1 v28.2d, v28.2d, v25.2d             // D[4]
+	rax1 v25.2d, v25.2d, v27.2d             // D[1]
+	rax1 v27.2d, v27.2d, v29.2d             // D[3]
+	xar v31.2d, v4.2d, v28.2d, #37          // B[15] = rotl(A[4] ^ D[4], 27)
+	xar v29.2d, v21.2d, v25.2d, #62         // B[24] = rotl(A[21] ^ D[1], 2)
+	xar v21.2d, v13.2d, v27.2d, #39         // B[12] = rotl(A[13] ^ D[3], 25)
+	xar v13.2d, v18.2d, v27.2d, #43         // B[3] = rotl(A[18] ^ D[3], 21)
+	xar v16.2d, v16.2d, v25.2d, #19         // B[8] = rotl(A[16] ^ D[1], 45)
+	xar v24.2d, v24.2d, v28.2d, #50         // B[4] = rotl(A[24] ^ D[4], 14)
+	xar v18.2d, v5.2d, v30.2d, #28          // B[16] = rotl(A[5] ^ D[0], 36)
+	xar v5.2d, v9.2d, v28.2d, #44           // B[6] = rotl(A[9] ^ D[4], 20)
+	eor v4.16b, v0.16b, v30.16b             // B[0] = A[0] ^ D[0]
+	xar v0.2d, v12.2d, v26.2d, #21          // B[2] = rotl(A[12] ^ D[2], 43)
+	xar v6.2d, v6.2d, v25.2d, #20           // B[1] = rotl(A[6] ^ D[1], 44)
+	xar v9.2d, v1.2d, v25.2d, #63           // B[10] = rotl(A[1] ^ D[1], 1)
+	bcax v1.16b, v6.16b, v13.16b, v0.16b    // A[1] = B[1] ^ (~B[2] & B[3])
+	xar v8.2d, v8.2d, v27.2d, #9            // B[21] = rotl(A[8] ^ D[3], 55)
+	xar v12.2d, v7.2d, v26.2d, #58          // B[11] = rotl(A[7] ^ D[2], 6)
+	xar v7.2d, v10.2d, v30.2d, #61          // B[7] = rotl(A[10] ^ D[0], 3)
+	bcax v10.16b, v9.16b, v21.16b, v12.16b  // A[10] = B[10] ^ (~B[11] & B[12])
+	xar v22.2d, v22.2d, v26.2d, #3          // B[9] = rotl(A[22] ^ D[2], 61)
+	xar v19.2d, v19.2d, v28.2d, #56         // B[13] = rotl(A[19] ^ D[4], 8)
+	xar v17.2d, v17.2d, v26.2d, #49         // B[18] = rotl(A[17] ^ D[2], 15)
+	xar v26.2d, v2.2d, v26.2d, #2           // B[20] = rotl(A[2] ^ D[2], 62)
+	bcax v2.16b, v0.16b, v24.16b, v13.16b   // A[2] = B[2] ^ (~B[3] & B[4])
+	bcax v0.16b, v4.16b, v0.16b, v6.16b     // A[0] = B[0] ^ (~B[1] & B[2])
+	xar v20.2d, v20.2d, v30.2d, #46         // B[14] = rotl(A[20] ^ D[0], 18)
+	xar v28.2d, v14.2d, v28.2d, #25         // B[22] = rotl(A[14] ^ D[4], 39)
+	xar v30.2d, v15.2d, v30.2d, #23         // B[23] = rotl(A[15] ^ D[0], 41)
+	bcax v14.16b, v20.16b, v12.16b, v9.16b  // A[14] = B[14] ^ (~B[10] & B[11])
+	xar v25.2d, v11.2d, v25.2d, #54         // B[17] = rotl(A[11] ^ D[1], 10)
+	bcax v11.16b, v12.16b, v19.16b, v21.16b // A[11] = B[11] ^ (~B[12] & B[13])
+	bcax v15.16b, v31.16b, v25.16b, v18.16b // A[15] = B[15] ^ (~B[16] & B[17])
+	bcax v12.16b, v21.16b, v20.16b, v19.16b // A[12] = B[12] ^ (~B[13] & B[14])
+	bcax v21.16b, v8.16b, v30.16b, v28.16b  // A[21] = B[21] ^ (~B[22] & B[23])
+	xar v23.2d, v23.2d, v27.2d, #8          // B[19] = rotl(A[23] ^ D[3], 56)
+	xar v27.2d, v3.2d, v27.2d, #36          // B[5] = rotl(A[3] ^ D[3], 28)
+	bcax v3.16b, v13.16b, v4.16b, v24.16b   // A[3] = B[3] ^ (~B[4] & B[0])
+	bcax v4.16b, v24.16b, v6.16b, v4.16b    // A[4] = B[4] ^ (~B[0] & B[1])
+	bcax v6.16b, v5.16b, v16.16b, v7.16b    // A[6] = B[6] ^ (~B[7] & B[8])
+	bcax v13.16b, v19.16b, v9.16b, v20.16b  // A[13] = B[13] ^ (~B[14] & B[10])
+	bcax v9.16b, v22.16b, v5.16b, v27.16b   // A[9] = B[9] ^ (~B[5] & B[6])
+	bcax v5.16b, v27.16b, v7.16b, v5.16b    // A[5] = B[5] ^ (~B[6] & B[7])
+	bcax v7.16b, v7.16b, v22.16b, v16.16b   // A[7] = B[7] ^ (~B[8] & B[9])
+	bcax v24.16b, v29.16b, v8.16b, v26.16b  // A[24] = B[24] ^ (~B[20] & B[21])
+	bcax v19.16b, v23.16b, v18.16b, v31.16b // A[19] = B[19] ^ (~B[15] & B[16])
+	bcax v20.16b, v26.16b, v28.16b, v8.16b  // A[20] = B[20] ^ (~B[21] & B[22])
+	bcax v8.16b, v16.16b, v27.16b, v22.16b  // A[8] = B[8] ^ (~B[9] & B[5])
+	bcax v22.16b, v28.16b, v29.16b, v30.16b // A[22] = B[22] ^ (~B[23] & B[24])
+	bcax v16.16b, v18.16b, v17.16b, v25.16b // A[16] = B[16] ^ (~B[17] & B[18])
+	bcax v18.16b, v17.16b, v31.16b, v23.16b // A[18] = B[18] ^ (~B[19] & B[15])
+	bcax v17.16b, v25.16b, v23.16b, v17.16b // A[17] = B[17] ^ (~B[18] & B[19])
+	bcax v23.16b, v30.16b, v26.16b, v29.16b // A[23] = B[23] ^ (~B[24] & B[20])
+	ld1r {v31.2d}, [x10], #8
+	eor v0.16b, v0.16b, v31.16b             // iota
+	sub x9, x9, #1
+	cbnz x9, LOCAL(sponge_keccakp1600_12_arm64_sha3_x2_absorb136_blocks_rounds)
+	// ---- end of round ----
+	// each state's next block
+	add x3, x3, #136
+	add x4, x4, #136
+	sub x2, x2, #1
+	cbnz x2, LOCAL(sponge_keccakp1600_12_arm64_sha3_x2_absorb136_blocks_block)
+LOCAL(sponge_keccakp1600_12_arm64_sha3_x2_absorb136_blocks_done):
+
+	// Store the state and restore d8-d15.
+	stp q0, q1, [x0]
+	stp q2, q3, [x0, #32]
+	stp q4, q5, [x0, #64]
+	stp q6, q7, [x0, #96]
+	stp q8, q9, [x0, #128]
+	stp q10, q11, [x0, #160]
+	stp q12, q13, [x0, #192]
+	stp q14, q15, [x0, #224]
+	stp q16, q17, [x0, #256]
+	stp q18, q19, [x0, #288]
+	stp q20, q21, [x0, #320]
+	stp q22, q23, [x0, #352]
+	str q24, [x0, #384]
+	// No lane stays in a register: clear the caller-saved ones written.
+	eor x2, x2, x2
+	eor x3, x3, x3
+	eor x4, x4, x4
+	eor x9, x9, x9
+	eor x10, x10, x10
+	eor v0.16b, v0.16b, v0.16b
+	eor v1.16b, v1.16b, v1.16b
+	eor v2.16b, v2.16b, v2.16b
+	eor v3.16b, v3.16b, v3.16b
+	eor v4.16b, v4.16b, v4.16b
+	eor v5.16b, v5.16b, v5.16b
+	eor v6.16b, v6.16b, v6.16b
+	eor v7.16b, v7.16b, v7.16b
+	eor v16.16b, v16.16b, v16.16b
+	eor v17.16b, v17.16b, v17.16b
+	eor v18.16b, v18.16b, v18.16b
+	eor v19.16b, v19.16b, v19.16b
+	eor v20.16b, v20.16b, v20.16b
+	eor v21.16b, v21.16b, v21.16b
+	eor v22.16b, v22.16b, v22.16b
+	eor v23.16b, v23.16b, v23.16b
+	eor v24.16b, v24.16b, v24.16b
+	eor v25.16b, v25.16b, v25.16b
+	eor v26.16b, v26.16b, v26.16b
+	eor v27.16b, v27.16b, v27.16b
+	eor v28.16b, v28.16b, v28.16b
+	eor v29.16b, v29.16b, v29.16b
+	eor v30.16b, v30.16b, v30.16b
+	eor v31.16b, v31.16b, v31.16b
+	ldp d14, d15, [sp, #48]
+	ldp d12, d13, [sp, #32]
+	ldp d10, d11, [sp, #16]
+	ldp d8, d9, [sp], #64
+	.cfi_restore d8
+	.cfi_restore d9
+	.cfi_restore d10
+	.cfi_restore d11
+	.cfi_restore d12
+	.cfi_restore d13
+	.cfi_restore d14
+	.cfi_restore d15
+	.cfi_def_cfa_offset 0
+	ret
+	.cfi_endproc
+	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_arm64_sha3_x2_absorb136_blocks))
+
+// For each of block_count blocks: XOR the next 21 lanes of blocks[s] into state s for each of the 2 states, then Keccak-p[1600, 12] on each (KT128's leaves).
+// void sponge_keccakp1600_12_arm64_sha3_x2_absorb168_blocks(uint64_t state[50], const uint8_t* const blocks[2], size_t block_count)
+// entry: absorb keccak-p1600 rounds=12 rate=168 lanes=2
+	.globl SYMBOL(sponge_keccakp1600_12_arm64_sha3_x2_absorb168_blocks)
+	HIDDEN(SYMBOL(sponge_keccakp1600_12_arm64_sha3_x2_absorb168_blocks))
+	FUNCTION_TYPE(SYMBOL(sponge_keccakp1600_12_arm64_sha3_x2_absorb168_blocks))
+	.p2align 5
+SYMBOL(sponge_keccakp1600_12_arm64_sha3_x2_absorb168_blocks):
+	.cfi_startproc
+	hint #34                                // bti c
+	// Save d8-d15 (callee-saved; they hold lanes 8-15).
+	stp d8, d9, [sp, #-64]!
+	.cfi_def_cfa_offset 64
+	stp d10, d11, [sp, #16]
+	stp d12, d13, [sp, #32]
+	stp d14, d15, [sp, #48]
+	.cfi_offset d8, -64
+	.cfi_offset d9, -56
+	.cfi_offset d10, -48
+	.cfi_offset d11, -40
+	.cfi_offset d12, -32
+	.cfi_offset d13, -24
+	.cfi_offset d14, -16
+	.cfi_offset d15, -8
+	// Lane i of both states into q<i> (state 0 low, state 1 high).
+	ldp q0, q1, [x0]
+	ldp q2, q3, [x0, #32]
+	ldp q4, q5, [x0, #64]
+	ldp q6, q7, [x0, #96]
+	ldp q8, q9, [x0, #128]
+	ldp q10, q11, [x0, #160]
+	ldp q12, q13, [x0, #192]
+	ldp q14, q15, [x0, #224]
+	ldp q16, q17, [x0, #256]
+	ldp q18, q19, [x0, #288]
+	ldp q20, q21, [x0, #320]
+	ldp q22, q23, [x0, #352]
+	ldr q24, [x0, #384]
+	// The two block pointers, kept for the whole call.
+	ldp x3, x4, [x1]
+	cbz x2, LOCAL(sponge_keccakp1600_12_arm64_sha3_x2_absorb168_blocks_done)
+LOCAL(sponge_keccakp1600_12_arm64_sha3_x2_absorb168_blocks_block):
+	// Lanes i and i + 1 of both blocks, zipped into one register per lane (state 0
+	// low, state 1 high) and XORed into the lanes.
+	ldp d25, d27, [x3]
+	ldp d26, d28, [x4]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v0.16b, v0.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v1.16b, v1.16b, v27.16b
+	ldp d25, d27, [x3, #16]
+	ldp d26, d28, [x4, #16]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v2.16b, v2.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v3.16b, v3.16b, v27.16b
+	ldp d25, d27, [x3, #32]
+	ldp d26, d28, [x4, #32]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v4.16b, v4.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v5.16b, v5.16b, v27.16b
+	ldp d25, d27, [x3, #48]
+	ldp d26, d28, [x4, #48]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v6.16b, v6.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v7.16b, v7.16b, v27.16b
+	ldp d25, d27, [x3, #64]
+	ldp d26, d28, [x4, #64]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v8.16b, v8.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v9.16b, v9.16b, v27.16b
+	ldp d25, d27, [x3, #80]
+	ldp d26, d28, [x4, #80]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v10.16b, v10.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v11.16b, v11.16b, v27.16b
+	ldp d25, d27, [x3, #96]
+	ldp d26, d28, [x4, #96]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v12.16b, v12.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v13.16b, v13.16b, v27.16b
+	ldp d25, d27, [x3, #112]
+	ldp d26, d28, [x4, #112]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v14.16b, v14.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v15.16b, v15.16b, v27.16b
+	ldp d25, d27, [x3, #128]
+	ldp d26, d28, [x4, #128]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v16.16b, v16.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v17.16b, v17.16b, v27.16b
+	ldp d25, d27, [x3, #144]
+	ldp d26, d28, [x4, #144]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v18.16b, v18.16b, v25.16b
+	zip1 v27.2d, v27.2d, v28.2d
+	eor v19.16b, v19.16b, v27.16b
+	ldr d25, [x3, #160]
+	ldr d26, [x4, #160]
+	zip1 v25.2d, v25.2d, v26.2d
+	eor v20.16b, v20.16b, v25.16b
+	adr x10, LOCAL(keccakf1600_arm64_sha3_x2_round_constants)
+	add x10, x10, #96                       // from round constant 12
+	mov x9, #12
+LOCAL(sponge_keccakp1600_12_arm64_sha3_x2_absorb168_blocks_rounds):
+	// ---- round 0 of the loop ----
+	// theta, rho and pi, chi: lane i starts and ends in v<i>.
+	eor3 v25.16b, v0.16b, v5.16b, v10.16b   // C[0] = A[0, 0..2]
+	eor3 v26.16b, v1.16b, v6.16b, v11.16b   // C[1] = A[1, 0..2]
+	eor3 v27.16b, v2.16b, v7.16b, v12.16b   // C[2] = A[2, 0..2]
+	eor3 v28.16b, v3.16b, v8.16b, v13.16b   // C[3] = A[3, 0..2]
+	eor3 v29.16b, v4.16b, v9.16b, v14.16b   // C[4] = A[4, 0..2]
+	eor3 v25.16b, v25.16b, v15.16b, v20.16b // C[0] ^= A[0, 3..4]
+	eor3 v26.16b, v26.16b, v16.16b, v21.16b // C[1] ^= A[1, 3..4]
+	eor3 v27.16b, v27.16b, v17.16b, v22.16b // C[2] ^= A[2, 3..4]
+	eor3 v28.16b, v28.16b, v18.16b, v23.16b // C[3] ^= A[3, 3..4]
+	eor3 v29.16b, v29.16b, v19.16b, v24.16b // C[4] ^= A[4, 3..4]
+	rax1 v30.2d, v29.2d, v26.2d             // D[0]
+	rax1 v26.2d, v26.2d, v28.2d             // D[2]
+	rax1 v28.2d, v28.2d, v25.2d             // D[4]
+	rax1 v25.2d, v25.2d, v27.2d             // D[1]
+	rax1 v27.2d, v27.2d, v29.2d             // D[3]
+	xar v31.2d, v4.2d, v28.2d, #37          // B[15] = rotl(A[4] ^ D[4], 27)
+	xar v29.2d, v21.2d, v25.2d, #62         // B[24] = rotl(A[21] ^ D[1], 2)
+	xar v21.2d, v13.2d, v27.2d, #39         // B[12] = rotl(A[13] ^ D[3], 25)
+	xar v13.2d, v18.2d, v27.2d, #43         // B[3] = rotl(A[18] ^ D[3], 21)
+	xar v16.2d, v16.2d, v25.2d, #19         // B[8] = rotl(A[16] ^ D[1], 45)
+	xar v24.2d, v24.2d, v28.2d, #50         // B[4] = rotl(A[24] ^ D[4], 14)
+	xar v18.2d, v5.2d, v30.2d, #28          // B[16] = rotl(A[5] ^ D[0], 36)
+	xar v5.2d, v9.2d, v28.2d, #44           // B[6] = rotl(A[9] ^ D[4], 20)
+	eor v4.16b, v0.16b, v30.16b             // B[0] = A[0] ^ D[0]
+	xar v0.2d, v12.2d, v26.2d, #21          // B[2] = rotl(A[12] ^ D[2], 43)
+	xar v6.2d, v6.2d, v25.2d, #20           // B[1] = rotl(A[6] ^ D[1], 44)
+	xar v9.2d, v1.2d, v25.2d, #63           // B[10] = rotl(A[1] ^ D[1], 1)
+	bcax v1.16b, v6.16b, v13.16b, v0.16b    // A[1] = B[1] ^ (~B[2] & B[3])
+	xar v8.2d, v8.2d, v27.2d, #9            // B[21] = rotl(A[8] ^ D[3], 55)
+	xar v12.2d, v7.2d, v26.2d, #58          // B[11] = rotl(A[7] ^ D[2], 6)
+	xar v7.2d, v10.2d, v30.2d, #61          // B[7] = rotl(A[10] ^ D[0], 3)
+	bcax v10.16b, v9.16b, v21.16b, v12.16b  // A[10] = B[10] ^ (~B[11] & B[12])
+	xar v22.2d, v22.2d, v26.2d, #3          // B[9] = rotl(A[22] ^ D[2], 61)
+	xar v19.2d, v19.2d, v28.2d, #56         // B[13] = rotl(A[19] ^ D[4], 8)
+	xar v17.2d, v17.2d, v26.2d, #49         // B[18] = rotl(A[17] ^ D[2], 15)
+	xar v26.2d, v2.2d, v26.2d, #2           // B[20] = rotl(A[2] ^ D[2], 62)
+	bcax v2.16b, v0.16b, v24.16b, v13.16b   // A[2] = B[2] ^ (~B[3] & B[4])
+	bcax v0.16b, v4.16b, v0.16b, v6.16b     // A[0] = B[0] ^ (~B[1] & B[2])
+	xar v20.2d, v20.2d, v30.2d, #46         // B[14] = rotl(A[20] ^ D[0], 18)
+	xar v28.2d, v14.2d, v28.2d, #25         // B[22] = rotl(A[14] ^ D[4], 39)
+	xar v30.2d, v15.2d, v30.2d, #23         // B[23] = rotl(A[15] ^ D[0], 41)
+	bcax v14.16b, v20.16b, v12.16b, v9.16b  // A[14] = B[14] ^ (~B[10] & B[11])
+	xar v25.2d, v11.2d, v25.2d, #54         // B[17] = rotl(A[11] ^ D[1], 10)
+	bcax v11.16b, v12.16b, v19.16b, v21.16b // A[11] = B[11] ^ (~B[12] & B[13])
+	bcax v15.16b, v31.16b, v25.16b, v18.16b // A[15] = B[15] ^ (~B[16] & B[17])
+	bcax v12.16b, v21.16b, v20.16b, v19.16b // A[12] = B[12] ^ (~B[13] & B[14])
+	bcax v21.16b, v8.16b, v30.16b, v28.16b  // A[21] = B[21] ^ (~B[22] & B[23])
+	xar v23.2d, v23.2d, v27.2d, #8          // B[19] = rotl(A[23] ^ D[3], 56)
+	xar v27.2d, v3.2d, v27.2d, #36          // B[5] = rotl(A[3] ^ D[3], 28)
+	bcax v3.16b, v13.16b, v4.16b, v24.16b   // A[3] = B[3] ^ (~B[4] & B[0])
+	bcax v4.16b, v24.16b, v6.16b, v4.16b    // A[4] = B[4] ^ (~B[0] & B[1])
+	bcax v6.16b, v5.16b, v16.16b, v7.16b    // A[6] = B[6] ^ (~B[7] & B[8])
+	bcax v13.16b, v19.16b, v9.16b, v20.16b  // A[13] = B[13] ^ (~B[14] & B[10])
+	bcax v9.16b, v22.16b, v5.16b, v27.16b   // A[9] = B[9] ^ (~B[5] & B[6])
+	bcax v5.16b, v27.16b, v7.16b, v5.16b    // A[5] = B[5] ^ (~B[6] & B[7])
+	bcax v7.16b, v7.16b, v22.16b, v16.16b   // A[7] = B[7] ^ (~B[8] & B[9])
+	bcax v24.16b, v29.16b, v8.16b, v26.16b  // A[24] = B[24] ^ (~B[20] & B[21])
+	bcax v19.16b, v23.16b, v18.16b, v31.16b // A[19] = B[19] ^ (~B[15] & B[16])
+	bcax v20.16b, v26.16b, v28.16b, v8.16b  // A[20] = B[20] ^ (~B[21] & B[22])
+	bcax v8.16b, v16.16b, v27.16b, v22.16b  // A[8] = B[8] ^ (~B[9] & B[5])
+	bcax v22.16b, v28.16b, v29.16b, v30.16b // A[22] = B[22] ^ (~B[23] & B[24])
+	bcax v16.16b, v18.16b, v17.16b, v25.16b // A[16] = B[16] ^ (~B[17] & B[18])
+	bcax v18.16b, v17.16b, v31.16b, v23.16b // A[18] = B[18] ^ (~B[19] & B[15])
+	bcax v17.16b, v25.16b, v23.16b, v17.16b // A[17] = B[17] ^ (~B[18] & B[19])
+	bcax v23.16b, v30.16b, v26.16b, v29.16b // A[23] = B[23] ^ (~B[24] & B[20])
+	ld1r {v31.2d}, [x10], #8
+	eor v0.16b, v0.16b, v31.16b             // iota
+	sub x9, x9, #1
+	cbnz x9, LOCAL(sponge_keccakp1600_12_arm64_sha3_x2_absorb168_blocks_rounds)
+	// ---- end of round ----
+	// each state's next block
+	add x3, x3, #168
+	add x4, x4, #168
+	sub x2, x2, #1
+	cbnz x2, LOCAL(sponge_keccakp1600_12_arm64_sha3_x2_absorb168_blocks_block)
+LOCAL(sponge_keccakp1600_12_arm64_sha3_x2_absorb168_blocks_done):
+
+	// Store the state and restore d8-d15.
+	stp q0, q1, [x0]
+	stp q2, q3, [x0, #32]
+	stp q4, q5, [x0, #64]
+	stp q6, q7, [x0, #96]
+	stp q8, q9, [x0, #128]
+	stp q10, q11, [x0, #160]
+	stp q12, q13, [x0, #192]
+	stp q14, q15, [x0, #224]
+	stp q16, q17, [x0, #256]
+	stp q18, q19, [x0, #288]
+	stp q20, q21, [x0, #320]
+	stp q22, q23, [x0, #352]
+	str q24, [x0, #384]
+	// No lane stays in a register: clear the caller-saved ones written.
+	eor x2, x2, x2
+	eor x3, x3, x3
+	eor x4, x4, x4
+	eor x9, x9, x9
+	eor x10, x10, x10
+	eor v0.16b, v0.16b, v0.16b
+	eor v1.16b, v1.16b, v1.16b
+	eor v2.16b, v2.16b, v2.16b
+	eor v3.16b, v3.16b, v3.16b
+	eor v4.16b, v4.16b, v4.16b
+	eor v5.16b, v5.16b, v5.16b
+	eor v6.16b, v6.16b, v6.16b
+	eor v7.16b, v7.16b, v7.16b
+	eor v16.16b, v16.16b, v16.16b
+	eor v17.16b, v17.16b, v17.16b
+	eor v18.16b, v18.16b, v18.16b
+	eor v19.16b, v19.16b, v19.16b
+	eor v20.16b, v20.16b, v20.16b
+	eor v21.16b, v21.16b, v21.16b
+	eor v22.16b, v22.16b, v22.16b
+	eor v23.16b, v23.16b, v23.16b
+	eor v24.16b, v24.16b, v24.16b
+	eor v25.16b, v25.16b, v25.16b
+	eor v26.16b, v26.16b, v26.16b
+	eor v27.16b, v27.16b, v27.16b
+	eor v28.16b, v28.16b, v28.16b
+	eor v29.16b, v29.16b, v29.16b
+	eor v30.16b, v30.16b, v30.16b
+	eor v31.16b, v31.16b, v31.16b
+	ldp d14, d15, [sp, #48]
+	ldp d12, d13, [sp, #32]
+	ldp d10, d11, [sp, #16]
+	ldp d8, d9, [sp], #64
+	.cfi_restore d8
+	.cfi_restore d9
+	.cfi_restore d10
+	.cfi_restore d11
+	.cfi_restore d12
+	.cfi_restore d13
+	.cfi_restore d14
+	.cfi_restore d15
+	.cfi_def_cfa_offset 0
+	ret
+	.cfi_endproc
+	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_arm64_sha3_x2_absorb168_blocks))
 
 // iota's round constants, one per round
 	.p2align 6

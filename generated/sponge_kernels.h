@@ -124,9 +124,13 @@ void sponge_keccakf1600_arm64_sha3_x2_absorb104(uint64_t state[50], const uint8_
 void sponge_keccakf1600_arm64_sha3_x2_absorb136(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakf1600_arm64_sha3_x2_absorb144(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakf1600_arm64_sha3_x2_absorb168(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_arm64_sha3_x2_absorb136_blocks(uint64_t state[50], const uint8_t* const blocks[2], size_t block_count) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_arm64_sha3_x2_absorb168_blocks(uint64_t state[50], const uint8_t* const blocks[2], size_t block_count) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_arm64_sha3_x2(uint64_t state[50]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_arm64_sha3_x2_absorb136(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_arm64_sha3_x2_absorb168(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_arm64_sha3_x2_absorb136_blocks(uint64_t state[50], const uint8_t* const blocks[2], size_t block_count) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_arm64_sha3_x2_absorb168_blocks(uint64_t state[50], const uint8_t* const blocks[2], size_t block_count) SPONGE_KERNEL_NOEXCEPT;
 
 /* ascon-amd64-bmi2 (generated/ascon_p320_amd64_bmi2.S) */
 void sponge_ascon_p320_amd64_bmi2_p12(uint64_t state[5]) SPONGE_KERNEL_NOEXCEPT;
@@ -260,9 +264,13 @@ void sponge_ascon_p320_arm64_decrypt(uint64_t state[5], const uint8_t* in, uint8
   X(absorb, "keccak-f1600", 24, 136, 2, sponge_keccakf1600_arm64_sha3_x2_absorb136) \
   X(absorb, "keccak-f1600", 24, 144, 2, sponge_keccakf1600_arm64_sha3_x2_absorb144) \
   X(absorb, "keccak-f1600", 24, 168, 2, sponge_keccakf1600_arm64_sha3_x2_absorb168) \
+  X(absorb, "keccak-f1600", 24, 136, 2, sponge_keccakf1600_arm64_sha3_x2_absorb136_blocks) \
+  X(absorb, "keccak-f1600", 24, 168, 2, sponge_keccakf1600_arm64_sha3_x2_absorb168_blocks) \
   X(permute, "keccak-p1600", 12, 0, 2, sponge_keccakp1600_12_arm64_sha3_x2) \
   X(absorb, "keccak-p1600", 12, 136, 2, sponge_keccakp1600_12_arm64_sha3_x2_absorb136) \
-  X(absorb, "keccak-p1600", 12, 168, 2, sponge_keccakp1600_12_arm64_sha3_x2_absorb168)
+  X(absorb, "keccak-p1600", 12, 168, 2, sponge_keccakp1600_12_arm64_sha3_x2_absorb168) \
+  X(absorb, "keccak-p1600", 12, 136, 2, sponge_keccakp1600_12_arm64_sha3_x2_absorb136_blocks) \
+  X(absorb, "keccak-p1600", 12, 168, 2, sponge_keccakp1600_12_arm64_sha3_x2_absorb168_blocks)
 #define SPONGE_KERNEL_ARM64_SHA3_X2_CPU_FEATURES \
   {"sha3", 0, 0, 0, 0, 17, "hw.optional.armv8_2_sha3", 0x0},
 

@@ -30,6 +30,8 @@ constexpr Reg kState = x(0);                  // argument 1: the caller's 25 lan
 constexpr Reg kBlock = x(1);                  // argument 2 of the absorb entries: one rate block
 constexpr Reg kBlockPointers = x(1);          // ... or, two states: the array of two block pointers
 constexpr Reg kStateBlock[2] = {x(2), x(3)};  // two states: blocks[0] and blocks[1]
+constexpr Reg kBlockCount = x(2);             // argument 3 of the block entries: blocks a state
+constexpr Reg kLoopBlock[2] = {x(3), x(4)};   // the block entries' blocks[0] and blocks[1]
 constexpr Reg kRoundsLeft = x(9);             // loop counter, the entry's rounds down to 1
 constexpr Reg kRoundConstant = x(10);         // walks the round constant table
 constexpr int kFirstSpare = 25;               // v25-v31: theta's C and D, B values, temporaries
@@ -85,6 +87,10 @@ class Arm64KeccakBuilder {
       emit_permute_entry(variant);
       for (const keccak::Rate& rate : variant.absorb_rates)
         emit_absorb_entry(variant, rate);
+      if (states_ == 2) {
+        for (const keccak::Rate& rate : variant.leaf_rates)
+          emit_absorb_blocks_entry(variant, rate);
+      }
     }
     add_round_constant_table(kernel_.program, round_constants_);
     kernel_.header = [permute = entry_symbol(keccak::model().variants.front(), suffix_, 0),
@@ -139,12 +145,21 @@ class Arm64KeccakBuilder {
   // The loop, then the store (and the restore of d8-d15 where they were saved).
   void emit_loop_and_store(Emitter& e) {
     if (go_) loop_ = kernel_.program.new_label(stem_ + "_loop");
-    e.bind(loop_);
+    emit_round_loop(e, loop_);
+    emit_store_and_return(e);
+  }
+
+  // One round a turn at `loop`, for the rounds the counter holds.
+  void emit_round_loop(Emitter& e, LabelId loop) {
+    e.bind(loop);
     e.begin_round(0, true);
     emit_round(e);
     e.sub(kRoundsLeft, kRoundsLeft, 1);
-    e.cbnz(kRoundsLeft, loop_);
+    e.cbnz(kRoundsLeft, loop);
     e.end_round();
+  }
+
+  void emit_store_and_return(Emitter& e) {
     e.blank();
     e.comment(go_ ? "Store the state." : "Store the state and restore d8-d15.");
     for (int lane = 0; lane + 1 < keccak::kLanes; lane += 2) {
@@ -171,7 +186,9 @@ class Arm64KeccakBuilder {
     emit_entry_start(e, true);
     emit_load_state(e);
     if (states_ == 2) {
-      emit_xor_two_blocks(e, rate);
+      e.comment("The two block pointers.");
+      e.ldp(kStateBlock[0], kStateBlock[1], at(kBlockPointers, 0));
+      emit_xor_two_blocks(e, rate, kStateBlock);
     } else {
       emit_xor_block(e, rate);
     }
@@ -186,6 +203,33 @@ class Arm64KeccakBuilder {
     }
     emit_loop_setup(e, variant);
     e.b(loop_);
+  }
+
+  // Two states, block_count blocks a state in one call: the lanes stay in v0-v24 from block
+  // to block, each block is XORed in as the absorb entries do, and the rounds run in the
+  // entry's own loop (it returns to the block loop, not to the store).
+  void emit_absorb_blocks_entry(const keccak::RoundVariant& variant, const keccak::Rate& rate) {
+    Function& function = add_absorb_blocks_entry(kernel_, variant, suffix_, rate, states_);
+    const std::string symbol = function.symbol;
+    Emitter e(kernel_.program, function);
+    emit_entry_start(e, true);
+    emit_load_state(e);
+    e.comment("The two block pointers, kept for the whole call.");
+    e.ldp(kLoopBlock[0], kLoopBlock[1], at(kBlockPointers, 0));
+    const LabelId block = kernel_.program.new_label(symbol + "_block");
+    const LabelId done = kernel_.program.new_label(symbol + "_done");
+    e.cbz(kBlockCount, done);
+    e.bind(block);
+    emit_xor_two_blocks(e, rate, kLoopBlock);
+    emit_loop_setup(e, variant);
+    emit_round_loop(e, kernel_.program.new_label(symbol + "_rounds"));
+    e.comment("each state's next block");
+    for (const Reg pointer : kLoopBlock)
+      e.add(pointer, pointer, rate.bytes);
+    e.sub(kBlockCount, kBlockCount, 1);
+    e.cbnz(kBlockCount, block);
+    e.bind(done);
+    emit_store_and_return(e);
   }
 
   // Lane i (two states: lane i of both) is 8 (16) bytes at state + 8i (16i).
@@ -211,15 +255,14 @@ class Arm64KeccakBuilder {
 
   // Two states: lanes i and i + 1 of each block (any alignment) with one ldp per block,
   // zip1 puts state 0's lane in the low half and state 1's in the high half, one eor each.
-  void emit_xor_two_blocks(Emitter& e, const keccak::Rate& rate) {
-    e.comment("The two block pointers; then lanes i and i + 1 of both blocks, zipped into one");
-    e.comment("register per lane (state 0 low, state 1 high) and XORed into the lanes.");
-    e.ldp(kStateBlock[0], kStateBlock[1], at(kBlockPointers, 0));
+  void emit_xor_two_blocks(Emitter& e, const keccak::Rate& rate, const Reg (&blocks)[2]) {
+    e.comment("Lanes i and i + 1 of both blocks, zipped into one register per lane (state 0");
+    e.comment("low, state 1 high) and XORed into the lanes.");
     constexpr int kFirst = kFirstSpare;  // v25-v28: the two blocks' lanes i and i + 1
     for (int lane = 0; lane < rate.lanes(); lane += 2) {
       const bool pair = lane + 1 < rate.lanes();
       for (int s = 0; s < 2; ++s) {
-        const Mem address = at(kStateBlock[s], 8 * lane);
+        const Mem address = at(blocks[s], 8 * lane);
         if (pair) {
           e.ldp(d(kFirst + s), d(kFirst + 2 + s), address);
         } else {
@@ -467,16 +510,31 @@ class Arm64KeccakBuilder {
         "ld1 lane inserts (two loads a lane) on every call; the interleaved layout costs",
         "nothing in the kernel and the runtime builds it where it fills the states.",
         "ABI: AAPCS64. state in x0; absorb entries: blocks (two pointers, any alignment, may",
-        "be equal) in x1, loaded into x2 and x3.",
+        "be equal) in x1, loaded into x2 and x3; block entries: the block count in x2, the",
+        "pointers loaded into x3 and x4.",
         "Register roles: as arm64-sha3, with v<i> holding lane i of both states, and",
         "  x1           absorb entries: the array of the two block pointers",
         "  x2 x3        absorb entries: blocks[0] and blocks[1]",
+        "  x2           block entries: the blocks left, the block loop's counter",
+        "  x3 x4        block entries: blocks[0] and blocks[1] for the whole call, each",
+        "               moved on by the rate after a permutation",
         "  v25-v28      absorb entries: lanes i and i + 1 of both blocks, zipped",
         "Absorb: ldp d, d from each block brings lanes i and i + 1 of one state; zip1 .2d",
         "joins state 0's and state 1's lane i in one register; one eor each: 6 instructions",
         "for two lanes of two states.",
         "Secrets: as arm64-sha3: the state never leaves v0-v24, the frame holds only the",
         "caller's d8-d15.",
+        "Block entries (<absorb entry>_blocks, at the tree modes' leaf rates: KT128 and KT256",
+        "at 12 rounds, ParallelHash at 24): block_count blocks a state in one call. The",
+        "lanes stay in v0-v24 from block to block; each block is XORed in as above, the",
+        "rounds run in the entry's own loop, the pointers move on by the rate, and x2 counts",
+        "down; 0 blocks leave the states as they were. A call a block would also run, each",
+        "block, the save and restore of d8-d15 and the 25 lanes' loads and stores (about",
+        "40 instructions).",
+        "Bound of a call: block_count permutations, the caller's to choose; the OS preempts",
+        "native code at any instruction, and a caller that wants progress or cancellation",
+        "gets it between calls. The runtime's calls are one lockstep step each, the blocks",
+        "until the first message of the group ends (48 for KT128's 8 KiB leaves).",
         "",
         "Figures of the code (computed by the audit from the Program; `spongegen audit`):",
         fmt::format("  per round          {}  (2 states: {:.1f} a state; arm64-sha3's round)",
@@ -489,8 +547,11 @@ class Arm64KeccakBuilder {
                     permute.static_instructions, permute.code_bytes),
         fmt::format("  absorb entry       up to {} before the branch into the rounds",
                     figures.largest_absorb_instructions),
-        fmt::format("  frame              {} bytes, {} registers saved", permute.frame_bytes,
-                    permute.saved_registers.size()),
+        fmt::format("  block entry        up to {} (with its own round loop, store and restore)",
+                    figures.largest_block_entry_instructions),
+        fmt::format("  frame              {} bytes, {} registers saved (block entries: {} saved)",
+                    permute.frame_bytes, permute.saved_registers.size(),
+                    figures.block_entry_saved_registers),
         "Measured on no arm64 machine (qemu runs the tests, says nothing of speed). On cores",
         "that issue the SHA3 instructions at full width (Apple M1-M4) two states cost about",
         "one; where they are split into 64-bit halves, the second state is not free.",

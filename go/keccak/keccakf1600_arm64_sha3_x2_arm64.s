@@ -217,9 +217,10 @@ TEXT ·sponge_keccakf1600_arm64_sha3_x2_absorb72(SB), 0, $128-16
 	FLDPQ 320(R0), (F20, F21)
 	FLDPQ 352(R0), (F22, F23)
 	FMOVQ 384(R0), F24
-	// The two block pointers; then lanes i and i + 1 of both blocks, zipped into one
-	// register per lane (state 0 low, state 1 high) and XORed into the lanes.
+	// The two block pointers.
 	LDP (R1), (R2, R3)
+	// Lanes i and i + 1 of both blocks, zipped into one register per lane (state 0
+	// low, state 1 high) and XORed into the lanes.
 	FLDPD (R2), (F25, F27)
 	FLDPD (R3), (F26, F28)
 	VZIP1 V26.D2, V25.D2, V25.D2
@@ -398,9 +399,10 @@ TEXT ·sponge_keccakf1600_arm64_sha3_x2_absorb104(SB), 0, $128-16
 	FLDPQ 320(R0), (F20, F21)
 	FLDPQ 352(R0), (F22, F23)
 	FMOVQ 384(R0), F24
-	// The two block pointers; then lanes i and i + 1 of both blocks, zipped into one
-	// register per lane (state 0 low, state 1 high) and XORed into the lanes.
+	// The two block pointers.
 	LDP (R1), (R2, R3)
+	// Lanes i and i + 1 of both blocks, zipped into one register per lane (state 0
+	// low, state 1 high) and XORed into the lanes.
 	FLDPD (R2), (F25, F27)
 	FLDPD (R3), (F26, F28)
 	VZIP1 V26.D2, V25.D2, V25.D2
@@ -591,9 +593,10 @@ TEXT ·sponge_keccakf1600_arm64_sha3_x2_absorb136(SB), 0, $128-16
 	FLDPQ 320(R0), (F20, F21)
 	FLDPQ 352(R0), (F22, F23)
 	FMOVQ 384(R0), F24
-	// The two block pointers; then lanes i and i + 1 of both blocks, zipped into one
-	// register per lane (state 0 low, state 1 high) and XORed into the lanes.
+	// The two block pointers.
 	LDP (R1), (R2, R3)
+	// Lanes i and i + 1 of both blocks, zipped into one register per lane (state 0
+	// low, state 1 high) and XORed into the lanes.
 	FLDPD (R2), (F25, F27)
 	FLDPD (R3), (F26, F28)
 	VZIP1 V26.D2, V25.D2, V25.D2
@@ -796,9 +799,10 @@ TEXT ·sponge_keccakf1600_arm64_sha3_x2_absorb144(SB), 0, $128-16
 	FLDPQ 320(R0), (F20, F21)
 	FLDPQ 352(R0), (F22, F23)
 	FMOVQ 384(R0), F24
-	// The two block pointers; then lanes i and i + 1 of both blocks, zipped into one
-	// register per lane (state 0 low, state 1 high) and XORed into the lanes.
+	// The two block pointers.
 	LDP (R1), (R2, R3)
+	// Lanes i and i + 1 of both blocks, zipped into one register per lane (state 0
+	// low, state 1 high) and XORed into the lanes.
 	FLDPD (R2), (F25, F27)
 	FLDPD (R3), (F26, F28)
 	VZIP1 V26.D2, V25.D2, V25.D2
@@ -1003,9 +1007,10 @@ TEXT ·sponge_keccakf1600_arm64_sha3_x2_absorb168(SB), 0, $128-16
 	FLDPQ 320(R0), (F20, F21)
 	FLDPQ 352(R0), (F22, F23)
 	FMOVQ 384(R0), F24
-	// The two block pointers; then lanes i and i + 1 of both blocks, zipped into one
-	// register per lane (state 0 low, state 1 high) and XORed into the lanes.
+	// The two block pointers.
 	LDP (R1), (R2, R3)
+	// Lanes i and i + 1 of both blocks, zipped into one register per lane (state 0
+	// low, state 1 high) and XORed into the lanes.
 	FLDPD (R2), (F25, F27)
 	FLDPD (R3), (F26, F28)
 	VZIP1 V26.D2, V25.D2, V25.D2

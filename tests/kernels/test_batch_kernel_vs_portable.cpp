@@ -14,6 +14,11 @@
 #include <string_view>
 #include <vector>
 
+#if defined(__aarch64__) && defined(__linux__)
+#include <asm/hwcap.h>
+#include <sys/auxv.h>
+#endif
+
 #include "batch/batch_kernel.hpp"
 #include "kernel_test_support.hpp"
 #include "support/test_support.hpp"
@@ -78,14 +83,18 @@ std::string check_entry(const BatchEntry& entry, sponge_test::Rng& rng) {
   return "";
 }
 
-// Whether the CPU (and OS) has `feature` ("avx2", "avx512f", "avx512vl"), asked through the
-// compiler's runtime, not the dispatcher's CPUID code.
+// Whether the CPU (and OS) has `feature` ("avx2", "avx512f", "avx512vl"; on arm64 Linux
+// "sha3"), asked through the compiler's runtime or the kernel's hwcaps, not the dispatcher's
+// code.
 bool cpu_has_independently([[maybe_unused]] std::string_view feature) {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (feature == "avx2") return __builtin_cpu_supports("avx2");
   if (feature == "avx512f") return __builtin_cpu_supports("avx512f");
   if (feature == "avx512vl") return __builtin_cpu_supports("avx512vl");
+  FAIL("no independent check of " << feature);
+#elif defined(__aarch64__) && defined(__linux__)
+  if (feature == "sha3") return (getauxval(AT_HWCAP) & HWCAP_SHA3) != 0;
   FAIL("no independent check of " << feature);
 #endif
   return false;
@@ -149,11 +158,11 @@ TEST_CASE("absorb_for and permute_for pick the batch table's entries") {
 
 // The batch scheduler falls back to one-block calls where a kernel has no block entry, so a
 // table that lost them would still hash right, only slower: this is where that shows.
-TEST_CASE("the generated amd64 batch kernels this CPU runs have their block entries") {
+TEST_CASE("the generated batch kernels this CPU runs have their block entries") {
   std::size_t checked = 0;
   for (const KeccakBatchKernel* kernel : sponge::detail::compiled_batch_kernels()) {
     if (kernel->name != "amd64-avx512-x8" && kernel->name != "amd64-avx512-x4" &&
-        kernel->name != "amd64-avx2-x4") {
+        kernel->name != "amd64-avx2-x4" && kernel->name != "arm64-sha3-x2") {
       continue;
     }
     if (!kernel->cpu_supports()) continue;
@@ -172,5 +181,7 @@ TEST_CASE("the generated amd64 batch kernels this CPU runs have their block entr
       (cpu_has_independently("avx2") ? 1 : 0) + (cpu_has_independently("avx512f") ? 1 : 0) +
       (cpu_has_independently("avx512f") && cpu_has_independently("avx512vl") ? 1 : 0);
   CHECK(checked == expected);
+#elif defined(__aarch64__) && defined(__linux__)
+  CHECK(checked == (cpu_has_independently("sha3") ? 1u : 0u));
 #endif
 }
