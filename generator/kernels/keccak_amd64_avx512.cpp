@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <array>
+#include <span>
 #include <string>
 
 #include "kernels/go_entries.hpp"
@@ -351,19 +352,9 @@ class Avx512KeccakBuilder {
                                           register_name(temporaries[static_cast<std::size_t>(j)])));
       }
     }
-    const Reg* joined = &temporaries[0];  // blocks {0|2}, {1|3}, {4|6}, {5|7}
-    const Reg* pairs = &temporaries[4];   // even and odd words of {0,1|2,3}, of {4,5|6,7}
+    const std::span<const Reg, 4> pairs(&temporaries[4], 4);
     e.comment(fmt::format("lanes {}..{} of the eight blocks, transposed", first, first + 3));
-    constexpr int kLowBlock[4] = {0, 1, 4, 5};
-    for (int j = 0; j < 4; ++j) {
-      const int s = kLowBlock[j];
-      e.vmovdqu(Reg{RegClass::ymm, joined[j].index}, sized(32, kBlock[s], 8 * first));
-      e.vinserti64x4(joined[j], joined[j], sized(32, kBlock[s + 2], 8 * first), 1);
-    }
-    e.vpunpcklqdq(pairs[0], joined[0], joined[1]);
-    e.vpunpckhqdq(pairs[1], joined[0], joined[1]);
-    e.vpunpcklqdq(pairs[2], joined[2], joined[3]);
-    e.vpunpckhqdq(pairs[3], joined[2], joined[3]);
+    emit_four_lane_pairs(e, first, kBlock, std::span<const Reg, 4>(&temporaries[0], 4), pairs);
     const LaneRegisters registers = home_registers(width_);
     for (int odd = 0; odd < 2; ++odd) {
       e.vshufi64x2(registers[first + odd], pairs[odd], pairs[2 + odd], kEvenBlocks);
@@ -371,26 +362,34 @@ class Avx512KeccakBuilder {
     }
   }
 
-  // Lanes first .. first + 3 of the eight blocks XORed into their registers, which hold the
-  // lanes: the transpose of emit_transpose_four_lanes in the seven registers free until theta
-  // (0-6). The second pair of unpacks writes into a joined register the first pair has
-  // read, and the transposed lanes pass through two of the others on their way in.
-  void emit_transpose_four_lanes_into_lanes(Emitter& e, int first) {
-    const Reg joined[4] = {zmm(0), zmm(1), zmm(2), zmm(3)};  // blocks {0|2}, {1|3}, {4|6}, {5|7}
-    const Reg pairs[4] = {zmm(4), zmm(5), zmm(6), zmm(0)};
-    const Reg transposed[2] = {zmm(1), zmm(3)};
-    e.comment(
-        fmt::format("lanes {}..{} of the eight blocks, transposed and XORed in", first, first + 3));
+  // The four-lane transposes' first steps: blocks s and s + 2 joined in one register
+  // (`joined`: blocks {0|2}, {1|3}, {4|6}, {5|7}), then their even and odd words paired
+  // (`pairs`: of {0,1|2,3} and of {4,5|6,7}), which one vshufi64x2 a lane puts in order.
+  void emit_four_lane_pairs(Emitter& e, int first, const Reg* blocks,
+                            std::span<const Reg, 4> joined, std::span<const Reg, 4> pairs) {
     constexpr int kLowBlock[4] = {0, 1, 4, 5};
     for (int j = 0; j < 4; ++j) {
       const int s = kLowBlock[j];
-      e.vmovdqu(Reg{RegClass::ymm, joined[j].index}, sized(32, kLoopBlock[s], 8 * first));
-      e.vinserti64x4(joined[j], joined[j], sized(32, kLoopBlock[s + 2], 8 * first), 1);
+      e.vmovdqu(Reg{RegClass::ymm, joined[j].index}, sized(32, blocks[s], 8 * first));
+      e.vinserti64x4(joined[j], joined[j], sized(32, blocks[s + 2], 8 * first), 1);
     }
     e.vpunpcklqdq(pairs[0], joined[0], joined[1]);
     e.vpunpckhqdq(pairs[1], joined[0], joined[1]);
     e.vpunpcklqdq(pairs[2], joined[2], joined[3]);
     e.vpunpckhqdq(pairs[3], joined[2], joined[3]);
+  }
+
+  // Lanes first .. first + 3 of the eight blocks XORed into their registers, which hold the
+  // lanes: the transpose of emit_transpose_four_lanes in the seven registers free until theta
+  // (0-6). The second pair of unpacks writes into a joined register the first pair has
+  // read, and the transposed lanes pass through two of the others on their way in.
+  void emit_transpose_four_lanes_into_lanes(Emitter& e, int first) {
+    const Reg joined[4] = {zmm(0), zmm(1), zmm(2), zmm(3)};
+    const Reg pairs[4] = {zmm(4), zmm(5), zmm(6), zmm(0)};
+    const Reg transposed[2] = {zmm(1), zmm(3)};
+    e.comment(
+        fmt::format("lanes {}..{} of the eight blocks, transposed and XORed in", first, first + 3));
+    emit_four_lane_pairs(e, first, kLoopBlock, joined, pairs);
     const LaneRegisters registers = home_registers(width_);
     for (int odd = 0; odd < 2; ++odd) {
       e.vshufi64x2(transposed[0], pairs[odd], pairs[2 + odd], kEvenBlocks);
