@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # KangarooTwelve (KT128, KT256) and ParallelHash128 against XKCP in one run, one thread
 # (bench/xkcp/tree_vs_xkcp.cpp): XKCP's AVX-512 build against our default batch kernel, and
-# its AVX2 build against our amd64-avx2-x4 (SPONGE_BATCH_KERNEL).
+# its AVX2 build against our amd64-avx2-x4 (SPONGE_BATCH_KERNEL); then the permutations alone,
+# XKCP's times8 (times4) against amd64-avx512-x8 (amd64-avx2-x4) at 24 and 12 rounds.
 #   bench/xkcp.sh XKCP_DIR [--kt128-only] [size ...]
 # XKCP_DIR is a checkout of github.com/XKCP/XKCP built by hand: make AVX512/libXKCP.a
 # AVX2/libXKCP.a (its flags and commit are in bench/results/tree-and-batch.md). Our library
@@ -26,7 +27,9 @@ for target in AVX512 AVX2; do
     continue
   fi
   program=$work/tree_vs_xkcp_$target
-  g++ -O2 -std=c++20 -DXKCP_TARGET="\"$target\"" -I"$root/runtime/include" \
+  times8=
+  if [ "$target" = AVX512 ]; then times8=-DXKCP_HAS_TIMES8; fi
+  g++ -O2 -std=c++20 -DXKCP_TARGET="\"$target\"" $times8 -I"$root/runtime/include" \
     -I"$xkcp/bin/$target/libXKCP.a.headers" "$root/bench/xkcp/tree_vs_xkcp.cpp" \
     -o "$program" "$work/runtime/libsponge.a" "$library" -pthread
   if [ "$target" = AVX2 ]; then

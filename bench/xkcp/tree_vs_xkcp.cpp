@@ -2,7 +2,8 @@
 // XKCP, on one thread: every output is checked equal first, then each case is timed in 31
 // interleaved rounds (which library goes first alternates), each round the fewest calls that
 // take 20 ms, and the medians are printed with the ratio XKCP / spongegen (above 1: ours is
-// faster). Built and run by bench/xkcp.sh against an XKCP build made by hand.
+// faster); then the permutations alone, the same way. Built and run by bench/xkcp.sh against
+// an XKCP build made by hand.
 //   tree_vs_xkcp [--kt128-only] [size ...]     sizes in bytes (default 64 KiB, 1 MiB, 16 MiB)
 #include <time.h>
 
@@ -22,6 +23,37 @@ extern "C" {
 #include "KangarooTwelve.h"
 #include "SP800-185.h"
 }
+
+// The permutations alone: XKCP's multi-state permutation of its build (eight states with
+// AVX-512, four with AVX2) against the generated kernel of the same width, through its
+// permute entries (the library's global symbols; both take N lane-interleaved states, lane i
+// of state s at word N * i + s).
+#if defined(XKCP_HAS_TIMES8)
+extern "C" {
+#include "KeccakP-1600-times8-SnP.h"
+void sponge_keccakf1600_amd64_avx512_x8(std::uint64_t* states);
+void sponge_keccakp1600_12_amd64_avx512_x8(std::uint64_t* states);
+}
+constexpr int kPermutationStates = 8;
+using XkcpStates = KeccakP1600times8_SIMD512_states;
+void (*const xkcp_permute24)(XkcpStates*) = KeccakP1600times8_PermuteAll_24rounds;
+void (*const xkcp_permute12)(XkcpStates*) = KeccakP1600times8_PermuteAll_12rounds;
+void (*const ours_permute24)(std::uint64_t*) = sponge_keccakf1600_amd64_avx512_x8;
+void (*const ours_permute12)(std::uint64_t*) = sponge_keccakp1600_12_amd64_avx512_x8;
+#else
+extern "C" {
+#include "KeccakP-1600-times4-SnP.h"
+void sponge_keccakf1600_amd64_avx2_x4(std::uint64_t* states);
+void sponge_keccakp1600_12_amd64_avx2_x4(std::uint64_t* states);
+}
+constexpr int kPermutationStates = 4;
+using XkcpStates = KeccakP1600times4_states;
+void (*const xkcp_permute24)(XkcpStates*) = KeccakP1600times4_PermuteAll_24rounds;
+void (*const xkcp_permute12)(XkcpStates*) = KeccakP1600times4_PermuteAll_12rounds;
+void (*const ours_permute24)(std::uint64_t*) = sponge_keccakf1600_amd64_avx2_x4;
+void (*const ours_permute12)(std::uint64_t*) = sponge_keccakp1600_12_amd64_avx2_x4;
+#endif
+static_assert(sizeof(XkcpStates) == 200 * kPermutationStates);
 
 #ifndef XKCP_TARGET
 #define XKCP_TARGET "?"
@@ -90,9 +122,14 @@ void bench(const char* name, std::size_t len, const Fn& ours, const Fn& xkcp) {
     }
   }
   const double mo = median(to), mx = median(tx);
+  // Nanoseconds below 10 us (the permutations), microseconds above.
+  const bool short_call = mo < 10e-6;
+  const double scale = short_call ? 1e9 : 1e6;
+  const char* unit = short_call ? "ns" : "us";
   std::printf(
-      "%-16s %9zu  ours %10.2f us %6.2f GB/s   xkcp %10.2f us %6.2f GB/s   xkcp/ours %.3f\n", name,
-      len, mo * 1e6, double(len) / mo * 1e-9, mx * 1e6, double(len) / mx * 1e-9, mx / mo);
+      "%-16s %9zu  ours %10.2f %s %6.2f GB/s   xkcp %10.2f %s %6.2f GB/s   xkcp/ours %.3f\n", name,
+      len, mo * scale, unit, double(len) / mo * 1e-9, mx * scale, unit, double(len) / mx * 1e-9,
+      mx / mo);
   std::fflush(stdout);
 }
 
@@ -164,5 +201,24 @@ int main(int argc, char** argv) {
                                 std::span(o1, 32));
       },
       [&] { ParallelHash128(input.data(), ph_len * 8, ph_b, o2, 32 * 8, nullptr, 0); });
+
+  // The permutations, checked equal on one random state first.
+  alignas(64) std::uint64_t ours_states[25 * kPermutationStates];
+  alignas(64) XkcpStates xkcp_states;
+  for (std::size_t i = 0; i < std::size(ours_states); ++i)
+    ours_states[i] = 0x9E3779B97F4A7C15ull * (i + 1);
+  std::memcpy(&xkcp_states, ours_states, sizeof ours_states);
+  ours_permute24(ours_states);
+  ours_permute12(ours_states);
+  xkcp_permute24(&xkcp_states);
+  xkcp_permute12(&xkcp_states);
+  check("permutations", sizeof ours_states,
+        std::span(reinterpret_cast<const std::uint8_t*>(ours_states), sizeof ours_states),
+        std::span(reinterpret_cast<const std::uint8_t*>(&xkcp_states), sizeof ours_states), 0);
+  const std::string states = " x" + std::to_string(kPermutationStates);
+  bench(("permute24" + states).c_str(), sizeof ours_states, [&] { ours_permute24(ours_states); },
+        [&] { xkcp_permute24(&xkcp_states); });
+  bench(("permute12" + states).c_str(), sizeof ours_states, [&] { ours_permute12(ours_states); },
+        [&] { xkcp_permute12(&xkcp_states); });
   return 0;
 }
