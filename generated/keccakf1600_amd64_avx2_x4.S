@@ -21,19 +21,22 @@
 //   rdx          block entries: the blocks left, the block loop's counter
 //   rax          the loop's pointer into the round constants
 //   rcx          the table's end, for the loop test
-//   ymm0-ymm4    theta's D[0..4], live for the whole round
-//   ymm5-ymm9    theta: column parities C[0..4]; chi: the row inputs B[0..4]
-//   ymm10        the left-shifted half of a rotation
-//   ymm11        one chi output on its way to memory; the epilogue's zero
-//   ymm12 ymm13  absorb entries: one lane of the four blocks, gathered
+//   ymm0-ymm4    theta's column parities C[0..4]: read from the array before the
+//                first round, then made by each round's chi for the next round
+//   ymm5-ymm9    theta's D[0..4], live for the whole round
+//   ymm10-ymm14  each chi row's inputs B[0..4]
+//   ymm15        the left-shifted half of a rotation, or one chi output on its way
+//                to memory and into its column's parity; the epilogue's zero
+//   ymm12 ymm13  absorb entries, before the rounds: one lane of the four blocks
 // Callee-saved registers: none is written (System V saves no vector register), so
 // nothing is pushed.
 // Frame: 800 bytes, the scratch state (sub rsp, 800). The rounds address it
 // from rsp, whose alignment to 32 bytes depends on the caller: a 32-byte lane at 16
-// mod 32 crosses a cache line every other lane. Measured, the caller's stack offset by
-// 16 bytes changes nothing (1165-1175 ticks either way), so the frame is not aligned
-// (that would take a frame pointer); an array 16 bytes off 32 costs 3% (1142 against
-// 1111 ticks), so the runtime aligns its interleaved states to 32 bytes.
+// mod 32 crosses a cache line every other lane. Measured (Zen 3, TSC ticks, with the
+// schedule before this one), the caller's stack offset by 16 bytes changes nothing
+// (1165-1175 ticks either way), so the frame is not aligned (that would take a frame
+// pointer); an array 16 bytes off 32 costs 3% (1142 against 1111 ticks), so the
+// runtime aligns its interleaved states to 32 bytes.
 // CFI: .cfi_adjust_cfa_offset after the sub and the add.
 // CET: endbr64 at every entry; the ELF object carries the IBT and SHSTK GNU property.
 // The other entries reach the shared loop by a direct jmp, which IBT does not check.
@@ -62,35 +65,41 @@
 // once a block. 0 blocks leave the states as they were.
 //
 // Figures of the code (computed by the audit from the Program; `spongegen audit`):
-//   per round          214  (4 states: 53.5 a state; theta 25 + D 20, chi
-//                      inputs 25 + rho 68, chi 75, iota 1)
+//   per round          209  (4 states: 52.2 a state; D 20, chi inputs 25 +
+//                      rho 68, chi 75, the next round's parities 20, iota 1)
 //   loop               8 per four rounds, 48 per permutation
-//   per permutation    5198  (four states: 1299 a state)
-//   permute entry      898 instructions, 5417 bytes in the file
+//   per permutation    5103  (four states: 1275 a state)
+//   permute entry      903 instructions, 5414 bytes in the file
 //   absorb entry       up to 155 (prologue and the gather) before the jump
-//   block entry        up to 1070 (the gather, the rounds, the block loop, the
+//   block entry        up to 1075 (the gather, the rounds, the block loop, the
 //                      epilogue)
 //   frame              800 bytes, 0 registers saved (block entries: 0 saved)
 //
-// Measured (AMD EPYC, Zen 3, 2 vCPUs, KVM; 2026-11-30; minimum over 200 runs of 200
-// calls, TSC ticks at 2.445 GHz; both kernels in one binary):
-//   amd64-bmi2 permute, one state                  752 ticks
-//   this kernel's permute, four states            1111 ticks, 278 a state: 2.71x
-//   this kernel's absorb136, four blocks          1143 ticks
+// Measured (AMD EPYC, Zen 5, family 26 model 2, 2 vCPUs, KVM; 2026-12-04; build-bench/
+// bench/sponge_bench --benchmark_filter='^permute(-batch)?/kernel:(amd64-bmi2|
+// amd64-avx2-x4)$' --benchmark_repetitions=9, medians, three runs, the schedule before
+// this one in a second binary alternating with it):
+//   amd64-bmi2 permute, one state                 232-273 ns
+//   this kernel's permute, four states            387-398 ns, 97-100 a state
+//   the schedule that read the parities back      399-440 ns
+// Against XKCP's times4 permutation (AVX2 build, bench/xkcp.sh, the same program, three
+// runs): 1.18-1.21x at 24 rounds and 0.98-0.99x at 12; 1.09-1.10x and 0.89x with the
+// parities read back.
 // Where the cycles go: a round is 184 vector operations besides loads and stores
-// (xor, andn, or, add, shifts, shuffle); Zen 3 runs four a cycle, so 46 cycles a
-// round, 1104 a permutation: the measured 1111 is this bound. Loads (2 a cycle)
-// and stores (1 a cycle) are not: keeping lanes in the spare ymm12-ymm15 would save
-// memory operations, not cycles. Fewer vector operations need a 64-bit rotate
-// (AVX-512's vprolq) or a three-input logic operation (vpternlogq).
+// (xor, andn, or, add, shifts, shuffle). Zen 3 and Zen 5 run four a cycle: 46 cycles
+// a round, 1104 a permutation. The Zen 5 core ran at 3.9 GHz (a chain of
+// dependent adds), so 387-398 ns is 1,510-1,550 cycles, 63-65 a round: the rest is
+// the wait at each round's start, where every D needs the last output of the round
+// before. Loads and stores are not the bound. Fewer vector operations need a 64-bit
+// rotate (AVX-512's vprolq) or a three-input logic operation (vpternlogq).
 // Modelled, not measured (spongegen audit --mca, llvm-mca 14; cycles of the 24 rounds
 // of one call; amd64-bmi2's for one state beside it):
 //   core model        four states   a state   amd64-bmi2   per state ratio
-//   znver2                   1585       396         1231   3.1x
-//   znver3                   1417       354          991   2.8x (measured: 2.71x)
-//   icelake-server           1699       425         1003   2.4x
-//   sapphirerapids           1699       425         1003   2.4x
-//   alderlake                1699       425         1003   2.4x
+//   znver2                   1512       378         1231   3.3x
+//   znver3                   1368       342          991   2.9x
+//   icelake-server           1704       426         1003   2.4x
+//   sapphirerapids           1704       426         1003   2.4x
+//   alderlake                1704       426         1003   2.4x
 // The Intel models have three vector ports (the shifts on two of them), so the wider
 // kernel gains less there than on Zen's four.
 // Bound of a call: block_count permutations, the caller's to choose; nothing in the
@@ -103,13 +112,15 @@
 // kt128-leaf-blocks): the 48 whole blocks of KT128's leaves, the kernel's states a
 // group of 8 KiB chunks, for all the leaves of 1 and 16 MiB:
 //                                    1 MiB             16 MiB
-//   this block entry            0.336-0.346 ms    5.50-5.92 ms
-//   one absorb168 call a block  0.350-0.357 ms    6.08-6.70 ms
-//   the permutations alone      0.315-0.324 ms    4.94-5.15 ms
-// Without the prefetch the block entry took 0.362-0.372 and 6.46-6.58 ms in the
-// same program (two runs): the rounds leave the lanes in memory, so a call a
-// block loses only its frame, the scratch zeroing and the call; the prefetch
-// keeps four streams from L3 ahead of the gathers.
+//   this block entry            0.303-0.307 ms    4.92-4.95 ms
+//   one absorb168 call a block  0.314-0.318 ms    5.74-5.95 ms
+//   the permutations alone      0.285-0.286 ms    4.56 ms
+// With the parities read back from memory each round (the schedule before this
+// one, the same run): 0.336, 0.348 and 0.318 ms at 1 MiB, 5.63, 6.24 and 5.12 ms
+// at 16 MiB. Without the prefetch the block entry took 0.362-0.372 and
+// 6.46-6.58 ms (that schedule, two runs): the rounds leave the lanes in memory,
+// so a call a block loses only its frame, the scratch zeroing and the call; the
+// prefetch keeps four streams from L3 ahead of the gathers.
 //
 // Before it returns, every entry clears each caller-saved register a call reaching that
 // return wrote and left holding data, so that no lane stays in a register for a later
@@ -204,933 +215,939 @@ SYMBOL(sponge_keccakf1600_amd64_avx2_x4):
 	SEH_STACKALLOC(800)
 	SEH_ENDPROLOGUE
 	lea rax, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants)]
-LOCAL(keccakf1600_amd64_avx2_x4_loop):
+LOCAL(keccakf1600_amd64_avx2_x4_rounds):
+	vmovdqu ymm0, ymmword ptr [rdi]
+	vpxor ymm0, ymm0, ymmword ptr [rdi + 160]
+	vpxor ymm0, ymm0, ymmword ptr [rdi + 320]
+	vpxor ymm0, ymm0, ymmword ptr [rdi + 480]
+	vpxor ymm0, ymm0, ymmword ptr [rdi + 640]
+	vmovdqu ymm1, ymmword ptr [rdi + 32]
+	vpxor ymm1, ymm1, ymmword ptr [rdi + 192]
+	vpxor ymm1, ymm1, ymmword ptr [rdi + 352]
+	vpxor ymm1, ymm1, ymmword ptr [rdi + 512]
+	vpxor ymm1, ymm1, ymmword ptr [rdi + 672]
+	vmovdqu ymm2, ymmword ptr [rdi + 64]
+	vpxor ymm2, ymm2, ymmword ptr [rdi + 224]
+	vpxor ymm2, ymm2, ymmword ptr [rdi + 384]
+	vpxor ymm2, ymm2, ymmword ptr [rdi + 544]
+	vpxor ymm2, ymm2, ymmword ptr [rdi + 704]
+	vmovdqu ymm3, ymmword ptr [rdi + 96]
+	vpxor ymm3, ymm3, ymmword ptr [rdi + 256]
+	vpxor ymm3, ymm3, ymmword ptr [rdi + 416]
+	vpxor ymm3, ymm3, ymmword ptr [rdi + 576]
+	vpxor ymm3, ymm3, ymmword ptr [rdi + 736]
+	vmovdqu ymm4, ymmword ptr [rdi + 128]
+	vpxor ymm4, ymm4, ymmword ptr [rdi + 288]
+	vpxor ymm4, ymm4, ymmword ptr [rdi + 448]
+	vpxor ymm4, ymm4, ymmword ptr [rdi + 608]
+	vpxor ymm4, ymm4, ymmword ptr [rdi + 768] // C[0..4]
+LOCAL(keccakf1600_amd64_avx2_x4_rounds_loop):
 
 	// ---- round 0 of the loop ----
 	// array -> scratch
-	vmovdqu ymm5, ymmword ptr [rdi]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 160]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 320]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 480]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 640]
-	vmovdqu ymm6, ymmword ptr [rdi + 32]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 192]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 352]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 512]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 672]
-	vmovdqu ymm7, ymmword ptr [rdi + 64]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 224]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 384]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 544]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 704]
-	vmovdqu ymm8, ymmword ptr [rdi + 96]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 256]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 416]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 576]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 736]
-	vmovdqu ymm9, ymmword ptr [rdi + 128]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 288]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 448]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 608]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 768] // C[0..4] in the B registers
-	vpsrlq ymm10, ymm6, 63
-	vpaddq ymm0, ymm6, ymm6
-	vpor ymm0, ymm0, ymm10
-	vpxor ymm0, ymm0, ymm9
-	vpsrlq ymm10, ymm7, 63
-	vpaddq ymm1, ymm7, ymm7
-	vpor ymm1, ymm1, ymm10
-	vpxor ymm1, ymm1, ymm5
-	vpsrlq ymm10, ymm8, 63
-	vpaddq ymm2, ymm8, ymm8
-	vpor ymm2, ymm2, ymm10
-	vpxor ymm2, ymm2, ymm6
-	vpsrlq ymm10, ymm9, 63
-	vpaddq ymm3, ymm9, ymm9
-	vpor ymm3, ymm3, ymm10
-	vpxor ymm3, ymm3, ymm7
-	vpsrlq ymm10, ymm5, 63
-	vpaddq ymm4, ymm5, ymm5
-	vpor ymm4, ymm4, ymm10
-	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	vpsrlq ymm15, ymm1, 63
+	vpaddq ymm5, ymm1, ymm1
+	vpor ymm5, ymm5, ymm15
+	vpxor ymm5, ymm5, ymm4
+	vpsrlq ymm15, ymm2, 63
+	vpaddq ymm6, ymm2, ymm2
+	vpor ymm6, ymm6, ymm15
+	vpxor ymm6, ymm6, ymm0
+	vpsrlq ymm15, ymm3, 63
+	vpaddq ymm7, ymm3, ymm3
+	vpor ymm7, ymm7, ymm15
+	vpxor ymm7, ymm7, ymm1
+	vpsrlq ymm15, ymm4, 63
+	vpaddq ymm8, ymm4, ymm4
+	vpor ymm8, ymm8, ymm15
+	vpxor ymm8, ymm8, ymm2
+	vpsrlq ymm15, ymm0, 63
+	vpaddq ymm9, ymm0, ymm0
+	vpor ymm9, ymm9, ymm15
+	vpxor ymm9, ymm9, ymm3                  // D[0..4] ready
 	// chi row 0 -> lanes 0..4
-	vpxor ymm5, ymm0, ymmword ptr [rdi]
-	vpxor ymm6, ymm1, ymmword ptr [rdi + 192]
-	vpsllq ymm10, ymm6, 44
-	vpsrlq ymm6, ymm6, 20
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm2, ymmword ptr [rdi + 384]
-	vpsllq ymm10, ymm7, 43
-	vpsrlq ymm7, ymm7, 21
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm3, ymmword ptr [rdi + 576]
-	vpsllq ymm10, ymm8, 21
-	vpsrlq ymm8, ymm8, 43
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm4, ymmword ptr [rdi + 768]
-	vpsllq ymm10, ymm9, 14
-	vpsrlq ymm9, ymm9, 50
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vpxor ymm11, ymm11, ymmword ptr [rax]   // iota
-	vmovdqu ymmword ptr [rsp], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 32], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 64], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 96], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 128], ymm11
+	vpxor ymm10, ymm5, ymmword ptr [rdi]
+	vpxor ymm11, ymm6, ymmword ptr [rdi + 192]
+	vpsllq ymm15, ymm11, 44
+	vpsrlq ymm11, ymm11, 20
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm7, ymmword ptr [rdi + 384]
+	vpsllq ymm15, ymm12, 43
+	vpsrlq ymm12, ymm12, 21
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm8, ymmword ptr [rdi + 576]
+	vpsllq ymm15, ymm13, 21
+	vpsrlq ymm13, ymm13, 43
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm9, ymmword ptr [rdi + 768]
+	vpsllq ymm15, ymm14, 14
+	vpsrlq ymm14, ymm14, 50
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm0, ymm11, ymm12
+	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymmword ptr [rax]     // iota
+	vmovdqu ymmword ptr [rsp], ymm0
+	vpandn ymm1, ymm12, ymm13
+	vpxor ymm1, ymm1, ymm11
+	vmovdqu ymmword ptr [rsp + 32], ymm1
+	vpandn ymm2, ymm13, ymm14
+	vpxor ymm2, ymm2, ymm12
+	vmovdqu ymmword ptr [rsp + 64], ymm2
+	vpandn ymm3, ymm14, ymm10
+	vpxor ymm3, ymm3, ymm13
+	vmovdqu ymmword ptr [rsp + 96], ymm3
+	vpandn ymm4, ymm10, ymm11
+	vpxor ymm4, ymm4, ymm14
+	vmovdqu ymmword ptr [rsp + 128], ymm4
 	// chi row 1 -> lanes 5..9
-	vpxor ymm5, ymm3, ymmword ptr [rdi + 96]
-	vpsllq ymm10, ymm5, 28
-	vpsrlq ymm5, ymm5, 36
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm4, ymmword ptr [rdi + 288]
-	vpsllq ymm10, ymm6, 20
-	vpsrlq ymm6, ymm6, 44
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm0, ymmword ptr [rdi + 320]
-	vpsllq ymm10, ymm7, 3
-	vpsrlq ymm7, ymm7, 61
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm1, ymmword ptr [rdi + 512]
-	vpsllq ymm10, ymm8, 45
-	vpsrlq ymm8, ymm8, 19
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm2, ymmword ptr [rdi + 704]
-	vpsllq ymm10, ymm9, 61
-	vpsrlq ymm9, ymm9, 3
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 160], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 192], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 224], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 256], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 288], ymm11
+	vpxor ymm10, ymm8, ymmword ptr [rdi + 96]
+	vpsllq ymm15, ymm10, 28
+	vpsrlq ymm10, ymm10, 36
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm9, ymmword ptr [rdi + 288]
+	vpsllq ymm15, ymm11, 20
+	vpsrlq ymm11, ymm11, 44
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm5, ymmword ptr [rdi + 320]
+	vpsllq ymm15, ymm12, 3
+	vpsrlq ymm12, ymm12, 61
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm6, ymmword ptr [rdi + 512]
+	vpsllq ymm15, ymm13, 45
+	vpsrlq ymm13, ymm13, 19
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm7, ymmword ptr [rdi + 704]
+	vpsllq ymm15, ymm14, 61
+	vpsrlq ymm14, ymm14, 3
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 160], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 192], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 224], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 256], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 288], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 2 -> lanes 10..14
-	vpxor ymm5, ymm1, ymmword ptr [rdi + 32]
-	vpsllq ymm10, ymm5, 1
-	vpsrlq ymm5, ymm5, 63
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm2, ymmword ptr [rdi + 224]
-	vpsllq ymm10, ymm6, 6
-	vpsrlq ymm6, ymm6, 58
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm3, ymmword ptr [rdi + 416]
-	vpsllq ymm10, ymm7, 25
-	vpsrlq ymm7, ymm7, 39
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm4, ymmword ptr [rdi + 608]
-	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
-	vpxor ymm9, ymm0, ymmword ptr [rdi + 640]
-	vpsllq ymm10, ymm9, 18
-	vpsrlq ymm9, ymm9, 46
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 320], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 352], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 384], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 416], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 448], ymm11
+	vpxor ymm10, ymm6, ymmword ptr [rdi + 32]
+	vpsllq ymm15, ymm10, 1
+	vpsrlq ymm10, ymm10, 63
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm7, ymmword ptr [rdi + 224]
+	vpsllq ymm15, ymm11, 6
+	vpsrlq ymm11, ymm11, 58
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm8, ymmword ptr [rdi + 416]
+	vpsllq ymm15, ymm12, 25
+	vpsrlq ymm12, ymm12, 39
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm9, ymmword ptr [rdi + 608]
+	vpshufb ymm13, ymm13, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm14, ymm5, ymmword ptr [rdi + 640]
+	vpsllq ymm15, ymm14, 18
+	vpsrlq ymm14, ymm14, 46
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 320], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 352], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 384], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 416], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 448], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 3 -> lanes 15..19
-	vpxor ymm5, ymm4, ymmword ptr [rdi + 128]
-	vpsllq ymm10, ymm5, 27
-	vpsrlq ymm5, ymm5, 37
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm0, ymmword ptr [rdi + 160]
-	vpsllq ymm10, ymm6, 36
-	vpsrlq ymm6, ymm6, 28
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm1, ymmword ptr [rdi + 352]
-	vpsllq ymm10, ymm7, 10
-	vpsrlq ymm7, ymm7, 54
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm2, ymmword ptr [rdi + 544]
-	vpsllq ymm10, ymm8, 15
-	vpsrlq ymm8, ymm8, 49
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm3, ymmword ptr [rdi + 736]
-	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 480], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 512], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 544], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 576], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 608], ymm11
+	vpxor ymm10, ymm9, ymmword ptr [rdi + 128]
+	vpsllq ymm15, ymm10, 27
+	vpsrlq ymm10, ymm10, 37
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm5, ymmword ptr [rdi + 160]
+	vpsllq ymm15, ymm11, 36
+	vpsrlq ymm11, ymm11, 28
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm6, ymmword ptr [rdi + 352]
+	vpsllq ymm15, ymm12, 10
+	vpsrlq ymm12, ymm12, 54
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm7, ymmword ptr [rdi + 544]
+	vpsllq ymm15, ymm13, 15
+	vpsrlq ymm13, ymm13, 49
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm8, ymmword ptr [rdi + 736]
+	vpshufb ymm14, ymm14, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 480], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 512], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 544], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 576], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 608], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 4 -> lanes 20..24
-	vpxor ymm5, ymm2, ymmword ptr [rdi + 64]
-	vpsllq ymm10, ymm5, 62
-	vpsrlq ymm5, ymm5, 2
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm3, ymmword ptr [rdi + 256]
-	vpsllq ymm10, ymm6, 55
-	vpsrlq ymm6, ymm6, 9
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm4, ymmword ptr [rdi + 448]
-	vpsllq ymm10, ymm7, 39
-	vpsrlq ymm7, ymm7, 25
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm0, ymmword ptr [rdi + 480]
-	vpsllq ymm10, ymm8, 41
-	vpsrlq ymm8, ymm8, 23
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm1, ymmword ptr [rdi + 672]
-	vpsllq ymm10, ymm9, 2
-	vpsrlq ymm9, ymm9, 62
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 640], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 672], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 704], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 736], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 768], ymm11
+	vpxor ymm10, ymm7, ymmword ptr [rdi + 64]
+	vpsllq ymm15, ymm10, 62
+	vpsrlq ymm10, ymm10, 2
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm8, ymmword ptr [rdi + 256]
+	vpsllq ymm15, ymm11, 55
+	vpsrlq ymm11, ymm11, 9
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm9, ymmword ptr [rdi + 448]
+	vpsllq ymm15, ymm12, 39
+	vpsrlq ymm12, ymm12, 25
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm5, ymmword ptr [rdi + 480]
+	vpsllq ymm15, ymm13, 41
+	vpsrlq ymm13, ymm13, 23
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm6, ymmword ptr [rdi + 672]
+	vpsllq ymm15, ymm14, 2
+	vpsrlq ymm14, ymm14, 62
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 640], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 672], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 704], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 736], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 768], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// ---- end of round ----
 
 	// ---- round 1 of the loop ----
 	// scratch -> array
-	vmovdqu ymm5, ymmword ptr [rsp]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 160]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 320]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 480]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 640]
-	vmovdqu ymm6, ymmword ptr [rsp + 32]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 192]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 352]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 512]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 672]
-	vmovdqu ymm7, ymmword ptr [rsp + 64]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 224]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 384]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 544]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 704]
-	vmovdqu ymm8, ymmword ptr [rsp + 96]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 256]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 416]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 576]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 736]
-	vmovdqu ymm9, ymmword ptr [rsp + 128]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 288]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 448]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 608]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 768] // C[0..4] in the B registers
-	vpsrlq ymm10, ymm6, 63
-	vpaddq ymm0, ymm6, ymm6
-	vpor ymm0, ymm0, ymm10
-	vpxor ymm0, ymm0, ymm9
-	vpsrlq ymm10, ymm7, 63
-	vpaddq ymm1, ymm7, ymm7
-	vpor ymm1, ymm1, ymm10
-	vpxor ymm1, ymm1, ymm5
-	vpsrlq ymm10, ymm8, 63
-	vpaddq ymm2, ymm8, ymm8
-	vpor ymm2, ymm2, ymm10
-	vpxor ymm2, ymm2, ymm6
-	vpsrlq ymm10, ymm9, 63
-	vpaddq ymm3, ymm9, ymm9
-	vpor ymm3, ymm3, ymm10
-	vpxor ymm3, ymm3, ymm7
-	vpsrlq ymm10, ymm5, 63
-	vpaddq ymm4, ymm5, ymm5
-	vpor ymm4, ymm4, ymm10
-	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	vpsrlq ymm15, ymm1, 63
+	vpaddq ymm5, ymm1, ymm1
+	vpor ymm5, ymm5, ymm15
+	vpxor ymm5, ymm5, ymm4
+	vpsrlq ymm15, ymm2, 63
+	vpaddq ymm6, ymm2, ymm2
+	vpor ymm6, ymm6, ymm15
+	vpxor ymm6, ymm6, ymm0
+	vpsrlq ymm15, ymm3, 63
+	vpaddq ymm7, ymm3, ymm3
+	vpor ymm7, ymm7, ymm15
+	vpxor ymm7, ymm7, ymm1
+	vpsrlq ymm15, ymm4, 63
+	vpaddq ymm8, ymm4, ymm4
+	vpor ymm8, ymm8, ymm15
+	vpxor ymm8, ymm8, ymm2
+	vpsrlq ymm15, ymm0, 63
+	vpaddq ymm9, ymm0, ymm0
+	vpor ymm9, ymm9, ymm15
+	vpxor ymm9, ymm9, ymm3                  // D[0..4] ready
 	// chi row 0 -> lanes 0..4
-	vpxor ymm5, ymm0, ymmword ptr [rsp]
-	vpxor ymm6, ymm1, ymmword ptr [rsp + 192]
-	vpsllq ymm10, ymm6, 44
-	vpsrlq ymm6, ymm6, 20
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm2, ymmword ptr [rsp + 384]
-	vpsllq ymm10, ymm7, 43
-	vpsrlq ymm7, ymm7, 21
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm3, ymmword ptr [rsp + 576]
-	vpsllq ymm10, ymm8, 21
-	vpsrlq ymm8, ymm8, 43
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm4, ymmword ptr [rsp + 768]
-	vpsllq ymm10, ymm9, 14
-	vpsrlq ymm9, ymm9, 50
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vpxor ymm11, ymm11, ymmword ptr [rax + 32] // iota
-	vmovdqu ymmword ptr [rdi], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 32], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 64], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 96], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 128], ymm11
+	vpxor ymm10, ymm5, ymmword ptr [rsp]
+	vpxor ymm11, ymm6, ymmword ptr [rsp + 192]
+	vpsllq ymm15, ymm11, 44
+	vpsrlq ymm11, ymm11, 20
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm7, ymmword ptr [rsp + 384]
+	vpsllq ymm15, ymm12, 43
+	vpsrlq ymm12, ymm12, 21
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm8, ymmword ptr [rsp + 576]
+	vpsllq ymm15, ymm13, 21
+	vpsrlq ymm13, ymm13, 43
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm9, ymmword ptr [rsp + 768]
+	vpsllq ymm15, ymm14, 14
+	vpsrlq ymm14, ymm14, 50
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm0, ymm11, ymm12
+	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymmword ptr [rax + 32] // iota
+	vmovdqu ymmword ptr [rdi], ymm0
+	vpandn ymm1, ymm12, ymm13
+	vpxor ymm1, ymm1, ymm11
+	vmovdqu ymmword ptr [rdi + 32], ymm1
+	vpandn ymm2, ymm13, ymm14
+	vpxor ymm2, ymm2, ymm12
+	vmovdqu ymmword ptr [rdi + 64], ymm2
+	vpandn ymm3, ymm14, ymm10
+	vpxor ymm3, ymm3, ymm13
+	vmovdqu ymmword ptr [rdi + 96], ymm3
+	vpandn ymm4, ymm10, ymm11
+	vpxor ymm4, ymm4, ymm14
+	vmovdqu ymmword ptr [rdi + 128], ymm4
 	// chi row 1 -> lanes 5..9
-	vpxor ymm5, ymm3, ymmword ptr [rsp + 96]
-	vpsllq ymm10, ymm5, 28
-	vpsrlq ymm5, ymm5, 36
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm4, ymmword ptr [rsp + 288]
-	vpsllq ymm10, ymm6, 20
-	vpsrlq ymm6, ymm6, 44
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm0, ymmword ptr [rsp + 320]
-	vpsllq ymm10, ymm7, 3
-	vpsrlq ymm7, ymm7, 61
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm1, ymmword ptr [rsp + 512]
-	vpsllq ymm10, ymm8, 45
-	vpsrlq ymm8, ymm8, 19
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm2, ymmword ptr [rsp + 704]
-	vpsllq ymm10, ymm9, 61
-	vpsrlq ymm9, ymm9, 3
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 160], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 192], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 224], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 256], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 288], ymm11
+	vpxor ymm10, ymm8, ymmword ptr [rsp + 96]
+	vpsllq ymm15, ymm10, 28
+	vpsrlq ymm10, ymm10, 36
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm9, ymmword ptr [rsp + 288]
+	vpsllq ymm15, ymm11, 20
+	vpsrlq ymm11, ymm11, 44
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm5, ymmword ptr [rsp + 320]
+	vpsllq ymm15, ymm12, 3
+	vpsrlq ymm12, ymm12, 61
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm6, ymmword ptr [rsp + 512]
+	vpsllq ymm15, ymm13, 45
+	vpsrlq ymm13, ymm13, 19
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm7, ymmword ptr [rsp + 704]
+	vpsllq ymm15, ymm14, 61
+	vpsrlq ymm14, ymm14, 3
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 160], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 192], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 224], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 256], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 288], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 2 -> lanes 10..14
-	vpxor ymm5, ymm1, ymmword ptr [rsp + 32]
-	vpsllq ymm10, ymm5, 1
-	vpsrlq ymm5, ymm5, 63
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm2, ymmword ptr [rsp + 224]
-	vpsllq ymm10, ymm6, 6
-	vpsrlq ymm6, ymm6, 58
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm3, ymmword ptr [rsp + 416]
-	vpsllq ymm10, ymm7, 25
-	vpsrlq ymm7, ymm7, 39
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm4, ymmword ptr [rsp + 608]
-	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
-	vpxor ymm9, ymm0, ymmword ptr [rsp + 640]
-	vpsllq ymm10, ymm9, 18
-	vpsrlq ymm9, ymm9, 46
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 320], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 352], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 384], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 416], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 448], ymm11
+	vpxor ymm10, ymm6, ymmword ptr [rsp + 32]
+	vpsllq ymm15, ymm10, 1
+	vpsrlq ymm10, ymm10, 63
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm7, ymmword ptr [rsp + 224]
+	vpsllq ymm15, ymm11, 6
+	vpsrlq ymm11, ymm11, 58
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm8, ymmword ptr [rsp + 416]
+	vpsllq ymm15, ymm12, 25
+	vpsrlq ymm12, ymm12, 39
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm9, ymmword ptr [rsp + 608]
+	vpshufb ymm13, ymm13, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm14, ymm5, ymmword ptr [rsp + 640]
+	vpsllq ymm15, ymm14, 18
+	vpsrlq ymm14, ymm14, 46
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 320], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 352], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 384], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 416], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 448], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 3 -> lanes 15..19
-	vpxor ymm5, ymm4, ymmword ptr [rsp + 128]
-	vpsllq ymm10, ymm5, 27
-	vpsrlq ymm5, ymm5, 37
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm0, ymmword ptr [rsp + 160]
-	vpsllq ymm10, ymm6, 36
-	vpsrlq ymm6, ymm6, 28
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm1, ymmword ptr [rsp + 352]
-	vpsllq ymm10, ymm7, 10
-	vpsrlq ymm7, ymm7, 54
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm2, ymmword ptr [rsp + 544]
-	vpsllq ymm10, ymm8, 15
-	vpsrlq ymm8, ymm8, 49
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm3, ymmword ptr [rsp + 736]
-	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 480], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 512], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 544], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 576], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 608], ymm11
+	vpxor ymm10, ymm9, ymmword ptr [rsp + 128]
+	vpsllq ymm15, ymm10, 27
+	vpsrlq ymm10, ymm10, 37
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm5, ymmword ptr [rsp + 160]
+	vpsllq ymm15, ymm11, 36
+	vpsrlq ymm11, ymm11, 28
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm6, ymmword ptr [rsp + 352]
+	vpsllq ymm15, ymm12, 10
+	vpsrlq ymm12, ymm12, 54
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm7, ymmword ptr [rsp + 544]
+	vpsllq ymm15, ymm13, 15
+	vpsrlq ymm13, ymm13, 49
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm8, ymmword ptr [rsp + 736]
+	vpshufb ymm14, ymm14, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 480], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 512], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 544], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 576], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 608], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 4 -> lanes 20..24
-	vpxor ymm5, ymm2, ymmword ptr [rsp + 64]
-	vpsllq ymm10, ymm5, 62
-	vpsrlq ymm5, ymm5, 2
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm3, ymmword ptr [rsp + 256]
-	vpsllq ymm10, ymm6, 55
-	vpsrlq ymm6, ymm6, 9
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm4, ymmword ptr [rsp + 448]
-	vpsllq ymm10, ymm7, 39
-	vpsrlq ymm7, ymm7, 25
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm0, ymmword ptr [rsp + 480]
-	vpsllq ymm10, ymm8, 41
-	vpsrlq ymm8, ymm8, 23
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm1, ymmword ptr [rsp + 672]
-	vpsllq ymm10, ymm9, 2
-	vpsrlq ymm9, ymm9, 62
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 640], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 672], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 704], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 736], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 768], ymm11
+	vpxor ymm10, ymm7, ymmword ptr [rsp + 64]
+	vpsllq ymm15, ymm10, 62
+	vpsrlq ymm10, ymm10, 2
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm8, ymmword ptr [rsp + 256]
+	vpsllq ymm15, ymm11, 55
+	vpsrlq ymm11, ymm11, 9
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm9, ymmword ptr [rsp + 448]
+	vpsllq ymm15, ymm12, 39
+	vpsrlq ymm12, ymm12, 25
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm5, ymmword ptr [rsp + 480]
+	vpsllq ymm15, ymm13, 41
+	vpsrlq ymm13, ymm13, 23
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm6, ymmword ptr [rsp + 672]
+	vpsllq ymm15, ymm14, 2
+	vpsrlq ymm14, ymm14, 62
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 640], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 672], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 704], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 736], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 768], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// ---- end of round ----
 
 	// ---- round 2 of the loop ----
 	// array -> scratch
-	vmovdqu ymm5, ymmword ptr [rdi]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 160]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 320]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 480]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 640]
-	vmovdqu ymm6, ymmword ptr [rdi + 32]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 192]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 352]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 512]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 672]
-	vmovdqu ymm7, ymmword ptr [rdi + 64]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 224]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 384]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 544]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 704]
-	vmovdqu ymm8, ymmword ptr [rdi + 96]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 256]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 416]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 576]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 736]
-	vmovdqu ymm9, ymmword ptr [rdi + 128]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 288]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 448]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 608]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 768] // C[0..4] in the B registers
-	vpsrlq ymm10, ymm6, 63
-	vpaddq ymm0, ymm6, ymm6
-	vpor ymm0, ymm0, ymm10
-	vpxor ymm0, ymm0, ymm9
-	vpsrlq ymm10, ymm7, 63
-	vpaddq ymm1, ymm7, ymm7
-	vpor ymm1, ymm1, ymm10
-	vpxor ymm1, ymm1, ymm5
-	vpsrlq ymm10, ymm8, 63
-	vpaddq ymm2, ymm8, ymm8
-	vpor ymm2, ymm2, ymm10
-	vpxor ymm2, ymm2, ymm6
-	vpsrlq ymm10, ymm9, 63
-	vpaddq ymm3, ymm9, ymm9
-	vpor ymm3, ymm3, ymm10
-	vpxor ymm3, ymm3, ymm7
-	vpsrlq ymm10, ymm5, 63
-	vpaddq ymm4, ymm5, ymm5
-	vpor ymm4, ymm4, ymm10
-	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	vpsrlq ymm15, ymm1, 63
+	vpaddq ymm5, ymm1, ymm1
+	vpor ymm5, ymm5, ymm15
+	vpxor ymm5, ymm5, ymm4
+	vpsrlq ymm15, ymm2, 63
+	vpaddq ymm6, ymm2, ymm2
+	vpor ymm6, ymm6, ymm15
+	vpxor ymm6, ymm6, ymm0
+	vpsrlq ymm15, ymm3, 63
+	vpaddq ymm7, ymm3, ymm3
+	vpor ymm7, ymm7, ymm15
+	vpxor ymm7, ymm7, ymm1
+	vpsrlq ymm15, ymm4, 63
+	vpaddq ymm8, ymm4, ymm4
+	vpor ymm8, ymm8, ymm15
+	vpxor ymm8, ymm8, ymm2
+	vpsrlq ymm15, ymm0, 63
+	vpaddq ymm9, ymm0, ymm0
+	vpor ymm9, ymm9, ymm15
+	vpxor ymm9, ymm9, ymm3                  // D[0..4] ready
 	// chi row 0 -> lanes 0..4
-	vpxor ymm5, ymm0, ymmword ptr [rdi]
-	vpxor ymm6, ymm1, ymmword ptr [rdi + 192]
-	vpsllq ymm10, ymm6, 44
-	vpsrlq ymm6, ymm6, 20
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm2, ymmword ptr [rdi + 384]
-	vpsllq ymm10, ymm7, 43
-	vpsrlq ymm7, ymm7, 21
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm3, ymmword ptr [rdi + 576]
-	vpsllq ymm10, ymm8, 21
-	vpsrlq ymm8, ymm8, 43
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm4, ymmword ptr [rdi + 768]
-	vpsllq ymm10, ymm9, 14
-	vpsrlq ymm9, ymm9, 50
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vpxor ymm11, ymm11, ymmword ptr [rax + 64] // iota
-	vmovdqu ymmword ptr [rsp], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 32], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 64], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 96], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 128], ymm11
+	vpxor ymm10, ymm5, ymmword ptr [rdi]
+	vpxor ymm11, ymm6, ymmword ptr [rdi + 192]
+	vpsllq ymm15, ymm11, 44
+	vpsrlq ymm11, ymm11, 20
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm7, ymmword ptr [rdi + 384]
+	vpsllq ymm15, ymm12, 43
+	vpsrlq ymm12, ymm12, 21
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm8, ymmword ptr [rdi + 576]
+	vpsllq ymm15, ymm13, 21
+	vpsrlq ymm13, ymm13, 43
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm9, ymmword ptr [rdi + 768]
+	vpsllq ymm15, ymm14, 14
+	vpsrlq ymm14, ymm14, 50
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm0, ymm11, ymm12
+	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymmword ptr [rax + 64] // iota
+	vmovdqu ymmword ptr [rsp], ymm0
+	vpandn ymm1, ymm12, ymm13
+	vpxor ymm1, ymm1, ymm11
+	vmovdqu ymmword ptr [rsp + 32], ymm1
+	vpandn ymm2, ymm13, ymm14
+	vpxor ymm2, ymm2, ymm12
+	vmovdqu ymmword ptr [rsp + 64], ymm2
+	vpandn ymm3, ymm14, ymm10
+	vpxor ymm3, ymm3, ymm13
+	vmovdqu ymmword ptr [rsp + 96], ymm3
+	vpandn ymm4, ymm10, ymm11
+	vpxor ymm4, ymm4, ymm14
+	vmovdqu ymmword ptr [rsp + 128], ymm4
 	// chi row 1 -> lanes 5..9
-	vpxor ymm5, ymm3, ymmword ptr [rdi + 96]
-	vpsllq ymm10, ymm5, 28
-	vpsrlq ymm5, ymm5, 36
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm4, ymmword ptr [rdi + 288]
-	vpsllq ymm10, ymm6, 20
-	vpsrlq ymm6, ymm6, 44
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm0, ymmword ptr [rdi + 320]
-	vpsllq ymm10, ymm7, 3
-	vpsrlq ymm7, ymm7, 61
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm1, ymmword ptr [rdi + 512]
-	vpsllq ymm10, ymm8, 45
-	vpsrlq ymm8, ymm8, 19
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm2, ymmword ptr [rdi + 704]
-	vpsllq ymm10, ymm9, 61
-	vpsrlq ymm9, ymm9, 3
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 160], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 192], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 224], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 256], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 288], ymm11
+	vpxor ymm10, ymm8, ymmword ptr [rdi + 96]
+	vpsllq ymm15, ymm10, 28
+	vpsrlq ymm10, ymm10, 36
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm9, ymmword ptr [rdi + 288]
+	vpsllq ymm15, ymm11, 20
+	vpsrlq ymm11, ymm11, 44
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm5, ymmword ptr [rdi + 320]
+	vpsllq ymm15, ymm12, 3
+	vpsrlq ymm12, ymm12, 61
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm6, ymmword ptr [rdi + 512]
+	vpsllq ymm15, ymm13, 45
+	vpsrlq ymm13, ymm13, 19
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm7, ymmword ptr [rdi + 704]
+	vpsllq ymm15, ymm14, 61
+	vpsrlq ymm14, ymm14, 3
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 160], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 192], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 224], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 256], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 288], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 2 -> lanes 10..14
-	vpxor ymm5, ymm1, ymmword ptr [rdi + 32]
-	vpsllq ymm10, ymm5, 1
-	vpsrlq ymm5, ymm5, 63
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm2, ymmword ptr [rdi + 224]
-	vpsllq ymm10, ymm6, 6
-	vpsrlq ymm6, ymm6, 58
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm3, ymmword ptr [rdi + 416]
-	vpsllq ymm10, ymm7, 25
-	vpsrlq ymm7, ymm7, 39
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm4, ymmword ptr [rdi + 608]
-	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
-	vpxor ymm9, ymm0, ymmword ptr [rdi + 640]
-	vpsllq ymm10, ymm9, 18
-	vpsrlq ymm9, ymm9, 46
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 320], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 352], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 384], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 416], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 448], ymm11
+	vpxor ymm10, ymm6, ymmword ptr [rdi + 32]
+	vpsllq ymm15, ymm10, 1
+	vpsrlq ymm10, ymm10, 63
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm7, ymmword ptr [rdi + 224]
+	vpsllq ymm15, ymm11, 6
+	vpsrlq ymm11, ymm11, 58
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm8, ymmword ptr [rdi + 416]
+	vpsllq ymm15, ymm12, 25
+	vpsrlq ymm12, ymm12, 39
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm9, ymmword ptr [rdi + 608]
+	vpshufb ymm13, ymm13, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm14, ymm5, ymmword ptr [rdi + 640]
+	vpsllq ymm15, ymm14, 18
+	vpsrlq ymm14, ymm14, 46
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 320], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 352], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 384], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 416], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 448], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 3 -> lanes 15..19
-	vpxor ymm5, ymm4, ymmword ptr [rdi + 128]
-	vpsllq ymm10, ymm5, 27
-	vpsrlq ymm5, ymm5, 37
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm0, ymmword ptr [rdi + 160]
-	vpsllq ymm10, ymm6, 36
-	vpsrlq ymm6, ymm6, 28
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm1, ymmword ptr [rdi + 352]
-	vpsllq ymm10, ymm7, 10
-	vpsrlq ymm7, ymm7, 54
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm2, ymmword ptr [rdi + 544]
-	vpsllq ymm10, ymm8, 15
-	vpsrlq ymm8, ymm8, 49
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm3, ymmword ptr [rdi + 736]
-	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 480], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 512], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 544], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 576], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 608], ymm11
+	vpxor ymm10, ymm9, ymmword ptr [rdi + 128]
+	vpsllq ymm15, ymm10, 27
+	vpsrlq ymm10, ymm10, 37
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm5, ymmword ptr [rdi + 160]
+	vpsllq ymm15, ymm11, 36
+	vpsrlq ymm11, ymm11, 28
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm6, ymmword ptr [rdi + 352]
+	vpsllq ymm15, ymm12, 10
+	vpsrlq ymm12, ymm12, 54
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm7, ymmword ptr [rdi + 544]
+	vpsllq ymm15, ymm13, 15
+	vpsrlq ymm13, ymm13, 49
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm8, ymmword ptr [rdi + 736]
+	vpshufb ymm14, ymm14, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 480], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 512], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 544], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 576], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 608], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 4 -> lanes 20..24
-	vpxor ymm5, ymm2, ymmword ptr [rdi + 64]
-	vpsllq ymm10, ymm5, 62
-	vpsrlq ymm5, ymm5, 2
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm3, ymmword ptr [rdi + 256]
-	vpsllq ymm10, ymm6, 55
-	vpsrlq ymm6, ymm6, 9
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm4, ymmword ptr [rdi + 448]
-	vpsllq ymm10, ymm7, 39
-	vpsrlq ymm7, ymm7, 25
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm0, ymmword ptr [rdi + 480]
-	vpsllq ymm10, ymm8, 41
-	vpsrlq ymm8, ymm8, 23
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm1, ymmword ptr [rdi + 672]
-	vpsllq ymm10, ymm9, 2
-	vpsrlq ymm9, ymm9, 62
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 640], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 672], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 704], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 736], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 768], ymm11
+	vpxor ymm10, ymm7, ymmword ptr [rdi + 64]
+	vpsllq ymm15, ymm10, 62
+	vpsrlq ymm10, ymm10, 2
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm8, ymmword ptr [rdi + 256]
+	vpsllq ymm15, ymm11, 55
+	vpsrlq ymm11, ymm11, 9
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm9, ymmword ptr [rdi + 448]
+	vpsllq ymm15, ymm12, 39
+	vpsrlq ymm12, ymm12, 25
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm5, ymmword ptr [rdi + 480]
+	vpsllq ymm15, ymm13, 41
+	vpsrlq ymm13, ymm13, 23
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm6, ymmword ptr [rdi + 672]
+	vpsllq ymm15, ymm14, 2
+	vpsrlq ymm14, ymm14, 62
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 640], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 672], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 704], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 736], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 768], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// ---- end of round ----
 
 	// ---- round 3 of the loop ----
 	// scratch -> array
-	vmovdqu ymm5, ymmword ptr [rsp]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 160]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 320]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 480]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 640]
-	vmovdqu ymm6, ymmword ptr [rsp + 32]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 192]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 352]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 512]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 672]
-	vmovdqu ymm7, ymmword ptr [rsp + 64]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 224]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 384]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 544]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 704]
-	vmovdqu ymm8, ymmword ptr [rsp + 96]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 256]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 416]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 576]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 736]
-	vmovdqu ymm9, ymmword ptr [rsp + 128]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 288]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 448]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 608]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 768] // C[0..4] in the B registers
-	vpsrlq ymm10, ymm6, 63
-	vpaddq ymm0, ymm6, ymm6
-	vpor ymm0, ymm0, ymm10
-	vpxor ymm0, ymm0, ymm9
-	vpsrlq ymm10, ymm7, 63
-	vpaddq ymm1, ymm7, ymm7
-	vpor ymm1, ymm1, ymm10
-	vpxor ymm1, ymm1, ymm5
-	vpsrlq ymm10, ymm8, 63
-	vpaddq ymm2, ymm8, ymm8
-	vpor ymm2, ymm2, ymm10
-	vpxor ymm2, ymm2, ymm6
-	vpsrlq ymm10, ymm9, 63
-	vpaddq ymm3, ymm9, ymm9
-	vpor ymm3, ymm3, ymm10
-	vpxor ymm3, ymm3, ymm7
-	vpsrlq ymm10, ymm5, 63
-	vpaddq ymm4, ymm5, ymm5
-	vpor ymm4, ymm4, ymm10
-	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	vpsrlq ymm15, ymm1, 63
+	vpaddq ymm5, ymm1, ymm1
+	vpor ymm5, ymm5, ymm15
+	vpxor ymm5, ymm5, ymm4
+	vpsrlq ymm15, ymm2, 63
+	vpaddq ymm6, ymm2, ymm2
+	vpor ymm6, ymm6, ymm15
+	vpxor ymm6, ymm6, ymm0
+	vpsrlq ymm15, ymm3, 63
+	vpaddq ymm7, ymm3, ymm3
+	vpor ymm7, ymm7, ymm15
+	vpxor ymm7, ymm7, ymm1
+	vpsrlq ymm15, ymm4, 63
+	vpaddq ymm8, ymm4, ymm4
+	vpor ymm8, ymm8, ymm15
+	vpxor ymm8, ymm8, ymm2
+	vpsrlq ymm15, ymm0, 63
+	vpaddq ymm9, ymm0, ymm0
+	vpor ymm9, ymm9, ymm15
+	vpxor ymm9, ymm9, ymm3                  // D[0..4] ready
 	// chi row 0 -> lanes 0..4
-	vpxor ymm5, ymm0, ymmword ptr [rsp]
-	vpxor ymm6, ymm1, ymmword ptr [rsp + 192]
-	vpsllq ymm10, ymm6, 44
-	vpsrlq ymm6, ymm6, 20
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm2, ymmword ptr [rsp + 384]
-	vpsllq ymm10, ymm7, 43
-	vpsrlq ymm7, ymm7, 21
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm3, ymmword ptr [rsp + 576]
-	vpsllq ymm10, ymm8, 21
-	vpsrlq ymm8, ymm8, 43
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm4, ymmword ptr [rsp + 768]
-	vpsllq ymm10, ymm9, 14
-	vpsrlq ymm9, ymm9, 50
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vpxor ymm11, ymm11, ymmword ptr [rax + 96] // iota
-	vmovdqu ymmword ptr [rdi], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 32], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 64], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 96], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 128], ymm11
+	vpxor ymm10, ymm5, ymmword ptr [rsp]
+	vpxor ymm11, ymm6, ymmword ptr [rsp + 192]
+	vpsllq ymm15, ymm11, 44
+	vpsrlq ymm11, ymm11, 20
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm7, ymmword ptr [rsp + 384]
+	vpsllq ymm15, ymm12, 43
+	vpsrlq ymm12, ymm12, 21
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm8, ymmword ptr [rsp + 576]
+	vpsllq ymm15, ymm13, 21
+	vpsrlq ymm13, ymm13, 43
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm9, ymmword ptr [rsp + 768]
+	vpsllq ymm15, ymm14, 14
+	vpsrlq ymm14, ymm14, 50
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm0, ymm11, ymm12
+	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymmword ptr [rax + 96] // iota
+	vmovdqu ymmword ptr [rdi], ymm0
+	vpandn ymm1, ymm12, ymm13
+	vpxor ymm1, ymm1, ymm11
+	vmovdqu ymmword ptr [rdi + 32], ymm1
+	vpandn ymm2, ymm13, ymm14
+	vpxor ymm2, ymm2, ymm12
+	vmovdqu ymmword ptr [rdi + 64], ymm2
+	vpandn ymm3, ymm14, ymm10
+	vpxor ymm3, ymm3, ymm13
+	vmovdqu ymmword ptr [rdi + 96], ymm3
+	vpandn ymm4, ymm10, ymm11
+	vpxor ymm4, ymm4, ymm14
+	vmovdqu ymmword ptr [rdi + 128], ymm4
 	// chi row 1 -> lanes 5..9
-	vpxor ymm5, ymm3, ymmword ptr [rsp + 96]
-	vpsllq ymm10, ymm5, 28
-	vpsrlq ymm5, ymm5, 36
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm4, ymmword ptr [rsp + 288]
-	vpsllq ymm10, ymm6, 20
-	vpsrlq ymm6, ymm6, 44
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm0, ymmword ptr [rsp + 320]
-	vpsllq ymm10, ymm7, 3
-	vpsrlq ymm7, ymm7, 61
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm1, ymmword ptr [rsp + 512]
-	vpsllq ymm10, ymm8, 45
-	vpsrlq ymm8, ymm8, 19
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm2, ymmword ptr [rsp + 704]
-	vpsllq ymm10, ymm9, 61
-	vpsrlq ymm9, ymm9, 3
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 160], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 192], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 224], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 256], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 288], ymm11
+	vpxor ymm10, ymm8, ymmword ptr [rsp + 96]
+	vpsllq ymm15, ymm10, 28
+	vpsrlq ymm10, ymm10, 36
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm9, ymmword ptr [rsp + 288]
+	vpsllq ymm15, ymm11, 20
+	vpsrlq ymm11, ymm11, 44
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm5, ymmword ptr [rsp + 320]
+	vpsllq ymm15, ymm12, 3
+	vpsrlq ymm12, ymm12, 61
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm6, ymmword ptr [rsp + 512]
+	vpsllq ymm15, ymm13, 45
+	vpsrlq ymm13, ymm13, 19
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm7, ymmword ptr [rsp + 704]
+	vpsllq ymm15, ymm14, 61
+	vpsrlq ymm14, ymm14, 3
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 160], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 192], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 224], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 256], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 288], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 2 -> lanes 10..14
-	vpxor ymm5, ymm1, ymmword ptr [rsp + 32]
-	vpsllq ymm10, ymm5, 1
-	vpsrlq ymm5, ymm5, 63
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm2, ymmword ptr [rsp + 224]
-	vpsllq ymm10, ymm6, 6
-	vpsrlq ymm6, ymm6, 58
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm3, ymmword ptr [rsp + 416]
-	vpsllq ymm10, ymm7, 25
-	vpsrlq ymm7, ymm7, 39
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm4, ymmword ptr [rsp + 608]
-	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
-	vpxor ymm9, ymm0, ymmword ptr [rsp + 640]
-	vpsllq ymm10, ymm9, 18
-	vpsrlq ymm9, ymm9, 46
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 320], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 352], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 384], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 416], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 448], ymm11
+	vpxor ymm10, ymm6, ymmword ptr [rsp + 32]
+	vpsllq ymm15, ymm10, 1
+	vpsrlq ymm10, ymm10, 63
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm7, ymmword ptr [rsp + 224]
+	vpsllq ymm15, ymm11, 6
+	vpsrlq ymm11, ymm11, 58
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm8, ymmword ptr [rsp + 416]
+	vpsllq ymm15, ymm12, 25
+	vpsrlq ymm12, ymm12, 39
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm9, ymmword ptr [rsp + 608]
+	vpshufb ymm13, ymm13, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm14, ymm5, ymmword ptr [rsp + 640]
+	vpsllq ymm15, ymm14, 18
+	vpsrlq ymm14, ymm14, 46
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 320], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 352], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 384], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 416], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 448], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 3 -> lanes 15..19
-	vpxor ymm5, ymm4, ymmword ptr [rsp + 128]
-	vpsllq ymm10, ymm5, 27
-	vpsrlq ymm5, ymm5, 37
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm0, ymmword ptr [rsp + 160]
-	vpsllq ymm10, ymm6, 36
-	vpsrlq ymm6, ymm6, 28
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm1, ymmword ptr [rsp + 352]
-	vpsllq ymm10, ymm7, 10
-	vpsrlq ymm7, ymm7, 54
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm2, ymmword ptr [rsp + 544]
-	vpsllq ymm10, ymm8, 15
-	vpsrlq ymm8, ymm8, 49
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm3, ymmword ptr [rsp + 736]
-	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 480], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 512], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 544], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 576], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 608], ymm11
+	vpxor ymm10, ymm9, ymmword ptr [rsp + 128]
+	vpsllq ymm15, ymm10, 27
+	vpsrlq ymm10, ymm10, 37
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm5, ymmword ptr [rsp + 160]
+	vpsllq ymm15, ymm11, 36
+	vpsrlq ymm11, ymm11, 28
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm6, ymmword ptr [rsp + 352]
+	vpsllq ymm15, ymm12, 10
+	vpsrlq ymm12, ymm12, 54
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm7, ymmword ptr [rsp + 544]
+	vpsllq ymm15, ymm13, 15
+	vpsrlq ymm13, ymm13, 49
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm8, ymmword ptr [rsp + 736]
+	vpshufb ymm14, ymm14, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 480], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 512], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 544], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 576], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 608], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 4 -> lanes 20..24
-	vpxor ymm5, ymm2, ymmword ptr [rsp + 64]
-	vpsllq ymm10, ymm5, 62
-	vpsrlq ymm5, ymm5, 2
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm3, ymmword ptr [rsp + 256]
-	vpsllq ymm10, ymm6, 55
-	vpsrlq ymm6, ymm6, 9
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm4, ymmword ptr [rsp + 448]
-	vpsllq ymm10, ymm7, 39
-	vpsrlq ymm7, ymm7, 25
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm0, ymmword ptr [rsp + 480]
-	vpsllq ymm10, ymm8, 41
-	vpsrlq ymm8, ymm8, 23
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm1, ymmword ptr [rsp + 672]
-	vpsllq ymm10, ymm9, 2
-	vpsrlq ymm9, ymm9, 62
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 640], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 672], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 704], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 736], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 768], ymm11
+	vpxor ymm10, ymm7, ymmword ptr [rsp + 64]
+	vpsllq ymm15, ymm10, 62
+	vpsrlq ymm10, ymm10, 2
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm8, ymmword ptr [rsp + 256]
+	vpsllq ymm15, ymm11, 55
+	vpsrlq ymm11, ymm11, 9
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm9, ymmword ptr [rsp + 448]
+	vpsllq ymm15, ymm12, 39
+	vpsrlq ymm12, ymm12, 25
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm5, ymmword ptr [rsp + 480]
+	vpsllq ymm15, ymm13, 41
+	vpsrlq ymm13, ymm13, 23
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm6, ymmword ptr [rsp + 672]
+	vpsllq ymm15, ymm14, 2
+	vpsrlq ymm14, ymm14, 62
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 640], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 672], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 704], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 736], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 768], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// next four rounds, until the last round constant is done
 	add rax, 128
 	lea rcx, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants) + 768]
 	cmp rax, rcx
-	jne LOCAL(keccakf1600_amd64_avx2_x4_loop)
+	jne LOCAL(keccakf1600_amd64_avx2_x4_rounds_loop)
 	// ---- end of round ----
 
 	// The last round wrote the caller's array: zero the scratch state, clear the
 	// vector registers, drop the frame.
-	vpxor ymm11, ymm11, ymm11
-	vmovdqu ymmword ptr [rsp], ymm11
-	vmovdqu ymmword ptr [rsp + 32], ymm11
-	vmovdqu ymmword ptr [rsp + 64], ymm11
-	vmovdqu ymmword ptr [rsp + 96], ymm11
-	vmovdqu ymmword ptr [rsp + 128], ymm11
-	vmovdqu ymmword ptr [rsp + 160], ymm11
-	vmovdqu ymmword ptr [rsp + 192], ymm11
-	vmovdqu ymmword ptr [rsp + 224], ymm11
-	vmovdqu ymmword ptr [rsp + 256], ymm11
-	vmovdqu ymmword ptr [rsp + 288], ymm11
-	vmovdqu ymmword ptr [rsp + 320], ymm11
-	vmovdqu ymmword ptr [rsp + 352], ymm11
-	vmovdqu ymmword ptr [rsp + 384], ymm11
-	vmovdqu ymmword ptr [rsp + 416], ymm11
-	vmovdqu ymmword ptr [rsp + 448], ymm11
-	vmovdqu ymmword ptr [rsp + 480], ymm11
-	vmovdqu ymmword ptr [rsp + 512], ymm11
-	vmovdqu ymmword ptr [rsp + 544], ymm11
-	vmovdqu ymmword ptr [rsp + 576], ymm11
-	vmovdqu ymmword ptr [rsp + 608], ymm11
-	vmovdqu ymmword ptr [rsp + 640], ymm11
-	vmovdqu ymmword ptr [rsp + 672], ymm11
-	vmovdqu ymmword ptr [rsp + 704], ymm11
-	vmovdqu ymmword ptr [rsp + 736], ymm11
-	vmovdqu ymmword ptr [rsp + 768], ymm11
+	vpxor ymm15, ymm15, ymm15
+	vmovdqu ymmword ptr [rsp], ymm15
+	vmovdqu ymmword ptr [rsp + 32], ymm15
+	vmovdqu ymmword ptr [rsp + 64], ymm15
+	vmovdqu ymmword ptr [rsp + 96], ymm15
+	vmovdqu ymmword ptr [rsp + 128], ymm15
+	vmovdqu ymmword ptr [rsp + 160], ymm15
+	vmovdqu ymmword ptr [rsp + 192], ymm15
+	vmovdqu ymmword ptr [rsp + 224], ymm15
+	vmovdqu ymmword ptr [rsp + 256], ymm15
+	vmovdqu ymmword ptr [rsp + 288], ymm15
+	vmovdqu ymmword ptr [rsp + 320], ymm15
+	vmovdqu ymmword ptr [rsp + 352], ymm15
+	vmovdqu ymmword ptr [rsp + 384], ymm15
+	vmovdqu ymmword ptr [rsp + 416], ymm15
+	vmovdqu ymmword ptr [rsp + 448], ymm15
+	vmovdqu ymmword ptr [rsp + 480], ymm15
+	vmovdqu ymmword ptr [rsp + 512], ymm15
+	vmovdqu ymmword ptr [rsp + 544], ymm15
+	vmovdqu ymmword ptr [rsp + 576], ymm15
+	vmovdqu ymmword ptr [rsp + 608], ymm15
+	vmovdqu ymmword ptr [rsp + 640], ymm15
+	vmovdqu ymmword ptr [rsp + 672], ymm15
+	vmovdqu ymmword ptr [rsp + 704], ymm15
+	vmovdqu ymmword ptr [rsp + 736], ymm15
+	vmovdqu ymmword ptr [rsp + 768], ymm15
 	vzeroall
 	// No lane stays in a register: clear the caller-saved ones written.
 	xor eax, eax
@@ -1234,7 +1251,7 @@ SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb72):
 	vinserti128 ymm12, ymm12, xmm13, 1
 	vpxor ymm12, ymm12, ymmword ptr [rdi + 256]
 	vmovdqu ymmword ptr [rdi + 256], ymm12
-	jmp LOCAL(keccakf1600_amd64_avx2_x4_loop)
+	jmp LOCAL(keccakf1600_amd64_avx2_x4_rounds)
 	.cfi_endproc
 	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb72))
@@ -1355,7 +1372,7 @@ SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb104):
 	vinserti128 ymm12, ymm12, xmm13, 1
 	vpxor ymm12, ymm12, ymmword ptr [rdi + 384]
 	vmovdqu ymmword ptr [rdi + 384], ymm12
-	jmp LOCAL(keccakf1600_amd64_avx2_x4_loop)
+	jmp LOCAL(keccakf1600_amd64_avx2_x4_rounds)
 	.cfi_endproc
 	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb104))
@@ -1504,7 +1521,7 @@ SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb136):
 	vinserti128 ymm12, ymm12, xmm13, 1
 	vpxor ymm12, ymm12, ymmword ptr [rdi + 512]
 	vmovdqu ymmword ptr [rdi + 512], ymm12
-	jmp LOCAL(keccakf1600_amd64_avx2_x4_loop)
+	jmp LOCAL(keccakf1600_amd64_avx2_x4_rounds)
 	.cfi_endproc
 	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb136))
@@ -1660,7 +1677,7 @@ SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb144):
 	vinserti128 ymm12, ymm12, xmm13, 1
 	vpxor ymm12, ymm12, ymmword ptr [rdi + 544]
 	vmovdqu ymmword ptr [rdi + 544], ymm12
-	jmp LOCAL(keccakf1600_amd64_avx2_x4_loop)
+	jmp LOCAL(keccakf1600_amd64_avx2_x4_rounds)
 	.cfi_endproc
 	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb144))
@@ -1837,7 +1854,7 @@ SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb168):
 	vinserti128 ymm12, ymm12, xmm13, 1
 	vpxor ymm12, ymm12, ymmword ptr [rdi + 640]
 	vmovdqu ymmword ptr [rdi + 640], ymm12
-	jmp LOCAL(keccakf1600_amd64_avx2_x4_loop)
+	jmp LOCAL(keccakf1600_amd64_avx2_x4_rounds)
 	.cfi_endproc
 	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_amd64_avx2_x4_absorb168))
@@ -2001,902 +2018,908 @@ LOCAL(sponge_keccakf1600_amd64_avx2_x4_absorb136_blocks_block):
 	vmovdqu ymmword ptr [rdi + 512], ymm12
 	lea rax, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants)]
 LOCAL(sponge_keccakf1600_amd64_avx2_x4_absorb136_blocks_rounds):
+	vmovdqu ymm0, ymmword ptr [rdi]
+	vpxor ymm0, ymm0, ymmword ptr [rdi + 160]
+	vpxor ymm0, ymm0, ymmword ptr [rdi + 320]
+	vpxor ymm0, ymm0, ymmword ptr [rdi + 480]
+	vpxor ymm0, ymm0, ymmword ptr [rdi + 640]
+	vmovdqu ymm1, ymmword ptr [rdi + 32]
+	vpxor ymm1, ymm1, ymmword ptr [rdi + 192]
+	vpxor ymm1, ymm1, ymmword ptr [rdi + 352]
+	vpxor ymm1, ymm1, ymmword ptr [rdi + 512]
+	vpxor ymm1, ymm1, ymmword ptr [rdi + 672]
+	vmovdqu ymm2, ymmword ptr [rdi + 64]
+	vpxor ymm2, ymm2, ymmword ptr [rdi + 224]
+	vpxor ymm2, ymm2, ymmword ptr [rdi + 384]
+	vpxor ymm2, ymm2, ymmword ptr [rdi + 544]
+	vpxor ymm2, ymm2, ymmword ptr [rdi + 704]
+	vmovdqu ymm3, ymmword ptr [rdi + 96]
+	vpxor ymm3, ymm3, ymmword ptr [rdi + 256]
+	vpxor ymm3, ymm3, ymmword ptr [rdi + 416]
+	vpxor ymm3, ymm3, ymmword ptr [rdi + 576]
+	vpxor ymm3, ymm3, ymmword ptr [rdi + 736]
+	vmovdqu ymm4, ymmword ptr [rdi + 128]
+	vpxor ymm4, ymm4, ymmword ptr [rdi + 288]
+	vpxor ymm4, ymm4, ymmword ptr [rdi + 448]
+	vpxor ymm4, ymm4, ymmword ptr [rdi + 608]
+	vpxor ymm4, ymm4, ymmword ptr [rdi + 768] // C[0..4]
+LOCAL(sponge_keccakf1600_amd64_avx2_x4_absorb136_blocks_rounds_loop):
 
 	// ---- round 0 of the loop ----
 	// array -> scratch
-	vmovdqu ymm5, ymmword ptr [rdi]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 160]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 320]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 480]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 640]
-	vmovdqu ymm6, ymmword ptr [rdi + 32]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 192]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 352]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 512]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 672]
-	vmovdqu ymm7, ymmword ptr [rdi + 64]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 224]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 384]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 544]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 704]
-	vmovdqu ymm8, ymmword ptr [rdi + 96]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 256]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 416]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 576]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 736]
-	vmovdqu ymm9, ymmword ptr [rdi + 128]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 288]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 448]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 608]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 768] // C[0..4] in the B registers
-	vpsrlq ymm10, ymm6, 63
-	vpaddq ymm0, ymm6, ymm6
-	vpor ymm0, ymm0, ymm10
-	vpxor ymm0, ymm0, ymm9
-	vpsrlq ymm10, ymm7, 63
-	vpaddq ymm1, ymm7, ymm7
-	vpor ymm1, ymm1, ymm10
-	vpxor ymm1, ymm1, ymm5
-	vpsrlq ymm10, ymm8, 63
-	vpaddq ymm2, ymm8, ymm8
-	vpor ymm2, ymm2, ymm10
-	vpxor ymm2, ymm2, ymm6
-	vpsrlq ymm10, ymm9, 63
-	vpaddq ymm3, ymm9, ymm9
-	vpor ymm3, ymm3, ymm10
-	vpxor ymm3, ymm3, ymm7
-	vpsrlq ymm10, ymm5, 63
-	vpaddq ymm4, ymm5, ymm5
-	vpor ymm4, ymm4, ymm10
-	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	vpsrlq ymm15, ymm1, 63
+	vpaddq ymm5, ymm1, ymm1
+	vpor ymm5, ymm5, ymm15
+	vpxor ymm5, ymm5, ymm4
+	vpsrlq ymm15, ymm2, 63
+	vpaddq ymm6, ymm2, ymm2
+	vpor ymm6, ymm6, ymm15
+	vpxor ymm6, ymm6, ymm0
+	vpsrlq ymm15, ymm3, 63
+	vpaddq ymm7, ymm3, ymm3
+	vpor ymm7, ymm7, ymm15
+	vpxor ymm7, ymm7, ymm1
+	vpsrlq ymm15, ymm4, 63
+	vpaddq ymm8, ymm4, ymm4
+	vpor ymm8, ymm8, ymm15
+	vpxor ymm8, ymm8, ymm2
+	vpsrlq ymm15, ymm0, 63
+	vpaddq ymm9, ymm0, ymm0
+	vpor ymm9, ymm9, ymm15
+	vpxor ymm9, ymm9, ymm3                  // D[0..4] ready
 	// chi row 0 -> lanes 0..4
-	vpxor ymm5, ymm0, ymmword ptr [rdi]
-	vpxor ymm6, ymm1, ymmword ptr [rdi + 192]
-	vpsllq ymm10, ymm6, 44
-	vpsrlq ymm6, ymm6, 20
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm2, ymmword ptr [rdi + 384]
-	vpsllq ymm10, ymm7, 43
-	vpsrlq ymm7, ymm7, 21
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm3, ymmword ptr [rdi + 576]
-	vpsllq ymm10, ymm8, 21
-	vpsrlq ymm8, ymm8, 43
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm4, ymmword ptr [rdi + 768]
-	vpsllq ymm10, ymm9, 14
-	vpsrlq ymm9, ymm9, 50
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vpxor ymm11, ymm11, ymmword ptr [rax]   // iota
-	vmovdqu ymmword ptr [rsp], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 32], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 64], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 96], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 128], ymm11
+	vpxor ymm10, ymm5, ymmword ptr [rdi]
+	vpxor ymm11, ymm6, ymmword ptr [rdi + 192]
+	vpsllq ymm15, ymm11, 44
+	vpsrlq ymm11, ymm11, 20
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm7, ymmword ptr [rdi + 384]
+	vpsllq ymm15, ymm12, 43
+	vpsrlq ymm12, ymm12, 21
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm8, ymmword ptr [rdi + 576]
+	vpsllq ymm15, ymm13, 21
+	vpsrlq ymm13, ymm13, 43
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm9, ymmword ptr [rdi + 768]
+	vpsllq ymm15, ymm14, 14
+	vpsrlq ymm14, ymm14, 50
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm0, ymm11, ymm12
+	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymmword ptr [rax]     // iota
+	vmovdqu ymmword ptr [rsp], ymm0
+	vpandn ymm1, ymm12, ymm13
+	vpxor ymm1, ymm1, ymm11
+	vmovdqu ymmword ptr [rsp + 32], ymm1
+	vpandn ymm2, ymm13, ymm14
+	vpxor ymm2, ymm2, ymm12
+	vmovdqu ymmword ptr [rsp + 64], ymm2
+	vpandn ymm3, ymm14, ymm10
+	vpxor ymm3, ymm3, ymm13
+	vmovdqu ymmword ptr [rsp + 96], ymm3
+	vpandn ymm4, ymm10, ymm11
+	vpxor ymm4, ymm4, ymm14
+	vmovdqu ymmword ptr [rsp + 128], ymm4
 	// chi row 1 -> lanes 5..9
-	vpxor ymm5, ymm3, ymmword ptr [rdi + 96]
-	vpsllq ymm10, ymm5, 28
-	vpsrlq ymm5, ymm5, 36
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm4, ymmword ptr [rdi + 288]
-	vpsllq ymm10, ymm6, 20
-	vpsrlq ymm6, ymm6, 44
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm0, ymmword ptr [rdi + 320]
-	vpsllq ymm10, ymm7, 3
-	vpsrlq ymm7, ymm7, 61
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm1, ymmword ptr [rdi + 512]
-	vpsllq ymm10, ymm8, 45
-	vpsrlq ymm8, ymm8, 19
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm2, ymmword ptr [rdi + 704]
-	vpsllq ymm10, ymm9, 61
-	vpsrlq ymm9, ymm9, 3
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 160], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 192], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 224], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 256], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 288], ymm11
+	vpxor ymm10, ymm8, ymmword ptr [rdi + 96]
+	vpsllq ymm15, ymm10, 28
+	vpsrlq ymm10, ymm10, 36
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm9, ymmword ptr [rdi + 288]
+	vpsllq ymm15, ymm11, 20
+	vpsrlq ymm11, ymm11, 44
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm5, ymmword ptr [rdi + 320]
+	vpsllq ymm15, ymm12, 3
+	vpsrlq ymm12, ymm12, 61
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm6, ymmword ptr [rdi + 512]
+	vpsllq ymm15, ymm13, 45
+	vpsrlq ymm13, ymm13, 19
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm7, ymmword ptr [rdi + 704]
+	vpsllq ymm15, ymm14, 61
+	vpsrlq ymm14, ymm14, 3
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 160], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 192], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 224], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 256], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 288], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 2 -> lanes 10..14
-	vpxor ymm5, ymm1, ymmword ptr [rdi + 32]
-	vpsllq ymm10, ymm5, 1
-	vpsrlq ymm5, ymm5, 63
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm2, ymmword ptr [rdi + 224]
-	vpsllq ymm10, ymm6, 6
-	vpsrlq ymm6, ymm6, 58
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm3, ymmword ptr [rdi + 416]
-	vpsllq ymm10, ymm7, 25
-	vpsrlq ymm7, ymm7, 39
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm4, ymmword ptr [rdi + 608]
-	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
-	vpxor ymm9, ymm0, ymmword ptr [rdi + 640]
-	vpsllq ymm10, ymm9, 18
-	vpsrlq ymm9, ymm9, 46
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 320], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 352], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 384], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 416], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 448], ymm11
+	vpxor ymm10, ymm6, ymmword ptr [rdi + 32]
+	vpsllq ymm15, ymm10, 1
+	vpsrlq ymm10, ymm10, 63
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm7, ymmword ptr [rdi + 224]
+	vpsllq ymm15, ymm11, 6
+	vpsrlq ymm11, ymm11, 58
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm8, ymmword ptr [rdi + 416]
+	vpsllq ymm15, ymm12, 25
+	vpsrlq ymm12, ymm12, 39
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm9, ymmword ptr [rdi + 608]
+	vpshufb ymm13, ymm13, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm14, ymm5, ymmword ptr [rdi + 640]
+	vpsllq ymm15, ymm14, 18
+	vpsrlq ymm14, ymm14, 46
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 320], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 352], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 384], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 416], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 448], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 3 -> lanes 15..19
-	vpxor ymm5, ymm4, ymmword ptr [rdi + 128]
-	vpsllq ymm10, ymm5, 27
-	vpsrlq ymm5, ymm5, 37
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm0, ymmword ptr [rdi + 160]
-	vpsllq ymm10, ymm6, 36
-	vpsrlq ymm6, ymm6, 28
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm1, ymmword ptr [rdi + 352]
-	vpsllq ymm10, ymm7, 10
-	vpsrlq ymm7, ymm7, 54
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm2, ymmword ptr [rdi + 544]
-	vpsllq ymm10, ymm8, 15
-	vpsrlq ymm8, ymm8, 49
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm3, ymmword ptr [rdi + 736]
-	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 480], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 512], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 544], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 576], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 608], ymm11
+	vpxor ymm10, ymm9, ymmword ptr [rdi + 128]
+	vpsllq ymm15, ymm10, 27
+	vpsrlq ymm10, ymm10, 37
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm5, ymmword ptr [rdi + 160]
+	vpsllq ymm15, ymm11, 36
+	vpsrlq ymm11, ymm11, 28
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm6, ymmword ptr [rdi + 352]
+	vpsllq ymm15, ymm12, 10
+	vpsrlq ymm12, ymm12, 54
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm7, ymmword ptr [rdi + 544]
+	vpsllq ymm15, ymm13, 15
+	vpsrlq ymm13, ymm13, 49
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm8, ymmword ptr [rdi + 736]
+	vpshufb ymm14, ymm14, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 480], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 512], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 544], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 576], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 608], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 4 -> lanes 20..24
-	vpxor ymm5, ymm2, ymmword ptr [rdi + 64]
-	vpsllq ymm10, ymm5, 62
-	vpsrlq ymm5, ymm5, 2
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm3, ymmword ptr [rdi + 256]
-	vpsllq ymm10, ymm6, 55
-	vpsrlq ymm6, ymm6, 9
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm4, ymmword ptr [rdi + 448]
-	vpsllq ymm10, ymm7, 39
-	vpsrlq ymm7, ymm7, 25
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm0, ymmword ptr [rdi + 480]
-	vpsllq ymm10, ymm8, 41
-	vpsrlq ymm8, ymm8, 23
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm1, ymmword ptr [rdi + 672]
-	vpsllq ymm10, ymm9, 2
-	vpsrlq ymm9, ymm9, 62
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 640], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 672], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 704], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 736], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 768], ymm11
+	vpxor ymm10, ymm7, ymmword ptr [rdi + 64]
+	vpsllq ymm15, ymm10, 62
+	vpsrlq ymm10, ymm10, 2
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm8, ymmword ptr [rdi + 256]
+	vpsllq ymm15, ymm11, 55
+	vpsrlq ymm11, ymm11, 9
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm9, ymmword ptr [rdi + 448]
+	vpsllq ymm15, ymm12, 39
+	vpsrlq ymm12, ymm12, 25
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm5, ymmword ptr [rdi + 480]
+	vpsllq ymm15, ymm13, 41
+	vpsrlq ymm13, ymm13, 23
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm6, ymmword ptr [rdi + 672]
+	vpsllq ymm15, ymm14, 2
+	vpsrlq ymm14, ymm14, 62
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 640], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 672], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 704], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 736], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 768], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// ---- end of round ----
 
 	// ---- round 1 of the loop ----
 	// scratch -> array
-	vmovdqu ymm5, ymmword ptr [rsp]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 160]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 320]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 480]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 640]
-	vmovdqu ymm6, ymmword ptr [rsp + 32]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 192]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 352]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 512]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 672]
-	vmovdqu ymm7, ymmword ptr [rsp + 64]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 224]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 384]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 544]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 704]
-	vmovdqu ymm8, ymmword ptr [rsp + 96]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 256]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 416]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 576]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 736]
-	vmovdqu ymm9, ymmword ptr [rsp + 128]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 288]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 448]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 608]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 768] // C[0..4] in the B registers
-	vpsrlq ymm10, ymm6, 63
-	vpaddq ymm0, ymm6, ymm6
-	vpor ymm0, ymm0, ymm10
-	vpxor ymm0, ymm0, ymm9
-	vpsrlq ymm10, ymm7, 63
-	vpaddq ymm1, ymm7, ymm7
-	vpor ymm1, ymm1, ymm10
-	vpxor ymm1, ymm1, ymm5
-	vpsrlq ymm10, ymm8, 63
-	vpaddq ymm2, ymm8, ymm8
-	vpor ymm2, ymm2, ymm10
-	vpxor ymm2, ymm2, ymm6
-	vpsrlq ymm10, ymm9, 63
-	vpaddq ymm3, ymm9, ymm9
-	vpor ymm3, ymm3, ymm10
-	vpxor ymm3, ymm3, ymm7
-	vpsrlq ymm10, ymm5, 63
-	vpaddq ymm4, ymm5, ymm5
-	vpor ymm4, ymm4, ymm10
-	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	vpsrlq ymm15, ymm1, 63
+	vpaddq ymm5, ymm1, ymm1
+	vpor ymm5, ymm5, ymm15
+	vpxor ymm5, ymm5, ymm4
+	vpsrlq ymm15, ymm2, 63
+	vpaddq ymm6, ymm2, ymm2
+	vpor ymm6, ymm6, ymm15
+	vpxor ymm6, ymm6, ymm0
+	vpsrlq ymm15, ymm3, 63
+	vpaddq ymm7, ymm3, ymm3
+	vpor ymm7, ymm7, ymm15
+	vpxor ymm7, ymm7, ymm1
+	vpsrlq ymm15, ymm4, 63
+	vpaddq ymm8, ymm4, ymm4
+	vpor ymm8, ymm8, ymm15
+	vpxor ymm8, ymm8, ymm2
+	vpsrlq ymm15, ymm0, 63
+	vpaddq ymm9, ymm0, ymm0
+	vpor ymm9, ymm9, ymm15
+	vpxor ymm9, ymm9, ymm3                  // D[0..4] ready
 	// chi row 0 -> lanes 0..4
-	vpxor ymm5, ymm0, ymmword ptr [rsp]
-	vpxor ymm6, ymm1, ymmword ptr [rsp + 192]
-	vpsllq ymm10, ymm6, 44
-	vpsrlq ymm6, ymm6, 20
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm2, ymmword ptr [rsp + 384]
-	vpsllq ymm10, ymm7, 43
-	vpsrlq ymm7, ymm7, 21
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm3, ymmword ptr [rsp + 576]
-	vpsllq ymm10, ymm8, 21
-	vpsrlq ymm8, ymm8, 43
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm4, ymmword ptr [rsp + 768]
-	vpsllq ymm10, ymm9, 14
-	vpsrlq ymm9, ymm9, 50
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vpxor ymm11, ymm11, ymmword ptr [rax + 32] // iota
-	vmovdqu ymmword ptr [rdi], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 32], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 64], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 96], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 128], ymm11
+	vpxor ymm10, ymm5, ymmword ptr [rsp]
+	vpxor ymm11, ymm6, ymmword ptr [rsp + 192]
+	vpsllq ymm15, ymm11, 44
+	vpsrlq ymm11, ymm11, 20
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm7, ymmword ptr [rsp + 384]
+	vpsllq ymm15, ymm12, 43
+	vpsrlq ymm12, ymm12, 21
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm8, ymmword ptr [rsp + 576]
+	vpsllq ymm15, ymm13, 21
+	vpsrlq ymm13, ymm13, 43
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm9, ymmword ptr [rsp + 768]
+	vpsllq ymm15, ymm14, 14
+	vpsrlq ymm14, ymm14, 50
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm0, ymm11, ymm12
+	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymmword ptr [rax + 32] // iota
+	vmovdqu ymmword ptr [rdi], ymm0
+	vpandn ymm1, ymm12, ymm13
+	vpxor ymm1, ymm1, ymm11
+	vmovdqu ymmword ptr [rdi + 32], ymm1
+	vpandn ymm2, ymm13, ymm14
+	vpxor ymm2, ymm2, ymm12
+	vmovdqu ymmword ptr [rdi + 64], ymm2
+	vpandn ymm3, ymm14, ymm10
+	vpxor ymm3, ymm3, ymm13
+	vmovdqu ymmword ptr [rdi + 96], ymm3
+	vpandn ymm4, ymm10, ymm11
+	vpxor ymm4, ymm4, ymm14
+	vmovdqu ymmword ptr [rdi + 128], ymm4
 	// chi row 1 -> lanes 5..9
-	vpxor ymm5, ymm3, ymmword ptr [rsp + 96]
-	vpsllq ymm10, ymm5, 28
-	vpsrlq ymm5, ymm5, 36
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm4, ymmword ptr [rsp + 288]
-	vpsllq ymm10, ymm6, 20
-	vpsrlq ymm6, ymm6, 44
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm0, ymmword ptr [rsp + 320]
-	vpsllq ymm10, ymm7, 3
-	vpsrlq ymm7, ymm7, 61
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm1, ymmword ptr [rsp + 512]
-	vpsllq ymm10, ymm8, 45
-	vpsrlq ymm8, ymm8, 19
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm2, ymmword ptr [rsp + 704]
-	vpsllq ymm10, ymm9, 61
-	vpsrlq ymm9, ymm9, 3
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 160], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 192], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 224], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 256], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 288], ymm11
+	vpxor ymm10, ymm8, ymmword ptr [rsp + 96]
+	vpsllq ymm15, ymm10, 28
+	vpsrlq ymm10, ymm10, 36
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm9, ymmword ptr [rsp + 288]
+	vpsllq ymm15, ymm11, 20
+	vpsrlq ymm11, ymm11, 44
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm5, ymmword ptr [rsp + 320]
+	vpsllq ymm15, ymm12, 3
+	vpsrlq ymm12, ymm12, 61
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm6, ymmword ptr [rsp + 512]
+	vpsllq ymm15, ymm13, 45
+	vpsrlq ymm13, ymm13, 19
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm7, ymmword ptr [rsp + 704]
+	vpsllq ymm15, ymm14, 61
+	vpsrlq ymm14, ymm14, 3
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 160], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 192], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 224], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 256], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 288], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 2 -> lanes 10..14
-	vpxor ymm5, ymm1, ymmword ptr [rsp + 32]
-	vpsllq ymm10, ymm5, 1
-	vpsrlq ymm5, ymm5, 63
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm2, ymmword ptr [rsp + 224]
-	vpsllq ymm10, ymm6, 6
-	vpsrlq ymm6, ymm6, 58
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm3, ymmword ptr [rsp + 416]
-	vpsllq ymm10, ymm7, 25
-	vpsrlq ymm7, ymm7, 39
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm4, ymmword ptr [rsp + 608]
-	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
-	vpxor ymm9, ymm0, ymmword ptr [rsp + 640]
-	vpsllq ymm10, ymm9, 18
-	vpsrlq ymm9, ymm9, 46
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 320], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 352], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 384], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 416], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 448], ymm11
+	vpxor ymm10, ymm6, ymmword ptr [rsp + 32]
+	vpsllq ymm15, ymm10, 1
+	vpsrlq ymm10, ymm10, 63
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm7, ymmword ptr [rsp + 224]
+	vpsllq ymm15, ymm11, 6
+	vpsrlq ymm11, ymm11, 58
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm8, ymmword ptr [rsp + 416]
+	vpsllq ymm15, ymm12, 25
+	vpsrlq ymm12, ymm12, 39
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm9, ymmword ptr [rsp + 608]
+	vpshufb ymm13, ymm13, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm14, ymm5, ymmword ptr [rsp + 640]
+	vpsllq ymm15, ymm14, 18
+	vpsrlq ymm14, ymm14, 46
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 320], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 352], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 384], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 416], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 448], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 3 -> lanes 15..19
-	vpxor ymm5, ymm4, ymmword ptr [rsp + 128]
-	vpsllq ymm10, ymm5, 27
-	vpsrlq ymm5, ymm5, 37
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm0, ymmword ptr [rsp + 160]
-	vpsllq ymm10, ymm6, 36
-	vpsrlq ymm6, ymm6, 28
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm1, ymmword ptr [rsp + 352]
-	vpsllq ymm10, ymm7, 10
-	vpsrlq ymm7, ymm7, 54
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm2, ymmword ptr [rsp + 544]
-	vpsllq ymm10, ymm8, 15
-	vpsrlq ymm8, ymm8, 49
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm3, ymmword ptr [rsp + 736]
-	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 480], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 512], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 544], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 576], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 608], ymm11
+	vpxor ymm10, ymm9, ymmword ptr [rsp + 128]
+	vpsllq ymm15, ymm10, 27
+	vpsrlq ymm10, ymm10, 37
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm5, ymmword ptr [rsp + 160]
+	vpsllq ymm15, ymm11, 36
+	vpsrlq ymm11, ymm11, 28
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm6, ymmword ptr [rsp + 352]
+	vpsllq ymm15, ymm12, 10
+	vpsrlq ymm12, ymm12, 54
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm7, ymmword ptr [rsp + 544]
+	vpsllq ymm15, ymm13, 15
+	vpsrlq ymm13, ymm13, 49
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm8, ymmword ptr [rsp + 736]
+	vpshufb ymm14, ymm14, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 480], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 512], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 544], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 576], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 608], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 4 -> lanes 20..24
-	vpxor ymm5, ymm2, ymmword ptr [rsp + 64]
-	vpsllq ymm10, ymm5, 62
-	vpsrlq ymm5, ymm5, 2
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm3, ymmword ptr [rsp + 256]
-	vpsllq ymm10, ymm6, 55
-	vpsrlq ymm6, ymm6, 9
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm4, ymmword ptr [rsp + 448]
-	vpsllq ymm10, ymm7, 39
-	vpsrlq ymm7, ymm7, 25
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm0, ymmword ptr [rsp + 480]
-	vpsllq ymm10, ymm8, 41
-	vpsrlq ymm8, ymm8, 23
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm1, ymmword ptr [rsp + 672]
-	vpsllq ymm10, ymm9, 2
-	vpsrlq ymm9, ymm9, 62
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 640], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 672], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 704], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 736], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 768], ymm11
+	vpxor ymm10, ymm7, ymmword ptr [rsp + 64]
+	vpsllq ymm15, ymm10, 62
+	vpsrlq ymm10, ymm10, 2
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm8, ymmword ptr [rsp + 256]
+	vpsllq ymm15, ymm11, 55
+	vpsrlq ymm11, ymm11, 9
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm9, ymmword ptr [rsp + 448]
+	vpsllq ymm15, ymm12, 39
+	vpsrlq ymm12, ymm12, 25
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm5, ymmword ptr [rsp + 480]
+	vpsllq ymm15, ymm13, 41
+	vpsrlq ymm13, ymm13, 23
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm6, ymmword ptr [rsp + 672]
+	vpsllq ymm15, ymm14, 2
+	vpsrlq ymm14, ymm14, 62
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 640], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 672], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 704], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 736], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 768], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// ---- end of round ----
 
 	// ---- round 2 of the loop ----
 	// array -> scratch
-	vmovdqu ymm5, ymmword ptr [rdi]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 160]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 320]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 480]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 640]
-	vmovdqu ymm6, ymmword ptr [rdi + 32]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 192]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 352]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 512]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 672]
-	vmovdqu ymm7, ymmword ptr [rdi + 64]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 224]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 384]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 544]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 704]
-	vmovdqu ymm8, ymmword ptr [rdi + 96]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 256]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 416]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 576]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 736]
-	vmovdqu ymm9, ymmword ptr [rdi + 128]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 288]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 448]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 608]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 768] // C[0..4] in the B registers
-	vpsrlq ymm10, ymm6, 63
-	vpaddq ymm0, ymm6, ymm6
-	vpor ymm0, ymm0, ymm10
-	vpxor ymm0, ymm0, ymm9
-	vpsrlq ymm10, ymm7, 63
-	vpaddq ymm1, ymm7, ymm7
-	vpor ymm1, ymm1, ymm10
-	vpxor ymm1, ymm1, ymm5
-	vpsrlq ymm10, ymm8, 63
-	vpaddq ymm2, ymm8, ymm8
-	vpor ymm2, ymm2, ymm10
-	vpxor ymm2, ymm2, ymm6
-	vpsrlq ymm10, ymm9, 63
-	vpaddq ymm3, ymm9, ymm9
-	vpor ymm3, ymm3, ymm10
-	vpxor ymm3, ymm3, ymm7
-	vpsrlq ymm10, ymm5, 63
-	vpaddq ymm4, ymm5, ymm5
-	vpor ymm4, ymm4, ymm10
-	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	vpsrlq ymm15, ymm1, 63
+	vpaddq ymm5, ymm1, ymm1
+	vpor ymm5, ymm5, ymm15
+	vpxor ymm5, ymm5, ymm4
+	vpsrlq ymm15, ymm2, 63
+	vpaddq ymm6, ymm2, ymm2
+	vpor ymm6, ymm6, ymm15
+	vpxor ymm6, ymm6, ymm0
+	vpsrlq ymm15, ymm3, 63
+	vpaddq ymm7, ymm3, ymm3
+	vpor ymm7, ymm7, ymm15
+	vpxor ymm7, ymm7, ymm1
+	vpsrlq ymm15, ymm4, 63
+	vpaddq ymm8, ymm4, ymm4
+	vpor ymm8, ymm8, ymm15
+	vpxor ymm8, ymm8, ymm2
+	vpsrlq ymm15, ymm0, 63
+	vpaddq ymm9, ymm0, ymm0
+	vpor ymm9, ymm9, ymm15
+	vpxor ymm9, ymm9, ymm3                  // D[0..4] ready
 	// chi row 0 -> lanes 0..4
-	vpxor ymm5, ymm0, ymmword ptr [rdi]
-	vpxor ymm6, ymm1, ymmword ptr [rdi + 192]
-	vpsllq ymm10, ymm6, 44
-	vpsrlq ymm6, ymm6, 20
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm2, ymmword ptr [rdi + 384]
-	vpsllq ymm10, ymm7, 43
-	vpsrlq ymm7, ymm7, 21
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm3, ymmword ptr [rdi + 576]
-	vpsllq ymm10, ymm8, 21
-	vpsrlq ymm8, ymm8, 43
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm4, ymmword ptr [rdi + 768]
-	vpsllq ymm10, ymm9, 14
-	vpsrlq ymm9, ymm9, 50
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vpxor ymm11, ymm11, ymmword ptr [rax + 64] // iota
-	vmovdqu ymmword ptr [rsp], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 32], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 64], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 96], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 128], ymm11
+	vpxor ymm10, ymm5, ymmword ptr [rdi]
+	vpxor ymm11, ymm6, ymmword ptr [rdi + 192]
+	vpsllq ymm15, ymm11, 44
+	vpsrlq ymm11, ymm11, 20
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm7, ymmword ptr [rdi + 384]
+	vpsllq ymm15, ymm12, 43
+	vpsrlq ymm12, ymm12, 21
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm8, ymmword ptr [rdi + 576]
+	vpsllq ymm15, ymm13, 21
+	vpsrlq ymm13, ymm13, 43
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm9, ymmword ptr [rdi + 768]
+	vpsllq ymm15, ymm14, 14
+	vpsrlq ymm14, ymm14, 50
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm0, ymm11, ymm12
+	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymmword ptr [rax + 64] // iota
+	vmovdqu ymmword ptr [rsp], ymm0
+	vpandn ymm1, ymm12, ymm13
+	vpxor ymm1, ymm1, ymm11
+	vmovdqu ymmword ptr [rsp + 32], ymm1
+	vpandn ymm2, ymm13, ymm14
+	vpxor ymm2, ymm2, ymm12
+	vmovdqu ymmword ptr [rsp + 64], ymm2
+	vpandn ymm3, ymm14, ymm10
+	vpxor ymm3, ymm3, ymm13
+	vmovdqu ymmword ptr [rsp + 96], ymm3
+	vpandn ymm4, ymm10, ymm11
+	vpxor ymm4, ymm4, ymm14
+	vmovdqu ymmword ptr [rsp + 128], ymm4
 	// chi row 1 -> lanes 5..9
-	vpxor ymm5, ymm3, ymmword ptr [rdi + 96]
-	vpsllq ymm10, ymm5, 28
-	vpsrlq ymm5, ymm5, 36
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm4, ymmword ptr [rdi + 288]
-	vpsllq ymm10, ymm6, 20
-	vpsrlq ymm6, ymm6, 44
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm0, ymmword ptr [rdi + 320]
-	vpsllq ymm10, ymm7, 3
-	vpsrlq ymm7, ymm7, 61
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm1, ymmword ptr [rdi + 512]
-	vpsllq ymm10, ymm8, 45
-	vpsrlq ymm8, ymm8, 19
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm2, ymmword ptr [rdi + 704]
-	vpsllq ymm10, ymm9, 61
-	vpsrlq ymm9, ymm9, 3
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 160], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 192], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 224], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 256], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 288], ymm11
+	vpxor ymm10, ymm8, ymmword ptr [rdi + 96]
+	vpsllq ymm15, ymm10, 28
+	vpsrlq ymm10, ymm10, 36
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm9, ymmword ptr [rdi + 288]
+	vpsllq ymm15, ymm11, 20
+	vpsrlq ymm11, ymm11, 44
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm5, ymmword ptr [rdi + 320]
+	vpsllq ymm15, ymm12, 3
+	vpsrlq ymm12, ymm12, 61
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm6, ymmword ptr [rdi + 512]
+	vpsllq ymm15, ymm13, 45
+	vpsrlq ymm13, ymm13, 19
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm7, ymmword ptr [rdi + 704]
+	vpsllq ymm15, ymm14, 61
+	vpsrlq ymm14, ymm14, 3
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 160], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 192], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 224], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 256], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 288], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 2 -> lanes 10..14
-	vpxor ymm5, ymm1, ymmword ptr [rdi + 32]
-	vpsllq ymm10, ymm5, 1
-	vpsrlq ymm5, ymm5, 63
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm2, ymmword ptr [rdi + 224]
-	vpsllq ymm10, ymm6, 6
-	vpsrlq ymm6, ymm6, 58
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm3, ymmword ptr [rdi + 416]
-	vpsllq ymm10, ymm7, 25
-	vpsrlq ymm7, ymm7, 39
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm4, ymmword ptr [rdi + 608]
-	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
-	vpxor ymm9, ymm0, ymmword ptr [rdi + 640]
-	vpsllq ymm10, ymm9, 18
-	vpsrlq ymm9, ymm9, 46
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 320], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 352], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 384], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 416], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 448], ymm11
+	vpxor ymm10, ymm6, ymmword ptr [rdi + 32]
+	vpsllq ymm15, ymm10, 1
+	vpsrlq ymm10, ymm10, 63
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm7, ymmword ptr [rdi + 224]
+	vpsllq ymm15, ymm11, 6
+	vpsrlq ymm11, ymm11, 58
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm8, ymmword ptr [rdi + 416]
+	vpsllq ymm15, ymm12, 25
+	vpsrlq ymm12, ymm12, 39
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm9, ymmword ptr [rdi + 608]
+	vpshufb ymm13, ymm13, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm14, ymm5, ymmword ptr [rdi + 640]
+	vpsllq ymm15, ymm14, 18
+	vpsrlq ymm14, ymm14, 46
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 320], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 352], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 384], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 416], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 448], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 3 -> lanes 15..19
-	vpxor ymm5, ymm4, ymmword ptr [rdi + 128]
-	vpsllq ymm10, ymm5, 27
-	vpsrlq ymm5, ymm5, 37
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm0, ymmword ptr [rdi + 160]
-	vpsllq ymm10, ymm6, 36
-	vpsrlq ymm6, ymm6, 28
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm1, ymmword ptr [rdi + 352]
-	vpsllq ymm10, ymm7, 10
-	vpsrlq ymm7, ymm7, 54
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm2, ymmword ptr [rdi + 544]
-	vpsllq ymm10, ymm8, 15
-	vpsrlq ymm8, ymm8, 49
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm3, ymmword ptr [rdi + 736]
-	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 480], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 512], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 544], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 576], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 608], ymm11
+	vpxor ymm10, ymm9, ymmword ptr [rdi + 128]
+	vpsllq ymm15, ymm10, 27
+	vpsrlq ymm10, ymm10, 37
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm5, ymmword ptr [rdi + 160]
+	vpsllq ymm15, ymm11, 36
+	vpsrlq ymm11, ymm11, 28
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm6, ymmword ptr [rdi + 352]
+	vpsllq ymm15, ymm12, 10
+	vpsrlq ymm12, ymm12, 54
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm7, ymmword ptr [rdi + 544]
+	vpsllq ymm15, ymm13, 15
+	vpsrlq ymm13, ymm13, 49
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm8, ymmword ptr [rdi + 736]
+	vpshufb ymm14, ymm14, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 480], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 512], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 544], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 576], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 608], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 4 -> lanes 20..24
-	vpxor ymm5, ymm2, ymmword ptr [rdi + 64]
-	vpsllq ymm10, ymm5, 62
-	vpsrlq ymm5, ymm5, 2
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm3, ymmword ptr [rdi + 256]
-	vpsllq ymm10, ymm6, 55
-	vpsrlq ymm6, ymm6, 9
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm4, ymmword ptr [rdi + 448]
-	vpsllq ymm10, ymm7, 39
-	vpsrlq ymm7, ymm7, 25
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm0, ymmword ptr [rdi + 480]
-	vpsllq ymm10, ymm8, 41
-	vpsrlq ymm8, ymm8, 23
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm1, ymmword ptr [rdi + 672]
-	vpsllq ymm10, ymm9, 2
-	vpsrlq ymm9, ymm9, 62
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 640], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 672], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 704], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 736], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 768], ymm11
+	vpxor ymm10, ymm7, ymmword ptr [rdi + 64]
+	vpsllq ymm15, ymm10, 62
+	vpsrlq ymm10, ymm10, 2
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm8, ymmword ptr [rdi + 256]
+	vpsllq ymm15, ymm11, 55
+	vpsrlq ymm11, ymm11, 9
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm9, ymmword ptr [rdi + 448]
+	vpsllq ymm15, ymm12, 39
+	vpsrlq ymm12, ymm12, 25
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm5, ymmword ptr [rdi + 480]
+	vpsllq ymm15, ymm13, 41
+	vpsrlq ymm13, ymm13, 23
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm6, ymmword ptr [rdi + 672]
+	vpsllq ymm15, ymm14, 2
+	vpsrlq ymm14, ymm14, 62
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 640], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 672], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 704], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 736], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 768], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// ---- end of round ----
 
 	// ---- round 3 of the loop ----
 	// scratch -> array
-	vmovdqu ymm5, ymmword ptr [rsp]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 160]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 320]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 480]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 640]
-	vmovdqu ymm6, ymmword ptr [rsp + 32]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 192]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 352]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 512]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 672]
-	vmovdqu ymm7, ymmword ptr [rsp + 64]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 224]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 384]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 544]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 704]
-	vmovdqu ymm8, ymmword ptr [rsp + 96]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 256]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 416]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 576]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 736]
-	vmovdqu ymm9, ymmword ptr [rsp + 128]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 288]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 448]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 608]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 768] // C[0..4] in the B registers
-	vpsrlq ymm10, ymm6, 63
-	vpaddq ymm0, ymm6, ymm6
-	vpor ymm0, ymm0, ymm10
-	vpxor ymm0, ymm0, ymm9
-	vpsrlq ymm10, ymm7, 63
-	vpaddq ymm1, ymm7, ymm7
-	vpor ymm1, ymm1, ymm10
-	vpxor ymm1, ymm1, ymm5
-	vpsrlq ymm10, ymm8, 63
-	vpaddq ymm2, ymm8, ymm8
-	vpor ymm2, ymm2, ymm10
-	vpxor ymm2, ymm2, ymm6
-	vpsrlq ymm10, ymm9, 63
-	vpaddq ymm3, ymm9, ymm9
-	vpor ymm3, ymm3, ymm10
-	vpxor ymm3, ymm3, ymm7
-	vpsrlq ymm10, ymm5, 63
-	vpaddq ymm4, ymm5, ymm5
-	vpor ymm4, ymm4, ymm10
-	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	vpsrlq ymm15, ymm1, 63
+	vpaddq ymm5, ymm1, ymm1
+	vpor ymm5, ymm5, ymm15
+	vpxor ymm5, ymm5, ymm4
+	vpsrlq ymm15, ymm2, 63
+	vpaddq ymm6, ymm2, ymm2
+	vpor ymm6, ymm6, ymm15
+	vpxor ymm6, ymm6, ymm0
+	vpsrlq ymm15, ymm3, 63
+	vpaddq ymm7, ymm3, ymm3
+	vpor ymm7, ymm7, ymm15
+	vpxor ymm7, ymm7, ymm1
+	vpsrlq ymm15, ymm4, 63
+	vpaddq ymm8, ymm4, ymm4
+	vpor ymm8, ymm8, ymm15
+	vpxor ymm8, ymm8, ymm2
+	vpsrlq ymm15, ymm0, 63
+	vpaddq ymm9, ymm0, ymm0
+	vpor ymm9, ymm9, ymm15
+	vpxor ymm9, ymm9, ymm3                  // D[0..4] ready
 	// chi row 0 -> lanes 0..4
-	vpxor ymm5, ymm0, ymmword ptr [rsp]
-	vpxor ymm6, ymm1, ymmword ptr [rsp + 192]
-	vpsllq ymm10, ymm6, 44
-	vpsrlq ymm6, ymm6, 20
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm2, ymmword ptr [rsp + 384]
-	vpsllq ymm10, ymm7, 43
-	vpsrlq ymm7, ymm7, 21
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm3, ymmword ptr [rsp + 576]
-	vpsllq ymm10, ymm8, 21
-	vpsrlq ymm8, ymm8, 43
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm4, ymmword ptr [rsp + 768]
-	vpsllq ymm10, ymm9, 14
-	vpsrlq ymm9, ymm9, 50
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vpxor ymm11, ymm11, ymmword ptr [rax + 96] // iota
-	vmovdqu ymmword ptr [rdi], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 32], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 64], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 96], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 128], ymm11
+	vpxor ymm10, ymm5, ymmword ptr [rsp]
+	vpxor ymm11, ymm6, ymmword ptr [rsp + 192]
+	vpsllq ymm15, ymm11, 44
+	vpsrlq ymm11, ymm11, 20
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm7, ymmword ptr [rsp + 384]
+	vpsllq ymm15, ymm12, 43
+	vpsrlq ymm12, ymm12, 21
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm8, ymmword ptr [rsp + 576]
+	vpsllq ymm15, ymm13, 21
+	vpsrlq ymm13, ymm13, 43
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm9, ymmword ptr [rsp + 768]
+	vpsllq ymm15, ymm14, 14
+	vpsrlq ymm14, ymm14, 50
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm0, ymm11, ymm12
+	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymmword ptr [rax + 96] // iota
+	vmovdqu ymmword ptr [rdi], ymm0
+	vpandn ymm1, ymm12, ymm13
+	vpxor ymm1, ymm1, ymm11
+	vmovdqu ymmword ptr [rdi + 32], ymm1
+	vpandn ymm2, ymm13, ymm14
+	vpxor ymm2, ymm2, ymm12
+	vmovdqu ymmword ptr [rdi + 64], ymm2
+	vpandn ymm3, ymm14, ymm10
+	vpxor ymm3, ymm3, ymm13
+	vmovdqu ymmword ptr [rdi + 96], ymm3
+	vpandn ymm4, ymm10, ymm11
+	vpxor ymm4, ymm4, ymm14
+	vmovdqu ymmword ptr [rdi + 128], ymm4
 	// chi row 1 -> lanes 5..9
-	vpxor ymm5, ymm3, ymmword ptr [rsp + 96]
-	vpsllq ymm10, ymm5, 28
-	vpsrlq ymm5, ymm5, 36
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm4, ymmword ptr [rsp + 288]
-	vpsllq ymm10, ymm6, 20
-	vpsrlq ymm6, ymm6, 44
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm0, ymmword ptr [rsp + 320]
-	vpsllq ymm10, ymm7, 3
-	vpsrlq ymm7, ymm7, 61
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm1, ymmword ptr [rsp + 512]
-	vpsllq ymm10, ymm8, 45
-	vpsrlq ymm8, ymm8, 19
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm2, ymmword ptr [rsp + 704]
-	vpsllq ymm10, ymm9, 61
-	vpsrlq ymm9, ymm9, 3
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 160], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 192], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 224], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 256], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 288], ymm11
+	vpxor ymm10, ymm8, ymmword ptr [rsp + 96]
+	vpsllq ymm15, ymm10, 28
+	vpsrlq ymm10, ymm10, 36
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm9, ymmword ptr [rsp + 288]
+	vpsllq ymm15, ymm11, 20
+	vpsrlq ymm11, ymm11, 44
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm5, ymmword ptr [rsp + 320]
+	vpsllq ymm15, ymm12, 3
+	vpsrlq ymm12, ymm12, 61
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm6, ymmword ptr [rsp + 512]
+	vpsllq ymm15, ymm13, 45
+	vpsrlq ymm13, ymm13, 19
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm7, ymmword ptr [rsp + 704]
+	vpsllq ymm15, ymm14, 61
+	vpsrlq ymm14, ymm14, 3
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 160], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 192], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 224], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 256], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 288], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 2 -> lanes 10..14
-	vpxor ymm5, ymm1, ymmword ptr [rsp + 32]
-	vpsllq ymm10, ymm5, 1
-	vpsrlq ymm5, ymm5, 63
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm2, ymmword ptr [rsp + 224]
-	vpsllq ymm10, ymm6, 6
-	vpsrlq ymm6, ymm6, 58
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm3, ymmword ptr [rsp + 416]
-	vpsllq ymm10, ymm7, 25
-	vpsrlq ymm7, ymm7, 39
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm4, ymmword ptr [rsp + 608]
-	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
-	vpxor ymm9, ymm0, ymmword ptr [rsp + 640]
-	vpsllq ymm10, ymm9, 18
-	vpsrlq ymm9, ymm9, 46
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 320], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 352], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 384], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 416], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 448], ymm11
+	vpxor ymm10, ymm6, ymmword ptr [rsp + 32]
+	vpsllq ymm15, ymm10, 1
+	vpsrlq ymm10, ymm10, 63
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm7, ymmword ptr [rsp + 224]
+	vpsllq ymm15, ymm11, 6
+	vpsrlq ymm11, ymm11, 58
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm8, ymmword ptr [rsp + 416]
+	vpsllq ymm15, ymm12, 25
+	vpsrlq ymm12, ymm12, 39
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm9, ymmword ptr [rsp + 608]
+	vpshufb ymm13, ymm13, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm14, ymm5, ymmword ptr [rsp + 640]
+	vpsllq ymm15, ymm14, 18
+	vpsrlq ymm14, ymm14, 46
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 320], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 352], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 384], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 416], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 448], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 3 -> lanes 15..19
-	vpxor ymm5, ymm4, ymmword ptr [rsp + 128]
-	vpsllq ymm10, ymm5, 27
-	vpsrlq ymm5, ymm5, 37
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm0, ymmword ptr [rsp + 160]
-	vpsllq ymm10, ymm6, 36
-	vpsrlq ymm6, ymm6, 28
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm1, ymmword ptr [rsp + 352]
-	vpsllq ymm10, ymm7, 10
-	vpsrlq ymm7, ymm7, 54
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm2, ymmword ptr [rsp + 544]
-	vpsllq ymm10, ymm8, 15
-	vpsrlq ymm8, ymm8, 49
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm3, ymmword ptr [rsp + 736]
-	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 480], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 512], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 544], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 576], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 608], ymm11
+	vpxor ymm10, ymm9, ymmword ptr [rsp + 128]
+	vpsllq ymm15, ymm10, 27
+	vpsrlq ymm10, ymm10, 37
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm5, ymmword ptr [rsp + 160]
+	vpsllq ymm15, ymm11, 36
+	vpsrlq ymm11, ymm11, 28
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm6, ymmword ptr [rsp + 352]
+	vpsllq ymm15, ymm12, 10
+	vpsrlq ymm12, ymm12, 54
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm7, ymmword ptr [rsp + 544]
+	vpsllq ymm15, ymm13, 15
+	vpsrlq ymm13, ymm13, 49
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm8, ymmword ptr [rsp + 736]
+	vpshufb ymm14, ymm14, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 480], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 512], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 544], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 576], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 608], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 4 -> lanes 20..24
-	vpxor ymm5, ymm2, ymmword ptr [rsp + 64]
-	vpsllq ymm10, ymm5, 62
-	vpsrlq ymm5, ymm5, 2
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm3, ymmword ptr [rsp + 256]
-	vpsllq ymm10, ymm6, 55
-	vpsrlq ymm6, ymm6, 9
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm4, ymmword ptr [rsp + 448]
-	vpsllq ymm10, ymm7, 39
-	vpsrlq ymm7, ymm7, 25
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm0, ymmword ptr [rsp + 480]
-	vpsllq ymm10, ymm8, 41
-	vpsrlq ymm8, ymm8, 23
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm1, ymmword ptr [rsp + 672]
-	vpsllq ymm10, ymm9, 2
-	vpsrlq ymm9, ymm9, 62
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 640], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 672], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 704], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 736], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 768], ymm11
+	vpxor ymm10, ymm7, ymmword ptr [rsp + 64]
+	vpsllq ymm15, ymm10, 62
+	vpsrlq ymm10, ymm10, 2
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm8, ymmword ptr [rsp + 256]
+	vpsllq ymm15, ymm11, 55
+	vpsrlq ymm11, ymm11, 9
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm9, ymmword ptr [rsp + 448]
+	vpsllq ymm15, ymm12, 39
+	vpsrlq ymm12, ymm12, 25
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm5, ymmword ptr [rsp + 480]
+	vpsllq ymm15, ymm13, 41
+	vpsrlq ymm13, ymm13, 23
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm6, ymmword ptr [rsp + 672]
+	vpsllq ymm15, ymm14, 2
+	vpsrlq ymm14, ymm14, 62
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 640], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 672], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 704], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 736], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 768], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// next four rounds, until the last round constant is done
 	add rax, 128
 	lea rcx, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants) + 768]
 	cmp rax, rcx
-	jne LOCAL(sponge_keccakf1600_amd64_avx2_x4_absorb136_blocks_rounds)
+	jne LOCAL(sponge_keccakf1600_amd64_avx2_x4_absorb136_blocks_rounds_loop)
 	// ---- end of round ----
 	// every state's next block
 	add r8, 136
@@ -2909,32 +2932,32 @@ LOCAL(sponge_keccakf1600_amd64_avx2_x4_absorb136_blocks_done):
 
 	// The last round wrote the caller's array: zero the scratch state, clear the
 	// vector registers, drop the frame.
-	vpxor ymm11, ymm11, ymm11
-	vmovdqu ymmword ptr [rsp], ymm11
-	vmovdqu ymmword ptr [rsp + 32], ymm11
-	vmovdqu ymmword ptr [rsp + 64], ymm11
-	vmovdqu ymmword ptr [rsp + 96], ymm11
-	vmovdqu ymmword ptr [rsp + 128], ymm11
-	vmovdqu ymmword ptr [rsp + 160], ymm11
-	vmovdqu ymmword ptr [rsp + 192], ymm11
-	vmovdqu ymmword ptr [rsp + 224], ymm11
-	vmovdqu ymmword ptr [rsp + 256], ymm11
-	vmovdqu ymmword ptr [rsp + 288], ymm11
-	vmovdqu ymmword ptr [rsp + 320], ymm11
-	vmovdqu ymmword ptr [rsp + 352], ymm11
-	vmovdqu ymmword ptr [rsp + 384], ymm11
-	vmovdqu ymmword ptr [rsp + 416], ymm11
-	vmovdqu ymmword ptr [rsp + 448], ymm11
-	vmovdqu ymmword ptr [rsp + 480], ymm11
-	vmovdqu ymmword ptr [rsp + 512], ymm11
-	vmovdqu ymmword ptr [rsp + 544], ymm11
-	vmovdqu ymmword ptr [rsp + 576], ymm11
-	vmovdqu ymmword ptr [rsp + 608], ymm11
-	vmovdqu ymmword ptr [rsp + 640], ymm11
-	vmovdqu ymmword ptr [rsp + 672], ymm11
-	vmovdqu ymmword ptr [rsp + 704], ymm11
-	vmovdqu ymmword ptr [rsp + 736], ymm11
-	vmovdqu ymmword ptr [rsp + 768], ymm11
+	vpxor ymm15, ymm15, ymm15
+	vmovdqu ymmword ptr [rsp], ymm15
+	vmovdqu ymmword ptr [rsp + 32], ymm15
+	vmovdqu ymmword ptr [rsp + 64], ymm15
+	vmovdqu ymmword ptr [rsp + 96], ymm15
+	vmovdqu ymmword ptr [rsp + 128], ymm15
+	vmovdqu ymmword ptr [rsp + 160], ymm15
+	vmovdqu ymmword ptr [rsp + 192], ymm15
+	vmovdqu ymmword ptr [rsp + 224], ymm15
+	vmovdqu ymmword ptr [rsp + 256], ymm15
+	vmovdqu ymmword ptr [rsp + 288], ymm15
+	vmovdqu ymmword ptr [rsp + 320], ymm15
+	vmovdqu ymmword ptr [rsp + 352], ymm15
+	vmovdqu ymmword ptr [rsp + 384], ymm15
+	vmovdqu ymmword ptr [rsp + 416], ymm15
+	vmovdqu ymmword ptr [rsp + 448], ymm15
+	vmovdqu ymmword ptr [rsp + 480], ymm15
+	vmovdqu ymmword ptr [rsp + 512], ymm15
+	vmovdqu ymmword ptr [rsp + 544], ymm15
+	vmovdqu ymmword ptr [rsp + 576], ymm15
+	vmovdqu ymmword ptr [rsp + 608], ymm15
+	vmovdqu ymmword ptr [rsp + 640], ymm15
+	vmovdqu ymmword ptr [rsp + 672], ymm15
+	vmovdqu ymmword ptr [rsp + 704], ymm15
+	vmovdqu ymmword ptr [rsp + 736], ymm15
+	vmovdqu ymmword ptr [rsp + 768], ymm15
 	vzeroall
 	// No lane stays in a register: clear the caller-saved ones written.
 	xor eax, eax
@@ -3138,902 +3161,908 @@ LOCAL(sponge_keccakf1600_amd64_avx2_x4_absorb168_blocks_block):
 	vmovdqu ymmword ptr [rdi + 640], ymm12
 	lea rax, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants)]
 LOCAL(sponge_keccakf1600_amd64_avx2_x4_absorb168_blocks_rounds):
+	vmovdqu ymm0, ymmword ptr [rdi]
+	vpxor ymm0, ymm0, ymmword ptr [rdi + 160]
+	vpxor ymm0, ymm0, ymmword ptr [rdi + 320]
+	vpxor ymm0, ymm0, ymmword ptr [rdi + 480]
+	vpxor ymm0, ymm0, ymmword ptr [rdi + 640]
+	vmovdqu ymm1, ymmword ptr [rdi + 32]
+	vpxor ymm1, ymm1, ymmword ptr [rdi + 192]
+	vpxor ymm1, ymm1, ymmword ptr [rdi + 352]
+	vpxor ymm1, ymm1, ymmword ptr [rdi + 512]
+	vpxor ymm1, ymm1, ymmword ptr [rdi + 672]
+	vmovdqu ymm2, ymmword ptr [rdi + 64]
+	vpxor ymm2, ymm2, ymmword ptr [rdi + 224]
+	vpxor ymm2, ymm2, ymmword ptr [rdi + 384]
+	vpxor ymm2, ymm2, ymmword ptr [rdi + 544]
+	vpxor ymm2, ymm2, ymmword ptr [rdi + 704]
+	vmovdqu ymm3, ymmword ptr [rdi + 96]
+	vpxor ymm3, ymm3, ymmword ptr [rdi + 256]
+	vpxor ymm3, ymm3, ymmword ptr [rdi + 416]
+	vpxor ymm3, ymm3, ymmword ptr [rdi + 576]
+	vpxor ymm3, ymm3, ymmword ptr [rdi + 736]
+	vmovdqu ymm4, ymmword ptr [rdi + 128]
+	vpxor ymm4, ymm4, ymmword ptr [rdi + 288]
+	vpxor ymm4, ymm4, ymmword ptr [rdi + 448]
+	vpxor ymm4, ymm4, ymmword ptr [rdi + 608]
+	vpxor ymm4, ymm4, ymmword ptr [rdi + 768] // C[0..4]
+LOCAL(sponge_keccakf1600_amd64_avx2_x4_absorb168_blocks_rounds_loop):
 
 	// ---- round 0 of the loop ----
 	// array -> scratch
-	vmovdqu ymm5, ymmword ptr [rdi]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 160]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 320]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 480]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 640]
-	vmovdqu ymm6, ymmword ptr [rdi + 32]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 192]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 352]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 512]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 672]
-	vmovdqu ymm7, ymmword ptr [rdi + 64]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 224]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 384]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 544]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 704]
-	vmovdqu ymm8, ymmword ptr [rdi + 96]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 256]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 416]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 576]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 736]
-	vmovdqu ymm9, ymmword ptr [rdi + 128]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 288]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 448]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 608]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 768] // C[0..4] in the B registers
-	vpsrlq ymm10, ymm6, 63
-	vpaddq ymm0, ymm6, ymm6
-	vpor ymm0, ymm0, ymm10
-	vpxor ymm0, ymm0, ymm9
-	vpsrlq ymm10, ymm7, 63
-	vpaddq ymm1, ymm7, ymm7
-	vpor ymm1, ymm1, ymm10
-	vpxor ymm1, ymm1, ymm5
-	vpsrlq ymm10, ymm8, 63
-	vpaddq ymm2, ymm8, ymm8
-	vpor ymm2, ymm2, ymm10
-	vpxor ymm2, ymm2, ymm6
-	vpsrlq ymm10, ymm9, 63
-	vpaddq ymm3, ymm9, ymm9
-	vpor ymm3, ymm3, ymm10
-	vpxor ymm3, ymm3, ymm7
-	vpsrlq ymm10, ymm5, 63
-	vpaddq ymm4, ymm5, ymm5
-	vpor ymm4, ymm4, ymm10
-	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	vpsrlq ymm15, ymm1, 63
+	vpaddq ymm5, ymm1, ymm1
+	vpor ymm5, ymm5, ymm15
+	vpxor ymm5, ymm5, ymm4
+	vpsrlq ymm15, ymm2, 63
+	vpaddq ymm6, ymm2, ymm2
+	vpor ymm6, ymm6, ymm15
+	vpxor ymm6, ymm6, ymm0
+	vpsrlq ymm15, ymm3, 63
+	vpaddq ymm7, ymm3, ymm3
+	vpor ymm7, ymm7, ymm15
+	vpxor ymm7, ymm7, ymm1
+	vpsrlq ymm15, ymm4, 63
+	vpaddq ymm8, ymm4, ymm4
+	vpor ymm8, ymm8, ymm15
+	vpxor ymm8, ymm8, ymm2
+	vpsrlq ymm15, ymm0, 63
+	vpaddq ymm9, ymm0, ymm0
+	vpor ymm9, ymm9, ymm15
+	vpxor ymm9, ymm9, ymm3                  // D[0..4] ready
 	// chi row 0 -> lanes 0..4
-	vpxor ymm5, ymm0, ymmword ptr [rdi]
-	vpxor ymm6, ymm1, ymmword ptr [rdi + 192]
-	vpsllq ymm10, ymm6, 44
-	vpsrlq ymm6, ymm6, 20
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm2, ymmword ptr [rdi + 384]
-	vpsllq ymm10, ymm7, 43
-	vpsrlq ymm7, ymm7, 21
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm3, ymmword ptr [rdi + 576]
-	vpsllq ymm10, ymm8, 21
-	vpsrlq ymm8, ymm8, 43
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm4, ymmword ptr [rdi + 768]
-	vpsllq ymm10, ymm9, 14
-	vpsrlq ymm9, ymm9, 50
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vpxor ymm11, ymm11, ymmword ptr [rax]   // iota
-	vmovdqu ymmword ptr [rsp], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 32], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 64], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 96], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 128], ymm11
+	vpxor ymm10, ymm5, ymmword ptr [rdi]
+	vpxor ymm11, ymm6, ymmword ptr [rdi + 192]
+	vpsllq ymm15, ymm11, 44
+	vpsrlq ymm11, ymm11, 20
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm7, ymmword ptr [rdi + 384]
+	vpsllq ymm15, ymm12, 43
+	vpsrlq ymm12, ymm12, 21
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm8, ymmword ptr [rdi + 576]
+	vpsllq ymm15, ymm13, 21
+	vpsrlq ymm13, ymm13, 43
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm9, ymmword ptr [rdi + 768]
+	vpsllq ymm15, ymm14, 14
+	vpsrlq ymm14, ymm14, 50
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm0, ymm11, ymm12
+	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymmword ptr [rax]     // iota
+	vmovdqu ymmword ptr [rsp], ymm0
+	vpandn ymm1, ymm12, ymm13
+	vpxor ymm1, ymm1, ymm11
+	vmovdqu ymmword ptr [rsp + 32], ymm1
+	vpandn ymm2, ymm13, ymm14
+	vpxor ymm2, ymm2, ymm12
+	vmovdqu ymmword ptr [rsp + 64], ymm2
+	vpandn ymm3, ymm14, ymm10
+	vpxor ymm3, ymm3, ymm13
+	vmovdqu ymmword ptr [rsp + 96], ymm3
+	vpandn ymm4, ymm10, ymm11
+	vpxor ymm4, ymm4, ymm14
+	vmovdqu ymmword ptr [rsp + 128], ymm4
 	// chi row 1 -> lanes 5..9
-	vpxor ymm5, ymm3, ymmword ptr [rdi + 96]
-	vpsllq ymm10, ymm5, 28
-	vpsrlq ymm5, ymm5, 36
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm4, ymmword ptr [rdi + 288]
-	vpsllq ymm10, ymm6, 20
-	vpsrlq ymm6, ymm6, 44
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm0, ymmword ptr [rdi + 320]
-	vpsllq ymm10, ymm7, 3
-	vpsrlq ymm7, ymm7, 61
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm1, ymmword ptr [rdi + 512]
-	vpsllq ymm10, ymm8, 45
-	vpsrlq ymm8, ymm8, 19
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm2, ymmword ptr [rdi + 704]
-	vpsllq ymm10, ymm9, 61
-	vpsrlq ymm9, ymm9, 3
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 160], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 192], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 224], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 256], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 288], ymm11
+	vpxor ymm10, ymm8, ymmword ptr [rdi + 96]
+	vpsllq ymm15, ymm10, 28
+	vpsrlq ymm10, ymm10, 36
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm9, ymmword ptr [rdi + 288]
+	vpsllq ymm15, ymm11, 20
+	vpsrlq ymm11, ymm11, 44
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm5, ymmword ptr [rdi + 320]
+	vpsllq ymm15, ymm12, 3
+	vpsrlq ymm12, ymm12, 61
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm6, ymmword ptr [rdi + 512]
+	vpsllq ymm15, ymm13, 45
+	vpsrlq ymm13, ymm13, 19
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm7, ymmword ptr [rdi + 704]
+	vpsllq ymm15, ymm14, 61
+	vpsrlq ymm14, ymm14, 3
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 160], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 192], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 224], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 256], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 288], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 2 -> lanes 10..14
-	vpxor ymm5, ymm1, ymmword ptr [rdi + 32]
-	vpsllq ymm10, ymm5, 1
-	vpsrlq ymm5, ymm5, 63
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm2, ymmword ptr [rdi + 224]
-	vpsllq ymm10, ymm6, 6
-	vpsrlq ymm6, ymm6, 58
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm3, ymmword ptr [rdi + 416]
-	vpsllq ymm10, ymm7, 25
-	vpsrlq ymm7, ymm7, 39
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm4, ymmword ptr [rdi + 608]
-	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
-	vpxor ymm9, ymm0, ymmword ptr [rdi + 640]
-	vpsllq ymm10, ymm9, 18
-	vpsrlq ymm9, ymm9, 46
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 320], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 352], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 384], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 416], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 448], ymm11
+	vpxor ymm10, ymm6, ymmword ptr [rdi + 32]
+	vpsllq ymm15, ymm10, 1
+	vpsrlq ymm10, ymm10, 63
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm7, ymmword ptr [rdi + 224]
+	vpsllq ymm15, ymm11, 6
+	vpsrlq ymm11, ymm11, 58
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm8, ymmword ptr [rdi + 416]
+	vpsllq ymm15, ymm12, 25
+	vpsrlq ymm12, ymm12, 39
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm9, ymmword ptr [rdi + 608]
+	vpshufb ymm13, ymm13, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm14, ymm5, ymmword ptr [rdi + 640]
+	vpsllq ymm15, ymm14, 18
+	vpsrlq ymm14, ymm14, 46
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 320], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 352], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 384], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 416], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 448], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 3 -> lanes 15..19
-	vpxor ymm5, ymm4, ymmword ptr [rdi + 128]
-	vpsllq ymm10, ymm5, 27
-	vpsrlq ymm5, ymm5, 37
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm0, ymmword ptr [rdi + 160]
-	vpsllq ymm10, ymm6, 36
-	vpsrlq ymm6, ymm6, 28
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm1, ymmword ptr [rdi + 352]
-	vpsllq ymm10, ymm7, 10
-	vpsrlq ymm7, ymm7, 54
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm2, ymmword ptr [rdi + 544]
-	vpsllq ymm10, ymm8, 15
-	vpsrlq ymm8, ymm8, 49
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm3, ymmword ptr [rdi + 736]
-	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 480], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 512], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 544], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 576], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 608], ymm11
+	vpxor ymm10, ymm9, ymmword ptr [rdi + 128]
+	vpsllq ymm15, ymm10, 27
+	vpsrlq ymm10, ymm10, 37
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm5, ymmword ptr [rdi + 160]
+	vpsllq ymm15, ymm11, 36
+	vpsrlq ymm11, ymm11, 28
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm6, ymmword ptr [rdi + 352]
+	vpsllq ymm15, ymm12, 10
+	vpsrlq ymm12, ymm12, 54
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm7, ymmword ptr [rdi + 544]
+	vpsllq ymm15, ymm13, 15
+	vpsrlq ymm13, ymm13, 49
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm8, ymmword ptr [rdi + 736]
+	vpshufb ymm14, ymm14, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 480], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 512], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 544], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 576], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 608], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 4 -> lanes 20..24
-	vpxor ymm5, ymm2, ymmword ptr [rdi + 64]
-	vpsllq ymm10, ymm5, 62
-	vpsrlq ymm5, ymm5, 2
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm3, ymmword ptr [rdi + 256]
-	vpsllq ymm10, ymm6, 55
-	vpsrlq ymm6, ymm6, 9
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm4, ymmword ptr [rdi + 448]
-	vpsllq ymm10, ymm7, 39
-	vpsrlq ymm7, ymm7, 25
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm0, ymmword ptr [rdi + 480]
-	vpsllq ymm10, ymm8, 41
-	vpsrlq ymm8, ymm8, 23
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm1, ymmword ptr [rdi + 672]
-	vpsllq ymm10, ymm9, 2
-	vpsrlq ymm9, ymm9, 62
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 640], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 672], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 704], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 736], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 768], ymm11
+	vpxor ymm10, ymm7, ymmword ptr [rdi + 64]
+	vpsllq ymm15, ymm10, 62
+	vpsrlq ymm10, ymm10, 2
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm8, ymmword ptr [rdi + 256]
+	vpsllq ymm15, ymm11, 55
+	vpsrlq ymm11, ymm11, 9
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm9, ymmword ptr [rdi + 448]
+	vpsllq ymm15, ymm12, 39
+	vpsrlq ymm12, ymm12, 25
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm5, ymmword ptr [rdi + 480]
+	vpsllq ymm15, ymm13, 41
+	vpsrlq ymm13, ymm13, 23
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm6, ymmword ptr [rdi + 672]
+	vpsllq ymm15, ymm14, 2
+	vpsrlq ymm14, ymm14, 62
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 640], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 672], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 704], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 736], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 768], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// ---- end of round ----
 
 	// ---- round 1 of the loop ----
 	// scratch -> array
-	vmovdqu ymm5, ymmword ptr [rsp]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 160]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 320]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 480]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 640]
-	vmovdqu ymm6, ymmword ptr [rsp + 32]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 192]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 352]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 512]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 672]
-	vmovdqu ymm7, ymmword ptr [rsp + 64]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 224]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 384]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 544]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 704]
-	vmovdqu ymm8, ymmword ptr [rsp + 96]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 256]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 416]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 576]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 736]
-	vmovdqu ymm9, ymmword ptr [rsp + 128]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 288]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 448]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 608]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 768] // C[0..4] in the B registers
-	vpsrlq ymm10, ymm6, 63
-	vpaddq ymm0, ymm6, ymm6
-	vpor ymm0, ymm0, ymm10
-	vpxor ymm0, ymm0, ymm9
-	vpsrlq ymm10, ymm7, 63
-	vpaddq ymm1, ymm7, ymm7
-	vpor ymm1, ymm1, ymm10
-	vpxor ymm1, ymm1, ymm5
-	vpsrlq ymm10, ymm8, 63
-	vpaddq ymm2, ymm8, ymm8
-	vpor ymm2, ymm2, ymm10
-	vpxor ymm2, ymm2, ymm6
-	vpsrlq ymm10, ymm9, 63
-	vpaddq ymm3, ymm9, ymm9
-	vpor ymm3, ymm3, ymm10
-	vpxor ymm3, ymm3, ymm7
-	vpsrlq ymm10, ymm5, 63
-	vpaddq ymm4, ymm5, ymm5
-	vpor ymm4, ymm4, ymm10
-	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	vpsrlq ymm15, ymm1, 63
+	vpaddq ymm5, ymm1, ymm1
+	vpor ymm5, ymm5, ymm15
+	vpxor ymm5, ymm5, ymm4
+	vpsrlq ymm15, ymm2, 63
+	vpaddq ymm6, ymm2, ymm2
+	vpor ymm6, ymm6, ymm15
+	vpxor ymm6, ymm6, ymm0
+	vpsrlq ymm15, ymm3, 63
+	vpaddq ymm7, ymm3, ymm3
+	vpor ymm7, ymm7, ymm15
+	vpxor ymm7, ymm7, ymm1
+	vpsrlq ymm15, ymm4, 63
+	vpaddq ymm8, ymm4, ymm4
+	vpor ymm8, ymm8, ymm15
+	vpxor ymm8, ymm8, ymm2
+	vpsrlq ymm15, ymm0, 63
+	vpaddq ymm9, ymm0, ymm0
+	vpor ymm9, ymm9, ymm15
+	vpxor ymm9, ymm9, ymm3                  // D[0..4] ready
 	// chi row 0 -> lanes 0..4
-	vpxor ymm5, ymm0, ymmword ptr [rsp]
-	vpxor ymm6, ymm1, ymmword ptr [rsp + 192]
-	vpsllq ymm10, ymm6, 44
-	vpsrlq ymm6, ymm6, 20
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm2, ymmword ptr [rsp + 384]
-	vpsllq ymm10, ymm7, 43
-	vpsrlq ymm7, ymm7, 21
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm3, ymmword ptr [rsp + 576]
-	vpsllq ymm10, ymm8, 21
-	vpsrlq ymm8, ymm8, 43
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm4, ymmword ptr [rsp + 768]
-	vpsllq ymm10, ymm9, 14
-	vpsrlq ymm9, ymm9, 50
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vpxor ymm11, ymm11, ymmword ptr [rax + 32] // iota
-	vmovdqu ymmword ptr [rdi], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 32], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 64], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 96], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 128], ymm11
+	vpxor ymm10, ymm5, ymmword ptr [rsp]
+	vpxor ymm11, ymm6, ymmword ptr [rsp + 192]
+	vpsllq ymm15, ymm11, 44
+	vpsrlq ymm11, ymm11, 20
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm7, ymmword ptr [rsp + 384]
+	vpsllq ymm15, ymm12, 43
+	vpsrlq ymm12, ymm12, 21
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm8, ymmword ptr [rsp + 576]
+	vpsllq ymm15, ymm13, 21
+	vpsrlq ymm13, ymm13, 43
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm9, ymmword ptr [rsp + 768]
+	vpsllq ymm15, ymm14, 14
+	vpsrlq ymm14, ymm14, 50
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm0, ymm11, ymm12
+	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymmword ptr [rax + 32] // iota
+	vmovdqu ymmword ptr [rdi], ymm0
+	vpandn ymm1, ymm12, ymm13
+	vpxor ymm1, ymm1, ymm11
+	vmovdqu ymmword ptr [rdi + 32], ymm1
+	vpandn ymm2, ymm13, ymm14
+	vpxor ymm2, ymm2, ymm12
+	vmovdqu ymmword ptr [rdi + 64], ymm2
+	vpandn ymm3, ymm14, ymm10
+	vpxor ymm3, ymm3, ymm13
+	vmovdqu ymmword ptr [rdi + 96], ymm3
+	vpandn ymm4, ymm10, ymm11
+	vpxor ymm4, ymm4, ymm14
+	vmovdqu ymmword ptr [rdi + 128], ymm4
 	// chi row 1 -> lanes 5..9
-	vpxor ymm5, ymm3, ymmword ptr [rsp + 96]
-	vpsllq ymm10, ymm5, 28
-	vpsrlq ymm5, ymm5, 36
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm4, ymmword ptr [rsp + 288]
-	vpsllq ymm10, ymm6, 20
-	vpsrlq ymm6, ymm6, 44
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm0, ymmword ptr [rsp + 320]
-	vpsllq ymm10, ymm7, 3
-	vpsrlq ymm7, ymm7, 61
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm1, ymmword ptr [rsp + 512]
-	vpsllq ymm10, ymm8, 45
-	vpsrlq ymm8, ymm8, 19
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm2, ymmword ptr [rsp + 704]
-	vpsllq ymm10, ymm9, 61
-	vpsrlq ymm9, ymm9, 3
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 160], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 192], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 224], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 256], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 288], ymm11
+	vpxor ymm10, ymm8, ymmword ptr [rsp + 96]
+	vpsllq ymm15, ymm10, 28
+	vpsrlq ymm10, ymm10, 36
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm9, ymmword ptr [rsp + 288]
+	vpsllq ymm15, ymm11, 20
+	vpsrlq ymm11, ymm11, 44
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm5, ymmword ptr [rsp + 320]
+	vpsllq ymm15, ymm12, 3
+	vpsrlq ymm12, ymm12, 61
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm6, ymmword ptr [rsp + 512]
+	vpsllq ymm15, ymm13, 45
+	vpsrlq ymm13, ymm13, 19
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm7, ymmword ptr [rsp + 704]
+	vpsllq ymm15, ymm14, 61
+	vpsrlq ymm14, ymm14, 3
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 160], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 192], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 224], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 256], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 288], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 2 -> lanes 10..14
-	vpxor ymm5, ymm1, ymmword ptr [rsp + 32]
-	vpsllq ymm10, ymm5, 1
-	vpsrlq ymm5, ymm5, 63
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm2, ymmword ptr [rsp + 224]
-	vpsllq ymm10, ymm6, 6
-	vpsrlq ymm6, ymm6, 58
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm3, ymmword ptr [rsp + 416]
-	vpsllq ymm10, ymm7, 25
-	vpsrlq ymm7, ymm7, 39
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm4, ymmword ptr [rsp + 608]
-	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
-	vpxor ymm9, ymm0, ymmword ptr [rsp + 640]
-	vpsllq ymm10, ymm9, 18
-	vpsrlq ymm9, ymm9, 46
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 320], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 352], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 384], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 416], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 448], ymm11
+	vpxor ymm10, ymm6, ymmword ptr [rsp + 32]
+	vpsllq ymm15, ymm10, 1
+	vpsrlq ymm10, ymm10, 63
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm7, ymmword ptr [rsp + 224]
+	vpsllq ymm15, ymm11, 6
+	vpsrlq ymm11, ymm11, 58
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm8, ymmword ptr [rsp + 416]
+	vpsllq ymm15, ymm12, 25
+	vpsrlq ymm12, ymm12, 39
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm9, ymmword ptr [rsp + 608]
+	vpshufb ymm13, ymm13, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm14, ymm5, ymmword ptr [rsp + 640]
+	vpsllq ymm15, ymm14, 18
+	vpsrlq ymm14, ymm14, 46
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 320], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 352], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 384], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 416], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 448], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 3 -> lanes 15..19
-	vpxor ymm5, ymm4, ymmword ptr [rsp + 128]
-	vpsllq ymm10, ymm5, 27
-	vpsrlq ymm5, ymm5, 37
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm0, ymmword ptr [rsp + 160]
-	vpsllq ymm10, ymm6, 36
-	vpsrlq ymm6, ymm6, 28
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm1, ymmword ptr [rsp + 352]
-	vpsllq ymm10, ymm7, 10
-	vpsrlq ymm7, ymm7, 54
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm2, ymmword ptr [rsp + 544]
-	vpsllq ymm10, ymm8, 15
-	vpsrlq ymm8, ymm8, 49
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm3, ymmword ptr [rsp + 736]
-	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 480], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 512], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 544], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 576], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 608], ymm11
+	vpxor ymm10, ymm9, ymmword ptr [rsp + 128]
+	vpsllq ymm15, ymm10, 27
+	vpsrlq ymm10, ymm10, 37
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm5, ymmword ptr [rsp + 160]
+	vpsllq ymm15, ymm11, 36
+	vpsrlq ymm11, ymm11, 28
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm6, ymmword ptr [rsp + 352]
+	vpsllq ymm15, ymm12, 10
+	vpsrlq ymm12, ymm12, 54
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm7, ymmword ptr [rsp + 544]
+	vpsllq ymm15, ymm13, 15
+	vpsrlq ymm13, ymm13, 49
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm8, ymmword ptr [rsp + 736]
+	vpshufb ymm14, ymm14, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 480], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 512], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 544], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 576], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 608], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 4 -> lanes 20..24
-	vpxor ymm5, ymm2, ymmword ptr [rsp + 64]
-	vpsllq ymm10, ymm5, 62
-	vpsrlq ymm5, ymm5, 2
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm3, ymmword ptr [rsp + 256]
-	vpsllq ymm10, ymm6, 55
-	vpsrlq ymm6, ymm6, 9
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm4, ymmword ptr [rsp + 448]
-	vpsllq ymm10, ymm7, 39
-	vpsrlq ymm7, ymm7, 25
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm0, ymmword ptr [rsp + 480]
-	vpsllq ymm10, ymm8, 41
-	vpsrlq ymm8, ymm8, 23
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm1, ymmword ptr [rsp + 672]
-	vpsllq ymm10, ymm9, 2
-	vpsrlq ymm9, ymm9, 62
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 640], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 672], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 704], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 736], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 768], ymm11
+	vpxor ymm10, ymm7, ymmword ptr [rsp + 64]
+	vpsllq ymm15, ymm10, 62
+	vpsrlq ymm10, ymm10, 2
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm8, ymmword ptr [rsp + 256]
+	vpsllq ymm15, ymm11, 55
+	vpsrlq ymm11, ymm11, 9
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm9, ymmword ptr [rsp + 448]
+	vpsllq ymm15, ymm12, 39
+	vpsrlq ymm12, ymm12, 25
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm5, ymmword ptr [rsp + 480]
+	vpsllq ymm15, ymm13, 41
+	vpsrlq ymm13, ymm13, 23
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm6, ymmword ptr [rsp + 672]
+	vpsllq ymm15, ymm14, 2
+	vpsrlq ymm14, ymm14, 62
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 640], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 672], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 704], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 736], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 768], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// ---- end of round ----
 
 	// ---- round 2 of the loop ----
 	// array -> scratch
-	vmovdqu ymm5, ymmword ptr [rdi]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 160]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 320]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 480]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 640]
-	vmovdqu ymm6, ymmword ptr [rdi + 32]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 192]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 352]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 512]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 672]
-	vmovdqu ymm7, ymmword ptr [rdi + 64]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 224]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 384]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 544]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 704]
-	vmovdqu ymm8, ymmword ptr [rdi + 96]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 256]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 416]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 576]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 736]
-	vmovdqu ymm9, ymmword ptr [rdi + 128]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 288]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 448]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 608]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 768] // C[0..4] in the B registers
-	vpsrlq ymm10, ymm6, 63
-	vpaddq ymm0, ymm6, ymm6
-	vpor ymm0, ymm0, ymm10
-	vpxor ymm0, ymm0, ymm9
-	vpsrlq ymm10, ymm7, 63
-	vpaddq ymm1, ymm7, ymm7
-	vpor ymm1, ymm1, ymm10
-	vpxor ymm1, ymm1, ymm5
-	vpsrlq ymm10, ymm8, 63
-	vpaddq ymm2, ymm8, ymm8
-	vpor ymm2, ymm2, ymm10
-	vpxor ymm2, ymm2, ymm6
-	vpsrlq ymm10, ymm9, 63
-	vpaddq ymm3, ymm9, ymm9
-	vpor ymm3, ymm3, ymm10
-	vpxor ymm3, ymm3, ymm7
-	vpsrlq ymm10, ymm5, 63
-	vpaddq ymm4, ymm5, ymm5
-	vpor ymm4, ymm4, ymm10
-	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	vpsrlq ymm15, ymm1, 63
+	vpaddq ymm5, ymm1, ymm1
+	vpor ymm5, ymm5, ymm15
+	vpxor ymm5, ymm5, ymm4
+	vpsrlq ymm15, ymm2, 63
+	vpaddq ymm6, ymm2, ymm2
+	vpor ymm6, ymm6, ymm15
+	vpxor ymm6, ymm6, ymm0
+	vpsrlq ymm15, ymm3, 63
+	vpaddq ymm7, ymm3, ymm3
+	vpor ymm7, ymm7, ymm15
+	vpxor ymm7, ymm7, ymm1
+	vpsrlq ymm15, ymm4, 63
+	vpaddq ymm8, ymm4, ymm4
+	vpor ymm8, ymm8, ymm15
+	vpxor ymm8, ymm8, ymm2
+	vpsrlq ymm15, ymm0, 63
+	vpaddq ymm9, ymm0, ymm0
+	vpor ymm9, ymm9, ymm15
+	vpxor ymm9, ymm9, ymm3                  // D[0..4] ready
 	// chi row 0 -> lanes 0..4
-	vpxor ymm5, ymm0, ymmword ptr [rdi]
-	vpxor ymm6, ymm1, ymmword ptr [rdi + 192]
-	vpsllq ymm10, ymm6, 44
-	vpsrlq ymm6, ymm6, 20
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm2, ymmword ptr [rdi + 384]
-	vpsllq ymm10, ymm7, 43
-	vpsrlq ymm7, ymm7, 21
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm3, ymmword ptr [rdi + 576]
-	vpsllq ymm10, ymm8, 21
-	vpsrlq ymm8, ymm8, 43
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm4, ymmword ptr [rdi + 768]
-	vpsllq ymm10, ymm9, 14
-	vpsrlq ymm9, ymm9, 50
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vpxor ymm11, ymm11, ymmword ptr [rax + 64] // iota
-	vmovdqu ymmword ptr [rsp], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 32], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 64], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 96], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 128], ymm11
+	vpxor ymm10, ymm5, ymmword ptr [rdi]
+	vpxor ymm11, ymm6, ymmword ptr [rdi + 192]
+	vpsllq ymm15, ymm11, 44
+	vpsrlq ymm11, ymm11, 20
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm7, ymmword ptr [rdi + 384]
+	vpsllq ymm15, ymm12, 43
+	vpsrlq ymm12, ymm12, 21
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm8, ymmword ptr [rdi + 576]
+	vpsllq ymm15, ymm13, 21
+	vpsrlq ymm13, ymm13, 43
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm9, ymmword ptr [rdi + 768]
+	vpsllq ymm15, ymm14, 14
+	vpsrlq ymm14, ymm14, 50
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm0, ymm11, ymm12
+	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymmword ptr [rax + 64] // iota
+	vmovdqu ymmword ptr [rsp], ymm0
+	vpandn ymm1, ymm12, ymm13
+	vpxor ymm1, ymm1, ymm11
+	vmovdqu ymmword ptr [rsp + 32], ymm1
+	vpandn ymm2, ymm13, ymm14
+	vpxor ymm2, ymm2, ymm12
+	vmovdqu ymmword ptr [rsp + 64], ymm2
+	vpandn ymm3, ymm14, ymm10
+	vpxor ymm3, ymm3, ymm13
+	vmovdqu ymmword ptr [rsp + 96], ymm3
+	vpandn ymm4, ymm10, ymm11
+	vpxor ymm4, ymm4, ymm14
+	vmovdqu ymmword ptr [rsp + 128], ymm4
 	// chi row 1 -> lanes 5..9
-	vpxor ymm5, ymm3, ymmword ptr [rdi + 96]
-	vpsllq ymm10, ymm5, 28
-	vpsrlq ymm5, ymm5, 36
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm4, ymmword ptr [rdi + 288]
-	vpsllq ymm10, ymm6, 20
-	vpsrlq ymm6, ymm6, 44
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm0, ymmword ptr [rdi + 320]
-	vpsllq ymm10, ymm7, 3
-	vpsrlq ymm7, ymm7, 61
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm1, ymmword ptr [rdi + 512]
-	vpsllq ymm10, ymm8, 45
-	vpsrlq ymm8, ymm8, 19
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm2, ymmword ptr [rdi + 704]
-	vpsllq ymm10, ymm9, 61
-	vpsrlq ymm9, ymm9, 3
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 160], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 192], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 224], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 256], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 288], ymm11
+	vpxor ymm10, ymm8, ymmword ptr [rdi + 96]
+	vpsllq ymm15, ymm10, 28
+	vpsrlq ymm10, ymm10, 36
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm9, ymmword ptr [rdi + 288]
+	vpsllq ymm15, ymm11, 20
+	vpsrlq ymm11, ymm11, 44
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm5, ymmword ptr [rdi + 320]
+	vpsllq ymm15, ymm12, 3
+	vpsrlq ymm12, ymm12, 61
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm6, ymmword ptr [rdi + 512]
+	vpsllq ymm15, ymm13, 45
+	vpsrlq ymm13, ymm13, 19
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm7, ymmword ptr [rdi + 704]
+	vpsllq ymm15, ymm14, 61
+	vpsrlq ymm14, ymm14, 3
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 160], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 192], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 224], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 256], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 288], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 2 -> lanes 10..14
-	vpxor ymm5, ymm1, ymmword ptr [rdi + 32]
-	vpsllq ymm10, ymm5, 1
-	vpsrlq ymm5, ymm5, 63
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm2, ymmword ptr [rdi + 224]
-	vpsllq ymm10, ymm6, 6
-	vpsrlq ymm6, ymm6, 58
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm3, ymmword ptr [rdi + 416]
-	vpsllq ymm10, ymm7, 25
-	vpsrlq ymm7, ymm7, 39
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm4, ymmword ptr [rdi + 608]
-	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
-	vpxor ymm9, ymm0, ymmword ptr [rdi + 640]
-	vpsllq ymm10, ymm9, 18
-	vpsrlq ymm9, ymm9, 46
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 320], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 352], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 384], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 416], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 448], ymm11
+	vpxor ymm10, ymm6, ymmword ptr [rdi + 32]
+	vpsllq ymm15, ymm10, 1
+	vpsrlq ymm10, ymm10, 63
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm7, ymmword ptr [rdi + 224]
+	vpsllq ymm15, ymm11, 6
+	vpsrlq ymm11, ymm11, 58
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm8, ymmword ptr [rdi + 416]
+	vpsllq ymm15, ymm12, 25
+	vpsrlq ymm12, ymm12, 39
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm9, ymmword ptr [rdi + 608]
+	vpshufb ymm13, ymm13, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm14, ymm5, ymmword ptr [rdi + 640]
+	vpsllq ymm15, ymm14, 18
+	vpsrlq ymm14, ymm14, 46
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 320], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 352], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 384], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 416], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 448], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 3 -> lanes 15..19
-	vpxor ymm5, ymm4, ymmword ptr [rdi + 128]
-	vpsllq ymm10, ymm5, 27
-	vpsrlq ymm5, ymm5, 37
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm0, ymmword ptr [rdi + 160]
-	vpsllq ymm10, ymm6, 36
-	vpsrlq ymm6, ymm6, 28
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm1, ymmword ptr [rdi + 352]
-	vpsllq ymm10, ymm7, 10
-	vpsrlq ymm7, ymm7, 54
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm2, ymmword ptr [rdi + 544]
-	vpsllq ymm10, ymm8, 15
-	vpsrlq ymm8, ymm8, 49
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm3, ymmword ptr [rdi + 736]
-	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 480], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 512], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 544], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 576], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 608], ymm11
+	vpxor ymm10, ymm9, ymmword ptr [rdi + 128]
+	vpsllq ymm15, ymm10, 27
+	vpsrlq ymm10, ymm10, 37
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm5, ymmword ptr [rdi + 160]
+	vpsllq ymm15, ymm11, 36
+	vpsrlq ymm11, ymm11, 28
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm6, ymmword ptr [rdi + 352]
+	vpsllq ymm15, ymm12, 10
+	vpsrlq ymm12, ymm12, 54
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm7, ymmword ptr [rdi + 544]
+	vpsllq ymm15, ymm13, 15
+	vpsrlq ymm13, ymm13, 49
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm8, ymmword ptr [rdi + 736]
+	vpshufb ymm14, ymm14, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 480], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 512], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 544], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 576], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 608], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 4 -> lanes 20..24
-	vpxor ymm5, ymm2, ymmword ptr [rdi + 64]
-	vpsllq ymm10, ymm5, 62
-	vpsrlq ymm5, ymm5, 2
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm3, ymmword ptr [rdi + 256]
-	vpsllq ymm10, ymm6, 55
-	vpsrlq ymm6, ymm6, 9
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm4, ymmword ptr [rdi + 448]
-	vpsllq ymm10, ymm7, 39
-	vpsrlq ymm7, ymm7, 25
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm0, ymmword ptr [rdi + 480]
-	vpsllq ymm10, ymm8, 41
-	vpsrlq ymm8, ymm8, 23
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm1, ymmword ptr [rdi + 672]
-	vpsllq ymm10, ymm9, 2
-	vpsrlq ymm9, ymm9, 62
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 640], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 672], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 704], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 736], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 768], ymm11
+	vpxor ymm10, ymm7, ymmword ptr [rdi + 64]
+	vpsllq ymm15, ymm10, 62
+	vpsrlq ymm10, ymm10, 2
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm8, ymmword ptr [rdi + 256]
+	vpsllq ymm15, ymm11, 55
+	vpsrlq ymm11, ymm11, 9
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm9, ymmword ptr [rdi + 448]
+	vpsllq ymm15, ymm12, 39
+	vpsrlq ymm12, ymm12, 25
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm5, ymmword ptr [rdi + 480]
+	vpsllq ymm15, ymm13, 41
+	vpsrlq ymm13, ymm13, 23
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm6, ymmword ptr [rdi + 672]
+	vpsllq ymm15, ymm14, 2
+	vpsrlq ymm14, ymm14, 62
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 640], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 672], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 704], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 736], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 768], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// ---- end of round ----
 
 	// ---- round 3 of the loop ----
 	// scratch -> array
-	vmovdqu ymm5, ymmword ptr [rsp]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 160]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 320]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 480]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 640]
-	vmovdqu ymm6, ymmword ptr [rsp + 32]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 192]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 352]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 512]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 672]
-	vmovdqu ymm7, ymmword ptr [rsp + 64]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 224]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 384]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 544]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 704]
-	vmovdqu ymm8, ymmword ptr [rsp + 96]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 256]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 416]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 576]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 736]
-	vmovdqu ymm9, ymmword ptr [rsp + 128]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 288]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 448]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 608]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 768] // C[0..4] in the B registers
-	vpsrlq ymm10, ymm6, 63
-	vpaddq ymm0, ymm6, ymm6
-	vpor ymm0, ymm0, ymm10
-	vpxor ymm0, ymm0, ymm9
-	vpsrlq ymm10, ymm7, 63
-	vpaddq ymm1, ymm7, ymm7
-	vpor ymm1, ymm1, ymm10
-	vpxor ymm1, ymm1, ymm5
-	vpsrlq ymm10, ymm8, 63
-	vpaddq ymm2, ymm8, ymm8
-	vpor ymm2, ymm2, ymm10
-	vpxor ymm2, ymm2, ymm6
-	vpsrlq ymm10, ymm9, 63
-	vpaddq ymm3, ymm9, ymm9
-	vpor ymm3, ymm3, ymm10
-	vpxor ymm3, ymm3, ymm7
-	vpsrlq ymm10, ymm5, 63
-	vpaddq ymm4, ymm5, ymm5
-	vpor ymm4, ymm4, ymm10
-	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	vpsrlq ymm15, ymm1, 63
+	vpaddq ymm5, ymm1, ymm1
+	vpor ymm5, ymm5, ymm15
+	vpxor ymm5, ymm5, ymm4
+	vpsrlq ymm15, ymm2, 63
+	vpaddq ymm6, ymm2, ymm2
+	vpor ymm6, ymm6, ymm15
+	vpxor ymm6, ymm6, ymm0
+	vpsrlq ymm15, ymm3, 63
+	vpaddq ymm7, ymm3, ymm3
+	vpor ymm7, ymm7, ymm15
+	vpxor ymm7, ymm7, ymm1
+	vpsrlq ymm15, ymm4, 63
+	vpaddq ymm8, ymm4, ymm4
+	vpor ymm8, ymm8, ymm15
+	vpxor ymm8, ymm8, ymm2
+	vpsrlq ymm15, ymm0, 63
+	vpaddq ymm9, ymm0, ymm0
+	vpor ymm9, ymm9, ymm15
+	vpxor ymm9, ymm9, ymm3                  // D[0..4] ready
 	// chi row 0 -> lanes 0..4
-	vpxor ymm5, ymm0, ymmword ptr [rsp]
-	vpxor ymm6, ymm1, ymmword ptr [rsp + 192]
-	vpsllq ymm10, ymm6, 44
-	vpsrlq ymm6, ymm6, 20
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm2, ymmword ptr [rsp + 384]
-	vpsllq ymm10, ymm7, 43
-	vpsrlq ymm7, ymm7, 21
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm3, ymmword ptr [rsp + 576]
-	vpsllq ymm10, ymm8, 21
-	vpsrlq ymm8, ymm8, 43
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm4, ymmword ptr [rsp + 768]
-	vpsllq ymm10, ymm9, 14
-	vpsrlq ymm9, ymm9, 50
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vpxor ymm11, ymm11, ymmword ptr [rax + 96] // iota
-	vmovdqu ymmword ptr [rdi], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 32], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 64], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 96], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 128], ymm11
+	vpxor ymm10, ymm5, ymmword ptr [rsp]
+	vpxor ymm11, ymm6, ymmword ptr [rsp + 192]
+	vpsllq ymm15, ymm11, 44
+	vpsrlq ymm11, ymm11, 20
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm7, ymmword ptr [rsp + 384]
+	vpsllq ymm15, ymm12, 43
+	vpsrlq ymm12, ymm12, 21
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm8, ymmword ptr [rsp + 576]
+	vpsllq ymm15, ymm13, 21
+	vpsrlq ymm13, ymm13, 43
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm9, ymmword ptr [rsp + 768]
+	vpsllq ymm15, ymm14, 14
+	vpsrlq ymm14, ymm14, 50
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm0, ymm11, ymm12
+	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymmword ptr [rax + 96] // iota
+	vmovdqu ymmword ptr [rdi], ymm0
+	vpandn ymm1, ymm12, ymm13
+	vpxor ymm1, ymm1, ymm11
+	vmovdqu ymmword ptr [rdi + 32], ymm1
+	vpandn ymm2, ymm13, ymm14
+	vpxor ymm2, ymm2, ymm12
+	vmovdqu ymmword ptr [rdi + 64], ymm2
+	vpandn ymm3, ymm14, ymm10
+	vpxor ymm3, ymm3, ymm13
+	vmovdqu ymmword ptr [rdi + 96], ymm3
+	vpandn ymm4, ymm10, ymm11
+	vpxor ymm4, ymm4, ymm14
+	vmovdqu ymmword ptr [rdi + 128], ymm4
 	// chi row 1 -> lanes 5..9
-	vpxor ymm5, ymm3, ymmword ptr [rsp + 96]
-	vpsllq ymm10, ymm5, 28
-	vpsrlq ymm5, ymm5, 36
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm4, ymmword ptr [rsp + 288]
-	vpsllq ymm10, ymm6, 20
-	vpsrlq ymm6, ymm6, 44
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm0, ymmword ptr [rsp + 320]
-	vpsllq ymm10, ymm7, 3
-	vpsrlq ymm7, ymm7, 61
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm1, ymmword ptr [rsp + 512]
-	vpsllq ymm10, ymm8, 45
-	vpsrlq ymm8, ymm8, 19
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm2, ymmword ptr [rsp + 704]
-	vpsllq ymm10, ymm9, 61
-	vpsrlq ymm9, ymm9, 3
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 160], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 192], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 224], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 256], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 288], ymm11
+	vpxor ymm10, ymm8, ymmword ptr [rsp + 96]
+	vpsllq ymm15, ymm10, 28
+	vpsrlq ymm10, ymm10, 36
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm9, ymmword ptr [rsp + 288]
+	vpsllq ymm15, ymm11, 20
+	vpsrlq ymm11, ymm11, 44
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm5, ymmword ptr [rsp + 320]
+	vpsllq ymm15, ymm12, 3
+	vpsrlq ymm12, ymm12, 61
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm6, ymmword ptr [rsp + 512]
+	vpsllq ymm15, ymm13, 45
+	vpsrlq ymm13, ymm13, 19
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm7, ymmword ptr [rsp + 704]
+	vpsllq ymm15, ymm14, 61
+	vpsrlq ymm14, ymm14, 3
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 160], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 192], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 224], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 256], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 288], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 2 -> lanes 10..14
-	vpxor ymm5, ymm1, ymmword ptr [rsp + 32]
-	vpsllq ymm10, ymm5, 1
-	vpsrlq ymm5, ymm5, 63
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm2, ymmword ptr [rsp + 224]
-	vpsllq ymm10, ymm6, 6
-	vpsrlq ymm6, ymm6, 58
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm3, ymmword ptr [rsp + 416]
-	vpsllq ymm10, ymm7, 25
-	vpsrlq ymm7, ymm7, 39
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm4, ymmword ptr [rsp + 608]
-	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
-	vpxor ymm9, ymm0, ymmword ptr [rsp + 640]
-	vpsllq ymm10, ymm9, 18
-	vpsrlq ymm9, ymm9, 46
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 320], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 352], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 384], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 416], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 448], ymm11
+	vpxor ymm10, ymm6, ymmword ptr [rsp + 32]
+	vpsllq ymm15, ymm10, 1
+	vpsrlq ymm10, ymm10, 63
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm7, ymmword ptr [rsp + 224]
+	vpsllq ymm15, ymm11, 6
+	vpsrlq ymm11, ymm11, 58
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm8, ymmword ptr [rsp + 416]
+	vpsllq ymm15, ymm12, 25
+	vpsrlq ymm12, ymm12, 39
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm9, ymmword ptr [rsp + 608]
+	vpshufb ymm13, ymm13, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm14, ymm5, ymmword ptr [rsp + 640]
+	vpsllq ymm15, ymm14, 18
+	vpsrlq ymm14, ymm14, 46
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 320], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 352], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 384], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 416], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 448], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 3 -> lanes 15..19
-	vpxor ymm5, ymm4, ymmword ptr [rsp + 128]
-	vpsllq ymm10, ymm5, 27
-	vpsrlq ymm5, ymm5, 37
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm0, ymmword ptr [rsp + 160]
-	vpsllq ymm10, ymm6, 36
-	vpsrlq ymm6, ymm6, 28
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm1, ymmword ptr [rsp + 352]
-	vpsllq ymm10, ymm7, 10
-	vpsrlq ymm7, ymm7, 54
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm2, ymmword ptr [rsp + 544]
-	vpsllq ymm10, ymm8, 15
-	vpsrlq ymm8, ymm8, 49
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm3, ymmword ptr [rsp + 736]
-	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 480], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 512], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 544], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 576], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 608], ymm11
+	vpxor ymm10, ymm9, ymmword ptr [rsp + 128]
+	vpsllq ymm15, ymm10, 27
+	vpsrlq ymm10, ymm10, 37
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm5, ymmword ptr [rsp + 160]
+	vpsllq ymm15, ymm11, 36
+	vpsrlq ymm11, ymm11, 28
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm6, ymmword ptr [rsp + 352]
+	vpsllq ymm15, ymm12, 10
+	vpsrlq ymm12, ymm12, 54
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm7, ymmword ptr [rsp + 544]
+	vpsllq ymm15, ymm13, 15
+	vpsrlq ymm13, ymm13, 49
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm8, ymmword ptr [rsp + 736]
+	vpshufb ymm14, ymm14, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 480], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 512], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 544], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 576], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 608], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 4 -> lanes 20..24
-	vpxor ymm5, ymm2, ymmword ptr [rsp + 64]
-	vpsllq ymm10, ymm5, 62
-	vpsrlq ymm5, ymm5, 2
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm3, ymmword ptr [rsp + 256]
-	vpsllq ymm10, ymm6, 55
-	vpsrlq ymm6, ymm6, 9
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm4, ymmword ptr [rsp + 448]
-	vpsllq ymm10, ymm7, 39
-	vpsrlq ymm7, ymm7, 25
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm0, ymmword ptr [rsp + 480]
-	vpsllq ymm10, ymm8, 41
-	vpsrlq ymm8, ymm8, 23
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm1, ymmword ptr [rsp + 672]
-	vpsllq ymm10, ymm9, 2
-	vpsrlq ymm9, ymm9, 62
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 640], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 672], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 704], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 736], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 768], ymm11
+	vpxor ymm10, ymm7, ymmword ptr [rsp + 64]
+	vpsllq ymm15, ymm10, 62
+	vpsrlq ymm10, ymm10, 2
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm8, ymmword ptr [rsp + 256]
+	vpsllq ymm15, ymm11, 55
+	vpsrlq ymm11, ymm11, 9
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm9, ymmword ptr [rsp + 448]
+	vpsllq ymm15, ymm12, 39
+	vpsrlq ymm12, ymm12, 25
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm5, ymmword ptr [rsp + 480]
+	vpsllq ymm15, ymm13, 41
+	vpsrlq ymm13, ymm13, 23
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm6, ymmword ptr [rsp + 672]
+	vpsllq ymm15, ymm14, 2
+	vpsrlq ymm14, ymm14, 62
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 640], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 672], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 704], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 736], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 768], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// next four rounds, until the last round constant is done
 	add rax, 128
 	lea rcx, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants) + 768]
 	cmp rax, rcx
-	jne LOCAL(sponge_keccakf1600_amd64_avx2_x4_absorb168_blocks_rounds)
+	jne LOCAL(sponge_keccakf1600_amd64_avx2_x4_absorb168_blocks_rounds_loop)
 	// ---- end of round ----
 	// every state's next block
 	add r8, 168
@@ -4046,32 +4075,32 @@ LOCAL(sponge_keccakf1600_amd64_avx2_x4_absorb168_blocks_done):
 
 	// The last round wrote the caller's array: zero the scratch state, clear the
 	// vector registers, drop the frame.
-	vpxor ymm11, ymm11, ymm11
-	vmovdqu ymmword ptr [rsp], ymm11
-	vmovdqu ymmword ptr [rsp + 32], ymm11
-	vmovdqu ymmword ptr [rsp + 64], ymm11
-	vmovdqu ymmword ptr [rsp + 96], ymm11
-	vmovdqu ymmword ptr [rsp + 128], ymm11
-	vmovdqu ymmword ptr [rsp + 160], ymm11
-	vmovdqu ymmword ptr [rsp + 192], ymm11
-	vmovdqu ymmword ptr [rsp + 224], ymm11
-	vmovdqu ymmword ptr [rsp + 256], ymm11
-	vmovdqu ymmword ptr [rsp + 288], ymm11
-	vmovdqu ymmword ptr [rsp + 320], ymm11
-	vmovdqu ymmword ptr [rsp + 352], ymm11
-	vmovdqu ymmword ptr [rsp + 384], ymm11
-	vmovdqu ymmword ptr [rsp + 416], ymm11
-	vmovdqu ymmword ptr [rsp + 448], ymm11
-	vmovdqu ymmword ptr [rsp + 480], ymm11
-	vmovdqu ymmword ptr [rsp + 512], ymm11
-	vmovdqu ymmword ptr [rsp + 544], ymm11
-	vmovdqu ymmword ptr [rsp + 576], ymm11
-	vmovdqu ymmword ptr [rsp + 608], ymm11
-	vmovdqu ymmword ptr [rsp + 640], ymm11
-	vmovdqu ymmword ptr [rsp + 672], ymm11
-	vmovdqu ymmword ptr [rsp + 704], ymm11
-	vmovdqu ymmword ptr [rsp + 736], ymm11
-	vmovdqu ymmword ptr [rsp + 768], ymm11
+	vpxor ymm15, ymm15, ymm15
+	vmovdqu ymmword ptr [rsp], ymm15
+	vmovdqu ymmword ptr [rsp + 32], ymm15
+	vmovdqu ymmword ptr [rsp + 64], ymm15
+	vmovdqu ymmword ptr [rsp + 96], ymm15
+	vmovdqu ymmword ptr [rsp + 128], ymm15
+	vmovdqu ymmword ptr [rsp + 160], ymm15
+	vmovdqu ymmword ptr [rsp + 192], ymm15
+	vmovdqu ymmword ptr [rsp + 224], ymm15
+	vmovdqu ymmword ptr [rsp + 256], ymm15
+	vmovdqu ymmword ptr [rsp + 288], ymm15
+	vmovdqu ymmword ptr [rsp + 320], ymm15
+	vmovdqu ymmword ptr [rsp + 352], ymm15
+	vmovdqu ymmword ptr [rsp + 384], ymm15
+	vmovdqu ymmword ptr [rsp + 416], ymm15
+	vmovdqu ymmword ptr [rsp + 448], ymm15
+	vmovdqu ymmword ptr [rsp + 480], ymm15
+	vmovdqu ymmword ptr [rsp + 512], ymm15
+	vmovdqu ymmword ptr [rsp + 544], ymm15
+	vmovdqu ymmword ptr [rsp + 576], ymm15
+	vmovdqu ymmword ptr [rsp + 608], ymm15
+	vmovdqu ymmword ptr [rsp + 640], ymm15
+	vmovdqu ymmword ptr [rsp + 672], ymm15
+	vmovdqu ymmword ptr [rsp + 704], ymm15
+	vmovdqu ymmword ptr [rsp + 736], ymm15
+	vmovdqu ymmword ptr [rsp + 768], ymm15
 	vzeroall
 	// No lane stays in a register: clear the caller-saved ones written.
 	xor eax, eax
@@ -4106,7 +4135,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4):
 	SEH_STACKALLOC(800)
 	SEH_ENDPROLOGUE
 	lea rax, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants) + 384]
-	jmp LOCAL(keccakf1600_amd64_avx2_x4_loop)
+	jmp LOCAL(keccakf1600_amd64_avx2_x4_rounds)
 	.cfi_endproc
 	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4))
@@ -4255,7 +4284,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136):
 	vinserti128 ymm12, ymm12, xmm13, 1
 	vpxor ymm12, ymm12, ymmword ptr [rdi + 512]
 	vmovdqu ymmword ptr [rdi + 512], ymm12
-	jmp LOCAL(keccakf1600_amd64_avx2_x4_loop)
+	jmp LOCAL(keccakf1600_amd64_avx2_x4_rounds)
 	.cfi_endproc
 	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136))
@@ -4432,7 +4461,7 @@ SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168):
 	vinserti128 ymm12, ymm12, xmm13, 1
 	vpxor ymm12, ymm12, ymmword ptr [rdi + 640]
 	vmovdqu ymmword ptr [rdi + 640], ymm12
-	jmp LOCAL(keccakf1600_amd64_avx2_x4_loop)
+	jmp LOCAL(keccakf1600_amd64_avx2_x4_rounds)
 	.cfi_endproc
 	SEH_ENDPROC
 	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168))
@@ -4596,902 +4625,908 @@ LOCAL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136_blocks_block):
 	vmovdqu ymmword ptr [rdi + 512], ymm12
 	lea rax, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants) + 384]
 LOCAL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136_blocks_rounds):
+	vmovdqu ymm0, ymmword ptr [rdi]
+	vpxor ymm0, ymm0, ymmword ptr [rdi + 160]
+	vpxor ymm0, ymm0, ymmword ptr [rdi + 320]
+	vpxor ymm0, ymm0, ymmword ptr [rdi + 480]
+	vpxor ymm0, ymm0, ymmword ptr [rdi + 640]
+	vmovdqu ymm1, ymmword ptr [rdi + 32]
+	vpxor ymm1, ymm1, ymmword ptr [rdi + 192]
+	vpxor ymm1, ymm1, ymmword ptr [rdi + 352]
+	vpxor ymm1, ymm1, ymmword ptr [rdi + 512]
+	vpxor ymm1, ymm1, ymmword ptr [rdi + 672]
+	vmovdqu ymm2, ymmword ptr [rdi + 64]
+	vpxor ymm2, ymm2, ymmword ptr [rdi + 224]
+	vpxor ymm2, ymm2, ymmword ptr [rdi + 384]
+	vpxor ymm2, ymm2, ymmword ptr [rdi + 544]
+	vpxor ymm2, ymm2, ymmword ptr [rdi + 704]
+	vmovdqu ymm3, ymmword ptr [rdi + 96]
+	vpxor ymm3, ymm3, ymmword ptr [rdi + 256]
+	vpxor ymm3, ymm3, ymmword ptr [rdi + 416]
+	vpxor ymm3, ymm3, ymmword ptr [rdi + 576]
+	vpxor ymm3, ymm3, ymmword ptr [rdi + 736]
+	vmovdqu ymm4, ymmword ptr [rdi + 128]
+	vpxor ymm4, ymm4, ymmword ptr [rdi + 288]
+	vpxor ymm4, ymm4, ymmword ptr [rdi + 448]
+	vpxor ymm4, ymm4, ymmword ptr [rdi + 608]
+	vpxor ymm4, ymm4, ymmword ptr [rdi + 768] // C[0..4]
+LOCAL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136_blocks_rounds_loop):
 
 	// ---- round 0 of the loop ----
 	// array -> scratch
-	vmovdqu ymm5, ymmword ptr [rdi]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 160]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 320]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 480]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 640]
-	vmovdqu ymm6, ymmword ptr [rdi + 32]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 192]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 352]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 512]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 672]
-	vmovdqu ymm7, ymmword ptr [rdi + 64]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 224]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 384]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 544]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 704]
-	vmovdqu ymm8, ymmword ptr [rdi + 96]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 256]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 416]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 576]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 736]
-	vmovdqu ymm9, ymmword ptr [rdi + 128]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 288]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 448]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 608]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 768] // C[0..4] in the B registers
-	vpsrlq ymm10, ymm6, 63
-	vpaddq ymm0, ymm6, ymm6
-	vpor ymm0, ymm0, ymm10
-	vpxor ymm0, ymm0, ymm9
-	vpsrlq ymm10, ymm7, 63
-	vpaddq ymm1, ymm7, ymm7
-	vpor ymm1, ymm1, ymm10
-	vpxor ymm1, ymm1, ymm5
-	vpsrlq ymm10, ymm8, 63
-	vpaddq ymm2, ymm8, ymm8
-	vpor ymm2, ymm2, ymm10
-	vpxor ymm2, ymm2, ymm6
-	vpsrlq ymm10, ymm9, 63
-	vpaddq ymm3, ymm9, ymm9
-	vpor ymm3, ymm3, ymm10
-	vpxor ymm3, ymm3, ymm7
-	vpsrlq ymm10, ymm5, 63
-	vpaddq ymm4, ymm5, ymm5
-	vpor ymm4, ymm4, ymm10
-	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	vpsrlq ymm15, ymm1, 63
+	vpaddq ymm5, ymm1, ymm1
+	vpor ymm5, ymm5, ymm15
+	vpxor ymm5, ymm5, ymm4
+	vpsrlq ymm15, ymm2, 63
+	vpaddq ymm6, ymm2, ymm2
+	vpor ymm6, ymm6, ymm15
+	vpxor ymm6, ymm6, ymm0
+	vpsrlq ymm15, ymm3, 63
+	vpaddq ymm7, ymm3, ymm3
+	vpor ymm7, ymm7, ymm15
+	vpxor ymm7, ymm7, ymm1
+	vpsrlq ymm15, ymm4, 63
+	vpaddq ymm8, ymm4, ymm4
+	vpor ymm8, ymm8, ymm15
+	vpxor ymm8, ymm8, ymm2
+	vpsrlq ymm15, ymm0, 63
+	vpaddq ymm9, ymm0, ymm0
+	vpor ymm9, ymm9, ymm15
+	vpxor ymm9, ymm9, ymm3                  // D[0..4] ready
 	// chi row 0 -> lanes 0..4
-	vpxor ymm5, ymm0, ymmword ptr [rdi]
-	vpxor ymm6, ymm1, ymmword ptr [rdi + 192]
-	vpsllq ymm10, ymm6, 44
-	vpsrlq ymm6, ymm6, 20
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm2, ymmword ptr [rdi + 384]
-	vpsllq ymm10, ymm7, 43
-	vpsrlq ymm7, ymm7, 21
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm3, ymmword ptr [rdi + 576]
-	vpsllq ymm10, ymm8, 21
-	vpsrlq ymm8, ymm8, 43
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm4, ymmword ptr [rdi + 768]
-	vpsllq ymm10, ymm9, 14
-	vpsrlq ymm9, ymm9, 50
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vpxor ymm11, ymm11, ymmword ptr [rax]   // iota
-	vmovdqu ymmword ptr [rsp], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 32], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 64], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 96], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 128], ymm11
+	vpxor ymm10, ymm5, ymmword ptr [rdi]
+	vpxor ymm11, ymm6, ymmword ptr [rdi + 192]
+	vpsllq ymm15, ymm11, 44
+	vpsrlq ymm11, ymm11, 20
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm7, ymmword ptr [rdi + 384]
+	vpsllq ymm15, ymm12, 43
+	vpsrlq ymm12, ymm12, 21
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm8, ymmword ptr [rdi + 576]
+	vpsllq ymm15, ymm13, 21
+	vpsrlq ymm13, ymm13, 43
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm9, ymmword ptr [rdi + 768]
+	vpsllq ymm15, ymm14, 14
+	vpsrlq ymm14, ymm14, 50
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm0, ymm11, ymm12
+	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymmword ptr [rax]     // iota
+	vmovdqu ymmword ptr [rsp], ymm0
+	vpandn ymm1, ymm12, ymm13
+	vpxor ymm1, ymm1, ymm11
+	vmovdqu ymmword ptr [rsp + 32], ymm1
+	vpandn ymm2, ymm13, ymm14
+	vpxor ymm2, ymm2, ymm12
+	vmovdqu ymmword ptr [rsp + 64], ymm2
+	vpandn ymm3, ymm14, ymm10
+	vpxor ymm3, ymm3, ymm13
+	vmovdqu ymmword ptr [rsp + 96], ymm3
+	vpandn ymm4, ymm10, ymm11
+	vpxor ymm4, ymm4, ymm14
+	vmovdqu ymmword ptr [rsp + 128], ymm4
 	// chi row 1 -> lanes 5..9
-	vpxor ymm5, ymm3, ymmword ptr [rdi + 96]
-	vpsllq ymm10, ymm5, 28
-	vpsrlq ymm5, ymm5, 36
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm4, ymmword ptr [rdi + 288]
-	vpsllq ymm10, ymm6, 20
-	vpsrlq ymm6, ymm6, 44
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm0, ymmword ptr [rdi + 320]
-	vpsllq ymm10, ymm7, 3
-	vpsrlq ymm7, ymm7, 61
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm1, ymmword ptr [rdi + 512]
-	vpsllq ymm10, ymm8, 45
-	vpsrlq ymm8, ymm8, 19
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm2, ymmword ptr [rdi + 704]
-	vpsllq ymm10, ymm9, 61
-	vpsrlq ymm9, ymm9, 3
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 160], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 192], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 224], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 256], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 288], ymm11
+	vpxor ymm10, ymm8, ymmword ptr [rdi + 96]
+	vpsllq ymm15, ymm10, 28
+	vpsrlq ymm10, ymm10, 36
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm9, ymmword ptr [rdi + 288]
+	vpsllq ymm15, ymm11, 20
+	vpsrlq ymm11, ymm11, 44
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm5, ymmword ptr [rdi + 320]
+	vpsllq ymm15, ymm12, 3
+	vpsrlq ymm12, ymm12, 61
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm6, ymmword ptr [rdi + 512]
+	vpsllq ymm15, ymm13, 45
+	vpsrlq ymm13, ymm13, 19
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm7, ymmword ptr [rdi + 704]
+	vpsllq ymm15, ymm14, 61
+	vpsrlq ymm14, ymm14, 3
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 160], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 192], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 224], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 256], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 288], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 2 -> lanes 10..14
-	vpxor ymm5, ymm1, ymmword ptr [rdi + 32]
-	vpsllq ymm10, ymm5, 1
-	vpsrlq ymm5, ymm5, 63
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm2, ymmword ptr [rdi + 224]
-	vpsllq ymm10, ymm6, 6
-	vpsrlq ymm6, ymm6, 58
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm3, ymmword ptr [rdi + 416]
-	vpsllq ymm10, ymm7, 25
-	vpsrlq ymm7, ymm7, 39
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm4, ymmword ptr [rdi + 608]
-	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
-	vpxor ymm9, ymm0, ymmword ptr [rdi + 640]
-	vpsllq ymm10, ymm9, 18
-	vpsrlq ymm9, ymm9, 46
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 320], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 352], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 384], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 416], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 448], ymm11
+	vpxor ymm10, ymm6, ymmword ptr [rdi + 32]
+	vpsllq ymm15, ymm10, 1
+	vpsrlq ymm10, ymm10, 63
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm7, ymmword ptr [rdi + 224]
+	vpsllq ymm15, ymm11, 6
+	vpsrlq ymm11, ymm11, 58
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm8, ymmword ptr [rdi + 416]
+	vpsllq ymm15, ymm12, 25
+	vpsrlq ymm12, ymm12, 39
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm9, ymmword ptr [rdi + 608]
+	vpshufb ymm13, ymm13, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm14, ymm5, ymmword ptr [rdi + 640]
+	vpsllq ymm15, ymm14, 18
+	vpsrlq ymm14, ymm14, 46
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 320], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 352], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 384], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 416], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 448], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 3 -> lanes 15..19
-	vpxor ymm5, ymm4, ymmword ptr [rdi + 128]
-	vpsllq ymm10, ymm5, 27
-	vpsrlq ymm5, ymm5, 37
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm0, ymmword ptr [rdi + 160]
-	vpsllq ymm10, ymm6, 36
-	vpsrlq ymm6, ymm6, 28
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm1, ymmword ptr [rdi + 352]
-	vpsllq ymm10, ymm7, 10
-	vpsrlq ymm7, ymm7, 54
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm2, ymmword ptr [rdi + 544]
-	vpsllq ymm10, ymm8, 15
-	vpsrlq ymm8, ymm8, 49
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm3, ymmword ptr [rdi + 736]
-	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 480], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 512], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 544], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 576], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 608], ymm11
+	vpxor ymm10, ymm9, ymmword ptr [rdi + 128]
+	vpsllq ymm15, ymm10, 27
+	vpsrlq ymm10, ymm10, 37
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm5, ymmword ptr [rdi + 160]
+	vpsllq ymm15, ymm11, 36
+	vpsrlq ymm11, ymm11, 28
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm6, ymmword ptr [rdi + 352]
+	vpsllq ymm15, ymm12, 10
+	vpsrlq ymm12, ymm12, 54
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm7, ymmword ptr [rdi + 544]
+	vpsllq ymm15, ymm13, 15
+	vpsrlq ymm13, ymm13, 49
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm8, ymmword ptr [rdi + 736]
+	vpshufb ymm14, ymm14, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 480], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 512], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 544], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 576], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 608], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 4 -> lanes 20..24
-	vpxor ymm5, ymm2, ymmword ptr [rdi + 64]
-	vpsllq ymm10, ymm5, 62
-	vpsrlq ymm5, ymm5, 2
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm3, ymmword ptr [rdi + 256]
-	vpsllq ymm10, ymm6, 55
-	vpsrlq ymm6, ymm6, 9
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm4, ymmword ptr [rdi + 448]
-	vpsllq ymm10, ymm7, 39
-	vpsrlq ymm7, ymm7, 25
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm0, ymmword ptr [rdi + 480]
-	vpsllq ymm10, ymm8, 41
-	vpsrlq ymm8, ymm8, 23
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm1, ymmword ptr [rdi + 672]
-	vpsllq ymm10, ymm9, 2
-	vpsrlq ymm9, ymm9, 62
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 640], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 672], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 704], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 736], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 768], ymm11
+	vpxor ymm10, ymm7, ymmword ptr [rdi + 64]
+	vpsllq ymm15, ymm10, 62
+	vpsrlq ymm10, ymm10, 2
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm8, ymmword ptr [rdi + 256]
+	vpsllq ymm15, ymm11, 55
+	vpsrlq ymm11, ymm11, 9
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm9, ymmword ptr [rdi + 448]
+	vpsllq ymm15, ymm12, 39
+	vpsrlq ymm12, ymm12, 25
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm5, ymmword ptr [rdi + 480]
+	vpsllq ymm15, ymm13, 41
+	vpsrlq ymm13, ymm13, 23
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm6, ymmword ptr [rdi + 672]
+	vpsllq ymm15, ymm14, 2
+	vpsrlq ymm14, ymm14, 62
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 640], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 672], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 704], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 736], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 768], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// ---- end of round ----
 
 	// ---- round 1 of the loop ----
 	// scratch -> array
-	vmovdqu ymm5, ymmword ptr [rsp]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 160]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 320]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 480]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 640]
-	vmovdqu ymm6, ymmword ptr [rsp + 32]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 192]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 352]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 512]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 672]
-	vmovdqu ymm7, ymmword ptr [rsp + 64]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 224]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 384]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 544]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 704]
-	vmovdqu ymm8, ymmword ptr [rsp + 96]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 256]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 416]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 576]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 736]
-	vmovdqu ymm9, ymmword ptr [rsp + 128]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 288]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 448]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 608]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 768] // C[0..4] in the B registers
-	vpsrlq ymm10, ymm6, 63
-	vpaddq ymm0, ymm6, ymm6
-	vpor ymm0, ymm0, ymm10
-	vpxor ymm0, ymm0, ymm9
-	vpsrlq ymm10, ymm7, 63
-	vpaddq ymm1, ymm7, ymm7
-	vpor ymm1, ymm1, ymm10
-	vpxor ymm1, ymm1, ymm5
-	vpsrlq ymm10, ymm8, 63
-	vpaddq ymm2, ymm8, ymm8
-	vpor ymm2, ymm2, ymm10
-	vpxor ymm2, ymm2, ymm6
-	vpsrlq ymm10, ymm9, 63
-	vpaddq ymm3, ymm9, ymm9
-	vpor ymm3, ymm3, ymm10
-	vpxor ymm3, ymm3, ymm7
-	vpsrlq ymm10, ymm5, 63
-	vpaddq ymm4, ymm5, ymm5
-	vpor ymm4, ymm4, ymm10
-	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	vpsrlq ymm15, ymm1, 63
+	vpaddq ymm5, ymm1, ymm1
+	vpor ymm5, ymm5, ymm15
+	vpxor ymm5, ymm5, ymm4
+	vpsrlq ymm15, ymm2, 63
+	vpaddq ymm6, ymm2, ymm2
+	vpor ymm6, ymm6, ymm15
+	vpxor ymm6, ymm6, ymm0
+	vpsrlq ymm15, ymm3, 63
+	vpaddq ymm7, ymm3, ymm3
+	vpor ymm7, ymm7, ymm15
+	vpxor ymm7, ymm7, ymm1
+	vpsrlq ymm15, ymm4, 63
+	vpaddq ymm8, ymm4, ymm4
+	vpor ymm8, ymm8, ymm15
+	vpxor ymm8, ymm8, ymm2
+	vpsrlq ymm15, ymm0, 63
+	vpaddq ymm9, ymm0, ymm0
+	vpor ymm9, ymm9, ymm15
+	vpxor ymm9, ymm9, ymm3                  // D[0..4] ready
 	// chi row 0 -> lanes 0..4
-	vpxor ymm5, ymm0, ymmword ptr [rsp]
-	vpxor ymm6, ymm1, ymmword ptr [rsp + 192]
-	vpsllq ymm10, ymm6, 44
-	vpsrlq ymm6, ymm6, 20
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm2, ymmword ptr [rsp + 384]
-	vpsllq ymm10, ymm7, 43
-	vpsrlq ymm7, ymm7, 21
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm3, ymmword ptr [rsp + 576]
-	vpsllq ymm10, ymm8, 21
-	vpsrlq ymm8, ymm8, 43
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm4, ymmword ptr [rsp + 768]
-	vpsllq ymm10, ymm9, 14
-	vpsrlq ymm9, ymm9, 50
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vpxor ymm11, ymm11, ymmword ptr [rax + 32] // iota
-	vmovdqu ymmword ptr [rdi], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 32], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 64], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 96], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 128], ymm11
+	vpxor ymm10, ymm5, ymmword ptr [rsp]
+	vpxor ymm11, ymm6, ymmword ptr [rsp + 192]
+	vpsllq ymm15, ymm11, 44
+	vpsrlq ymm11, ymm11, 20
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm7, ymmword ptr [rsp + 384]
+	vpsllq ymm15, ymm12, 43
+	vpsrlq ymm12, ymm12, 21
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm8, ymmword ptr [rsp + 576]
+	vpsllq ymm15, ymm13, 21
+	vpsrlq ymm13, ymm13, 43
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm9, ymmword ptr [rsp + 768]
+	vpsllq ymm15, ymm14, 14
+	vpsrlq ymm14, ymm14, 50
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm0, ymm11, ymm12
+	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymmword ptr [rax + 32] // iota
+	vmovdqu ymmword ptr [rdi], ymm0
+	vpandn ymm1, ymm12, ymm13
+	vpxor ymm1, ymm1, ymm11
+	vmovdqu ymmword ptr [rdi + 32], ymm1
+	vpandn ymm2, ymm13, ymm14
+	vpxor ymm2, ymm2, ymm12
+	vmovdqu ymmword ptr [rdi + 64], ymm2
+	vpandn ymm3, ymm14, ymm10
+	vpxor ymm3, ymm3, ymm13
+	vmovdqu ymmword ptr [rdi + 96], ymm3
+	vpandn ymm4, ymm10, ymm11
+	vpxor ymm4, ymm4, ymm14
+	vmovdqu ymmword ptr [rdi + 128], ymm4
 	// chi row 1 -> lanes 5..9
-	vpxor ymm5, ymm3, ymmword ptr [rsp + 96]
-	vpsllq ymm10, ymm5, 28
-	vpsrlq ymm5, ymm5, 36
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm4, ymmword ptr [rsp + 288]
-	vpsllq ymm10, ymm6, 20
-	vpsrlq ymm6, ymm6, 44
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm0, ymmword ptr [rsp + 320]
-	vpsllq ymm10, ymm7, 3
-	vpsrlq ymm7, ymm7, 61
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm1, ymmword ptr [rsp + 512]
-	vpsllq ymm10, ymm8, 45
-	vpsrlq ymm8, ymm8, 19
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm2, ymmword ptr [rsp + 704]
-	vpsllq ymm10, ymm9, 61
-	vpsrlq ymm9, ymm9, 3
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 160], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 192], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 224], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 256], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 288], ymm11
+	vpxor ymm10, ymm8, ymmword ptr [rsp + 96]
+	vpsllq ymm15, ymm10, 28
+	vpsrlq ymm10, ymm10, 36
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm9, ymmword ptr [rsp + 288]
+	vpsllq ymm15, ymm11, 20
+	vpsrlq ymm11, ymm11, 44
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm5, ymmword ptr [rsp + 320]
+	vpsllq ymm15, ymm12, 3
+	vpsrlq ymm12, ymm12, 61
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm6, ymmword ptr [rsp + 512]
+	vpsllq ymm15, ymm13, 45
+	vpsrlq ymm13, ymm13, 19
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm7, ymmword ptr [rsp + 704]
+	vpsllq ymm15, ymm14, 61
+	vpsrlq ymm14, ymm14, 3
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 160], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 192], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 224], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 256], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 288], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 2 -> lanes 10..14
-	vpxor ymm5, ymm1, ymmword ptr [rsp + 32]
-	vpsllq ymm10, ymm5, 1
-	vpsrlq ymm5, ymm5, 63
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm2, ymmword ptr [rsp + 224]
-	vpsllq ymm10, ymm6, 6
-	vpsrlq ymm6, ymm6, 58
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm3, ymmword ptr [rsp + 416]
-	vpsllq ymm10, ymm7, 25
-	vpsrlq ymm7, ymm7, 39
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm4, ymmword ptr [rsp + 608]
-	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
-	vpxor ymm9, ymm0, ymmword ptr [rsp + 640]
-	vpsllq ymm10, ymm9, 18
-	vpsrlq ymm9, ymm9, 46
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 320], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 352], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 384], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 416], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 448], ymm11
+	vpxor ymm10, ymm6, ymmword ptr [rsp + 32]
+	vpsllq ymm15, ymm10, 1
+	vpsrlq ymm10, ymm10, 63
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm7, ymmword ptr [rsp + 224]
+	vpsllq ymm15, ymm11, 6
+	vpsrlq ymm11, ymm11, 58
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm8, ymmword ptr [rsp + 416]
+	vpsllq ymm15, ymm12, 25
+	vpsrlq ymm12, ymm12, 39
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm9, ymmword ptr [rsp + 608]
+	vpshufb ymm13, ymm13, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm14, ymm5, ymmword ptr [rsp + 640]
+	vpsllq ymm15, ymm14, 18
+	vpsrlq ymm14, ymm14, 46
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 320], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 352], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 384], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 416], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 448], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 3 -> lanes 15..19
-	vpxor ymm5, ymm4, ymmword ptr [rsp + 128]
-	vpsllq ymm10, ymm5, 27
-	vpsrlq ymm5, ymm5, 37
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm0, ymmword ptr [rsp + 160]
-	vpsllq ymm10, ymm6, 36
-	vpsrlq ymm6, ymm6, 28
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm1, ymmword ptr [rsp + 352]
-	vpsllq ymm10, ymm7, 10
-	vpsrlq ymm7, ymm7, 54
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm2, ymmword ptr [rsp + 544]
-	vpsllq ymm10, ymm8, 15
-	vpsrlq ymm8, ymm8, 49
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm3, ymmword ptr [rsp + 736]
-	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 480], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 512], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 544], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 576], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 608], ymm11
+	vpxor ymm10, ymm9, ymmword ptr [rsp + 128]
+	vpsllq ymm15, ymm10, 27
+	vpsrlq ymm10, ymm10, 37
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm5, ymmword ptr [rsp + 160]
+	vpsllq ymm15, ymm11, 36
+	vpsrlq ymm11, ymm11, 28
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm6, ymmword ptr [rsp + 352]
+	vpsllq ymm15, ymm12, 10
+	vpsrlq ymm12, ymm12, 54
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm7, ymmword ptr [rsp + 544]
+	vpsllq ymm15, ymm13, 15
+	vpsrlq ymm13, ymm13, 49
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm8, ymmword ptr [rsp + 736]
+	vpshufb ymm14, ymm14, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 480], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 512], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 544], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 576], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 608], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 4 -> lanes 20..24
-	vpxor ymm5, ymm2, ymmword ptr [rsp + 64]
-	vpsllq ymm10, ymm5, 62
-	vpsrlq ymm5, ymm5, 2
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm3, ymmword ptr [rsp + 256]
-	vpsllq ymm10, ymm6, 55
-	vpsrlq ymm6, ymm6, 9
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm4, ymmword ptr [rsp + 448]
-	vpsllq ymm10, ymm7, 39
-	vpsrlq ymm7, ymm7, 25
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm0, ymmword ptr [rsp + 480]
-	vpsllq ymm10, ymm8, 41
-	vpsrlq ymm8, ymm8, 23
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm1, ymmword ptr [rsp + 672]
-	vpsllq ymm10, ymm9, 2
-	vpsrlq ymm9, ymm9, 62
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 640], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 672], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 704], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 736], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 768], ymm11
+	vpxor ymm10, ymm7, ymmword ptr [rsp + 64]
+	vpsllq ymm15, ymm10, 62
+	vpsrlq ymm10, ymm10, 2
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm8, ymmword ptr [rsp + 256]
+	vpsllq ymm15, ymm11, 55
+	vpsrlq ymm11, ymm11, 9
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm9, ymmword ptr [rsp + 448]
+	vpsllq ymm15, ymm12, 39
+	vpsrlq ymm12, ymm12, 25
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm5, ymmword ptr [rsp + 480]
+	vpsllq ymm15, ymm13, 41
+	vpsrlq ymm13, ymm13, 23
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm6, ymmword ptr [rsp + 672]
+	vpsllq ymm15, ymm14, 2
+	vpsrlq ymm14, ymm14, 62
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 640], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 672], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 704], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 736], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 768], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// ---- end of round ----
 
 	// ---- round 2 of the loop ----
 	// array -> scratch
-	vmovdqu ymm5, ymmword ptr [rdi]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 160]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 320]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 480]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 640]
-	vmovdqu ymm6, ymmword ptr [rdi + 32]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 192]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 352]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 512]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 672]
-	vmovdqu ymm7, ymmword ptr [rdi + 64]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 224]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 384]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 544]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 704]
-	vmovdqu ymm8, ymmword ptr [rdi + 96]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 256]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 416]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 576]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 736]
-	vmovdqu ymm9, ymmword ptr [rdi + 128]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 288]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 448]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 608]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 768] // C[0..4] in the B registers
-	vpsrlq ymm10, ymm6, 63
-	vpaddq ymm0, ymm6, ymm6
-	vpor ymm0, ymm0, ymm10
-	vpxor ymm0, ymm0, ymm9
-	vpsrlq ymm10, ymm7, 63
-	vpaddq ymm1, ymm7, ymm7
-	vpor ymm1, ymm1, ymm10
-	vpxor ymm1, ymm1, ymm5
-	vpsrlq ymm10, ymm8, 63
-	vpaddq ymm2, ymm8, ymm8
-	vpor ymm2, ymm2, ymm10
-	vpxor ymm2, ymm2, ymm6
-	vpsrlq ymm10, ymm9, 63
-	vpaddq ymm3, ymm9, ymm9
-	vpor ymm3, ymm3, ymm10
-	vpxor ymm3, ymm3, ymm7
-	vpsrlq ymm10, ymm5, 63
-	vpaddq ymm4, ymm5, ymm5
-	vpor ymm4, ymm4, ymm10
-	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	vpsrlq ymm15, ymm1, 63
+	vpaddq ymm5, ymm1, ymm1
+	vpor ymm5, ymm5, ymm15
+	vpxor ymm5, ymm5, ymm4
+	vpsrlq ymm15, ymm2, 63
+	vpaddq ymm6, ymm2, ymm2
+	vpor ymm6, ymm6, ymm15
+	vpxor ymm6, ymm6, ymm0
+	vpsrlq ymm15, ymm3, 63
+	vpaddq ymm7, ymm3, ymm3
+	vpor ymm7, ymm7, ymm15
+	vpxor ymm7, ymm7, ymm1
+	vpsrlq ymm15, ymm4, 63
+	vpaddq ymm8, ymm4, ymm4
+	vpor ymm8, ymm8, ymm15
+	vpxor ymm8, ymm8, ymm2
+	vpsrlq ymm15, ymm0, 63
+	vpaddq ymm9, ymm0, ymm0
+	vpor ymm9, ymm9, ymm15
+	vpxor ymm9, ymm9, ymm3                  // D[0..4] ready
 	// chi row 0 -> lanes 0..4
-	vpxor ymm5, ymm0, ymmword ptr [rdi]
-	vpxor ymm6, ymm1, ymmword ptr [rdi + 192]
-	vpsllq ymm10, ymm6, 44
-	vpsrlq ymm6, ymm6, 20
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm2, ymmword ptr [rdi + 384]
-	vpsllq ymm10, ymm7, 43
-	vpsrlq ymm7, ymm7, 21
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm3, ymmword ptr [rdi + 576]
-	vpsllq ymm10, ymm8, 21
-	vpsrlq ymm8, ymm8, 43
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm4, ymmword ptr [rdi + 768]
-	vpsllq ymm10, ymm9, 14
-	vpsrlq ymm9, ymm9, 50
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vpxor ymm11, ymm11, ymmword ptr [rax + 64] // iota
-	vmovdqu ymmword ptr [rsp], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 32], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 64], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 96], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 128], ymm11
+	vpxor ymm10, ymm5, ymmword ptr [rdi]
+	vpxor ymm11, ymm6, ymmword ptr [rdi + 192]
+	vpsllq ymm15, ymm11, 44
+	vpsrlq ymm11, ymm11, 20
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm7, ymmword ptr [rdi + 384]
+	vpsllq ymm15, ymm12, 43
+	vpsrlq ymm12, ymm12, 21
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm8, ymmword ptr [rdi + 576]
+	vpsllq ymm15, ymm13, 21
+	vpsrlq ymm13, ymm13, 43
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm9, ymmword ptr [rdi + 768]
+	vpsllq ymm15, ymm14, 14
+	vpsrlq ymm14, ymm14, 50
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm0, ymm11, ymm12
+	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymmword ptr [rax + 64] // iota
+	vmovdqu ymmword ptr [rsp], ymm0
+	vpandn ymm1, ymm12, ymm13
+	vpxor ymm1, ymm1, ymm11
+	vmovdqu ymmword ptr [rsp + 32], ymm1
+	vpandn ymm2, ymm13, ymm14
+	vpxor ymm2, ymm2, ymm12
+	vmovdqu ymmword ptr [rsp + 64], ymm2
+	vpandn ymm3, ymm14, ymm10
+	vpxor ymm3, ymm3, ymm13
+	vmovdqu ymmword ptr [rsp + 96], ymm3
+	vpandn ymm4, ymm10, ymm11
+	vpxor ymm4, ymm4, ymm14
+	vmovdqu ymmword ptr [rsp + 128], ymm4
 	// chi row 1 -> lanes 5..9
-	vpxor ymm5, ymm3, ymmword ptr [rdi + 96]
-	vpsllq ymm10, ymm5, 28
-	vpsrlq ymm5, ymm5, 36
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm4, ymmword ptr [rdi + 288]
-	vpsllq ymm10, ymm6, 20
-	vpsrlq ymm6, ymm6, 44
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm0, ymmword ptr [rdi + 320]
-	vpsllq ymm10, ymm7, 3
-	vpsrlq ymm7, ymm7, 61
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm1, ymmword ptr [rdi + 512]
-	vpsllq ymm10, ymm8, 45
-	vpsrlq ymm8, ymm8, 19
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm2, ymmword ptr [rdi + 704]
-	vpsllq ymm10, ymm9, 61
-	vpsrlq ymm9, ymm9, 3
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 160], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 192], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 224], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 256], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 288], ymm11
+	vpxor ymm10, ymm8, ymmword ptr [rdi + 96]
+	vpsllq ymm15, ymm10, 28
+	vpsrlq ymm10, ymm10, 36
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm9, ymmword ptr [rdi + 288]
+	vpsllq ymm15, ymm11, 20
+	vpsrlq ymm11, ymm11, 44
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm5, ymmword ptr [rdi + 320]
+	vpsllq ymm15, ymm12, 3
+	vpsrlq ymm12, ymm12, 61
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm6, ymmword ptr [rdi + 512]
+	vpsllq ymm15, ymm13, 45
+	vpsrlq ymm13, ymm13, 19
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm7, ymmword ptr [rdi + 704]
+	vpsllq ymm15, ymm14, 61
+	vpsrlq ymm14, ymm14, 3
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 160], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 192], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 224], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 256], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 288], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 2 -> lanes 10..14
-	vpxor ymm5, ymm1, ymmword ptr [rdi + 32]
-	vpsllq ymm10, ymm5, 1
-	vpsrlq ymm5, ymm5, 63
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm2, ymmword ptr [rdi + 224]
-	vpsllq ymm10, ymm6, 6
-	vpsrlq ymm6, ymm6, 58
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm3, ymmword ptr [rdi + 416]
-	vpsllq ymm10, ymm7, 25
-	vpsrlq ymm7, ymm7, 39
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm4, ymmword ptr [rdi + 608]
-	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
-	vpxor ymm9, ymm0, ymmword ptr [rdi + 640]
-	vpsllq ymm10, ymm9, 18
-	vpsrlq ymm9, ymm9, 46
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 320], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 352], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 384], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 416], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 448], ymm11
+	vpxor ymm10, ymm6, ymmword ptr [rdi + 32]
+	vpsllq ymm15, ymm10, 1
+	vpsrlq ymm10, ymm10, 63
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm7, ymmword ptr [rdi + 224]
+	vpsllq ymm15, ymm11, 6
+	vpsrlq ymm11, ymm11, 58
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm8, ymmword ptr [rdi + 416]
+	vpsllq ymm15, ymm12, 25
+	vpsrlq ymm12, ymm12, 39
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm9, ymmword ptr [rdi + 608]
+	vpshufb ymm13, ymm13, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm14, ymm5, ymmword ptr [rdi + 640]
+	vpsllq ymm15, ymm14, 18
+	vpsrlq ymm14, ymm14, 46
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 320], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 352], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 384], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 416], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 448], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 3 -> lanes 15..19
-	vpxor ymm5, ymm4, ymmword ptr [rdi + 128]
-	vpsllq ymm10, ymm5, 27
-	vpsrlq ymm5, ymm5, 37
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm0, ymmword ptr [rdi + 160]
-	vpsllq ymm10, ymm6, 36
-	vpsrlq ymm6, ymm6, 28
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm1, ymmword ptr [rdi + 352]
-	vpsllq ymm10, ymm7, 10
-	vpsrlq ymm7, ymm7, 54
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm2, ymmword ptr [rdi + 544]
-	vpsllq ymm10, ymm8, 15
-	vpsrlq ymm8, ymm8, 49
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm3, ymmword ptr [rdi + 736]
-	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 480], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 512], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 544], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 576], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 608], ymm11
+	vpxor ymm10, ymm9, ymmword ptr [rdi + 128]
+	vpsllq ymm15, ymm10, 27
+	vpsrlq ymm10, ymm10, 37
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm5, ymmword ptr [rdi + 160]
+	vpsllq ymm15, ymm11, 36
+	vpsrlq ymm11, ymm11, 28
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm6, ymmword ptr [rdi + 352]
+	vpsllq ymm15, ymm12, 10
+	vpsrlq ymm12, ymm12, 54
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm7, ymmword ptr [rdi + 544]
+	vpsllq ymm15, ymm13, 15
+	vpsrlq ymm13, ymm13, 49
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm8, ymmword ptr [rdi + 736]
+	vpshufb ymm14, ymm14, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 480], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 512], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 544], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 576], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 608], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 4 -> lanes 20..24
-	vpxor ymm5, ymm2, ymmword ptr [rdi + 64]
-	vpsllq ymm10, ymm5, 62
-	vpsrlq ymm5, ymm5, 2
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm3, ymmword ptr [rdi + 256]
-	vpsllq ymm10, ymm6, 55
-	vpsrlq ymm6, ymm6, 9
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm4, ymmword ptr [rdi + 448]
-	vpsllq ymm10, ymm7, 39
-	vpsrlq ymm7, ymm7, 25
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm0, ymmword ptr [rdi + 480]
-	vpsllq ymm10, ymm8, 41
-	vpsrlq ymm8, ymm8, 23
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm1, ymmword ptr [rdi + 672]
-	vpsllq ymm10, ymm9, 2
-	vpsrlq ymm9, ymm9, 62
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 640], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 672], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 704], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 736], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 768], ymm11
+	vpxor ymm10, ymm7, ymmword ptr [rdi + 64]
+	vpsllq ymm15, ymm10, 62
+	vpsrlq ymm10, ymm10, 2
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm8, ymmword ptr [rdi + 256]
+	vpsllq ymm15, ymm11, 55
+	vpsrlq ymm11, ymm11, 9
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm9, ymmword ptr [rdi + 448]
+	vpsllq ymm15, ymm12, 39
+	vpsrlq ymm12, ymm12, 25
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm5, ymmword ptr [rdi + 480]
+	vpsllq ymm15, ymm13, 41
+	vpsrlq ymm13, ymm13, 23
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm6, ymmword ptr [rdi + 672]
+	vpsllq ymm15, ymm14, 2
+	vpsrlq ymm14, ymm14, 62
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 640], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 672], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 704], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 736], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 768], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// ---- end of round ----
 
 	// ---- round 3 of the loop ----
 	// scratch -> array
-	vmovdqu ymm5, ymmword ptr [rsp]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 160]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 320]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 480]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 640]
-	vmovdqu ymm6, ymmword ptr [rsp + 32]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 192]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 352]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 512]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 672]
-	vmovdqu ymm7, ymmword ptr [rsp + 64]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 224]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 384]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 544]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 704]
-	vmovdqu ymm8, ymmword ptr [rsp + 96]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 256]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 416]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 576]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 736]
-	vmovdqu ymm9, ymmword ptr [rsp + 128]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 288]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 448]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 608]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 768] // C[0..4] in the B registers
-	vpsrlq ymm10, ymm6, 63
-	vpaddq ymm0, ymm6, ymm6
-	vpor ymm0, ymm0, ymm10
-	vpxor ymm0, ymm0, ymm9
-	vpsrlq ymm10, ymm7, 63
-	vpaddq ymm1, ymm7, ymm7
-	vpor ymm1, ymm1, ymm10
-	vpxor ymm1, ymm1, ymm5
-	vpsrlq ymm10, ymm8, 63
-	vpaddq ymm2, ymm8, ymm8
-	vpor ymm2, ymm2, ymm10
-	vpxor ymm2, ymm2, ymm6
-	vpsrlq ymm10, ymm9, 63
-	vpaddq ymm3, ymm9, ymm9
-	vpor ymm3, ymm3, ymm10
-	vpxor ymm3, ymm3, ymm7
-	vpsrlq ymm10, ymm5, 63
-	vpaddq ymm4, ymm5, ymm5
-	vpor ymm4, ymm4, ymm10
-	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	vpsrlq ymm15, ymm1, 63
+	vpaddq ymm5, ymm1, ymm1
+	vpor ymm5, ymm5, ymm15
+	vpxor ymm5, ymm5, ymm4
+	vpsrlq ymm15, ymm2, 63
+	vpaddq ymm6, ymm2, ymm2
+	vpor ymm6, ymm6, ymm15
+	vpxor ymm6, ymm6, ymm0
+	vpsrlq ymm15, ymm3, 63
+	vpaddq ymm7, ymm3, ymm3
+	vpor ymm7, ymm7, ymm15
+	vpxor ymm7, ymm7, ymm1
+	vpsrlq ymm15, ymm4, 63
+	vpaddq ymm8, ymm4, ymm4
+	vpor ymm8, ymm8, ymm15
+	vpxor ymm8, ymm8, ymm2
+	vpsrlq ymm15, ymm0, 63
+	vpaddq ymm9, ymm0, ymm0
+	vpor ymm9, ymm9, ymm15
+	vpxor ymm9, ymm9, ymm3                  // D[0..4] ready
 	// chi row 0 -> lanes 0..4
-	vpxor ymm5, ymm0, ymmword ptr [rsp]
-	vpxor ymm6, ymm1, ymmword ptr [rsp + 192]
-	vpsllq ymm10, ymm6, 44
-	vpsrlq ymm6, ymm6, 20
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm2, ymmword ptr [rsp + 384]
-	vpsllq ymm10, ymm7, 43
-	vpsrlq ymm7, ymm7, 21
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm3, ymmword ptr [rsp + 576]
-	vpsllq ymm10, ymm8, 21
-	vpsrlq ymm8, ymm8, 43
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm4, ymmword ptr [rsp + 768]
-	vpsllq ymm10, ymm9, 14
-	vpsrlq ymm9, ymm9, 50
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vpxor ymm11, ymm11, ymmword ptr [rax + 96] // iota
-	vmovdqu ymmword ptr [rdi], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 32], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 64], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 96], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 128], ymm11
+	vpxor ymm10, ymm5, ymmword ptr [rsp]
+	vpxor ymm11, ymm6, ymmword ptr [rsp + 192]
+	vpsllq ymm15, ymm11, 44
+	vpsrlq ymm11, ymm11, 20
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm7, ymmword ptr [rsp + 384]
+	vpsllq ymm15, ymm12, 43
+	vpsrlq ymm12, ymm12, 21
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm8, ymmword ptr [rsp + 576]
+	vpsllq ymm15, ymm13, 21
+	vpsrlq ymm13, ymm13, 43
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm9, ymmword ptr [rsp + 768]
+	vpsllq ymm15, ymm14, 14
+	vpsrlq ymm14, ymm14, 50
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm0, ymm11, ymm12
+	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymmword ptr [rax + 96] // iota
+	vmovdqu ymmword ptr [rdi], ymm0
+	vpandn ymm1, ymm12, ymm13
+	vpxor ymm1, ymm1, ymm11
+	vmovdqu ymmword ptr [rdi + 32], ymm1
+	vpandn ymm2, ymm13, ymm14
+	vpxor ymm2, ymm2, ymm12
+	vmovdqu ymmword ptr [rdi + 64], ymm2
+	vpandn ymm3, ymm14, ymm10
+	vpxor ymm3, ymm3, ymm13
+	vmovdqu ymmword ptr [rdi + 96], ymm3
+	vpandn ymm4, ymm10, ymm11
+	vpxor ymm4, ymm4, ymm14
+	vmovdqu ymmword ptr [rdi + 128], ymm4
 	// chi row 1 -> lanes 5..9
-	vpxor ymm5, ymm3, ymmword ptr [rsp + 96]
-	vpsllq ymm10, ymm5, 28
-	vpsrlq ymm5, ymm5, 36
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm4, ymmword ptr [rsp + 288]
-	vpsllq ymm10, ymm6, 20
-	vpsrlq ymm6, ymm6, 44
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm0, ymmword ptr [rsp + 320]
-	vpsllq ymm10, ymm7, 3
-	vpsrlq ymm7, ymm7, 61
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm1, ymmword ptr [rsp + 512]
-	vpsllq ymm10, ymm8, 45
-	vpsrlq ymm8, ymm8, 19
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm2, ymmword ptr [rsp + 704]
-	vpsllq ymm10, ymm9, 61
-	vpsrlq ymm9, ymm9, 3
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 160], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 192], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 224], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 256], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 288], ymm11
+	vpxor ymm10, ymm8, ymmword ptr [rsp + 96]
+	vpsllq ymm15, ymm10, 28
+	vpsrlq ymm10, ymm10, 36
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm9, ymmword ptr [rsp + 288]
+	vpsllq ymm15, ymm11, 20
+	vpsrlq ymm11, ymm11, 44
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm5, ymmword ptr [rsp + 320]
+	vpsllq ymm15, ymm12, 3
+	vpsrlq ymm12, ymm12, 61
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm6, ymmword ptr [rsp + 512]
+	vpsllq ymm15, ymm13, 45
+	vpsrlq ymm13, ymm13, 19
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm7, ymmword ptr [rsp + 704]
+	vpsllq ymm15, ymm14, 61
+	vpsrlq ymm14, ymm14, 3
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 160], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 192], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 224], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 256], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 288], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 2 -> lanes 10..14
-	vpxor ymm5, ymm1, ymmword ptr [rsp + 32]
-	vpsllq ymm10, ymm5, 1
-	vpsrlq ymm5, ymm5, 63
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm2, ymmword ptr [rsp + 224]
-	vpsllq ymm10, ymm6, 6
-	vpsrlq ymm6, ymm6, 58
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm3, ymmword ptr [rsp + 416]
-	vpsllq ymm10, ymm7, 25
-	vpsrlq ymm7, ymm7, 39
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm4, ymmword ptr [rsp + 608]
-	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
-	vpxor ymm9, ymm0, ymmword ptr [rsp + 640]
-	vpsllq ymm10, ymm9, 18
-	vpsrlq ymm9, ymm9, 46
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 320], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 352], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 384], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 416], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 448], ymm11
+	vpxor ymm10, ymm6, ymmword ptr [rsp + 32]
+	vpsllq ymm15, ymm10, 1
+	vpsrlq ymm10, ymm10, 63
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm7, ymmword ptr [rsp + 224]
+	vpsllq ymm15, ymm11, 6
+	vpsrlq ymm11, ymm11, 58
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm8, ymmword ptr [rsp + 416]
+	vpsllq ymm15, ymm12, 25
+	vpsrlq ymm12, ymm12, 39
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm9, ymmword ptr [rsp + 608]
+	vpshufb ymm13, ymm13, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm14, ymm5, ymmword ptr [rsp + 640]
+	vpsllq ymm15, ymm14, 18
+	vpsrlq ymm14, ymm14, 46
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 320], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 352], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 384], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 416], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 448], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 3 -> lanes 15..19
-	vpxor ymm5, ymm4, ymmword ptr [rsp + 128]
-	vpsllq ymm10, ymm5, 27
-	vpsrlq ymm5, ymm5, 37
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm0, ymmword ptr [rsp + 160]
-	vpsllq ymm10, ymm6, 36
-	vpsrlq ymm6, ymm6, 28
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm1, ymmword ptr [rsp + 352]
-	vpsllq ymm10, ymm7, 10
-	vpsrlq ymm7, ymm7, 54
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm2, ymmword ptr [rsp + 544]
-	vpsllq ymm10, ymm8, 15
-	vpsrlq ymm8, ymm8, 49
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm3, ymmword ptr [rsp + 736]
-	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 480], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 512], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 544], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 576], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 608], ymm11
+	vpxor ymm10, ymm9, ymmword ptr [rsp + 128]
+	vpsllq ymm15, ymm10, 27
+	vpsrlq ymm10, ymm10, 37
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm5, ymmword ptr [rsp + 160]
+	vpsllq ymm15, ymm11, 36
+	vpsrlq ymm11, ymm11, 28
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm6, ymmword ptr [rsp + 352]
+	vpsllq ymm15, ymm12, 10
+	vpsrlq ymm12, ymm12, 54
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm7, ymmword ptr [rsp + 544]
+	vpsllq ymm15, ymm13, 15
+	vpsrlq ymm13, ymm13, 49
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm8, ymmword ptr [rsp + 736]
+	vpshufb ymm14, ymm14, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 480], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 512], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 544], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 576], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 608], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 4 -> lanes 20..24
-	vpxor ymm5, ymm2, ymmword ptr [rsp + 64]
-	vpsllq ymm10, ymm5, 62
-	vpsrlq ymm5, ymm5, 2
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm3, ymmword ptr [rsp + 256]
-	vpsllq ymm10, ymm6, 55
-	vpsrlq ymm6, ymm6, 9
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm4, ymmword ptr [rsp + 448]
-	vpsllq ymm10, ymm7, 39
-	vpsrlq ymm7, ymm7, 25
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm0, ymmword ptr [rsp + 480]
-	vpsllq ymm10, ymm8, 41
-	vpsrlq ymm8, ymm8, 23
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm1, ymmword ptr [rsp + 672]
-	vpsllq ymm10, ymm9, 2
-	vpsrlq ymm9, ymm9, 62
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 640], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 672], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 704], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 736], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 768], ymm11
+	vpxor ymm10, ymm7, ymmword ptr [rsp + 64]
+	vpsllq ymm15, ymm10, 62
+	vpsrlq ymm10, ymm10, 2
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm8, ymmword ptr [rsp + 256]
+	vpsllq ymm15, ymm11, 55
+	vpsrlq ymm11, ymm11, 9
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm9, ymmword ptr [rsp + 448]
+	vpsllq ymm15, ymm12, 39
+	vpsrlq ymm12, ymm12, 25
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm5, ymmword ptr [rsp + 480]
+	vpsllq ymm15, ymm13, 41
+	vpsrlq ymm13, ymm13, 23
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm6, ymmword ptr [rsp + 672]
+	vpsllq ymm15, ymm14, 2
+	vpsrlq ymm14, ymm14, 62
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 640], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 672], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 704], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 736], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 768], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// next four rounds, until the last round constant is done
 	add rax, 128
 	lea rcx, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants) + 768]
 	cmp rax, rcx
-	jne LOCAL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136_blocks_rounds)
+	jne LOCAL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136_blocks_rounds_loop)
 	// ---- end of round ----
 	// every state's next block
 	add r8, 136
@@ -5504,32 +5539,32 @@ LOCAL(sponge_keccakp1600_12_amd64_avx2_x4_absorb136_blocks_done):
 
 	// The last round wrote the caller's array: zero the scratch state, clear the
 	// vector registers, drop the frame.
-	vpxor ymm11, ymm11, ymm11
-	vmovdqu ymmword ptr [rsp], ymm11
-	vmovdqu ymmword ptr [rsp + 32], ymm11
-	vmovdqu ymmword ptr [rsp + 64], ymm11
-	vmovdqu ymmword ptr [rsp + 96], ymm11
-	vmovdqu ymmword ptr [rsp + 128], ymm11
-	vmovdqu ymmword ptr [rsp + 160], ymm11
-	vmovdqu ymmword ptr [rsp + 192], ymm11
-	vmovdqu ymmword ptr [rsp + 224], ymm11
-	vmovdqu ymmword ptr [rsp + 256], ymm11
-	vmovdqu ymmword ptr [rsp + 288], ymm11
-	vmovdqu ymmword ptr [rsp + 320], ymm11
-	vmovdqu ymmword ptr [rsp + 352], ymm11
-	vmovdqu ymmword ptr [rsp + 384], ymm11
-	vmovdqu ymmword ptr [rsp + 416], ymm11
-	vmovdqu ymmword ptr [rsp + 448], ymm11
-	vmovdqu ymmword ptr [rsp + 480], ymm11
-	vmovdqu ymmword ptr [rsp + 512], ymm11
-	vmovdqu ymmword ptr [rsp + 544], ymm11
-	vmovdqu ymmword ptr [rsp + 576], ymm11
-	vmovdqu ymmword ptr [rsp + 608], ymm11
-	vmovdqu ymmword ptr [rsp + 640], ymm11
-	vmovdqu ymmword ptr [rsp + 672], ymm11
-	vmovdqu ymmword ptr [rsp + 704], ymm11
-	vmovdqu ymmword ptr [rsp + 736], ymm11
-	vmovdqu ymmword ptr [rsp + 768], ymm11
+	vpxor ymm15, ymm15, ymm15
+	vmovdqu ymmword ptr [rsp], ymm15
+	vmovdqu ymmword ptr [rsp + 32], ymm15
+	vmovdqu ymmword ptr [rsp + 64], ymm15
+	vmovdqu ymmword ptr [rsp + 96], ymm15
+	vmovdqu ymmword ptr [rsp + 128], ymm15
+	vmovdqu ymmword ptr [rsp + 160], ymm15
+	vmovdqu ymmword ptr [rsp + 192], ymm15
+	vmovdqu ymmword ptr [rsp + 224], ymm15
+	vmovdqu ymmword ptr [rsp + 256], ymm15
+	vmovdqu ymmword ptr [rsp + 288], ymm15
+	vmovdqu ymmword ptr [rsp + 320], ymm15
+	vmovdqu ymmword ptr [rsp + 352], ymm15
+	vmovdqu ymmword ptr [rsp + 384], ymm15
+	vmovdqu ymmword ptr [rsp + 416], ymm15
+	vmovdqu ymmword ptr [rsp + 448], ymm15
+	vmovdqu ymmword ptr [rsp + 480], ymm15
+	vmovdqu ymmword ptr [rsp + 512], ymm15
+	vmovdqu ymmword ptr [rsp + 544], ymm15
+	vmovdqu ymmword ptr [rsp + 576], ymm15
+	vmovdqu ymmword ptr [rsp + 608], ymm15
+	vmovdqu ymmword ptr [rsp + 640], ymm15
+	vmovdqu ymmword ptr [rsp + 672], ymm15
+	vmovdqu ymmword ptr [rsp + 704], ymm15
+	vmovdqu ymmword ptr [rsp + 736], ymm15
+	vmovdqu ymmword ptr [rsp + 768], ymm15
 	vzeroall
 	// No lane stays in a register: clear the caller-saved ones written.
 	xor eax, eax
@@ -5733,902 +5768,908 @@ LOCAL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168_blocks_block):
 	vmovdqu ymmword ptr [rdi + 640], ymm12
 	lea rax, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants) + 384]
 LOCAL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168_blocks_rounds):
+	vmovdqu ymm0, ymmword ptr [rdi]
+	vpxor ymm0, ymm0, ymmword ptr [rdi + 160]
+	vpxor ymm0, ymm0, ymmword ptr [rdi + 320]
+	vpxor ymm0, ymm0, ymmword ptr [rdi + 480]
+	vpxor ymm0, ymm0, ymmword ptr [rdi + 640]
+	vmovdqu ymm1, ymmword ptr [rdi + 32]
+	vpxor ymm1, ymm1, ymmword ptr [rdi + 192]
+	vpxor ymm1, ymm1, ymmword ptr [rdi + 352]
+	vpxor ymm1, ymm1, ymmword ptr [rdi + 512]
+	vpxor ymm1, ymm1, ymmword ptr [rdi + 672]
+	vmovdqu ymm2, ymmword ptr [rdi + 64]
+	vpxor ymm2, ymm2, ymmword ptr [rdi + 224]
+	vpxor ymm2, ymm2, ymmword ptr [rdi + 384]
+	vpxor ymm2, ymm2, ymmword ptr [rdi + 544]
+	vpxor ymm2, ymm2, ymmword ptr [rdi + 704]
+	vmovdqu ymm3, ymmword ptr [rdi + 96]
+	vpxor ymm3, ymm3, ymmword ptr [rdi + 256]
+	vpxor ymm3, ymm3, ymmword ptr [rdi + 416]
+	vpxor ymm3, ymm3, ymmword ptr [rdi + 576]
+	vpxor ymm3, ymm3, ymmword ptr [rdi + 736]
+	vmovdqu ymm4, ymmword ptr [rdi + 128]
+	vpxor ymm4, ymm4, ymmword ptr [rdi + 288]
+	vpxor ymm4, ymm4, ymmword ptr [rdi + 448]
+	vpxor ymm4, ymm4, ymmword ptr [rdi + 608]
+	vpxor ymm4, ymm4, ymmword ptr [rdi + 768] // C[0..4]
+LOCAL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168_blocks_rounds_loop):
 
 	// ---- round 0 of the loop ----
 	// array -> scratch
-	vmovdqu ymm5, ymmword ptr [rdi]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 160]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 320]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 480]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 640]
-	vmovdqu ymm6, ymmword ptr [rdi + 32]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 192]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 352]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 512]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 672]
-	vmovdqu ymm7, ymmword ptr [rdi + 64]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 224]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 384]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 544]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 704]
-	vmovdqu ymm8, ymmword ptr [rdi + 96]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 256]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 416]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 576]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 736]
-	vmovdqu ymm9, ymmword ptr [rdi + 128]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 288]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 448]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 608]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 768] // C[0..4] in the B registers
-	vpsrlq ymm10, ymm6, 63
-	vpaddq ymm0, ymm6, ymm6
-	vpor ymm0, ymm0, ymm10
-	vpxor ymm0, ymm0, ymm9
-	vpsrlq ymm10, ymm7, 63
-	vpaddq ymm1, ymm7, ymm7
-	vpor ymm1, ymm1, ymm10
-	vpxor ymm1, ymm1, ymm5
-	vpsrlq ymm10, ymm8, 63
-	vpaddq ymm2, ymm8, ymm8
-	vpor ymm2, ymm2, ymm10
-	vpxor ymm2, ymm2, ymm6
-	vpsrlq ymm10, ymm9, 63
-	vpaddq ymm3, ymm9, ymm9
-	vpor ymm3, ymm3, ymm10
-	vpxor ymm3, ymm3, ymm7
-	vpsrlq ymm10, ymm5, 63
-	vpaddq ymm4, ymm5, ymm5
-	vpor ymm4, ymm4, ymm10
-	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	vpsrlq ymm15, ymm1, 63
+	vpaddq ymm5, ymm1, ymm1
+	vpor ymm5, ymm5, ymm15
+	vpxor ymm5, ymm5, ymm4
+	vpsrlq ymm15, ymm2, 63
+	vpaddq ymm6, ymm2, ymm2
+	vpor ymm6, ymm6, ymm15
+	vpxor ymm6, ymm6, ymm0
+	vpsrlq ymm15, ymm3, 63
+	vpaddq ymm7, ymm3, ymm3
+	vpor ymm7, ymm7, ymm15
+	vpxor ymm7, ymm7, ymm1
+	vpsrlq ymm15, ymm4, 63
+	vpaddq ymm8, ymm4, ymm4
+	vpor ymm8, ymm8, ymm15
+	vpxor ymm8, ymm8, ymm2
+	vpsrlq ymm15, ymm0, 63
+	vpaddq ymm9, ymm0, ymm0
+	vpor ymm9, ymm9, ymm15
+	vpxor ymm9, ymm9, ymm3                  // D[0..4] ready
 	// chi row 0 -> lanes 0..4
-	vpxor ymm5, ymm0, ymmword ptr [rdi]
-	vpxor ymm6, ymm1, ymmword ptr [rdi + 192]
-	vpsllq ymm10, ymm6, 44
-	vpsrlq ymm6, ymm6, 20
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm2, ymmword ptr [rdi + 384]
-	vpsllq ymm10, ymm7, 43
-	vpsrlq ymm7, ymm7, 21
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm3, ymmword ptr [rdi + 576]
-	vpsllq ymm10, ymm8, 21
-	vpsrlq ymm8, ymm8, 43
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm4, ymmword ptr [rdi + 768]
-	vpsllq ymm10, ymm9, 14
-	vpsrlq ymm9, ymm9, 50
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vpxor ymm11, ymm11, ymmword ptr [rax]   // iota
-	vmovdqu ymmword ptr [rsp], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 32], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 64], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 96], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 128], ymm11
+	vpxor ymm10, ymm5, ymmword ptr [rdi]
+	vpxor ymm11, ymm6, ymmword ptr [rdi + 192]
+	vpsllq ymm15, ymm11, 44
+	vpsrlq ymm11, ymm11, 20
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm7, ymmword ptr [rdi + 384]
+	vpsllq ymm15, ymm12, 43
+	vpsrlq ymm12, ymm12, 21
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm8, ymmword ptr [rdi + 576]
+	vpsllq ymm15, ymm13, 21
+	vpsrlq ymm13, ymm13, 43
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm9, ymmword ptr [rdi + 768]
+	vpsllq ymm15, ymm14, 14
+	vpsrlq ymm14, ymm14, 50
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm0, ymm11, ymm12
+	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymmword ptr [rax]     // iota
+	vmovdqu ymmword ptr [rsp], ymm0
+	vpandn ymm1, ymm12, ymm13
+	vpxor ymm1, ymm1, ymm11
+	vmovdqu ymmword ptr [rsp + 32], ymm1
+	vpandn ymm2, ymm13, ymm14
+	vpxor ymm2, ymm2, ymm12
+	vmovdqu ymmword ptr [rsp + 64], ymm2
+	vpandn ymm3, ymm14, ymm10
+	vpxor ymm3, ymm3, ymm13
+	vmovdqu ymmword ptr [rsp + 96], ymm3
+	vpandn ymm4, ymm10, ymm11
+	vpxor ymm4, ymm4, ymm14
+	vmovdqu ymmword ptr [rsp + 128], ymm4
 	// chi row 1 -> lanes 5..9
-	vpxor ymm5, ymm3, ymmword ptr [rdi + 96]
-	vpsllq ymm10, ymm5, 28
-	vpsrlq ymm5, ymm5, 36
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm4, ymmword ptr [rdi + 288]
-	vpsllq ymm10, ymm6, 20
-	vpsrlq ymm6, ymm6, 44
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm0, ymmword ptr [rdi + 320]
-	vpsllq ymm10, ymm7, 3
-	vpsrlq ymm7, ymm7, 61
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm1, ymmword ptr [rdi + 512]
-	vpsllq ymm10, ymm8, 45
-	vpsrlq ymm8, ymm8, 19
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm2, ymmword ptr [rdi + 704]
-	vpsllq ymm10, ymm9, 61
-	vpsrlq ymm9, ymm9, 3
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 160], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 192], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 224], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 256], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 288], ymm11
+	vpxor ymm10, ymm8, ymmword ptr [rdi + 96]
+	vpsllq ymm15, ymm10, 28
+	vpsrlq ymm10, ymm10, 36
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm9, ymmword ptr [rdi + 288]
+	vpsllq ymm15, ymm11, 20
+	vpsrlq ymm11, ymm11, 44
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm5, ymmword ptr [rdi + 320]
+	vpsllq ymm15, ymm12, 3
+	vpsrlq ymm12, ymm12, 61
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm6, ymmword ptr [rdi + 512]
+	vpsllq ymm15, ymm13, 45
+	vpsrlq ymm13, ymm13, 19
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm7, ymmword ptr [rdi + 704]
+	vpsllq ymm15, ymm14, 61
+	vpsrlq ymm14, ymm14, 3
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 160], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 192], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 224], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 256], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 288], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 2 -> lanes 10..14
-	vpxor ymm5, ymm1, ymmword ptr [rdi + 32]
-	vpsllq ymm10, ymm5, 1
-	vpsrlq ymm5, ymm5, 63
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm2, ymmword ptr [rdi + 224]
-	vpsllq ymm10, ymm6, 6
-	vpsrlq ymm6, ymm6, 58
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm3, ymmword ptr [rdi + 416]
-	vpsllq ymm10, ymm7, 25
-	vpsrlq ymm7, ymm7, 39
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm4, ymmword ptr [rdi + 608]
-	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
-	vpxor ymm9, ymm0, ymmword ptr [rdi + 640]
-	vpsllq ymm10, ymm9, 18
-	vpsrlq ymm9, ymm9, 46
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 320], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 352], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 384], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 416], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 448], ymm11
+	vpxor ymm10, ymm6, ymmword ptr [rdi + 32]
+	vpsllq ymm15, ymm10, 1
+	vpsrlq ymm10, ymm10, 63
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm7, ymmword ptr [rdi + 224]
+	vpsllq ymm15, ymm11, 6
+	vpsrlq ymm11, ymm11, 58
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm8, ymmword ptr [rdi + 416]
+	vpsllq ymm15, ymm12, 25
+	vpsrlq ymm12, ymm12, 39
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm9, ymmword ptr [rdi + 608]
+	vpshufb ymm13, ymm13, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm14, ymm5, ymmword ptr [rdi + 640]
+	vpsllq ymm15, ymm14, 18
+	vpsrlq ymm14, ymm14, 46
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 320], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 352], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 384], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 416], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 448], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 3 -> lanes 15..19
-	vpxor ymm5, ymm4, ymmword ptr [rdi + 128]
-	vpsllq ymm10, ymm5, 27
-	vpsrlq ymm5, ymm5, 37
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm0, ymmword ptr [rdi + 160]
-	vpsllq ymm10, ymm6, 36
-	vpsrlq ymm6, ymm6, 28
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm1, ymmword ptr [rdi + 352]
-	vpsllq ymm10, ymm7, 10
-	vpsrlq ymm7, ymm7, 54
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm2, ymmword ptr [rdi + 544]
-	vpsllq ymm10, ymm8, 15
-	vpsrlq ymm8, ymm8, 49
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm3, ymmword ptr [rdi + 736]
-	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 480], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 512], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 544], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 576], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 608], ymm11
+	vpxor ymm10, ymm9, ymmword ptr [rdi + 128]
+	vpsllq ymm15, ymm10, 27
+	vpsrlq ymm10, ymm10, 37
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm5, ymmword ptr [rdi + 160]
+	vpsllq ymm15, ymm11, 36
+	vpsrlq ymm11, ymm11, 28
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm6, ymmword ptr [rdi + 352]
+	vpsllq ymm15, ymm12, 10
+	vpsrlq ymm12, ymm12, 54
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm7, ymmword ptr [rdi + 544]
+	vpsllq ymm15, ymm13, 15
+	vpsrlq ymm13, ymm13, 49
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm8, ymmword ptr [rdi + 736]
+	vpshufb ymm14, ymm14, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 480], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 512], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 544], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 576], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 608], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 4 -> lanes 20..24
-	vpxor ymm5, ymm2, ymmword ptr [rdi + 64]
-	vpsllq ymm10, ymm5, 62
-	vpsrlq ymm5, ymm5, 2
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm3, ymmword ptr [rdi + 256]
-	vpsllq ymm10, ymm6, 55
-	vpsrlq ymm6, ymm6, 9
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm4, ymmword ptr [rdi + 448]
-	vpsllq ymm10, ymm7, 39
-	vpsrlq ymm7, ymm7, 25
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm0, ymmword ptr [rdi + 480]
-	vpsllq ymm10, ymm8, 41
-	vpsrlq ymm8, ymm8, 23
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm1, ymmword ptr [rdi + 672]
-	vpsllq ymm10, ymm9, 2
-	vpsrlq ymm9, ymm9, 62
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 640], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 672], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 704], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 736], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 768], ymm11
+	vpxor ymm10, ymm7, ymmword ptr [rdi + 64]
+	vpsllq ymm15, ymm10, 62
+	vpsrlq ymm10, ymm10, 2
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm8, ymmword ptr [rdi + 256]
+	vpsllq ymm15, ymm11, 55
+	vpsrlq ymm11, ymm11, 9
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm9, ymmword ptr [rdi + 448]
+	vpsllq ymm15, ymm12, 39
+	vpsrlq ymm12, ymm12, 25
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm5, ymmword ptr [rdi + 480]
+	vpsllq ymm15, ymm13, 41
+	vpsrlq ymm13, ymm13, 23
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm6, ymmword ptr [rdi + 672]
+	vpsllq ymm15, ymm14, 2
+	vpsrlq ymm14, ymm14, 62
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 640], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 672], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 704], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 736], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 768], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// ---- end of round ----
 
 	// ---- round 1 of the loop ----
 	// scratch -> array
-	vmovdqu ymm5, ymmword ptr [rsp]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 160]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 320]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 480]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 640]
-	vmovdqu ymm6, ymmword ptr [rsp + 32]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 192]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 352]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 512]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 672]
-	vmovdqu ymm7, ymmword ptr [rsp + 64]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 224]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 384]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 544]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 704]
-	vmovdqu ymm8, ymmword ptr [rsp + 96]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 256]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 416]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 576]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 736]
-	vmovdqu ymm9, ymmword ptr [rsp + 128]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 288]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 448]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 608]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 768] // C[0..4] in the B registers
-	vpsrlq ymm10, ymm6, 63
-	vpaddq ymm0, ymm6, ymm6
-	vpor ymm0, ymm0, ymm10
-	vpxor ymm0, ymm0, ymm9
-	vpsrlq ymm10, ymm7, 63
-	vpaddq ymm1, ymm7, ymm7
-	vpor ymm1, ymm1, ymm10
-	vpxor ymm1, ymm1, ymm5
-	vpsrlq ymm10, ymm8, 63
-	vpaddq ymm2, ymm8, ymm8
-	vpor ymm2, ymm2, ymm10
-	vpxor ymm2, ymm2, ymm6
-	vpsrlq ymm10, ymm9, 63
-	vpaddq ymm3, ymm9, ymm9
-	vpor ymm3, ymm3, ymm10
-	vpxor ymm3, ymm3, ymm7
-	vpsrlq ymm10, ymm5, 63
-	vpaddq ymm4, ymm5, ymm5
-	vpor ymm4, ymm4, ymm10
-	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	vpsrlq ymm15, ymm1, 63
+	vpaddq ymm5, ymm1, ymm1
+	vpor ymm5, ymm5, ymm15
+	vpxor ymm5, ymm5, ymm4
+	vpsrlq ymm15, ymm2, 63
+	vpaddq ymm6, ymm2, ymm2
+	vpor ymm6, ymm6, ymm15
+	vpxor ymm6, ymm6, ymm0
+	vpsrlq ymm15, ymm3, 63
+	vpaddq ymm7, ymm3, ymm3
+	vpor ymm7, ymm7, ymm15
+	vpxor ymm7, ymm7, ymm1
+	vpsrlq ymm15, ymm4, 63
+	vpaddq ymm8, ymm4, ymm4
+	vpor ymm8, ymm8, ymm15
+	vpxor ymm8, ymm8, ymm2
+	vpsrlq ymm15, ymm0, 63
+	vpaddq ymm9, ymm0, ymm0
+	vpor ymm9, ymm9, ymm15
+	vpxor ymm9, ymm9, ymm3                  // D[0..4] ready
 	// chi row 0 -> lanes 0..4
-	vpxor ymm5, ymm0, ymmword ptr [rsp]
-	vpxor ymm6, ymm1, ymmword ptr [rsp + 192]
-	vpsllq ymm10, ymm6, 44
-	vpsrlq ymm6, ymm6, 20
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm2, ymmword ptr [rsp + 384]
-	vpsllq ymm10, ymm7, 43
-	vpsrlq ymm7, ymm7, 21
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm3, ymmword ptr [rsp + 576]
-	vpsllq ymm10, ymm8, 21
-	vpsrlq ymm8, ymm8, 43
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm4, ymmword ptr [rsp + 768]
-	vpsllq ymm10, ymm9, 14
-	vpsrlq ymm9, ymm9, 50
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vpxor ymm11, ymm11, ymmword ptr [rax + 32] // iota
-	vmovdqu ymmword ptr [rdi], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 32], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 64], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 96], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 128], ymm11
+	vpxor ymm10, ymm5, ymmword ptr [rsp]
+	vpxor ymm11, ymm6, ymmword ptr [rsp + 192]
+	vpsllq ymm15, ymm11, 44
+	vpsrlq ymm11, ymm11, 20
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm7, ymmword ptr [rsp + 384]
+	vpsllq ymm15, ymm12, 43
+	vpsrlq ymm12, ymm12, 21
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm8, ymmword ptr [rsp + 576]
+	vpsllq ymm15, ymm13, 21
+	vpsrlq ymm13, ymm13, 43
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm9, ymmword ptr [rsp + 768]
+	vpsllq ymm15, ymm14, 14
+	vpsrlq ymm14, ymm14, 50
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm0, ymm11, ymm12
+	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymmword ptr [rax + 32] // iota
+	vmovdqu ymmword ptr [rdi], ymm0
+	vpandn ymm1, ymm12, ymm13
+	vpxor ymm1, ymm1, ymm11
+	vmovdqu ymmword ptr [rdi + 32], ymm1
+	vpandn ymm2, ymm13, ymm14
+	vpxor ymm2, ymm2, ymm12
+	vmovdqu ymmword ptr [rdi + 64], ymm2
+	vpandn ymm3, ymm14, ymm10
+	vpxor ymm3, ymm3, ymm13
+	vmovdqu ymmword ptr [rdi + 96], ymm3
+	vpandn ymm4, ymm10, ymm11
+	vpxor ymm4, ymm4, ymm14
+	vmovdqu ymmword ptr [rdi + 128], ymm4
 	// chi row 1 -> lanes 5..9
-	vpxor ymm5, ymm3, ymmword ptr [rsp + 96]
-	vpsllq ymm10, ymm5, 28
-	vpsrlq ymm5, ymm5, 36
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm4, ymmword ptr [rsp + 288]
-	vpsllq ymm10, ymm6, 20
-	vpsrlq ymm6, ymm6, 44
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm0, ymmword ptr [rsp + 320]
-	vpsllq ymm10, ymm7, 3
-	vpsrlq ymm7, ymm7, 61
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm1, ymmword ptr [rsp + 512]
-	vpsllq ymm10, ymm8, 45
-	vpsrlq ymm8, ymm8, 19
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm2, ymmword ptr [rsp + 704]
-	vpsllq ymm10, ymm9, 61
-	vpsrlq ymm9, ymm9, 3
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 160], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 192], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 224], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 256], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 288], ymm11
+	vpxor ymm10, ymm8, ymmword ptr [rsp + 96]
+	vpsllq ymm15, ymm10, 28
+	vpsrlq ymm10, ymm10, 36
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm9, ymmword ptr [rsp + 288]
+	vpsllq ymm15, ymm11, 20
+	vpsrlq ymm11, ymm11, 44
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm5, ymmword ptr [rsp + 320]
+	vpsllq ymm15, ymm12, 3
+	vpsrlq ymm12, ymm12, 61
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm6, ymmword ptr [rsp + 512]
+	vpsllq ymm15, ymm13, 45
+	vpsrlq ymm13, ymm13, 19
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm7, ymmword ptr [rsp + 704]
+	vpsllq ymm15, ymm14, 61
+	vpsrlq ymm14, ymm14, 3
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 160], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 192], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 224], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 256], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 288], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 2 -> lanes 10..14
-	vpxor ymm5, ymm1, ymmword ptr [rsp + 32]
-	vpsllq ymm10, ymm5, 1
-	vpsrlq ymm5, ymm5, 63
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm2, ymmword ptr [rsp + 224]
-	vpsllq ymm10, ymm6, 6
-	vpsrlq ymm6, ymm6, 58
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm3, ymmword ptr [rsp + 416]
-	vpsllq ymm10, ymm7, 25
-	vpsrlq ymm7, ymm7, 39
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm4, ymmword ptr [rsp + 608]
-	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
-	vpxor ymm9, ymm0, ymmword ptr [rsp + 640]
-	vpsllq ymm10, ymm9, 18
-	vpsrlq ymm9, ymm9, 46
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 320], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 352], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 384], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 416], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 448], ymm11
+	vpxor ymm10, ymm6, ymmword ptr [rsp + 32]
+	vpsllq ymm15, ymm10, 1
+	vpsrlq ymm10, ymm10, 63
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm7, ymmword ptr [rsp + 224]
+	vpsllq ymm15, ymm11, 6
+	vpsrlq ymm11, ymm11, 58
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm8, ymmword ptr [rsp + 416]
+	vpsllq ymm15, ymm12, 25
+	vpsrlq ymm12, ymm12, 39
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm9, ymmword ptr [rsp + 608]
+	vpshufb ymm13, ymm13, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm14, ymm5, ymmword ptr [rsp + 640]
+	vpsllq ymm15, ymm14, 18
+	vpsrlq ymm14, ymm14, 46
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 320], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 352], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 384], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 416], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 448], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 3 -> lanes 15..19
-	vpxor ymm5, ymm4, ymmword ptr [rsp + 128]
-	vpsllq ymm10, ymm5, 27
-	vpsrlq ymm5, ymm5, 37
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm0, ymmword ptr [rsp + 160]
-	vpsllq ymm10, ymm6, 36
-	vpsrlq ymm6, ymm6, 28
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm1, ymmword ptr [rsp + 352]
-	vpsllq ymm10, ymm7, 10
-	vpsrlq ymm7, ymm7, 54
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm2, ymmword ptr [rsp + 544]
-	vpsllq ymm10, ymm8, 15
-	vpsrlq ymm8, ymm8, 49
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm3, ymmword ptr [rsp + 736]
-	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 480], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 512], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 544], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 576], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 608], ymm11
+	vpxor ymm10, ymm9, ymmword ptr [rsp + 128]
+	vpsllq ymm15, ymm10, 27
+	vpsrlq ymm10, ymm10, 37
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm5, ymmword ptr [rsp + 160]
+	vpsllq ymm15, ymm11, 36
+	vpsrlq ymm11, ymm11, 28
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm6, ymmword ptr [rsp + 352]
+	vpsllq ymm15, ymm12, 10
+	vpsrlq ymm12, ymm12, 54
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm7, ymmword ptr [rsp + 544]
+	vpsllq ymm15, ymm13, 15
+	vpsrlq ymm13, ymm13, 49
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm8, ymmword ptr [rsp + 736]
+	vpshufb ymm14, ymm14, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 480], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 512], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 544], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 576], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 608], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 4 -> lanes 20..24
-	vpxor ymm5, ymm2, ymmword ptr [rsp + 64]
-	vpsllq ymm10, ymm5, 62
-	vpsrlq ymm5, ymm5, 2
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm3, ymmword ptr [rsp + 256]
-	vpsllq ymm10, ymm6, 55
-	vpsrlq ymm6, ymm6, 9
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm4, ymmword ptr [rsp + 448]
-	vpsllq ymm10, ymm7, 39
-	vpsrlq ymm7, ymm7, 25
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm0, ymmword ptr [rsp + 480]
-	vpsllq ymm10, ymm8, 41
-	vpsrlq ymm8, ymm8, 23
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm1, ymmword ptr [rsp + 672]
-	vpsllq ymm10, ymm9, 2
-	vpsrlq ymm9, ymm9, 62
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 640], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 672], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 704], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 736], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 768], ymm11
+	vpxor ymm10, ymm7, ymmword ptr [rsp + 64]
+	vpsllq ymm15, ymm10, 62
+	vpsrlq ymm10, ymm10, 2
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm8, ymmword ptr [rsp + 256]
+	vpsllq ymm15, ymm11, 55
+	vpsrlq ymm11, ymm11, 9
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm9, ymmword ptr [rsp + 448]
+	vpsllq ymm15, ymm12, 39
+	vpsrlq ymm12, ymm12, 25
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm5, ymmword ptr [rsp + 480]
+	vpsllq ymm15, ymm13, 41
+	vpsrlq ymm13, ymm13, 23
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm6, ymmword ptr [rsp + 672]
+	vpsllq ymm15, ymm14, 2
+	vpsrlq ymm14, ymm14, 62
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 640], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 672], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 704], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 736], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 768], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// ---- end of round ----
 
 	// ---- round 2 of the loop ----
 	// array -> scratch
-	vmovdqu ymm5, ymmword ptr [rdi]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 160]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 320]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 480]
-	vpxor ymm5, ymm5, ymmword ptr [rdi + 640]
-	vmovdqu ymm6, ymmword ptr [rdi + 32]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 192]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 352]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 512]
-	vpxor ymm6, ymm6, ymmword ptr [rdi + 672]
-	vmovdqu ymm7, ymmword ptr [rdi + 64]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 224]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 384]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 544]
-	vpxor ymm7, ymm7, ymmword ptr [rdi + 704]
-	vmovdqu ymm8, ymmword ptr [rdi + 96]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 256]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 416]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 576]
-	vpxor ymm8, ymm8, ymmword ptr [rdi + 736]
-	vmovdqu ymm9, ymmword ptr [rdi + 128]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 288]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 448]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 608]
-	vpxor ymm9, ymm9, ymmword ptr [rdi + 768] // C[0..4] in the B registers
-	vpsrlq ymm10, ymm6, 63
-	vpaddq ymm0, ymm6, ymm6
-	vpor ymm0, ymm0, ymm10
-	vpxor ymm0, ymm0, ymm9
-	vpsrlq ymm10, ymm7, 63
-	vpaddq ymm1, ymm7, ymm7
-	vpor ymm1, ymm1, ymm10
-	vpxor ymm1, ymm1, ymm5
-	vpsrlq ymm10, ymm8, 63
-	vpaddq ymm2, ymm8, ymm8
-	vpor ymm2, ymm2, ymm10
-	vpxor ymm2, ymm2, ymm6
-	vpsrlq ymm10, ymm9, 63
-	vpaddq ymm3, ymm9, ymm9
-	vpor ymm3, ymm3, ymm10
-	vpxor ymm3, ymm3, ymm7
-	vpsrlq ymm10, ymm5, 63
-	vpaddq ymm4, ymm5, ymm5
-	vpor ymm4, ymm4, ymm10
-	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	vpsrlq ymm15, ymm1, 63
+	vpaddq ymm5, ymm1, ymm1
+	vpor ymm5, ymm5, ymm15
+	vpxor ymm5, ymm5, ymm4
+	vpsrlq ymm15, ymm2, 63
+	vpaddq ymm6, ymm2, ymm2
+	vpor ymm6, ymm6, ymm15
+	vpxor ymm6, ymm6, ymm0
+	vpsrlq ymm15, ymm3, 63
+	vpaddq ymm7, ymm3, ymm3
+	vpor ymm7, ymm7, ymm15
+	vpxor ymm7, ymm7, ymm1
+	vpsrlq ymm15, ymm4, 63
+	vpaddq ymm8, ymm4, ymm4
+	vpor ymm8, ymm8, ymm15
+	vpxor ymm8, ymm8, ymm2
+	vpsrlq ymm15, ymm0, 63
+	vpaddq ymm9, ymm0, ymm0
+	vpor ymm9, ymm9, ymm15
+	vpxor ymm9, ymm9, ymm3                  // D[0..4] ready
 	// chi row 0 -> lanes 0..4
-	vpxor ymm5, ymm0, ymmword ptr [rdi]
-	vpxor ymm6, ymm1, ymmword ptr [rdi + 192]
-	vpsllq ymm10, ymm6, 44
-	vpsrlq ymm6, ymm6, 20
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm2, ymmword ptr [rdi + 384]
-	vpsllq ymm10, ymm7, 43
-	vpsrlq ymm7, ymm7, 21
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm3, ymmword ptr [rdi + 576]
-	vpsllq ymm10, ymm8, 21
-	vpsrlq ymm8, ymm8, 43
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm4, ymmword ptr [rdi + 768]
-	vpsllq ymm10, ymm9, 14
-	vpsrlq ymm9, ymm9, 50
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vpxor ymm11, ymm11, ymmword ptr [rax + 64] // iota
-	vmovdqu ymmword ptr [rsp], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 32], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 64], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 96], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 128], ymm11
+	vpxor ymm10, ymm5, ymmword ptr [rdi]
+	vpxor ymm11, ymm6, ymmword ptr [rdi + 192]
+	vpsllq ymm15, ymm11, 44
+	vpsrlq ymm11, ymm11, 20
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm7, ymmword ptr [rdi + 384]
+	vpsllq ymm15, ymm12, 43
+	vpsrlq ymm12, ymm12, 21
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm8, ymmword ptr [rdi + 576]
+	vpsllq ymm15, ymm13, 21
+	vpsrlq ymm13, ymm13, 43
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm9, ymmword ptr [rdi + 768]
+	vpsllq ymm15, ymm14, 14
+	vpsrlq ymm14, ymm14, 50
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm0, ymm11, ymm12
+	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymmword ptr [rax + 64] // iota
+	vmovdqu ymmword ptr [rsp], ymm0
+	vpandn ymm1, ymm12, ymm13
+	vpxor ymm1, ymm1, ymm11
+	vmovdqu ymmword ptr [rsp + 32], ymm1
+	vpandn ymm2, ymm13, ymm14
+	vpxor ymm2, ymm2, ymm12
+	vmovdqu ymmword ptr [rsp + 64], ymm2
+	vpandn ymm3, ymm14, ymm10
+	vpxor ymm3, ymm3, ymm13
+	vmovdqu ymmword ptr [rsp + 96], ymm3
+	vpandn ymm4, ymm10, ymm11
+	vpxor ymm4, ymm4, ymm14
+	vmovdqu ymmword ptr [rsp + 128], ymm4
 	// chi row 1 -> lanes 5..9
-	vpxor ymm5, ymm3, ymmword ptr [rdi + 96]
-	vpsllq ymm10, ymm5, 28
-	vpsrlq ymm5, ymm5, 36
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm4, ymmword ptr [rdi + 288]
-	vpsllq ymm10, ymm6, 20
-	vpsrlq ymm6, ymm6, 44
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm0, ymmword ptr [rdi + 320]
-	vpsllq ymm10, ymm7, 3
-	vpsrlq ymm7, ymm7, 61
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm1, ymmword ptr [rdi + 512]
-	vpsllq ymm10, ymm8, 45
-	vpsrlq ymm8, ymm8, 19
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm2, ymmword ptr [rdi + 704]
-	vpsllq ymm10, ymm9, 61
-	vpsrlq ymm9, ymm9, 3
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 160], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 192], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 224], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 256], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 288], ymm11
+	vpxor ymm10, ymm8, ymmword ptr [rdi + 96]
+	vpsllq ymm15, ymm10, 28
+	vpsrlq ymm10, ymm10, 36
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm9, ymmword ptr [rdi + 288]
+	vpsllq ymm15, ymm11, 20
+	vpsrlq ymm11, ymm11, 44
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm5, ymmword ptr [rdi + 320]
+	vpsllq ymm15, ymm12, 3
+	vpsrlq ymm12, ymm12, 61
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm6, ymmword ptr [rdi + 512]
+	vpsllq ymm15, ymm13, 45
+	vpsrlq ymm13, ymm13, 19
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm7, ymmword ptr [rdi + 704]
+	vpsllq ymm15, ymm14, 61
+	vpsrlq ymm14, ymm14, 3
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 160], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 192], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 224], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 256], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 288], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 2 -> lanes 10..14
-	vpxor ymm5, ymm1, ymmword ptr [rdi + 32]
-	vpsllq ymm10, ymm5, 1
-	vpsrlq ymm5, ymm5, 63
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm2, ymmword ptr [rdi + 224]
-	vpsllq ymm10, ymm6, 6
-	vpsrlq ymm6, ymm6, 58
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm3, ymmword ptr [rdi + 416]
-	vpsllq ymm10, ymm7, 25
-	vpsrlq ymm7, ymm7, 39
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm4, ymmword ptr [rdi + 608]
-	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
-	vpxor ymm9, ymm0, ymmword ptr [rdi + 640]
-	vpsllq ymm10, ymm9, 18
-	vpsrlq ymm9, ymm9, 46
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 320], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 352], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 384], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 416], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 448], ymm11
+	vpxor ymm10, ymm6, ymmword ptr [rdi + 32]
+	vpsllq ymm15, ymm10, 1
+	vpsrlq ymm10, ymm10, 63
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm7, ymmword ptr [rdi + 224]
+	vpsllq ymm15, ymm11, 6
+	vpsrlq ymm11, ymm11, 58
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm8, ymmword ptr [rdi + 416]
+	vpsllq ymm15, ymm12, 25
+	vpsrlq ymm12, ymm12, 39
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm9, ymmword ptr [rdi + 608]
+	vpshufb ymm13, ymm13, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm14, ymm5, ymmword ptr [rdi + 640]
+	vpsllq ymm15, ymm14, 18
+	vpsrlq ymm14, ymm14, 46
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 320], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 352], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 384], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 416], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 448], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 3 -> lanes 15..19
-	vpxor ymm5, ymm4, ymmword ptr [rdi + 128]
-	vpsllq ymm10, ymm5, 27
-	vpsrlq ymm5, ymm5, 37
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm0, ymmword ptr [rdi + 160]
-	vpsllq ymm10, ymm6, 36
-	vpsrlq ymm6, ymm6, 28
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm1, ymmword ptr [rdi + 352]
-	vpsllq ymm10, ymm7, 10
-	vpsrlq ymm7, ymm7, 54
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm2, ymmword ptr [rdi + 544]
-	vpsllq ymm10, ymm8, 15
-	vpsrlq ymm8, ymm8, 49
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm3, ymmword ptr [rdi + 736]
-	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 480], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 512], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 544], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 576], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 608], ymm11
+	vpxor ymm10, ymm9, ymmword ptr [rdi + 128]
+	vpsllq ymm15, ymm10, 27
+	vpsrlq ymm10, ymm10, 37
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm5, ymmword ptr [rdi + 160]
+	vpsllq ymm15, ymm11, 36
+	vpsrlq ymm11, ymm11, 28
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm6, ymmword ptr [rdi + 352]
+	vpsllq ymm15, ymm12, 10
+	vpsrlq ymm12, ymm12, 54
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm7, ymmword ptr [rdi + 544]
+	vpsllq ymm15, ymm13, 15
+	vpsrlq ymm13, ymm13, 49
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm8, ymmword ptr [rdi + 736]
+	vpshufb ymm14, ymm14, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 480], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 512], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 544], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 576], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 608], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 4 -> lanes 20..24
-	vpxor ymm5, ymm2, ymmword ptr [rdi + 64]
-	vpsllq ymm10, ymm5, 62
-	vpsrlq ymm5, ymm5, 2
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm3, ymmword ptr [rdi + 256]
-	vpsllq ymm10, ymm6, 55
-	vpsrlq ymm6, ymm6, 9
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm4, ymmword ptr [rdi + 448]
-	vpsllq ymm10, ymm7, 39
-	vpsrlq ymm7, ymm7, 25
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm0, ymmword ptr [rdi + 480]
-	vpsllq ymm10, ymm8, 41
-	vpsrlq ymm8, ymm8, 23
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm1, ymmword ptr [rdi + 672]
-	vpsllq ymm10, ymm9, 2
-	vpsrlq ymm9, ymm9, 62
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rsp + 640], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rsp + 672], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rsp + 704], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rsp + 736], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rsp + 768], ymm11
+	vpxor ymm10, ymm7, ymmword ptr [rdi + 64]
+	vpsllq ymm15, ymm10, 62
+	vpsrlq ymm10, ymm10, 2
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm8, ymmword ptr [rdi + 256]
+	vpsllq ymm15, ymm11, 55
+	vpsrlq ymm11, ymm11, 9
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm9, ymmword ptr [rdi + 448]
+	vpsllq ymm15, ymm12, 39
+	vpsrlq ymm12, ymm12, 25
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm5, ymmword ptr [rdi + 480]
+	vpsllq ymm15, ymm13, 41
+	vpsrlq ymm13, ymm13, 23
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm6, ymmword ptr [rdi + 672]
+	vpsllq ymm15, ymm14, 2
+	vpsrlq ymm14, ymm14, 62
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rsp + 640], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rsp + 672], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rsp + 704], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rsp + 736], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rsp + 768], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// ---- end of round ----
 
 	// ---- round 3 of the loop ----
 	// scratch -> array
-	vmovdqu ymm5, ymmword ptr [rsp]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 160]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 320]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 480]
-	vpxor ymm5, ymm5, ymmword ptr [rsp + 640]
-	vmovdqu ymm6, ymmword ptr [rsp + 32]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 192]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 352]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 512]
-	vpxor ymm6, ymm6, ymmword ptr [rsp + 672]
-	vmovdqu ymm7, ymmword ptr [rsp + 64]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 224]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 384]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 544]
-	vpxor ymm7, ymm7, ymmword ptr [rsp + 704]
-	vmovdqu ymm8, ymmword ptr [rsp + 96]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 256]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 416]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 576]
-	vpxor ymm8, ymm8, ymmword ptr [rsp + 736]
-	vmovdqu ymm9, ymmword ptr [rsp + 128]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 288]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 448]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 608]
-	vpxor ymm9, ymm9, ymmword ptr [rsp + 768] // C[0..4] in the B registers
-	vpsrlq ymm10, ymm6, 63
-	vpaddq ymm0, ymm6, ymm6
-	vpor ymm0, ymm0, ymm10
-	vpxor ymm0, ymm0, ymm9
-	vpsrlq ymm10, ymm7, 63
-	vpaddq ymm1, ymm7, ymm7
-	vpor ymm1, ymm1, ymm10
-	vpxor ymm1, ymm1, ymm5
-	vpsrlq ymm10, ymm8, 63
-	vpaddq ymm2, ymm8, ymm8
-	vpor ymm2, ymm2, ymm10
-	vpxor ymm2, ymm2, ymm6
-	vpsrlq ymm10, ymm9, 63
-	vpaddq ymm3, ymm9, ymm9
-	vpor ymm3, ymm3, ymm10
-	vpxor ymm3, ymm3, ymm7
-	vpsrlq ymm10, ymm5, 63
-	vpaddq ymm4, ymm5, ymm5
-	vpor ymm4, ymm4, ymm10
-	vpxor ymm4, ymm4, ymm8                  // D[0..4] ready
+	vpsrlq ymm15, ymm1, 63
+	vpaddq ymm5, ymm1, ymm1
+	vpor ymm5, ymm5, ymm15
+	vpxor ymm5, ymm5, ymm4
+	vpsrlq ymm15, ymm2, 63
+	vpaddq ymm6, ymm2, ymm2
+	vpor ymm6, ymm6, ymm15
+	vpxor ymm6, ymm6, ymm0
+	vpsrlq ymm15, ymm3, 63
+	vpaddq ymm7, ymm3, ymm3
+	vpor ymm7, ymm7, ymm15
+	vpxor ymm7, ymm7, ymm1
+	vpsrlq ymm15, ymm4, 63
+	vpaddq ymm8, ymm4, ymm4
+	vpor ymm8, ymm8, ymm15
+	vpxor ymm8, ymm8, ymm2
+	vpsrlq ymm15, ymm0, 63
+	vpaddq ymm9, ymm0, ymm0
+	vpor ymm9, ymm9, ymm15
+	vpxor ymm9, ymm9, ymm3                  // D[0..4] ready
 	// chi row 0 -> lanes 0..4
-	vpxor ymm5, ymm0, ymmword ptr [rsp]
-	vpxor ymm6, ymm1, ymmword ptr [rsp + 192]
-	vpsllq ymm10, ymm6, 44
-	vpsrlq ymm6, ymm6, 20
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm2, ymmword ptr [rsp + 384]
-	vpsllq ymm10, ymm7, 43
-	vpsrlq ymm7, ymm7, 21
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm3, ymmword ptr [rsp + 576]
-	vpsllq ymm10, ymm8, 21
-	vpsrlq ymm8, ymm8, 43
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm4, ymmword ptr [rsp + 768]
-	vpsllq ymm10, ymm9, 14
-	vpsrlq ymm9, ymm9, 50
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vpxor ymm11, ymm11, ymmword ptr [rax + 96] // iota
-	vmovdqu ymmword ptr [rdi], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 32], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 64], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 96], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 128], ymm11
+	vpxor ymm10, ymm5, ymmword ptr [rsp]
+	vpxor ymm11, ymm6, ymmword ptr [rsp + 192]
+	vpsllq ymm15, ymm11, 44
+	vpsrlq ymm11, ymm11, 20
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm7, ymmword ptr [rsp + 384]
+	vpsllq ymm15, ymm12, 43
+	vpsrlq ymm12, ymm12, 21
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm8, ymmword ptr [rsp + 576]
+	vpsllq ymm15, ymm13, 21
+	vpsrlq ymm13, ymm13, 43
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm9, ymmword ptr [rsp + 768]
+	vpsllq ymm15, ymm14, 14
+	vpsrlq ymm14, ymm14, 50
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm0, ymm11, ymm12
+	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymmword ptr [rax + 96] // iota
+	vmovdqu ymmword ptr [rdi], ymm0
+	vpandn ymm1, ymm12, ymm13
+	vpxor ymm1, ymm1, ymm11
+	vmovdqu ymmword ptr [rdi + 32], ymm1
+	vpandn ymm2, ymm13, ymm14
+	vpxor ymm2, ymm2, ymm12
+	vmovdqu ymmword ptr [rdi + 64], ymm2
+	vpandn ymm3, ymm14, ymm10
+	vpxor ymm3, ymm3, ymm13
+	vmovdqu ymmword ptr [rdi + 96], ymm3
+	vpandn ymm4, ymm10, ymm11
+	vpxor ymm4, ymm4, ymm14
+	vmovdqu ymmword ptr [rdi + 128], ymm4
 	// chi row 1 -> lanes 5..9
-	vpxor ymm5, ymm3, ymmword ptr [rsp + 96]
-	vpsllq ymm10, ymm5, 28
-	vpsrlq ymm5, ymm5, 36
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm4, ymmword ptr [rsp + 288]
-	vpsllq ymm10, ymm6, 20
-	vpsrlq ymm6, ymm6, 44
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm0, ymmword ptr [rsp + 320]
-	vpsllq ymm10, ymm7, 3
-	vpsrlq ymm7, ymm7, 61
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm1, ymmword ptr [rsp + 512]
-	vpsllq ymm10, ymm8, 45
-	vpsrlq ymm8, ymm8, 19
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm2, ymmword ptr [rsp + 704]
-	vpsllq ymm10, ymm9, 61
-	vpsrlq ymm9, ymm9, 3
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 160], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 192], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 224], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 256], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 288], ymm11
+	vpxor ymm10, ymm8, ymmword ptr [rsp + 96]
+	vpsllq ymm15, ymm10, 28
+	vpsrlq ymm10, ymm10, 36
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm9, ymmword ptr [rsp + 288]
+	vpsllq ymm15, ymm11, 20
+	vpsrlq ymm11, ymm11, 44
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm5, ymmword ptr [rsp + 320]
+	vpsllq ymm15, ymm12, 3
+	vpsrlq ymm12, ymm12, 61
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm6, ymmword ptr [rsp + 512]
+	vpsllq ymm15, ymm13, 45
+	vpsrlq ymm13, ymm13, 19
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm7, ymmword ptr [rsp + 704]
+	vpsllq ymm15, ymm14, 61
+	vpsrlq ymm14, ymm14, 3
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 160], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 192], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 224], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 256], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 288], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 2 -> lanes 10..14
-	vpxor ymm5, ymm1, ymmword ptr [rsp + 32]
-	vpsllq ymm10, ymm5, 1
-	vpsrlq ymm5, ymm5, 63
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm2, ymmword ptr [rsp + 224]
-	vpsllq ymm10, ymm6, 6
-	vpsrlq ymm6, ymm6, 58
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm3, ymmword ptr [rsp + 416]
-	vpsllq ymm10, ymm7, 25
-	vpsrlq ymm7, ymm7, 39
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm4, ymmword ptr [rsp + 608]
-	vpshufb ymm8, ymm8, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
-	vpxor ymm9, ymm0, ymmword ptr [rsp + 640]
-	vpsllq ymm10, ymm9, 18
-	vpsrlq ymm9, ymm9, 46
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 320], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 352], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 384], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 416], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 448], ymm11
+	vpxor ymm10, ymm6, ymmword ptr [rsp + 32]
+	vpsllq ymm15, ymm10, 1
+	vpsrlq ymm10, ymm10, 63
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm7, ymmword ptr [rsp + 224]
+	vpsllq ymm15, ymm11, 6
+	vpsrlq ymm11, ymm11, 58
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm8, ymmword ptr [rsp + 416]
+	vpsllq ymm15, ymm12, 25
+	vpsrlq ymm12, ymm12, 39
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm9, ymmword ptr [rsp + 608]
+	vpshufb ymm13, ymm13, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_8)] // rotl 8: a byte shuffle
+	vpxor ymm14, ymm5, ymmword ptr [rsp + 640]
+	vpsllq ymm15, ymm14, 18
+	vpsrlq ymm14, ymm14, 46
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 320], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 352], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 384], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 416], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 448], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 3 -> lanes 15..19
-	vpxor ymm5, ymm4, ymmword ptr [rsp + 128]
-	vpsllq ymm10, ymm5, 27
-	vpsrlq ymm5, ymm5, 37
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm0, ymmword ptr [rsp + 160]
-	vpsllq ymm10, ymm6, 36
-	vpsrlq ymm6, ymm6, 28
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm1, ymmword ptr [rsp + 352]
-	vpsllq ymm10, ymm7, 10
-	vpsrlq ymm7, ymm7, 54
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm2, ymmword ptr [rsp + 544]
-	vpsllq ymm10, ymm8, 15
-	vpsrlq ymm8, ymm8, 49
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm3, ymmword ptr [rsp + 736]
-	vpshufb ymm9, ymm9, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 480], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 512], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 544], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 576], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 608], ymm11
+	vpxor ymm10, ymm9, ymmword ptr [rsp + 128]
+	vpsllq ymm15, ymm10, 27
+	vpsrlq ymm10, ymm10, 37
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm5, ymmword ptr [rsp + 160]
+	vpsllq ymm15, ymm11, 36
+	vpsrlq ymm11, ymm11, 28
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm6, ymmword ptr [rsp + 352]
+	vpsllq ymm15, ymm12, 10
+	vpsrlq ymm12, ymm12, 54
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm7, ymmword ptr [rsp + 544]
+	vpsllq ymm15, ymm13, 15
+	vpsrlq ymm13, ymm13, 49
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm8, ymmword ptr [rsp + 736]
+	vpshufb ymm14, ymm14, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_rotate_left_56)] // rotl 56: a byte shuffle
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 480], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 512], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 544], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 576], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 608], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// chi row 4 -> lanes 20..24
-	vpxor ymm5, ymm2, ymmword ptr [rsp + 64]
-	vpsllq ymm10, ymm5, 62
-	vpsrlq ymm5, ymm5, 2
-	vpor ymm5, ymm5, ymm10
-	vpxor ymm6, ymm3, ymmword ptr [rsp + 256]
-	vpsllq ymm10, ymm6, 55
-	vpsrlq ymm6, ymm6, 9
-	vpor ymm6, ymm6, ymm10
-	vpxor ymm7, ymm4, ymmword ptr [rsp + 448]
-	vpsllq ymm10, ymm7, 39
-	vpsrlq ymm7, ymm7, 25
-	vpor ymm7, ymm7, ymm10
-	vpxor ymm8, ymm0, ymmword ptr [rsp + 480]
-	vpsllq ymm10, ymm8, 41
-	vpsrlq ymm8, ymm8, 23
-	vpor ymm8, ymm8, ymm10
-	vpxor ymm9, ymm1, ymmword ptr [rsp + 672]
-	vpsllq ymm10, ymm9, 2
-	vpsrlq ymm9, ymm9, 62
-	vpor ymm9, ymm9, ymm10
-	vpandn ymm11, ymm6, ymm7
-	vpxor ymm11, ymm11, ymm5
-	vmovdqu ymmword ptr [rdi + 640], ymm11
-	vpandn ymm11, ymm7, ymm8
-	vpxor ymm11, ymm11, ymm6
-	vmovdqu ymmword ptr [rdi + 672], ymm11
-	vpandn ymm11, ymm8, ymm9
-	vpxor ymm11, ymm11, ymm7
-	vmovdqu ymmword ptr [rdi + 704], ymm11
-	vpandn ymm11, ymm9, ymm5
-	vpxor ymm11, ymm11, ymm8
-	vmovdqu ymmword ptr [rdi + 736], ymm11
-	vpandn ymm11, ymm5, ymm6
-	vpxor ymm11, ymm11, ymm9
-	vmovdqu ymmword ptr [rdi + 768], ymm11
+	vpxor ymm10, ymm7, ymmword ptr [rsp + 64]
+	vpsllq ymm15, ymm10, 62
+	vpsrlq ymm10, ymm10, 2
+	vpor ymm10, ymm10, ymm15
+	vpxor ymm11, ymm8, ymmword ptr [rsp + 256]
+	vpsllq ymm15, ymm11, 55
+	vpsrlq ymm11, ymm11, 9
+	vpor ymm11, ymm11, ymm15
+	vpxor ymm12, ymm9, ymmword ptr [rsp + 448]
+	vpsllq ymm15, ymm12, 39
+	vpsrlq ymm12, ymm12, 25
+	vpor ymm12, ymm12, ymm15
+	vpxor ymm13, ymm5, ymmword ptr [rsp + 480]
+	vpsllq ymm15, ymm13, 41
+	vpsrlq ymm13, ymm13, 23
+	vpor ymm13, ymm13, ymm15
+	vpxor ymm14, ymm6, ymmword ptr [rsp + 672]
+	vpsllq ymm15, ymm14, 2
+	vpsrlq ymm14, ymm14, 62
+	vpor ymm14, ymm14, ymm15
+	vpandn ymm15, ymm11, ymm12
+	vpxor ymm15, ymm15, ymm10
+	vmovdqu ymmword ptr [rdi + 640], ymm15
+	vpxor ymm0, ymm0, ymm15
+	vpandn ymm15, ymm12, ymm13
+	vpxor ymm15, ymm15, ymm11
+	vmovdqu ymmword ptr [rdi + 672], ymm15
+	vpxor ymm1, ymm1, ymm15
+	vpandn ymm15, ymm13, ymm14
+	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymmword ptr [rdi + 704], ymm15
+	vpxor ymm2, ymm2, ymm15
+	vpandn ymm15, ymm14, ymm10
+	vpxor ymm15, ymm15, ymm13
+	vmovdqu ymmword ptr [rdi + 736], ymm15
+	vpxor ymm3, ymm3, ymm15
+	vpandn ymm15, ymm10, ymm11
+	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymmword ptr [rdi + 768], ymm15
+	vpxor ymm4, ymm4, ymm15
 	// next four rounds, until the last round constant is done
 	add rax, 128
 	lea rcx, ymmword ptr [rip + LOCAL(keccakf1600_amd64_avx2_x4_round_constants) + 768]
 	cmp rax, rcx
-	jne LOCAL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168_blocks_rounds)
+	jne LOCAL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168_blocks_rounds_loop)
 	// ---- end of round ----
 	// every state's next block
 	add r8, 168
@@ -6641,32 +6682,32 @@ LOCAL(sponge_keccakp1600_12_amd64_avx2_x4_absorb168_blocks_done):
 
 	// The last round wrote the caller's array: zero the scratch state, clear the
 	// vector registers, drop the frame.
-	vpxor ymm11, ymm11, ymm11
-	vmovdqu ymmword ptr [rsp], ymm11
-	vmovdqu ymmword ptr [rsp + 32], ymm11
-	vmovdqu ymmword ptr [rsp + 64], ymm11
-	vmovdqu ymmword ptr [rsp + 96], ymm11
-	vmovdqu ymmword ptr [rsp + 128], ymm11
-	vmovdqu ymmword ptr [rsp + 160], ymm11
-	vmovdqu ymmword ptr [rsp + 192], ymm11
-	vmovdqu ymmword ptr [rsp + 224], ymm11
-	vmovdqu ymmword ptr [rsp + 256], ymm11
-	vmovdqu ymmword ptr [rsp + 288], ymm11
-	vmovdqu ymmword ptr [rsp + 320], ymm11
-	vmovdqu ymmword ptr [rsp + 352], ymm11
-	vmovdqu ymmword ptr [rsp + 384], ymm11
-	vmovdqu ymmword ptr [rsp + 416], ymm11
-	vmovdqu ymmword ptr [rsp + 448], ymm11
-	vmovdqu ymmword ptr [rsp + 480], ymm11
-	vmovdqu ymmword ptr [rsp + 512], ymm11
-	vmovdqu ymmword ptr [rsp + 544], ymm11
-	vmovdqu ymmword ptr [rsp + 576], ymm11
-	vmovdqu ymmword ptr [rsp + 608], ymm11
-	vmovdqu ymmword ptr [rsp + 640], ymm11
-	vmovdqu ymmword ptr [rsp + 672], ymm11
-	vmovdqu ymmword ptr [rsp + 704], ymm11
-	vmovdqu ymmword ptr [rsp + 736], ymm11
-	vmovdqu ymmword ptr [rsp + 768], ymm11
+	vpxor ymm15, ymm15, ymm15
+	vmovdqu ymmword ptr [rsp], ymm15
+	vmovdqu ymmword ptr [rsp + 32], ymm15
+	vmovdqu ymmword ptr [rsp + 64], ymm15
+	vmovdqu ymmword ptr [rsp + 96], ymm15
+	vmovdqu ymmword ptr [rsp + 128], ymm15
+	vmovdqu ymmword ptr [rsp + 160], ymm15
+	vmovdqu ymmword ptr [rsp + 192], ymm15
+	vmovdqu ymmword ptr [rsp + 224], ymm15
+	vmovdqu ymmword ptr [rsp + 256], ymm15
+	vmovdqu ymmword ptr [rsp + 288], ymm15
+	vmovdqu ymmword ptr [rsp + 320], ymm15
+	vmovdqu ymmword ptr [rsp + 352], ymm15
+	vmovdqu ymmword ptr [rsp + 384], ymm15
+	vmovdqu ymmword ptr [rsp + 416], ymm15
+	vmovdqu ymmword ptr [rsp + 448], ymm15
+	vmovdqu ymmword ptr [rsp + 480], ymm15
+	vmovdqu ymmword ptr [rsp + 512], ymm15
+	vmovdqu ymmword ptr [rsp + 544], ymm15
+	vmovdqu ymmword ptr [rsp + 576], ymm15
+	vmovdqu ymmword ptr [rsp + 608], ymm15
+	vmovdqu ymmword ptr [rsp + 640], ymm15
+	vmovdqu ymmword ptr [rsp + 672], ymm15
+	vmovdqu ymmword ptr [rsp + 704], ymm15
+	vmovdqu ymmword ptr [rsp + 736], ymm15
+	vmovdqu ymmword ptr [rsp + 768], ymm15
 	vzeroall
 	// No lane stays in a register: clear the caller-saved ones written.
 	xor eax, eax

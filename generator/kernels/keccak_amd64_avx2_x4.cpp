@@ -3,11 +3,12 @@
 // of the single-state round does the work of four.
 //
 // The round is the amd64-bmi2 kernel's, widened: the state alternates between the caller's
-// array and an 800-byte scratch copy on the stack, theta's five D values stay in registers
-// for the round, and each chi row loads its five inputs with D applied (a VPXOR with a
-// memory operand), rotates them, and stores five lanes. AVX2 has no 64-bit rotate, so rho
-// is a shift pair and an OR, except where the rotation is a whole number of bytes (one
-// VPSHUFB) or zero.
+// array and an 800-byte scratch copy on the stack, and each chi row loads its five inputs
+// with D applied (a VPXOR with a memory operand), rotates them, and stores five lanes. The
+// column parities ride in registers from round to round: each chi output is XORed into its
+// column's parity as it is stored, so theta reads no lane back from memory. AVX2 has no
+// 64-bit rotate, so rho is a shift pair and an OR, except where the rotation is a whole
+// number of bytes (one VPSHUFB) or zero.
 #include <fmt/format.h>
 
 #include <string>
@@ -32,14 +33,18 @@ constexpr Reg kBlock[kStates] = {r8, r9, r10, r11};  // the four block pointers,
 constexpr Reg kBlockCount = rdx;       // argument 3 of the block entries: blocks a state
 constexpr Reg kConstantPointer = rax;  // the loop's pointer into the round constants
 constexpr Reg kConstantEnd = rcx;      // the table's end, for the loop test
+// Theta's column parities C[0..4]: computed from memory once before the first round, then
+// accumulated from the chi outputs as each round stores them, ready for the next round.
+constexpr Reg kC[5] = {ymm(0), ymm(1), ymm(2), ymm(3), ymm(4)};
 // Theta's D[0..4], live for a whole round.
-constexpr Reg kD[5] = {ymm(0), ymm(1), ymm(2), ymm(3), ymm(4)};
-// Theta's column parities C[0..4], then, per chi row, the five inputs B[0..4].
-constexpr Reg kB[5] = {ymm(5), ymm(6), ymm(7), ymm(8), ymm(9)};
-constexpr Reg kRotateTemp = ymm(10);  // the left-shifted half of a rotation
-constexpr Reg kChiOut = ymm(11);      // one chi result on its way to memory
-constexpr Reg kZero = ymm(11);        // the epilogue's zero, for wiping the scratch
-// The absorb entries gather one lane of the four blocks into two xmm halves.
+constexpr Reg kD[5] = {ymm(5), ymm(6), ymm(7), ymm(8), ymm(9)};
+// Each chi row's five inputs B[0..4].
+constexpr Reg kB[5] = {ymm(10), ymm(11), ymm(12), ymm(13), ymm(14)};
+// The one temporary: the left-shifted half of a rotation, or a chi output on its way to
+// memory and into its column's parity; the epilogue's zero, for wiping the scratch.
+constexpr Reg kTemp = ymm(15);
+// The absorb entries gather one lane of the four blocks into two xmm halves (before the
+// rounds, when the B registers are free).
 constexpr Reg kGatherLow = xmm(12), kGatherHigh = xmm(13);
 constexpr Reg kGathered = ymm(12);
 
@@ -224,14 +229,18 @@ class Avx2X4KeccakBuilder {
       return;
     }
     loop_bound_ = true;
-    loop_ = kernel_.program.new_label("keccakf1600_amd64_avx2_x4_loop");
+    loop_ = kernel_.program.new_label("keccakf1600_amd64_avx2_x4_rounds");
     emit_rounds(e, loop_);
     emit_epilogue(e);
   }
 
-  // The rounds from the constant pointer's round to the last, as a loop at `loop`: the state
-  // starts and ends in the caller's array.
-  void emit_rounds(Emitter& e, LabelId loop) {
+  // The rounds from the constant pointer's round to the last, from `start`: the column
+  // parities of the caller's array, then a loop of rounds, each leaving the next round's
+  // parities in the C registers. The state starts and ends in the caller's array.
+  void emit_rounds(Emitter& e, LabelId start) {
+    e.bind(start);
+    emit_column_parities(e, kArray);
+    const LabelId loop = kernel_.program.new_label(kernel_.program.label_names[start] + "_loop");
     e.bind(loop);
     for (int round = 0; round < kRoundsPerIteration; ++round) {
       const bool from_array = round % 2 == 0;
@@ -247,9 +256,9 @@ class Avx2X4KeccakBuilder {
     e.blank();
     e.comment("The last round wrote the caller's array: zero the scratch state, clear the");
     e.comment("vector registers, drop the frame.");
-    e.vpxor(kZero, kZero, kZero);
+    e.vpxor(kTemp, kTemp, kTemp);
     for (int lane = 0; lane < keccak::kLanes; ++lane)
-      e.vmovdqu(kScratch.lane(lane), kZero);
+      e.vmovdqu(kScratch.lane(lane), kTemp);
     e.vzeroall();
     if (!go_) {
       e.add(rsp, kScratchBytes);
@@ -262,7 +271,7 @@ class Avx2X4KeccakBuilder {
     e.blank();
     e.begin_round(round, true);
     e.comment(from.base == kState ? "array -> scratch" : "scratch -> array");
-    emit_theta(e, from);
+    emit_theta(e);
     for (int row = 0; row < 5; ++row) {
       e.comment("chi row " + std::to_string(row) + " -> lanes " + std::to_string(5 * row) + ".." +
                 std::to_string(5 * row + 4));
@@ -279,30 +288,33 @@ class Avx2X4KeccakBuilder {
     e.end_round();
   }
 
-  // rotl(value, 1) = (value + value) | (value >> 63): VPADDQ runs on more ports than VPSLLQ.
-  static void emit_rotate_left_one(Emitter& e, Reg dst, Reg value) {
-    e.vpsrlq(kRotateTemp, value, 63);
-    e.vpaddq(dst, value, value);
-    e.vpor(dst, dst, kRotateTemp);
+  // C[x] = xor of column x, from memory: once before the first round.
+  void emit_column_parities(Emitter& e, StateCopy from) {
+    for (int x = 0; x < 5; ++x) {
+      e.vmovdqu(kC[x], from.lane(keccak::lane_index(x, 0)));
+      for (int y = 1; y < 5; ++y)
+        e.vpxor(kC[x], kC[x], from.lane(keccak::lane_index(x, y)));
+    }
+    e.annotate("C[0..4]");
   }
 
-  // C[x] = xor of column x; D[x] = C[x - 1] ^ rotl(C[x + 1], 1).
-  void emit_theta(Emitter& e, StateCopy from) {
+  // D[x] = C[x - 1] ^ rotl(C[x + 1], 1), with rotl(value, 1) = (value + value) | (value >>
+  // 63): VPADDQ runs on more ports than VPSLLQ.
+  void emit_theta(Emitter& e) {
     for (int x = 0; x < 5; ++x) {
-      e.vmovdqu(kB[x], from.lane(keccak::lane_index(x, 0)));
-      for (int y = 1; y < 5; ++y)
-        e.vpxor(kB[x], kB[x], from.lane(keccak::lane_index(x, y)));
-    }
-    e.annotate("C[0..4] in the B registers");
-    for (int x = 0; x < 5; ++x) {
-      emit_rotate_left_one(e, kD[x], kB[(x + 1) % 5]);
-      e.vpxor(kD[x], kD[x], kB[(x + 4) % 5]);
+      const Reg next = kC[(x + 1) % 5];
+      e.vpsrlq(kTemp, next, 63);
+      e.vpaddq(kD[x], next, next);
+      e.vpor(kD[x], kD[x], kTemp);
+      e.vpxor(kD[x], kD[x], kC[(x + 4) % 5]);
     }
     e.annotate("D[0..4] ready");
   }
 
   // B[x] = rotl(A[source] ^ D[source % 5], rotation), then
-  // A[x, row] = B[x] ^ (~B[x + 1] & B[x + 2]); iota joins lane 0.
+  // A[x, row] = B[x] ^ (~B[x + 1] & B[x + 2]); iota joins lane 0. Each output goes to memory
+  // and into its column's parity for the next round: row 0's outputs start the parities
+  // (theta has used the last ones), the other rows' are XORed in.
   void emit_chi_row(Emitter& e, int round, int row, StateCopy from, StateCopy to) {
     const auto& inputs = keccak::model().chi_rows[row];
     for (int x = 0; x < 5; ++x) {
@@ -312,13 +324,15 @@ class Avx2X4KeccakBuilder {
     }
     for (int x = 0; x < 5; ++x) {
       const int lane = keccak::lane_index(x, row);
-      e.vpandn(kChiOut, kB[(x + 1) % 5], kB[(x + 2) % 5]);
-      e.vpxor(kChiOut, kChiOut, kB[x]);
+      const Reg out = row == 0 ? kC[x] : kTemp;
+      e.vpandn(out, kB[(x + 1) % 5], kB[(x + 2) % 5]);
+      e.vpxor(out, out, kB[x]);
       if (lane == 0) {
-        e.vpxor(kChiOut, kChiOut, ymmword(kConstantPointer, kLaneBytes * round));
+        e.vpxor(out, out, ymmword(kConstantPointer, kLaneBytes * round));
         e.annotate("iota");
       }
-      e.vmovdqu(to.lane(lane), kChiOut);
+      e.vmovdqu(to.lane(lane), out);
+      if (row != 0) e.vpxor(kC[x], kC[x], out);
     }
   }
 
@@ -329,9 +343,9 @@ class Avx2X4KeccakBuilder {
       e.annotate(fmt::format("rotl {}: a byte shuffle", bits));
       return;
     }
-    e.vpsllq(kRotateTemp, value, bits);
+    e.vpsllq(kTemp, value, bits);
     e.vpsrlq(value, value, 64 - bits);
-    e.vpor(value, value, kRotateTemp);
+    e.vpor(value, value, kTemp);
   }
 
   LabelId byte_rotation_label(int bits) {
@@ -388,20 +402,23 @@ class Avx2X4KeccakBuilder {
         "  rdx          block entries: the blocks left, the block loop's counter",
         "  rax          the loop's pointer into the round constants",
         "  rcx          the table's end, for the loop test",
-        "  ymm0-ymm4    theta's D[0..4], live for the whole round",
-        "  ymm5-ymm9    theta: column parities C[0..4]; chi: the row inputs B[0..4]",
-        "  ymm10        the left-shifted half of a rotation",
-        "  ymm11        one chi output on its way to memory; the epilogue's zero",
-        "  ymm12 ymm13  absorb entries: one lane of the four blocks, gathered",
+        "  ymm0-ymm4    theta's column parities C[0..4]: read from the array before the",
+        "               first round, then made by each round's chi for the next round",
+        "  ymm5-ymm9    theta's D[0..4], live for the whole round",
+        "  ymm10-ymm14  each chi row's inputs B[0..4]",
+        "  ymm15        the left-shifted half of a rotation, or one chi output on its way",
+        "               to memory and into its column's parity; the epilogue's zero",
+        "  ymm12 ymm13  absorb entries, before the rounds: one lane of the four blocks",
         "Callee-saved registers: none is written (System V saves no vector register), so",
         "nothing is pushed.",
         fmt::format("Frame: {} bytes, the scratch state (sub rsp, {}). The rounds address it",
                     permute.frame_bytes, kScratchBytes),
         "from rsp, whose alignment to 32 bytes depends on the caller: a 32-byte lane at 16",
-        "mod 32 crosses a cache line every other lane. Measured, the caller's stack offset by",
-        "16 bytes changes nothing (1165-1175 ticks either way), so the frame is not aligned",
-        "(that would take a frame pointer); an array 16 bytes off 32 costs 3% (1142 against",
-        "1111 ticks), so the runtime aligns its interleaved states to 32 bytes.",
+        "mod 32 crosses a cache line every other lane. Measured (Zen 3, TSC ticks, with the",
+        "schedule before this one), the caller's stack offset by 16 bytes changes nothing",
+        "(1165-1175 ticks either way), so the frame is not aligned (that would take a frame",
+        "pointer); an array 16 bytes off 32 costs 3% (1142 against 1111 ticks), so the",
+        "runtime aligns its interleaved states to 32 bytes.",
         "CFI: .cfi_adjust_cfa_offset after the sub and the add.",
         "CET: endbr64 at every entry; the ELF object carries the IBT and SHSTK GNU property.",
         "The other entries reach the shared loop by a direct jmp, which IBT does not check.",
@@ -432,9 +449,9 @@ class Avx2X4KeccakBuilder {
         "once a block. 0 blocks leave the states as they were.",
         "",
         "Figures of the code (computed by the audit from the Program; `spongegen audit`):",
-        fmt::format("  per round          {}  ({} states: {:.1f} a state; theta 25 + D 20, chi",
+        fmt::format("  per round          {}  ({} states: {:.1f} a state; D 20, chi inputs 25 +",
                     permute.per_round.total, kStates, permute.per_round.total / double(kStates)),
-        "                     inputs 25 + rho 68, chi 75, iota 1)",
+        "                     rho 68, chi 75, the next round's parities 20, iota 1)",
         fmt::format("  loop               {} per {} rounds, {} per permutation",
                     permute.loop_overhead / kIterations, count_word(kRoundsPerIteration),
                     permute.loop_overhead),
@@ -451,43 +468,51 @@ class Avx2X4KeccakBuilder {
                     permute.frame_bytes, permute.saved_registers.size(),
                     figures.block_entry_saved_registers),
         "",
-        "Measured (AMD EPYC, Zen 3, 2 vCPUs, KVM; 2026-11-30; minimum over 200 runs of 200",
-        "calls, TSC ticks at 2.445 GHz; both kernels in one binary):",
-        "  amd64-bmi2 permute, one state                  752 ticks",
-        "  this kernel's permute, four states            1111 ticks, 278 a state: 2.71x",
-        "  this kernel's absorb136, four blocks          1143 ticks",
+        "Measured (AMD EPYC, Zen 5, family 26 model 2, 2 vCPUs, KVM; 2026-12-04; build-bench/",
+        "bench/sponge_bench --benchmark_filter='^permute(-batch)?/kernel:(amd64-bmi2|",
+        "amd64-avx2-x4)$' --benchmark_repetitions=9, medians, three runs, the schedule before",
+        "this one in a second binary alternating with it):",
+        "  amd64-bmi2 permute, one state                 232-273 ns",
+        "  this kernel's permute, four states            387-398 ns, 97-100 a state",
+        "  the schedule that read the parities back      399-440 ns",
+        "Against XKCP's times4 permutation (AVX2 build, bench/xkcp.sh, the same program, three",
+        "runs): 1.18-1.21x at 24 rounds and 0.98-0.99x at 12; 1.09-1.10x and 0.89x with the",
+        "parities read back.",
         fmt::format("Where the cycles go: a round is {} vector operations besides loads and stores",
                     vector_operations),
-        fmt::format("(xor, andn, or, add, shifts, shuffle); Zen 3 runs four a cycle, so {:.0f} "
-                    "cycles a",
-                    vector_operations / 4.0),
-        fmt::format("round, {:.0f} a permutation: the measured 1111 is this bound. Loads (2 a "
-                    "cycle)",
+        fmt::format(
+            "(xor, andn, or, add, shifts, shuffle). Zen 3 and Zen 5 run four a cycle: {:.0f} "
+            "cycles",
+            vector_operations / 4.0),
+        fmt::format("a round, {:.0f} a permutation. The Zen 5 core ran at 3.9 GHz (a chain of",
                     vector_operations / 4.0 * keccak::kRounds),
-        "and stores (1 a cycle) are not: keeping lanes in the spare ymm12-ymm15 would save",
-        "memory operations, not cycles. Fewer vector operations need a 64-bit rotate",
-        "(AVX-512's vprolq) or a three-input logic operation (vpternlogq).",
+        "dependent adds), so 387-398 ns is 1,510-1,550 cycles, 63-65 a round: the rest is",
+        "the wait at each round's start, where every D needs the last output of the round",
+        "before. Loads and stores are not the bound. Fewer vector operations need a 64-bit",
+        "rotate (AVX-512's vprolq) or a three-input logic operation (vpternlogq).",
         "Modelled, not measured (spongegen audit --mca, llvm-mca 14; cycles of the 24 rounds",
         "of one call; amd64-bmi2's for one state beside it):",
         "  core model        four states   a state   amd64-bmi2   per state ratio",
-        "  znver2                   1585       396         1231   3.1x",
-        "  znver3                   1417       354          991   2.8x (measured: 2.71x)",
-        "  icelake-server           1699       425         1003   2.4x",
-        "  sapphirerapids           1699       425         1003   2.4x",
-        "  alderlake                1699       425         1003   2.4x",
+        "  znver2                   1512       378         1231   3.3x",
+        "  znver3                   1368       342          991   2.9x",
+        "  icelake-server           1704       426         1003   2.4x",
+        "  sapphirerapids           1704       426         1003   2.4x",
+        "  alderlake                1704       426         1003   2.4x",
         "The Intel models have three vector ports (the shifts on two of them), so the wider",
         "kernel gains less there than on Zen's four.",
     };
     const std::vector<std::string> bound = block_entry_bound_lines();
     lines.insert(lines.end(), bound.begin(), bound.end());
     lines.insert(lines.end(),
-                 {"  this block entry            0.336-0.346 ms    5.50-5.92 ms",
-                  "  one absorb168 call a block  0.350-0.357 ms    6.08-6.70 ms",
-                  "  the permutations alone      0.315-0.324 ms    4.94-5.15 ms",
-                  "Without the prefetch the block entry took 0.362-0.372 and 6.46-6.58 ms in the",
-                  "same program (two runs): the rounds leave the lanes in memory, so a call a",
-                  "block loses only its frame, the scratch zeroing and the call; the prefetch",
-                  "keeps four streams from L3 ahead of the gathers."});
+                 {"  this block entry            0.303-0.307 ms    4.92-4.95 ms",
+                  "  one absorb168 call a block  0.314-0.318 ms    5.74-5.95 ms",
+                  "  the permutations alone      0.285-0.286 ms    4.56 ms",
+                  "With the parities read back from memory each round (the schedule before this",
+                  "one, the same run): 0.336, 0.348 and 0.318 ms at 1 MiB, 5.63, 6.24 and 5.12 ms",
+                  "at 16 MiB. Without the prefetch the block entry took 0.362-0.372 and",
+                  "6.46-6.58 ms (that schedule, two runs): the rounds leave the lanes in memory,",
+                  "so a call a block loses only its frame, the scratch zeroing and the call; the",
+                  "prefetch keeps four streams from L3 ahead of the gathers."});
     return lines;
   }
 
@@ -515,11 +540,12 @@ class Avx2X4KeccakBuilder {
             "  SP           the scratch copy, which alternates with DI round by round",
             "  AX           the loop's pointer into the round constants",
             "  CX           the table's end, for the loop test",
-            "  Y0-Y4        theta's D[0..4]",
-            "  Y5-Y9        theta's C[0..4], then each chi row's inputs B[0..4]",
-            "  Y10          the left-shifted half of a rotation",
-            "  Y11          a chi result on its way to memory; the zero that wipes the scratch",
-            "  X12 X13 Y12  absorb entries: one lane of the four blocks, gathered",
+            "  Y0-Y4        theta's column parities C[0..4], carried from round to round",
+            "  Y5-Y9        theta's D[0..4]",
+            "  Y10-Y14      each chi row's inputs B[0..4]",
+            "  Y15          the left-shifted half of a rotation, or a chi result on its way to",
+            "               memory and into its column's parity; the zero that wipes the scratch",
+            "  X12 X13 Y12  absorb entries, before the rounds: one lane of the four blocks",
             "The scratch copy is zeroed before the return, and VZEROALL clears every vector",
             "register (X15 included: ABI0 leaves it undefined, and Go's internal ABI zeroes it",
             "again after the call), which also ends the dirty upper state for the SSE code",

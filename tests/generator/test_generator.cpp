@@ -723,13 +723,13 @@ TEST_CASE("the invariant checks catch what they claim to catch") {
     auto at = std::find_if(items.begin(), items.end(), [&](const Item& item) {
       const auto* instruction = std::get_if<Instruction>(&item);
       return instruction &&
-             writers::format_instruction(program, *instruction) == "vpxor ymm11, ymm11, ymm11";
+             writers::format_instruction(program, *instruction) == "vpxor ymm15, ymm15, ymm15";
     });
     REQUIRE(at != items.end());
     at += 4;
     REQUIRE(std::holds_alternative<Instruction>(*at));
     CHECK(writers::format_instruction(program, std::get<Instruction>(*at)) ==
-          "vmovdqu ymmword ptr [rsp + 96], ymm11");
+          "vmovdqu ymmword ptr [rsp + 96], ymm15");
     items.erase(at);
     CHECK(any_contains(audit::check_invariants(program),
                        "returns leaving state-derived data in its released frame, at 1 slots "
