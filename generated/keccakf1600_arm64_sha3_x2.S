@@ -36,10 +36,11 @@
 // down; 0 blocks leave the states as they were. A call a block would also run, each
 // block, the save and restore of d8-d15 and the 25 lanes' loads and stores (about
 // 40 instructions).
-// Bound of a call: block_count permutations, the caller's to choose; the OS preempts
-// native code at any instruction, and a caller that wants progress or cancellation
-// gets it between calls. The runtime's calls are one lockstep step each, the blocks
-// until the first message of the group ends (48 for KT128's 8 KiB leaves).
+// Bound of a call: block_count permutations, the caller's to choose; nothing in the
+// kernel limits it, and nothing needs to: the OS preempts native code at any
+// instruction, and a caller that wants progress or cancellation gets it between
+// calls. The runtime's calls are one lockstep step each, the blocks until the first
+// message of the group ends (48 for KT128's 8 KiB leaves).
 //
 // Figures of the code (computed by the audit from the Program; `spongegen audit`):
 //   per round          69  (2 states: 34.5 a state; arm64-sha3's round)

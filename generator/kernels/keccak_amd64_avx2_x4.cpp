@@ -501,8 +501,8 @@ class Avx2X4KeccakBuilder {
         "The Intel models have three vector ports (the shifts on two of them), so the wider",
         "kernel gains less there than on Zen's four.",
     };
-    const std::vector<std::string> bound = block_entry_bound_lines();
-    lines.insert(lines.end(), bound.begin(), bound.end());
+    for (const auto& block_entry_lines : {block_entry_bound_lines(), block_entry_measured_lines()})
+      lines.insert(lines.end(), block_entry_lines.begin(), block_entry_lines.end());
     lines.insert(lines.end(),
                  {"  this block entry            0.303-0.307 ms    4.92-4.95 ms",
                   "  one absorb168 call a block  0.314-0.318 ms    5.74-5.95 ms",

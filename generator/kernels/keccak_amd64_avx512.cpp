@@ -854,8 +854,8 @@ class Avx512KeccakBuilder {
     };
     if (eight)
       lines.push_back("the rate, and rdx counts down; 0 blocks leave the states as they were.");
-    const std::vector<std::string> bound = block_entry_bound_lines();
-    lines.insert(lines.end(), bound.begin(), bound.end());
+    for (const auto& block_entry_lines : {block_entry_bound_lines(), block_entry_measured_lines()})
+      lines.insert(lines.end(), block_entry_lines.begin(), block_entry_lines.end());
     if (eight) {
       lines.insert(
           lines.end(),

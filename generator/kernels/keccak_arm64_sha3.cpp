@@ -495,7 +495,7 @@ class Arm64KeccakBuilder {
   // for everything they share.
   static std::vector<std::string> two_state_header_lines(const HeaderFigures& figures) {
     const audit::EntryAudit& permute = figures.permute;
-    return {
+    std::vector<std::string> lines = {
         "Keccak-f[1600] on two states at once for arm64 with the ARMv8.2 SHA3 extension: the",
         "arm64-sha3 kernel's round on both 64-bit halves of every register.",
         "",
@@ -531,31 +531,36 @@ class Arm64KeccakBuilder {
         "down; 0 blocks leave the states as they were. A call a block would also run, each",
         "block, the save and restore of d8-d15 and the 25 lanes' loads and stores (about",
         "40 instructions).",
-        "Bound of a call: block_count permutations, the caller's to choose; the OS preempts",
-        "native code at any instruction, and a caller that wants progress or cancellation",
-        "gets it between calls. The runtime's calls are one lockstep step each, the blocks",
-        "until the first message of the group ends (48 for KT128's 8 KiB leaves).",
-        "",
-        "Figures of the code (computed by the audit from the Program; `spongegen audit`):",
-        fmt::format("  per round          {}  (2 states: {:.1f} a state; arm64-sha3's round)",
-                    permute.per_round.total, permute.per_round.total / 2.0),
-        fmt::format("  loop               {} per round, {} per permutation",
-                    permute.loop_overhead / keccak::kRounds, permute.loop_overhead),
-        fmt::format("  per permutation    {}  (2 states: {} a state)",
-                    permute.per_permutation.total, permute.per_permutation.total / 2),
-        fmt::format("  permute entry      {} instructions, {} bytes, with frame, load, store",
-                    permute.static_instructions, permute.code_bytes),
-        fmt::format("  absorb entry       up to {} before the branch into the rounds",
-                    figures.largest_absorb_instructions),
-        fmt::format("  block entry        up to {} (with its own round loop, store and restore)",
-                    figures.largest_block_entry_instructions),
-        fmt::format("  frame              {} bytes, {} registers saved (block entries: {} saved)",
-                    permute.frame_bytes, permute.saved_registers.size(),
-                    figures.block_entry_saved_registers),
-        "Measured on no arm64 machine (qemu runs the tests, says nothing of speed). On cores",
-        "that issue the SHA3 instructions at full width (Apple M1-M4) two states cost about",
-        "one; where they are split into 64-bit halves, the second state is not free.",
     };
+    const std::vector<std::string> bound = block_entry_bound_lines();
+    lines.insert(lines.end(), bound.begin(), bound.end());
+    lines.insert(
+        lines.end(),
+        {
+            "",
+            "Figures of the code (computed by the audit from the Program; `spongegen audit`):",
+            fmt::format("  per round          {}  (2 states: {:.1f} a state; arm64-sha3's round)",
+                        permute.per_round.total, permute.per_round.total / 2.0),
+            fmt::format("  loop               {} per round, {} per permutation",
+                        permute.loop_overhead / keccak::kRounds, permute.loop_overhead),
+            fmt::format("  per permutation    {}  (2 states: {} a state)",
+                        permute.per_permutation.total, permute.per_permutation.total / 2),
+            fmt::format("  permute entry      {} instructions, {} bytes, with frame, load, store",
+                        permute.static_instructions, permute.code_bytes),
+            fmt::format("  absorb entry       up to {} before the branch into the rounds",
+                        figures.largest_absorb_instructions),
+            fmt::format(
+                "  block entry        up to {} (with its own round loop, store and restore)",
+                figures.largest_block_entry_instructions),
+            fmt::format(
+                "  frame              {} bytes, {} registers saved (block entries: {} saved)",
+                permute.frame_bytes, permute.saved_registers.size(),
+                figures.block_entry_saved_registers),
+            "Measured on no arm64 machine (qemu runs the tests, says nothing of speed). On cores",
+            "that issue the SHA3 instructions at full width (Apple M1-M4) two states cost about",
+            "one; where they are split into 64-bit halves, the second state is not free.",
+        });
+    return lines;
   }
 
   bool go_ = false;

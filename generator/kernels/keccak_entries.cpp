@@ -127,6 +127,11 @@ std::vector<std::string> block_entry_bound_lines() {
       "instruction, and a caller that wants progress or cancellation gets it between",
       "calls. The runtime's calls are one lockstep step each, the blocks until the first",
       "message of the group ends (48 for KT128's 8 KiB leaves).",
+  };
+}
+
+std::vector<std::string> block_entry_measured_lines() {
+  return {
       "Measured (AMD EPYC, Zen 5, family 26 model 2, 2 vCPUs, KVM; 2026-12-04; medians of",
       "9 interleaved repetitions, two runs; bench/sponge_bench --benchmark_filter=",
       "kt128-leaf-blocks): the 48 whole blocks of KT128's leaves, the kernel's states a",

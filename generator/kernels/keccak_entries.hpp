@@ -58,9 +58,12 @@ struct HeaderFigures {
 };
 HeaderFigures header_figures(const audit::KernelAudit& audit, const std::string& permute_symbol);
 
-// The paragraph the amd64 multi-state kernels' headers share about their block entries: the
-// bound of one call, then how the figures that follow were taken, up to the table's heading.
+// The paragraph the multi-state kernels' headers share about their block entries: the bound
+// of one call.
 std::vector<std::string> block_entry_bound_lines();
+// How the amd64 kernels' figures of their block entries were taken, up to the table's
+// heading.
+std::vector<std::string> block_entry_measured_lines();
 
 // "a, b and c", for names in header prose.
 std::string english_list(const std::vector<std::string>& names);
