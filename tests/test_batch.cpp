@@ -2,7 +2,8 @@
 // through the scheduler directly, the digests equal the one-shot functions' for every message
 // count 0..33 and mixed lengths 0..4 * rate + 1 (random and structured); messages that
 // overlap each other, digests that overlap their own message (the documented rule), messages
-// and digests that end at a PROT_NONE page; the public API's argument rule and kernel choice.
+// and digests that end at a PROT_NONE page; a passenger sponge in a spare state (KangarooTwelve's
+// final node); the public API's argument rule and kernel choice.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -26,6 +27,7 @@ namespace {
 using sponge::detail::BatchHashFunction;
 using sponge::detail::BatchMessages;
 using sponge::detail::KeccakBatchKernel;
+using sponge::detail::KeccakSponge;
 using sponge_test::Bytes;
 
 // One of the five fixed-output functions: its sponge parameters and its one-shot function.
@@ -127,6 +129,61 @@ TEST_CASE("batch: every runnable batch kernel equals the one-shot functions, 0..
   }
   MESSAGE(batches << " batches checked");
   CHECK(batches > 0);
+}
+
+TEST_CASE("batch: a passenger's blocks absorbed in a spare state equal the single-state sponge") {
+  // KangarooTwelve's final node rides this way beside its first leaves. Random starting
+  // lanes, 1 to 9 blocks, beside 0 to N messages of mixed lengths (with N messages no state
+  // is spare and the passenger goes through the single-state kernel), at 24 and 12 rounds.
+  sponge_test::Rng rng(0x9A55);
+  const Bytes pool = rng.bytes(9 * 168 + 40 * (4 * 168 + 2));
+  std::size_t runs = 0;
+  for (const KeccakBatchKernel* kernel : tested_batch_kernels()) {
+    const std::size_t n = static_cast<std::size_t>(kernel->states);
+    for (const int rounds : {24, 12}) {
+      for (const std::size_t rate : {std::size_t{136}, std::size_t{168}}) {
+        const BatchHashFunction leaf{rate, 0x0B, 32, rounds};
+        for (std::size_t count = 0; count <= n; ++count) {
+          for (const std::size_t block_count : {std::size_t{1}, std::size_t{2}, std::size_t{9}}) {
+            INFO(kernel->name << ", " << rounds << " rounds, rate " << rate << ", " << count
+                              << " messages, a passenger of " << block_count << " blocks");
+            const std::uint8_t* blocks = pool.data() + 1;  // unaligned
+            std::vector<std::span<const std::uint8_t>> messages;
+            std::size_t offset = 9 * 168 + 2;
+            for (std::size_t i = 0; i < count; ++i) {
+              const std::size_t length = rng.below_or_equal(4 * rate + 1);
+              messages.push_back(std::span(pool).subspan(offset, length));
+              offset += length + 1;
+            }
+            std::uint64_t lanes[25];
+            for (std::uint64_t& lane : lanes)
+              lane = rng.next();
+            // The model: the same lanes in a sponge at a block boundary, the blocks absorbed.
+            KeccakSponge model(rate, 0x0B, rounds);
+            std::copy(std::begin(lanes), std::end(lanes), model.lanes_at_block_boundary());
+            model.absorb(blocks, block_count * rate);
+            const sponge::detail::BatchPassenger passenger{lanes, blocks, block_count};
+            Bytes digests(count * 32);
+            sponge::detail::hash_batch(*kernel, leaf, BatchMessages(messages), digests.data(),
+                                       &passenger);
+            CHECK(std::equal(std::begin(lanes), std::end(lanes), model.lanes_at_block_boundary()));
+            for (std::size_t i = 0; i < count; ++i) {
+              KeccakSponge one(rate, 0x0B, rounds);
+              one.absorb(messages[i].data(), messages[i].size());
+              Bytes digest(32);
+              one.squeeze(digest.data(), digest.size());
+              CHECK(sponge_test::to_hex(
+                        Bytes(digests.begin() + static_cast<std::ptrdiff_t>(32 * i),
+                              digests.begin() + static_cast<std::ptrdiff_t>(32 * (i + 1)))) ==
+                    sponge_test::to_hex(digest));
+            }
+            ++runs;
+          }
+        }
+      }
+    }
+  }
+  CHECK(runs > 0);
 }
 
 TEST_CASE("batch: messages that overlap each other, and empty messages with no data") {

@@ -58,6 +58,10 @@ class KeccakSponge {
   void absorb_zeros_to_block_boundary() noexcept;
   // The padding's domain byte, for modes that learn it only at the end (KangarooTwelve).
   void set_domain_byte(std::uint8_t domain_byte) noexcept { domain_byte_ = domain_byte; }
+  // The lanes, for whole rate blocks absorbed into them elsewhere (a multi-state kernel's
+  // spare state: hash_batch's passenger). Only at a block boundary while absorbing, where
+  // absorbing k whole blocks is exactly k times XOR a block into the lanes and permute.
+  std::uint64_t* lanes_at_block_boundary() noexcept { return lanes_; }
 
  private:
   void pad_and_permute() noexcept;

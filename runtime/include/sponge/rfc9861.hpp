@@ -67,6 +67,7 @@ class KangarooTwelveTree {
 
  private:
   void absorb_tree_input(const std::uint8_t* data, std::size_t length) noexcept;
+  void absorb_first_chunk_beside_leaves(const std::uint8_t* data, std::size_t leaf_count) noexcept;
   void absorb_whole_chunks(const std::uint8_t* chunks, std::size_t chunk_count) noexcept;
   void finish_leaf() noexcept;
   void finish_input() noexcept;

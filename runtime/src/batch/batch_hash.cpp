@@ -29,6 +29,7 @@ namespace {
 
 constexpr std::size_t kMaxRateBytes = 168;
 constexpr std::size_t kIdle = std::numeric_limits<std::size_t>::max();
+constexpr std::size_t kPassenger = kIdle - 1;  // the slot holds the BatchPassenger
 
 // Where one slot's message stands.
 struct Slot {
@@ -57,6 +58,17 @@ void pad_final_block(std::uint8_t* block, const Slot& slot,
   block[function.rate_bytes - 1] ^= 0x80;
 }
 
+// `count` full blocks from `blocks` into `lanes`, through the single-state kernel's fused
+// entry.
+void absorb_on_single_kernel(std::uint64_t* lanes, const std::uint8_t* blocks, std::size_t count,
+                             const BatchHashFunction& function) noexcept {
+  if (count == 0) return;
+  const AbsorbFn absorb_block =
+      active_keccak_kernel().absorb_for(function.rate_bytes, function.rounds);
+  for (std::size_t k = 0; k < count; ++k, blocks += function.rate_bytes)
+    absorb_block(lanes, blocks);
+}
+
 // The rest of one message on the single-state kernel, from `lanes` (a fresh or a moved
 // state): its remaining full blocks through the fused entry, the final block XORed in
 // here, the permutation, the digest.
@@ -64,12 +76,7 @@ void finish_on_single_kernel(std::uint64_t (&lanes)[25], const Slot& slot,
                              const BatchHashFunction& function, std::uint8_t* digest) noexcept {
   const KeccakKernel& kernel = active_keccak_kernel();
   const std::size_t rate = function.rate_bytes;
-  if (slot.full_blocks_left != 0) {
-    const AbsorbFn absorb_block = kernel.absorb_for(rate, function.rounds);
-    const std::uint8_t* block = slot.next;
-    for (std::size_t k = 0; k < slot.full_blocks_left; ++k, block += rate)
-      absorb_block(lanes, block);
-  }
+  absorb_on_single_kernel(lanes, slot.next, slot.full_blocks_left, function);
   xor_into_state(lanes, 0, slot.tail, slot.tail_bytes);
   xor_into_state(lanes, slot.tail_bytes, &function.domain_byte, 1);
   constexpr std::uint8_t kLastBit = 0x80;
@@ -111,7 +118,14 @@ void zero_column(std::uint64_t* states, int n, int s) noexcept {
 }  // namespace
 
 void hash_batch(const KeccakBatchKernel& kernel, const BatchHashFunction& function,
-                const BatchMessages& messages, std::uint8_t* digests) noexcept {
+                const BatchMessages& messages, std::uint8_t* digests,
+                const BatchPassenger* passenger) noexcept {
+  if (passenger != nullptr && passenger->block_count == 0) passenger = nullptr;
+  if (passenger != nullptr &&
+      (kernel.states == 1 || messages.size() >= std::size_t(kernel.states))) {
+    absorb_on_single_kernel(passenger->lanes, passenger->blocks, passenger->block_count, function);
+    passenger = nullptr;
+  }
   if (kernel.states == 1) {
     hash_one_at_a_time(function, messages, digests);
     return;
@@ -142,6 +156,21 @@ void hash_batch(const KeccakBatchKernel& kernel, const BatchHashFunction& functi
   };
   for (int s = 0; s < n; ++s)
     load(s);
+  // The passenger takes the last slot, which no message holds (fewer messages than states).
+  if (passenger != nullptr) {
+    Slot& slot = slots[n - 1];
+    slot = Slot{kPassenger, passenger->blocks, passenger->block_count, nullptr, 0};
+    copy_lanes_to_column(passenger->lanes, states + (n - 1), static_cast<std::size_t>(n));
+    ++active;
+  }
+  // The passenger's blocks are done: its lanes go back to it and its slot takes the next
+  // message, if any.
+  const auto drop_passenger = [&](int s) {
+    copy_column_to_lanes(states + s, static_cast<std::size_t>(n), passenger->lanes);
+    zero_column(states, n, s);
+    --active;
+    load(s);
+  };
   // After a step of `step` blocks: each slot whose final block it absorbed gives its digest,
   // and its column is zeroed for the next message (loaded here; its first block is in the
   // next step) unless the caller zeroes every column at once; every other active slot moves
@@ -150,6 +179,12 @@ void hash_batch(const KeccakBatchKernel& kernel, const BatchHashFunction& functi
     for (int s = 0; s < n; ++s) {
       Slot& slot = slots[s];
       if (slot.message == kIdle) continue;
+      if (slot.message == kPassenger) {
+        slot.next += step * rate;
+        slot.full_blocks_left -= step;
+        if (slot.full_blocks_left == 0) drop_passenger(s);
+        continue;
+      }
       if (slot.full_blocks_left == 0) {
         squeeze_column(states, n, s, function.digest_bytes,
                        digests + slot.message * function.digest_bytes);
@@ -169,6 +204,12 @@ void hash_batch(const KeccakBatchKernel& kernel, const BatchHashFunction& functi
       const int s = static_cast<int>(
           std::find_if(slots, slots + n, [](const Slot& slot) { return slot.message != kIdle; }) -
           slots);
+      if (slots[s].message == kPassenger) {
+        copy_column_to_lanes(states + s, static_cast<std::size_t>(n), passenger->lanes);
+        absorb_on_single_kernel(passenger->lanes, slots[s].next, slots[s].full_blocks_left,
+                                function);
+        break;
+      }
       copy_column_to_lanes(states + s, static_cast<std::size_t>(n), lanes);
       finish_on_single_kernel(lanes, slots[s], function,
                               digests + slots[s].message * function.digest_bytes);

@@ -42,13 +42,26 @@ class BatchMessages {
   std::size_t count_;
 };
 
+// A sponge that rides in a state the messages leave idle: `block_count` (> 0) full rate
+// blocks from `blocks` are absorbed into `lanes` (no padding, no digest), in lockstep with
+// the messages. KangarooTwelve's final node absorbs its first chunk this way beside the
+// first group of leaves, where it would otherwise take a single-state permutation a block.
+struct BatchPassenger {
+  std::uint64_t* lanes;  // 25 lanes, read at the start and written at the end
+  const std::uint8_t* blocks;
+  std::size_t block_count;
+};
+
 // Writes the digest of messages[i] to digests + i * function.digest_bytes, for every i, on
 // `kernel`; the single-state steps (a kernel of one state, the last message in flight) run
 // on the active single-state kernel. Message i is read completely before digest i is
 // written; messages after it may be read after it is written (see sponge.hpp). Every state
 // copy, the interleaved states and the padded blocks are wiped before returning; nothing is
 // allocated.
+// With a `passenger`, its blocks are absorbed too, in a state no message holds (on the
+// single-state kernel where the kernel has one state, or every state holds a message).
 void hash_batch(const KeccakBatchKernel& kernel, const BatchHashFunction& function,
-                const BatchMessages& messages, std::uint8_t* digests) noexcept;
+                const BatchMessages& messages, std::uint8_t* digests,
+                const BatchPassenger* passenger = nullptr) noexcept;
 
 }  // namespace sponge::detail

@@ -9,11 +9,13 @@
 // 168). The function is the leaf sponge's own (rate, domain byte, rounds), so the outputs are
 // the single-state path's, byte for byte; they reach the parent in leaf order. The last
 // leaf_count mod N leaves go through the same kernel with idle states when there are two or
-// more, and a lone last leaf takes the single-state path. Measured on Zen 5 (KT128, one
-// thread): a group of 8,192-byte leaves costs amd64-avx512-x8 8.6 us whether 2 or 8 of its
-// states hold a leaf, one such leaf on amd64-bmi2 7.0 us, and the four-state
-// amd64-avx512-x4 10 us a group; so KT128 of 64 KiB (7 leaves after the first chunk) took
-// 15.5 us, where leaf by leaf it took 54.1 us (XKCP 29.3 us in the same run).
+// more, and a lone last leaf takes the single-state path. (KangarooTwelve puts the leaves
+// left over first when chunk 0 comes in the same call, with chunk 0's whole blocks riding in
+// the spare state: rfc9861.cpp.) Measured on Zen 5 (KT128, one thread): a group of
+// 8,192-byte leaves costs amd64-avx512-x8 8.6 us whether 2 or 8 of its states hold a leaf,
+// one such leaf on amd64-bmi2 7.0 us, and the four-state amd64-avx512-x4 10 us a group; so
+// KT128 of 64 KiB (7 leaves after the first chunk) took 15.5 us, where leaf by leaf it took
+// 54.1 us (XKCP 29.3 us in the same run).
 #pragma once
 
 #include <algorithm>
@@ -47,15 +49,17 @@ void finish_leaf(KeccakSponge& leaf, std::size_t output_bytes,
 
 // Hashes the `count` (2 .. kernel.states) leaves of `leaf_bytes` each at `leaves` with
 // `function` on `kernel`, in lockstep (the scheduler gives idle states an active leaf's
-// blocks), and writes leaf i's output at outputs + i * function.digest_bytes.
+// blocks), and writes leaf i's output at outputs + i * function.digest_bytes. With a
+// `passenger` (count from 1 to kernel.states - 1), its blocks ride in a spare state.
 // The scheduler wipes the interleaved states and the padded blocks.
 inline void hash_leaf_group(const KeccakBatchKernel& kernel, const BatchHashFunction& function,
                             const std::uint8_t* leaves, std::size_t leaf_bytes, std::size_t count,
-                            std::uint8_t* outputs) noexcept {
+                            std::uint8_t* outputs,
+                            const BatchPassenger* passenger = nullptr) noexcept {
   std::span<const std::uint8_t> group[kMaxBatchStates];
   for (std::size_t i = 0; i < count; ++i)
     group[i] = {leaves + i * leaf_bytes, leaf_bytes};
-  hash_batch(kernel, function, BatchMessages(std::span(group, count)), outputs);
+  hash_batch(kernel, function, BatchMessages(std::span(group, count)), outputs, passenger);
 }
 
 // Hashes `leaf_count` whole leaves of `leaf_bytes` each, from `leaves`, in order, on
