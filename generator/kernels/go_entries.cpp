@@ -103,24 +103,44 @@ std::vector<std::string> go_frame_lines(Isa isa, int frame_bytes,
 
 std::vector<std::string> go_keccak_header_lines(Isa isa, const std::vector<Function>& functions,
                                                 int states, std::string_view absorb_does,
-                                                const std::vector<std::string>& frame_contents) {
+                                                const std::vector<std::string>& frame_contents,
+                                                const std::vector<std::string>& block_entry_work) {
   const Function& permute = functions.front();
   std::size_t absorb_instructions = 0;
   std::vector<std::string> rates;
+  const Function* block_entry = nullptr;
   for (std::size_t i = 1; i < functions.size(); ++i) {
+    if (functions[i].shape.parameters.size() == 3) {
+      block_entry = &functions[i];
+      continue;
+    }
     absorb_instructions = std::max(absorb_instructions, functions[i].instruction_count());
     rates.push_back(std::to_string(functions[i].shape.rate_bytes));
+  }
+  if ((block_entry != nullptr) != !block_entry_work.empty()) {
+    throw GenerationError(
+        "a Go file's header states the work per call of its block entry "
+        "exactly when it has one");
   }
   const bool amd64 = isa == Isa::amd64;
   std::vector<std::string> lines = wrapped(fmt::format(
       "Entries: permute ({} instructions) and one absorb entry per rate ({} bytes; up to {} "
-      "instructions), which {}. Go's labels are local to one TEXT, so each entry carries its "
+      "instructions), which {}{}. Go's labels are local to one TEXT, so each entry carries its "
       "own copy of the loop and the code after it, where the {} file {} into the permute "
       "entry's.",
       permute.instruction_count(), english_list(rates), absorb_instructions, absorb_does,
+      block_entry == nullptr
+          ? std::string()
+          : fmt::format("; and {} ({} instructions), which does the same for block_count "
+                        "consecutive blocks in one call",
+                        block_entry->symbol, block_entry->instruction_count()),
       amd64 ? "System V" : "AAPCS64", amd64 ? "jumps" : "branches"));
   for (std::string& line : go_frame_lines(isa, permute.frame_bytes, frame_contents))
     lines.push_back(std::move(line));
+  if (block_entry != nullptr) {
+    lines.insert(lines.end(), block_entry_work.begin(), block_entry_work.end());
+    return lines;
+  }
   for (std::string& line : wrapped(fmt::format(
            "Work per call: one permutation (24 rounds){}, with one block {}XORed in by the absorb "
            "entries; the loop over blocks is Go code, so no call runs longer than one "

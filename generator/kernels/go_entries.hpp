@@ -32,9 +32,11 @@ void add_go_keccak_entries(
 // (`functions`, laid out by add_go_keccak_entries: permute first, then one absorb entry per
 // rate), ending with `absorb_does` (what an absorb entry does with the blocks); the frame
 // (go_frame_lines, `frame_contents`); and the work a call does between preemption points.
-// `states` is how many states a call permutes.
-std::vector<std::string> go_keccak_header_lines(Isa isa, const std::vector<Function>& functions,
-                                                int states, std::string_view absorb_does,
-                                                const std::vector<std::string>& frame_contents);
+// `states` is how many states a call permutes. A file with a block entry (an absorb entry
+// with a block_count, after the others) states its work per call in `block_entry_work`.
+std::vector<std::string> go_keccak_header_lines(
+    Isa isa, const std::vector<Function>& functions, int states, std::string_view absorb_does,
+    const std::vector<std::string>& frame_contents,
+    const std::vector<std::string>& block_entry_work = {});
 
 }  // namespace spongegen::kernels

@@ -67,13 +67,22 @@ Function& add_absorb_entry(BuiltKernel& kernel, const keccak::RoundVariant& vari
 Function& add_absorb_blocks_entry(BuiltKernel& kernel, const keccak::RoundVariant& variant,
                                   std::string_view kernel_suffix, const keccak::Rate& rate,
                                   int states) {
-  std::vector<Parameter> parameters{{"uint64_t", "state", keccak::kLanes * states},
-                                    {"const uint8_t* const", "blocks", states},
-                                    {"size_t", "block_count", 0}};
-  const std::string summary = fmt::format(
-      "For each of block_count blocks: XOR the next {} lanes of blocks[s] into state s for each "
-      "of the {} states, then {} on each ({}).",
-      rate.lanes(), states, permutation_title(variant), rate.used_by);
+  std::vector<Parameter> parameters{{"uint64_t", "state", keccak::kLanes * states}};
+  std::string summary;
+  if (states == 1) {
+    parameters.push_back({"const uint8_t*", "blocks", 0});
+    summary = fmt::format(
+        "For each of block_count consecutive blocks at blocks: XOR its {} lanes into state, then "
+        "{} ({}).",
+        rate.lanes(), permutation_title(variant), rate.used_by);
+  } else {
+    parameters.push_back({"const uint8_t* const", "blocks", states});
+    summary = fmt::format(
+        "For each of block_count blocks: XOR the next {} lanes of blocks[s] into state s for "
+        "each of the {} states, then {} on each ({}).",
+        rate.lanes(), states, permutation_title(variant), rate.used_by);
+  }
+  parameters.push_back({"size_t", "block_count", 0});
   return add_entry(kernel, entry_symbol(variant, kernel_suffix, rate.bytes) + "_blocks", summary,
                    EntryShape{EntryKind::absorb, std::string(variant.permutation), variant.rounds,
                               rate.bytes, states, std::move(parameters)});

@@ -30,8 +30,9 @@ Function& add_absorb_entry(BuiltKernel& kernel, const keccak::RoundVariant& vari
                            std::string_view kernel_suffix, const keccak::Rate& rate,
                            int states = 1);
 
-// The multi-state entry that absorbs block_count blocks a state in one call: blocks[s]
-// points at state s's block_count consecutive rate blocks. Named <absorb entry>_blocks.
+// The entry that absorbs block_count blocks a state in one call: blocks[s] points at state
+// s's block_count consecutive rate blocks (with one state, blocks points at them). Named
+// <absorb entry>_blocks.
 Function& add_absorb_blocks_entry(BuiltKernel& kernel, const keccak::RoundVariant& variant,
                                   std::string_view kernel_suffix, const keccak::Rate& rate,
                                   int states);

@@ -322,8 +322,10 @@ std::string go_type(const Parameter& parameter) {
     go = "uint64";
   } else if (base == "uint8_t") {
     go = "byte";
-  } else if (base == "uint8_t* const") {  // an array of block pointers
+  } else if (base == "uint8_t* const" || base == "uint8_t*") {  // block pointers, or blocks
     go = "*byte";
+  } else if (base == "size_t") {
+    go = "uint64";
   } else {
     throw GenerationError("parameter " + parameter.name + ": no Go type for " + parameter.c_type);
   }

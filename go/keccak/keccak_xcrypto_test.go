@@ -43,6 +43,45 @@ func TestAgainstXCrypto(t *testing.T) {
 	})
 }
 
+// Long messages against x/crypto, on every path: lengths around one and two calls of the
+// block entry (blocksPerCall blocks), whole, and short or long by a block or a byte; the
+// Hasher in writes of 1,000 bytes, so whole blocks also follow a buffered partial one.
+func TestLongAgainstXCrypto(t *testing.T) {
+	call := blocksPerCall * rate
+	data := make([]byte, 2*call+rate+1)
+	for i := range data {
+		data[i] = byte(i*29 + 5)
+	}
+	var lengths []int
+	for _, calls := range []int{1, 2} {
+		for _, delta := range []int{-rate - 1, -rate, -1, 0, 1, rate, rate + 1} {
+			lengths = append(lengths, calls*call+delta)
+		}
+	}
+	paths(t, func(t *testing.T) {
+		for _, n := range lengths {
+			ref := sha3.NewLegacyKeccak256()
+			ref.Write(data[:n])
+			want := ref.Sum(nil)
+			if got := Sum256(data[:n]); !bytes.Equal(got[:], want) {
+				t.Fatalf("Sum256 of %d bytes: %x, want %x", n, got, want)
+			}
+			var h Hasher
+			for rest := data[:n]; len(rest) > 0; {
+				w := 1000
+				if w > len(rest) {
+					w = len(rest)
+				}
+				h.Write(rest[:w])
+				rest = rest[w:]
+			}
+			if got := h.Sum(nil); !bytes.Equal(got, want) {
+				t.Fatalf("Hasher of %d bytes in writes of 1,000: %x, want %x", n, got, want)
+			}
+		}
+	})
+}
+
 // Sum256Batch against x/crypto, on every multi-state kernel: messages of every length up to
 // three blocks and one byte, so each batch's states finish at different blocks.
 func TestSum256BatchAgainstXCrypto(t *testing.T) {

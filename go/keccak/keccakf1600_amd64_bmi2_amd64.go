@@ -34,3 +34,8 @@ func sponge_keccakf1600_amd64_bmi2_absorb144(state *[25]uint64, block *[144]byte
 //
 //go:noescape
 func sponge_keccakf1600_amd64_bmi2_absorb168(state *[25]uint64, block *[168]byte)
+
+// For each of block_count consecutive blocks at blocks: XOR its 17 lanes into state, then Keccak-f[1600] (SHA3-256, SHAKE256, Keccak-256).
+//
+//go:noescape
+func sponge_keccakf1600_amd64_bmi2_absorb136_blocks(state *[25]uint64, blocks *byte, block_count uint64)

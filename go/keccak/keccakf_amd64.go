@@ -52,8 +52,9 @@ func hasAVX2() bool { return hasVectorFeature(5, 0x6) }
 const generatedBuilt = true
 
 // The generated functions the package calls: the permute and absorb136 entries of
-// amd64-bmi2, amd64-avx512-x8 and amd64-avx2-x4 (the linker drops the other entries).
-const generatedFunctions = 6
+// amd64-bmi2, amd64-avx512-x8 and amd64-avx2-x4, and amd64-bmi2's block entry (the linker
+// drops the other entries).
+const generatedFunctions = 7
 
 // kernelsHere lists the permutations this CPU runs, the chosen one first.
 func kernelsHere() []kernel {
@@ -116,6 +117,23 @@ func permuteBatch(states *[mostStates * 25]uint64) {
 		return
 	}
 	sponge_keccakf1600_amd64_avx512_x8(states)
+}
+
+// absorbBlocks absorbs the whole blocks of p (len(p) a multiple of rate), at most
+// blocksPerCall blocks a call.
+func absorbBlocks(a *[25]uint64, p []byte) {
+	if useKernel != amd64BMI2 {
+		absorbEach(a, p)
+		return
+	}
+	for len(p) > 0 {
+		n := len(p) / rate
+		if n > blocksPerCall {
+			n = blocksPerCall
+		}
+		sponge_keccakf1600_amd64_bmi2_absorb136_blocks(a, &p[0], uint64(n))
+		p = p[n*rate:]
+	}
 }
 
 func permute(a *[25]uint64) {

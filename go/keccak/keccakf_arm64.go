@@ -52,6 +52,9 @@ func absorb(a *[25]uint64, block *[rate]byte) {
 	absorbGeneric(a, block)
 }
 
+// absorbBlocks absorbs the whole blocks of p (len(p) a multiple of rate), one call a block.
+func absorbBlocks(a *[25]uint64, p []byte) { absorbEach(a, p) }
+
 func permute(a *[25]uint64) {
 	if useKernel == arm64SHA3 {
 		sponge_keccakf1600_arm64_sha3(a)

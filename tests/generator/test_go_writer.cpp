@@ -172,23 +172,36 @@ TEST_CASE("the amd64-bmi2 Go file: a checked frame, arguments from FP, no R14, n
   const std::string& go = files[1].contents;
   CHECK(s.rfind(writers::kGoGeneratedMark, 0) == 0);
   CHECK(s.find("//go:build amd64 && !purego") != std::string::npos);
-  CHECK(s.find("TEXT ·sponge_keccakf1600_amd64_bmi2(SB), 0, $208-8\n") != std::string::npos);
+  CHECK(s.find("TEXT ·sponge_keccakf1600_amd64_bmi2(SB), 0, $224-8\n") != std::string::npos);
   CHECK(s.find("MOVQ state+0(FP), DI") != std::string::npos);
   // The fused absorb entry of Keccak-256's rate, with its own copy of the loop.
   const std::size_t absorb =
-      s.find("TEXT ·sponge_keccakf1600_amd64_bmi2_absorb136(SB), 0, $208-16\n");
+      s.find("TEXT ·sponge_keccakf1600_amd64_bmi2_absorb136(SB), 0, $224-16\n");
   REQUIRE(absorb != std::string::npos);
   CHECK(s.find("MOVQ block+8(FP), R15", absorb) != std::string::npos);
   CHECK(s.find("keccakf1600_amd64_bmi2_loop:", absorb) < s.find("TEXT", absorb + 1));
   CHECK(go.find(
             "func sponge_keccakf1600_amd64_bmi2_absorb136(state *[25]uint64, block *[136]byte)") !=
         std::string::npos);
+  // The block entry: its pointer and count from FP into the frame, its own loop, and the
+  // branch back to the next block.
+  const std::size_t blocks =
+      s.find("TEXT ·sponge_keccakf1600_amd64_bmi2_absorb136_blocks(SB), 0, $224-24\n");
+  REQUIRE(blocks != std::string::npos);
+  CHECK(s.find("MOVQ blocks+8(FP), AX", blocks) != std::string::npos);
+  CHECK(s.find("MOVQ AX, 208(SP)", blocks) != std::string::npos);
+  CHECK(s.find("MOVQ block_count+16(FP), AX", blocks) != std::string::npos);
+  CHECK(s.find("MOVQ AX, 216(SP)", blocks) != std::string::npos);
+  CHECK(s.find("ADDQ $136, 208(SP)", blocks) != std::string::npos);
+  CHECK(s.find("JNE keccakf1600_amd64_bmi2_block", blocks) != std::string::npos);
+  CHECK(go.find("func sponge_keccakf1600_amd64_bmi2_absorb136_blocks(state *[25]uint64, blocks "
+                "*byte, block_count uint64)") != std::string::npos);
   CHECK(s.find("GLOBL keccakf1600_amd64_bmi2_round_constants<>(SB), NOPTR|RODATA, $192") !=
         std::string::npos);
   for (const char* absent : {", R14\n", "PUSHQ", "POPQ", "ENDBR64", ".cfi", "CALL"})
     CHECK_MESSAGE(s.find(absent) == std::string::npos, absent);
-  CHECK(s.find("Frame: $208") != std::string::npos);
-  CHECK(s.find("208 >= 128") != std::string::npos);
+  CHECK(s.find("Frame: $224") != std::string::npos);
+  CHECK(s.find("224 >= 128") != std::string::npos);
   CHECK(go.find("package keccak") != std::string::npos);
   CHECK(go.find("//go:noescape\nfunc sponge_keccakf1600_amd64_bmi2(state *[25]uint64)\n") !=
         std::string::npos);
