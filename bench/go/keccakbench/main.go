@@ -2,7 +2,8 @@
 // fastkeccak (github.com/erigontech/fastkeccak) and x/crypto's legacy Keccak-256, in one
 // process, the implementations interleaved round by round so that load from elsewhere
 // spreads over all of them; it prints the median of the rounds. Then it measures the longest
-// stop-the-world latency while one goroutine hashes a large input, for both packages.
+// stop-the-world latency while one goroutine hashes a large input, for the three, for Go
+// code busy as long, and for an idle goroutine.
 // bench/go.sh builds and runs it; it is not part of the tests (fastkeccak is fetched and
 // built by hand).
 package main
@@ -223,10 +224,30 @@ func main() {
 	start := time.Now()
 	_ = keccak.Sum256(make([]byte, *stopBytes))
 	hashing := time.Since(start)
+	// Two more for comparison: x/crypto's assembly (not NOSPLIT, one permutation a call), and
+	// Go code with no assembly at all, busy as long as the hashing took. On a shared guest a
+	// stop also waits for the host to run the busy vCPU, which the idle run does not show.
+	xcrypto := func(data []byte) (d [32]byte) {
+		h := sha3.NewLegacyKeccak256()
+		h.Write(data)
+		h.Sum(d[:0])
+		return d
+	}
+	busy := func([]byte) (d [32]byte) {
+		x := uint64(1)
+		for t := time.Now(); time.Since(t) < hashing; {
+			for i := 0; i < 1000; i++ {
+				x = x*6364136223846793005 + 1442695040888963407
+			}
+		}
+		d[0] = byte(x)
+		return d
+	}
 	for _, k := range []struct {
 		name string
 		sum  func([]byte) [32]byte
-	}{{"spongegen", keccak.Sum256}, {"fastkeccak", fastkeccak.Sum256}, {"(no hashing)", nil}} {
+	}{{"spongegen", keccak.Sum256}, {"fastkeccak", fastkeccak.Sum256}, {"x/crypto", xcrypto},
+		{"(busy Go, no hashing)", busy}, {"(idle, no hashing)", nil}} {
 		l := stopLatencies(*stopBytes, k.sum, hashing)
 		fmt.Printf("  %-24s longest %8.3f ms, 99th percentile %7.3f ms, median %7.3f ms (%d stops)\n",
 			k.name, l[len(l)-1], l[len(l)*99/100], l[len(l)/2], len(l))
