@@ -232,6 +232,13 @@ class Amd64KeccakBuilder {
   }
 
   void emit_loop_and_epilogue(Emitter& e) {
+    emit_loop(e);
+    emit_epilogue(e);
+  }
+
+  // The loop of kRoundsPerIteration rounds, array -> scratch -> array, until the last round
+  // constant; it leaves the state in the caller's array, but for the resident lanes.
+  void emit_loop(Emitter& e) {
     e.bind(loop_);
     for (int round = 0; round < kRoundsPerIteration; ++round) {
       const bool from_array = round % 2 == 0;
@@ -239,7 +246,11 @@ class Amd64KeccakBuilder {
       emit_round(e, round, from_array ? kArray : kScratch, from_array ? kScratch : kArray, nullptr,
                  0);
     }
-    emit_epilogue(e);
+  }
+
+  void emit_resident_lane_stores(Emitter& e) {
+    for (const ResidentLane& r : resident_)
+      e.mov(kArray.lane(r.lane), r.reg);
   }
 
   // A Go absorb entry: the System V absorb entry's prologue and first round, then a jump
@@ -295,18 +306,11 @@ class Amd64KeccakBuilder {
     emit_column_parities(e, kArray, 5, &absorbed, kEvenRound.b);
     emit_round(e, 0, kArray, kScratch, &absorbed, variant.first_round(), false);
     e.jmp(second_round_);
-    e.bind(loop_);
-    for (int round = 0; round < kRoundsPerIteration; ++round) {
-      const bool from_array = round % 2 == 0;
-      if (round == 1) e.bind(second_round_);
-      emit_round(e, round, from_array ? kArray : kScratch, from_array ? kScratch : kArray, nullptr,
-                 0);
-    }
+    emit_loop(e);
     e.blank();
     e.comment("The block's last round wrote the caller's array; add the register-resident");
     e.comment("lanes, then the next block, while one is left.");
-    for (const ResidentLane& r : resident_)
-      e.mov(kArray.lane(r.lane), r.reg);
+    emit_resident_lane_stores(e);
     e.add(qword(rsp, kBlockPointerSlot), rate.bytes);
     e.mov(kChiOut, qword(rsp, kBlockCountSlot));
     e.sub(kChiOut, 1);
@@ -394,8 +398,7 @@ class Amd64KeccakBuilder {
       e.comment("The last round wrote the caller's array; add the register-resident lanes, drop");
       e.comment("the frame and restore.");
     }
-    for (const ResidentLane& r : resident_)
-      e.mov(kArray.lane(r.lane), r.reg);
+    emit_resident_lane_stores(e);
     emit_scratch_wipe(e);
     if (go_) {
       e.ret();
