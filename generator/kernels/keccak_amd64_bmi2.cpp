@@ -279,9 +279,7 @@ class Amd64KeccakBuilder {
   // first round comes before its reads: the state a block starts from is then the array's 25
   // lanes alone, with no block lane XORed into a register yet.
   void emit_go_absorb_blocks_entry(const keccak::RoundVariant& variant, const keccak::Rate& rate) {
-    Function& function = add_absorb_blocks_entry(kernel_, variant, kSymbolSuffix, rate, 1);
-    const std::string symbol = function.symbol;
-    Emitter e(kernel_.program, function);
+    Emitter e(kernel_.program, add_absorb_blocks_entry(kernel_, variant, kSymbolSuffix, rate, 1));
     const AbsorbedBlock absorbed{kBlockInFirstRound, rate.lanes(), kLaneDisplacedByBlock};
     second_round_ = kernel_.program.new_label("keccakf1600_amd64_bmi2_second_round");
     loop_ = kernel_.program.new_label("keccakf1600_amd64_bmi2_loop");
