@@ -6,11 +6,24 @@ package keccak
 
 import (
 	"bytes"
+	"hash"
 	"strconv"
 	"testing"
 
 	"golang.org/x/crypto/sha3"
 )
+
+// checkSum256 fails t unless Sum256(m) is x/crypto's digest; it returns x/crypto's hasher
+// after m, and that digest.
+func checkSum256(t *testing.T, m []byte) (hash.Hash, []byte) {
+	ref := sha3.NewLegacyKeccak256()
+	ref.Write(m)
+	want := ref.Sum(nil)
+	if got := Sum256(m); !bytes.Equal(got[:], want) {
+		t.Fatalf("Sum256 of %d bytes: %x, want %x", len(m), got, want)
+	}
+	return ref, want
+}
 
 func TestAgainstXCrypto(t *testing.T) {
 	data := make([]byte, 3*rate+1)
@@ -19,12 +32,7 @@ func TestAgainstXCrypto(t *testing.T) {
 	}
 	paths(t, func(t *testing.T) {
 		for n := 0; n <= len(data); n++ {
-			ref := sha3.NewLegacyKeccak256()
-			ref.Write(data[:n])
-			want := ref.Sum(nil)
-			if got := Sum256(data[:n]); !bytes.Equal(got[:], want) {
-				t.Fatalf("Sum256 of %d bytes: %x, want %x", n, got, want)
-			}
+			ref, want := checkSum256(t, data[:n])
 			var h Hasher
 			h.Write(data[:n/2])
 			h.Write(data[n/2 : n])
@@ -60,12 +68,7 @@ func TestLongAgainstXCrypto(t *testing.T) {
 	}
 	paths(t, func(t *testing.T) {
 		for _, n := range lengths {
-			ref := sha3.NewLegacyKeccak256()
-			ref.Write(data[:n])
-			want := ref.Sum(nil)
-			if got := Sum256(data[:n]); !bytes.Equal(got[:], want) {
-				t.Fatalf("Sum256 of %d bytes: %x, want %x", n, got, want)
-			}
+			_, want := checkSum256(t, data[:n])
 			var h Hasher
 			for rest := data[:n]; len(rest) > 0; {
 				w := 1000
