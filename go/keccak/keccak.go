@@ -22,7 +22,7 @@ const rate = 136 // bytes: (1600 - 2*256) / 8
 
 // blocksPerCall bounds the blocks one call of a block entry (amd64-bmi2's) absorbs: the
 // runtime can stop a goroutine only at a call's start (the prologue's stack-bound check), so
-// a stop-the-world waits for at most this many permutations (about 7 us on the Zen 5
+// a stop-the-world waits for at most this many permutations (about 6.5 us on the Zen 5
 // measured). There, calls of 8 to 64 blocks took 2-3% less time a block than one call a
 // block (the header of keccakf1600_amd64_bmi2_amd64.s); more blocks a call gained nothing.
 const blocksPerCall = 32
