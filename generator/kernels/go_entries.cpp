@@ -110,7 +110,7 @@ std::vector<std::string> go_keccak_header_lines(Isa isa, const std::vector<Funct
   std::vector<std::string> rates;
   const Function* block_entry = nullptr;
   for (std::size_t i = 1; i < functions.size(); ++i) {
-    if (functions[i].shape.parameters.size() == 3) {
+    if (functions[i].shape.takes_block_count()) {
       block_entry = &functions[i];
       continue;
     }

@@ -115,7 +115,7 @@ HeaderFigures header_figures(const audit::KernelAudit& audit, const std::string&
     } else if (entry.shape.kind == EntryKind::absorb) {
       // A multi-state entry with a block count runs its own rounds: counted apart from the
       // entries that jump into the shared loop.
-      const bool block_entry = entry.shape.lanes > 1 && entry.shape.parameters.size() == 3;
+      const bool block_entry = entry.shape.lanes > 1 && entry.shape.takes_block_count();
       std::size_t& largest = block_entry ? figures.largest_block_entry_instructions
                                          : figures.largest_absorb_instructions;
       largest = std::max(largest, entry.static_instructions);

@@ -197,6 +197,11 @@ struct EntryShape {
   int lanes = 1;            // independent states one call permutes
   std::vector<Parameter> parameters;
   friend bool operator==(const EntryShape&, const EntryShape&) = default;
+
+  // Whether a call takes block_count blocks (the last parameter) rather than one.
+  bool takes_block_count() const {
+    return !parameters.empty() && parameters.back().name == "block_count";
+  }
 };
 
 // "void name(uint64_t state[25], const uint8_t block[168])"

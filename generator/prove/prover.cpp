@@ -235,14 +235,15 @@ void Run::lay_out() {
     // A block per state through an array of pointers; with a block count (the third
     // parameter), block_count consecutive blocks per state. The specification takes them
     // block after block, each block's states in order.
-    const std::size_t blocks = parameters == 3 ? case_.block_count : 1;
+    const bool counted = shape.takes_block_count();
+    const std::size_t blocks = counted ? case_.block_count : 1;
     const int pointers =
         machine_.add_region("the block pointers", 8 * static_cast<std::size_t>(shape.lanes), true);
     std::vector<std::vector<Word>> per_state;
     for (int s = 0; s < shape.lanes; ++s) {
       auto [region, words] =
           add_input(rate_words * blocks,
-                    fmt::format("the block{} of state {}", parameters == 3 ? "s" : "", s), false);
+                    fmt::format("the block{} of state {}", counted ? "s" : "", s), false);
       per_state.push_back(std::move(words));
       machine_.store({pointers, 8 * s}, Value::address({region, 0}));
     }
@@ -255,12 +256,12 @@ void Run::lay_out() {
     }
     machine_.region(pointers).writable = false;
     argument(1) = Value::address({pointers, 0});
-    if (parameters == 3) {
+    if (counted) {
       Value count = Value::integer(case_.block_count);
       count.block_count = true;
       argument(2) = count;
     }
-  } else if (parameters >= 3) {  // block_count blocks
+  } else if (shape.takes_block_count()) {
     const bool crypt = parameters == 4;
     auto [region, all] =
         add_input(rate_words * case_.block_count, "the input", crypt && case_.in_place);
@@ -760,14 +761,14 @@ std::vector<Case> cases_of(const Program& program, const ProveOptions& options) 
     const auto& list = win64 ? program.win64_entries : program.functions;
     for (std::size_t f = 0; f < list.size(); ++f) {
       if (!options.entry.empty() && list[f].symbol != options.entry) continue;
-      const std::size_t parameters = list[f].shape.parameters.size();
-      if (parameters < 3) {
+      if (!list[f].shape.takes_block_count()) {
         cases.push_back({f, win64, 1, false});
         continue;
       }
+      const bool has_output = list[f].shape.parameters.size() == 4;  // in place, or apart
       for (std::size_t blocks = 0; blocks <= options.most_blocks; ++blocks) {
         cases.push_back({f, win64, blocks, false});
-        if (parameters == 4) cases.push_back({f, win64, blocks, true});
+        if (has_output) cases.push_back({f, win64, blocks, true});
       }
     }
   }
@@ -791,7 +792,7 @@ EntryProof prove_case(const kernels::KernelSpec& spec, const Program& program, c
       c.win64 ? program.win64_entries[c.function] : program.functions[c.function];
   proof.symbol = entry.symbol;
   proof.win64 = c.win64;
-  if (entry.shape.parameters.size() >= 3) {
+  if (entry.shape.takes_block_count()) {
     proof.variant = fmt::format(
         "block_count {}{}",
         c.block_count == kInductionBlocks ? "3 and every larger count"

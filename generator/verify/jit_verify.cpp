@@ -100,7 +100,7 @@ VerifyResult verify_against_portable(const kernels::KernelSpec& spec,
     const std::size_t parameters = shape.parameters.size();
     const std::size_t state_words =
         parameters == 0 ? 0 : static_cast<std::size_t>(shape.parameters[0].extent);
-    const bool many_blocks = parameters >= 3;  // a block_count parameter
+    const bool many_blocks = shape.takes_block_count();
     const bool per_state_blocks = shape.lanes > 1 && shape.rate_bytes > 0;
     if ((shape.lanes > 1 &&
          (parameters == 4 || static_cast<std::size_t>(shape.lanes) > kMostStates ||

@@ -23,8 +23,8 @@ void absorb_then_permute(std::uint64_t* state, const std::uint8_t* block, const 
 // A multi-state entry is the single-state reference on each state, taken out of and put
 // back into the lane-interleaved layout (lane i of state s at state[lanes * i + s]).
 void keccak_reference_call(const EntryShape& shape, const EntryCall& call) {
-  // The block entries (a block_count parameter) take block_count blocks a state.
-  const std::size_t blocks = shape.parameters.size() == 3 ? call.block_count : 1;
+  // The block entries take block_count blocks a state.
+  const std::size_t blocks = shape.takes_block_count() ? call.block_count : 1;
   if (shape.lanes == 1) {
     for (std::size_t b = 0; b < blocks; ++b)
       absorb_then_permute(call.state, call.in + b * std::size_t(shape.rate_bytes), shape);
