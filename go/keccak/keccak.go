@@ -65,9 +65,7 @@ func (h *Hasher) Write(p []byte) (int, error) {
 			h.absorbed = 0
 		}
 	}
-	whole := len(p) - len(p)%rate
-	absorbBlocks(&h.state, p[:whole])
-	p = p[whole:]
+	p = absorbBlocks(&h.state, p)
 	if len(p) > 0 {
 		h.absorbed = copy(h.buf[:], p)
 	}
@@ -120,9 +118,7 @@ func (h *Hasher) Read(out []byte) (int, error) {
 // Sum256 is the Keccak-256 digest of data, computed without allocating.
 func Sum256(data []byte) [32]byte {
 	var state [25]uint64
-	whole := len(data) - len(data)%rate
-	absorbBlocks(&state, data[:whole])
-	data = data[whole:]
+	data = absorbBlocks(&state, data)
 	// The last block, padded, goes through the fused absorb entry like the others.
 	var last [rate]byte
 	copy(last[:], data)
@@ -137,13 +133,14 @@ func absorbBlock(state *[25]uint64, block []byte) {
 	absorb(state, (*[rate]byte)(block))
 }
 
-// absorbEach absorbs the whole blocks of p (len(p) a multiple of rate), one call a block:
-// absorbBlocks where no kernel takes many blocks a call.
-func absorbEach(state *[25]uint64, p []byte) {
+// absorbEach absorbs the whole blocks at the start of p, one call a block, and returns the
+// rest (fewer than rate bytes): absorbBlocks where no kernel takes many blocks a call.
+func absorbEach(state *[25]uint64, p []byte) []byte {
 	for len(p) >= rate {
 		absorbBlock(state, p[:rate])
 		p = p[rate:]
 	}
+	return p
 }
 
 // absorbGeneric is absorbBlock in Go, around whichever permutation is in use.

@@ -119,14 +119,13 @@ func permuteBatch(states *[mostStates * 25]uint64) {
 	sponge_keccakf1600_amd64_avx512_x8(states)
 }
 
-// absorbBlocks absorbs the whole blocks of p (len(p) a multiple of rate), at most
-// blocksPerCall blocks a call.
-func absorbBlocks(a *[25]uint64, p []byte) {
+// absorbBlocks absorbs the whole blocks at the start of p, at most blocksPerCall blocks a
+// call, and returns the rest (fewer than rate bytes).
+func absorbBlocks(a *[25]uint64, p []byte) []byte {
 	if useKernel != amd64BMI2 {
-		absorbEach(a, p)
-		return
+		return absorbEach(a, p)
 	}
-	for len(p) > 0 {
+	for len(p) >= rate {
 		n := len(p) / rate
 		if n > blocksPerCall {
 			n = blocksPerCall
@@ -134,6 +133,7 @@ func absorbBlocks(a *[25]uint64, p []byte) {
 		sponge_keccakf1600_amd64_bmi2_absorb136_blocks(a, &p[0], uint64(n))
 		p = p[n*rate:]
 	}
+	return p
 }
 
 func permute(a *[25]uint64) {

@@ -31,8 +31,9 @@ func absorb(a *[25]uint64, block *[rate]byte) {
 	absorbGeneric(a, block)
 }
 
-// absorbBlocks absorbs the whole blocks of p (len(p) a multiple of rate), one call a block.
-func absorbBlocks(a *[25]uint64, p []byte) { absorbEach(a, p) }
+// absorbBlocks absorbs the whole blocks at the start of p, one call a block, and returns the
+// rest.
+func absorbBlocks(a *[25]uint64, p []byte) []byte { return absorbEach(a, p) }
 
 func permute(a *[25]uint64) {
 	if useKernel == arm64SHA3 {

@@ -15,7 +15,7 @@ func permute(a *[25]uint64) { keccakF1600Generic(a) }
 
 func absorb(a *[25]uint64, block *[rate]byte) { absorbGeneric(a, block) }
 
-func absorbBlocks(a *[25]uint64, p []byte) { absorbEach(a, p) }
+func absorbBlocks(a *[25]uint64, p []byte) []byte { return absorbEach(a, p) }
 
 func batchKernelsHere() []kernel { return []kernel{oneAtATime} }
 
