@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <exception>
@@ -13,6 +14,7 @@
 #include <unordered_map>
 
 #include "program/amd64.hpp"
+#include "program/instruction_table.hpp"
 #include "prove/machine.hpp"
 #include "prove/specification.hpp"
 #include "support/splitmix64.hpp"
@@ -44,6 +46,21 @@ struct Case {
   bool in_place;
 };
 
+// What a proven System V entry case establishes, which a Windows x64 entry's call of that
+// entry with the same arguments then takes as given (Run::summarize_call): called with the
+// state and the inputs the case's proof starts from, it returns with the state and every
+// output word the model's, rbx, rbp, r12-r15 and rsp as they were, no word at or above its
+// return address written, its stack no deeper than `stack_bytes` below it, and the
+// registers it preserves (whatever they held) holding their values again.
+struct CallSummary {
+  std::size_t function;
+  std::size_t block_count;
+  bool in_place;
+  std::int64_t stack_bytes;
+  std::uint32_t preserved_gp;  // and rsp, which the proof returns where the call left it
+  std::array<std::uint8_t, 32> preserved_vector_words;
+};
+
 // The words an entry starts from: variables (the proof), or random integers (the search for
 // a counterexample).
 class Inputs {
@@ -70,8 +87,12 @@ class Inputs {
 class Run {
  public:
   Run(const kernels::KernelSpec& spec, const Program& program, const Case& c,
-      std::optional<std::uint64_t> seed)
-      : kernel_(spec), program_(program), case_(c), inputs_(machine_, seed) {}
+      std::optional<std::uint64_t> seed, const std::vector<CallSummary>* summaries = nullptr)
+      : kernel_(spec),
+        program_(program),
+        case_(c),
+        inputs_(machine_, seed),
+        summaries_(summaries) {}
 
   // Runs the entry to its return and compares; throws ProofFailure.
   void execute(EntryProof& proof);
@@ -80,6 +101,12 @@ class Run {
   verify::EntryInput concrete_input() const;
   ConcreteOutcome machine_outcome() const;
   ConcreteOutcome model_outcome() const { return model_outcome_; }
+  // After a run that returned: how far below its return address the entry's stack went.
+  std::int64_t stack_bytes() const;
+  // After a symbolic run that returned: the registers and vector words that hold their
+  // initial (free) values again, so whatever the caller left there.
+  void preserved(EntryProof& proof) const;
+  bool call_summarized() const { return !summary_state_.empty(); }
 
  private:
   const Function& entry() const {
@@ -98,6 +125,7 @@ class Run {
   void cut(int completed);
   void check_return();
   Value& argument(int index);
+  bool summarize_call(std::size_t function);
 
   const kernels::KernelSpec& kernel_;
   const Program& program_;
@@ -131,6 +159,14 @@ class Run {
   std::vector<Machine::Access> block_accesses_;  // from the start of block 1 to that of block 2
   Variable first_input_variable_ = 0, end_input_variable_ = 0, first_cut_variable_ = 0;
   std::size_t rate_words_ = 0;
+  // A Windows x64 entry's call summarized (summarize_call): the arguments the entry was
+  // passed, whether it branched before the call, and the words standing for the state and
+  // the output the callee returned with (the model's).
+  const std::vector<CallSummary>* summaries_;
+  std::vector<Value> passed_arguments_;
+  bool branched_ = false;
+  std::vector<Word> summary_state_;
+  std::vector<std::pair<std::size_t, Word>> summary_output_;  // (word of the output region, value)
 
  public:
   bool block_loop_checked_ = false;
@@ -288,6 +324,10 @@ void Run::lay_out() {
     machine_.region(labels_.go_arguments).writable = false;
   }
   end_input_variable_ = machine_.variables_used();
+  if (case_.win64) {
+    for (std::size_t p = 0; p < parameters; ++p)
+      passed_arguments_.push_back(argument(static_cast<int>(p)));
+  }
   spec_.emplace(kernel_.family, shape, initial_state_, std::move(inputs));
   for (std::size_t w = 0; w < state_words; ++w) {
     machine_.store({state_region_, static_cast<std::int64_t>(8 * spec_->memory_word(w))},
@@ -520,7 +560,28 @@ void Run::check_block_loop(const Snapshot& before, const Snapshot& after) const 
 }
 
 void Run::check_return() {
-  const std::vector<Word> expected = spec_->final_state();
+  if (call_summarized()) {
+    // The callee returned with the model's state and output (its summary): those words must
+    // be what the entry leaves.
+    for (std::size_t w = 0; w < summary_state_.size(); ++w) {
+      const Value actual =
+          machine_.load({state_region_, static_cast<std::int64_t>(8 * spec_->memory_word(w))});
+      if (actual.is_address() || actual.bits != summary_state_[w]) {
+        throw ProofFailure{
+            fmt::format("at the return: {} of the state is not what the System V "
+                        "entry returned with",
+                        spec_->word_name(w))};
+      }
+    }
+    for (const auto& [w, value] : summary_output_) {
+      const std::optional<Value>& actual = machine_.region(output_region_).words.at(w);
+      if (!actual || actual->is_address() || actual->bits != value) {
+        throw ProofFailure{fmt::format(
+            "at the return: output word {} is not what the System V entry returned with", w)};
+      }
+    }
+  }
+  const std::vector<Word> expected = call_summarized() ? std::vector<Word>{} : spec_->final_state();
   if (inputs_.concrete()) {
     model_outcome_ = machine_outcome();
     for (std::size_t w = 0; w < expected.size(); ++w)
@@ -542,7 +603,8 @@ void Run::check_return() {
           true};
     }
   }
-  for (const Expectation& output : spec_->outputs()) {
+  for (const Expectation& output :
+       call_summarized() ? std::vector<Expectation>{} : spec_->outputs()) {
     std::optional<Value> actual =
         machine_.region(output.region).words.at(static_cast<std::size_t>(output.offset / 8));
     if (!actual || actual->is_address() || actual->bits != output.value) {
@@ -603,6 +665,119 @@ void Run::check_return() {
   }
 }
 
+std::int64_t Run::stack_bytes() const {
+  // Every word the entry read below its return address it wrote first (a load of a word
+  // nothing wrote fails the proof): the lowest written word is the deepest it went.
+  const auto& words = machine_.regions().at(static_cast<std::size_t>(stack_region_)).words;
+  for (std::size_t w = 0; w < words.size(); ++w) {
+    if (words[w]) return std::max<std::int64_t>(0, kStackTop - static_cast<std::int64_t>(8 * w));
+  }
+  return 0;
+}
+
+// A Windows x64 entry calls its System V entry: when that entry's proof for the same block
+// count (and in place or apart) holds, and the call is made as that proof's run starts (the
+// same arguments: the state, inputs and output, the count; the state and inputs as the
+// entry received them; room on the stack for the callee's frame), the call is replaced by
+// what the proof established, instead of running the System V code again: the state and
+// every output word become fresh words that the return must leave in place (they stand for
+// the model's result, which the proof showed the callee computes from exactly these
+// inputs); rsp and the registers and vector words the proof found holding their initial
+// values at its return keep theirs; every other register, the flags and the stack below the
+// return address become unknown. Why this is sound:
+// docs/generator-and-audit.md, "The proof".
+void Run::preserved(EntryProof& proof) const {
+  for (int r = 0; r < 32; ++r) {
+    const std::size_t i = static_cast<std::size_t>(r);
+    const Value& now = machine_.gp(r);
+    if (!now.is_address() && !now.block_count && now.bits == initial_gp_[i].bits) {
+      proof.preserved_gp |= 1u << r;
+    }
+    for (std::size_t w = 0; w < kVectorWords; ++w) {
+      if (machine_.vector(r)[w] == initial_vector_[i][w]) {
+        proof.preserved_vector_words[i] =
+            static_cast<std::uint8_t>(proof.preserved_vector_words[i] | (1u << w));
+      }
+    }
+  }
+}
+
+bool Run::summarize_call(std::size_t function) {
+  if (summaries_ == nullptr || inputs_.concrete() || !case_.win64 || branched_ ||
+      call_summarized()) {
+    return false;
+  }
+  const auto summary =
+      std::find_if(summaries_->begin(), summaries_->end(), [&](const CallSummary& proven) {
+        return proven.function == function && proven.block_count == case_.block_count &&
+               proven.in_place == case_.in_place;
+      });
+  if (summary == summaries_->end()) return false;
+  if (program_.functions.at(function).shape != entry().shape) return false;
+  // The arguments, where System V takes them: the pointers the entry was passed, the count.
+  static constexpr int kSysv[] = {7, 6, 2, 1};  // rdi, rsi, rdx, rcx
+  if (passed_arguments_.size() > std::size(kSysv)) return false;
+  for (std::size_t p = 0; p < passed_arguments_.size(); ++p) {
+    const Value& passed = passed_arguments_[p];
+    const Value& now = machine_.gp(kSysv[p]);
+    if (!passed.is_address() && !passed.block_count) return false;
+    if (now.pointer != passed.pointer || now.block_count != passed.block_count) return false;
+    if (passed.block_count && count_of(now, "the block count") != count_of(passed, "")) {
+      return false;
+    }
+  }
+  const Value& rsp = machine_.gp(amd64::rsp.index);
+  if (!rsp.is_address() || rsp.pointer->region != stack_region_) return false;
+  const std::int64_t return_slot = rsp.pointer->offset - 8;
+  if (return_slot - summary->stack_bytes < 0 || return_slot % 8 != 0) return false;
+  // The state and the inputs, word for word as the entry received them.
+  const Region& state = machine_.region(state_region_);
+  for (std::size_t w = 0; w < initial_state_.size(); ++w) {
+    const std::optional<Value>& word = state.words.at(spec_->memory_word(w));
+    if (!word || word->is_address() || word->block_count || word->bits != initial_state_[w]) {
+      return false;
+    }
+  }
+  for (std::size_t i = 0; i < input_regions_.size(); ++i) {
+    const Region& input = machine_.region(input_regions_[i]);
+    for (std::size_t w = 0; w < input_words_[i].size(); ++w) {
+      const std::optional<Value>& word = input.words.at(w);
+      if (!word || word->is_address() || word->block_count || word->bits != input_words_[i][w]) {
+        return false;
+      }
+    }
+  }
+  // The return: the model's state and output, as fresh words.
+  for (std::size_t w = 0; w < initial_state_.size(); ++w) {
+    summary_state_.push_back(inputs_.next());
+    machine_.store({state_region_, static_cast<std::int64_t>(8 * spec_->memory_word(w))},
+                   Value::data(summary_state_.back()));
+  }
+  if (output_region_ >= 0) {
+    Region& output = machine_.region(output_region_);
+    for (std::size_t w = 0; w < output.words.size(); ++w) {
+      summary_output_.emplace_back(w, inputs_.next());
+      output.words[w] = Value::data(summary_output_.back().second);
+    }
+  }
+  // The callee's own frame, below its return address: unknown (a later load of it fails).
+  Region& stack = machine_.region(stack_region_);
+  for (std::size_t w = 0; w < static_cast<std::size_t>(return_slot / 8); ++w)
+    stack.words[w].reset();
+  for (int r = 0; r < 32; ++r) {
+    if (r != amd64::rsp.index && ((summary->preserved_gp >> r) & 1u) == 0) {
+      machine_.gp(r) = Value::data(inputs_.next());
+    }
+    for (std::size_t w = 0; w < kVectorWords; ++w) {
+      if (((summary->preserved_vector_words[static_cast<std::size_t>(r)] >> w) & 1u) == 0) {
+        machine_.vector(r)[w] = inputs_.next();
+      }
+    }
+  }
+  machine_.zero_flag.reset();
+  return true;
+}
+
 void Run::execute(EntryProof& proof) {
   lay_out();
   // Labels of code: in the entries and the functions they reach.
@@ -636,6 +811,14 @@ void Run::execute(EntryProof& proof) {
     const auto* instruction = std::get_if<Instruction>(&item);
     if (instruction == nullptr) continue;
     ++proof.instructions;
+    const InstructionSpec& row = instruction_spec(instruction->mnemonic);
+    if (row.has(kConditionalBranch) || row.has(kUnconditionalBranch)) {
+      // A summarized call covers a straight-line adapter: one path for every block count.
+      if (call_summarized()) {
+        throw ProofFailure{"a branch after a call the System V proof summarizes"};
+      }
+      branched_ = true;
+    }
     Control control;
     try {
       control = program_.isa == Isa::amd64 ? execute_amd64(machine_, *instruction, labels_)
@@ -656,6 +839,7 @@ void Run::execute(EntryProof& proof) {
         break;
       }
       case Control::call: {
+        if (summarize_call(control.function)) break;
         Value& rsp = machine_.gp(amd64::rsp.index);
         address_of(rsp, "rsp");
         rsp.pointer->offset -= 8;
@@ -784,7 +968,8 @@ bool KernelProof::proven() const {
 
 namespace {
 
-EntryProof prove_case(const kernels::KernelSpec& spec, const Program& program, const Case& c) {
+EntryProof prove_case(const kernels::KernelSpec& spec, const Program& program, const Case& c,
+                      const std::vector<CallSummary>& summaries) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   EntryProof proof;
@@ -800,9 +985,15 @@ EntryProof prove_case(const kernels::KernelSpec& spec, const Program& program, c
         entry.shape.parameters.size() == 4 ? (c.in_place ? ", out == in" : ", out apart") : "");
   }
   try {
-    Run run(spec, program, c, std::nullopt);
+    Run run(spec, program, c, std::nullopt, &summaries);
     run.execute(proof);
-    if (c.block_count == kInductionBlocks && !run.block_loop_checked_) {
+    proof.stack_bytes = run.stack_bytes();
+    run.preserved(proof);
+    proof.call_summarized = run.call_summarized();
+    // A summarized call's block loop is its callee's, whose proof checked it; the adapter
+    // itself takes one path for every count (it may not branch, and passes the count on
+    // unchanged).
+    if (c.block_count == kInductionBlocks && !run.block_loop_checked_ && !proof.call_summarized) {
       throw ProofFailure{
           "the run with three blocks did not reach the starts of blocks 1 and 2, "
           "where the block loop is checked"};
@@ -838,35 +1029,51 @@ KernelProof prove_kernel(const kernels::KernelSpec& spec, const Program& program
   const auto kernel_start = Clock::now();
   const std::vector<Case> cases = cases_of(program, options);
   KernelProof result{spec.name, std::vector<EntryProof>(cases.size()), 0};
-  // The cases are independent: workers take the next one until none is left. A worker that
-  // cannot be started leaves its share to the others (the calling thread is one of them).
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  const auto work = [&] {
-    for (std::size_t i; (i = next.fetch_add(1)) < cases.size();) {
+  // The System V cases first, then the Windows x64 ones, which take the proven System V
+  // cases as the summaries of their calls. Within each, the cases are independent: workers
+  // take the next one until none is left. A worker that cannot be started leaves its share
+  // to the others (the calling thread is one of them).
+  std::vector<CallSummary> summaries;
+  for (bool win64 : {false, true}) {
+    std::vector<std::size_t> todo;
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      if (cases[i].win64 == win64) todo.push_back(i);
+    }
+    std::atomic<std::size_t> next{0};
+    std::exception_ptr error;
+    std::mutex error_mutex;
+    const auto work = [&] {
+      for (std::size_t k; (k = next.fetch_add(1)) < todo.size();) {
+        try {
+          result.entries[todo[k]] = prove_case(spec, program, cases[todo[k]], summaries);
+        } catch (...) {
+          const std::lock_guard<std::mutex> lock(error_mutex);
+          if (!error) error = std::current_exception();
+        }
+      }
+    };
+    const unsigned wanted =
+        options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    std::vector<std::thread> workers;
+    for (unsigned t = 1; t < wanted && t < todo.size(); ++t) {
       try {
-        result.entries[i] = prove_case(spec, program, cases[i]);
-      } catch (...) {
-        const std::lock_guard<std::mutex> lock(error_mutex);
-        if (!error) error = std::current_exception();
+        workers.emplace_back(work);
+      } catch (const std::system_error&) {
+        break;
       }
     }
-  };
-  const unsigned wanted =
-      options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  std::vector<std::thread> workers;
-  for (unsigned t = 1; t < wanted && t < cases.size(); ++t) {
-    try {
-      workers.emplace_back(work);
-    } catch (const std::system_error&) {
-      break;
+    work();
+    for (std::thread& worker : workers)
+      worker.join();
+    if (error) std::rethrow_exception(error);
+    for (std::size_t i : todo) {
+      if (!win64 && result.entries[i].proven) {
+        summaries.push_back({cases[i].function, cases[i].block_count, cases[i].in_place,
+                             result.entries[i].stack_bytes, result.entries[i].preserved_gp,
+                             result.entries[i].preserved_vector_words});
+      }
     }
   }
-  work();
-  for (std::thread& worker : workers)
-    worker.join();
-  if (error) std::rethrow_exception(error);
   result.seconds = std::chrono::duration<double>(Clock::now() - kernel_start).count();
   return result;
 }

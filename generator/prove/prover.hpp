@@ -10,6 +10,7 @@
 // caller's values again.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -43,6 +44,14 @@ struct EntryProof {
   std::optional<bool> confirmed_on_host;
   std::size_t instructions = 0;  // executed
   int boundaries = 0;            // round boundaries matched
+  // Proven: how far below its return address the entry's stack went; whether a call was
+  // taken from the proof of the System V entry it calls (a Windows x64 entry's), not run.
+  std::int64_t stack_bytes = 0;
+  bool call_summarized = false;
+  // Proven: the registers (bit r) and vector register words (bit w of register r) that hold
+  // their caller's value at the return, whatever it was.
+  std::uint32_t preserved_gp = 0;
+  std::array<std::uint8_t, 32> preserved_vector_words{};
   double seconds = 0;
 };
 

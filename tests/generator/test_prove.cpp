@@ -342,3 +342,71 @@ TEST_CASE("prove: a block loop that does not repeat is refused for every count f
 
 }  // namespace
 }  // namespace spongegen
+
+namespace spongegen {
+namespace {
+
+const kernels::KernelSpec& kernel_named(const std::string& name) {
+  return *std::find_if(kernels::all_kernels().begin(), kernels::all_kernels().end(),
+                       [&](const kernels::KernelSpec& k) { return k.name == name; });
+}
+
+// A Windows x64 entry is proven from its adapter and the proof of the System V entry it
+// calls (the call is summarized, not run again); an adapter that breaks the Windows
+// convention, or passes another argument, is still refused.
+TEST_CASE("prove: the Windows x64 entries take their System V entries' proofs as given") {
+  for (const char* name : {"amd64-bmi2", "ascon-amd64-bmi2"}) {
+    CAPTURE(name);
+    const kernels::KernelSpec& spec = kernel_named(name);
+    const Program program = committed_program(spec);
+    prove::ProveOptions options;
+    options.entry = program.functions.back().symbol;
+    options.most_blocks = 1;
+    const prove::KernelProof proof = prove::prove_kernel(spec, program, options);
+    REQUIRE(proof.proven());
+    int windows = 0;
+    for (const prove::EntryProof& e : proof.entries) {
+      CHECK(e.call_summarized == e.win64);
+      windows += e.win64 ? 1 : 0;
+    }
+    CHECK(windows >= 1);
+
+    const auto refused = [&](const std::string& what, const std::function<void(Function&)>& change,
+                             const std::string& reason) {
+      CAPTURE(what);
+      Program mutant = program;
+      change(mutant.win64_entries.back());
+      const prove::KernelProof broken = prove::prove_kernel(spec, mutant, options);
+      for (const prove::EntryProof& e : broken.entries) {
+        CAPTURE(e.variant);
+        CHECK(e.proven == !e.win64);
+        if (e.win64) CHECK(e.failure.find(reason) != std::string::npos);
+      }
+    };
+    const auto find = [](Function& f, Mnemonic mnemonic, const Reg& reg) {
+      return std::find_if(f.items.begin(), f.items.end(), [&](const Item& item) {
+        const auto* in = std::get_if<Instruction>(&item);
+        return in != nullptr && in->mnemonic == mnemonic && in->operands.at(0) == Operand{reg};
+      });
+    };
+    const Reg rdi{RegClass::gp64, 7}, rsi{RegClass::gp64, 6}, rdx{RegClass::gp64, 2};
+    refused(
+        "rdi and rsi popped in the wrong order",
+        [&](Function& f) {
+          const auto pop_rsi = find(f, Mnemonic::amd64_pop, rsi);
+          const auto pop_rdi = find(f, Mnemonic::amd64_pop, rdi);
+          std::get<Instruction>(*pop_rsi).operands[0] = rdi;
+          std::get<Instruction>(*pop_rdi).operands[0] = rsi;
+        },
+        "callee-saved register");
+    refused(
+        "the state pointer passed from rdx, not rcx",
+        [&](Function& f) {
+          std::get<Instruction>(*find(f, Mnemonic::amd64_mov, rdi)).operands[1] = rdx;
+        },
+        "");
+  }
+}
+
+}  // namespace
+}  // namespace spongegen
