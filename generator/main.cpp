@@ -33,6 +33,7 @@
 #include "audit/mca.hpp"
 #include "kernels/kernel.hpp"
 #include "pipeline/generate.hpp"
+#include "prove/proof_cache.hpp"
 #include "prove/prover.hpp"
 #include "readers/gas_reader.hpp"
 #include "writers/go_writer.hpp"
@@ -102,7 +103,9 @@ DIR defaults to )" SPONGEGEN_DEFAULT_DIR R"(; GODIR to )" SPONGEGEN_DEFAULT_GO_D
                                R"( when DIR is not
 given, else the Go files are written or checked only with --go-out or --go-dir.
 --no-verify skips the JIT self-check, --no-prove the proof (the asmjit encoding check
-always runs).
+always runs). generate, check and prove skip the proof of a kernel whose Program, model and
+prover were proven before (the proof cache, in this build's folder, or the folder the
+SPONGEGEN_PROOF_CACHE environment variable names); --no-cache proves everything again.
 )";
 
 // A usage error: exit 2 with a message.
@@ -170,6 +173,9 @@ Options parse_arguments(int argc, char** argv) {
       options.verify = false;
     } else if (arg == "--no-prove" && (command == "generate" || command == "check")) {
       options.prove = false;
+    } else if (arg == "--no-cache" &&
+               (command == "generate" || command == "check" || command == "prove")) {
+      prove::prove_without_cached_proofs();
     } else if (command == "audit" && arg == "--json") {
       options.json = true;
     } else if (command == "audit" && arg == "--width") {
@@ -589,10 +595,13 @@ bool report_proof(const kernels::KernelSpec& spec, const Program& program,
                                           : "agrees (the prover's machine is wrong here)");
     }
   }
-  fmt::print("{} ({}): {} of {} entry cases proven in {:.2f} s\n", spec.name, source,
+  fmt::print("{} ({}): {} of {} entry cases proven in {:.2f} s{}\n", spec.name, source,
              std::count_if(proof.entries.begin(), proof.entries.end(),
                            [](const prove::EntryProof& e) { return e.proven; }),
-             proof.entries.size(), proof.seconds);
+             proof.entries.size(), proof.seconds,
+             proof.from_cache
+                 ? " (from the proof cache: this Program, model and prover proven before)"
+                 : "");
   return proof.proven();
 }
 
@@ -600,6 +609,7 @@ int command_prove(const Options& options) {
   bool all_proven = true, found = false;
   prove::ProveOptions prove_options;
   prove_options.entry = options.entry;
+  prove_options.cache = prove::command_line_proof_cache();
   for (const kernels::KernelSpec& spec : kernels::all_kernels()) {
     if (!options.kernel.empty() && spec.name != options.kernel) continue;
     Program program;

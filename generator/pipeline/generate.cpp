@@ -8,6 +8,7 @@
 #include "audit/cpu_features.hpp"
 #include "audit/invariants.hpp"
 #include "kernels/register_clearing.hpp"
+#include "prove/proof_cache.hpp"
 #include "prove/prover.hpp"
 #include "verify/jit_verify.hpp"
 #include "writers/asmjit_encoder.hpp"
@@ -61,7 +62,9 @@ const kernels::KernelSpec& kernel_spec(const std::string& name) {
 // the counterexample.
 void require_proof(const kernels::KernelSpec& spec, const Program& program,
                    const VerifyReport& report) {
-  const prove::KernelProof proof = prove::prove_kernel(spec, program);
+  prove::ProveOptions options;
+  options.cache = prove::command_line_proof_cache();
+  const prove::KernelProof proof = prove::prove_kernel(spec, program, options);
   for (const prove::EntryProof& entry : proof.entries) {
     if (entry.proven) continue;
     const prove::EntryProof checked = prove::confirm_on_host(spec, program, entry);
@@ -81,9 +84,10 @@ void require_proof(const kernels::KernelSpec& spec, const Program& program,
   for (const prove::EntryProof& entry : proof.entries)
     instructions += entry.instructions;
   if (report) {
-    report(spec.name, fmt::format("proof: {} entry cases proven ({} instructions executed "
-                                  "symbolically)",
-                                  proof.entries.size(), instructions));
+    report(spec.name,
+           fmt::format("proof: {} entry cases proven ({} instructions executed symbolically){}",
+                       proof.entries.size(), instructions,
+                       proof.from_cache ? ", from the proof cache" : ""));
   }
 }
 

@@ -16,6 +16,7 @@
 #include "program/amd64.hpp"
 #include "program/instruction_table.hpp"
 #include "prove/machine.hpp"
+#include "prove/proof_cache.hpp"
 #include "prove/specification.hpp"
 #include "support/splitmix64.hpp"
 #include "writers/gas_writer.hpp"
@@ -1027,6 +1028,17 @@ KernelProof prove_kernel(const kernels::KernelSpec& spec, const Program& program
                          const ProveOptions& options) {
   using Clock = std::chrono::steady_clock;
   const auto kernel_start = Clock::now();
+  std::string digest;
+  if (options.cache.folder) {
+    digest = proof_digest(spec.family, program, options);
+    if (options.cache.read) {
+      if (std::optional<KernelProof> cached = load_cached_proof(*options.cache.folder, digest)) {
+        cached->kernel = spec.name;
+        cached->seconds = std::chrono::duration<double>(Clock::now() - kernel_start).count();
+        return *cached;
+      }
+    }
+  }
   const std::vector<Case> cases = cases_of(program, options);
   KernelProof result{spec.name, std::vector<EntryProof>(cases.size()), 0};
   // The System V cases first, then the Windows x64 ones, which take the proven System V
@@ -1075,6 +1087,7 @@ KernelProof prove_kernel(const kernels::KernelSpec& spec, const Program& program
     }
   }
   result.seconds = std::chrono::duration<double>(Clock::now() - kernel_start).count();
+  if (options.cache.folder) store_cached_proof(*options.cache.folder, digest, result);
   return result;
 }
 

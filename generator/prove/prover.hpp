@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,7 +60,14 @@ struct KernelProof {
   std::string kernel;
   std::vector<EntryProof> entries;
   double seconds = 0;
+  bool from_cache = false;  // read from the proof cache (prove/proof_cache.hpp), not proven again
   bool proven() const;
+};
+
+// Where prove_kernel finds and keeps proofs (prove/proof_cache.hpp): nowhere by default.
+struct ProofCacheUse {
+  std::optional<std::filesystem::path> folder;
+  bool read = true;  // false: prove again, and keep the new proof
 };
 
 struct ProveOptions {
@@ -68,6 +76,7 @@ struct ProveOptions {
   std::size_t most_blocks = 3;
   bool system_v_only = false;  // skip the Windows x64 entries
   unsigned threads = 0;        // entries proven at once; 0: one per CPU
+  ProofCacheUse cache;
 };
 
 // `program` is the kernel's Program: as built, or as the reader parsed back a committed file.

@@ -232,21 +232,30 @@ std::optional<prove::ConcreteOutcome> run_under_qemu(const Program& program,
 }
 
 TEST_CASE("prove: every committed kernel's mutants are rejected") {
+  // With a warm proof cache: the control's proof is in it, and no mutant is served from it.
+  const spongegen_test::TemporaryFolder cache("prove-cache");
   for (const kernels::KernelSpec& spec : kernels::all_kernels()) {
     const Program program = committed_program(spec);
     prove::ProveOptions options;
     options.entry = program.functions.at(0).symbol;
     options.most_blocks = 1;
     options.system_v_only = true;
+    options.cache.folder = cache.path();
     CAPTURE(spec.name);
-    // The control: the committed kernel's first entry is proven.
-    REQUIRE(prove::prove_kernel(spec, program, options).proven());
+    // The control: the committed kernel's first entry is proven, then found in the cache.
+    const prove::KernelProof control = prove::prove_kernel(spec, program, options);
+    REQUIRE(control.proven());
+    CHECK(!control.from_cache);
+    const prove::KernelProof cached = prove::prove_kernel(spec, program, options);
+    REQUIRE(cached.proven());
+    CHECK(cached.from_cache);
     int rejected = 0, with_counterexample = 0, confirmed = 0;
     const std::vector<Mutant> mutants = mutants_of(program);
     CHECK(mutants.size() >= 5);
     for (const Mutant& mutant : mutants) {
       CAPTURE(mutant.what);
       const prove::KernelProof proof = prove::prove_kernel(spec, mutant.program, options);
+      CHECK(!proof.from_cache);
       REQUIRE(!proof.proven());
       ++rejected;
       const auto failed = std::find_if(proof.entries.begin(), proof.entries.end(),
