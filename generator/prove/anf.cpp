@@ -57,79 +57,146 @@ std::uint64_t multiply(std::uint64_t x, std::uint64_t y) {
   return (std::uint64_t{low} << 32) | high;
 }
 
+// The product of two polynomials of degree at most one (every product of a round: chi's and
+// Ascon's S-box's), written in order without a sort. With A and B their variables, the
+// product is the constant if both have one, then the linear terms A (if B has a constant)
+// + B (if A has one) + the variables of both (v v = v), then for each variable v in
+// ascending order its products with larger variables w: v w comes from v in A and w in B,
+// and from v in B and w in A; when both hold the two cancel.
+void linear_product(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
+                    std::vector<std::uint64_t>& out) {
+  const bool a_one = a.front() == kOne, b_one = b.front() == kOne;
+  const std::span<const std::uint64_t> va = a.subspan(a_one ? 1 : 0), vb = b.subspan(b_one ? 1 : 0);
+  if (a_one && b_one) out.push_back(kOne);
+  thread_local std::vector<std::uint64_t> scaled, both;
+  scaled.clear();
+  both.clear();
+  const std::span<const std::uint64_t> none;
+  std::set_symmetric_difference(b_one ? va.begin() : none.begin(), b_one ? va.end() : none.end(),
+                                a_one ? vb.begin() : none.begin(), a_one ? vb.end() : none.end(),
+                                std::back_inserter(scaled));
+  std::set_intersection(va.begin(), va.end(), vb.begin(), vb.end(), std::back_inserter(both));
+  std::set_symmetric_difference(scaled.begin(), scaled.end(), both.begin(), both.end(),
+                                std::back_inserter(out));
+  std::size_t i = 0, j = 0;
+  const auto pair = [&](std::uint64_t low, std::uint64_t high) {
+    out.push_back((low << 32) | high);
+  };
+  while (i < va.size() || j < vb.size()) {
+    const bool take_a = j == vb.size() || (i < va.size() && va[i] <= vb[j]);
+    const bool take_b = i == va.size() || (j < vb.size() && vb[j] <= va[i]);
+    const std::uint64_t v = take_a ? va[i] : vb[j];
+    if (take_a) ++i;
+    if (take_b) ++j;
+    if (take_a && take_b) {  // v in both: B's larger variables + A's larger variables
+      std::size_t x = i, y = j;
+      while (x < va.size() || y < vb.size()) {
+        if (y == vb.size() || (x < va.size() && va[x] < vb[y])) {
+          pair(v, va[x++]);
+        } else if (x == va.size() || vb[y] < va[x]) {
+          pair(v, vb[y++]);
+        } else {
+          ++x, ++y;
+        }
+      }
+    } else if (take_a) {
+      for (std::size_t y = j; y < vb.size(); ++y)
+        pair(v, vb[y]);
+    } else {
+      for (std::size_t x = i; x < va.size(); ++x)
+        pair(v, va[x]);
+    }
+  }
+}
+
 }  // namespace
+
+Poly Poly::of_monomials(const std::uint64_t* terms, std::size_t count) {
+  Poly p;
+  if (count <= kInline) {
+    std::copy(terms, terms + count, p.store_.terms);
+  } else {
+    p.store_.shared = new std::uint64_t[count + 1];
+    p.store_.shared[0] = 1;
+    std::copy(terms, terms + count, p.store_.shared + 1);
+  }
+  p.size_ = static_cast<std::uint32_t>(count);
+  return p;
+}
 
 Poly Poly::constant(bool one) {
   Poly p;
-  if (one) p.monomials_.push_back(kOne);
+  if (one) {
+    p.store_.terms[0] = kOne;
+    p.size_ = 1;
+  }
   return p;
 }
 
 Poly Poly::variable(Variable v) {
   Poly p;
-  p.monomials_.push_back(v);
+  p.store_.terms[0] = v;
+  p.size_ = 1;
   return p;
 }
 
 bool Poly::is_constant() const {
-  return monomials_.empty() || (monomials_.size() == 1 && monomials_[0] == kOne);
+  return size_ == 0 || (size_ == 1 && data()[0] == kOne);
 }
 
 bool Poly::constant_value() const {
-  return !monomials_.empty();
+  return size_ != 0;
 }
 
 int Poly::degree() const {
-  if (monomials_.empty()) return 0;
-  const std::uint64_t last = monomials_.back();
+  if (size_ == 0) return 0;
+  const std::uint64_t last = data()[size_ - 1];
   if (last >> 32) return 2;
   return last == kOne ? 0 : 1;
 }
 
-Poly& Poly::operator^=(const Poly& other) {
-  if (other.monomials_.empty()) return *this;
-  if (monomials_.empty()) {
-    monomials_ = other.monomials_;
-    return *this;
-  }
-  // Merged in a buffer each thread keeps, then copied back into this polynomial's own
-  // storage, which is reused when it is large enough: no allocation in the common case.
+namespace {
+// The sum of two sorted monomial lists, in a buffer each thread keeps: no allocation but
+// the result's own block.
+Poly sum_of(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b) {
   thread_local std::vector<std::uint64_t> sum;
   sum.clear();
-  std::set_symmetric_difference(monomials_.begin(), monomials_.end(), other.monomials_.begin(),
-                                other.monomials_.end(), std::back_inserter(sum));
-  monomials_.assign(sum.begin(), sum.end());
-  return *this;
+  std::set_symmetric_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(sum));
+  return Poly::of_monomials(sum.data(), sum.size());
+}
+}  // namespace
+
+Poly& Poly::operator^=(const Poly& other) {
+  if (other.size_ == 0) return *this;
+  if (size_ == 0) return *this = other;
+  return *this = sum_of(monomials(), other.monomials());
 }
 
 Poly operator^(const Poly& a, const Poly& b) {
-  if (a.monomials_.empty()) return b;
-  if (b.monomials_.empty()) return a;
-  Poly sum;
-  sum.monomials_.reserve(a.monomials_.size() + b.monomials_.size());
-  std::set_symmetric_difference(a.monomials_.begin(), a.monomials_.end(), b.monomials_.begin(),
-                                b.monomials_.end(), std::back_inserter(sum.monomials_));
-  return sum;
+  if (a.size_ == 0) return b;
+  if (b.size_ == 0) return a;
+  return sum_of(a.monomials(), b.monomials());
 }
 
 Poly operator&(const Poly& a, const Poly& b) {
   if (a.is_zero() || b.is_zero()) return Poly{};
   if (a.is_constant()) return b;
   if (b.is_constant()) return a;
-  if (a.monomials_.size() == 1 && b.monomials_.size() == 1) {
-    Poly product;
-    product.monomials_.push_back(multiply(a.monomials_[0], b.monomials_[0]));
-    return product;
+  if (a.size_ == 1 && b.size_ == 1) {
+    const std::uint64_t product = multiply(a.data()[0], b.data()[0]);
+    return Poly::of_monomials(&product, 1);
   }
   thread_local std::vector<std::uint64_t> terms;
   terms.clear();
-  for (std::uint64_t x : a.monomials_)
-    for (std::uint64_t y : b.monomials_)
-      terms.push_back(multiply(x, y));
-  normalize(terms);
-  Poly product;
-  product.monomials_.assign(terms.begin(), terms.end());
-  return product;
+  if (a.degree() <= 1 && b.degree() <= 1) {
+    linear_product(a.monomials(), b.monomials(), terms);
+  } else {
+    for (std::uint64_t x : a.monomials())
+      for (std::uint64_t y : b.monomials())
+        terms.push_back(multiply(x, y));
+    normalize(terms);
+  }
+  return Poly::of_monomials(terms.data(), terms.size());
 }
 
 Poly Poly::operator~() const {
@@ -137,14 +204,13 @@ Poly Poly::operator~() const {
 }
 
 Poly Poly::without_constant_term() const {
-  Poly p = *this;
-  if (p.has_constant_term()) p.monomials_.erase(p.monomials_.begin());
-  return p;
+  if (!has_constant_term()) return *this;
+  return of_monomials(data() + 1, size_ - 1);
 }
 
 std::uint64_t Poly::hash() const {
-  std::uint64_t h = 0x9e3779b97f4a7c15ull ^ monomials_.size();
-  for (std::uint64_t m : monomials_) {
+  std::uint64_t h = 0x9e3779b97f4a7c15ull ^ size_;
+  for (std::uint64_t m : monomials()) {
     h ^= m + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
   }
   return h;

@@ -9,8 +9,10 @@
 // a product of higher degree is reported (DegreeError), never approximated.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <span>
 #include <stdexcept>
 #include <vector>
 
@@ -23,32 +25,56 @@ class DegreeError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A polynomial's monomials, sorted, held inline when there are at most two (a constant, a
+// variable, a variable and a constant: most words of a run, which every round boundary
+// makes fresh), else in a block shared by every copy and never changed once written: a copy
+// (moving a register, loading or storing a word) allocates nothing. The count of owners is
+// not atomic: the polynomials of one proof stay on the thread that proves it.
 class Poly {
  public:
   Poly() = default;  // the constant 0
+  Poly(const Poly& other) : size_(other.size_), store_(other.store_) {
+    if (size_ > kInline) ++store_.shared[0];
+  }
+  Poly(Poly&& other) noexcept : size_(other.size_), store_(other.store_) { other.size_ = 0; }
+  Poly& operator=(const Poly& other) {
+    Poly copy(other);
+    swap(copy);
+    return *this;
+  }
+  Poly& operator=(Poly&& other) noexcept {
+    Poly taken(std::move(other));
+    swap(taken);
+    return *this;
+  }
+  ~Poly() { release(); }
+
   static Poly constant(bool one);
   static Poly variable(Variable v);
 
-  bool is_zero() const { return monomials_.empty(); }
+  bool is_zero() const { return size_ == 0; }
   bool is_constant() const;     // 0 or 1
   bool constant_value() const;  // for a constant: whether it is 1
   int degree() const;
-  std::size_t size() const { return monomials_.size(); }
+  std::size_t size() const { return size_; }
 
   Poly& operator^=(const Poly& other);
   friend Poly operator^(const Poly& a, const Poly& b);
   friend Poly operator&(const Poly& a, const Poly& b);
   Poly operator~() const;  // 1 ^ this
-  bool has_constant_term() const { return !monomials_.empty() && monomials_[0] == 0; }
+  bool has_constant_term() const { return size_ != 0 && data()[0] == 0; }
   Poly without_constant_term() const;
-  friend bool operator==(const Poly&, const Poly&) = default;
+  friend bool operator==(const Poly& a, const Poly& b) {
+    return a.size_ == b.size_ &&
+           (a.data() == b.data() || std::equal(a.data(), a.data() + a.size_, b.data()));
+  }
 
   // The value under an assignment of every variable that occurs (bit v of `assignment` read
   // by `value_of(v)`).
   template <class ValueOf>
   bool evaluate(const ValueOf& value_of) const {
     bool sum = false;
-    for (std::uint64_t monomial : monomials_) {
+    for (std::uint64_t monomial : monomials()) {
       const Variable a = static_cast<Variable>(monomial >> 32), b = static_cast<Variable>(monomial);
       bool product = true;
       if (a != 0) product = product && value_of(a);
@@ -61,10 +87,27 @@ class Poly {
 
   // A monomial is (a << 32) | b with a < b, a = 0 for a single variable, 0 for the constant 1:
   // sorted, the constant comes first and the quadratic terms last.
-  const std::vector<std::uint64_t>& monomials() const { return monomials_; }
+  std::span<const std::uint64_t> monomials() const { return {data(), size_}; }
+  // The polynomial of these monomials (sorted, each once).
+  static Poly of_monomials(const std::uint64_t* terms, std::size_t count);
 
  private:
-  std::vector<std::uint64_t> monomials_;
+  static constexpr std::uint32_t kInline = 2;
+  const std::uint64_t* data() const { return size_ <= kInline ? store_.terms : store_.shared + 1; }
+  void swap(Poly& other) noexcept {
+    std::swap(size_, other.size_);
+    std::swap(store_, other.store_);
+  }
+  void release() {
+    if (size_ > kInline && --store_.shared[0] == 0) delete[] store_.shared;
+  }
+
+  std::uint32_t size_ = 0;
+  // size_ <= kInline: the monomials; else a block of the owners' count, then the monomials.
+  union Store {
+    std::uint64_t terms[kInline];
+    std::uint64_t* shared;
+  } store_{};
 };
 
 // A 64-bit word, bit i of weight 2^i.

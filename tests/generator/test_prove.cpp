@@ -13,9 +13,11 @@
 
 #include "kernels/kernel.hpp"
 #include "program/instruction_table.hpp"
+#include "prove/anf.hpp"
 #include "prove/prover.hpp"
 #include "readers/gas_reader.hpp"
 #include "spongegen_process.hpp"
+#include "support/splitmix64.hpp"
 #include "writers/gas_writer.hpp"
 
 namespace spongegen {
@@ -414,6 +416,53 @@ TEST_CASE("prove: the Windows x64 entries take their System V entries' proofs as
           std::get<Instruction>(*find(f, Mnemonic::amd64_mov, rdi)).operands[1] = rdx;
         },
         "");
+  }
+}
+
+}  // namespace
+}  // namespace spongegen
+
+namespace spongegen {
+namespace {
+
+// The prover compares kernel and model in the polynomials' normal form, which both compute
+// with the same operations: a product wrong in the same way on both sides would hide a
+// wrong kernel. So each product (and sum) is checked here against the values of its
+// factors on every assignment of the variables, and for the normal form: monomials
+// strictly increasing, each with its lower variable first.
+TEST_CASE("prove: sums and products of polynomials are the functions' sums and products") {
+  SplitMix64 random(47);
+  constexpr int kVariables = 10;
+  const auto random_poly = [&](bool quadratic) {
+    prove::Poly p = prove::Poly::constant((random.next() & 1) != 0);
+    for (prove::Variable v = 1; v <= kVariables; ++v) {
+      if (random.next() % 3 == 0) p ^= prove::Poly::variable(v);
+    }
+    if (quadratic) {
+      p ^= prove::Poly::variable(static_cast<prove::Variable>(1 + random.next() % kVariables)) &
+           prove::Poly::variable(static_cast<prove::Variable>(1 + random.next() % kVariables));
+    }
+    return p;
+  };
+  const auto normal = [](const prove::Poly& p) {
+    const auto m = p.monomials();
+    for (std::size_t i = 0; i < m.size(); ++i) {
+      if (i > 0 && m[i - 1] >= m[i]) return false;
+      if ((m[i] >> 32) != 0 && (m[i] >> 32) >= (m[i] & 0xffffffffu)) return false;
+    }
+    return true;
+  };
+  for (int trial = 0; trial < 300; ++trial) {
+    const prove::Poly a = random_poly(false), b = random_poly(false), q = random_poly(true);
+    const prove::Poly product = a & b, sum = a ^ q, scaled = q & prove::Poly::constant(true);
+    REQUIRE(normal(product));
+    REQUIRE(normal(sum));
+    REQUIRE(scaled == q);
+    for (std::uint32_t assignment = 0; assignment < (1u << kVariables); ++assignment) {
+      const auto value_of = [&](prove::Variable v) { return ((assignment >> (v - 1)) & 1u) != 0; };
+      REQUIRE(product.evaluate(value_of) == (a.evaluate(value_of) && b.evaluate(value_of)));
+      REQUIRE(sum.evaluate(value_of) == (a.evaluate(value_of) != q.evaluate(value_of)));
+    }
   }
 }
 
