@@ -155,16 +155,31 @@ int Poly::degree() const {
   return last == kOne ? 0 : 1;
 }
 
-namespace {
-// The sum of two sorted monomial lists, in a buffer each thread keeps: no allocation but
-// the result's own block.
+// The sum of two sorted monomial lists, merged straight into the result's own block (a
+// block may hold fewer monomials than it has room for).
 Poly sum_of(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b) {
-  thread_local std::vector<std::uint64_t> sum;
-  sum.clear();
-  std::set_symmetric_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(sum));
-  return Poly::of_monomials(sum.data(), sum.size());
+  const std::size_t most = a.size() + b.size();
+  if (most <= Poly::kInline) {
+    std::uint64_t sum[2 * Poly::kInline];  // room the compiler can see, more than needed
+    const std::uint64_t* end =
+        std::set_symmetric_difference(a.begin(), a.end(), b.begin(), b.end(), sum);
+    return Poly::of_monomials(sum, static_cast<std::size_t>(end - sum));
+  }
+  Poly p;
+  std::uint64_t* block = new std::uint64_t[most + 1];
+  block[0] = 1;
+  const std::size_t count = static_cast<std::size_t>(
+      std::set_symmetric_difference(a.begin(), a.end(), b.begin(), b.end(), block + 1) -
+      (block + 1));
+  if (count <= Poly::kInline) {
+    p = Poly::of_monomials(block + 1, count);
+    delete[] block;
+    return p;
+  }
+  p.store_.shared = block;
+  p.size_ = static_cast<std::uint32_t>(count);
+  return p;
 }
-}  // namespace
 
 Poly& Poly::operator^=(const Poly& other) {
   if (other.size_ == 0) return *this;

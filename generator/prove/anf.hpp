@@ -91,8 +91,10 @@ class Poly {
   // The polynomial of these monomials (sorted, each once).
   static Poly of_monomials(const std::uint64_t* terms, std::size_t count);
 
- private:
   static constexpr std::uint32_t kInline = 2;
+
+ private:
+  friend Poly sum_of(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b);
   const std::uint64_t* data() const { return size_ <= kInline ? store_.terms : store_.shared + 1; }
   void swap(Poly& other) noexcept {
     std::swap(size_, other.size_);

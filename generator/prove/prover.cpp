@@ -1051,6 +1051,11 @@ KernelProof prove_kernel(const kernels::KernelSpec& spec, const Program& program
     for (std::size_t i = 0; i < cases.size(); ++i) {
       if (cases[i].win64 == win64) todo.push_back(i);
     }
+    // The longest first (a case's time grows with its blocks), so that no long case starts
+    // last and leaves the other workers idle.
+    std::stable_sort(todo.begin(), todo.end(), [&](std::size_t x, std::size_t y) {
+      return cases[x].block_count > cases[y].block_count;
+    });
     std::atomic<std::size_t> next{0};
     std::exception_ptr error;
     std::mutex error_mutex;
