@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -23,6 +24,10 @@ constexpr const char* kCacheFormat = "spongegen proof cache 1";
 // length or a fixed width, so two different inputs never give the same string.
 class Digest {
  public:
+  // Labels go in by name: the builder and the reader of a committed file number them in
+  // different orders, and the names are what the file says.
+  explicit Digest(const std::vector<std::string>& label_names) : label_names_(label_names) {}
+  void add_label(LabelId label) { add(label == kNoLabel ? std::string() : label_names_.at(label)); }
   template <class Integer>
   requires std::is_integral_v<Integer> || std::is_enum_v<Integer>
   void add(Integer value) {
@@ -50,12 +55,12 @@ class Digest {
             add(o.base);
             add(o.disp);
             add(o.addressing);
-            add(o.label);
+            add_label(o.label);
             add(o.bytes);
           } else if constexpr (std::is_same_v<T, Imm>) {
             add(o.value);
           } else if constexpr (std::is_same_v<T, LabelRef>) {
-            add(o.id);
+            add_label(o.id);
           } else if constexpr (std::is_same_v<T, ShiftedReg>) {
             add(o.reg);
             add(o.shift);
@@ -94,7 +99,7 @@ class Digest {
           add(operand);
       } else if (const auto* label = std::get_if<LabelDef>(&item)) {
         add('L');
-        add(label->id);
+        add_label(label->id);
       } else if (const auto* marker = std::get_if<RoundMarker>(&item)) {
         add('R');
         add(marker->begin);
@@ -107,6 +112,7 @@ class Digest {
   std::string hex() const { return writers::sha256_hex(bytes_); }
 
  private:
+  const std::vector<std::string>& label_names_;
   std::string bytes_;
 };
 
@@ -116,7 +122,15 @@ bool proof_cache_read = true;
 
 std::string proof_digest(const std::string& family, const Program& program,
                          const ProveOptions& options) {
-  Digest digest;
+  Digest digest(program.label_names);
+  // Names stand for labels only where they are unique (as an assembler requires); otherwise
+  // the numbering goes in too.
+  std::vector<std::string> names = program.label_names;
+  std::sort(names.begin(), names.end());
+  if (std::adjacent_find(names.begin(), names.end()) != names.end()) {
+    for (const std::string& name : program.label_names)
+      digest.add(name);
+  }
   digest.add(std::string(kCacheFormat));
   digest.add(std::string(kProverSourceDigest));
   digest.add(family);
@@ -125,9 +139,6 @@ std::string proof_digest(const std::string& family, const Program& program,
   digest.add(options.system_v_only);
   digest.add(program.isa);
   digest.add(program.go_abi0);
-  digest.add(program.label_names.size());
-  for (const std::string& name : program.label_names)
-    digest.add(name);
   for (const auto* list : {&program.functions, &program.win64_entries}) {
     digest.add(list->size());
     for (const Function& function : *list)
@@ -135,7 +146,7 @@ std::string proof_digest(const std::string& family, const Program& program,
   }
   digest.add(program.tables.size());
   for (const QuadTable& table : program.tables) {
-    digest.add(table.label);
+    digest.add_label(table.label);
     digest.add(table.values.size());
     for (std::uint64_t value : table.values)
       digest.add(value);
