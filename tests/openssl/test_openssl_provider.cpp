@@ -393,7 +393,6 @@ TEST_CASE("EVP_MD_CTX_copy mid-stream: the copy and the original continue indepe
       REQUIRE(EVP_DigestFinal_ex(original.context, from_original.data(), &length));
       from_original.resize(length);
     }
-    EVP_MD_CTX_free(EVP_MD_CTX_new());
     // The original is freed before the copy finishes: the copy owns all it needs.
     EVP_MD_CTX_reset(original.context);
     if (xof) {
@@ -594,7 +593,9 @@ TEST_CASE("misuse is refused with a reason string") {
     CHECK(sponge_evp::take_error_reason() == "final called twice");
     CHECK(EVP_EncryptUpdate(sealer.context, out.data(), &out_length, message.data(), 3) == 0);
     CHECK(sponge_evp::take_error_reason() == "update after final");
-    CHECK(EVP_CIPHER_CTX_copy(EVP_CIPHER_CTX_new(), sealer.context) == 0);  // no duplicate
+    EVP_CIPHER_CTX* copy = EVP_CIPHER_CTX_new();
+    CHECK(EVP_CIPHER_CTX_copy(copy, sealer.context) == 0);  // no duplicate: one nonce, one message
+    EVP_CIPHER_CTX_free(copy);
     ERR_clear_error();
   }
 }
