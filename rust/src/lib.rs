@@ -39,6 +39,10 @@ pub use hash::{
 #[cfg(feature = "std")]
 pub use hash::kt128_parallel;
 
+/// RustCrypto `keccak` 0.1's functions at the crate root too, so that a program switches by
+/// renaming the dependency (`keccak = { package = "sponge", ... }`).
+pub use keccak::{f1600, p1600};
+
 /// The kernel each family runs in this process: Keccak-p[1600], its batches, Ascon-p[320].
 pub fn active_kernels() -> [&'static str; 3] {
     [
