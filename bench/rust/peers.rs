@@ -94,7 +94,7 @@ fn main() {
         names.push(ours_name);
         cases.push(case);
     }
-    let medians = measure(&mut cases, 41, 2_000_000);
+    let medians = measure(&mut cases, 101, 2_000_000);
     println!(
         "kernels (keccak, batch, ascon): {:?}",
         sponge::active_kernels()

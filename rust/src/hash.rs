@@ -96,10 +96,35 @@ impl XofReader {
     }
 }
 
-fn read_digest<const N: usize>(mut reader: XofReader) -> [u8; N] {
+fn read_digest<const N: usize>(reader: XofReader) -> [u8; N] {
+    lanes_to_bytes(&reader.state)
+}
+
+/// The first N bytes of the state (N at most a rate), lane by lane.
+fn lanes_to_bytes<const N: usize>(state: &[u64; 25]) -> [u8; N] {
     let mut out = [0u8; N];
-    reader.read(&mut out);
+    for (chunk, lane) in out.chunks_mut(8).zip(state) {
+        chunk.copy_from_slice(&lane.to_le_bytes()[..chunk.len()]);
+    }
     out
+}
+
+/// A whole message's digest of N bytes (N at most RATE) at 24 rounds: its whole blocks
+/// straight from `data`, the padded last block on the stack, no buffer to fill first.
+fn one_shot<const RATE: usize, const N: usize>(data: &[u8], domain: u8) -> [u8; N] {
+    let kernel = dispatch::single();
+    let mut state = [0u64; 25];
+    let mut blocks = data.chunks_exact(RATE);
+    for block in &mut blocks {
+        kernel.absorb(&mut state, block, false);
+    }
+    let tail = blocks.remainder();
+    let mut last = [0u8; RATE];
+    last[..tail.len()].copy_from_slice(tail);
+    last[tail.len()] ^= domain;
+    last[RATE - 1] ^= 0x80;
+    kernel.absorb(&mut state, &last, false);
+    lanes_to_bytes(&state)
 }
 
 const KECCAK_DOMAIN: u8 = 0x01;
@@ -138,23 +163,17 @@ impl Keccak256 {
 
 /// Keccak-256 of `data`.
 pub fn keccak256(data: &[u8]) -> [u8; 32] {
-    let mut sponge = Sponge::<136>::new(false);
-    sponge.absorb(data);
-    read_digest(sponge.finish(KECCAK_DOMAIN))
+    one_shot::<136, 32>(data, KECCAK_DOMAIN)
 }
 
 /// SHA3-256 of `data` (FIPS 202).
 pub fn sha3_256(data: &[u8]) -> [u8; 32] {
-    let mut sponge = Sponge::<136>::new(false);
-    sponge.absorb(data);
-    read_digest(sponge.finish(SHA3_DOMAIN))
+    one_shot::<136, 32>(data, SHA3_DOMAIN)
 }
 
 /// SHA3-512 of `data` (FIPS 202).
 pub fn sha3_512(data: &[u8]) -> [u8; 64] {
-    let mut sponge = Sponge::<72>::new(false);
-    sponge.absorb(data);
-    read_digest(sponge.finish(SHA3_DOMAIN))
+    one_shot::<72, 64>(data, SHA3_DOMAIN)
 }
 
 macro_rules! shake {
