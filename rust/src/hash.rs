@@ -308,11 +308,12 @@ fn leaf_group(batch: &Batch, leaves: &[&[u8]], out: &mut [[u8; 32]]) {
     extract_digests(states, lanes, out);
 }
 
-/// Byte j of state s's output from lane-interleaved states.
+/// Each state's first four lanes, from lane-interleaved states (lane i of state s at
+/// `states[lanes * i + s]`), as its 32-byte digest.
 fn extract_digests(states: &[u64], lanes: usize, out: &mut [[u8; 32]]) {
     for (s, digest) in out.iter_mut().enumerate() {
-        for (j, byte) in digest.iter_mut().enumerate() {
-            *byte = (states[lanes * (j / 8) + s] >> (8 * (j % 8))) as u8;
+        for (i, chunk) in digest.chunks_exact_mut(8).enumerate() {
+            chunk.copy_from_slice(&states[lanes * i + s].to_le_bytes());
         }
     }
 }
