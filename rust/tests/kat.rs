@@ -253,3 +253,20 @@ fn ascon_known_answers() {
     }
     assert!(count > 1000, "{file}: {count} vectors");
 }
+
+#[test]
+fn the_forced_kernels_run() {
+    // scripts/test forces each kernel in turn: a run that fell back to another would test
+    // that one twice and this one never.
+    let active = sponge::active_kernels();
+    for (variable, running) in [
+        ("SPONGE_KERNEL", active[0]),
+        ("SPONGE_BATCH_KERNEL", active[1]),
+        ("SPONGE_ASCON_KERNEL", active[2]),
+    ] {
+        match std::env::var(variable) {
+            Ok(forced) if !forced.is_empty() => assert_eq!(running, forced, "{variable}"),
+            _ => assert!(!running.is_empty()),
+        }
+    }
+}
