@@ -11,16 +11,19 @@ use crate::dispatch;
 pub type State = [u64; 5];
 
 /// Ascon-p[320] with 12 rounds.
+#[inline]
 pub fn permute12(state: &mut State) {
     dispatch::ascon().permute(state, 12);
 }
 
 /// Ascon-p[320] with 8 rounds (the last 8 of the 12).
+#[inline]
 pub fn permute8(state: &mut State) {
     dispatch::ascon().permute(state, 8);
 }
 
 /// Ascon-p[320] with 6 rounds (the last 6 of the 12).
+#[inline]
 pub fn permute6(state: &mut State) {
     dispatch::ascon().permute(state, 6);
 }

@@ -423,6 +423,21 @@ static BATCH_CHOICE: AtomicUsize = AtomicUsize::new(0);
 static ASCON_CHOICE: AtomicUsize = AtomicUsize::new(0);
 const NONE: usize = usize::MAX;
 
+// The choice on a family's first use, out of the callers' way.
+#[cold]
+#[inline(never)]
+fn first_use<K>(
+    choice: &AtomicUsize,
+    kernels: &'static [Listed<K>],
+    variable: &str,
+    name: fn(&K) -> &'static str,
+) -> usize {
+    let index = choose(variable, kernels, name).map_or(NONE, |i| i + 1);
+    choice.store(index, Ordering::Relaxed);
+    index
+}
+
+#[inline]
 fn cached<K>(
     choice: &AtomicUsize,
     kernels: &'static [Listed<K>],
@@ -431,23 +446,25 @@ fn cached<K>(
 ) -> Option<&'static K> {
     let mut index = choice.load(Ordering::Relaxed);
     if index == 0 {
-        index = choose(variable, kernels, name).map_or(NONE, |i| i + 1);
-        choice.store(index, Ordering::Relaxed);
+        index = first_use(choice, kernels, variable, name);
     }
     (index != NONE).then(|| kernels[index - 1].0)
 }
 
+#[inline]
 pub(crate) fn single() -> &'static Single {
     cached(&SINGLE_CHOICE, target::SINGLES, "SPONGE_KERNEL", |k| k.name).unwrap_or(&PORTABLE)
 }
 
 /// The batch kernel, or none: one state at a time on `single()`.
+#[inline]
 pub(crate) fn batch() -> Option<&'static Batch> {
     cached(&BATCH_CHOICE, target::BATCHES, "SPONGE_BATCH_KERNEL", |k| {
         k.name
     })
 }
 
+#[inline]
 pub(crate) fn ascon() -> &'static Ascon {
     cached(&ASCON_CHOICE, target::ASCONS, "SPONGE_ASCON_KERNEL", |k| {
         k.name
@@ -473,17 +490,20 @@ pub(crate) fn runnable() -> (
 }
 
 impl Single {
+    #[inline]
     pub(crate) fn f1600(&self, state: &mut [u64; 25]) {
         // Safety: the kernel reads and writes the 25 lanes of `state` and nothing else; the
         // table is only chosen where this CPU runs it (`choose`).
         unsafe { (self.f1600)(state.as_mut_ptr()) }
     }
+    #[inline]
     pub(crate) fn p1600_12(&self, state: &mut [u64; 25]) {
         // Safety: as for f1600.
         unsafe { (self.p1600_12)(state.as_mut_ptr()) }
     }
     /// XORs one `block` of a rate in RATES_24 (24 rounds) or 136 or 168 (12 rounds) into
     /// the state, then permutes.
+    #[inline]
     pub(crate) fn absorb(&self, state: &mut [u64; 25], block: &[u8], twelve_rounds: bool) {
         let entry = match (twelve_rounds, block.len()) {
             (true, 136) => self.absorb12_136,
@@ -502,6 +522,7 @@ impl Single {
 
 impl Batch {
     /// Permutes `lanes` interleaved states (`states.len() == 25 * lanes`).
+    #[inline]
     pub(crate) fn permute(&self, states: &mut [u64], twelve_rounds: bool) {
         assert_eq!(states.len(), 25 * self.lanes);
         let entry = if twelve_rounds {
@@ -551,6 +572,7 @@ impl Batch {
 }
 
 impl Ascon {
+    #[inline]
     pub(crate) fn permute(&self, state: &mut [u64; 5], rounds: usize) {
         let entry = match rounds {
             12 => self.p12,

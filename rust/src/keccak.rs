@@ -8,6 +8,7 @@ use crate::portable;
 pub const PLEN: usize = 25;
 
 /// Keccak-f[1600] (24 rounds) on `state`, lane x + 5y at index x + 5y.
+#[inline]
 pub fn f1600(state: &mut [u64; PLEN]) {
     dispatch::single().f1600(state);
 }
@@ -17,6 +18,7 @@ pub fn f1600(state: &mut [u64; PLEN]) {
 ///
 /// # Panics
 /// If `round_count` is greater than 24, as RustCrypto `keccak` 0.1 does.
+#[inline]
 pub fn p1600(state: &mut [u64; PLEN], round_count: usize) {
     assert!(
         round_count <= 24,
