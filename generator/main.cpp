@@ -90,7 +90,7 @@ commands:
       neoverse-n1, neoverse-v1, neoverse-n2, cortex-x2, apple-m1): modelled cycles, not
       measured. --kernel NAME limits it to one kernel, --entry SYMBOL to one entry (any
       entry of any kernel) instead of each kernel's first.
-  prove [--dir DIR] [--kernel NAME] [--entry SYMBOL] [--built]
+  prove [--dir DIR] [--rust-dir RUSTDIR] [--kernel NAME] [--entry SYMBOL] [--built]
       Prove that each entry of each kernel file in DIR, as read back from the file (or,
       with --built, as the generator builds it), computes its specification for every
       input: run on free variables, each round compared in GF(2) polynomials with the
@@ -98,6 +98,8 @@ commands:
       Entries that take a block count: counts 0 to 3, and every larger one by induction
       over the block loop. A failure names the round boundary and word where kernel and
       model part, and a random input that shows it (run through the JIT where it can).
+      Then, for a kernel the Rust crate carries, check that its .rs file in RUSTDIR holds
+      the proven .S text resolved for ELF (so the proof covers it).
   prove-encoding --kernel NAME OBJECT
       Check that OBJECT (the kernel's .S assembled by the system assembler, ELF64 or x86-64
       COFF) holds asmjit's layout of the Program in every byte of .text: each function and
@@ -195,8 +197,9 @@ Options parse_arguments(int argc, char** argv) {
   audit->add_flag("--prove", options.prove_in_audit);
 
   CLI::App* prove = app.add_subcommand("prove");
-  std::string prove_dir;
+  std::string prove_dir, prove_rust_dir;
   prove->add_option("--dir", prove_dir);
+  prove->add_option("--rust-dir", prove_rust_dir);
   prove->add_option("--kernel", options.kernel);
   prove->add_option("--entry", options.entry);
   prove->add_flag("--built", options.built);
@@ -234,7 +237,14 @@ Options parse_arguments(int argc, char** argv) {
     options.verify = !folders.no_verify;
     options.prove = !folders.no_prove;
   }
-  if (options.command == "prove" && !prove_dir.empty()) options.dir = prove_dir;
+  if (options.command == "prove") {
+    if (!prove_dir.empty()) options.dir = prove_dir;
+    if (!prove_rust_dir.empty()) {
+      options.rust_dir = fs::path(prove_rust_dir);
+    } else if (prove_dir.empty()) {
+      options.rust_dir = fs::path(SPONGEGEN_DEFAULT_RUST_DIR);
+    }
+  }
   if (options.command == "audit") {
     if (!width.empty()) options.width = parse_width(width);
     if (audit->count("--diff") > 0 && options.diff_ref.empty()) {
@@ -650,6 +660,27 @@ bool report_proof(const kernels::KernelSpec& spec, const Program& program,
   return proof.proven();
 }
 
+// Whether the crate's .rs file of a kernel holds, as its global_asm!, the text of the .S file
+// just proven (as committed), resolved for ELF: then the proof covers the Rust file's System V
+// and AAPCS64 entries too.
+bool rust_file_holds(const fs::path& rust_dir, const kernels::KernelSpec& spec,
+                     const fs::path& gnu_path) {
+  const fs::path path =
+      rust_dir / (spec.file_name.substr(0, spec.file_name.rfind('.')) + std::string(".rs"));
+  const FileRead rust = read_file(path);
+  if (rust.problem != FileRead::Problem::none) {
+    throw InputError("cannot read the Rust kernel file " + describe(path, rust));
+  }
+  const bool holds = rust.contents.find(writers::write_rust_asm(read_file(gnu_path).contents)) !=
+                     std::string::npos;
+  fmt::print(
+      "{} {}: {}\n", holds ? "rust   " : "FAILED ", path.string(),
+      holds ? "its global_asm! is the proven " + gnu_path.filename().string() + ", resolved for ELF"
+            : "its global_asm! is not the text of " + gnu_path.string() +
+                  " resolved for ELF (run scripts/regen)");
+  return holds;
+}
+
 int command_prove(const Options& options) {
   bool all_proven = true, found = false;
   prove::ProveOptions prove_options;
@@ -678,6 +709,10 @@ int command_prove(const Options& options) {
     if (proof.entries.empty()) continue;
     found = true;
     all_proven = report_proof(spec, program, proof, source) && all_proven;
+    if (!options.built && options.rust_dir && spec.outputs.rust) {
+      all_proven =
+          rust_file_holds(*options.rust_dir, spec, options.dir / spec.file_name) && all_proven;
+    }
   }
   // The Go files: their Programs as built (`check --go-dir` compares the committed files with
   // the writer's text of these, byte for byte).

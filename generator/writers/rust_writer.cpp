@@ -219,6 +219,21 @@ std::string isa_cfg(Isa isa) {
 
 }  // namespace
 
+std::string write_rust_asm(const std::string& gnu_text) {
+  std::string out = "core::arch::global_asm!(\n";
+  // The .S file's header goes above, as Rust comments; the assembler gets the rest.
+  std::istringstream text(resolve_object_format(gnu_text, ObjectFormat::elf));
+  bool in_header = true;
+  for (std::string line; std::getline(text, line);) {
+    if (in_header && (line.rfind("//", 0) == 0 || line.empty())) continue;
+    in_header = false;
+    // Intel syntax is global_asm!'s default on x86-64, and rustc warns at the directive.
+    if (line == "\t.intel_syntax noprefix") continue;
+    out += "    " + rust_string(line) + ",\n";
+  }
+  return out + ");\n";
+}
+
 std::string resolve_object_format(const std::string& gnu_text, ObjectFormat format) {
   const std::set<std::string, std::less<>> defined = {format == ObjectFormat::elf      ? "__ELF__"
                                                       : format == ObjectFormat::mach_o ? "__APPLE__"
@@ -278,19 +293,9 @@ std::string write_rust_kernel(const Program& program) {
       "// no preprocessor), without .intel_syntax, which is global_asm!'s default on x86-64:\n"
       "// the same instructions, labels and directives, so what the proof says of the .S\n"
       "// file's System V / AAPCS64 entries holds for these.\n"
-      "\n"
-      "core::arch::global_asm!(\n";
-  // The .S file's header is above, as Rust comments; the assembler gets the rest.
-  std::istringstream text(resolve_object_format(write_gas(program), ObjectFormat::elf));
-  bool in_header = true;
-  for (std::string line; std::getline(text, line);) {
-    if (in_header && (line.rfind("//", 0) == 0 || line.empty())) continue;
-    in_header = false;
-    // Intel syntax is global_asm!'s default on x86-64, and rustc warns at the directive.
-    if (line == "\t.intel_syntax noprefix") continue;
-    out += "    " + rust_string(line) + ",\n";
-  }
-  out += ");\n\nextern \"C\" {\n";
+      "\n";
+  out += write_rust_asm(write_gas(program));
+  out += "\nextern \"C\" {\n";
   for (std::size_t i = 0; i < program.functions.size(); ++i) {
     const Function& function = program.functions[i];
     std::string parameters;

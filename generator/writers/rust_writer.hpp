@@ -31,6 +31,11 @@ enum class ObjectFormat { elf, mach_o, coff };
 // the lines they empty removed. Comments are kept.
 std::string resolve_object_format(const std::string& gnu_text, ObjectFormat format);
 
+// The global_asm! of a kernel's .S text (`gnu_text`, as write_gas writes it or as committed):
+// everything after its header comment, resolved for ELF. `spongegen prove` checks that each
+// committed .rs file holds the one of the .S file it proves.
+std::string write_rust_asm(const std::string& gnu_text);
+
 // The .rs file: the header (the .S file's), the global_asm! of the ELF text, and the
 // extern "C" declaration of each System V / AAPCS64 entry.
 std::string write_rust_kernel(const Program& program);

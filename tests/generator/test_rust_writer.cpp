@@ -148,3 +148,30 @@ TEST_CASE("spongegen check covers the Rust folder: a changed, missing or stray g
   CHECK(result.exit_status == 1);
   CHECK(result.output.find("extra: " + (rust / "stray.rs").string()) != std::string::npos);
 }
+
+TEST_CASE("spongegen prove checks that each Rust file holds the proven .S text") {
+  namespace fs = std::filesystem;
+  spongegen_test::TemporaryFolder folder("rust-prove");
+  const fs::path rust = folder.path() / "kernels";
+  fs::create_directories(rust);
+  const fs::path committed = fs::path(SPONGEGEN_GENERATED_DIR).parent_path() / "rust" / "src" /
+                             "kernels" / "ascon_p320_arm64.rs";
+  std::string text = spongegen_test::read_binary_file(committed);
+  spongegen_test::write_binary_file(rust / "ascon_p320_arm64.rs", text);
+  const std::vector<std::string> prove = {"prove",      "--dir",       SPONGEGEN_GENERATED_DIR,
+                                          "--rust-dir", rust.string(), "--kernel",
+                                          "ascon-arm64"};
+  auto result = spongegen_test::run_spongegen(prove);
+  CHECK(result.exit_status == 0);
+  CHECK(result.output.find("its global_asm! is the proven ascon_p320_arm64.S") !=
+        std::string::npos);
+
+  // One instruction changed in the Rust file only: the .S file still proves, the Rust one
+  // no longer holds it.
+  text[text.find("\\teor ") + 2] = 'o';  // \teor becomes \toor
+  spongegen_test::write_binary_file(rust / "ascon_p320_arm64.rs", text);
+  result = spongegen_test::run_spongegen(prove);
+  CHECK(result.exit_status == 1);
+  CHECK(result.output.find("FAILED  " + (rust / "ascon_p320_arm64.rs").string()) !=
+        std::string::npos);
+}
