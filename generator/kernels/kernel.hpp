@@ -46,6 +46,17 @@ struct EntryCall {
 // The reference one entry call must agree with, run on the JIT self-check's copies.
 using ReferenceCall = std::function<void(const EntryShape& shape, const EntryCall& call)>;
 
+// The files a kernel gets besides its GNU assembler file in generated/, which every kernel gets
+// (the runtime links them all): each is written from the same Program by its own writer.
+struct KernelOutputs {
+  // The Go (ABI0) Program for go/keccak, built from the same rounds; empty: no Go files. Its
+  // files are named after file_name: keccakf1600_amd64_bmi2.S gives
+  // keccakf1600_amd64_bmi2_amd64.s and .go.
+  std::function<Program()> go;
+  // A .rs file of global_asm! for the Rust crate (rust/src/kernels), named after file_name too.
+  bool rust = false;
+};
+
 struct KernelSpec {
   std::string family;     // the permutation family: "keccak-p1600" or "ascon-p320"
   std::string name;       // as the runtime's dispatcher and SPONGE_KERNEL name it
@@ -54,6 +65,7 @@ struct KernelSpec {
   std::vector<CpuFeature> cpu_features;  // all needed to run any entry
   ReferenceCall reference;
   std::function<BuiltKernel()> build;
+  KernelOutputs outputs;
 };
 
 // Every kernel spongegen generates, in output order. Each spec's build names the Program

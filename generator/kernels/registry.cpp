@@ -7,9 +7,10 @@ namespace spongegen::kernels {
 
 namespace {
 
-// The kernels as their builders write them. Within a family this order is the runtime's
-// preference, best first, where CPU features alone decide (generated/sponge_kernels.h carries
-// it as SPONGE_KERNELS_<ISA>).
+// The kernels as their builders write them, each with the outputs it gets besides its .S
+// (KernelOutputs: its Go Program's builder, whether the Rust crate carries it). Within a family
+// this order is the runtime's preference, best first, where CPU features alone decide
+// (generated/sponge_kernels.h carries it as SPONGE_KERNELS_<ISA>).
 std::vector<KernelSpec> listed_kernels() {
   return {
       {"keccak-p1600",
@@ -18,63 +19,72 @@ std::vector<KernelSpec> listed_kernels() {
        Isa::amd64,
        {kBmi1, kBmi2},
        keccak_reference_call,
-       build_keccak_amd64_bmi2},
+       build_keccak_amd64_bmi2,
+       {build_keccak_amd64_bmi2_go, true}},
       {"keccak-p1600",
        "arm64-sha3",
        "keccakf1600_arm64_sha3.S",
        Isa::arm64,
        {kArmSha3},
        keccak_reference_call,
-       build_keccak_arm64_sha3},
+       build_keccak_arm64_sha3,
+       {build_keccak_arm64_sha3_go, true}},
       {"keccak-p1600",
        "arm64-scalar",
        "keccakf1600_arm64_scalar.S",
        Isa::arm64,
        {},  // base ARMv8-A
        keccak_reference_call,
-       build_keccak_arm64_scalar},
+       build_keccak_arm64_scalar,
+       {{}, true}},
       {"keccak-p1600",
        "amd64-avx512-x8",
        "keccakf1600_amd64_avx512_x8.S",
        Isa::amd64,
        {kAvx, kAvx2, kAvx512f},
        keccak_reference_call,
-       build_keccak_amd64_avx512_x8},
+       build_keccak_amd64_avx512_x8,
+       {build_keccak_amd64_avx512_x8_go, true}},
       {"keccak-p1600",
        "amd64-avx512-x4",
        "keccakf1600_amd64_avx512_x4.S",
        Isa::amd64,
        {kAvx, kAvx2, kAvx512f, kAvx512vl},
        keccak_reference_call,
-       build_keccak_amd64_avx512_x4},
+       build_keccak_amd64_avx512_x4,
+       {}},
       {"keccak-p1600",
        "amd64-avx2-x4",
        "keccakf1600_amd64_avx2_x4.S",
        Isa::amd64,
        {kAvx, kAvx2},
        keccak_reference_call,
-       build_keccak_amd64_avx2_x4},
+       build_keccak_amd64_avx2_x4,
+       {build_keccak_amd64_avx2_x4_go, true}},
       {"keccak-p1600",
        "arm64-sha3-x2",
        "keccakf1600_arm64_sha3_x2.S",
        Isa::arm64,
        {kArmSha3},
        keccak_reference_call,
-       build_keccak_arm64_sha3_x2},
+       build_keccak_arm64_sha3_x2,
+       {build_keccak_arm64_sha3_x2_go, true}},
       {"ascon-p320",
        "ascon-amd64-bmi2",
        "ascon_p320_amd64_bmi2.S",
        Isa::amd64,
        {kBmi1, kBmi2},
        ascon_reference_call,
-       build_ascon_amd64_bmi2},
+       build_ascon_amd64_bmi2,
+       {{}, true}},
       {"ascon-p320",
        "ascon-arm64",
        "ascon_p320_arm64.S",
        Isa::arm64,
        {},  // base ARMv8-A
        ascon_reference_call,
-       build_ascon_arm64},
+       build_ascon_arm64,
+       {{}, true}},
   };
 }
 

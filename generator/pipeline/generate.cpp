@@ -15,6 +15,7 @@
 #include "writers/c_header.hpp"
 #include "writers/gas_writer.hpp"
 #include "writers/go_writer.hpp"
+#include "writers/rust_writer.hpp"
 
 namespace spongegen::pipeline {
 namespace {
@@ -49,6 +50,12 @@ void write_headers(std::vector<GeneratedKernel>& kernels,
                               });
     kernels[i].written.program.header_lines = std::move(lines);
   }
+}
+
+// The kernel's .S file name without its extension, which names its Go and Rust files too.
+std::string file_stem(const kernels::KernelSpec& spec) {
+  const std::string& name = spec.file_name;
+  return name.substr(0, name.rfind('.'));
 }
 
 const kernels::KernelSpec& kernel_spec(const std::string& name) {
@@ -143,15 +150,12 @@ std::vector<writers::GeneratedFile> output_files(const std::vector<GeneratedKern
 }
 
 std::vector<GoKernel> go_kernels() {
-  std::vector<GoKernel> go = {
-      {"amd64-bmi2", "keccakf1600_amd64_bmi2_amd64", kernels::build_keccak_amd64_bmi2_go()},
-      {"amd64-avx512-x8", "keccakf1600_amd64_avx512_x8_amd64",
-       kernels::build_keccak_amd64_avx512_x8_go()},
-      {"amd64-avx2-x4", "keccakf1600_amd64_avx2_x4_amd64",
-       kernels::build_keccak_amd64_avx2_x4_go()},
-      {"arm64-sha3", "keccakf1600_arm64_sha3_arm64", kernels::build_keccak_arm64_sha3_go()},
-      {"arm64-sha3-x2", "keccakf1600_arm64_sha3_x2_arm64",
-       kernels::build_keccak_arm64_sha3_x2_go()}};
+  std::vector<GoKernel> go;
+  for (const kernels::KernelSpec& spec : kernels::all_kernels()) {
+    if (!spec.outputs.go) continue;
+    go.push_back(
+        {spec.name, file_stem(spec) + "_" + std::string(isa_name(spec.isa)), spec.outputs.go()});
+  }
   // As for the other kernels (kernels/registry.cpp): each entry clears the registers it wrote.
   for (GoKernel& kernel : go) {
     Program& program = kernel.program;
@@ -174,6 +178,19 @@ std::vector<writers::GeneratedFile> go_output_files(bool prove, const VerifyRepo
     files.push_back(
         {go.file_stem + ".go", writers::write_go_declarations(go.program, "keccak", constraint)});
   }
+  return files;
+}
+
+std::vector<writers::GeneratedFile> rust_output_files(const std::vector<GeneratedKernel>& kernels) {
+  std::vector<writers::GeneratedFile> files;
+  std::vector<writers::RustModule> modules;
+  for (const GeneratedKernel& kernel : kernels) {
+    if (!kernel.spec->outputs.rust) continue;
+    const std::string stem = file_stem(*kernel.spec);
+    files.push_back({stem + ".rs", writers::write_rust_kernel(kernel.written.program)});
+    modules.push_back({stem, kernel.spec->isa});
+  }
+  files.push_back({"mod.rs", writers::write_rust_module_list(modules)});
   return files;
 }
 

@@ -38,7 +38,8 @@ void require_invariants(const std::string& kernel, const Program& program);
 // The files of generated/: each kernel's .S, then the C header and the manifest.
 std::vector<writers::GeneratedFile> output_files(const std::vector<GeneratedKernel>& kernels);
 
-// The Go (ABI0) Programs, each under the kernel whose code it carries.
+// The Go (ABI0) Programs of the kernels whose spec asks for Go files (KernelOutputs::go), in
+// the registry's order, each under the kernel whose code it carries.
 struct GoKernel {
   std::string kernel;     // the kernel spec's name
   std::string file_stem;  // of its .s and .go files in the package
@@ -49,5 +50,10 @@ std::vector<GoKernel> go_kernels();
 // The Go package's generated files (go/keccak): each Go kernel's .s and its declarations;
 // `prove` proves each Go Program first, as generate_kernels does the others.
 std::vector<writers::GeneratedFile> go_output_files(bool prove, const VerifyReport& report = {});
+
+// The Rust crate's generated files (rust/src/kernels): the .rs file of each kernel whose spec
+// asks for one (KernelOutputs::rust), written from the Program of its .S file (header
+// included, so generate_kernels' proof covers it), and the module list mod.rs.
+std::vector<writers::GeneratedFile> rust_output_files(const std::vector<GeneratedKernel>& kernels);
 
 }  // namespace spongegen::pipeline

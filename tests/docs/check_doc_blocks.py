@@ -38,6 +38,13 @@ are key=value attributes):
               against the source tree's go/keccak (copied into a GOPATH of the work folder,
               as spongegen.dev/keccak) and run; it must exit 0. Without a Go toolchain the
               block (and its output block) is not run.
+  toml        A Rust program's Cargo.toml lines: parsed as TOML; its [dependencies] become
+              those of the next rust block, a dependency on package "sponge" (or named
+              sponge) pointing at the source tree's rust/ crate.
+  rust        A complete Rust program (fn main), built with cargo (rustup's where present)
+              offline, its files in a temporary folder, with the dependencies of the toml
+              block before it (else `sponge` alone), and run; it must exit 0. Without cargo
+              the block (and its output block) is not run.
   cmake       A consumer project's CMakeLists.txt: configured against the installed build
               (CMAKE_PREFIX_PATH), built in a copy of the work folder, and every executable
               it declares is run.
@@ -60,6 +67,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import tomllib
 
 RUN_PROGRAMS = {
     "spongesum", "printf", "echo", "cat", "head", "tail", "wc", "ls", "cmp", "seq", "test",
@@ -272,6 +280,48 @@ class Checker:
             work, env=env, what="go build")
         return run([binary], work, env=env, what="running the Go program")
 
+    def rust_dependencies(self, text):
+        try:
+            manifest = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
+            raise BlockError(f"not TOML: {error}")
+        dependencies = manifest.get("dependencies")
+        if not dependencies:
+            raise BlockError("a toml block names the [dependencies] of the next rust block")
+        lines = []
+        for name, spec in dependencies.items():
+            package = spec.get("package", name) if isinstance(spec, dict) else name
+            if package != "sponge":
+                raise BlockError(f"the test builds only against this crate, not {package!r}")
+            rename = ', package = "sponge"' if name != "sponge" else ""
+            lines.append(f'{name} = {{ path = "{os.path.join(self.source, "rust")}"{rename} }}')
+        return lines
+
+    def rust_build_and_run(self, text, work, name, dependencies):
+        if not self.args.cargo:
+            self.not_run.append(f"(cargo is not found here) the Rust program {name}")
+            return SKIPPED
+        project = os.path.join(work, name + ".rust")
+        os.makedirs(os.path.join(project, "src"))
+        with open(os.path.join(project, "Cargo.toml"), "w", encoding="utf-8") as f:
+            f.write(f'[package]\nname = "{name}"\nversion = "0.0.0"\nedition = "2021"\n\n'
+                    "[dependencies]\n" + "\n".join(dependencies) + "\n")
+        with open(os.path.join(project, "src", "main.rs"), "w", encoding="utf-8") as f:
+            f.write(text)
+        # rustup's toolchains stay where they are; the build and cargo's own files go to the
+        # scratch folder.
+        env = dict(os.environ)
+        home = os.environ.get("HOME", "")
+        if "RUSTUP_HOME" not in env and os.path.isdir(os.path.join(home, ".rustup")):
+            env["RUSTUP_HOME"] = os.path.join(home, ".rustup")
+        target = os.path.join(self.scratch, "cargo-target")
+        env.update(CARGO_TARGET_DIR=target, CARGO_HOME=os.path.join(self.scratch, "cargo-home"))
+        env.pop("SPONGE_KERNEL", None)
+        run([self.args.cargo, "build", "--offline", "--quiet", "--release"], project, env=env,
+            what="cargo build")
+        return run([os.path.join(target, "release", name)], work, env=self.environment(work),
+                   what="running the Rust program")
+
     # -- shell blocks
     def check_script(self, word):
         path = os.path.join(self.source, word)
@@ -424,6 +474,7 @@ class Checker:
             print(f"FAIL {rel}: {error}", file=sys.stderr)
             return False
         last_output = None
+        rust_dependencies = ['sponge = { path = "%s" }' % os.path.join(self.source, "rust")]
         for number, (line, info, text) in enumerate(blocks):
             where = f"{rel}:{line}"
             try:
@@ -462,6 +513,11 @@ class Checker:
                         text = text.replace(PREFIX, self.install_prefix())
                     with open(os.path.join(work, attributes["file"]), "w") as f:
                         f.write(text)
+                elif language == "toml":
+                    rust_dependencies = self.rust_dependencies(text)
+                elif language == "rust":
+                    output = self.rust_build_and_run(text, work, f"block{number}",
+                                                     rust_dependencies)
                 elif language == "cmake":
                     output = self.cmake_block(text, work)
                 elif language == "bat":
@@ -539,6 +595,7 @@ def main():
     parser.add_argument("--openssl", default="")
     parser.add_argument("--python", default="")
     parser.add_argument("--gocode", default="/usr/share/gocode")
+    parser.add_argument("--cargo", default="")
     # Builds whose generator is too slow to prove every kernel in a test (sanitizers, Debug):
     # `spongegen check` runs there with --no-prove (the proof has tests of its own).
     parser.add_argument("--spongegen-check-without-proof", action="store_true")
