@@ -26,12 +26,10 @@ KeccakSponge::KeccakSponge(std::size_t rate_bytes, std::uint8_t domain_byte, int
     : rate_bytes_(static_cast<std::uint16_t>(rate_bytes)),
       rounds_(static_cast<std::uint16_t>(rounds)),
       domain_byte_(domain_byte) {
-  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
-  reset();
+  reset();  // which clears the registers as it returns
 }
 
 KeccakSponge::~KeccakSponge() {
-  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   zero_words(lanes_);
   // The fields tell which function was used and how long the message was, modulo the rate.
   rate_bytes_ = 0;
@@ -44,7 +42,6 @@ KeccakSponge::~KeccakSponge() {
 }
 
 void KeccakSponge::reset() noexcept {
-  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   zero_words(lanes_);
   position_ = 0;
   squeezing_ = false;
