@@ -3,6 +3,8 @@
 // over 256 bytes and AEAD buffers of different lengths throw std::invalid_argument.
 #pragma once
 
+#include "sponge/export.h"
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -12,6 +14,7 @@
 #include "sponge/byte_io.hpp"
 #include "sponge/kernels.hpp"
 
+SPONGE_API_BEGIN
 namespace sponge {
 
 // ---------------------------------------------------------------------------------------
@@ -254,3 +257,4 @@ void ascon_aead128_encrypt(AsconAead128Key key, AsconAead128Nonce nonce,
                                          std::span<std::uint8_t> plaintext);
 
 }  // namespace sponge
+SPONGE_API_END

@@ -3,6 +3,8 @@
 // std::invalid_argument when the digest count differs from the message count.
 #pragma once
 
+#include "sponge/export.h"
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -11,6 +13,7 @@
 
 #include "sponge/keccak.hpp"
 
+SPONGE_API_BEGIN
 namespace sponge {
 
 // ---------------------------------------------------------------------------------------
@@ -171,3 +174,4 @@ using Shake128x4 = detail::ShakeX4<168>;
 using Shake256x4 = detail::ShakeX4<136>;
 
 }  // namespace sponge
+SPONGE_API_END

@@ -2,12 +2,15 @@
 // std::span<const std::uint8_t>, std::string_view or std::span<const std::byte>).
 #pragma once
 
+#include "sponge/export.h"
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string_view>
 
+SPONGE_API_BEGIN
 namespace sponge {
 
 namespace detail {
@@ -46,3 +49,4 @@ class ByteOutput {
 }  // namespace detail
 
 }  // namespace sponge
+SPONGE_API_END

@@ -7,6 +7,8 @@
 // has begun); building an exception is the one allocation.
 #pragma once
 
+#include "sponge/export.h"
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -16,6 +18,7 @@
 #include "sponge/byte_io.hpp"
 #include "sponge/kernels.hpp"
 
+SPONGE_API_BEGIN
 namespace sponge {
 
 // ---------------------------------------------------------------------------------------
@@ -200,3 +203,4 @@ inline void shake256(std::string_view in, std::span<std::byte> out) noexcept {
 }
 
 }  // namespace sponge
+SPONGE_API_END

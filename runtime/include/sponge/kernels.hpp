@@ -2,12 +2,15 @@
 // each permutation family uses (the choice, and the environment variables that force it).
 #pragma once
 
+#include "sponge/export.h"
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string_view>
 
+SPONGE_API_BEGIN
 namespace sponge {
 
 // ---------------------------------------------------------------------------------------
@@ -38,3 +41,4 @@ enum class KernelFamily {
 std::string_view active_kernel(KernelFamily family) noexcept;
 
 }  // namespace sponge
+SPONGE_API_END

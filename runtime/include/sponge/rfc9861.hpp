@@ -4,6 +4,8 @@
 // domain byte outside 0x01..0x7F throws std::invalid_argument.
 #pragma once
 
+#include "sponge/export.h"
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -14,6 +16,7 @@
 #include "sponge/keccak.hpp"
 #include "sponge/threads.hpp"
 
+SPONGE_API_BEGIN
 namespace sponge {
 
 namespace detail {
@@ -139,3 +142,4 @@ void kt256_parallel(std::span<const std::uint8_t> in, std::span<const std::uint8
                     std::span<std::uint8_t> out, unsigned threads) noexcept;
 
 }  // namespace sponge
+SPONGE_API_END

@@ -6,6 +6,8 @@
 // std::invalid_argument.
 #pragma once
 
+#include "sponge/export.h"
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -16,6 +18,7 @@
 #include "sponge/keccak.hpp"
 #include "sponge/threads.hpp"
 
+SPONGE_API_BEGIN
 namespace sponge {
 
 namespace detail {
@@ -298,3 +301,4 @@ void parallelhashxof256_parallel(std::span<const std::uint8_t> in, std::size_t b
                                  std::span<std::uint8_t> out, unsigned threads);
 
 }  // namespace sponge
+SPONGE_API_END

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sponge/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -49,11 +51,11 @@ typedef enum sponge_status {
 #define SPONGE_SHA3_512_BYTES 64
 
 /* `out` receives exactly the digest size given above. */
-sponge_status sponge_keccak256(const uint8_t* in, size_t in_len, uint8_t out[32]);
-sponge_status sponge_sha3_224(const uint8_t* in, size_t in_len, uint8_t out[28]);
-sponge_status sponge_sha3_256(const uint8_t* in, size_t in_len, uint8_t out[32]);
-sponge_status sponge_sha3_384(const uint8_t* in, size_t in_len, uint8_t out[48]);
-sponge_status sponge_sha3_512(const uint8_t* in, size_t in_len, uint8_t out[64]);
+SPONGE_API sponge_status sponge_keccak256(const uint8_t* in, size_t in_len, uint8_t out[32]);
+SPONGE_API sponge_status sponge_sha3_224(const uint8_t* in, size_t in_len, uint8_t out[28]);
+SPONGE_API sponge_status sponge_sha3_256(const uint8_t* in, size_t in_len, uint8_t out[32]);
+SPONGE_API sponge_status sponge_sha3_384(const uint8_t* in, size_t in_len, uint8_t out[48]);
+SPONGE_API sponge_status sponge_sha3_512(const uint8_t* in, size_t in_len, uint8_t out[64]);
 
 /* Batch hashing: digests[i] receives the digest of the lengths[i] bytes at messages[i], for
  * i in 0 .. count - 1, on a multi-state kernel where this CPU runs one (see
@@ -65,16 +67,21 @@ sponge_status sponge_sha3_512(const uint8_t* in, size_t in_len, uint8_t out[64])
  * Unlike the one-shot functions, an output may not overlap every input: digests[i] may
  * overlap messages[i] (that message is read completely before its digest is written) but no
  * other message, and the digests must not overlap each other. */
-sponge_status sponge_keccak256_batch(const uint8_t* const* messages, const size_t* lengths,
-                                     size_t count, uint8_t (*digests)[32]);
-sponge_status sponge_sha3_224_batch(const uint8_t* const* messages, const size_t* lengths,
-                                    size_t count, uint8_t (*digests)[28]);
-sponge_status sponge_sha3_256_batch(const uint8_t* const* messages, const size_t* lengths,
-                                    size_t count, uint8_t (*digests)[32]);
-sponge_status sponge_sha3_384_batch(const uint8_t* const* messages, const size_t* lengths,
-                                    size_t count, uint8_t (*digests)[48]);
-sponge_status sponge_sha3_512_batch(const uint8_t* const* messages, const size_t* lengths,
-                                    size_t count, uint8_t (*digests)[64]);
+SPONGE_API sponge_status sponge_keccak256_batch(const uint8_t* const* messages,
+                                                const size_t* lengths, size_t count,
+                                                uint8_t (*digests)[32]);
+SPONGE_API sponge_status sponge_sha3_224_batch(const uint8_t* const* messages,
+                                               const size_t* lengths, size_t count,
+                                               uint8_t (*digests)[28]);
+SPONGE_API sponge_status sponge_sha3_256_batch(const uint8_t* const* messages,
+                                               const size_t* lengths, size_t count,
+                                               uint8_t (*digests)[32]);
+SPONGE_API sponge_status sponge_sha3_384_batch(const uint8_t* const* messages,
+                                               const size_t* lengths, size_t count,
+                                               uint8_t (*digests)[48]);
+SPONGE_API sponge_status sponge_sha3_512_batch(const uint8_t* const* messages,
+                                               const size_t* lengths, size_t count,
+                                               uint8_t (*digests)[64]);
 
 /* Four SHAKE128 or SHAKE256 streams at once, on the batch kernel (ML-KEM / ML-DSA matrix
  * expansion: absorb four seed || i || j, squeeze 168-byte blocks). Stream s gives exactly the
@@ -108,109 +115,117 @@ typedef struct sponge_shake256_x4 {
   SPONGE_ALIGN32 uint64_t opaque[SPONGE_SHAKE_X4_STATE_WORDS];
 } sponge_shake256_x4;
 
-sponge_status sponge_shake128_x4_init(sponge_shake128_x4* state);
-sponge_status sponge_shake128_x4_absorb(sponge_shake128_x4* state, const uint8_t* const inputs[4],
-                                        size_t length);
-sponge_status sponge_shake128_x4_squeeze(sponge_shake128_x4* state, uint8_t* const outputs[4],
-                                         size_t length);
-sponge_status sponge_shake128_x4_clear(sponge_shake128_x4* state);
-sponge_status sponge_shake256_x4_init(sponge_shake256_x4* state);
-sponge_status sponge_shake256_x4_absorb(sponge_shake256_x4* state, const uint8_t* const inputs[4],
-                                        size_t length);
-sponge_status sponge_shake256_x4_squeeze(sponge_shake256_x4* state, uint8_t* const outputs[4],
-                                         size_t length);
-sponge_status sponge_shake256_x4_clear(sponge_shake256_x4* state);
+SPONGE_API sponge_status sponge_shake128_x4_init(sponge_shake128_x4* state);
+SPONGE_API sponge_status sponge_shake128_x4_absorb(sponge_shake128_x4* state,
+                                                   const uint8_t* const inputs[4], size_t length);
+SPONGE_API sponge_status sponge_shake128_x4_squeeze(sponge_shake128_x4* state,
+                                                    uint8_t* const outputs[4], size_t length);
+SPONGE_API sponge_status sponge_shake128_x4_clear(sponge_shake128_x4* state);
+SPONGE_API sponge_status sponge_shake256_x4_init(sponge_shake256_x4* state);
+SPONGE_API sponge_status sponge_shake256_x4_absorb(sponge_shake256_x4* state,
+                                                   const uint8_t* const inputs[4], size_t length);
+SPONGE_API sponge_status sponge_shake256_x4_squeeze(sponge_shake256_x4* state,
+                                                    uint8_t* const outputs[4], size_t length);
+SPONGE_API sponge_status sponge_shake256_x4_clear(sponge_shake256_x4* state);
 
 /* `out` receives `out_len` bytes of output, any length. */
-sponge_status sponge_shake128(const uint8_t* in, size_t in_len, uint8_t* out, size_t out_len);
-sponge_status sponge_shake256(const uint8_t* in, size_t in_len, uint8_t* out, size_t out_len);
+SPONGE_API sponge_status sponge_shake128(const uint8_t* in, size_t in_len, uint8_t* out,
+                                         size_t out_len);
+SPONGE_API sponge_status sponge_shake256(const uint8_t* in, size_t in_len, uint8_t* out,
+                                         size_t out_len);
 
 /* RFC 9861 (Keccak-p[1600,12]). TurboSHAKE with domain byte `domain` in 0x01..0x7F (0x1F for
  * plain hashing); KangarooTwelve with customization string `custom`. `out_len` bytes of output,
  * any length. */
-sponge_status sponge_turboshake128(const uint8_t* in, size_t in_len, uint8_t domain, uint8_t* out,
-                                   size_t out_len);
-sponge_status sponge_turboshake256(const uint8_t* in, size_t in_len, uint8_t domain, uint8_t* out,
-                                   size_t out_len);
-sponge_status sponge_kt128(const uint8_t* in, size_t in_len, const uint8_t* custom,
-                           size_t custom_len, uint8_t* out, size_t out_len);
-sponge_status sponge_kt256(const uint8_t* in, size_t in_len, const uint8_t* custom,
-                           size_t custom_len, uint8_t* out, size_t out_len);
+SPONGE_API sponge_status sponge_turboshake128(const uint8_t* in, size_t in_len, uint8_t domain,
+                                              uint8_t* out, size_t out_len);
+SPONGE_API sponge_status sponge_turboshake256(const uint8_t* in, size_t in_len, uint8_t domain,
+                                              uint8_t* out, size_t out_len);
+SPONGE_API sponge_status sponge_kt128(const uint8_t* in, size_t in_len, const uint8_t* custom,
+                                      size_t custom_len, uint8_t* out, size_t out_len);
+SPONGE_API sponge_status sponge_kt256(const uint8_t* in, size_t in_len, const uint8_t* custom,
+                                      size_t custom_len, uint8_t* out, size_t out_len);
 /* The same on up to `threads` threads (0: one per CPU), 1 MiB of input or more a thread; the
  * output is the same for any thread count. Unlike every other function here, these allocate
  * (the leaves' chaining values, the threads); where memory or a thread is missing they use
  * fewer threads, down to the caller's alone. */
-sponge_status sponge_kt128_parallel(const uint8_t* in, size_t in_len, const uint8_t* custom,
-                                    size_t custom_len, uint8_t* out, size_t out_len,
-                                    unsigned threads);
-sponge_status sponge_kt256_parallel(const uint8_t* in, size_t in_len, const uint8_t* custom,
-                                    size_t custom_len, uint8_t* out, size_t out_len,
-                                    unsigned threads);
+SPONGE_API sponge_status sponge_kt128_parallel(const uint8_t* in, size_t in_len,
+                                               const uint8_t* custom, size_t custom_len,
+                                               uint8_t* out, size_t out_len, unsigned threads);
+SPONGE_API sponge_status sponge_kt256_parallel(const uint8_t* in, size_t in_len,
+                                               const uint8_t* custom, size_t custom_len,
+                                               uint8_t* out, size_t out_len, unsigned threads);
 
 /* NIST SP 800-185. `out_len` is the output length L in bytes, any length; for KMAC,
  * TupleHash and ParallelHash it is part of the input (every byte changes with it), the XOF
  * forms produce a prefix of one stream. */
-sponge_status sponge_cshake128(const uint8_t* in, size_t in_len, const uint8_t* name,
-                               size_t name_len, const uint8_t* custom, size_t custom_len,
-                               uint8_t* out, size_t out_len);
-sponge_status sponge_cshake256(const uint8_t* in, size_t in_len, const uint8_t* name,
-                               size_t name_len, const uint8_t* custom, size_t custom_len,
-                               uint8_t* out, size_t out_len);
-sponge_status sponge_kmac128(const uint8_t* key, size_t key_len, const uint8_t* in, size_t in_len,
-                             const uint8_t* custom, size_t custom_len, uint8_t* out,
-                             size_t out_len);
-sponge_status sponge_kmac256(const uint8_t* key, size_t key_len, const uint8_t* in, size_t in_len,
-                             const uint8_t* custom, size_t custom_len, uint8_t* out,
-                             size_t out_len);
-sponge_status sponge_kmacxof128(const uint8_t* key, size_t key_len, const uint8_t* in,
-                                size_t in_len, const uint8_t* custom, size_t custom_len,
-                                uint8_t* out, size_t out_len);
-sponge_status sponge_kmacxof256(const uint8_t* key, size_t key_len, const uint8_t* in,
-                                size_t in_len, const uint8_t* custom, size_t custom_len,
-                                uint8_t* out, size_t out_len);
+SPONGE_API sponge_status sponge_cshake128(const uint8_t* in, size_t in_len, const uint8_t* name,
+                                          size_t name_len, const uint8_t* custom, size_t custom_len,
+                                          uint8_t* out, size_t out_len);
+SPONGE_API sponge_status sponge_cshake256(const uint8_t* in, size_t in_len, const uint8_t* name,
+                                          size_t name_len, const uint8_t* custom, size_t custom_len,
+                                          uint8_t* out, size_t out_len);
+SPONGE_API sponge_status sponge_kmac128(const uint8_t* key, size_t key_len, const uint8_t* in,
+                                        size_t in_len, const uint8_t* custom, size_t custom_len,
+                                        uint8_t* out, size_t out_len);
+SPONGE_API sponge_status sponge_kmac256(const uint8_t* key, size_t key_len, const uint8_t* in,
+                                        size_t in_len, const uint8_t* custom, size_t custom_len,
+                                        uint8_t* out, size_t out_len);
+SPONGE_API sponge_status sponge_kmacxof128(const uint8_t* key, size_t key_len, const uint8_t* in,
+                                           size_t in_len, const uint8_t* custom, size_t custom_len,
+                                           uint8_t* out, size_t out_len);
+SPONGE_API sponge_status sponge_kmacxof256(const uint8_t* key, size_t key_len, const uint8_t* in,
+                                           size_t in_len, const uint8_t* custom, size_t custom_len,
+                                           uint8_t* out, size_t out_len);
 /* The tuple is parts[0 .. part_count - 1], element i being part_lens[i] bytes at parts[i].
  * parts and part_lens may be NULL when part_count is 0, parts[i] when part_lens[i] is 0. */
-sponge_status sponge_tuplehash128(const uint8_t* const* parts, const size_t* part_lens,
-                                  size_t part_count, const uint8_t* custom, size_t custom_len,
-                                  uint8_t* out, size_t out_len);
-sponge_status sponge_tuplehash256(const uint8_t* const* parts, const size_t* part_lens,
-                                  size_t part_count, const uint8_t* custom, size_t custom_len,
-                                  uint8_t* out, size_t out_len);
-sponge_status sponge_tuplehashxof128(const uint8_t* const* parts, const size_t* part_lens,
-                                     size_t part_count, const uint8_t* custom, size_t custom_len,
-                                     uint8_t* out, size_t out_len);
-sponge_status sponge_tuplehashxof256(const uint8_t* const* parts, const size_t* part_lens,
-                                     size_t part_count, const uint8_t* custom, size_t custom_len,
-                                     uint8_t* out, size_t out_len);
+SPONGE_API sponge_status sponge_tuplehash128(const uint8_t* const* parts, const size_t* part_lens,
+                                             size_t part_count, const uint8_t* custom,
+                                             size_t custom_len, uint8_t* out, size_t out_len);
+SPONGE_API sponge_status sponge_tuplehash256(const uint8_t* const* parts, const size_t* part_lens,
+                                             size_t part_count, const uint8_t* custom,
+                                             size_t custom_len, uint8_t* out, size_t out_len);
+SPONGE_API sponge_status sponge_tuplehashxof128(const uint8_t* const* parts,
+                                                const size_t* part_lens, size_t part_count,
+                                                const uint8_t* custom, size_t custom_len,
+                                                uint8_t* out, size_t out_len);
+SPONGE_API sponge_status sponge_tuplehashxof256(const uint8_t* const* parts,
+                                                const size_t* part_lens, size_t part_count,
+                                                const uint8_t* custom, size_t custom_len,
+                                                uint8_t* out, size_t out_len);
 /* `block_size` is ParallelHash's B in bytes, not 0. */
-sponge_status sponge_parallelhash128(const uint8_t* in, size_t in_len, size_t block_size,
-                                     const uint8_t* custom, size_t custom_len, uint8_t* out,
-                                     size_t out_len);
-sponge_status sponge_parallelhash256(const uint8_t* in, size_t in_len, size_t block_size,
-                                     const uint8_t* custom, size_t custom_len, uint8_t* out,
-                                     size_t out_len);
-sponge_status sponge_parallelhashxof128(const uint8_t* in, size_t in_len, size_t block_size,
-                                        const uint8_t* custom, size_t custom_len, uint8_t* out,
-                                        size_t out_len);
-sponge_status sponge_parallelhashxof256(const uint8_t* in, size_t in_len, size_t block_size,
-                                        const uint8_t* custom, size_t custom_len, uint8_t* out,
-                                        size_t out_len);
+SPONGE_API sponge_status sponge_parallelhash128(const uint8_t* in, size_t in_len, size_t block_size,
+                                                const uint8_t* custom, size_t custom_len,
+                                                uint8_t* out, size_t out_len);
+SPONGE_API sponge_status sponge_parallelhash256(const uint8_t* in, size_t in_len, size_t block_size,
+                                                const uint8_t* custom, size_t custom_len,
+                                                uint8_t* out, size_t out_len);
+SPONGE_API sponge_status sponge_parallelhashxof128(const uint8_t* in, size_t in_len,
+                                                   size_t block_size, const uint8_t* custom,
+                                                   size_t custom_len, uint8_t* out, size_t out_len);
+SPONGE_API sponge_status sponge_parallelhashxof256(const uint8_t* in, size_t in_len,
+                                                   size_t block_size, const uint8_t* custom,
+                                                   size_t custom_len, uint8_t* out, size_t out_len);
 /* The same on up to `threads` threads (0: one per CPU), 1 MiB of input or more a thread; as
  * sponge_kt128_parallel, these allocate and fall back to fewer threads. */
-sponge_status sponge_parallelhash128_parallel(const uint8_t* in, size_t in_len, size_t block_size,
-                                              const uint8_t* custom, size_t custom_len,
-                                              uint8_t* out, size_t out_len, unsigned threads);
-sponge_status sponge_parallelhash256_parallel(const uint8_t* in, size_t in_len, size_t block_size,
-                                              const uint8_t* custom, size_t custom_len,
-                                              uint8_t* out, size_t out_len, unsigned threads);
-sponge_status sponge_parallelhashxof128_parallel(const uint8_t* in, size_t in_len,
-                                                 size_t block_size, const uint8_t* custom,
-                                                 size_t custom_len, uint8_t* out, size_t out_len,
-                                                 unsigned threads);
-sponge_status sponge_parallelhashxof256_parallel(const uint8_t* in, size_t in_len,
-                                                 size_t block_size, const uint8_t* custom,
-                                                 size_t custom_len, uint8_t* out, size_t out_len,
-                                                 unsigned threads);
+SPONGE_API sponge_status sponge_parallelhash128_parallel(const uint8_t* in, size_t in_len,
+                                                         size_t block_size, const uint8_t* custom,
+                                                         size_t custom_len, uint8_t* out,
+                                                         size_t out_len, unsigned threads);
+SPONGE_API sponge_status sponge_parallelhash256_parallel(const uint8_t* in, size_t in_len,
+                                                         size_t block_size, const uint8_t* custom,
+                                                         size_t custom_len, uint8_t* out,
+                                                         size_t out_len, unsigned threads);
+SPONGE_API sponge_status sponge_parallelhashxof128_parallel(const uint8_t* in, size_t in_len,
+                                                            size_t block_size,
+                                                            const uint8_t* custom,
+                                                            size_t custom_len, uint8_t* out,
+                                                            size_t out_len, unsigned threads);
+SPONGE_API sponge_status sponge_parallelhashxof256_parallel(const uint8_t* in, size_t in_len,
+                                                            size_t block_size,
+                                                            const uint8_t* custom,
+                                                            size_t custom_len, uint8_t* out,
+                                                            size_t out_len, unsigned threads);
 
 /* Ascon, NIST SP 800-232 (Ascon-p[320]; its kernel is forced with SPONGE_ASCON_KERNEL). */
 #define SPONGE_ASCON_HASH256_BYTES 32
@@ -220,12 +235,14 @@ sponge_status sponge_parallelhashxof256_parallel(const uint8_t* in, size_t in_le
 #define SPONGE_ASCON_AEAD128_TAG_BYTES 16
 
 /* Ascon-Hash256 (32-byte digest) and Ascon-XOF128 (`out_len` bytes, any length). */
-sponge_status sponge_ascon_hash256(const uint8_t* in, size_t in_len, uint8_t out[32]);
-sponge_status sponge_ascon_xof128(const uint8_t* in, size_t in_len, uint8_t* out, size_t out_len);
+SPONGE_API sponge_status sponge_ascon_hash256(const uint8_t* in, size_t in_len, uint8_t out[32]);
+SPONGE_API sponge_status sponge_ascon_xof128(const uint8_t* in, size_t in_len, uint8_t* out,
+                                             size_t out_len);
 /* Ascon-CXOF128 with customization string `custom` of at most 256 bytes (longer:
  * SPONGE_ERROR_INVALID_PARAMETER, nothing computed). */
-sponge_status sponge_ascon_cxof128(const uint8_t* custom, size_t custom_len, const uint8_t* in,
-                                   size_t in_len, uint8_t* out, size_t out_len);
+SPONGE_API sponge_status sponge_ascon_cxof128(const uint8_t* custom, size_t custom_len,
+                                              const uint8_t* in, size_t in_len, uint8_t* out,
+                                              size_t out_len);
 
 /* Ascon-AEAD128. `key`, `nonce` and the tag are 16 bytes and never NULL; the ciphertext is as
  * long as the plaintext. The caller must never use a nonce twice with the same key.
@@ -237,24 +254,27 @@ sponge_status sponge_ascon_cxof128(const uint8_t* custom, size_t custom_len, con
  * an encryption's tag) zeroed (checked after the NULL arguments). Key, nonce and tag are read
  * before any output is written. A NULL text output is allowed with a zero length, like every
  * input. */
-sponge_status sponge_ascon_aead128_encrypt(const uint8_t key[16], const uint8_t nonce[16],
-                                           const uint8_t* ad, size_t ad_len, const uint8_t* pt,
-                                           size_t pt_len, uint8_t* ct, uint8_t tag[16]);
-sponge_status sponge_ascon_aead128_decrypt(const uint8_t key[16], const uint8_t nonce[16],
-                                           const uint8_t* ad, size_t ad_len, const uint8_t* ct,
-                                           size_t ct_len, const uint8_t tag[16], uint8_t* pt);
+SPONGE_API sponge_status sponge_ascon_aead128_encrypt(const uint8_t key[16],
+                                                      const uint8_t nonce[16], const uint8_t* ad,
+                                                      size_t ad_len, const uint8_t* pt,
+                                                      size_t pt_len, uint8_t* ct, uint8_t tag[16]);
+SPONGE_API sponge_status sponge_ascon_aead128_decrypt(const uint8_t key[16],
+                                                      const uint8_t nonce[16], const uint8_t* ad,
+                                                      size_t ad_len, const uint8_t* ct,
+                                                      size_t ct_len, const uint8_t tag[16],
+                                                      uint8_t* pt);
 
 /* A fixed description of an error code, e.g. for logging. */
-const char* sponge_status_message(sponge_status status);
+SPONGE_API const char* sponge_status_message(sponge_status status);
 
 /* The name of the Keccak-p[1600] kernel in use, e.g. "amd64-bmi2" or "portable"
  * (NUL-terminated). */
-const char* sponge_active_kernel(void);
+SPONGE_API const char* sponge_active_kernel(void);
 /* The name of the Ascon-p[320] kernel in use, e.g. "portable" (NUL-terminated). */
-const char* sponge_active_ascon_kernel(void);
+SPONGE_API const char* sponge_active_ascon_kernel(void);
 /* The name of the batch functions' multi-state kernel, e.g. "amd64-avx2-x4", or "single"
  * (one message at a time on the Keccak-p[1600] kernel) (NUL-terminated). */
-const char* sponge_active_batch_kernel(void);
+SPONGE_API const char* sponge_active_batch_kernel(void);
 
 #ifdef __cplusplus
 }

@@ -2,6 +2,9 @@
 // `sponge::Threads{2}`, or `sponge::Threads{0}` for one thread per CPU.
 #pragma once
 
+#include "sponge/export.h"
+
+SPONGE_API_BEGIN
 namespace sponge {
 
 struct Threads {
@@ -9,3 +12,4 @@ struct Threads {
 };
 
 }  // namespace sponge
+SPONGE_API_END

@@ -15,6 +15,7 @@
 #include "ascon/ascon_modes.hpp"
 #include "sponge/sponge.hpp"
 #include "support/byte_order.hpp"
+#include "support/declassify.hpp"
 #include "support/wipe.hpp"
 
 namespace sponge::detail {
@@ -81,10 +82,12 @@ std::size_t absorb_into_rate(std::uint64_t* words, std::size_t position, const s
 AsconHashSponge::AsconHashSponge(const AsconKernel& kernel,
                                  const std::uint64_t (&initial)[5]) noexcept
     : kernel_(&kernel) {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   restart(initial);
 }
 
 AsconHashSponge::~AsconHashSponge() {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   zero_words(words_);
   // How far into a block the message ended says something about its length.
   position_ = 0;
@@ -95,34 +98,40 @@ AsconHashSponge::~AsconHashSponge() {
 }
 
 void AsconHashSponge::restart(const std::uint64_t (&initial)[5]) noexcept {
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   std::copy(std::begin(initial), std::end(initial), words_);
   position_ = 0;
   squeezing_ = 0;
 }
 
 void AsconHashSponge::copy_state(std::uint64_t (&out)[5]) const noexcept {
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   std::copy(std::begin(words_), std::end(words_), out);
 }
 
 void AsconHashSponge::require_absorbing() const {
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   if (squeezing_ != 0) {
     throw std::logic_error("sponge: Ascon update() called after squeeze(); call reset() first");
   }
 }
 
 void AsconHashSponge::absorb(const std::uint8_t* data, std::size_t length) {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   require_absorbing();
   position_ = absorb_into_rate<kRateBytes>(words_, position_, data, length, kernel_->permute12,
                                            kernel_->absorb_hash);
 }
 
 void AsconHashSponge::finish_absorbing() noexcept {
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   pad_block(words_, position_);
   kernel_->permute12(words_);
   position_ = 0;
 }
 
 void AsconHashSponge::squeeze(std::uint8_t* out, std::size_t length) noexcept {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   if (squeezing_ == 0) {
     finish_absorbing();
     squeezing_ = 1;
@@ -150,6 +159,7 @@ AsconAeadState::AsconAeadState(const AsconKernel& kernel, const std::uint8_t* ke
       kernel_(&kernel),
       position_(0),
       phase_(kNoAssociatedData) {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   words_[0] = kAsconAead128Iv;
   words_[1] = key_[0];
   words_[2] = key_[1];
@@ -161,6 +171,7 @@ AsconAeadState::AsconAeadState(const AsconKernel& kernel, const std::uint8_t* ke
 }
 
 AsconAeadState::~AsconAeadState() {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   wipe();
   kernel_ = nullptr;
   phase_ = kNoAssociatedData;
@@ -168,6 +179,7 @@ AsconAeadState::~AsconAeadState() {
 }
 
 void AsconAeadState::wipe() noexcept {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   zero_words(words_);
   zero_words(key_);
   position_ = 0;
@@ -176,6 +188,7 @@ void AsconAeadState::wipe() noexcept {
 }
 
 void AsconAeadState::require_phase_at_most(Phase phase, const char* operation) const {
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   if (phase_ <= phase) return;
   // Appended, not `"..." + std::string`: GCC 12 -O3 reports a false -Wrestrict on the latter.
   std::string message = "sponge: Ascon-AEAD128 ";
@@ -186,6 +199,7 @@ void AsconAeadState::require_phase_at_most(Phase phase, const char* operation) c
 }
 
 void AsconAeadState::absorb_associated_data(const std::uint8_t* data, std::size_t length) {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   require_phase_at_most(kAssociatedData, "update_associated_data()");
   if (length == 0) return;  // empty associated data skips the whole phase
   phase_ = kAssociatedData;
@@ -194,6 +208,7 @@ void AsconAeadState::absorb_associated_data(const std::uint8_t* data, std::size_
 }
 
 void AsconAeadState::begin_text() noexcept {
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   if (phase_ == kAssociatedData) {
     pad_block(words_, position_);
     kernel_->permute8(words_);
@@ -204,6 +219,7 @@ void AsconAeadState::begin_text() noexcept {
 }
 
 void AsconAeadState::encrypt(const std::uint8_t* in, std::uint8_t* out, std::size_t length) {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   require_phase_at_most(kText, "update()");
   if (phase_ != kText) begin_text();
   // Each byte: ciphertext = rate byte ^ plaintext byte, which also becomes the rate byte.
@@ -230,6 +246,7 @@ void AsconAeadState::encrypt(const std::uint8_t* in, std::uint8_t* out, std::siz
 }
 
 void AsconAeadState::decrypt(const std::uint8_t* in, std::uint8_t* out, std::size_t length) {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   require_phase_at_most(kText, "update()");
   if (phase_ != kText) begin_text();
   // Each byte: plaintext = rate byte ^ ciphertext byte; the ciphertext byte becomes the rate
@@ -257,6 +274,7 @@ void AsconAeadState::decrypt(const std::uint8_t* in, std::uint8_t* out, std::siz
 }
 
 void AsconAeadState::finish(std::uint8_t* tag) {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   require_phase_at_most(kText, "finish()");
   if (phase_ != kText) begin_text();
   pad_block(words_, position_);  // the last text block, possibly empty; no permutation
@@ -283,6 +301,7 @@ AsconHash256::AsconHash256(const detail::AsconKernel& kernel) noexcept
     : sponge_(kernel, detail::kAsconHash256Initial) {}
 
 std::array<std::uint8_t, 32> AsconHash256::digest() const {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   sponge_.require_absorbing();
   detail::AsconHashSponge finishing = sponge_;
   std::array<std::uint8_t, 32> out;
@@ -291,6 +310,7 @@ std::array<std::uint8_t, 32> AsconHash256::digest() const {
 }
 
 void AsconHash256::reset() noexcept {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   sponge_.restart(detail::kAsconHash256Initial);
 }
 
@@ -299,6 +319,7 @@ AsconXof128::AsconXof128(const detail::AsconKernel& kernel) noexcept
     : sponge_(kernel, detail::kAsconXof128Initial) {}
 
 void AsconXof128::reset() noexcept {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   sponge_.restart(detail::kAsconXof128Initial);
 }
 
@@ -312,6 +333,7 @@ AsconCxof128::AsconCxof128(std::span<const std::uint8_t> customization)
 AsconCxof128::AsconCxof128(const detail::AsconKernel& kernel,
                            std::span<const std::uint8_t> customization)
     : sponge_(kernel, kCxofIvState), customized_{} {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   // Checked before any permutation runs: an over-long Z computes nothing.
   if (customization.size() > kMaxCustomizationBytes) {
     throw std::invalid_argument(
@@ -330,10 +352,12 @@ AsconCxof128::AsconCxof128(const detail::AsconKernel& kernel,
 }
 
 AsconCxof128::~AsconCxof128() {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   detail::wipe_words(customized_);
 }
 
 void AsconCxof128::reset() noexcept {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   sponge_.restart(customized_);
 }
 
@@ -348,12 +372,14 @@ AsconAead128Encryptor::AsconAead128Encryptor(const detail::AsconKernel& kernel, 
 
 AsconAead128Encryptor& AsconAead128Encryptor::update_associated_data(
     std::span<const std::uint8_t> data) {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   state_.absorb_associated_data(data.data(), data.size());
   return *this;
 }
 
 void AsconAead128Encryptor::update(std::span<const std::uint8_t> plaintext,
                                    std::span<std::uint8_t> ciphertext) {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   if (plaintext.size() != ciphertext.size()) {
     throw std::invalid_argument(
         "sponge: Ascon-AEAD128 update(): ciphertext and plaintext differ in length");
@@ -367,6 +393,7 @@ void AsconAead128Encryptor::update(std::span<const std::uint8_t> plaintext,
 }
 
 AsconAead128Tag AsconAead128Encryptor::finish() {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   AsconAead128Tag tag;
   state_.finish(tag.data());
   return tag;
@@ -381,6 +408,7 @@ AsconAead128Decryptor::AsconAead128Decryptor(const detail::AsconKernel& kernel, 
     : state_(kernel, key.data(), nonce.data()), plaintext_(plaintext) {}
 
 AsconAead128Decryptor::~AsconAead128Decryptor() {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   // Where the plaintext went and how long it was.
   plaintext_ = {};
   written_ = 0;
@@ -389,11 +417,13 @@ AsconAead128Decryptor::~AsconAead128Decryptor() {
 
 AsconAead128Decryptor& AsconAead128Decryptor::update_associated_data(
     std::span<const std::uint8_t> data) {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   state_.absorb_associated_data(data.data(), data.size());
   return *this;
 }
 
 void AsconAead128Decryptor::update(std::span<const std::uint8_t> ciphertext) {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   if (ciphertext.size() > plaintext_.size() - written_) {
     throw std::length_error(
         "sponge: Ascon-AEAD128 update(): more ciphertext than the plaintext buffer holds");
@@ -410,6 +440,7 @@ void AsconAead128Decryptor::update(std::span<const std::uint8_t> ciphertext) {
 }
 
 bool AsconAead128Decryptor::finish(std::span<const std::uint8_t, kAsconAead128TagBytes> tag) {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   std::uint64_t computed[2];
   std::uint8_t computed_bytes[kAsconAead128TagBytes];
   state_.finish(computed_bytes);
@@ -420,6 +451,8 @@ bool AsconAead128Decryptor::finish(std::span<const std::uint8_t, kAsconAead128Ta
   std::uint64_t difference = (computed[0] ^ detail::load_le64(tag.data())) |
                              (computed[1] ^ detail::load_le64(tag.data() + 8));
   __asm__("" : "+r"(difference));
+  // The verdict is public (the caller is told it); the tag bytes that made it are not.
+  detail::declassify(&difference, sizeof difference);
   detail::wipe_words(computed);
   std::fill(std::begin(computed_bytes), std::end(computed_bytes), std::uint8_t{0});
   detail::keep_stores(computed_bytes);

@@ -26,7 +26,7 @@ KeccakSponge::KeccakSponge(std::size_t rate_bytes, std::uint8_t domain_byte, int
     : rate_bytes_(static_cast<std::uint16_t>(rate_bytes)),
       rounds_(static_cast<std::uint16_t>(rounds)),
       domain_byte_(domain_byte) {
-  reset();
+  reset();  // which clears the registers as it returns
 }
 
 KeccakSponge::~KeccakSponge() {
@@ -49,12 +49,14 @@ void KeccakSponge::reset() noexcept {
 }
 
 void KeccakSponge::require_absorbing() const {
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   if (squeezing_) {
     throw std::logic_error("sponge: update() called after squeeze(); call reset() first");
   }
 }
 
 void KeccakSponge::absorb(const std::uint8_t* data, std::size_t length) {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   require_absorbing();
   const std::size_t rate = rate_bytes_;
   if (position_ != 0) {
@@ -77,16 +79,19 @@ void KeccakSponge::absorb(const std::uint8_t* data, std::size_t length) {
 }
 
 void KeccakSponge::permute() noexcept {
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   active_keccak_kernel().permute_for(rounds_)(lanes_);
 }
 
 void KeccakSponge::absorb_zeros_to_block_boundary() noexcept {
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   if (position_ == 0) return;
   permute();
   position_ = 0;
 }
 
 void KeccakSponge::pad_and_permute() noexcept {
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   xor_into_state(lanes_, position_, &domain_byte_, 1);
   constexpr std::uint8_t kLastBit = 0x80;
   xor_into_state(lanes_, rate_bytes_ - 1u, &kLastBit, 1);
@@ -95,6 +100,7 @@ void KeccakSponge::pad_and_permute() noexcept {
 }
 
 void KeccakSponge::squeeze(std::uint8_t* out, std::size_t length) noexcept {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   if (!squeezing_) {
     pad_and_permute();
     squeezing_ = true;
@@ -114,6 +120,7 @@ void KeccakSponge::squeeze(std::uint8_t* out, std::size_t length) noexcept {
 }
 
 void KeccakSponge::peek_digest(std::uint8_t* out, std::size_t length) const {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   if (squeezing_) {
     throw std::logic_error("sponge: digest() called after squeeze(); call reset() first");
   }

@@ -136,4 +136,39 @@ template <std::size_t Bytes>
   clear_caller_saved_registers();
 }
 
+// Clears the caller-saved registers when it goes out of scope: each public entry point that
+// works on a state (what the user's code, or the inline code of the headers, calls) declares
+// one first, so none returns to the program with a lane in a caller-saved register. The
+// program's own next call through an unbound PLT entry runs the dynamic linker's resolver,
+// which saves the vector registers on the stack: the first call to each exported function of
+// libsponge.so, or, whatever the link, the first call to any libc function (a printf between
+// a KMAC constructor and its update(), which left the key's lanes there). That holds for a
+// static link too, where the calls into the library are direct but the program's calls into
+// libc are not.
+class ClearRegistersOnReturn {
+ public:
+  ClearRegistersOnReturn() = default;
+  ClearRegistersOnReturn(const ClearRegistersOnReturn&) = delete;
+  ClearRegistersOnReturn& operator=(const ClearRegistersOnReturn&) = delete;
+  ~ClearRegistersOnReturn() { clear_caller_saved_registers(); }
+};
+
+// The same, in a shared library (SPONGE_SHARED_LIBRARY) only, for exported member functions
+// that the headers never call but the library's entry points call many times per message
+// (permute, the block and leaf helpers): the entry point that called them clears as it
+// returns, so linked statically they skip the ~20 instructions; exported, a program could
+// still call one through its PLT.
+class ClearRegistersOnReturnInSharedLibrary {
+ public:
+  ClearRegistersOnReturnInSharedLibrary() = default;
+  ClearRegistersOnReturnInSharedLibrary(const ClearRegistersOnReturnInSharedLibrary&) = delete;
+  ClearRegistersOnReturnInSharedLibrary& operator=(const ClearRegistersOnReturnInSharedLibrary&) =
+      delete;
+#if defined(SPONGE_SHARED_LIBRARY)
+  ~ClearRegistersOnReturnInSharedLibrary() {
+    clear_caller_saved_registers();
+  }
+#endif
+};
+
 }  // namespace sponge::detail

@@ -49,6 +49,7 @@ KangarooTwelveTree::KangarooTwelveTree(std::size_t rate_bytes, std::size_t chain
       threads_(threads) {}
 
 KangarooTwelveTree::~KangarooTwelveTree() {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   // How long the message was, and which function, is not left behind either (the sponges
   // wipe themselves).
   input_bytes_ = 0;
@@ -60,6 +61,7 @@ KangarooTwelveTree::~KangarooTwelveTree() {
 }
 
 void KangarooTwelveTree::reset() noexcept {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   final_node_.reset();
   final_node_.set_domain_byte(kSingleNodeDomainByte);
   leaf_.reset();
@@ -68,11 +70,13 @@ void KangarooTwelveTree::reset() noexcept {
 }
 
 void KangarooTwelveTree::absorb(const std::uint8_t* data, std::size_t length) {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   final_node_.require_absorbing();
   absorb_tree_input(data, length);
 }
 
 void KangarooTwelveTree::absorb_tree_input(const std::uint8_t* data, std::size_t length) noexcept {
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   if (input_bytes_ == 0 && length >= 2 * kChunkBytes) {
     // The whole leaves after chunk 0 that the multi-state kernel's groups leave over: they
     // go first, with chunk 0's whole blocks for the final node in the group's spare state.
@@ -120,6 +124,7 @@ void KangarooTwelveTree::absorb_tree_input(const std::uint8_t* data, std::size_t
 // values, as it would have.
 void KangarooTwelveTree::absorb_first_chunk_beside_leaves(const std::uint8_t* data,
                                                           std::size_t leaf_count) noexcept {
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   const std::size_t rate = final_node_.rate_bytes();
   const std::size_t whole_blocks = kChunkBytes / rate;
   const BatchPassenger chunk0{final_node_.lanes_at_block_boundary(), data, whole_blocks};
@@ -140,6 +145,7 @@ void KangarooTwelveTree::absorb_first_chunk_beside_leaves(const std::uint8_t* da
 
 void KangarooTwelveTree::absorb_whole_chunks(const std::uint8_t* chunks,
                                              std::size_t chunk_count) noexcept {
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   hash_whole_leaves_on_threads(leaf_, chunks, kChunkBytes, chunk_count, chaining_value_bytes_,
                                static_cast<unsigned>(threads_),
                                [this](std::span<const std::uint8_t> chaining_value) {
@@ -149,6 +155,7 @@ void KangarooTwelveTree::absorb_whole_chunks(const std::uint8_t* chunks,
 }
 
 void KangarooTwelveTree::finish_leaf() noexcept {
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   detail::finish_leaf(leaf_, chaining_value_bytes_,
                       [this](std::span<const std::uint8_t> chaining_value) {
                         final_node_.absorb(chaining_value.data(), chaining_value.size());
@@ -157,6 +164,7 @@ void KangarooTwelveTree::finish_leaf() noexcept {
 }
 
 void KangarooTwelveTree::finish_input() noexcept {
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   absorb_tree_input(customization_.data(), customization_.size());
   const EncodedInteger customization_length = EncodedInteger::length(customization_.size());
   absorb_tree_input(customization_length.bytes().data(), customization_length.bytes().size());
@@ -168,6 +176,7 @@ void KangarooTwelveTree::finish_input() noexcept {
 }
 
 void KangarooTwelveTree::squeeze(std::uint8_t* out, std::size_t length) noexcept {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   if (!final_node_.squeezing()) finish_input();
   final_node_.squeeze(out, length);
 }

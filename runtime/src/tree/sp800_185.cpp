@@ -37,6 +37,7 @@ Sp800185Sponge::Sp800185Sponge(std::size_t rate_bytes, std::span<const std::uint
     : initial_(rate_bytes, function_name.empty() && customization.empty() ? kShakeDomainByte
                                                                           : kCshakeDomainByte),
       sponge_(initial_) {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   if (function_name.empty() && customization.empty()) return;
   absorb_encoded(initial_, EncodedInteger::left(rate_bytes));
   absorb_string_encoded(initial_, function_name);
@@ -46,6 +47,7 @@ Sp800185Sponge::Sp800185Sponge(std::size_t rate_bytes, std::span<const std::uint
 }
 
 void Sp800185Sponge::absorb_key(std::span<const std::uint8_t> key) noexcept {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   absorb_encoded(initial_, EncodedInteger::left(initial_.rate_bytes()));
   absorb_string_encoded(initial_, key);
   initial_.absorb_zeros_to_block_boundary();
@@ -53,21 +55,25 @@ void Sp800185Sponge::absorb_key(std::span<const std::uint8_t> key) noexcept {
 }
 
 void Sp800185Sponge::absorb_encoded_string(std::span<const std::uint8_t> data) {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   sponge_.require_absorbing();
   absorb_string_encoded(sponge_, data);
 }
 
 void Sp800185Sponge::absorb_left_encoded(std::uint64_t value) {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   sponge_.require_absorbing();
   absorb_encoded(sponge_, EncodedInteger::left(value));
 }
 
 void Sp800185Sponge::absorb_right_encoded(std::uint64_t value) {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   sponge_.require_absorbing();
   absorb_encoded(sponge_, EncodedInteger::right(value));
 }
 
 void Sp800185Sponge::digest(std::span<std::uint8_t> out) const {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   sponge_.require_absorbing();
   KeccakSponge finished = sponge_;
   absorb_encoded(finished, EncodedInteger::right(std::uint64_t{8} * out.size()));
@@ -75,6 +81,7 @@ void Sp800185Sponge::digest(std::span<std::uint8_t> out) const {
 }
 
 void Sp800185Sponge::squeeze_xof(std::span<std::uint8_t> out) noexcept {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   if (!sponge_.squeezing()) absorb_encoded(sponge_, EncodedInteger::right(0));
   sponge_.squeeze(out.data(), out.size());
 }
@@ -89,11 +96,13 @@ ParallelHashTree::ParallelHashTree(int security_bits, std::size_t block_size,
       leaves_(0),
       leaf_output_bytes_(static_cast<std::size_t>(security_bits) / 4),
       threads_(threads) {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   if (block_size == 0) throw std::invalid_argument("sponge: ParallelHash block size must not be 0");
   sponge_.absorb_left_encoded(block_size_);
 }
 
 ParallelHashTree::~ParallelHashTree() {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   // How long the message was, and which function, is not left behind either (the sponges
   // wipe themselves).
   block_size_ = 0;
@@ -105,6 +114,7 @@ ParallelHashTree::~ParallelHashTree() {
 }
 
 void ParallelHashTree::reset() noexcept {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   sponge_.reset();
   sponge_.absorb_left_encoded(block_size_);
   leaf_.reset();
@@ -113,6 +123,7 @@ void ParallelHashTree::reset() noexcept {
 }
 
 void ParallelHashTree::absorb(const std::uint8_t* data, std::size_t length) {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   sponge_.require_absorbing();
   if (leaf_bytes_ != 0) {
     const std::size_t take = std::min(length, block_size_ - leaf_bytes_);
@@ -132,6 +143,7 @@ void ParallelHashTree::absorb(const std::uint8_t* data, std::size_t length) {
 
 void ParallelHashTree::absorb_whole_blocks(const std::uint8_t* blocks,
                                            std::size_t block_count) noexcept {
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   hash_whole_leaves_on_threads(
       leaf_, blocks, block_size_, block_count, leaf_output_bytes_, static_cast<unsigned>(threads_),
       [this](std::span<const std::uint8_t> output) { sponge_.absorb(output); });
@@ -139,6 +151,7 @@ void ParallelHashTree::absorb_whole_blocks(const std::uint8_t* blocks,
 }
 
 void ParallelHashTree::finish_leaf() noexcept {
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   detail::finish_leaf(leaf_, leaf_output_bytes_,
                       [this](std::span<const std::uint8_t> output) { sponge_.absorb(output); });
   leaf_bytes_ = 0;
@@ -146,17 +159,20 @@ void ParallelHashTree::finish_leaf() noexcept {
 }
 
 void ParallelHashTree::finish_leaves() noexcept {
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   if (leaf_bytes_ != 0) finish_leaf();
   sponge_.absorb_right_encoded(leaves_);
 }
 
 Sp800185Sponge ParallelHashTree::finished() const noexcept {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   ParallelHashTree copy = *this;
   copy.finish_leaves();
   return copy.sponge_;
 }
 
 void ParallelHashTree::squeeze(std::span<std::uint8_t> out) noexcept {
+  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
   if (!sponge_.squeezing()) finish_leaves();
   sponge_.squeeze_xof(out);
 }
