@@ -92,3 +92,22 @@ run_step("configure C-only consumer" "${CMAKE_COMMAND}" -S "${C_CONSUMER_DIR}"
          "-DCMAKE_C_FLAGS=${CXX_FLAGS}")
 run_step("build C-only consumer" "${CMAKE_COMMAND}" --build "${WORK_DIR}/c_only")
 check_consumer_output("C-only find_package" "${WORK_DIR}/c_only/c_consumer${EXECUTABLE_SUFFIX}")
+
+# 4. The OpenSSL provider, where it is built: installed as <libdir>/ossl-modules/sponge.so,
+#    and (given an openssl command; not in sanitizer builds) loadable from there.
+if(PROVIDER_MODULE)
+  set(module "${prefix}/${PROVIDER_MODULE}")
+  if(NOT EXISTS "${module}")
+    message(FATAL_ERROR "the OpenSSL provider was not installed as ${module}")
+  endif()
+  if(OPENSSL_COMMAND)
+    get_filename_component(module_dir "${module}" DIRECTORY)
+    run_step("openssl list the installed provider" "${OPENSSL_COMMAND}" list -digest-algorithms
+             -provider-path "${module_dir}" -provider sponge)
+    string(FIND "${step_output}" "KT128 } @ sponge" position)
+    if(position EQUAL -1)
+      message(FATAL_ERROR "openssl list with the installed provider printed\n${step_output}")
+    endif()
+  endif()
+  message(STATUS "OpenSSL provider installed as ${module}")
+endif()

@@ -24,6 +24,13 @@ are key=value attributes):
                 `-D` option named SPONGE_* is one the project declares, every toolchain
                 file exists, every `ctest -R NAME` matches a test registered in this build.
               A block mixing commands that run with build commands fails: split it.
+              - openssl and python3: run (as the other RUN programs) when the build has
+                the OpenSSL provider and names the openssl command and the system Python
+                (--openssl, --python; not in sanitizer builds, whose module the uninstrumented
+                openssl cannot load); otherwise the block is not run;
+  ini, python A file (an openssl.cnf, a Python script) written to the work folder as
+              `file=NAME` says, with /opt/sponge replaced by the installed build's prefix,
+              for later blocks to use; the attribute is required.
   text        Output: the block must follow a block that ran, and is compared with what
               that block printed (stdout), line by line; `...` in a line matches any text
               there, and a line that is only `...` matches any number of lines.
@@ -56,9 +63,10 @@ import tempfile
 
 RUN_PROGRAMS = {
     "spongesum", "printf", "echo", "cat", "head", "tail", "wc", "ls", "cmp", "seq", "test",
-    "export", "c++", "cc", "pkg-config", "truncate", "rm", "mkdir", "cd", "true", "false",
+    "export", "c++", "cc", "pkg-config", "truncate", "rm", "mkdir", "cd", "true", "false", "grep",
 }
 BUILD_PROGRAMS = {"cmake", "ctest", "qemu-aarch64", "wine64"}
+OPENSSL_PROGRAMS = {"openssl", "python3"}
 SPONGEGEN_RUNNABLE = {"list", "check", "--help"}
 PREFIX = "/opt/sponge"
 SKIPPED = object()  # a run block whose tool this build does not have (its output block too)
@@ -180,10 +188,17 @@ class Checker:
         self.bin = os.path.join(self.scratch, "bin")
         os.makedirs(self.bin)
         for name, compiler in (("c++", args.cxx), ("cc", args.cc)):
-            wrapper = os.path.join(self.bin, name)
-            with open(wrapper, "w", encoding="utf-8") as f:
-                f.write(f'#!/bin/sh\nexec {shlex.quote(compiler)} {args.flags or ""} "$@"\n')
-            os.chmod(wrapper, 0o755)
+            self.wrap(name, f'{shlex.quote(compiler)} {args.flags or ""}')
+        # `openssl` and `python3` are the ones the provider's tests use.
+        if args.openssl and args.python:
+            self.wrap("openssl", shlex.quote(args.openssl))
+            self.wrap("python3", shlex.quote(args.python))
+
+    def wrap(self, name, command):
+        wrapper = os.path.join(self.bin, name)
+        with open(wrapper, "w", encoding="utf-8") as f:
+            f.write(f'#!/bin/sh\nexec {command} "$@"\n')
+        os.chmod(wrapper, 0o755)
 
     # -- the installed build, for /opt/sponge and cmake blocks
     def install_prefix(self):
@@ -305,6 +320,9 @@ class Checker:
                         kinds.add("run")
                 elif program in RUN_PROGRAMS or program.startswith("./"):
                     kinds.add("run")
+                elif program in OPENSSL_PROGRAMS:
+                    kinds.add("run")
+                    kinds.add("openssl")
                 else:
                     raise BlockError(f"the test does not know the program {program!r}: {line}")
         if "run" in kinds and "build" in kinds:
@@ -317,6 +335,9 @@ class Checker:
                                         for program in programs_of(words))) + "\n"
             if PREFIX in text:
                 text = text.replace(PREFIX, self.install_prefix())
+            if "openssl" in kinds and not (self.args.openssl and self.args.python):
+                self.not_run.append("(no OpenSSL provider test here) " + text.strip())
+                return SKIPPED
             for tool in ("spongegen", "spongesum"):
                 if tool in text and not getattr(self.args, tool):
                     self.not_run.append(f"({tool} is not built here) " + text.strip())
@@ -434,6 +455,13 @@ class Checker:
                     if last_output is None:
                         raise BlockError("a text block (output) must follow a block that ran")
                     self.compare(text, last_output)
+                elif language in ("ini", "python"):
+                    if "file" not in attributes:
+                        raise BlockError(f"an {language} block needs file=NAME")
+                    if PREFIX in text:
+                        text = text.replace(PREFIX, self.install_prefix())
+                    with open(os.path.join(work, attributes["file"]), "w") as f:
+                        f.write(text)
                 elif language == "cmake":
                     output = self.cmake_block(text, work)
                 elif language == "bat":
@@ -508,6 +536,8 @@ def main():
     parser.add_argument("--spongesum", default="")
     parser.add_argument("--spongegen", default="")
     parser.add_argument("--go", default="")
+    parser.add_argument("--openssl", default="")
+    parser.add_argument("--python", default="")
     parser.add_argument("--gocode", default="/usr/share/gocode")
     # Builds whose generator is too slow to prove every kernel in a test (sanitizers, Debug):
     # `spongegen check` runs there with --no-prove (the proof has tests of its own).

@@ -238,6 +238,54 @@ ASCON_AEAD_SEEDS = {
 }
 
 
+# sponge_fuzz_openssl_provider ------------------------------------------------------------
+PROVIDER_ALGORITHMS = ["sha3-256", "keccak-256", "shake128", "turboshake128", "kt128",
+                       "cshake256", "parallelhash128", "ascon-hash256", "ascon-cxof128",
+                       "kmac128", "kmac256"]
+P_INIT, P_UPDATE, P_BYTES, P_FINAL, P_COPY, P_SWITCH, P_BAD, P_AEAD = range(8)
+
+
+def provider_settings(algorithm):
+    # lengths byte (customization % 40, N / 40 % 6), then per setting the algorithm takes.
+    name = PROVIDER_ALGORITHMS[algorithm]
+    settings = bytes([40 * 2 + 5])
+    if name in ("kt128", "cshake256", "parallelhash128", "ascon-cxof128", "kmac128", "kmac256"):
+        settings += b"custo"
+    if name == "cshake256":
+        settings += b"NN"
+    if name == "turboshake128":
+        settings += bytes([0x0A])
+    if name == "parallelhash128":
+        settings += bytes([7])  # B = 8
+    if name in ("parallelhash128", "kmac128", "kmac256"):
+        settings += bytes([algorithm % 2])  # XOF for some
+    if name in ("kmac128", "kmac256"):
+        settings += bytes([28]) + bytes(range(32)) + struct.pack("<H", 40)
+    return settings
+
+
+def provider_program(algorithm):
+    rng = random.Random(algorithm)
+    return bytes([algorithm]) + b"".join([
+        bytes([P_INIT]) + provider_settings(algorithm),
+        bytes([P_UPDATE]) + struct.pack("<H", 300) + rng.randbytes(300),
+        bytes([P_COPY]),
+        bytes([P_BYTES, 40]) + rng.randbytes(40),
+        bytes([P_BAD, 3]),
+        bytes([P_FINAL]) + struct.pack("<H", 99),
+        bytes([P_FINAL]) + struct.pack("<H", 5),     # final twice: refused
+        bytes([P_BYTES, 3]) + b"abc",                # update after final: refused
+        bytes([P_SWITCH]),
+        bytes([P_BAD, 1]),
+        bytes([P_UPDATE]) + struct.pack("<H", 17) + rng.randbytes(17),
+        bytes([P_FINAL]) + struct.pack("<H", 200),
+        bytes([P_INIT]) + provider_settings(algorithm),
+        bytes([P_FINAL]) + struct.pack("<H", 31),
+        bytes([P_AEAD]) + rng.randbytes(32) + bytes([20]) + rng.randbytes(20)
+        + struct.pack("<H", 33) + rng.randbytes(33) + bytes([algorithm]) + struct.pack("<H", algorithm),
+    ])
+
+
 def main():
     shutil.rmtree(CORPUS, ignore_errors=True)
     seeds = {}
@@ -263,6 +311,8 @@ def main():
         seeds[("sponge_fuzz_batch", name)] = data
     for name, data in shake_x4_seeds().items():
         seeds[("sponge_fuzz_shake_x4", name)] = data
+    for index, name in enumerate(PROVIDER_ALGORITHMS):
+        seeds[("sponge_fuzz_openssl_provider", name)] = provider_program(index)
     for (target, name), data in sorted(seeds.items()):
         path = CORPUS / target / name
         path.parent.mkdir(parents=True, exist_ok=True)
