@@ -136,24 +136,33 @@ template <std::size_t Bytes>
   clear_caller_saved_registers();
 }
 
-// Clears the caller-saved registers when it goes out of scope, in a shared library
+// Clears the caller-saved registers when it goes out of scope (with `Clear`; else nothing):
+// declared first in a function entered from code that may make a lazily bound call after it
+// returns, so that the function returns with no lane in a caller-saved register.
+template <bool Clear>
+class ClearRegistersOnScopeExit {
+ public:
+  ClearRegistersOnScopeExit() = default;
+  ClearRegistersOnScopeExit(const ClearRegistersOnScopeExit&) = delete;
+  ClearRegistersOnScopeExit& operator=(const ClearRegistersOnScopeExit&) = delete;
+  ~ClearRegistersOnScopeExit() {
+    if constexpr (Clear) clear_caller_saved_registers();
+  }
+};
+
+// The clear at return of the library's exported functions, in a shared library
 // (SPONGE_SHARED_LIBRARY): each exported member function that works on a state declares one
 // first, so none returns with a lane in a caller-saved register. The user's program calls
 // into libsponge.so through its own PLT, which it may bind lazily: the first call to each
 // exported function runs the dynamic linker's resolver, which saves the vector registers on
 // the stack, and the registers then hold what the previous call into the library left (a
 // KMAC constructor's key lanes, before the first update()). Linked statically, those calls
-// are direct and the clear is left out.
-class ClearRegistersOnReturn {
- public:
-  ClearRegistersOnReturn() = default;
-  ClearRegistersOnReturn(const ClearRegistersOnReturn&) = delete;
-  ClearRegistersOnReturn& operator=(const ClearRegistersOnReturn&) = delete;
+// are direct and the clear is left out. (The OpenSSL provider, which libcrypto calls through
+// function pointers, clears at the return of each of its dispatch functions instead.)
 #if defined(SPONGE_SHARED_LIBRARY)
-  ~ClearRegistersOnReturn() {
-    clear_caller_saved_registers();
-  }
+using ClearRegistersOnReturn = ClearRegistersOnScopeExit<true>;
+#else
+using ClearRegistersOnReturn = ClearRegistersOnScopeExit<false>;
 #endif
-};
 
 }  // namespace sponge::detail
