@@ -109,7 +109,7 @@ const OSSL_ITEM kReasonStrings[] = {
 // The clear at return of every dispatch function that touches a key, a message or a state:
 // libcrypto and the program it returns to may then make a call their PLT binds lazily, and the
 // dynamic linker's resolver would save the lanes still in the vector registers on the stack.
-using ClearRegistersOnReturn = sponge::detail::ClearRegistersOnScopeExit<true>;
+using sponge::detail::ClearRegistersOnReturn;
 
 // Runs `body`, turning an exception into an OpenSSL error and a 0 return; returns with the
 // caller-saved registers cleared.

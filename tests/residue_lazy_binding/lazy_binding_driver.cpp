@@ -204,7 +204,7 @@ int run_all() {
     }
     const bool ok = control ? found == kOffsets : found == 0;
     std::printf(
-        "%-62s lanes found at %2zu of %zu offsets%s\n", scenario.name, found, kOffsets,
+        "%-80s lanes found at %2zu of %zu offsets%s\n", scenario.name, found, kOffsets,
         ok ? "" : (control ? "  FAIL: the control must find them at every offset" : "  FAIL"));
     passed = passed && ok;
   }

@@ -98,19 +98,19 @@ AsconHashSponge::~AsconHashSponge() {
 }
 
 void AsconHashSponge::restart(const std::uint64_t (&initial)[5]) noexcept {
-  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   std::copy(std::begin(initial), std::end(initial), words_);
   position_ = 0;
   squeezing_ = 0;
 }
 
 void AsconHashSponge::copy_state(std::uint64_t (&out)[5]) const noexcept {
-  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   std::copy(std::begin(words_), std::end(words_), out);
 }
 
 void AsconHashSponge::require_absorbing() const {
-  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   if (squeezing_ != 0) {
     throw std::logic_error("sponge: Ascon update() called after squeeze(); call reset() first");
   }
@@ -124,7 +124,7 @@ void AsconHashSponge::absorb(const std::uint8_t* data, std::size_t length) {
 }
 
 void AsconHashSponge::finish_absorbing() noexcept {
-  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   pad_block(words_, position_);
   kernel_->permute12(words_);
   position_ = 0;
@@ -188,7 +188,7 @@ void AsconAeadState::wipe() noexcept {
 }
 
 void AsconAeadState::require_phase_at_most(Phase phase, const char* operation) const {
-  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   if (phase_ <= phase) return;
   // Appended, not `"..." + std::string`: GCC 12 -O3 reports a false -Wrestrict on the latter.
   std::string message = "sponge: Ascon-AEAD128 ";
@@ -208,7 +208,7 @@ void AsconAeadState::absorb_associated_data(const std::uint8_t* data, std::size_
 }
 
 void AsconAeadState::begin_text() noexcept {
-  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   if (phase_ == kAssociatedData) {
     pad_block(words_, position_);
     kernel_->permute8(words_);

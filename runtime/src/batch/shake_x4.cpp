@@ -105,21 +105,21 @@ void KeccakSpongeX4::reset() noexcept {
 }
 
 void KeccakSpongeX4::require_absorbing() const {
-  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   if (squeezing_ != 0) {
     throw std::logic_error("sponge: update() called after squeeze(); call reset() first");
   }
 }
 
 std::size_t KeccakSpongeX4::lane_index(std::size_t stream, std::size_t lane) const noexcept {
-  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   const std::size_t n = group_states_;
   return 25 * n * (stream / n) + n * lane + stream % n;
 }
 
 void KeccakSpongeX4::xor_into_stream(std::size_t stream, std::size_t offset,
                                      const std::uint8_t* data, std::size_t length) noexcept {
-  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   for (; length != 0 && offset % 8 != 0; --length, ++offset, ++data)
     states_[lane_index(stream, offset / 8)] ^= std::uint64_t{*data} << (8 * (offset % 8));
   // As in xor_into_state: an unoptimised build keeps `word` (input: secret) on the stack.
@@ -135,7 +135,7 @@ void KeccakSpongeX4::xor_into_stream(std::size_t stream, std::size_t offset,
 
 void KeccakSpongeX4::copy_from_stream(std::size_t stream, std::size_t offset, std::uint8_t* out,
                                       std::size_t length) const noexcept {
-  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   for (; length != 0 && offset % 8 != 0; --length, ++offset)
     *out++ =
         static_cast<std::uint8_t>(states_[lane_index(stream, offset / 8)] >> (8 * (offset % 8)));
@@ -147,7 +147,7 @@ void KeccakSpongeX4::copy_from_stream(std::size_t stream, std::size_t offset, st
 }
 
 void KeccakSpongeX4::permute_all() noexcept {
-  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   const std::size_t n = group_states_;
   const BatchPermuteFn permute = kernel_->permute;
   for (std::size_t group = 0; group < kStreams / n; ++group)
@@ -155,7 +155,7 @@ void KeccakSpongeX4::permute_all() noexcept {
 }
 
 void KeccakSpongeX4::absorb_blocks_all(const std::uint8_t* const* blocks) noexcept {
-  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   const std::size_t n = group_states_;
   const BatchAbsorbFn absorb = kernel_->absorb_for(rate_bytes_, kFullRounds);
   for (std::size_t group = 0; group < kStreams / n; ++group)
@@ -164,7 +164,7 @@ void KeccakSpongeX4::absorb_blocks_all(const std::uint8_t* const* blocks) noexce
 
 void KeccakSpongeX4::absorb_blocks_stream(std::size_t stream, const std::uint8_t* blocks,
                                           std::size_t block_count) noexcept {
-  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   const AbsorbFn absorb = active_keccak_kernel().absorb_for(rate_bytes_, kFullRounds);
   const std::size_t rate = rate_bytes_;
   if (group_states_ == 1) {  // the stream's lanes are a plain state already
@@ -184,7 +184,7 @@ void KeccakSpongeX4::absorb_blocks_stream(std::size_t stream, const std::uint8_t
 
 void KeccakSpongeX4::absorb_stream(std::size_t stream, const std::uint8_t* data,
                                    std::size_t length) noexcept {
-  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   const std::size_t rate = rate_bytes_;
   std::size_t position = position_[stream];
   if (position != 0) {

@@ -52,7 +52,7 @@ void KeccakSponge::reset() noexcept {
 }
 
 void KeccakSponge::require_absorbing() const {
-  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   if (squeezing_) {
     throw std::logic_error("sponge: update() called after squeeze(); call reset() first");
   }
@@ -82,19 +82,19 @@ void KeccakSponge::absorb(const std::uint8_t* data, std::size_t length) {
 }
 
 void KeccakSponge::permute() noexcept {
-  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   active_keccak_kernel().permute_for(rounds_)(lanes_);
 }
 
 void KeccakSponge::absorb_zeros_to_block_boundary() noexcept {
-  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   if (position_ == 0) return;
   permute();
   position_ = 0;
 }
 
 void KeccakSponge::pad_and_permute() noexcept {
-  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   xor_into_state(lanes_, position_, &domain_byte_, 1);
   constexpr std::uint8_t kLastBit = 0x80;
   xor_into_state(lanes_, rate_bytes_ - 1u, &kLastBit, 1);

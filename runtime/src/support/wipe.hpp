@@ -136,33 +136,39 @@ template <std::size_t Bytes>
   clear_caller_saved_registers();
 }
 
-// Clears the caller-saved registers when it goes out of scope (with `Clear`; else nothing):
-// declared first in a function entered from code that may make a lazily bound call after it
-// returns, so that the function returns with no lane in a caller-saved register.
-template <bool Clear>
-class ClearRegistersOnScopeExit {
+// Clears the caller-saved registers when it goes out of scope: each public entry point that
+// works on a state (what the user's code, or the inline code of the headers, calls) declares
+// one first, so none returns to the program with a lane in a caller-saved register. The
+// program's own next call through an unbound PLT entry runs the dynamic linker's resolver,
+// which saves the vector registers on the stack: the first call to each exported function of
+// libsponge.so, or, whatever the link, the first call to any libc function (a printf between
+// a KMAC constructor and its update(), which left the key's lanes there). That holds for a
+// static link too, where the calls into the library are direct but the program's calls into
+// libc are not.
+class ClearRegistersOnReturn {
  public:
-  ClearRegistersOnScopeExit() = default;
-  ClearRegistersOnScopeExit(const ClearRegistersOnScopeExit&) = delete;
-  ClearRegistersOnScopeExit& operator=(const ClearRegistersOnScopeExit&) = delete;
-  ~ClearRegistersOnScopeExit() {
-    if constexpr (Clear) clear_caller_saved_registers();
-  }
+  ClearRegistersOnReturn() = default;
+  ClearRegistersOnReturn(const ClearRegistersOnReturn&) = delete;
+  ClearRegistersOnReturn& operator=(const ClearRegistersOnReturn&) = delete;
+  ~ClearRegistersOnReturn() { clear_caller_saved_registers(); }
 };
 
-// The clear at return of the library's exported functions, in a shared library
-// (SPONGE_SHARED_LIBRARY): each exported member function that works on a state declares one
-// first, so none returns with a lane in a caller-saved register. The user's program calls
-// into libsponge.so through its own PLT, which it may bind lazily: the first call to each
-// exported function runs the dynamic linker's resolver, which saves the vector registers on
-// the stack, and the registers then hold what the previous call into the library left (a
-// KMAC constructor's key lanes, before the first update()). Linked statically, those calls
-// are direct and the clear is left out. (The OpenSSL provider, which libcrypto calls through
-// function pointers, clears at the return of each of its dispatch functions instead.)
+// The same, in a shared library (SPONGE_SHARED_LIBRARY) only, for exported member functions
+// that the headers never call but the library's entry points call many times per message
+// (permute, the block and leaf helpers): the entry point that called them clears as it
+// returns, so linked statically they skip the ~20 instructions; exported, a program could
+// still call one through its PLT.
+class ClearRegistersOnReturnInSharedLibrary {
+ public:
+  ClearRegistersOnReturnInSharedLibrary() = default;
+  ClearRegistersOnReturnInSharedLibrary(const ClearRegistersOnReturnInSharedLibrary&) = delete;
+  ClearRegistersOnReturnInSharedLibrary& operator=(const ClearRegistersOnReturnInSharedLibrary&) =
+      delete;
 #if defined(SPONGE_SHARED_LIBRARY)
-using ClearRegistersOnReturn = ClearRegistersOnScopeExit<true>;
-#else
-using ClearRegistersOnReturn = ClearRegistersOnScopeExit<false>;
+  ~ClearRegistersOnReturnInSharedLibrary() {
+    clear_caller_saved_registers();
+  }
 #endif
+};
 
 }  // namespace sponge::detail

@@ -76,7 +76,7 @@ void KangarooTwelveTree::absorb(const std::uint8_t* data, std::size_t length) {
 }
 
 void KangarooTwelveTree::absorb_tree_input(const std::uint8_t* data, std::size_t length) noexcept {
-  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   if (input_bytes_ == 0 && length >= 2 * kChunkBytes) {
     // The whole leaves after chunk 0 that the multi-state kernel's groups leave over: they
     // go first, with chunk 0's whole blocks for the final node in the group's spare state.
@@ -124,7 +124,7 @@ void KangarooTwelveTree::absorb_tree_input(const std::uint8_t* data, std::size_t
 // values, as it would have.
 void KangarooTwelveTree::absorb_first_chunk_beside_leaves(const std::uint8_t* data,
                                                           std::size_t leaf_count) noexcept {
-  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   const std::size_t rate = final_node_.rate_bytes();
   const std::size_t whole_blocks = kChunkBytes / rate;
   const BatchPassenger chunk0{final_node_.lanes_at_block_boundary(), data, whole_blocks};
@@ -145,7 +145,7 @@ void KangarooTwelveTree::absorb_first_chunk_beside_leaves(const std::uint8_t* da
 
 void KangarooTwelveTree::absorb_whole_chunks(const std::uint8_t* chunks,
                                              std::size_t chunk_count) noexcept {
-  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   hash_whole_leaves_on_threads(leaf_, chunks, kChunkBytes, chunk_count, chaining_value_bytes_,
                                static_cast<unsigned>(threads_),
                                [this](std::span<const std::uint8_t> chaining_value) {
@@ -155,7 +155,7 @@ void KangarooTwelveTree::absorb_whole_chunks(const std::uint8_t* chunks,
 }
 
 void KangarooTwelveTree::finish_leaf() noexcept {
-  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   detail::finish_leaf(leaf_, chaining_value_bytes_,
                       [this](std::span<const std::uint8_t> chaining_value) {
                         final_node_.absorb(chaining_value.data(), chaining_value.size());
@@ -164,7 +164,7 @@ void KangarooTwelveTree::finish_leaf() noexcept {
 }
 
 void KangarooTwelveTree::finish_input() noexcept {
-  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   absorb_tree_input(customization_.data(), customization_.size());
   const EncodedInteger customization_length = EncodedInteger::length(customization_.size());
   absorb_tree_input(customization_length.bytes().data(), customization_length.bytes().size());

@@ -143,7 +143,7 @@ void ParallelHashTree::absorb(const std::uint8_t* data, std::size_t length) {
 
 void ParallelHashTree::absorb_whole_blocks(const std::uint8_t* blocks,
                                            std::size_t block_count) noexcept {
-  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   hash_whole_leaves_on_threads(
       leaf_, blocks, block_size_, block_count, leaf_output_bytes_, static_cast<unsigned>(threads_),
       [this](std::span<const std::uint8_t> output) { sponge_.absorb(output); });
@@ -151,7 +151,7 @@ void ParallelHashTree::absorb_whole_blocks(const std::uint8_t* blocks,
 }
 
 void ParallelHashTree::finish_leaf() noexcept {
-  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   detail::finish_leaf(leaf_, leaf_output_bytes_,
                       [this](std::span<const std::uint8_t> output) { sponge_.absorb(output); });
   leaf_bytes_ = 0;
@@ -159,7 +159,7 @@ void ParallelHashTree::finish_leaf() noexcept {
 }
 
 void ParallelHashTree::finish_leaves() noexcept {
-  [[maybe_unused]] const detail::ClearRegistersOnReturn clear_registers_on_return{};
+  [[maybe_unused]] const detail::ClearRegistersOnReturnInSharedLibrary clear_registers_on_return{};
   if (leaf_bytes_ != 0) finish_leaf();
   sponge_.absorb_right_encoded(leaves_);
 }
