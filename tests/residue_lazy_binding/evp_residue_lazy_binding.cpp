@@ -96,6 +96,49 @@ void evp_kmac(const char* name, std::size_t key_bytes, std::size_t out_bytes, in
   OSSL_LIB_CTX_free(library);
 }
 
+namespace lazy_binding = sponge_test::lazy_binding;
+
+// The AEAD scenarios' ciphertext and tag, and the decrypted plaintext.
+unsigned char ciphertext[lazy_binding::kSecretCapacity];
+unsigned char opened[lazy_binding::kSecretCapacity];
+unsigned char tag[16];
+
+// Ascon-AEAD128 through EVP_CIPHER of secret = key (16 bytes) || text: encrypts the text into
+// `ciphertext` and `tag`, or decrypts `ciphertext` into `opened` against `tag`; returns
+// EVP_CipherFinal_ex's verdict.
+bool evp_ascon(OSSL_LIB_CTX* library, bool encrypting, std::size_t bytes) {
+  EVP_CIPHER* cipher = EVP_CIPHER_fetch(library, "ASCON-AEAD128", kSponge);
+  require(cipher != nullptr);
+  EVP_CIPHER_CTX* context = EVP_CIPHER_CTX_new();
+  require(context != nullptr);
+  require(EVP_CipherInit_ex2(context, cipher, secret, lazy_binding::kAsconNonce, encrypting ? 1 : 0,
+                             nullptr) == 1);
+  int length = 0;
+  require(EVP_CipherUpdate(context, nullptr, &length, lazy_binding::kAsconAssociatedData,
+                           sizeof lazy_binding::kAsconAssociatedData) == 1);
+  const int text_bytes = static_cast<int>(bytes - 16);
+  require(EVP_CipherUpdate(context, encrypting ? ciphertext : opened, &length,
+                           encrypting ? secret + 16 : ciphertext, text_bytes) == 1);
+  if (!encrypting) require(EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, 16, tag) == 1);
+  const bool authentic = EVP_CipherFinal_ex(context, output, &length) == 1;
+  if (encrypting) {
+    require(authentic);
+    require(EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_GET_TAG, 16, tag) == 1);
+  }
+  EVP_CIPHER_CTX_free(context);
+  EVP_CIPHER_free(cipher);
+  return authentic;
+}
+
+// Encrypts the secret's text, then decrypts it, the tag right or altered.
+void evp_ascon_round_trip(std::size_t bytes, bool forge) {
+  OSSL_LIB_CTX* library = context_with_provider();
+  evp_ascon(library, true, bytes);
+  tag[5] ^= forge ? 0x20 : 0x00;
+  require(evp_ascon(library, false, bytes) == !forge);
+  OSSL_LIB_CTX_free(library);
+}
+
 Bytes bytes_of(std::span<const std::uint8_t> bytes) {
   return Bytes(bytes.begin(), bytes.end());
 }
@@ -127,6 +170,22 @@ const Scenario kScenarios[] = {
        return kmac(128, true, bytes_of(kPublicMessage),
                    Bytes(std::begin(kCustomization), std::end(kCustomization)), 48);
      }},
+    {"EVP ASCON-HASH256 of 30 B", 30,
+     [](std::size_t bytes) { evp_digest("ASCON-HASH256", bytes, 32, false); }, nullptr,
+     lazy_binding::ascon_hash256_lanes},
+    {"EVP_CIPHER Ascon-AEAD128 encrypt, 16-byte key and 40 B", 16 + 40,
+     [](std::size_t bytes) {
+       OSSL_LIB_CTX* library = context_with_provider();
+       evp_ascon(library, true, bytes);
+       OSSL_LIB_CTX_free(library);
+     },
+     nullptr, lazy_binding::ascon_aead128_lanes},
+    {"EVP_CIPHER Ascon-AEAD128 encrypt, then decrypt, right tag", 16 + 40,
+     [](std::size_t bytes) { evp_ascon_round_trip(bytes, false); }, nullptr,
+     lazy_binding::ascon_aead128_lanes},
+    {"EVP_CIPHER Ascon-AEAD128 encrypt, then decrypt, wrong tag", 16 + 40,
+     [](std::size_t bytes) { evp_ascon_round_trip(bytes, true); }, nullptr,
+     lazy_binding::ascon_aead128_lanes},
 };
 
 }  // namespace

@@ -31,6 +31,7 @@
 #include <string>
 
 #include "sponge/sponge.h"
+#include "support/ascon_residue_model.hpp"
 
 extern char** environ;
 
@@ -41,6 +42,21 @@ std::uint8_t output[64];
 
 Model sha3_256_model() {
   return residue::plain_sponge({136, 0x06, 32});
+}
+
+std::vector<TrajectoryLane> ascon_hash256_lanes(const Bytes& secret) {
+  using residue::ascon_hash_walk;
+  return residue::ascon_secret_lanes(
+      ascon_hash_walk(sponge::detail::kAsconHash256Initial, secret, 32),
+      ascon_hash_walk(sponge::detail::kAsconHash256Initial, residue::flipped(secret), 32));
+}
+
+std::vector<TrajectoryLane> ascon_aead128_lanes(const Bytes& secret) {
+  const Bytes nonce(std::begin(kAsconNonce), std::end(kAsconNonce));
+  const Bytes associated_data(std::begin(kAsconAssociatedData), std::end(kAsconAssociatedData));
+  return residue::ascon_secret_lanes(
+      residue::ascon_aead_walk(secret, nonce, associated_data),
+      residue::ascon_aead_walk(residue::flipped(secret), nonce, associated_data));
 }
 
 namespace {

@@ -37,6 +37,15 @@ struct Scenario {
 
 Model sha3_256_model();
 
+// The Ascon scenarios' public inputs and models: Ascon-Hash256 of the secret, and
+// Ascon-AEAD128 of secret = key (16 bytes) || plaintext under kAsconNonce and
+// kAsconAssociatedData.
+inline constexpr std::uint8_t kAsconNonce[16] = {'r', 'e', 's', 'i', 'd', 'u', 'e', ' ',
+                                                 'n', 'o', 'n', 'c', 'e', ' ', '1', '6'};
+inline constexpr std::uint8_t kAsconAssociatedData[] = {'h', 'e', 'a', 'd', 'e', 'r'};
+std::vector<TrajectoryLane> ascon_hash256_lanes(const Bytes& secret);
+std::vector<TrajectoryLane> ascon_aead128_lanes(const Bytes& secret);
+
 // No arguments: every scenario (the driver's control first) at every offset, in children;
 // exit 0 when the control found its lane at every offset and no scenario found any.
 // "<scenario> <offset 0-15>" and "<scenario> random <runs>": see residue_lazy_binding.cpp.

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -37,6 +38,20 @@ using sponge_test::lazy_binding::output;
 using sponge_test::lazy_binding::Scenario;
 using sponge_test::lazy_binding::secret;
 using sponge_test::lazy_binding::sha3_256_model;
+namespace lazy_binding = sponge_test::lazy_binding;
+
+// The AEAD scenarios' ciphertext, tag and decrypted plaintext (key || plaintext is the secret).
+std::uint8_t ciphertext[lazy_binding::kSecretCapacity];
+std::uint8_t opened[lazy_binding::kSecretCapacity];
+std::array<std::uint8_t, 16> tag;
+
+// Ascon-AEAD128 of the secret (key || plaintext) with the one-shot function.
+void ascon_encrypt(std::size_t bytes) {
+  sponge::ascon_aead128_encrypt(
+      sponge::AsconAead128Key(secret, 16), sponge::AsconAead128Nonce(lazy_binding::kAsconNonce, 16),
+      lazy_binding::kAsconAssociatedData, std::span<const std::uint8_t>(secret + 16, bytes - 16),
+      std::span<std::uint8_t>(ciphertext, bytes - 16), tag);
+}
 
 constexpr std::uint8_t kCustomization[] = {'r', 'e', 's', 'i', 'd', 'u', 'e'};
 constexpr std::uint8_t kPublicMessage[] = {'p', 'u', 'b', 'l', 'i', 'c'};
@@ -210,6 +225,29 @@ const Scenario kScenarios[] = {
          output[32 + i] = tag[i];
      },
      nullptr, secret_words},
+    {"AsconHash256 of 30 B, digested and destroyed", 30,
+     [](std::size_t bytes) {
+       sponge::AsconHash256 hash;
+       hash.update(secret_span(bytes));
+       const auto digest = hash.digest();
+       for (std::size_t i = 0; i < digest.size(); ++i)
+         output[i] = digest[i];
+     },
+     nullptr, lazy_binding::ascon_hash256_lanes},
+    {"one-shot ascon_aead128_encrypt, 16-byte key and 40 B", 16 + 40, ascon_encrypt, nullptr,
+     lazy_binding::ascon_aead128_lanes},
+    {"AsconAead128Decryptor of what was encrypted, right tag", 16 + 40,
+     [](std::size_t bytes) {
+       ascon_encrypt(bytes);
+       sponge::AsconAead128Decryptor decryptor(
+           sponge::AsconAead128Key(secret, 16),
+           sponge::AsconAead128Nonce(lazy_binding::kAsconNonce, 16),
+           std::span<std::uint8_t>(opened, bytes - 16));
+       decryptor.update_associated_data(lazy_binding::kAsconAssociatedData);
+       decryptor.update(std::span<const std::uint8_t>(ciphertext, bytes - 16));
+       output[0] = decryptor.finish(tag) ? 1 : 0;
+     },
+     nullptr, lazy_binding::ascon_aead128_lanes},
 };
 }  // namespace
 
