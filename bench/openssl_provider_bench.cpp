@@ -65,7 +65,7 @@ struct Digest {
   EVP_MD_CTX* context = EVP_MD_CTX_new();
   bool xof;
   Digest(const char* name, const char* properties, bool is_xof)
-      : md(EVP_MD_fetch(sponge_evp::library(), name, properties)), xof(is_xof) {
+      : md(EVP_MD_fetch(sponge_evp::library_for(properties), name, properties)), xof(is_xof) {
     if (md == nullptr) {
       std::fprintf(stderr, "cannot fetch %s at %s\n", name, properties);
       std::exit(1);
@@ -94,7 +94,8 @@ struct Mac {
   EVP_MAC_CTX* context;
   Bytes key = Bytes(32, 0x4B);
   Mac(const char* name, const char* properties)
-      : mac(EVP_MAC_fetch(sponge_evp::library(), name, properties)), context(EVP_MAC_CTX_new(mac)) {
+      : mac(EVP_MAC_fetch(sponge_evp::library_for(properties), name, properties)),
+        context(EVP_MAC_CTX_new(mac)) {
     if (context == nullptr) {
       std::fprintf(stderr, "cannot fetch %s at %s\n", name, properties);
       std::exit(1);

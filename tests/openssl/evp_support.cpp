@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 
 #include "sponge_provider.h"
@@ -66,6 +67,22 @@ OSSL_LIB_CTX* library() {
   return context;
 }
 
+OSSL_LIB_CTX* default_only_library() {
+  static OSSL_LIB_CTX* const context = [] {
+    OSSL_LIB_CTX* created = OSSL_LIB_CTX_new();
+    if (created == nullptr || OSSL_PROVIDER_load(created, "default") == nullptr) {
+      ERR_print_errors_fp(stderr);
+      std::abort();
+    }
+    return created;
+  }();
+  return context;
+}
+
+OSSL_LIB_CTX* library_for(const char* properties) {
+  return std::strcmp(properties, kDefault) == 0 ? default_only_library() : library();
+}
+
 std::string take_error_reason() {
   const unsigned long code = ERR_peek_last_error();
   std::string reason;
@@ -113,7 +130,7 @@ const OSSL_PARAM* Params::get() {
 
 Bytes digest(const char* name, const char* properties, std::span<const std::uint8_t> message,
              std::size_t out_bytes, bool xof, const OSSL_PARAM* params, Feed feed) {
-  const std::unique_ptr<EVP_MD, MdFree> md(EVP_MD_fetch(library(), name, properties));
+  const std::unique_ptr<EVP_MD, MdFree> md(EVP_MD_fetch(library_for(properties), name, properties));
   const std::unique_ptr<EVP_MD_CTX, MdCtxFree> context(EVP_MD_CTX_new());
   if (md == nullptr || context == nullptr) return {};
   if (!EVP_DigestInit_ex2(context.get(), md.get(), params)) return {};
@@ -135,7 +152,8 @@ Bytes digest(const char* name, const char* properties, std::span<const std::uint
 
 Bytes mac(const char* name, const char* properties, std::span<const std::uint8_t> key,
           std::span<const std::uint8_t> message, const OSSL_PARAM* params, Feed feed) {
-  const std::unique_ptr<EVP_MAC, MacFree> mac(EVP_MAC_fetch(library(), name, properties));
+  const std::unique_ptr<EVP_MAC, MacFree> mac(
+      EVP_MAC_fetch(library_for(properties), name, properties));
   if (mac == nullptr) return {};
   const std::unique_ptr<EVP_MAC_CTX, MacCtxFree> context(EVP_MAC_CTX_new(mac.get()));
   if (context == nullptr) return {};

@@ -26,6 +26,12 @@ inline constexpr const char* kDefault = "provider=default";
 // The process's library context with both providers; aborts with OpenSSL's errors printed
 // when the module cannot be loaded (a test must fail, never skip).
 OSSL_LIB_CTX* library();
+// A library context with OpenSSL's default provider alone: the reference side of every
+// comparison. (In library(), the default provider's KMAC would fetch its inner KECCAK-KMAC
+// digest with no property query, and could get the sponge provider's.)
+OSSL_LIB_CTX* default_only_library();
+// default_only_library() for kDefault, library() otherwise: what the helpers below fetch from.
+OSSL_LIB_CTX* library_for(const char* properties);
 
 // The last OpenSSL error's reason string ("" when there is none); clears the queue.
 std::string take_error_reason();

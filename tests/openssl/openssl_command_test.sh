@@ -11,7 +11,9 @@ set -euo pipefail
 openssl=$1 module_dir=$2 work=$3
 load=(-provider-path "$module_dir" -provider sponge -provider default)
 sponge=(-propquery provider=sponge)
-default=(-propquery provider=default)
+# The reference side loads OpenSSL's default provider alone: with both loaded, the default
+# KMAC's inner KECCAK-KMAC digest (fetched with no property query) could be the module's.
+default_only=(-provider default)
 rm -rf "$work"
 mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
@@ -51,7 +53,7 @@ compare_dgst() {
   shift
   local ours theirs
   ours=$("$openssl" dgst "$@" "${load[@]}" "${sponge[@]}" "${files[@]}")
-  theirs=$("$openssl" dgst "$@" "${load[@]}" "${default[@]}" "${files[@]}")
+  theirs=$("$openssl" dgst "$@" "${default_only[@]}" "${files[@]}")
   local lines
   lines=$(wc -l <<<"$ours")
   if [ "$lines" -ne "${#files[@]}" ]; then
@@ -80,8 +82,8 @@ for length in 0 1 135 136 137 167 168 169 335 336 337 503 504; do
       ours=$("$openssl" mac -macopt "hexkey:$key" $options -in "$work/m$length" "${load[@]}" \
         "${sponge[@]}" "$mac")
       # shellcheck disable=SC2086
-      theirs=$("$openssl" mac -macopt "hexkey:$key" $options -in "$work/m$length" "${load[@]}" \
-        "${default[@]}" "$mac")
+      theirs=$("$openssl" mac -macopt "hexkey:$key" $options -in "$work/m$length" \
+        "${default_only[@]}" "$mac")
       [ "$ours" = "$theirs" ] || fail "mac $mac $options of $length bytes: $ours != $theirs"
       mac_runs=$((mac_runs + 1))
     done
@@ -89,7 +91,7 @@ for length in 0 1 135 136 137 167 168 169 335 336 337 503 504; do
 done
 for mac in KMAC128 KMAC256; do
   ours=$("$openssl" mac -macopt "hexkey:$key" -in "$work/mib" "${load[@]}" "${sponge[@]}" "$mac")
-  theirs=$("$openssl" mac -macopt "hexkey:$key" -in "$work/mib" "${load[@]}" "${default[@]}" "$mac")
+  theirs=$("$openssl" mac -macopt "hexkey:$key" -in "$work/mib" "${default_only[@]}" "$mac")
   [ "$ours" = "$theirs" ] || fail "mac $mac of 1 MiB differs"
   mac_runs=$((mac_runs + 1))
 done

@@ -4,7 +4,8 @@
 // runtime's replacement rule: the module links libstdc++ dynamically), and searches each block
 // the provider frees for any 8-byte window of the secrets, before the block returns to the
 // allocator. A context re-initialised with a second key is checked for the first one too.
-// Not built with sanitizers, whose allocators this replacement would bypass.
+// The same replacement counts the provider's allocations: none per update, for every kind of
+// context. Not built with sanitizers, whose allocators this replacement would bypass.
 #include <doctest/doctest.h>
 
 #include <malloc.h>
@@ -26,6 +27,7 @@ std::atomic<bool> watching{false};
 Bytes watched[2];
 std::size_t blocks_scanned = 0;
 std::size_t traces_found = 0;
+std::atomic<std::size_t> allocations{0};
 
 bool contains_window(const unsigned char* block, std::size_t size, const Bytes& secret) {
   constexpr std::size_t kWindow = 8;
@@ -74,6 +76,7 @@ void operator delete(void* pointer, std::size_t) noexcept {
   std::free(pointer);
 }
 void* operator new(std::size_t size) {
+  allocations.fetch_add(1, std::memory_order_relaxed);
   void* pointer = std::malloc(size == 0 ? 1 : size);
   if (pointer == nullptr) throw std::bad_alloc();
   return pointer;
@@ -140,4 +143,47 @@ TEST_CASE("residue: the scan finds a key that is left behind (the test can fail)
   });
   CHECK(scanned >= 1);
   CHECK(traces_found >= 1);
+}
+
+TEST_CASE("no heap allocation per update, in every kind of provider context") {
+  const Bytes chunk = pattern(10, 1000), key = pattern(11, 32), nonce = pattern(12, 16);
+  Bytes out(chunk.size());
+  for (const char* name : {"SHA3-256", "SHAKE128", "KECCAK-256", "KT128", "TurboSHAKE256",
+                           "CSHAKE-128", "PARALLELHASH-256", "ASCON-HASH256", "ASCON-CXOF128"}) {
+    INFO(name);
+    EVP_MD* md = EVP_MD_fetch(sponge_evp::library(), name, kSponge);
+    REQUIRE(md != nullptr);
+    EVP_MD_CTX* context = EVP_MD_CTX_new();
+    sponge_evp::Params params;
+    if (std::strcmp(name, "KT128") == 0 || std::strcmp(name, "CSHAKE-128") == 0)
+      params.octets(SPONGE_DIGEST_PARAM_CUSTOMIZATION, key);
+    REQUIRE(EVP_DigestInit_ex2(context, md, params.get()));
+    const std::size_t before = allocations.load();
+    for (int i = 0; i < 100; ++i)
+      REQUIRE(EVP_DigestUpdate(context, chunk.data(), chunk.size()));
+    CHECK(allocations.load() == before);
+    EVP_MD_CTX_free(context);
+    EVP_MD_free(md);
+  }
+  EVP_MAC* mac = EVP_MAC_fetch(sponge_evp::library(), "KMAC256", kSponge);
+  EVP_MAC_CTX* mac_context = EVP_MAC_CTX_new(mac);
+  REQUIRE(EVP_MAC_init(mac_context, key.data(), key.size(), nullptr));
+  std::size_t before = allocations.load();
+  for (int i = 0; i < 100; ++i)
+    REQUIRE(EVP_MAC_update(mac_context, chunk.data(), chunk.size()));
+  CHECK(allocations.load() == before);
+  EVP_MAC_CTX_free(mac_context);
+  EVP_MAC_free(mac);
+  EVP_CIPHER* cipher = EVP_CIPHER_fetch(sponge_evp::library(), "ASCON-AEAD128", kSponge);
+  EVP_CIPHER_CTX* cipher_context = EVP_CIPHER_CTX_new();
+  REQUIRE(EVP_EncryptInit_ex2(cipher_context, cipher, key.data(), nonce.data(), nullptr));
+  int length = 0;
+  before = allocations.load();
+  REQUIRE(EVP_EncryptUpdate(cipher_context, nullptr, &length, chunk.data(), 100));
+  for (int i = 0; i < 100; ++i)
+    REQUIRE(EVP_EncryptUpdate(cipher_context, out.data(), &length, chunk.data(),
+                              static_cast<int>(chunk.size())));
+  CHECK(allocations.load() == before);
+  EVP_CIPHER_CTX_free(cipher_context);
+  EVP_CIPHER_free(cipher);
 }
