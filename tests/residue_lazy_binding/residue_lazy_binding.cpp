@@ -19,49 +19,39 @@
 //                                                secret lane is found
 //   residue_lazy_binding <scenario> random <n>   n processes at the randomised alignment
 //                                                alone (the report's run counts)
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <string>
+#include <span>
 #include <vector>
 
+#include "lazy_binding_driver.hpp"
 #include "sponge/sponge.h"
 #include "sponge/sponge.hpp"
-#include "support/residue_model.hpp"
-
-extern char** environ;
 
 namespace {
 
 using namespace sponge_test::residue;
+using sponge_test::lazy_binding::output;
+using sponge_test::lazy_binding::Scenario;
+using sponge_test::lazy_binding::secret;
+using sponge_test::lazy_binding::sha3_256_model;
+namespace lazy_binding = sponge_test::lazy_binding;
 
-constexpr std::size_t kScanBytes = 32 * 1024;
-constexpr std::size_t kOffsets = 16;  // 16-byte steps: every alignment modulo 256
-constexpr std::size_t kSecretCapacity = 9000;
+// The AEAD scenarios' ciphertext, tag and decrypted plaintext (key || plaintext is the secret).
+std::uint8_t ciphertext[lazy_binding::kSecretCapacity];
+std::uint8_t opened[lazy_binding::kSecretCapacity];
+std::array<std::uint8_t, 16> tag;
 
-// Written before the scenario with plain stores, read by the model after it.
-std::uint8_t secret[kSecretCapacity];
-std::uint8_t output[64];
-std::uint8_t dead_stack[kScanBytes];
-
-// Constant-initialised (no code runs for it before main), and the models are built only
-// after the scenario: building them copies bytes through memcpy's PLT entry.
-struct Scenario {
-  const char* name;
-  std::size_t secret_bytes;
-  void (*run)(std::size_t secret_bytes);
-  Model (*model)();
-  bool control = false;  // must find lanes: proves the resolver's save area is scanned
-  // Search for the secret's own 64-bit words (a key), for algorithms the model does not run.
-  bool secret_words = false;
-};
+// Ascon-AEAD128 of the secret (key || plaintext) with the one-shot function.
+void ascon_encrypt(std::size_t bytes) {
+  sponge::ascon_aead128_encrypt(
+      sponge::AsconAead128Key(secret, 16), sponge::AsconAead128Nonce(lazy_binding::kAsconNonce, 16),
+      lazy_binding::kAsconAssociatedData, std::span<const std::uint8_t>(secret + 16, bytes - 16),
+      std::span<std::uint8_t>(ciphertext, bytes - 16), tag);
+}
 
 constexpr std::uint8_t kCustomization[] = {'r', 'e', 's', 'i', 'd', 'u', 'e'};
 constexpr std::uint8_t kPublicMessage[] = {'p', 'u', 'b', 'l', 'i', 'c'};
@@ -88,26 +78,6 @@ std::vector<TrajectoryLane> secret_words(const Bytes& secret) {
   return words;
 }
 
-Model sha3_256_model() {
-  return plain_sponge({136, 0x06, 32});
-}
-
-// A lane of the 30-byte secret's SHA3-256 trajectory in xmm1 (arm64: d1), then a call
-// through an unbound PLT entry (getppid: neither the library nor this program calls it
-// before).
-void control_lane_in_a_vector_register_at_a_lazy_call(std::size_t bytes) {
-  const std::vector<TrajectoryLane> lanes =
-      secret_lanes(sha3_256_model(), Bytes(secret, secret + bytes));
-  const std::uint64_t lane = lanes[lanes.size() / 2].value;
-#if defined(__x86_64__)
-  __asm__ volatile("movq %0, %%xmm1" : : "r"(lane) : "xmm1");
-#else
-  __asm__ volatile("fmov d1, %0" : : "r"(lane) : "v1");
-#endif
-  const pid_t parent = getppid();
-  __asm__ volatile("" : : "r"(parent));
-}
-
 // The program's own first call through an unbound PLT entry (getppid: nothing calls it before),
 // made between two calls into the library, as a `printf` between `update()`s would be: the
 // resolver saves whatever the library's last call left in the vector registers.
@@ -125,8 +95,6 @@ Model shake256_model() {
 }
 
 const Scenario kScenarios[] = {
-    {"control: a lane in a vector register at a lazily bound call", 30,
-     control_lane_in_a_vector_register_at_a_lazy_call, sha3_256_model, true},
     {"Sha3_256 hasher of 30 B, digested and destroyed", 30,
      [](std::size_t bytes) {
        sponge::Sha3_256 hasher;
@@ -256,160 +224,33 @@ const Scenario kScenarios[] = {
        for (std::size_t i = 0; i < tag.size(); ++i)
          output[32 + i] = tag[i];
      },
-     nullptr, false, true},
+     nullptr, secret_words},
+    {"AsconHash256 of 30 B, digested and destroyed", 30,
+     [](std::size_t bytes) {
+       sponge::AsconHash256 hash;
+       hash.update(secret_span(bytes));
+       const auto digest = hash.digest();
+       for (std::size_t i = 0; i < digest.size(); ++i)
+         output[i] = digest[i];
+     },
+     nullptr, lazy_binding::ascon_hash256_lanes},
+    {"one-shot ascon_aead128_encrypt, 16-byte key and 40 B", 16 + 40, ascon_encrypt, nullptr,
+     lazy_binding::ascon_aead128_lanes},
+    {"AsconAead128Decryptor of what was encrypted, right tag", 16 + 40,
+     [](std::size_t bytes) {
+       ascon_encrypt(bytes);
+       sponge::AsconAead128Decryptor decryptor(
+           sponge::AsconAead128Key(secret, 16),
+           sponge::AsconAead128Nonce(lazy_binding::kAsconNonce, 16),
+           std::span<std::uint8_t>(opened, bytes - 16));
+       decryptor.update_associated_data(lazy_binding::kAsconAssociatedData);
+       decryptor.update(std::span<const std::uint8_t>(ciphertext, bytes - 16));
+       output[0] = decryptor.finish(tag) ? 1 : 0;
+     },
+     nullptr, lazy_binding::ascon_aead128_lanes},
 };
-constexpr std::size_t kScenarioCount = std::size(kScenarios);
-
-// Paints the stack below the caller with plain stores (memset would bind memset's PLT entry
-// before the scenario), so what the scan finds was written by the scenario.
-[[gnu::noinline]] void paint_stack() {
-  volatile std::uint8_t area[kScanBytes + 4096];
-  for (std::size_t i = 0; i < sizeof area; ++i)
-    area[i] = 0xA5;
-}
-
-// Copies the kScanBytes below this function's stack pointer with plain loads.
-[[gnu::noinline]] void copy_dead_stack() {
-  std::uintptr_t sp;
-#if defined(__x86_64__)
-  __asm__ volatile("mov %%rsp, %0" : "=r"(sp));
-#else
-  __asm__ volatile("mov %0, sp" : "=r"(sp));
-#endif
-  const volatile std::uint8_t* below = reinterpret_cast<const volatile std::uint8_t*>(sp);
-  for (std::size_t i = 0; i < kScanBytes; ++i)
-    dead_stack[i] =
-        below[-static_cast<std::ptrdiff_t>(kScanBytes) + static_cast<std::ptrdiff_t>(i)];
-}
-
-[[gnu::noinline]] void run_scenario(const Scenario& scenario) {
-  paint_stack();
-  scenario.run(scenario.secret_bytes);
-  copy_dead_stack();
-}
-
-// The scenario `offset_steps` * 16 bytes further down the stack.
-[[gnu::noinline]] void run_at_offset(const Scenario& scenario, std::size_t offset_steps) {
-  volatile std::uint8_t* padding =
-      static_cast<volatile std::uint8_t*>(__builtin_alloca(16 * offset_steps + 16));
-  padding[0] = 0;
-  run_scenario(scenario);
-  __asm__ volatile("" : : "r"(padding) : "memory");
-}
-
-// Parses a small decimal number without calling into libc (strtoul would be bound lazily
-// before the scenario like any other libc function).
-bool parse_number(const char* text, std::size_t& value) {
-  value = 0;
-  if (*text == '\0') return false;
-  for (; *text != '\0'; ++text) {
-    if (*text < '0' || *text > '9') return false;
-    value = value * 10 + static_cast<std::size_t>(*text - '0');
-  }
-  return true;
-}
-
-// One process: the scenario, then the search. Exit 0: nothing found; 1: lanes found.
-int run_child(std::size_t index, std::size_t offset_steps, bool at_offset) {
-  const Scenario& scenario = kScenarios[index];
-  std::uint64_t x = 0x5EC2E7 + index;
-  for (std::size_t i = 0; i < scenario.secret_bytes; ++i) {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    secret[i] = static_cast<std::uint8_t>(x >> 24);
-  }
-  if (at_offset) {
-    run_at_offset(scenario, offset_steps);
-  } else {
-    run_scenario(scenario);
-  }
-  const std::vector<TrajectoryLane> lanes =
-      scenario.secret_words
-          ? secret_words(Bytes(secret, secret + scenario.secret_bytes))
-          : secret_lanes(scenario.model(), Bytes(secret, secret + scenario.secret_bytes));
-  const std::vector<Finding> findings = find_lanes(dead_stack, lanes);
-  if (!findings.empty()) {
-    std::printf("%s, offset %zu: %zu secret lanes on the stack\n%s", scenario.name,
-                16 * offset_steps, findings.size(), describe(findings).c_str());
-  }
-  return findings.empty() ? 0 : 1;
-}
-
-// Runs this program as a child on `arguments`, without LD_BIND_NOW (binding stays lazy).
-// Returns its exit status, or -1 when it did not exit normally.
-int spawn_child(std::vector<std::string> arguments) {
-  std::vector<char*> argv;
-  static char self[] = "/proc/self/exe";
-  argv.push_back(self);
-  for (std::string& argument : arguments)
-    argv.push_back(argument.data());
-  argv.push_back(nullptr);
-  std::vector<char*> environment;
-  for (char** variable = environ; *variable != nullptr; ++variable) {
-    if (std::strncmp(*variable, "LD_BIND_NOW=", 12) != 0) environment.push_back(*variable);
-  }
-  environment.push_back(nullptr);
-  std::fflush(stdout);
-  pid_t child;
-  if (posix_spawn(&child, "/proc/self/exe", nullptr, nullptr, argv.data(), environment.data()) !=
-      0) {
-    std::perror("posix_spawn");
-    return -1;
-  }
-  int status = 0;
-  if (waitpid(child, &status, 0) != child) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-int run_all() {
-  std::printf(
-      "kernel %s; each scenario in a fresh process at %zu stack offsets, 16 bytes "
-      "apart\n",
-      sponge_active_kernel(), kOffsets);
-  bool passed = true;
-  for (std::size_t index = 0; index < kScenarioCount; ++index) {
-    const Scenario& scenario = kScenarios[index];
-    std::size_t found = 0;
-    for (std::size_t offset = 0; offset < kOffsets; ++offset) {
-      const int status = spawn_child({std::to_string(index), std::to_string(offset)});
-      if (status < 0 || status > 1) {
-        std::printf("%s, offset %zu: the child failed (status %d)\n", scenario.name, 16 * offset,
-                    status);
-        passed = false;
-      }
-      if (status == 1) ++found;
-    }
-    const bool ok = scenario.control ? found == kOffsets : found == 0;
-    std::printf(
-        "%-80s lanes found at %2zu of %zu offsets%s\n", scenario.name, found, kOffsets,
-        ok ? ""
-           : (scenario.control ? "  FAIL: the control must find them at every offset" : "  FAIL"));
-    passed = passed && ok;
-  }
-  return passed ? 0 : 1;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc == 1) return run_all();
-  std::size_t index = 0, number = 0;
-  if (argc >= 3 && parse_number(argv[1], index) && index < kScenarioCount) {
-    if (argc == 3 && parse_number(argv[2], number) && number < kOffsets) {
-      return run_child(index, number, true);
-    }
-    if (argc == 4 && std::strcmp(argv[2], "random") == 0 && parse_number(argv[3], number)) {
-      std::size_t found = 0;
-      for (std::size_t run = 0; run < number; ++run)
-        found += spawn_child({std::to_string(index), "once"}) == 1 ? 1 : 0;
-      std::printf("%s: lanes found in %zu of %zu runs\n", kScenarios[index].name, found, number);
-      return found == 0 ? 0 : 1;
-    }
-    if (argc == 3 && std::strcmp(argv[2], "once") == 0) return run_child(index, 0, false);
-  }
-  std::fprintf(stderr,
-               "usage: residue_lazy_binding [<scenario> <offset 0-15> | <scenario> "
-               "random <runs>]\n");
-  return 2;
+  return sponge_test::lazy_binding::run_lazy_binding_test(kScenarios, argc, argv);
 }
