@@ -65,15 +65,20 @@ std::size_t watch(const Bytes& first, const Bytes& second, Body body) {
   return blocks_scanned;
 }
 
-}  // namespace
-
-void operator delete(void* pointer) noexcept {
+// Out of line: inlined into a std::vector's destructor, GCC 12 at -O2 -g takes the free of
+// what the replaced operator new returned for a mismatched pair (-Wmismatched-new-delete).
+[[gnu::noinline]] void scan_and_free(void* pointer) noexcept {
   scan(pointer);
   std::free(pointer);
 }
+
+}  // namespace
+
+void operator delete(void* pointer) noexcept {
+  scan_and_free(pointer);
+}
 void operator delete(void* pointer, std::size_t) noexcept {
-  scan(pointer);
-  std::free(pointer);
+  scan_and_free(pointer);
 }
 void* operator new(std::size_t size) {
   allocations.fetch_add(1, std::memory_order_relaxed);
