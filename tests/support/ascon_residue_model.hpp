@@ -1,11 +1,8 @@
-// The lazy-binding residue tests' model of the Ascon modes (SP 800-232) on a secret
-// (residue_lazy_binding/): every state word at every round boundary, walked on the portable
-// rounds, and the key words. A lane here is one of the five state words, or a key word.
-//
-// test_residue.cpp keeps its own copy of this model for now: including this header there
-// moves that binary's code, and the move makes two of its lazy-binding scans (Keccak256
-// digest then reset(), the four-stream SHAKE) find a lane they do not find otherwise, which
-// needs its own look before the copy can go.
+// The residue tests' model of the Ascon modes (SP 800-232) on a secret: every state word at
+// every round boundary, walked on the portable rounds, and the key words. A lane here is one
+// of the five state words, or a key word. The functions that compute lanes are out of line,
+// so that no register a caller must keep across a scenario is left holding one (their
+// epilogues restore the caller's callee-saved registers).
 #pragma once
 
 #include <algorithm>
@@ -54,8 +51,8 @@ inline std::uint64_t le_word(const Bytes& bytes, std::size_t offset, std::size_t
 }
 
 // Ascon-Hash256 or XOF128 (from `initial`, the state after P12(IV)) of the secret message.
-inline AsconWalk ascon_hash_walk(const std::uint64_t (&initial)[5], const Bytes& message,
-                                 std::size_t output_bytes) {
+[[gnu::noinline]] inline AsconWalk ascon_hash_walk(const std::uint64_t (&initial)[5],
+                                                   const Bytes& message, std::size_t output_bytes) {
   AsconWalk walk({initial[0], initial[1], initial[2], initial[3], initial[4]});
   std::size_t offset = 0;
   for (; message.size() - offset >= 8; offset += 8) {
@@ -74,8 +71,8 @@ inline AsconWalk ascon_hash_walk(const std::uint64_t (&initial)[5], const Bytes&
 }
 
 // Ascon-AEAD128 with secret = key (16 bytes) || plaintext, a public nonce and associated data.
-inline AsconWalk ascon_aead_walk(const Bytes& secret, const Bytes& nonce,
-                                 const Bytes& associated_data) {
+[[gnu::noinline]] inline AsconWalk ascon_aead_walk(const Bytes& secret, const Bytes& nonce,
+                                                   const Bytes& associated_data) {
   const std::uint64_t k0 = le_word(secret, 0, 8), k1 = le_word(secret, 8, 8);
   AsconWalk walk(
       {sponge::detail::kAsconAead128Iv, k0, k1, le_word(nonce, 0, 8), le_word(nonce, 8, 8)});
@@ -119,8 +116,8 @@ inline AsconWalk ascon_aead_walk(const Bytes& secret, const Bytes& nonce,
 
 // The lanes of `walk` that differ in `other_walk` (the same run on another secret of the same
 // length) and that the caller does not receive whole.
-inline std::vector<TrajectoryLane> ascon_secret_lanes(const AsconWalk& walk,
-                                                      const AsconWalk& other_walk) {
+[[gnu::noinline]] inline std::vector<TrajectoryLane> ascon_secret_lanes(
+    const AsconWalk& walk, const AsconWalk& other_walk) {
   require_model(walk.lanes.size() == other_walk.lanes.size(), "the two walks differ in length");
   std::vector<TrajectoryLane> lanes;
   for (std::size_t i = 0; i < walk.lanes.size(); ++i) {

@@ -304,9 +304,11 @@ struct Finding {
   const char* where = "on the dead stack";
 };
 
-// Every secret lane found at any byte offset of `memory`.
-inline std::vector<Finding> find_lanes(std::span<const std::uint8_t> memory,
-                                       const std::vector<TrajectoryLane>& lanes) {
+// Every secret lane found at any byte offset of `memory`. Out of line, so that the lane it
+// compared last stays in no register its caller must keep across the next scenario (the
+// callee-saved registers are restored on return).
+[[gnu::noinline]] inline std::vector<Finding> find_lanes(std::span<const std::uint8_t> memory,
+                                                         const std::vector<TrajectoryLane>& lanes) {
   std::vector<Finding> findings;
   for (std::size_t offset = 0; offset + 8 <= memory.size(); ++offset) {
     std::uint64_t value;
