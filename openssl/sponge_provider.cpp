@@ -683,10 +683,11 @@ constexpr OSSL_PARAM kDigestGettable[] = {
     param_size(OSSL_DIGEST_PARAM_BLOCK_SIZE), param_size(OSSL_DIGEST_PARAM_SIZE),
     param_int(OSSL_DIGEST_PARAM_XOF), param_int(OSSL_DIGEST_PARAM_ALGID_ABSENT), param_end()};
 
-template <typename Algorithm>
-struct DigestEntries {
-  using Context = DigestContext<Algorithm>;
-
+// The dispatch entries every context shares: its lifecycle and its parameters. A member is
+// instantiated only where a dispatch table names it, so a context that cannot be copied
+// (Ascon-AEAD's) inherits a dupctx it never names.
+template <typename Context>
+struct ContextEntries {
   static void* newctx(void* provider) {
     try {
       return new Context(static_cast<const Provider*>(provider));
@@ -709,10 +710,16 @@ struct DigestEntries {
       return nullptr;
     }
   }
-  static int init(void* context, const OSSL_PARAM params[]) {
+  static int set_ctx_params(void* context, const OSSL_PARAM params[]) {
     auto* self = static_cast<Context*>(context);
-    return guarded(self->provider(), [&] { return self->init(params); });
+    return guarded(self->provider(), [&] { return self->set_params(params); });
   }
+};
+
+// The entries of a context that takes a message in updates and gives its output at final
+// (the digests and KMAC).
+template <typename Context>
+struct MessageEntries : ContextEntries<Context> {
   static int update(void* context, const unsigned char* data, std::size_t length) {
     auto* self = static_cast<Context*>(context);
     return guarded(self->provider(), [&] { return self->update(data, length); });
@@ -722,9 +729,15 @@ struct DigestEntries {
     auto* self = static_cast<Context*>(context);
     return guarded(self->provider(), [&] { return self->final(out, out_length, out_size); });
   }
-  static int set_ctx_params(void* context, const OSSL_PARAM params[]) {
+};
+
+template <typename Algorithm>
+struct DigestEntries : MessageEntries<DigestContext<Algorithm>> {
+  using Context = DigestContext<Algorithm>;
+
+  static int init(void* context, const OSSL_PARAM params[]) {
     auto* self = static_cast<Context*>(context);
-    return guarded(self->provider(), [&] { return self->set_params(params); });
+    return guarded(self->provider(), [&] { return self->init(params); });
   }
   static const OSSL_PARAM* settable_ctx_params(void*, void*) { return Algorithm::settable(); }
   static int get_params(OSSL_PARAM params[]) {
@@ -919,48 +932,13 @@ constexpr OSSL_PARAM kKmacGettable[] = {param_size(OSSL_MAC_PARAM_SIZE),
                                         param_size(OSSL_MAC_PARAM_BLOCK_SIZE), param_end()};
 
 template <int SecurityBits>
-struct KmacEntries {
+struct KmacEntries : MessageEntries<KmacContext<SecurityBits>> {
   using Context = KmacContext<SecurityBits>;
 
-  static void* newctx(void* provider) {
-    try {
-      return new Context(static_cast<const Provider*>(provider));
-    } catch (...) {
-      raise(static_cast<const Provider*>(provider), kLibraryError, "out of memory");
-      return nullptr;
-    }
-  }
-  static void freectx(void* context) {
-    [[maybe_unused]] const ClearRegistersOnReturn clear_registers_on_return{};
-    delete static_cast<Context*>(context);
-  }
-  static void* dupctx(void* context) {
-    [[maybe_unused]] const ClearRegistersOnReturn clear_registers_on_return{};
-    const auto* source = static_cast<const Context*>(context);
-    try {
-      return new Context(*source);
-    } catch (...) {
-      raise(source->provider(), kLibraryError, "out of memory");
-      return nullptr;
-    }
-  }
   static int init(void* context, const unsigned char* key, std::size_t key_length,
                   const OSSL_PARAM params[]) {
     auto* self = static_cast<Context*>(context);
     return guarded(self->provider(), [&] { return self->init(key, key_length, params); });
-  }
-  static int update(void* context, const unsigned char* data, std::size_t length) {
-    auto* self = static_cast<Context*>(context);
-    return guarded(self->provider(), [&] { return self->update(data, length); });
-  }
-  static int final(void* context, unsigned char* out, std::size_t* out_length,
-                   std::size_t out_size) {
-    auto* self = static_cast<Context*>(context);
-    return guarded(self->provider(), [&] { return self->final(out, out_length, out_size); });
-  }
-  static int set_ctx_params(void* context, const OSSL_PARAM params[]) {
-    auto* self = static_cast<Context*>(context);
-    return guarded(self->provider(), [&] { return self->set_params(params); });
   }
   static int get_ctx_params(void* context, OSSL_PARAM params[]) {
     return static_cast<const Context*>(context)->get_params(params);
@@ -1207,19 +1185,7 @@ class AeadContext {
   std::optional<sponge::detail::AsconAeadState> state_;
 };
 
-struct AeadEntries {
-  static void* newctx(void* provider) {
-    try {
-      return new AeadContext(static_cast<const Provider*>(provider));
-    } catch (...) {
-      raise(static_cast<const Provider*>(provider), kLibraryError, "out of memory");
-      return nullptr;
-    }
-  }
-  static void freectx(void* context) {
-    [[maybe_unused]] const ClearRegistersOnReturn clear_registers_on_return{};
-    delete static_cast<AeadContext*>(context);
-  }
+struct AeadEntries : ContextEntries<AeadContext> {
   static int encrypt_init(void* context, const unsigned char* key, std::size_t key_length,
                           const unsigned char* nonce, std::size_t nonce_length,
                           const OSSL_PARAM params[]) {
@@ -1269,10 +1235,6 @@ struct AeadEntries {
   static int get_ctx_params(void* context, OSSL_PARAM params[]) {
     auto* self = static_cast<AeadContext*>(context);
     return guarded(self->provider(), [&] { return self->get_params(params); });
-  }
-  static int set_ctx_params(void* context, const OSSL_PARAM params[]) {
-    auto* self = static_cast<AeadContext*>(context);
-    return guarded(self->provider(), [&] { return self->set_params(params); });
   }
   static const OSSL_PARAM* gettable_params(void*) {
     static const OSSL_PARAM params[] = {
