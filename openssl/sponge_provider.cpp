@@ -174,6 +174,20 @@ class ParamBytes {
 
 enum class Phase : std::uint8_t { kUninitialised, kRunning, kFinished };
 
+// Whether a context in `phase` takes `operation` ("update" or "final"); if not, raises why:
+// after final (`start_over` says how to go on) or before `ready` (what init must give first).
+bool running_or_raise(const Provider* provider, Phase phase, const char* operation,
+                      const char* start_over = "initialise the context again",
+                      const char* ready = "init") {
+  if (phase == Phase::kRunning) return true;
+  if (phase == Phase::kFinished)
+    raise(provider, std::strcmp(operation, "final") == 0 ? kFinalTwice : kUpdateAfterFinal,
+          "%s after final; %s", operation, start_over);
+  else
+    raise(provider, kNotInitialised, "%s before %s", operation, ready);
+  return false;
+}
+
 // What Algorithm::set_param made of a parameter: not its own, invalid (error raised), or a
 // setting that changes the absorbed prefix (so it must come before any data).
 enum class ParamEffect { kUnknown, kInvalid, kPrefix };
@@ -597,15 +611,7 @@ class DigestContext {
   const Provider* provider() const noexcept { return provider_; }
 
  private:
-  bool running(const char* operation) {
-    if (phase_ == Phase::kRunning) return true;
-    if (phase_ == Phase::kFinished)
-      raise(provider_, std::strcmp(operation, "final") == 0 ? kFinalTwice : kUpdateAfterFinal,
-            "%s after final; initialise the context again", operation);
-    else
-      raise(provider_, kNotInitialised, "%s before init", operation);
-    return false;
-  }
+  bool running(const char* operation) { return running_or_raise(provider_, phase_, operation); }
 
   // Applies `params`; after init (`restart_after`), a parameter that changes the prefix
   // restarts the function, and is refused once data was absorbed.
@@ -905,15 +911,7 @@ class KmacContext {
     key_bytes_ = key.size();
     return true;
   }
-  bool running(const char* operation) {
-    if (phase_ == Phase::kRunning) return true;
-    if (phase_ == Phase::kFinished)
-      raise(provider_, std::strcmp(operation, "final") == 0 ? kFinalTwice : kUpdateAfterFinal,
-            "%s after final; initialise the context again", operation);
-    else
-      raise(provider_, kNotInitialised, "%s before init", operation);
-    return false;
-  }
+  bool running(const char* operation) { return running_or_raise(provider_, phase_, operation); }
 
   const Provider* provider_;
   std::uint8_t key_[kKmacMaxKeyBytes] = {};
@@ -1157,13 +1155,9 @@ class AeadContext {
 
  private:
   bool running(const char* operation) {
-    if (phase_ == Phase::kRunning) return true;
-    if (phase_ == Phase::kFinished)
-      raise(provider_, std::strcmp(operation, "final") == 0 ? kFinalTwice : kUpdateAfterFinal,
-            "%s after final; initialise the context again with a new nonce", operation);
-    else
-      raise(provider_, kNotInitialised, "%s before the key and nonce were set", operation);
-    return false;
+    return running_or_raise(provider_, phase_, operation,
+                            "initialise the context again with a new nonce",
+                            "the key and nonce were set");
   }
   void wipe_all() noexcept {
     state_.reset();
