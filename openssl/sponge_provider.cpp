@@ -200,6 +200,17 @@ struct NoSettings {
   ParamEffect set_param(const Provider*, const OSSL_PARAM&) { return ParamEffect::kUnknown; }
 };
 
+// The EVP constants every XOF shares: any output length, and an AlgorithmIdentifier with
+// parameters.
+template <std::size_t BlockBytes, std::size_t DefaultOutput>
+struct XofConstants {
+  static constexpr std::size_t kBlockBytes = BlockBytes;
+  static constexpr std::size_t kDefaultOutput = DefaultOutput;
+  static constexpr bool kVariableOutput = true;
+  static constexpr std::size_t kMaxOutput = kNoOutputLimit;
+  static constexpr bool kAlgorithmIdAbsent = false;
+};
+
 constexpr OSSL_PARAM kNoParams[] = {param_end()};
 constexpr OSSL_PARAM kXofLenParams[] = {param_size(OSSL_DIGEST_PARAM_XOFLEN), param_end()};
 
@@ -228,13 +239,8 @@ class HasherDigest : public NoSettings {
 // KECCAK-KMAC-128/256: OpenSSL's own building block of KMAC, the Keccak sponge with cSHAKE's
 // domain bits (0x04) and no prefix; an XOF whose default length is KMAC's.
 template <std::size_t RateBytes, std::size_t DefaultOutput>
-class KeccakKmacDigest : public NoSettings {
+class KeccakKmacDigest : public NoSettings, public XofConstants<RateBytes, DefaultOutput> {
  public:
-  static constexpr std::size_t kBlockBytes = RateBytes;
-  static constexpr std::size_t kDefaultOutput = DefaultOutput;
-  static constexpr bool kVariableOutput = true;
-  static constexpr std::size_t kMaxOutput = kNoOutputLimit;
-  static constexpr bool kAlgorithmIdAbsent = false;
   static const OSSL_PARAM* settable() { return kXofLenParams; }
 
   void restart() noexcept { sponge_.reset(); }
@@ -273,15 +279,10 @@ bool read_threads(const Provider* provider, const OSSL_PARAM& param, unsigned& t
 
 // TurboSHAKE128/256 with the domain byte D.
 template <std::size_t RateBytes, std::size_t DefaultOutput>
-class TurboShakeDigest {
+class TurboShakeDigest : public XofConstants<RateBytes, DefaultOutput> {
   using TurboShake = sponge::detail::TurboShake<RateBytes>;
 
  public:
-  static constexpr std::size_t kBlockBytes = RateBytes;
-  static constexpr std::size_t kDefaultOutput = DefaultOutput;
-  static constexpr bool kVariableOutput = true;
-  static constexpr std::size_t kMaxOutput = kNoOutputLimit;
-  static constexpr bool kAlgorithmIdAbsent = false;
   static const OSSL_PARAM* settable() {
     static const OSSL_PARAM params[] = {param_size(OSSL_DIGEST_PARAM_XOFLEN),
                                         param_uint(SPONGE_DIGEST_PARAM_DOMAIN), param_end()};
@@ -314,15 +315,10 @@ class TurboShakeDigest {
 // KangarooTwelve keeps a view of C, not a copy; C lives in an immutable shared buffer, so a
 // duplicated context (EVP_MD_CTX_copy) views the same bytes for as long as either lives.
 template <std::size_t RateBytes, std::size_t ChainingValueBytes, std::size_t DefaultOutput>
-class KangarooTwelveDigest {
+class KangarooTwelveDigest : public XofConstants<RateBytes, DefaultOutput> {
   using Kt = sponge::detail::KangarooTwelve<RateBytes, ChainingValueBytes>;
 
  public:
-  static constexpr std::size_t kBlockBytes = RateBytes;
-  static constexpr std::size_t kDefaultOutput = DefaultOutput;
-  static constexpr bool kVariableOutput = true;
-  static constexpr std::size_t kMaxOutput = kNoOutputLimit;
-  static constexpr bool kAlgorithmIdAbsent = false;
   static const OSSL_PARAM* settable() {
     static const OSSL_PARAM params[] = {param_size(OSSL_DIGEST_PARAM_XOFLEN),
                                         param_octets(SPONGE_DIGEST_PARAM_CUSTOMIZATION),
@@ -369,13 +365,9 @@ class KangarooTwelveDigest {
 
 // cSHAKE128/256 with the function name N and the customization string S.
 template <int SecurityBits, std::size_t DefaultOutput>
-class CshakeDigest {
+class CshakeDigest
+    : public XofConstants<sponge::detail::kSp800185Rate<SecurityBits>, DefaultOutput> {
  public:
-  static constexpr std::size_t kBlockBytes = sponge::detail::kSp800185Rate<SecurityBits>;
-  static constexpr std::size_t kDefaultOutput = DefaultOutput;
-  static constexpr bool kVariableOutput = true;
-  static constexpr std::size_t kMaxOutput = kNoOutputLimit;
-  static constexpr bool kAlgorithmIdAbsent = false;
   static const OSSL_PARAM* settable() {
     static const OSSL_PARAM params[] = {
         param_size(OSSL_DIGEST_PARAM_XOFLEN), param_octets(SPONGE_DIGEST_PARAM_FUNCTION_NAME),
@@ -410,13 +402,9 @@ class CshakeDigest {
 // ParallelHash128/256 (the output length L is EVP's xoflen) and, with xof = 1,
 // ParallelHashXOF128/256; block size B, customization S, threads.
 template <int SecurityBits, std::size_t DefaultOutput>
-class ParallelHashDigest {
+class ParallelHashDigest
+    : public XofConstants<sponge::detail::kSp800185Rate<SecurityBits>, DefaultOutput> {
  public:
-  static constexpr std::size_t kBlockBytes = sponge::detail::kSp800185Rate<SecurityBits>;
-  static constexpr std::size_t kDefaultOutput = DefaultOutput;
-  static constexpr bool kVariableOutput = true;
-  static constexpr std::size_t kMaxOutput = kNoOutputLimit;
-  static constexpr bool kAlgorithmIdAbsent = false;
   static constexpr std::size_t kDefaultLeafBytes = 8192;
   static const OSSL_PARAM* settable() {
     static const OSSL_PARAM params[] = {param_size(OSSL_DIGEST_PARAM_XOFLEN),
@@ -512,13 +500,8 @@ class AsconHash256Digest : public NoSettings {
   sponge::AsconHash256 hash_;
 };
 
-class AsconXof128Digest : public NoSettings {
+class AsconXof128Digest : public NoSettings, public XofConstants<8, 32> {
  public:
-  static constexpr std::size_t kBlockBytes = 8;
-  static constexpr std::size_t kDefaultOutput = 32;
-  static constexpr bool kVariableOutput = true;
-  static constexpr std::size_t kMaxOutput = kNoOutputLimit;
-  static constexpr bool kAlgorithmIdAbsent = false;
   static const OSSL_PARAM* settable() { return kXofLenParams; }
 
   void restart() noexcept { xof_.reset(); }
@@ -532,13 +515,8 @@ class AsconXof128Digest : public NoSettings {
 };
 
 // Ascon-CXOF128 with the customization string Z (at most 256 bytes).
-class AsconCxof128Digest {
+class AsconCxof128Digest : public XofConstants<8, 32> {
  public:
-  static constexpr std::size_t kBlockBytes = 8;
-  static constexpr std::size_t kDefaultOutput = 32;
-  static constexpr bool kVariableOutput = true;
-  static constexpr std::size_t kMaxOutput = kNoOutputLimit;
-  static constexpr bool kAlgorithmIdAbsent = false;
   static const OSSL_PARAM* settable() {
     static const OSSL_PARAM params[] = {param_size(OSSL_DIGEST_PARAM_XOFLEN),
                                         param_octets(SPONGE_DIGEST_PARAM_CUSTOMIZATION),
