@@ -174,6 +174,20 @@ class ParamBytes {
 
 enum class Phase : std::uint8_t { kUninitialised, kRunning, kFinished };
 
+// Whether a context in `phase` takes `operation` ("update" or "final"); if not, raises why:
+// after final (`start_over` says how to go on) or before `ready` (what init must give first).
+bool running_or_raise(const Provider* provider, Phase phase, const char* operation,
+                      const char* start_over = "initialise the context again",
+                      const char* ready = "init") {
+  if (phase == Phase::kRunning) return true;
+  if (phase == Phase::kFinished)
+    raise(provider, std::strcmp(operation, "final") == 0 ? kFinalTwice : kUpdateAfterFinal,
+          "%s after final; %s", operation, start_over);
+  else
+    raise(provider, kNotInitialised, "%s before %s", operation, ready);
+  return false;
+}
+
 // What Algorithm::set_param made of a parameter: not its own, invalid (error raised), or a
 // setting that changes the absorbed prefix (so it must come before any data).
 enum class ParamEffect { kUnknown, kInvalid, kPrefix };
@@ -184,6 +198,17 @@ constexpr std::size_t kNoOutputLimit = SIZE_MAX;
 struct NoSettings {
   void reset_settings() noexcept {}
   ParamEffect set_param(const Provider*, const OSSL_PARAM&) { return ParamEffect::kUnknown; }
+};
+
+// The EVP constants every XOF shares: any output length, and an AlgorithmIdentifier with
+// parameters.
+template <std::size_t BlockBytes, std::size_t DefaultOutput>
+struct XofConstants {
+  static constexpr std::size_t kBlockBytes = BlockBytes;
+  static constexpr std::size_t kDefaultOutput = DefaultOutput;
+  static constexpr bool kVariableOutput = true;
+  static constexpr std::size_t kMaxOutput = kNoOutputLimit;
+  static constexpr bool kAlgorithmIdAbsent = false;
 };
 
 constexpr OSSL_PARAM kNoParams[] = {param_end()};
@@ -214,13 +239,8 @@ class HasherDigest : public NoSettings {
 // KECCAK-KMAC-128/256: OpenSSL's own building block of KMAC, the Keccak sponge with cSHAKE's
 // domain bits (0x04) and no prefix; an XOF whose default length is KMAC's.
 template <std::size_t RateBytes, std::size_t DefaultOutput>
-class KeccakKmacDigest : public NoSettings {
+class KeccakKmacDigest : public NoSettings, public XofConstants<RateBytes, DefaultOutput> {
  public:
-  static constexpr std::size_t kBlockBytes = RateBytes;
-  static constexpr std::size_t kDefaultOutput = DefaultOutput;
-  static constexpr bool kVariableOutput = true;
-  static constexpr std::size_t kMaxOutput = kNoOutputLimit;
-  static constexpr bool kAlgorithmIdAbsent = false;
   static const OSSL_PARAM* settable() { return kXofLenParams; }
 
   void restart() noexcept { sponge_.reset(); }
@@ -259,15 +279,10 @@ bool read_threads(const Provider* provider, const OSSL_PARAM& param, unsigned& t
 
 // TurboSHAKE128/256 with the domain byte D.
 template <std::size_t RateBytes, std::size_t DefaultOutput>
-class TurboShakeDigest {
+class TurboShakeDigest : public XofConstants<RateBytes, DefaultOutput> {
   using TurboShake = sponge::detail::TurboShake<RateBytes>;
 
  public:
-  static constexpr std::size_t kBlockBytes = RateBytes;
-  static constexpr std::size_t kDefaultOutput = DefaultOutput;
-  static constexpr bool kVariableOutput = true;
-  static constexpr std::size_t kMaxOutput = kNoOutputLimit;
-  static constexpr bool kAlgorithmIdAbsent = false;
   static const OSSL_PARAM* settable() {
     static const OSSL_PARAM params[] = {param_size(OSSL_DIGEST_PARAM_XOFLEN),
                                         param_uint(SPONGE_DIGEST_PARAM_DOMAIN), param_end()};
@@ -300,15 +315,10 @@ class TurboShakeDigest {
 // KangarooTwelve keeps a view of C, not a copy; C lives in an immutable shared buffer, so a
 // duplicated context (EVP_MD_CTX_copy) views the same bytes for as long as either lives.
 template <std::size_t RateBytes, std::size_t ChainingValueBytes, std::size_t DefaultOutput>
-class KangarooTwelveDigest {
+class KangarooTwelveDigest : public XofConstants<RateBytes, DefaultOutput> {
   using Kt = sponge::detail::KangarooTwelve<RateBytes, ChainingValueBytes>;
 
  public:
-  static constexpr std::size_t kBlockBytes = RateBytes;
-  static constexpr std::size_t kDefaultOutput = DefaultOutput;
-  static constexpr bool kVariableOutput = true;
-  static constexpr std::size_t kMaxOutput = kNoOutputLimit;
-  static constexpr bool kAlgorithmIdAbsent = false;
   static const OSSL_PARAM* settable() {
     static const OSSL_PARAM params[] = {param_size(OSSL_DIGEST_PARAM_XOFLEN),
                                         param_octets(SPONGE_DIGEST_PARAM_CUSTOMIZATION),
@@ -355,13 +365,9 @@ class KangarooTwelveDigest {
 
 // cSHAKE128/256 with the function name N and the customization string S.
 template <int SecurityBits, std::size_t DefaultOutput>
-class CshakeDigest {
+class CshakeDigest
+    : public XofConstants<sponge::detail::kSp800185Rate<SecurityBits>, DefaultOutput> {
  public:
-  static constexpr std::size_t kBlockBytes = sponge::detail::kSp800185Rate<SecurityBits>;
-  static constexpr std::size_t kDefaultOutput = DefaultOutput;
-  static constexpr bool kVariableOutput = true;
-  static constexpr std::size_t kMaxOutput = kNoOutputLimit;
-  static constexpr bool kAlgorithmIdAbsent = false;
   static const OSSL_PARAM* settable() {
     static const OSSL_PARAM params[] = {
         param_size(OSSL_DIGEST_PARAM_XOFLEN), param_octets(SPONGE_DIGEST_PARAM_FUNCTION_NAME),
@@ -396,13 +402,9 @@ class CshakeDigest {
 // ParallelHash128/256 (the output length L is EVP's xoflen) and, with xof = 1,
 // ParallelHashXOF128/256; block size B, customization S, threads.
 template <int SecurityBits, std::size_t DefaultOutput>
-class ParallelHashDigest {
+class ParallelHashDigest
+    : public XofConstants<sponge::detail::kSp800185Rate<SecurityBits>, DefaultOutput> {
  public:
-  static constexpr std::size_t kBlockBytes = sponge::detail::kSp800185Rate<SecurityBits>;
-  static constexpr std::size_t kDefaultOutput = DefaultOutput;
-  static constexpr bool kVariableOutput = true;
-  static constexpr std::size_t kMaxOutput = kNoOutputLimit;
-  static constexpr bool kAlgorithmIdAbsent = false;
   static constexpr std::size_t kDefaultLeafBytes = 8192;
   static const OSSL_PARAM* settable() {
     static const OSSL_PARAM params[] = {param_size(OSSL_DIGEST_PARAM_XOFLEN),
@@ -498,13 +500,8 @@ class AsconHash256Digest : public NoSettings {
   sponge::AsconHash256 hash_;
 };
 
-class AsconXof128Digest : public NoSettings {
+class AsconXof128Digest : public NoSettings, public XofConstants<8, 32> {
  public:
-  static constexpr std::size_t kBlockBytes = 8;
-  static constexpr std::size_t kDefaultOutput = 32;
-  static constexpr bool kVariableOutput = true;
-  static constexpr std::size_t kMaxOutput = kNoOutputLimit;
-  static constexpr bool kAlgorithmIdAbsent = false;
   static const OSSL_PARAM* settable() { return kXofLenParams; }
 
   void restart() noexcept { xof_.reset(); }
@@ -518,13 +515,8 @@ class AsconXof128Digest : public NoSettings {
 };
 
 // Ascon-CXOF128 with the customization string Z (at most 256 bytes).
-class AsconCxof128Digest {
+class AsconCxof128Digest : public XofConstants<8, 32> {
  public:
-  static constexpr std::size_t kBlockBytes = 8;
-  static constexpr std::size_t kDefaultOutput = 32;
-  static constexpr bool kVariableOutput = true;
-  static constexpr std::size_t kMaxOutput = kNoOutputLimit;
-  static constexpr bool kAlgorithmIdAbsent = false;
   static const OSSL_PARAM* settable() {
     static const OSSL_PARAM params[] = {param_size(OSSL_DIGEST_PARAM_XOFLEN),
                                         param_octets(SPONGE_DIGEST_PARAM_CUSTOMIZATION),
@@ -597,15 +589,7 @@ class DigestContext {
   const Provider* provider() const noexcept { return provider_; }
 
  private:
-  bool running(const char* operation) {
-    if (phase_ == Phase::kRunning) return true;
-    if (phase_ == Phase::kFinished)
-      raise(provider_, std::strcmp(operation, "final") == 0 ? kFinalTwice : kUpdateAfterFinal,
-            "%s after final; initialise the context again", operation);
-    else
-      raise(provider_, kNotInitialised, "%s before init", operation);
-    return false;
-  }
+  bool running(const char* operation) { return running_or_raise(provider_, phase_, operation); }
 
   // Applies `params`; after init (`restart_after`), a parameter that changes the prefix
   // restarts the function, and is refused once data was absorbed.
@@ -683,10 +667,11 @@ constexpr OSSL_PARAM kDigestGettable[] = {
     param_size(OSSL_DIGEST_PARAM_BLOCK_SIZE), param_size(OSSL_DIGEST_PARAM_SIZE),
     param_int(OSSL_DIGEST_PARAM_XOF), param_int(OSSL_DIGEST_PARAM_ALGID_ABSENT), param_end()};
 
-template <typename Algorithm>
-struct DigestEntries {
-  using Context = DigestContext<Algorithm>;
-
+// The dispatch entries every context shares: its lifecycle and its parameters. A member is
+// instantiated only where a dispatch table names it, so a context that cannot be copied
+// (Ascon-AEAD's) inherits a dupctx it never names.
+template <typename Context>
+struct ContextEntries {
   static void* newctx(void* provider) {
     try {
       return new Context(static_cast<const Provider*>(provider));
@@ -709,10 +694,16 @@ struct DigestEntries {
       return nullptr;
     }
   }
-  static int init(void* context, const OSSL_PARAM params[]) {
+  static int set_ctx_params(void* context, const OSSL_PARAM params[]) {
     auto* self = static_cast<Context*>(context);
-    return guarded(self->provider(), [&] { return self->init(params); });
+    return guarded(self->provider(), [&] { return self->set_params(params); });
   }
+};
+
+// The entries of a context that takes a message in updates and gives its output at final
+// (the digests and KMAC).
+template <typename Context>
+struct MessageEntries : ContextEntries<Context> {
   static int update(void* context, const unsigned char* data, std::size_t length) {
     auto* self = static_cast<Context*>(context);
     return guarded(self->provider(), [&] { return self->update(data, length); });
@@ -722,9 +713,15 @@ struct DigestEntries {
     auto* self = static_cast<Context*>(context);
     return guarded(self->provider(), [&] { return self->final(out, out_length, out_size); });
   }
-  static int set_ctx_params(void* context, const OSSL_PARAM params[]) {
+};
+
+template <typename Algorithm>
+struct DigestEntries : MessageEntries<DigestContext<Algorithm>> {
+  using Context = DigestContext<Algorithm>;
+
+  static int init(void* context, const OSSL_PARAM params[]) {
     auto* self = static_cast<Context*>(context);
-    return guarded(self->provider(), [&] { return self->set_params(params); });
+    return guarded(self->provider(), [&] { return self->init(params); });
   }
   static const OSSL_PARAM* settable_ctx_params(void*, void*) { return Algorithm::settable(); }
   static int get_params(OSSL_PARAM params[]) {
@@ -892,15 +889,7 @@ class KmacContext {
     key_bytes_ = key.size();
     return true;
   }
-  bool running(const char* operation) {
-    if (phase_ == Phase::kRunning) return true;
-    if (phase_ == Phase::kFinished)
-      raise(provider_, std::strcmp(operation, "final") == 0 ? kFinalTwice : kUpdateAfterFinal,
-            "%s after final; initialise the context again", operation);
-    else
-      raise(provider_, kNotInitialised, "%s before init", operation);
-    return false;
-  }
+  bool running(const char* operation) { return running_or_raise(provider_, phase_, operation); }
 
   const Provider* provider_;
   std::uint8_t key_[kKmacMaxKeyBytes] = {};
@@ -919,48 +908,13 @@ constexpr OSSL_PARAM kKmacGettable[] = {param_size(OSSL_MAC_PARAM_SIZE),
                                         param_size(OSSL_MAC_PARAM_BLOCK_SIZE), param_end()};
 
 template <int SecurityBits>
-struct KmacEntries {
+struct KmacEntries : MessageEntries<KmacContext<SecurityBits>> {
   using Context = KmacContext<SecurityBits>;
 
-  static void* newctx(void* provider) {
-    try {
-      return new Context(static_cast<const Provider*>(provider));
-    } catch (...) {
-      raise(static_cast<const Provider*>(provider), kLibraryError, "out of memory");
-      return nullptr;
-    }
-  }
-  static void freectx(void* context) {
-    [[maybe_unused]] const ClearRegistersOnReturn clear_registers_on_return{};
-    delete static_cast<Context*>(context);
-  }
-  static void* dupctx(void* context) {
-    [[maybe_unused]] const ClearRegistersOnReturn clear_registers_on_return{};
-    const auto* source = static_cast<const Context*>(context);
-    try {
-      return new Context(*source);
-    } catch (...) {
-      raise(source->provider(), kLibraryError, "out of memory");
-      return nullptr;
-    }
-  }
   static int init(void* context, const unsigned char* key, std::size_t key_length,
                   const OSSL_PARAM params[]) {
     auto* self = static_cast<Context*>(context);
     return guarded(self->provider(), [&] { return self->init(key, key_length, params); });
-  }
-  static int update(void* context, const unsigned char* data, std::size_t length) {
-    auto* self = static_cast<Context*>(context);
-    return guarded(self->provider(), [&] { return self->update(data, length); });
-  }
-  static int final(void* context, unsigned char* out, std::size_t* out_length,
-                   std::size_t out_size) {
-    auto* self = static_cast<Context*>(context);
-    return guarded(self->provider(), [&] { return self->final(out, out_length, out_size); });
-  }
-  static int set_ctx_params(void* context, const OSSL_PARAM params[]) {
-    auto* self = static_cast<Context*>(context);
-    return guarded(self->provider(), [&] { return self->set_params(params); });
   }
   static int get_ctx_params(void* context, OSSL_PARAM params[]) {
     return static_cast<const Context*>(context)->get_params(params);
@@ -1179,13 +1133,9 @@ class AeadContext {
 
  private:
   bool running(const char* operation) {
-    if (phase_ == Phase::kRunning) return true;
-    if (phase_ == Phase::kFinished)
-      raise(provider_, std::strcmp(operation, "final") == 0 ? kFinalTwice : kUpdateAfterFinal,
-            "%s after final; initialise the context again with a new nonce", operation);
-    else
-      raise(provider_, kNotInitialised, "%s before the key and nonce were set", operation);
-    return false;
+    return running_or_raise(provider_, phase_, operation,
+                            "initialise the context again with a new nonce",
+                            "the key and nonce were set");
   }
   void wipe_all() noexcept {
     state_.reset();
@@ -1207,19 +1157,7 @@ class AeadContext {
   std::optional<sponge::detail::AsconAeadState> state_;
 };
 
-struct AeadEntries {
-  static void* newctx(void* provider) {
-    try {
-      return new AeadContext(static_cast<const Provider*>(provider));
-    } catch (...) {
-      raise(static_cast<const Provider*>(provider), kLibraryError, "out of memory");
-      return nullptr;
-    }
-  }
-  static void freectx(void* context) {
-    [[maybe_unused]] const ClearRegistersOnReturn clear_registers_on_return{};
-    delete static_cast<AeadContext*>(context);
-  }
+struct AeadEntries : ContextEntries<AeadContext> {
   static int encrypt_init(void* context, const unsigned char* key, std::size_t key_length,
                           const unsigned char* nonce, std::size_t nonce_length,
                           const OSSL_PARAM params[]) {
@@ -1269,10 +1207,6 @@ struct AeadEntries {
   static int get_ctx_params(void* context, OSSL_PARAM params[]) {
     auto* self = static_cast<AeadContext*>(context);
     return guarded(self->provider(), [&] { return self->get_params(params); });
-  }
-  static int set_ctx_params(void* context, const OSSL_PARAM params[]) {
-    auto* self = static_cast<AeadContext*>(context);
-    return guarded(self->provider(), [&] { return self->set_params(params); });
   }
   static const OSSL_PARAM* gettable_params(void*) {
     static const OSSL_PARAM params[] = {

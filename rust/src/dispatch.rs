@@ -135,13 +135,17 @@ macro_rules! ascon_kernel {
     };
 }
 
+// `target`: each family's kernels built into this crate for this target, best first, each
+// with the test of whether this CPU runs it; the portable code last (for batches: none, so
+// one state at a time). One such module a target, under that target's cfg.
 #[cfg(all(
     target_arch = "x86_64",
     unix,
     not(target_vendor = "apple"),
     not(feature = "force-portable")
 ))]
-mod amd64 {
+mod target {
+    // x86-64 (amd64).
     use super::*;
     single_kernel!(
         AMD64_BMI2,
@@ -248,7 +252,8 @@ mod amd64 {
     not(target_vendor = "apple"),
     not(feature = "force-portable")
 ))]
-mod arm64 {
+mod target {
+    // AArch64 (arm64).
     use super::*;
     single_kernel!(
         ARM64_SHA3,
@@ -333,45 +338,13 @@ mod arm64 {
         not(feature = "force-portable")
     )
 )))]
-mod no_kernels {
+mod target {
+    // No kernels for this target: the portable code alone.
     use super::*;
     pub(super) static SINGLES: &[Listed<Single>] = &[(&PORTABLE, always)];
     pub(super) static BATCHES: &[Listed<Batch>] = &[];
     pub(super) static ASCONS: &[Listed<Ascon>] = &[(&PORTABLE_ASCON, always)];
 }
-
-// Each family's kernels built into this crate for this target, best first, each with the
-// test of whether this CPU runs it; the portable code last (for batches: none, so one state
-// at a time).
-#[cfg(all(
-    target_arch = "x86_64",
-    unix,
-    not(target_vendor = "apple"),
-    not(feature = "force-portable")
-))]
-use amd64 as target;
-#[cfg(all(
-    target_arch = "aarch64",
-    unix,
-    not(target_vendor = "apple"),
-    not(feature = "force-portable")
-))]
-use arm64 as target;
-#[cfg(not(any(
-    all(
-        target_arch = "x86_64",
-        unix,
-        not(target_vendor = "apple"),
-        not(feature = "force-portable")
-    ),
-    all(
-        target_arch = "aarch64",
-        unix,
-        not(target_vendor = "apple"),
-        not(feature = "force-portable")
-    )
-)))]
-use no_kernels as target;
 
 type Listed<K> = (&'static K, fn() -> bool);
 

@@ -28,14 +28,9 @@
 namespace {
 
 using namespace sponge_test::residue;
-using sponge_test::lazy_binding::output;
-using sponge_test::lazy_binding::Scenario;
-using sponge_test::lazy_binding::secret;
-using sponge_test::lazy_binding::sha3_256_model;
+using namespace sponge_test::lazy_binding;
 
 constexpr const char* kSponge = "provider=sponge";
-unsigned char kCustomization[] = {'r', 'e', 's', 'i', 'd', 'u', 'e'};
-constexpr std::uint8_t kPublicMessage[] = {'p', 'u', 'b', 'l', 'i', 'c'};
 
 // A failed EVP call ends the child abnormally, which the driver reports as a failure: a
 // scenario whose hash did not run cannot pass by finding nothing.
@@ -81,11 +76,12 @@ void evp_kmac(const char* name, std::size_t key_bytes, std::size_t out_bytes, in
   EVP_MAC_CTX* context = EVP_MAC_CTX_new(mac);
   require(context != nullptr);
   std::size_t size = out_bytes;
-  const OSSL_PARAM params[] = {OSSL_PARAM_construct_octet_string(
-                                   OSSL_MAC_PARAM_CUSTOM, kCustomization, sizeof kCustomization),
-                               OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size),
-                               OSSL_PARAM_construct_int(OSSL_MAC_PARAM_XOF, &xof),
-                               OSSL_PARAM_construct_end()};
+  // OSSL_PARAM's data is not const for either direction; a parameter being set is only read.
+  const OSSL_PARAM params[] = {
+      OSSL_PARAM_construct_octet_string(
+          OSSL_MAC_PARAM_CUSTOM, const_cast<std::uint8_t*>(kCustomization), sizeof kCustomization),
+      OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size),
+      OSSL_PARAM_construct_int(OSSL_MAC_PARAM_XOF, &xof), OSSL_PARAM_construct_end()};
   require(EVP_MAC_CTX_set_params(context, params) == 1);
   require(EVP_MAC_init(context, secret, key_bytes, nullptr) == 1);
   require(EVP_MAC_update(context, kPublicMessage, sizeof kPublicMessage) == 1);
@@ -139,10 +135,6 @@ void evp_ascon_round_trip(std::size_t bytes, bool forge) {
   OSSL_LIB_CTX_free(library);
 }
 
-Bytes bytes_of(std::span<const std::uint8_t> bytes) {
-  return Bytes(bytes.begin(), bytes.end());
-}
-
 const Scenario kScenarios[] = {
     {"EVP SHA3-256 of 30 B, context freed", 30,
      [](std::size_t bytes) { evp_digest("SHA3-256", bytes, 32, false); }, sha3_256_model},
@@ -160,16 +152,10 @@ const Scenario kScenarios[] = {
      }},
     {"EVP_MAC KMAC256, 40-byte key", 40,
      [](std::size_t bytes) { evp_kmac("KMAC256", bytes, 64, 0); },
-     [] {
-       return kmac(256, false, bytes_of(kPublicMessage),
-                   Bytes(std::begin(kCustomization), std::end(kCustomization)), 64);
-     }},
+     [] { return kmac(256, false, bytes_of(kPublicMessage), bytes_of(kCustomization), 64); }},
     {"EVP_MAC KMAC128 XOF, 32-byte key, 48 B", 32,
      [](std::size_t bytes) { evp_kmac("KMAC128", bytes, 48, 1); },
-     [] {
-       return kmac(128, true, bytes_of(kPublicMessage),
-                   Bytes(std::begin(kCustomization), std::end(kCustomization)), 48);
-     }},
+     [] { return kmac(128, true, bytes_of(kPublicMessage), bytes_of(kCustomization), 48); }},
     {"EVP ASCON-HASH256 of 30 B", 30,
      [](std::size_t bytes) { evp_digest("ASCON-HASH256", bytes, 32, false); }, nullptr,
      lazy_binding::ascon_hash256_lanes},

@@ -44,6 +44,10 @@ Model sha3_256_model() {
   return residue::plain_sponge({136, 0x06, 32});
 }
 
+Bytes bytes_of(std::span<const std::uint8_t> bytes) {
+  return Bytes(bytes.begin(), bytes.end());
+}
+
 std::vector<TrajectoryLane> ascon_hash256_lanes(const Bytes& secret) {
   using residue::ascon_hash_walk;
   return residue::ascon_secret_lanes(

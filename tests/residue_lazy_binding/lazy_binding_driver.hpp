@@ -37,6 +37,13 @@ struct Scenario {
 
 Model sha3_256_model();
 
+// The scenarios' public inputs besides the secret: a customization string and a message.
+inline constexpr std::uint8_t kCustomization[] = {'r', 'e', 's', 'i', 'd', 'u', 'e'};
+inline constexpr std::uint8_t kPublicMessage[] = {'p', 'u', 'b', 'l', 'i', 'c'};
+
+// A model's copy of `bytes`; copying calls memcpy, so only after the scenario.
+Bytes bytes_of(std::span<const std::uint8_t> bytes);
+
 // The Ascon scenarios' public inputs and models: Ascon-Hash256 of the secret, and
 // Ascon-AEAD128 of secret = key (16 bytes) || plaintext under kAsconNonce and
 // kAsconAssociatedData.

@@ -34,10 +34,7 @@
 namespace {
 
 using namespace sponge_test::residue;
-using sponge_test::lazy_binding::output;
-using sponge_test::lazy_binding::Scenario;
-using sponge_test::lazy_binding::secret;
-using sponge_test::lazy_binding::sha3_256_model;
+using namespace sponge_test::lazy_binding;
 namespace lazy_binding = sponge_test::lazy_binding;
 
 // The AEAD scenarios' ciphertext, tag and decrypted plaintext (key || plaintext is the secret).
@@ -51,13 +48,6 @@ void ascon_encrypt(std::size_t bytes) {
       sponge::AsconAead128Key(secret, 16), sponge::AsconAead128Nonce(lazy_binding::kAsconNonce, 16),
       lazy_binding::kAsconAssociatedData, std::span<const std::uint8_t>(secret + 16, bytes - 16),
       std::span<std::uint8_t>(ciphertext, bytes - 16), tag);
-}
-
-constexpr std::uint8_t kCustomization[] = {'r', 'e', 's', 'i', 'd', 'u', 'e'};
-constexpr std::uint8_t kPublicMessage[] = {'p', 'u', 'b', 'l', 'i', 'c'};
-
-Bytes bytes_of(std::span<const std::uint8_t> bytes) {
-  return Bytes(bytes.begin(), bytes.end());
 }
 
 std::span<const std::uint8_t> secret_span(std::size_t bytes) {
