@@ -570,7 +570,7 @@ int command_audit(const Options& options) {
       found = true;
       const std::vector<std::string> cpus =
           options.mca_cpus.empty() ? audit::default_mca_cpus(program.isa) : options.mca_cpus;
-      fmt::print("kernel {} ({})\n{}", spec.name, program.isa == Isa::amd64 ? "amd64" : "arm64",
+      fmt::print("kernel {} ({})\n{}", spec.name, isa_name(program.isa),
                  audit::format_mca(program, function, cpus));
     }
     if (!found) {

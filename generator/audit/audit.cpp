@@ -5,9 +5,9 @@
 #include <set>
 
 #include "audit/semantics.hpp"
-#include "program/amd64.hpp"
-#include "program/arm64.hpp"
-#include "program/win64_unwind.hpp"
+#include "isa/amd64/amd64.hpp"
+#include "isa/amd64/win64_unwind.hpp"
+#include "isa/target.hpp"
 #include "writers/asmjit_encoder.hpp"
 
 namespace spongegen::audit {
@@ -27,7 +27,7 @@ InstructionMix& InstructionMix::operator+=(const InstructionMix& o) {
 }
 
 LatencyModel latency_model(Isa isa) {
-  return isa == Isa::amd64 ? LatencyModel{5, 1, 1} : LatencyModel{5, 1, 2};
+  return target(isa).latency_model();
 }
 
 namespace {
@@ -159,7 +159,7 @@ KernelAudit audit_program(const Program& program, const writers::EncodedProgram&
     for (const Item& item : program.functions[f].items) {
       entry.static_instructions += std::holds_alternative<Instruction>(item);
     }
-    const int initial_cfa = program.isa == Isa::amd64 ? 8 : 0;  // the return address
+    const int initial_cfa = target(program.isa).call_pushes_bytes();  // the return address
     int cfa = initial_cfa;
     std::uint64_t rounds = 0;
     // Registers in a readable order: by register file, then number (r9 before r10).

@@ -10,7 +10,7 @@ namespace spongegen::audit {
 namespace {
 
 // The CPU features one instruction needs: its table row's, and avx512vl for an AVX-512
-// instruction on ymm or xmm registers only (the VL forms; amd64_instructions.def).
+// instruction on ymm or xmm registers only (the VL forms; isa/amd64/instructions.def).
 std::vector<std::string_view> features_needed(const Instruction& instruction) {
   const std::string_view row = instruction_spec(instruction.mnemonic).cpu_feature;
   if (row.empty()) return {};

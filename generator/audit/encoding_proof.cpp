@@ -1,5 +1,7 @@
 #include "audit/encoding_proof.hpp"
 
+#include "isa/target.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -130,45 +132,12 @@ std::vector<Region> data_regions(const writers::EncodedProgram& encoded, bool co
   return regions;
 }
 
-// The length of the no-op instruction at `at` in the forms assemblers pad code with (GNU as,
-// LLVM), or 0 for anything else. amd64: 90 or 0f 1f with a zero SIB and displacement, after
-// 0x66 prefixes and at most one cs prefix; arm64: the NOP word.
-std::size_t filler_length(Isa isa, const std::string& bytes, std::size_t at, std::size_t end) {
-  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(bytes[i]); };
-  if (isa == Isa::arm64) {
-    return end - at >= 4 && bytes.compare(at, 4, "\x1f\x20\x03\xd5") == 0 ? 4 : 0;
-  }
-  std::size_t i = at;
-  while (i < end && byte(i) == 0x66)
-    ++i;
-  if (i < end && byte(i) == 0x2e) ++i;
-  if (i < end && byte(i) == 0x90) return i + 1 - at;
-  if (end - i < 3 || byte(i) != 0x0f || byte(i + 1) != 0x1f) return 0;
-  // The ModRM bytes of the 0f 1f no-ops, and how many zero bytes (SIB, displacement) follow.
-  constexpr std::pair<unsigned char, std::size_t> kNopOperands[] = {
-      {0x00, 0},  // [rax]
-      {0x40, 1},  // [rax + disp8]
-      {0x44, 2},  // [rax + rax + disp8]
-      {0x80, 4},  // [rax + disp32]
-      {0x84, 5},  // [rax + rax + disp32]
-  };
-  const auto* form = std::find_if(std::begin(kNopOperands), std::end(kNopOperands),
-                                  [&](const auto& nop) { return nop.first == byte(i + 2); });
-  if (form == std::end(kNopOperands)) return 0;
-  const std::size_t operand_bytes = form->second;
-  if (end - (i + 3) < operand_bytes) return 0;
-  for (std::size_t k = i + 3; k < i + 3 + operand_bytes; ++k) {
-    if (byte(k) != 0) return 0;
-  }
-  return i + 3 + operand_bytes - at;
-}
-
 // Where the bytes from `start` to `end` stop being no-ops (`end` if they never do).
 std::size_t first_non_filler(Isa isa, const std::string& bytes, std::size_t start,
                              std::size_t end) {
   std::size_t at = start;
   while (at < end) {
-    const std::size_t length = filler_length(isa, bytes, at, end);
+    const std::size_t length = target(isa).filler_length(bytes, at, end);
     if (length == 0) return at;
     at += length;
   }

@@ -6,10 +6,10 @@
 
 #include "audit/register_residue.hpp"
 #include "audit/semantics.hpp"
-#include "program/amd64.hpp"
-#include "program/arm64.hpp"
+#include "isa/amd64/amd64.hpp"
+#include "isa/amd64/win64_unwind.hpp"
+#include "isa/target.hpp"
 #include "program/instruction_table.hpp"
-#include "program/win64_unwind.hpp"
 #include "writers/gas_writer.hpp"
 
 namespace spongegen::audit {
@@ -17,25 +17,11 @@ namespace {
 
 bool callee_saved(Isa isa, const Location& location) {
   const auto* reg = std::get_if<RegisterLocation>(&location);
-  if (reg == nullptr) return false;
-  switch (reg->file) {
-    case RegisterFile::gp:
-      if (isa == Isa::amd64) {
-        const Reg gp{RegClass::gp64, reg->index};
-        return gp != amd64::rsp && amd64::is_callee_saved_sysv(gp);
-      }
-      return reg->index >= 19 && reg->index <= 30;
-    case RegisterFile::vector:
-      // System V saves no vector register; AAPCS64 the low halves of v8-v15.
-      return isa == Isa::arm64 && reg->index >= 8 && reg->index <= 15;
-    default:
-      return false;
-  }
+  return reg != nullptr && target(isa).is_callee_saved(*reg);
 }
 
 bool is_stack_base(Isa isa, const Mem& mem) {
-  return isa == Isa::amd64 ? mem.base == amd64::rsp && mem.addressing != Addressing::pc_relative
-                           : mem.base.cls == RegClass::sp;
+  return target(isa).is_stack_base(mem);
 }
 
 // Bytes a memory access covers: the memory operand's size, else (arm64) the registers'.
@@ -58,20 +44,15 @@ class EntryChecker {
     // addresses too: what is loaded through it, while it is unchanged, is public.
     const auto& parameters = program.functions[function].shape.parameters;
     for (std::size_t index = 0; index < parameters.size(); ++index) {
-      const Location argument = register_location(
-          isa, isa == Isa::amd64 ? amd64::sysv_argument(static_cast<int>(index))
-                                 : arm64::aapcs64_argument(static_cast<int>(index)));
+      const Location argument =
+          register_location(isa, target(isa).argument_register(static_cast<int>(index)));
       public_.insert(argument);
       if (parameters[index].extent > 0 && parameters[index].c_type.find('*') != std::string::npos) {
         pointer_arrays_.insert(argument);
       }
     }
-    if (isa == Isa::amd64) {
-      public_.insert(register_location(isa, amd64::rsp));
-    } else {
-      for (Reg reg : {arm64::x(30), arm64::sp})
-        public_.insert(register_location(isa, reg));
-    }
+    for (const Reg& reg : target(isa).public_at_entry())
+      public_.insert(register_location(isa, reg));
     walk_entry(program, function, [&](const Step& step) {
       if (const auto* instruction = std::get_if<Instruction>(step.item)) check(*instruction);
     });
@@ -475,7 +456,7 @@ std::vector<std::string> check_invariants(const Program& program) {
     EntryChecker(program, f, problems);
     check_register_residue(program, f, problems);
   }
-  if (program.isa == Isa::amd64) {
+  if (target(program.isa).has_win64_entries()) {
     for (const Function& function : program.functions)
       check_win64_unwind(program, function, false, problems);
     for (const Function& entry : program.win64_entries)

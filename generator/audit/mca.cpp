@@ -13,6 +13,7 @@
 #include <set>
 
 #include "audit/semantics.hpp"
+#include "isa/target.hpp"
 #include "writers/gas_writer.hpp"
 
 namespace spongegen::audit {
@@ -56,13 +57,12 @@ std::optional<double> field(const std::string& output, const std::string& name) 
 }  // namespace
 
 std::vector<std::string> default_mca_cpus(Isa isa) {
-  if (isa == Isa::amd64)
-    return {"znver2", "znver3", "icelake-server", "sapphirerapids", "alderlake"};
-  return {"cortex-a72", "neoverse-n1", "neoverse-v1", "neoverse-n2", "cortex-x2", "apple-m1"};
+  return target(isa).default_mca_cpus();
 }
 
 std::string mca_snippet(const Program& program, std::size_t function, int& rounds) {
-  std::string text = program.isa == Isa::amd64 ? ".intel_syntax noprefix\n" : "";
+  std::string text(target(program.isa).gas_syntax_line());
+  if (!text.empty()) text += "\n";
   std::set<std::string> labels;
   const std::regex local(R"(LOCAL\(([A-Za-z0-9_]+)\))");
   rounds = 0;
@@ -99,8 +99,10 @@ McaEstimate run_llvm_mca(const Program& program, std::size_t function, const std
     std::ofstream out(path);
     out << snippet;
   }
-  const std::string triple = program.isa == Isa::amd64 ? "x86_64-linux-gnu" : "aarch64-linux-gnu";
-  const std::string attributes = program.isa == Isa::arm64 ? " -mattr=+sha3" : "";
+  const std::string triple(target(program.isa).gnu_triple());
+  const std::string_view isa_attributes = target(program.isa).mca_attributes();
+  const std::string attributes =
+      isa_attributes.empty() ? std::string() : fmt::format(" {}", isa_attributes);
   constexpr int kIterations = 20;
   const std::string output =
       run(fmt::format("{} -mtriple={} -mcpu={}{} -iterations={} {} 2>&1", find_llvm_mca(), triple,

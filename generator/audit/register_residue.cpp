@@ -1,4 +1,5 @@
 #include "audit/register_residue.hpp"
+#include "isa/target.hpp"
 
 #include <map>
 
@@ -19,26 +20,7 @@ bool is_vector_restore(const Instruction& instruction, const Effects& effects) {
 }  // namespace
 
 bool is_caller_saved(const Program& program, const RegisterLocation& reg) {
-  const Isa isa = program.isa;
-  switch (reg.file) {
-    case RegisterFile::gp:
-      if (isa == Isa::amd64 && program.go_abi0) {
-        return reg.index != 4 && reg.index != 5 && reg.index != 14;
-      }
-      if (isa == Isa::arm64 && program.go_abi0) {
-        // All but R18 (the platform's), R27 (the assembler's), g, FP and LR.
-        return reg.index <= 26 && reg.index != 18;
-      }
-      if (isa == Isa::amd64) {
-        // rbx (3), rsp (4), rbp (5) and r12-r15 are the caller's.
-        return reg.index != 3 && reg.index != 4 && reg.index != 5 && reg.index < 12;
-      }
-      return reg.index <= 18;
-    case RegisterFile::vector:
-      return true;
-    default:
-      return false;
-  }
+  return target(program.isa).is_caller_saved(reg, program.go_abi0);
 }
 
 ReturnResidue register_residue(const Program& program, std::size_t entry) {
@@ -57,9 +39,9 @@ ReturnResidue register_residue(const Program& program, std::size_t entry) {
     for (const Location& written : effects.writes) {
       const auto* reg = std::get_if<RegisterLocation>(&written);
       if (reg == nullptr || !is_caller_saved(program, *reg)) continue;
-      const bool restores_upper_half = program.isa == Isa::arm64 &&
-                                       reg->file == RegisterFile::vector && reg->index >= 8 &&
-                                       reg->index <= 15 && is_vector_restore(*instruction, effects);
+      const bool restores_upper_half = reg->file == RegisterFile::vector &&
+                                       target(program.isa).preserves_vector_low_half(reg->index) &&
+                                       is_vector_restore(*instruction, effects);
       if (effects.writes_constant || restores_upper_half) {
         dirty.erase(*reg);
       } else {

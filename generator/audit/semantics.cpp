@@ -4,8 +4,7 @@
 
 #include <map>
 
-#include "program/amd64.hpp"
-#include "program/arm64.hpp"
+#include "isa/target.hpp"
 
 namespace spongegen::audit {
 namespace {
@@ -113,11 +112,11 @@ Effects effects_of(Isa isa, const Instruction& in) {
     e.stack_adjust = 8;
   }
   if (spec.has(kReturn)) {
-    if (isa == Isa::amd64) {
+    if (const std::optional<Reg> link = target(isa).link_register()) {
+      e.reads.push_back(register_location(isa, *link));
+    } else {
       e.reads.push_back(stack_pointer);  // pops the return address
       e.writes.push_back(stack_pointer);
-    } else {
-      e.reads.push_back(register_location(isa, arm64::x(30)));
     }
   }
   if (spec.has(kAddsImmediateToStack) || spec.has(kSubtractsImmediateFromStack)) {
@@ -150,7 +149,7 @@ Location register_location(Isa isa, const Reg& reg) {
 }
 
 Location stack_pointer_location(Isa isa) {
-  return register_location(isa, isa == Isa::amd64 ? amd64::rsp : arm64::sp);
+  return register_location(isa, target(isa).stack_pointer());
 }
 
 Location memory_location(Isa isa, const Mem& mem) {
@@ -177,11 +176,9 @@ std::string location_name(Isa isa, const Location& location) {
     case RegisterFile::stack_pointer:
       return "sp";
     case RegisterFile::gp:
-      return isa == Isa::amd64 ? amd64::register_name(Reg{RegClass::gp64, reg.index})
-                               : fmt::format("x{}", reg.index);
+      return target(isa).gp_name(reg.index);
     case RegisterFile::vector:
-      return isa == Isa::amd64 ? amd64::register_name(amd64::xmm(reg.index))
-                               : fmt::format("v{}", reg.index);
+      return target(isa).vector_name(reg.index);
   }
   return "?";
 }

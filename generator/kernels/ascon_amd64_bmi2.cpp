@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "isa/amd64/amd64.hpp"
 #include "kernels/ascon_entries.hpp"
 #include "model/ascon.hpp"
-#include "program/amd64.hpp"
 
 namespace spongegen::kernels {
 namespace {

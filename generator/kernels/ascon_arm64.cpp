@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "isa/arm64/arm64.hpp"
 #include "kernels/ascon_entries.hpp"
-#include "program/arm64.hpp"
 #include "program/audit_figures.hpp"
 
 namespace spongegen::kernels {

@@ -1,5 +1,7 @@
 #include "kernels/go_entries.hpp"
 
+#include "isa/target.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -50,34 +52,16 @@ std::vector<std::string> go_frame_lines(Isa isa, int frame_bytes,
         "a Go frame of {} bytes is under {}: the toolchain would make the function NOSPLIT",
         frame_bytes, kGoSmallestCheckedFrame));
   }
-  const bool amd64 = isa == Isa::amd64;
+  const Target& isa_target = target(isa);
   std::vector<std::string> lines = frame_contents;
   lines.front() = fmt::format("Frame: ${} = {}", frame_bytes, lines.front());
-  lines.push_back(amd64 ? "The toolchain's prologue allocates it (and saves BP);"
-                        : fmt::format("The toolchain's prologue allocates it with the saved LR "
-                                      "(MOVD.W R30, -{}(RSP)) and FP;",
-                                      frame_bytes + 16));
+  const std::vector<std::string> prologue = isa_target.go_prologue_lines(frame_bytes);
+  lines.push_back(prologue.front());
   lines.push_back(fmt::format(
       "{} >= {}, so the toolchain keeps the stack-bound check that a leaf with a smaller",
       frame_bytes, kGoSmallestCheckedFrame));
   lines.emplace_back("frame loses (it is made NOSPLIT automatically below 128 bytes).");
-  if (amd64) {
-    lines.push_back(fmt::format(
-        "With the saved BP the frame is {} bytes, so the check (Go 1.19, seen with go tool",
-        frame_bytes + 8));
-    lines.push_back(
-        fmt::format("objdump) is MOVQ FS:-8, R14 (ABI0 code loads g itself); LEAQ -{}(SP), R12;",
-                    frame_bytes + 8 - kGoSmallestCheckedFrame));
-    lines.emplace_back(
-        "CMPQ 16(R14), R12; JBE to runtime.morestack: the prologue, not this code, writes R14.");
-  } else {
-    lines.push_back(fmt::format(
-        "The check (Go 1.19, seen with go tool objdump) is MOVD 16(R28), R16; SUB ${}, RSP,",
-        frame_bytes + 16 - kGoSmallestCheckedFrame));
-    lines.emplace_back(
-        "R17; CMP R16, R17; BLS to runtime.morestack. A leaf's epilogue does not reload LR, so");
-    lines.emplace_back("this code never writes R30.");
-  }
+  lines.insert(lines.end(), prologue.begin() + 1, prologue.end());
   lines.insert(
       lines.end(),
       {
@@ -87,15 +71,8 @@ std::vector<std::string> go_frame_lines(Isa isa, int frame_bytes,
           "point holds every P through a stop-the-world (fastkeccak's NOSPLIT kernel, 32 MiB one",
           "block a call, GOMAXPROCS=2: 219-307 ms, against 0.34 ms without NOSPLIT).",
       });
-  if (amd64) {
-    lines.emplace_back(
-        "ABI0 saves no register: no pushes, no CFI, no endbr64 (Go binaries carry no IBT), no");
-    lines.emplace_back("alignment directives (TEXT symbols are 32-byte aligned).");
-  } else {
-    lines.emplace_back(
-        "ABI0 saves no register: no saves of d8-d15, no CFI, no BTI landing pad (Go binaries");
-    lines.emplace_back("are not BTI-marked).");
-  }
+  const std::vector<std::string> saves = isa_target.go_abi0_saves_lines();
+  lines.insert(lines.end(), saves.begin(), saves.end());
   return lines;
 }
 
@@ -122,7 +99,6 @@ std::vector<std::string> go_keccak_header_lines(Isa isa, const std::vector<Funct
         "a Go file's header states the work per call of its block entry "
         "exactly when it has one");
   }
-  const bool amd64 = isa == Isa::amd64;
   std::vector<std::string> lines = wrapped(fmt::format(
       "Entries: permute ({} instructions) and one absorb entry per rate ({} bytes; up to {} "
       "instructions), which {}{}. Go's labels are local to one TEXT, so each entry carries its "
@@ -134,7 +110,7 @@ std::vector<std::string> go_keccak_header_lines(Isa isa, const std::vector<Funct
           : fmt::format("; and {} ({} instructions), which does the same for block_count "
                         "consecutive blocks in one call",
                         block_entry->symbol, block_entry->instruction_count()),
-      amd64 ? "System V" : "AAPCS64", amd64 ? "jumps" : "branches"));
+      target(isa).c_abi_name(), target(isa).branch_verb()));
   for (std::string& line : go_frame_lines(isa, permute.frame_bytes, frame_contents))
     lines.push_back(std::move(line));
   if (block_entry != nullptr) {

@@ -18,10 +18,10 @@
 #include <span>
 #include <string>
 
+#include "isa/amd64/amd64.hpp"
 #include "kernels/go_entries.hpp"
 #include "kernels/keccak_entries.hpp"
 #include "model/keccak.hpp"
-#include "program/amd64.hpp"
 
 namespace spongegen::kernels {
 namespace {

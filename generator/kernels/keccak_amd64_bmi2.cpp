@@ -16,10 +16,10 @@
 #include <variant>
 #include <vector>
 
+#include "isa/amd64/amd64.hpp"
 #include "kernels/go_entries.hpp"
 #include "kernels/keccak_entries.hpp"
 #include "model/keccak.hpp"
-#include "program/amd64.hpp"
 
 namespace spongegen::kernels {
 namespace {

@@ -8,10 +8,10 @@
 #include <array>
 #include <string>
 
+#include "isa/arm64/arm64.hpp"
 #include "kernels/keccak_arm64_scalar_schedule.hpp"
 #include "kernels/keccak_entries.hpp"
 #include "model/keccak.hpp"
-#include "program/arm64.hpp"
 
 namespace spongegen::kernels {
 namespace {

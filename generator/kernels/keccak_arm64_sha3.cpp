@@ -10,11 +10,11 @@
 
 #include <string>
 
+#include "isa/arm64/arm64.hpp"
 #include "kernels/go_entries.hpp"
 #include "kernels/keccak_arm64_schedule.hpp"
 #include "kernels/keccak_entries.hpp"
 #include "model/keccak.hpp"
-#include "program/arm64.hpp"
 
 namespace spongegen::kernels {
 namespace {

@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
+#include "isa/amd64/amd64.hpp"
 #include "kernels/kernel.hpp"
 #include "model/keccak.hpp"
-#include "program/amd64.hpp"
 #include "program/audit_figures.hpp"
 
 namespace spongegen::kernels {

@@ -8,8 +8,7 @@
 
 #include "audit/register_residue.hpp"
 #include "audit/semantics.hpp"
-#include "program/amd64.hpp"
-#include "program/arm64.hpp"
+#include "isa/target.hpp"
 #include "program/instruction_table.hpp"
 
 namespace spongegen::kernels {
@@ -33,27 +32,6 @@ const std::map<std::string, std::string_view, std::less<>> kClearingCost = {
     {"ascon-amd64-bmi2", "  p12 64.3 -> 64.2: within the noise."},
 };
 
-bool is_epilogue_instruction(Isa isa, const Instruction& instruction) {
-  const InstructionSpec& spec = instruction_spec(instruction.mnemonic);
-  if (spec.has(kReturn)) return true;
-  if (isa == Isa::amd64) {
-    if (spec.has(kPop)) return true;
-    return instruction.mnemonic == Mnemonic::amd64_add && !instruction.operands.empty() &&
-           instruction.operands[0] == Operand{amd64::rsp};
-  }
-  if (instruction.mnemonic == Mnemonic::arm64_hint) {
-    return instruction.operands.at(0) == Operand{Imm{29}};  // autiasp
-  }
-  if (instruction.mnemonic == Mnemonic::arm64_add) {
-    return instruction.operands.at(0) == Operand{arm64::sp};
-  }
-  if (instruction.mnemonic == Mnemonic::arm64_ldp || instruction.mnemonic == Mnemonic::arm64_ldr) {
-    const Mem* mem = std::get_if<Mem>(&instruction.operands.back());
-    return mem != nullptr && mem->base.cls == RegClass::sp;
-  }
-  return false;
-}
-
 // Where the epilogue of the return at `ret` begins: the clearing goes there.
 std::size_t epilogue_start(Isa isa, const Function& function, std::size_t ret) {
   std::size_t at = ret;
@@ -64,40 +42,13 @@ std::size_t epilogue_start(Isa isa, const Function& function, std::size_t ret) {
       continue;
     }
     const auto* instruction = std::get_if<Instruction>(&item);
-    if (instruction == nullptr || !is_epilogue_instruction(isa, *instruction)) break;
+    if (instruction == nullptr || !target(isa).is_epilogue_instruction(*instruction)) break;
     --at;
   }
   // CFI before the first epilogue instruction describes the body: the clearing follows it.
   while (at < ret && std::holds_alternative<Cfi>(function.items[at]))
     ++at;
   return at;
-}
-
-std::vector<Instruction> clearing_amd64(const std::set<RegisterLocation>& registers) {
-  std::vector<Instruction> out;
-  bool low_vectors = false;
-  for (const RegisterLocation& reg : registers) {
-    if (reg.file == RegisterFile::gp) {
-      const Reg r32 = amd64::gp32(Reg{RegClass::gp64, reg.index});
-      out.push_back({Mnemonic::amd64_xor, {r32, r32}, {}});
-    } else if (reg.index < 16) {
-      low_vectors = true;
-    } else {
-      const Reg z = amd64::zmm(reg.index);
-      out.push_back({Mnemonic::amd64_vpxorq, {z, z, z}, {}});
-    }
-  }
-  if (low_vectors) out.push_back({Mnemonic::amd64_vzeroall, {}, {}});
-  return out;
-}
-
-std::vector<Instruction> clearing_arm64(const std::set<RegisterLocation>& registers) {
-  std::vector<Instruction> out;
-  for (const RegisterLocation& reg : registers) {
-    const Reg r = reg.file == RegisterFile::gp ? arm64::x(reg.index) : arm64::v16b(reg.index);
-    out.push_back({Mnemonic::arm64_eor, {r, r, r}, {}});
-  }
-  return out;
 }
 
 }  // namespace
@@ -124,8 +75,7 @@ ClearingSummary emit_clear_caller_saved(Program& program) {
   // From the last return of each function to the first, so earlier places stay valid.
   for (auto it = at_return.rbegin(); it != at_return.rend(); ++it) {
     Function& function = program.functions[it->first.first];
-    const std::vector<Instruction> clearing =
-        program.isa == Isa::amd64 ? clearing_amd64(it->second) : clearing_arm64(it->second);
+    const std::vector<Instruction> clearing = target(program.isa).clearing(it->second);
     summary.fewest =
         summary.returns == 0 ? clearing.size() : std::min(summary.fewest, clearing.size());
     summary.most = std::max(summary.most, clearing.size());

@@ -1,7 +1,8 @@
 #include "kernels/kernel.hpp"
 
+#include "isa/amd64/win64_entries.hpp"
+#include "isa/target.hpp"
 #include "kernels/register_clearing.hpp"
-#include "kernels/win64_entries.hpp"
 
 namespace spongegen::kernels {
 
@@ -102,7 +103,7 @@ const std::vector<KernelSpec>& all_kernels() {
         kernel.program.kernel_name = name;
         std::vector<std::string> added_lines =
             clearing_header_lines(kernel.program, emit_clear_caller_saved(kernel.program));
-        if (isa == Isa::amd64) {
+        if (target(isa).has_win64_entries()) {
           const std::vector<std::string> win64_lines = add_win64_entries(kernel.program);
           added_lines.insert(added_lines.end(), win64_lines.begin(), win64_lines.end());
         }

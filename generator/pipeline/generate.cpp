@@ -7,6 +7,7 @@
 #include "audit/audit.hpp"
 #include "audit/cpu_features.hpp"
 #include "audit/invariants.hpp"
+#include "isa/target.hpp"
 #include "kernels/register_clearing.hpp"
 #include "prove/proof_cache.hpp"
 #include "prove/prover.hpp"
@@ -172,8 +173,7 @@ std::vector<writers::GeneratedFile> go_output_files(bool prove, const VerifyRepo
   std::vector<writers::GeneratedFile> files;
   for (const GoKernel& go : go_kernels()) {
     if (prove) require_proof(kernel_spec(go.kernel), go.program, report);
-    const std::string constraint =
-        go.program.isa == Isa::amd64 ? "amd64 && !purego" : "arm64 && !purego";
+    const std::string constraint = fmt::format("{} && !purego", target(go.program.isa).go_arch());
     files.push_back({go.file_stem + ".s", writers::write_go_asm(go.program, constraint)});
     files.push_back(
         {go.file_stem + ".go", writers::write_go_declarations(go.program, "keccak", constraint)});

@@ -1,80 +1,25 @@
 #include "program/instruction_table.hpp"
 
-#include <asmjit/arm/a64instdb.h>
-#include <asmjit/asmjit.h>
-
 #include <vector>
 
+#include "isa/target.hpp"
+
 namespace spongegen {
-namespace {
-
-template <typename... Specs>
-constexpr std::array<OperandSpec, kMaxOperands> operand_specs(Specs... specs) {
-  return {specs...};
-}
-
-#define SPONGEGEN_AMD64(name, text, cls, feature, id, behaviour, ...)                          \
-                                                                                               \
-  InstructionSpec{Mnemonic::amd64_##name,                                                      \
-                  text,                                                                        \
-                  Isa::amd64,                                                                  \
-                  InstructionClass::cls,                                                       \
-                  feature,                                                                     \
-                  asmjit::x86::Inst::kId##id,                                                  \
-                  asmjit::x86::Inst::kId##id,                                                  \
-                  behaviour,                                                                   \
-                  operand_specs(__VA_ARGS__).size() - count_empty(operand_specs(__VA_ARGS__)), \
-                  operand_specs(__VA_ARGS__)},
-#define SPONGEGEN_ARM64(name, text, cls, feature, id, simd_id, behaviour, ...)                 \
-                                                                                               \
-  InstructionSpec{Mnemonic::arm64_##name,                                                      \
-                  text,                                                                        \
-                  Isa::arm64,                                                                  \
-                  InstructionClass::cls,                                                       \
-                  feature,                                                                     \
-                  asmjit::a64::Inst::kId##id,                                                  \
-                  asmjit::a64::Inst::kId##simd_id,                                             \
-                  behaviour,                                                                   \
-                  operand_specs(__VA_ARGS__).size() - count_empty(operand_specs(__VA_ARGS__)), \
-                  operand_specs(__VA_ARGS__)},
-
-// Unused positions of a row are value-initialized: no forms.
-constexpr std::size_t count_empty(const std::array<OperandSpec, kMaxOperands>& specs) {
-  std::size_t empty = 0;
-  for (const OperandSpec& spec : specs)
-    empty += spec.forms == 0;
-  return empty;
-}
-
-const std::vector<InstructionSpec>& amd64_table() {
-  static const std::vector<InstructionSpec> kTable = {
-#include "program/amd64_instructions.def"
-  };
-  return kTable;
-}
-
-const std::vector<InstructionSpec>& arm64_table() {
-  static const std::vector<InstructionSpec> kTable = {
-#include "program/arm64_instructions.def"
-  };
-  return kTable;
-}
-
-#undef SPONGEGEN_AMD64
-#undef SPONGEGEN_ARM64
-
-// The enum counts the amd64 rows first, then the arm64 rows (program.hpp).
-constexpr std::size_t kAmd64Rows = static_cast<std::size_t>(Mnemonic::arm64_add);
-
-}  // namespace
-
 const InstructionSpec& instruction_spec(Mnemonic mnemonic) {
-  const auto index = static_cast<std::size_t>(mnemonic);
-  return index < kAmd64Rows ? amd64_table().at(index) : arm64_table().at(index - kAmd64Rows);
+  // The Mnemonic enum counts each ISA's rows one table after the other (program.hpp).
+  static const std::vector<const InstructionSpec*> kRows = [] {
+    std::vector<const InstructionSpec*> rows;
+    for (const Target* isa : targets()) {
+      for (const InstructionSpec& spec : isa->instructions())
+        rows.push_back(&spec);
+    }
+    return rows;
+  }();
+  return *kRows.at(static_cast<std::size_t>(mnemonic));
 }
 
 std::span<const InstructionSpec> instruction_table(Isa isa) {
-  return isa == Isa::amd64 ? std::span(amd64_table()) : std::span(arm64_table());
+  return target(isa).instructions();
 }
 
 std::uint32_t operand_form(const Operand& operand) {

@@ -1,5 +1,5 @@
 // The instruction tables: per ISA, one row per mnemonic with everything every consumer
-// needs (amd64_instructions.def, arm64_instructions.def): the text the writer prints, the
+// needs (isa/<name>/instructions.def): the text the writer prints, the
 // asmjit id the encoder uses, the operand forms the encoder accepts, what each operand
 // position does (read, write, address) and the instruction's other effects for the audit
 // and the taint analysis, and the CPU feature it needs. Adding a mnemonic is one row.
@@ -115,6 +115,19 @@ struct InstructionSpec {
 };
 
 const InstructionSpec& instruction_spec(Mnemonic mnemonic);
+
+// A row's operand positions, for the ISAs' tables (isa/<name>/target.cpp): the positions a
+// row leaves out have no forms, and the count is of those it gives.
+template <typename... Specs>
+constexpr std::array<OperandSpec, kMaxOperands> operand_specs(Specs... specs) {
+  return {specs...};
+}
+constexpr std::size_t operand_count(const std::array<OperandSpec, kMaxOperands>& specs) {
+  std::size_t count = 0;
+  for (const OperandSpec& spec : specs)
+    count += spec.forms != 0;
+  return count;
+}
 
 // Every mnemonic of one ISA's table, in table order.
 std::span<const InstructionSpec> instruction_table(Isa isa);

@@ -2,12 +2,13 @@
 
 #include <fmt/format.h>
 
+#include "isa/target.hpp"
 #include "program/instruction_table.hpp"
 
 namespace spongegen {
 
 std::string_view isa_name(Isa isa) {
-  return isa == Isa::amd64 ? "amd64" : "arm64";
+  return target(isa).name();
 }
 
 std::string_view mnemonic_text(Mnemonic mnemonic) {

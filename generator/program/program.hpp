@@ -15,7 +15,12 @@
 
 namespace spongegen {
 
-enum class Isa : std::uint8_t { amd64, arm64 };
+// The ISAs, from isa/isas.def; each one's facts are in isa/<name>/ (isa/target.hpp).
+enum class Isa : std::uint8_t {
+#define SPONGEGEN_ISA(name) name,
+#include "isa/isas.def"
+#undef SPONGEGEN_ISA
+};
 std::string_view isa_name(Isa isa);
 
 // ---------------------------------------------------------------------------------------
@@ -105,17 +110,13 @@ using Operand = std::variant<Reg, Mem, Imm, LabelRef, ShiftedReg, SymbolRef>;
 // Instructions
 // ---------------------------------------------------------------------------------------
 
-// Every mnemonic any builder may use: one per row of the ISA's instruction table
-// (program/amd64_instructions.def, program/arm64_instructions.def; see
-// program/instruction_table.hpp). Operand order is the Intel manual's for amd64 and the
-// Arm ARM's for arm64: destination first.
+// Every mnemonic any builder may use: one per row of an ISA's instruction table
+// (isa/<name>/instructions.def; see program/instruction_table.hpp), named <isa>_<row>.
+// Operand order is the ISA manual's: destination first.
 enum class Mnemonic : std::uint16_t {
-#define SPONGEGEN_AMD64(name, ...) amd64_##name,
-#include "program/amd64_instructions.def"
-#undef SPONGEGEN_AMD64
-#define SPONGEGEN_ARM64(name, ...) arm64_##name,
-#include "program/arm64_instructions.def"
-#undef SPONGEGEN_ARM64
+#define SPONGEGEN_MNEMONIC(isa, name) isa##_##name,
+#include "isa/instructions.def"
+#undef SPONGEGEN_MNEMONIC
 };
 
 // The mnemonic as the assembler spells it, and its ISA (from the instruction table).
@@ -249,7 +250,7 @@ struct Program {
   // amd64: one Windows x64 entry per function, under the function's own symbol, assembled
   // for Windows only (_WIN32), where the System V functions are named <symbol>_sysv. Each one
   // moves the Win64 arguments into the System V registers, preserves what Win64 makes
-  // callee-saved and System V does not, and calls its function (kernels/win64_entries.hpp).
+  // callee-saved and System V does not, and calls its function (isa/amd64/win64_entries.hpp).
   std::vector<Function> win64_entries;
 
   LabelId new_label(std::string name);
@@ -262,7 +263,7 @@ class GenerationError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Appends items to one function of a Program. ISA-specific emitters (amd64.hpp, arm64.hpp)
+// Appends items to one function of a Program. ISA-specific emitters (isa/<name>/<name>.hpp)
 // derive from it and add one typed method per instruction.
 class FunctionBuilder {
  public:

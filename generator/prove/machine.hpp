@@ -126,13 +126,11 @@ struct Control {
   std::uint32_t function = 0;  // call: an index into Program::functions
 };
 
-// One instruction's effect on the machine, by ISA (amd64_semantics.cpp, arm64_semantics.cpp).
-// `label_region` maps a constant table's label to its region, or -1.
+// The constant tables an instruction may load from: Target::execute (each ISA's
+// isa/<name>/semantics.cpp) gives one instruction's effect on the machine.
 struct LabelRegions {
   std::vector<int> region_of_label;  // by LabelId; -1 for a code label
   int go_arguments = -1;             // Go ABI0 entries: the caller's argument slots (name+d(FP))
 };
-Control execute_amd64(Machine& machine, const Instruction& instruction, const LabelRegions& labels);
-Control execute_arm64(Machine& machine, const Instruction& instruction, const LabelRegions& labels);
 
 }  // namespace spongegen::prove

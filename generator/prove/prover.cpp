@@ -13,7 +13,7 @@
 #include <thread>
 #include <unordered_map>
 
-#include "program/amd64.hpp"
+#include "isa/target.hpp"
 #include "program/instruction_table.hpp"
 #include "prove/machine.hpp"
 #include "prove/proof_cache.hpp"
@@ -26,6 +26,8 @@ namespace {
 
 constexpr std::size_t kStackBytes = 16384;
 constexpr std::int64_t kStackTop = kStackBytes - 64;  // the caller's frame above: Win64 home space
+// A call summary (a Windows x64 entry calling its System V body) covers this many arguments.
+constexpr std::size_t kMostSummarizedArguments = 4;
 constexpr int kCounterexampleTrials = 64;
 constexpr std::size_t kMostSteps = 4'000'000;
 // The block count of the run that also proves every larger count (Run::check_block_loop).
@@ -91,6 +93,7 @@ class Run {
       std::optional<std::uint64_t> seed, const std::vector<CallSummary>* summaries = nullptr)
       : kernel_(spec),
         program_(program),
+        target_(target(program.isa)),
         case_(c),
         inputs_(machine_, seed),
         summaries_(summaries) {}
@@ -120,7 +123,7 @@ class Run {
   // Where a Go entry's code finds the stack pointer, and must leave it: below the frame the
   // toolchain's prologue allocated under the saved BP (amd64) or the saved LR and FP (arm64).
   Pointer go_stack_pointer() const {
-    return {stack_region_, kStackTop - (program_.isa == Isa::amd64 ? 8 : 16) - entry().frame_bytes};
+    return {stack_region_, kStackTop - target_.go_prologue_saved_bytes() - entry().frame_bytes};
   }
   void lay_out();
   void cut(int completed);
@@ -130,6 +133,7 @@ class Run {
 
   const kernels::KernelSpec& kernel_;
   const Program& program_;
+  const Target& target_;
   Case case_;
   Machine machine_;
   Inputs inputs_;
@@ -180,10 +184,7 @@ Value& Run::argument(int index) {
     }
     return go_arguments_[static_cast<std::size_t>(index)];
   }
-  static constexpr int kSysv[] = {7, 6, 2, 1, 8, 9};  // rdi, rsi, rdx, rcx, r8, r9
-  static constexpr int kWin64[] = {1, 2, 8, 9};       // rcx, rdx, r8, r9
-  if (program_.isa == Isa::arm64) return machine_.gp(index);
-  return machine_.gp(case_.win64 ? kWin64[index] : kSysv[index]);
+  return machine_.gp(target_.argument_gp(index, case_.win64));
 }
 
 void Run::lay_out() {
@@ -221,21 +222,18 @@ void Run::lay_out() {
   stack_region_ = machine_.add_region("the stack", kStackBytes, true);
   return_region_ = machine_.add_region("the caller's code", 0, false);
   const Value return_address = Value::address({return_region_, 0});
-  if (go_abi() && program_.isa == Isa::amd64) {
-    // Below the return address the toolchain's prologue saved BP and allocated the frame.
-    machine_.store({stack_region_, kStackTop}, return_address);
-    machine_.gp(amd64::rsp.index) = Value::address(go_stack_pointer());
-  } else if (go_abi()) {
-    // A leaf's epilogue does not reload LR: x30 must still hold the return address at RET.
-    machine_.stack_pointer() = Value::address(go_stack_pointer());
-    machine_.gp(30) = return_address;
-  } else if (program_.isa == Isa::amd64) {
-    machine_.store({stack_region_, kStackTop}, return_address);
-    machine_.gp(amd64::rsp.index) = Value::address({stack_region_, kStackTop});
+  // The call leaves the return address in the link register, or pushes it; a Go entry
+  // starts below what the toolchain's prologue saved (BP; or LR and FP) and the frame it
+  // allocated. A leaf's epilogue does not reload LR: it must still hold the return address
+  // at RET.
+  const std::optional<Reg> link = target_.link_register();
+  if (link) {
+    machine_.gp(link->index) = return_address;
   } else {
-    machine_.stack_pointer() = Value::address({stack_region_, kStackTop});
-    machine_.gp(30) = return_address;
+    machine_.store({stack_region_, kStackTop}, return_address);
   }
+  target_.stack_pointer_value(machine_) =
+      Value::address(go_abi() ? go_stack_pointer() : Pointer{stack_region_, kStackTop});
   // From the stack pointer at the call up lies the caller's frame (and on amd64 the return
   // address): a Windows x64 entry may use the 32 bytes of home space above the return
   // address, no entry anything else.
@@ -546,7 +544,11 @@ void Run::check_block_loop(const Snapshot& before, const Snapshot& after) const 
         fail(fmt::format("vector register {}", r));
     }
   }
-  if (program_.isa == Isa::arm64 && !same(before.stack_pointer, after.stack_pointer)) fail("sp");
+  // A stack pointer outside the general-purpose registers (arm64's sp) is compared here.
+  if (target_.stack_pointer().cls == RegClass::sp &&
+      !same(before.stack_pointer, after.stack_pointer)) {
+    fail("sp");
+  }
   if (before.zero_flag != after.zero_flag) fail("the zero flag");
   for (int region : {state_region_, stack_region_}) {
     const auto& x = before.regions.at(static_cast<std::size_t>(region));
@@ -621,38 +623,16 @@ void Run::check_return() {
     }
   }
   // The callee-saved registers, as the ABI of this entry names them.
-  std::vector<int> gp, vectors;
-  int vector_words = 0;
-  if (go_abi() && program_.isa == Isa::amd64) {
-    // ABI0 preserves no register for its caller (X15 and R14 are restored by Go's internal
-    // ABI after the call); the Go writer keeps R14, which the prologue's check loads with g.
-    gp = {14};
-  } else if (go_abi()) {
-    // arm64: the registers the Go writer refuses to write: R18 (the platform's), R28 (g),
-    // R29 (the frame pointer the epilogue restores); R30 is checked at the return.
-    gp = {18, 28, 29};
-  } else if (program_.isa == Isa::amd64) {
-    gp = {3, 5, 12, 13, 14, 15};
-    if (case_.win64) {
-      gp.insert(gp.end(), {6, 7});
-      vectors = {6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
-      vector_words = 2;
-    }
-  } else {
-    for (int r = 19; r <= 29; ++r)
-      gp.push_back(r);
-    vectors = {8, 9, 10, 11, 12, 13, 14, 15};
-    vector_words = 1;
-  }
+  const PreservedRegisters preserved = target_.preserved_registers(go_abi(), case_.win64);
+  const std::vector<int>& gp = preserved.gp;
+  const std::vector<int>& vectors = preserved.vectors;
+  const int vector_words = preserved.vector_words;
   for (int r : gp) {
     const Value& now = machine_.gp(r);
     const Value& before = initial_gp_[static_cast<std::size_t>(r)];
     if (now.is_address() || now.bits != before.bits) {
-      throw ProofFailure{
-          fmt::format("at the return: callee-saved register {} is not its caller's value",
-                      program_.isa == Isa::amd64
-                          ? amd64::register_name({RegClass::gp64, static_cast<std::uint8_t>(r)})
-                          : fmt::format("x{}", r))};
+      throw ProofFailure{fmt::format(
+          "at the return: callee-saved register {} is not its caller's value", target_.gp_name(r))};
     }
   }
   for (int v : vectors) {
@@ -715,21 +695,21 @@ bool Run::summarize_call(std::size_t function) {
       });
   if (summary == summaries_->end()) return false;
   if (program_.functions.at(function).shape != entry().shape) return false;
-  // The arguments, where System V takes them: the pointers the entry was passed, the count.
-  static constexpr int kSysv[] = {7, 6, 2, 1};  // rdi, rsi, rdx, rcx
-  if (passed_arguments_.size() > std::size(kSysv)) return false;
+  // The arguments, where the callee's ABI takes them: the pointers the entry was passed, the
+  // count.
+  if (passed_arguments_.size() > kMostSummarizedArguments) return false;
   for (std::size_t p = 0; p < passed_arguments_.size(); ++p) {
     const Value& passed = passed_arguments_[p];
-    const Value& now = machine_.gp(kSysv[p]);
+    const Value& now = machine_.gp(target_.argument_gp(static_cast<int>(p), false));
     if (!passed.is_address() && !passed.block_count) return false;
     if (now.pointer != passed.pointer || now.block_count != passed.block_count) return false;
     if (passed.block_count && count_of(now, "the block count") != count_of(passed, "")) {
       return false;
     }
   }
-  const Value& rsp = machine_.gp(amd64::rsp.index);
-  if (!rsp.is_address() || rsp.pointer->region != stack_region_) return false;
-  const std::int64_t return_slot = rsp.pointer->offset - 8;
+  const Value& sp = target_.stack_pointer_value(machine_);
+  if (!sp.is_address() || sp.pointer->region != stack_region_) return false;
+  const std::int64_t return_slot = sp.pointer->offset - target_.call_pushes_bytes();
   if (return_slot - summary->stack_bytes < 0 || return_slot % 8 != 0) return false;
   // The state and the inputs, word for word as the entry received them.
   const Region& state = machine_.region(state_region_);
@@ -766,7 +746,7 @@ bool Run::summarize_call(std::size_t function) {
   for (std::size_t w = 0; w < static_cast<std::size_t>(return_slot / 8); ++w)
     stack.words[w].reset();
   for (int r = 0; r < 32; ++r) {
-    if (r != amd64::rsp.index && ((summary->preserved_gp >> r) & 1u) == 0) {
+    if (r != target_.stack_pointer().index && ((summary->preserved_gp >> r) & 1u) == 0) {
       machine_.gp(r) = Value::data(inputs_.next());
     }
     for (std::size_t w = 0; w < kVectorWords; ++w) {
@@ -822,8 +802,7 @@ void Run::execute(EntryProof& proof) {
     }
     Control control;
     try {
-      control = program_.isa == Isa::amd64 ? execute_amd64(machine_, *instruction, labels_)
-                                           : execute_arm64(machine_, *instruction, labels_);
+      control = target_.execute(machine_, *instruction, labels_);
     } catch (const std::exception& error) {  // MachineError, DegreeError
       throw ProofFailure{fmt::format("in round {} at `{}`: {}", rounds_entered - 1,
                                      writers::format_instruction(program_, *instruction),
@@ -841,11 +820,16 @@ void Run::execute(EntryProof& proof) {
       }
       case Control::call: {
         if (summarize_call(control.function)) break;
-        Value& rsp = machine_.gp(amd64::rsp.index);
-        address_of(rsp, "rsp");
-        rsp.pointer->offset -= 8;
-        machine_.store(*rsp.pointer, Value::address({return_region_,
-                                                     static_cast<std::int64_t>(calls.size() + 1)}));
+        const Value return_address =
+            Value::address({return_region_, static_cast<std::int64_t>(calls.size() + 1)});
+        if (const std::optional<Reg> link = target_.link_register()) {
+          machine_.gp(link->index) = return_address;
+        } else {
+          Value& sp = target_.stack_pointer_value(machine_);
+          address_of(sp, "the stack pointer");
+          sp.pointer->offset -= target_.call_pushes_bytes();
+          machine_.store(*sp.pointer, return_address);
+        }
         calls.push_back({items, index});
         items = &program_.functions.at(control.function).items;
         index = 0;
@@ -855,16 +839,16 @@ void Run::execute(EntryProof& proof) {
         if (go_abi() && calls.empty()) {
           // The toolchain's epilogue releases the frame this code was given: the stack
           // pointer must be where the prologue left it (and on arm64, LR the return address).
-          const Value& sp =
-              program_.isa == Isa::amd64 ? machine_.gp(amd64::rsp.index) : machine_.stack_pointer();
+          const Value& sp = target_.stack_pointer_value(machine_);
           if (!sp.is_address() || *sp.pointer != go_stack_pointer()) {
             throw ProofFailure{
                 "at the return: the stack pointer is not where the prologue left it"};
           }
-          if (program_.isa == Isa::arm64) {
-            const Value& lr = machine_.gp(30);
+          if (const std::optional<Reg> link = target_.link_register()) {
+            const Value& lr = machine_.gp(link->index);
             if (!lr.is_address() || *lr.pointer != Pointer{return_region_, 0}) {
-              throw ProofFailure{"at the return: x30 is not the caller's return address"};
+              throw ProofFailure{fmt::format("at the return: {} is not the caller's return address",
+                                             target_.gp_name(link->index))};
             }
           }
           proof.boundaries = boundaries_;
@@ -872,21 +856,20 @@ void Run::execute(EntryProof& proof) {
           return;
         }
         Value target;
-        if (program_.isa == Isa::amd64) {
-          Value& rsp = machine_.gp(amd64::rsp.index);
-          target = machine_.load(address_of(rsp, "rsp"));
-          rsp.pointer->offset += 8;
+        if (const std::optional<Reg> link = target_.link_register()) {
+          target = machine_.gp(link->index);
         } else {
-          target = machine_.gp(30);
+          Value& sp = target_.stack_pointer_value(machine_);
+          target = machine_.load(address_of(sp, "rsp"));
+          sp.pointer->offset += target_.call_pushes_bytes();
         }
         const Pointer expected{return_region_, static_cast<std::int64_t>(calls.size())};
         if (!target.is_address() || *target.pointer != expected) {
           throw ProofFailure{"a return to an address other than its caller's"};
         }
         if (calls.empty()) {
-          const Value& sp =
-              program_.isa == Isa::amd64 ? machine_.gp(amd64::rsp.index) : machine_.stack_pointer();
-          const std::int64_t expected_sp = program_.isa == Isa::amd64 ? kStackTop + 8 : kStackTop;
+          const Value& sp = target_.stack_pointer_value(machine_);
+          const std::int64_t expected_sp = kStackTop + target_.call_pushes_bytes();
           if (!sp.is_address() || *sp.pointer != Pointer{stack_region_, expected_sp}) {
             throw ProofFailure{"at the return: the stack pointer is not where the call left it"};
           }

@@ -8,89 +8,20 @@
 #include <optional>
 #include <vector>
 
-#include "program/amd64.hpp"
-#include "program/arm64.hpp"
+#include "isa/target.hpp"
 #include "program/instruction_table.hpp"
+#include "readers/gas_syntax.hpp"
 #include "writers/gas_writer.hpp"
 
 namespace spongegen::readers {
 namespace {
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
-    text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
-
-bool starts_with(std::string_view text, std::string_view prefix) {
-  return text.substr(0, prefix.size()) == prefix;
-}
-
-// "MACRO(name)" -> "name", or nothing.
-std::optional<std::string> macro_argument(std::string_view text, std::string_view macro) {
-  if (!starts_with(text, macro) || text.size() <= macro.size() + 1 || text[macro.size()] != '(') {
-    return std::nullopt;
-  }
-  const std::size_t close = text.find(')');
-  if (close == std::string_view::npos) return std::nullopt;
-  return std::string(text.substr(macro.size() + 1, close - macro.size() - 1));
-}
-
-std::optional<std::int64_t> parse_integer(std::string_view text) {
-  text = trim(text);
-  bool negative = false;
-  if (!text.empty() && text.front() == '-') {
-    negative = true;
-    text.remove_prefix(1);
-  }
-  int base = 10;
-  if (starts_with(text, "0x")) {
-    base = 16;
-    text.remove_prefix(2);
-  }
-  std::uint64_t value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, base);
-  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return negative ? -static_cast<std::int64_t>(value) : static_cast<std::int64_t>(value);
-}
-
-// A decimal or 0x-prefixed number, possibly negative: an immediate when it fits in 64 bits,
-// an error (not a register name) when it does not.
-bool looks_numeric(std::string_view text) {
-  text = trim(text);
-  if (!text.empty() && text.front() == '-') text.remove_prefix(1);
-  return !text.empty() && std::isdigit(static_cast<unsigned char>(text.front()));
-}
-
-// Splits operands at commas outside brackets and braces.
-std::vector<std::string> split_operands(std::string_view text) {
-  std::vector<std::string> operands;
-  int depth = 0;
-  std::string current;
-  for (char c : text) {
-    if (c == '[' || c == '{') ++depth;
-    if (c == ']' || c == '}') --depth;
-    if (c == ',' && depth == 0) {
-      operands.emplace_back(trim(current));
-      current.clear();
-    } else {
-      current += c;
-    }
-  }
-  if (!trim(current).empty()) operands.emplace_back(trim(current));
-  return operands;
-}
-
-class Reader {
+class Reader : public OperandReader {
  public:
   explicit Reader(const std::string& kernel_name) { program_.kernel_name = kernel_name; }
 
   Program read(std::string_view text) {
-    program_.isa =
-        text.find(".intel_syntax noprefix") != std::string_view::npos ? Isa::amd64 : Isa::arm64;
+    program_.isa = isa_of(text);
     std::size_t line_number = 0;
     while (!text.empty()) {
       const std::size_t end = text.find('\n');
@@ -118,7 +49,7 @@ class Reader {
     }
   }
 
-  LabelId label(const std::string& name) {
+  LabelId label(const std::string& name) override {
     auto [it, inserted] = labels_.try_emplace(name, 0);
     if (inserted) it->second = program_.new_label(name);
     return it->second;
@@ -334,38 +265,14 @@ class Reader {
     if (!mnemonic) throw GenerationError("unknown mnemonic '" + std::string(text) + "'");
     Instruction instruction{*mnemonic, {}, {}};
     if (space != std::string_view::npos) {
-      auto operands = split_operands(code.substr(space + 1));
-      for (std::size_t i = 0; i < operands.size(); ++i) {
-        // arm64 post-index: "[x10], #8" reads as two operands.
-        if (program_.isa == Isa::arm64 && i + 1 < operands.size() && operands[i].front() == '[' &&
-            operands[i].back() == ']' && operands[i + 1].front() == '#') {
-          Mem mem = std::get<Mem>(operand(operands[i]));
-          const auto disp = parse_integer(operands[i + 1].substr(1));
-          if (!disp) throw GenerationError("unreadable post-index");
-          mem.disp = static_cast<std::int32_t>(*disp);
-          mem.addressing = Addressing::post_index;
-          instruction.operands.push_back(mem);
-          ++i;
-          continue;
-        }
-        // arm64 shifted register: "x2, ror #19" reads as two operands.
-        if (program_.isa == Isa::arm64 && i + 1 < operands.size()) {
-          if (auto shift = parse_shift(operands[i + 1])) {
-            instruction.operands.push_back(
-                ShiftedReg{reg(operands[i]), shift->first, shift->second});
-            ++i;
-            continue;
-          }
-        }
-        instruction.operands.push_back(operand(operands[i]));
-      }
+      instruction.operands =
+          target(program_.isa).read_operands(split_operands(code.substr(space + 1)), *this);
     }
     function().items.push_back(std::move(instruction));
   }
 
-  Reg reg(std::string_view name) {
-    const auto parsed =
-        program_.isa == Isa::amd64 ? amd64::parse_register(name) : arm64::parse_register(name);
+  Reg reg(std::string_view name) const {
+    const auto parsed = target(program_.isa).parse_register(name);
     if (!parsed) {
       throw GenerationError("unknown " + std::string(isa_name(program_.isa)) + " register '" +
                             std::string(name) + "'");
@@ -373,19 +280,7 @@ class Reader {
     return *parsed;
   }
 
-  // "ror #19" -> (ror, 19), or nothing.
-  static std::optional<std::pair<Shift, std::uint8_t>> parse_shift(std::string_view text) {
-    for (Shift shift : {Shift::lsl, Shift::lsr, Shift::asr, Shift::ror}) {
-      const std::string prefix = std::string(shift_name(shift)) + " #";
-      if (!starts_with(text, prefix)) continue;
-      const auto amount = parse_integer(text.substr(prefix.size()));
-      if (!amount || *amount < 0 || *amount > 63) throw GenerationError("unreadable shift");
-      return std::make_pair(shift, static_cast<std::uint8_t>(*amount));
-    }
-    return std::nullopt;
-  }
-
-  Operand operand(std::string text) {
+  std::optional<Operand> macro_operand(const std::string& text) override {
     if (auto name = macro_argument(text, "LOCAL")) return LabelRef{label(*name)};
     if (auto symbol = macro_argument(text, "SYMBOL")) {  // a Windows entry's call
       for (std::uint32_t f = 0; f < program_.functions.size(); ++f) {
@@ -393,75 +288,23 @@ class Reader {
       }
       throw GenerationError("a call of " + *symbol + ", which the file does not define");
     }
-    if (program_.isa == Isa::amd64) return amd64_operand(text);
-    return arm64_operand(text);
+    return std::nullopt;
   }
 
-  Operand amd64_operand(const std::string& text) {
-    std::optional<int> bytes;
-    for (int size : amd64::kMemoryOperandSizes) {
-      if (starts_with(text, std::string(amd64::memory_size_keyword(size)) + " [")) bytes = size;
-    }
-    if (bytes) {
-      std::string_view inside(text);
-      inside = inside.substr(inside.find('[') + 1);
-      inside = inside.substr(0, inside.size() - 1);
-      Mem mem{kNoBase};
-      mem.bytes = static_cast<std::uint8_t>(*bytes);
-      // base [+ LOCAL(label)] [+|- disp]
-      std::size_t pos = inside.find(' ');
-      const std::string_view base = inside.substr(0, pos);
-      std::string_view rest = pos == std::string_view::npos ? "" : inside.substr(pos);
-      if (base == "rip") {
-        mem.addressing = Addressing::pc_relative;
-        rest = trim(rest.substr(rest.find('+') + 1));
-        const std::size_t close = rest.find(')');
-        mem.label = label(*macro_argument(rest.substr(0, close + 1), "LOCAL"));
-        rest = rest.substr(close + 1);
-      } else {
-        mem.base = reg(base);
+  // The ISA whose syntax line (`.intel_syntax noprefix`) the text carries, else the one
+  // that has none.
+  static Isa isa_of(std::string_view text) {
+    const Target* plain = nullptr;
+    for (const Target* candidate : targets()) {
+      const std::string_view line = candidate->gas_syntax_line();
+      if (line.empty()) {
+        plain = candidate;
+      } else if (text.find(line) != std::string_view::npos) {
+        return candidate->isa();
       }
-      rest = trim(rest);
-      if (!rest.empty()) {
-        const bool negative = rest.front() == '-';
-        const auto disp = parse_integer(rest.substr(1));
-        if (!disp) throw GenerationError("unreadable displacement '" + std::string(rest) + "'");
-        const std::int64_t value = negative ? -*disp : *disp;
-        if (value < INT32_MIN || value > INT32_MAX) {
-          throw GenerationError("displacement '" + std::string(rest) + "' does not fit in 32 bits");
-        }
-        mem.disp = static_cast<std::int32_t>(value);
-      }
-      return mem;
     }
-    if (auto value = parse_integer(text)) return Imm{*value};
-    if (looks_numeric(text))
-      throw GenerationError("immediate '" + text + "' is not a 64-bit integer");
-    return reg(text);
-  }
-
-  Operand arm64_operand(std::string text) {
-    if (text.front() == '{') text = text.substr(1, text.size() - 2);
-    if (text.front() == '#') {
-      const auto value = parse_integer(std::string_view(text).substr(1));
-      if (!value) throw GenerationError("immediate '" + text + "' is not a 64-bit integer");
-      return Imm{*value};
-    }
-    if (text.front() == '[') {
-      const bool pre_index = text.back() == '!';
-      std::string_view inside(text);
-      inside = inside.substr(1, inside.find(']') - 1);
-      const auto parts = split_operands(inside);
-      Mem mem{reg(parts.at(0))};
-      if (parts.size() > 1) {
-        const auto disp = parse_integer(std::string_view(parts[1]).substr(1));
-        if (!disp) throw GenerationError("unreadable offset");
-        mem.disp = static_cast<std::int32_t>(*disp);
-      }
-      if (pre_index) mem.addressing = Addressing::pre_index;
-      return mem;
-    }
-    return reg(text);
+    if (plain == nullptr) throw GenerationError("the text names no ISA's assembler syntax");
+    return plain->isa();
   }
 
   Program program_;

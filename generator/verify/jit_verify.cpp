@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "dispatch/x86_xcr0.hpp"  // runtime/src: XCR0, as the runtime reads it
+#include "isa/target.hpp"
 #include "support/splitmix64.hpp"
 #include "writers/asmjit_encoder.hpp"
 
@@ -22,7 +23,7 @@ constexpr int kLargestBlockBytes = 168;
 // Whether this host has every CPU feature of the kernel's declaration (CpuFeature).
 bool host_supports(const kernels::KernelSpec& spec) {
 #if defined(__x86_64__)
-  if (spec.isa != Isa::amd64) return false;
+  if (!target(spec.isa).runs_on_host()) return false;
   for (const CpuFeature& feature : spec.cpu_features) {
     unsigned registers[4] = {};
     if (!__get_cpuid_count(feature.cpuid_leaf, feature.cpuid_subleaf, &registers[0], &registers[1],
@@ -89,7 +90,7 @@ void call_entry(const void* code, const EntryShape& shape, const kernels::EntryC
 VerifyResult verify_against_portable(const kernels::KernelSpec& spec,
                                      const kernels::BuiltKernel& kernel,
                                      const writers::EncodedProgram& encoded) {
-  if (!writers::host_runs(spec.isa) || !host_supports(spec)) {
+  if (!target(spec.isa).runs_on_host() || !host_supports(spec)) {
     return {false, "not run: this host cannot execute " + spec.name};
   }
   const writers::JitImage image(kernel.program, encoded);
@@ -168,7 +169,7 @@ VerifyResult verify_against_portable(const kernels::KernelSpec& spec,
 
 std::optional<bool> entry_differs_on_host(const kernels::KernelSpec& spec, const Program& program,
                                           const std::string& symbol, const EntryInput& input) {
-  if (!writers::host_runs(spec.isa) || !host_supports(spec)) return std::nullopt;
+  if (!target(spec.isa).runs_on_host() || !host_supports(spec)) return std::nullopt;
   const auto entry = std::find_if(program.functions.begin(), program.functions.end(),
                                   [&](const Function& f) { return f.symbol == symbol; });
   if (entry == program.functions.end()) return std::nullopt;

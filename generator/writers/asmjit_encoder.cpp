@@ -1,6 +1,5 @@
 #include "writers/asmjit_encoder.hpp"
 
-#include <asmjit/arm/a64assembler.h>
 #include <asmjit/asmjit.h>
 
 #include <fmt/format.h>
@@ -8,34 +7,21 @@
 #include <cstring>
 #include <memory>
 
+#include "isa/target.hpp"
 #include "program/instruction_table.hpp"
+#include "writers/asmjit_isa.hpp"
 #include "writers/gas_writer.hpp"
 
 namespace spongegen::writers {
 namespace {
 
-// The instruction's asmjit id from its table row; on arm64 the SIMD form's id when the
-// first operand is a SIMD register (asmjit's ids differ: ldp x0, x1 vs ldp d0, d1).
-asmjit::InstId instruction_id(const Instruction& instruction) {
-  const InstructionSpec& spec = instruction_spec(instruction.mnemonic);
-  const Reg* first =
-      instruction.operands.empty() ? nullptr : std::get_if<Reg>(&instruction.operands[0]);
-  const bool simd =
-      first != nullptr && (first->cls == RegClass::fp64 || first->cls == RegClass::fp128 ||
-                           first->cls == RegClass::vec);
-  return simd ? spec.asmjit_simd_id : spec.asmjit_id;
-}
-
 // Lays a Program out in one asmjit CodeHolder, the same way the text writer lays it out in
 // the .S file: functions 32-byte aligned in order, then the tables 64-byte aligned.
 class ProgramEncoder {
  public:
-  ProgramEncoder(const Program& program, asmjit::CodeHolder& code) : program_(program) {
-    if (program.isa == Isa::amd64) {
-      assembler_ = std::make_unique<asmjit::x86::Assembler>(&code);
-    } else {
-      assembler_ = std::make_unique<asmjit::a64::Assembler>(&code);
-    }
+  ProgramEncoder(const Program& program, const AsmjitIsa& isa, asmjit::CodeHolder& code)
+      : program_(program), isa_(isa) {
+    assembler_ = isa.assembler(code);
     assembler_->addDiagnosticOptions(asmjit::DiagnosticOptions::kValidateAssembler);
     for (std::size_t i = 0; i < program.label_names.size(); ++i) {
       labels_.push_back(assembler_->newLabel());
@@ -112,161 +98,19 @@ class ProgramEncoder {
     }
   }
 
-  asmjit::x86::Gp amd64_base(const Function& function, const Instruction& instruction,
-                             const Reg& base) const {
-    if (base.cls != RegClass::gp64) {
-      refuse(function, instruction, "a memory operand's base must be a 64-bit register");
-    }
-    return asmjit::x86::gpq(base.index);
-  }
-
-  asmjit::Operand amd64_operand(const Function& function, const Instruction& instruction,
-                                const Operand& op) const {
-    namespace x86 = asmjit::x86;
-    if (const Reg* reg = std::get_if<Reg>(&op)) {
-      switch (reg->cls) {
-        case RegClass::gp64:
-          return x86::gpq(reg->index);
-        case RegClass::gp32:
-          return x86::gpd(reg->index);
-        case RegClass::xmm:
-          return x86::xmm(reg->index);
-        case RegClass::ymm:
-          return x86::ymm(reg->index);
-        case RegClass::zmm:
-          return x86::zmm(reg->index);
-        default:
-          refuse(function, instruction, operand_form_name(op) + " is not an amd64 register");
-      }
-    }
-    if (const Imm* imm = std::get_if<Imm>(&op)) return asmjit::Imm(imm->value);
-    if (const LabelRef* label = std::get_if<LabelRef>(&op)) return labels_.at(label->id);
-    if (const SymbolRef* symbol = std::get_if<SymbolRef>(&op)) {
-      return function_starts_->at(symbol->function);
-    }
-    if (const Mem* mem = std::get_if<Mem>(&op)) {
-      if (mem->addressing == Addressing::pc_relative) {
-        return x86::ptr(labels_.at(mem->label), mem->disp, mem->bytes);
-      }
-      if (mem->addressing != Addressing::offset) {
-        refuse(function, instruction, "amd64 has no pre- or post-indexed addressing");
-      }
-      return x86::ptr(amd64_base(function, instruction, mem->base), mem->disp, mem->bytes);
-    }
-    refuse(function, instruction, operand_form_name(op) + " does not exist on amd64");
-  }
-
-  asmjit::Operand arm64_register(const Function& function, const Instruction& instruction,
-                                 const Reg& reg) const {
-    namespace a64 = asmjit::a64;
-    switch (reg.cls) {
-      case RegClass::gp64:
-        return a64::x(reg.index);
-      case RegClass::gp32:
-        return a64::w(reg.index);
-      case RegClass::sp:
-        return a64::sp;
-      case RegClass::fp64:
-        return a64::d(reg.index);
-      case RegClass::fp128:
-        return a64::v(reg.index);  // asmjit names the whole 128-bit register v, GNU as q
-      case RegClass::vec:
-        if (reg.arrangement == Arrangement::b16) return a64::v(reg.index).b16();
-        if (reg.arrangement == Arrangement::d2) return a64::v(reg.index).d2();
-        break;
-      default:
-        break;
-    }
-    refuse(function, instruction, operand_form_name(reg) + " is not an arm64 register");
-  }
-
-  // A shifted register is two asmjit operands: the register, then the shift.
-  void arm64_operands(const Function& function, const Instruction& instruction, const Operand& op,
-                      std::vector<asmjit::Operand>& out) const {
-    namespace a64 = asmjit::a64;
-    if (const Reg* reg = std::get_if<Reg>(&op)) {
-      out.push_back(arm64_register(function, instruction, *reg));
-      return;
-    }
-    if (const ShiftedReg* shifted = std::get_if<ShiftedReg>(&op)) {
-      static constexpr asmjit::arm::ShiftOp kOps[] = {
-          asmjit::arm::ShiftOp::kLSL, asmjit::arm::ShiftOp::kLSR, asmjit::arm::ShiftOp::kASR,
-          asmjit::arm::ShiftOp::kROR};
-      out.push_back(arm64_register(function, instruction, shifted->reg));
-      out.push_back(
-          asmjit::Imm(asmjit::arm::Shift(kOps[static_cast<int>(shifted->shift)], shifted->amount)));
-      return;
-    }
-    if (const Imm* imm = std::get_if<Imm>(&op)) {
-      out.push_back(asmjit::Imm(imm->value));
-      return;
-    }
-    if (const LabelRef* label = std::get_if<LabelRef>(&op)) {
-      out.push_back(labels_.at(label->id));
-      return;
-    }
-    const Mem& mem = std::get<Mem>(op);
-    if (mem.base.cls != RegClass::sp && mem.base.cls != RegClass::gp64) {
-      refuse(function, instruction, "a memory operand's base must be x0-x30 or sp");
-    }
-    const a64::Gp base = mem.base.cls == RegClass::sp ? a64::sp : a64::x(mem.base.index);
-    switch (mem.addressing) {
-      case Addressing::offset:
-        out.push_back(a64::ptr(base, mem.disp));
-        return;
-      case Addressing::pre_index:
-        out.push_back(a64::ptr_pre(base, mem.disp));
-        return;
-      case Addressing::post_index:
-        out.push_back(a64::ptr_post(base, mem.disp));
-        return;
-      case Addressing::pc_relative:
-      case Addressing::go_argument:
-        break;
-    }
-    refuse(function, instruction, "arm64 memory operands are register-based; use adr for labels");
-  }
-
-  // XAR by hand: Debian's asmjit snapshot (0.0~git20221210) encodes it with the wrong
-  // opcode bits (0xce6..., where the Arm ARM has 0xce800000 | Rm << 16 | imm6 << 10 |
-  // Rn << 5 | Rd). The encoding proof found this by comparing with GNU as; the word below is
-  // checked by that same proof on every run of the tests.
-  void emit_xar(const Function& function, const Instruction& instruction) {
-    const Reg& d = std::get<Reg>(instruction.operands.at(0));
-    const Reg& n = std::get<Reg>(instruction.operands.at(1));
-    const Reg& m = std::get<Reg>(instruction.operands.at(2));
-    const std::int64_t rotate = std::get<Imm>(instruction.operands.at(3)).value;
-    if (rotate < 0 || rotate > 63) refuse(function, instruction, "xar rotates by 0..63");
-    const std::uint32_t word = 0xce800000u | std::uint32_t{m.index} << 16 |
-                               static_cast<std::uint32_t>(rotate) << 10 |
-                               std::uint32_t{n.index} << 5 | std::uint32_t{d.index};
-    const std::uint8_t bytes[4] = {static_cast<std::uint8_t>(word),
-                                   static_cast<std::uint8_t>(word >> 8),
-                                   static_cast<std::uint8_t>(word >> 16),
-                                   static_cast<std::uint8_t>(word >> 24)};  // A64 is little-endian
-    check(assembler_->embed(bytes, sizeof bytes), function, &instruction);
-  }
-
   void emit(const Function& function, const Instruction& instruction) {
     check_operand_forms(function, instruction);
-    if (instruction.mnemonic == Mnemonic::arm64_xar) {
-      emit_xar(function, instruction);
+    const AsmjitInstruction context(
+        instruction, labels_, *function_starts_,
+        [&](const std::string& why) { refuse(function, instruction, why); });
+    if (const std::vector<std::uint8_t> bytes = isa_.bytes_by_hand(context); !bytes.empty()) {
+      check(assembler_->embed(bytes.data(), bytes.size()), function, &instruction);
       return;
     }
-    std::vector<asmjit::Operand> operands;
-    if (program_.isa == Isa::amd64) {
-      for (const Operand& op : instruction.operands)
-        operands.push_back(amd64_operand(function, instruction, op));
-    } else {
-      for (const Operand& op : instruction.operands)
-        arm64_operands(function, instruction, op, operands);
-      // `ret` with no operand returns through x30, as GNU as assumes.
-      if (instruction.mnemonic == Mnemonic::arm64_ret && operands.empty()) {
-        operands.push_back(asmjit::a64::x30);
-      }
-    }
-    check(assembler_->emitOpArray(instruction_id(instruction), operands.data(), operands.size()),
-          function, &instruction);
+    const std::vector<asmjit::Operand> operands = isa_.operands(context);
+    check(
+        assembler_->emitOpArray(isa_.instruction_id(instruction), operands.data(), operands.size()),
+        function, &instruction);
   }
 
   void check(asmjit::Error error, const Function& function, const Instruction* instruction) {
@@ -280,23 +124,21 @@ class ProgramEncoder {
   }
 
   const Program& program_;
+  const AsmjitIsa& isa_;
   std::unique_ptr<asmjit::BaseAssembler> assembler_;
   std::vector<asmjit::Label> labels_;
   const std::vector<asmjit::Label>* function_starts_ = nullptr;  // SymbolRef targets
 };
 
-asmjit::Environment environment_for(Isa isa) {
-  return asmjit::Environment(isa == Isa::amd64 ? asmjit::Arch::kX64 : asmjit::Arch::kAArch64);
-}
-
 // Fills `code` with the program and the start/end label of each function; returns the
 // instruction offsets of each function.
 // Returns the offsets of each function's instructions; `table_offsets` gets each table's.
-std::vector<std::vector<std::size_t>> lay_out(const Program& program, asmjit::CodeHolder& code,
+std::vector<std::vector<std::size_t>> lay_out(const Program& program, const AsmjitIsa& isa,
+                                              asmjit::CodeHolder& code,
                                               std::vector<asmjit::Label>& starts,
                                               std::vector<asmjit::Label>& ends,
                                               std::vector<std::size_t>& table_offsets) {
-  ProgramEncoder encoder(program, code);
+  ProgramEncoder encoder(program, isa, code);
   encoder.run(starts, ends);
   table_offsets = std::move(encoder.table_offsets);
   return std::move(encoder.instruction_offsets);
@@ -305,11 +147,15 @@ std::vector<std::vector<std::size_t>> lay_out(const Program& program, asmjit::Co
 }  // namespace
 
 EncodedProgram encode(const Program& program) {
+  return target(program.isa).encode(program);
+}
+
+EncodedProgram encode_with_asmjit(const Program& program, const AsmjitIsa& isa) {
   asmjit::CodeHolder code;
-  code.init(environment_for(program.isa));
+  code.init(asmjit::Environment(isa.arch()));
   std::vector<asmjit::Label> starts, ends;
   std::vector<std::size_t> table_offsets;
-  auto offsets = lay_out(program, code, starts, ends, table_offsets);
+  auto offsets = lay_out(program, isa, code, starts, ends, table_offsets);
   if (asmjit::Error error = code.flatten(); error != asmjit::kErrorOk) {
     throw GenerationError(
         "kernel " + program.kernel_name +
@@ -336,11 +182,6 @@ EncodedProgram encode(const Program& program) {
             {function.symbol, start, code.labelOffset(ends[i]) - start, std::move(offsets[i])});
   }
   return encoded;
-}
-
-bool host_runs(Isa isa) {
-  return asmjit::Environment::host().arch() ==
-         (isa == Isa::amd64 ? asmjit::Arch::kX64 : asmjit::Arch::kAArch64);
 }
 
 struct JitImage::Impl {

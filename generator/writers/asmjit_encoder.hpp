@@ -59,7 +59,4 @@ class JitImage {
   Impl* impl_;
 };
 
-// Whether this host can execute code of `isa` (same architecture).
-bool host_runs(Isa isa);
-
 }  // namespace spongegen::writers

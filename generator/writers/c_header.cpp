@@ -1,4 +1,5 @@
 #include "writers/c_header.hpp"
+#include "isa/target.hpp"
 
 #include <fmt/format.h>
 
@@ -122,7 +123,8 @@ std::string write_c_header(const std::vector<WrittenKernel>& kernels) {
     out += "\n";
   }
   for (const std::string_view table : {"KECCAK", "KECCAK_BATCH", "ASCON"}) {
-    for (const Isa isa : {Isa::amd64, Isa::arm64}) {
+    for (const Target* each : targets()) {
+      const Isa isa = each->isa();
       out +=
           fmt::format("\n#define SPONGE_{}_KERNELS_{}(X)", table, upper_identifier(isa_name(isa)));
       for (const WrittenKernel& written : kernels) {

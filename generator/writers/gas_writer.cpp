@@ -2,80 +2,17 @@
 
 #include <fmt/format.h>
 
-#include "program/amd64.hpp"
-#include "program/arm64.hpp"
+#include "isa/amd64/win64_unwind.hpp"
+#include "isa/target.hpp"
 #include "program/instruction_table.hpp"
-#include "program/win64_unwind.hpp"
 
 namespace spongegen::writers {
 namespace {
 
 constexpr std::size_t kCommentColumn = 48;
 
-std::string local_label(const Program& program, LabelId id) {
-  return fmt::format("LOCAL({})", program.label_names.at(id));
-}
-
-std::string amd64_operand(const Program& program, const Operand& operand) {
-  if (const Reg* reg = std::get_if<Reg>(&operand)) return amd64::register_name(*reg);
-  if (const Imm* imm = std::get_if<Imm>(&operand)) return fmt::format("{}", imm->value);
-  if (const LabelRef* label = std::get_if<LabelRef>(&operand)) {
-    return local_label(program, label->id);
-  }
-  if (const SymbolRef* symbol = std::get_if<SymbolRef>(&operand)) {
-    return fmt::format("SYMBOL({})", program.functions.at(symbol->function).symbol);
-  }
-  if (const Mem* mem = std::get_if<Mem>(&operand)) {
-    std::string address;
-    if (mem->addressing == Addressing::pc_relative) {
-      address = "rip + " + local_label(program, mem->label);
-    } else if (mem->addressing == Addressing::offset) {
-      address = std::string(amd64::register_name(mem->base));
-    } else if (mem->addressing == Addressing::go_argument) {
-      // Only the Go writer prints the caller's frame; here it is a message's operand.
-      address = fmt::format("go argument {}", mem->disp);
-    } else {
-      throw GenerationError("amd64 has no pre- or post-indexed addressing");
-    }
-    if (mem->disp > 0) address += fmt::format(" + {}", mem->disp);
-    if (mem->disp < 0) address += fmt::format(" - {}", -static_cast<std::int64_t>(mem->disp));
-    return std::string(amd64::memory_size_keyword(mem->bytes)) + " [" + address + "]";
-  }
-  throw GenerationError("operand kind not available on amd64");
-}
-
-std::string arm64_operand(const Program& program, const Operand& operand) {
-  if (const Reg* reg = std::get_if<Reg>(&operand)) return arm64::register_name(*reg);
-  if (const ShiftedReg* shifted = std::get_if<ShiftedReg>(&operand)) {
-    return fmt::format("{}, {} #{}", arm64::register_name(shifted->reg), shift_name(shifted->shift),
-                       shifted->amount);
-  }
-  if (const Imm* imm = std::get_if<Imm>(&operand)) return fmt::format("#{}", imm->value);
-  if (const LabelRef* label = std::get_if<LabelRef>(&operand)) {
-    return local_label(program, label->id);
-  }
-  if (const Mem* mem = std::get_if<Mem>(&operand)) {
-    const std::string base = arm64::register_name(mem->base);
-    switch (mem->addressing) {
-      case Addressing::offset:
-        return mem->disp == 0 ? fmt::format("[{}]", base)
-                              : fmt::format("[{}, #{}]", base, mem->disp);
-      case Addressing::pre_index:
-        return fmt::format("[{}, #{}]!", base, mem->disp);
-      case Addressing::post_index:
-        return fmt::format("[{}], #{}", base, mem->disp);
-      case Addressing::pc_relative:
-      case Addressing::go_argument:
-        break;
-    }
-    throw GenerationError("arm64 memory operands are register-based; use adr for labels");
-  }
-  throw GenerationError("operand kind not available on arm64");
-}
-
 std::string format_operand(const Program& program, const Operand& operand) {
-  return program.isa == Isa::amd64 ? amd64_operand(program, operand)
-                                   : arm64_operand(program, operand);
+  return target(program.isa).gas_operand(program, operand);
 }
 
 std::string cfi_line(const Program& program, const Cfi& cfi) {
@@ -119,7 +56,7 @@ std::string object_format_macros(Isa isa) {
       "#define HIDDEN(name) .hidden name\n"
       "#define FUNCTION_TYPE(name) .type name, @function\n"
       "#define FUNCTION_SIZE(name) .size name, . - name\n";
-  if (isa != Isa::amd64) {
+  if (!target(isa).has_win64_entries()) {
     return fmt::format("#if defined(__APPLE__)\n{}#else\n{}#endif\n", mach_o, elf);
   }
   const std::string_view windows =
@@ -169,6 +106,10 @@ std::string property_note(PropertyNote note) {
 
 }  // namespace
 
+std::string local_label(const Program& program, LabelId id) {
+  return fmt::format("LOCAL({})", program.label_names.at(id));
+}
+
 std::string round_marker_line(const RoundMarker& marker) {
   if (!marker.begin) return "\t// ---- end of round ----";
   if (!marker.in_loop) return fmt::format("\t// ---- round {} ----", marker.round);
@@ -195,7 +136,7 @@ namespace {
 // prologue instructions they describe, between SEH_PROC(`symbol`) and SEH_ENDPROLOGUE.
 void append_function_items(std::string& out, const Program& program, const Function& function,
                            const std::string& symbol) {
-  const bool seh = program.isa == Isa::amd64;
+  const bool seh = target(program.isa).has_win64_entries();
   const Win64Prologue prologue = seh ? win64_prologue(function) : Win64Prologue{};
   if (seh) out += fmt::format("\tSEH_PROC({})\n", symbol);
   std::size_t next_code = 0;
@@ -251,7 +192,9 @@ std::string write_gas(const Program& program) {
   out += "\n";
   out += object_format_macros(program.isa);
   out += "\n";
-  if (program.isa == Isa::amd64) out += "\t.intel_syntax noprefix\n";
+  if (const std::string_view syntax = target(program.isa).gas_syntax_line(); !syntax.empty()) {
+    out += fmt::format("\t{}\n", syntax);
+  }
   if (!program.arch_directive.empty()) out += "\t.arch " + program.arch_directive + "\n";
   out += "\t.text\n";
 
@@ -267,7 +210,7 @@ std::string write_gas(const Program& program) {
     out += "\t.cfi_startproc\n";
     append_function_items(out, program, function, fmt::format("SYMBOL({})", function.symbol));
     out += "\t.cfi_endproc\n";
-    if (program.isa == Isa::amd64) out += "\tSEH_ENDPROC\n";
+    if (target(program.isa).has_win64_entries()) out += "\tSEH_ENDPROC\n";
     out += fmt::format("\tFUNCTION_SIZE(SYMBOL({}))\n", function.symbol);
   }
 

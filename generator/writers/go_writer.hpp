@@ -8,6 +8,7 @@
 // instruction named; so are instructions Go's frame rules exclude (PUSH, POP, CALL).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -24,6 +25,14 @@ std::string write_go_asm(const Program& program, std::string_view build_constrai
 // The .go file declaring each function for package `package_name`.
 std::string write_go_declarations(const Program& program, std::string_view package_name,
                                   std::string_view build_constraint);
+
+// What each ISA's Go printer (isa/<name>/printer.cpp) shares: the error naming the kernel,
+// function and instruction Go cannot take; a table's file-local symbol (`name<>`); a
+// displacement as Go prints it (nothing for 0).
+[[noreturn]] void go_refuse(const Program& program, const Function& function,
+                            const Instruction& instruction, const std::string& why);
+std::string go_table_symbol(const Program& program, LabelId label);
+std::string go_offset_text(std::int32_t disp);
 
 // One instruction as Go prints it, e.g. "RORXQ $44, R8, R8".
 std::string format_go_instruction(const Program& program, const Function& function,

@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "isa/target.hpp"
 #include "writers/gas_writer.hpp"
 
 namespace spongegen::writers {
@@ -214,7 +215,7 @@ std::string rust_parameter(const Parameter& parameter) {
 std::string isa_cfg(Isa isa) {
   // ELF targets of the ISA: every unix but Apple's (Mach-O) on these two architectures.
   return fmt::format("#[cfg(all(target_arch = \"{}\", unix, not(target_vendor = \"apple\")))]",
-                     isa == Isa::amd64 ? "x86_64" : "aarch64");
+                     target(isa).rust_arch());
 }
 
 }  // namespace

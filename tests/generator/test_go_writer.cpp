@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "isa/amd64/amd64.hpp"
+#include "isa/arm64/arm64.hpp"
 #include "kernels/kernel.hpp"
 #include "pipeline/generate.hpp"
-#include "program/amd64.hpp"
-#include "program/arm64.hpp"
 #include "spongegen_process.hpp"
 #include "writers/go_writer.hpp"
 

@@ -7,9 +7,9 @@
 
 #include "audit/cpu_features.hpp"
 #include "audit/semantics.hpp"
+#include "isa/amd64/amd64.hpp"
+#include "isa/arm64/arm64.hpp"
 #include "kernels/kernel.hpp"
-#include "program/amd64.hpp"
-#include "program/arm64.hpp"
 #include "program/instruction_table.hpp"
 #include "readers/gas_reader.hpp"
 #include "writers/asmjit_encoder.hpp"

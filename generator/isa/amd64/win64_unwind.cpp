@@ -1,8 +1,8 @@
-#include "program/win64_unwind.hpp"
+#include "isa/amd64/win64_unwind.hpp"
 
 #include <fmt/format.h>
 
-#include "program/amd64.hpp"
+#include "isa/amd64/amd64.hpp"
 
 namespace spongegen {
 

@@ -1,8 +1,9 @@
-// What each arm64 mnemonic of program/arm64_instructions.def does, on the symbolic machine.
+// What each arm64 mnemonic of isa/arm64/instructions.def does, on the symbolic machine.
 // The switch names every mnemonic of the table, so a row added without its meaning here
 // does not compile (-Wswitch, an error in every build).
 #include <fmt/format.h>
 
+#include "isa/arm64/target_parts.hpp"
 #include "prove/instruction_semantics.hpp"
 
 namespace spongegen::prove {
@@ -304,9 +305,12 @@ Control Arm64::run() {
       write_lanes(0, {a[0], b[0]});
       return {};
     }
-#define SPONGEGEN_AMD64(name, ...) case Mnemonic::amd64_##name:
-#include "program/amd64_instructions.def"
-#undef SPONGEGEN_AMD64
+// Every other ISA's rows: the cases of this table's rows are above.
+#define SPONGEGEN_ARM64(...)
+#define SPONGEGEN_MNEMONIC(isa, name) case Mnemonic::isa##_##name:
+#include "isa/instructions.def"
+#undef SPONGEGEN_MNEMONIC
+#undef SPONGEGEN_ARM64
     break;
   }
   throw MachineError("not an arm64 instruction");

@@ -1,4 +1,4 @@
-#include "program/amd64.hpp"
+#include "isa/amd64/amd64.hpp"
 
 #include <array>
 #include <iterator>

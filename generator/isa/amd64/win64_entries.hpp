@@ -5,7 +5,7 @@
 // clobber. Each Windows entry is a thin adapter in front of one System V entry: it saves rdi
 // and rsi (and xmm6-xmm15 when the kernel writes vector registers), moves the arguments into
 // the System V registers, calls the System V entry, restores and returns. Both have Windows
-// unwind codes (program/win64_unwind.hpp), so RtlVirtualUnwind walks out of either.
+// unwind codes (isa/amd64/win64_unwind.hpp), so RtlVirtualUnwind walks out of either.
 #pragma once
 
 #include <string>

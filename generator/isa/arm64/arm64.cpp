@@ -1,4 +1,4 @@
-#include "program/arm64.hpp"
+#include "isa/arm64/arm64.hpp"
 
 namespace spongegen::arm64 {
 

@@ -1,10 +1,10 @@
-#include "kernels/win64_entries.hpp"
+#include "isa/amd64/win64_entries.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "program/amd64.hpp"
+#include "isa/amd64/amd64.hpp"
 #include "program/instruction_table.hpp"
 
 namespace spongegen::kernels {
