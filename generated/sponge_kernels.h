@@ -132,6 +132,28 @@ void sponge_keccakp1600_12_arm64_sha3_x2_absorb168(uint64_t state[50], const uin
 void sponge_keccakp1600_12_arm64_sha3_x2_absorb136_blocks(uint64_t state[50], const uint8_t* const blocks[2], size_t block_count) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_arm64_sha3_x2_absorb168_blocks(uint64_t state[50], const uint8_t* const blocks[2], size_t block_count) SPONGE_KERNEL_NOEXCEPT;
 
+/* riscv64-zbb (generated/keccakf1600_riscv64_zbb.S) */
+void sponge_keccakf1600_riscv64_zbb(uint64_t state[25]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_riscv64_zbb_absorb72(uint64_t state[25], const uint8_t block[72]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_riscv64_zbb_absorb104(uint64_t state[25], const uint8_t block[104]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_riscv64_zbb_absorb136(uint64_t state[25], const uint8_t block[136]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_riscv64_zbb_absorb144(uint64_t state[25], const uint8_t block[144]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_riscv64_zbb_absorb168(uint64_t state[25], const uint8_t block[168]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_riscv64_zbb(uint64_t state[25]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_riscv64_zbb_absorb136(uint64_t state[25], const uint8_t block[136]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_riscv64_zbb_absorb168(uint64_t state[25], const uint8_t block[168]) SPONGE_KERNEL_NOEXCEPT;
+
+/* riscv64 (generated/keccakf1600_riscv64.S) */
+void sponge_keccakf1600_riscv64(uint64_t state[25]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_riscv64_absorb72(uint64_t state[25], const uint8_t block[72]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_riscv64_absorb104(uint64_t state[25], const uint8_t block[104]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_riscv64_absorb136(uint64_t state[25], const uint8_t block[136]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_riscv64_absorb144(uint64_t state[25], const uint8_t block[144]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_riscv64_absorb168(uint64_t state[25], const uint8_t block[168]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_riscv64(uint64_t state[25]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_riscv64_absorb136(uint64_t state[25], const uint8_t block[136]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_riscv64_absorb168(uint64_t state[25], const uint8_t block[168]) SPONGE_KERNEL_NOEXCEPT;
+
 /* ascon-amd64-bmi2 (generated/ascon_p320_amd64_bmi2.S) */
 void sponge_ascon_p320_amd64_bmi2_p12(uint64_t state[5]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_ascon_p320_amd64_bmi2_p8(uint64_t state[5]) SPONGE_KERNEL_NOEXCEPT;
@@ -274,6 +296,33 @@ void sponge_ascon_p320_arm64_decrypt(uint64_t state[5], const uint8_t* in, uint8
 #define SPONGE_KERNEL_ARM64_SHA3_X2_CPU_FEATURES \
   {"sha3", 0, 0, 0, 0, 17, "hw.optional.armv8_2_sha3", 0x0},
 
+#define SPONGE_KERNEL_RISCV64_ZBB_NAME "riscv64-zbb"
+#define SPONGE_KERNEL_RISCV64_ZBB_ENTRIES(X) \
+  X(permute, "keccak-f1600", 24, 0, 1, sponge_keccakf1600_riscv64_zbb) \
+  X(absorb, "keccak-f1600", 24, 72, 1, sponge_keccakf1600_riscv64_zbb_absorb72) \
+  X(absorb, "keccak-f1600", 24, 104, 1, sponge_keccakf1600_riscv64_zbb_absorb104) \
+  X(absorb, "keccak-f1600", 24, 136, 1, sponge_keccakf1600_riscv64_zbb_absorb136) \
+  X(absorb, "keccak-f1600", 24, 144, 1, sponge_keccakf1600_riscv64_zbb_absorb144) \
+  X(absorb, "keccak-f1600", 24, 168, 1, sponge_keccakf1600_riscv64_zbb_absorb168) \
+  X(permute, "keccak-p1600", 12, 0, 1, sponge_keccakp1600_12_riscv64_zbb) \
+  X(absorb, "keccak-p1600", 12, 136, 1, sponge_keccakp1600_12_riscv64_zbb_absorb136) \
+  X(absorb, "keccak-p1600", 12, 168, 1, sponge_keccakp1600_12_riscv64_zbb_absorb168)
+#define SPONGE_KERNEL_RISCV64_ZBB_CPU_FEATURES \
+  {"zbb", 0, 0, 0, 0, 0, 0, 0x0},
+
+#define SPONGE_KERNEL_RISCV64_NAME "riscv64"
+#define SPONGE_KERNEL_RISCV64_ENTRIES(X) \
+  X(permute, "keccak-f1600", 24, 0, 1, sponge_keccakf1600_riscv64) \
+  X(absorb, "keccak-f1600", 24, 72, 1, sponge_keccakf1600_riscv64_absorb72) \
+  X(absorb, "keccak-f1600", 24, 104, 1, sponge_keccakf1600_riscv64_absorb104) \
+  X(absorb, "keccak-f1600", 24, 136, 1, sponge_keccakf1600_riscv64_absorb136) \
+  X(absorb, "keccak-f1600", 24, 144, 1, sponge_keccakf1600_riscv64_absorb144) \
+  X(absorb, "keccak-f1600", 24, 168, 1, sponge_keccakf1600_riscv64_absorb168) \
+  X(permute, "keccak-p1600", 12, 0, 1, sponge_keccakp1600_12_riscv64) \
+  X(absorb, "keccak-p1600", 12, 136, 1, sponge_keccakp1600_12_riscv64_absorb136) \
+  X(absorb, "keccak-p1600", 12, 168, 1, sponge_keccakp1600_12_riscv64_absorb168)
+#define SPONGE_KERNEL_RISCV64_CPU_FEATURES
+
 #define SPONGE_KERNEL_ASCON_AMD64_BMI2_NAME "ascon-amd64-bmi2"
 #define SPONGE_KERNEL_ASCON_AMD64_BMI2_ENTRIES(X) \
   X(permute, "ascon-p320", 12, 0, 1, sponge_ascon_p320_amd64_bmi2_p12) \
@@ -303,6 +352,9 @@ void sponge_ascon_p320_arm64_decrypt(uint64_t state[5], const uint8_t* in, uint8
 #define SPONGE_KECCAK_KERNELS_ARM64(X) \
   X(ARM64_SHA3, 1) \
   X(ARM64_SCALAR, 1)
+#define SPONGE_KECCAK_KERNELS_RISCV64(X) \
+  X(RISCV64_ZBB, 1) \
+  X(RISCV64, 1)
 
 #define SPONGE_KECCAK_BATCH_KERNELS_AMD64(X) \
   X(AMD64_AVX512_X8, 8) \
@@ -310,10 +362,12 @@ void sponge_ascon_p320_arm64_decrypt(uint64_t state[5], const uint8_t* in, uint8
   X(AMD64_AVX2_X4, 4)
 #define SPONGE_KECCAK_BATCH_KERNELS_ARM64(X) \
   X(ARM64_SHA3_X2, 2)
+#define SPONGE_KECCAK_BATCH_KERNELS_RISCV64(X)
 
 #define SPONGE_ASCON_KERNELS_AMD64(X) \
   X(ASCON_AMD64_BMI2, 1)
 #define SPONGE_ASCON_KERNELS_ARM64(X) \
   X(ASCON_ARM64, 1)
+#define SPONGE_ASCON_KERNELS_RISCV64(X)
 
 #endif /* SPONGE_GENERATED_KERNELS_H */

@@ -174,8 +174,8 @@ void compare_data(Isa isa, const writers::EncodedProgram& encoded, bool coff,
       ++result.bytes_compared;
       if (text[at] == code.at(at)) continue;
       result.mismatches.push_back(
-          fmt::format("{}: at .text+{:#x} (+{:#x}): assembler {} , asmjit {}", region.what, at,
-                      at - region.start, hex_bytes(text, at, 1), hex_bytes(code, at, 1)));
+          fmt::format("{}: at .text+{:#x} (+{:#x}): assembler {} , our encoding {}", region.what,
+                      at, at - region.start, hex_bytes(text, at, 1), hex_bytes(code, at, 1)));
       break;
     }
   }
@@ -186,7 +186,9 @@ void compare_data(Isa isa, const writers::EncodedProgram& encoded, bool coff,
   }
   const std::size_t past = text.size() - end;
   result.bytes_compared += past;
-  const bool section_padding = coff && past < kLargestAlignment &&
+  // COFF sections, and riscv64's with any object format, end padded to their alignment.
+  const bool pads_end = coff || target(isa).assembler_pads_section_end();
+  const bool section_padding = pads_end && past < kLargestAlignment &&
                                first_non_filler(isa, text, end, text.size()) == text.size();
   if (past != 0 && !section_padding) {
     result.mismatches.push_back(fmt::format(

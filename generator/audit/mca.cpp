@@ -61,8 +61,9 @@ std::vector<std::string> default_mca_cpus(Isa isa) {
 }
 
 std::string mca_snippet(const Program& program, std::size_t function, int& rounds) {
-  std::string text(target(program.isa).gas_syntax_line());
-  if (!text.empty()) text += "\n";
+  std::string text;
+  for (const std::string_view line : target(program.isa).gas_syntax_lines())
+    text += std::string(line) + "\n";
   std::set<std::string> labels;
   const std::regex local(R"(LOCAL\(([A-Za-z0-9_]+)\))");
   rounds = 0;

@@ -120,9 +120,15 @@ Effects effects_of(Isa isa, const Instruction& in) {
     }
   }
   if (spec.has(kAddsImmediateToStack) || spec.has(kSubtractsImmediateFromStack)) {
+    // `add rsp, N` on amd64; `addi sp, sp, N` (the source the stack pointer too) elsewhere.
     const Reg* dst = std::get_if<Reg>(&in.operands[0]);
-    const Imm* value = std::get_if<Imm>(&in.operands[1]);
-    if (dst != nullptr && value != nullptr && register_location(isa, *dst) == stack_pointer) {
+    const Imm* value = std::get_if<Imm>(&in.operands.back());
+    const bool from_stack_pointer =
+        in.operands.size() == 2 ||
+        (std::holds_alternative<Reg>(in.operands[1]) &&
+         register_location(isa, std::get<Reg>(in.operands[1])) == stack_pointer);
+    if (dst != nullptr && value != nullptr && from_stack_pointer &&
+        register_location(isa, *dst) == stack_pointer) {
       const int bytes = static_cast<int>(value->value);
       e.stack_adjust = spec.has(kAddsImmediateToStack) ? bytes : -bytes;
     }

@@ -128,8 +128,11 @@ class Target {
   // The GNU assembler.
   virtual std::string gas_operand(const Program& program, const Operand& operand) const = 0;
   // Lines after the object format macros (amd64: `.intel_syntax noprefix`); a file of this
-  // ISA is recognized by them, and at most one ISA has none.
-  virtual std::string_view gas_syntax_line() const = 0;
+  // ISA is recognized by the first, and at most one ISA has none.
+  virtual std::vector<std::string_view> gas_syntax_lines() const = 0;
+  // The directive that names the architecture extensions a file uses (Program's
+  // arch_directive): `.arch armv8.2-a+sha3`.
+  virtual std::string gas_arch_line(std::string_view extensions) const = 0;
   // Reads one instruction's operands as gas_operand prints them.
   virtual std::vector<Operand> read_operands(const std::vector<std::string>& texts,
                                              OperandReader& reader) const = 0;
@@ -140,6 +143,9 @@ class Target {
 
   // Machine code: every byte, laid out as the .S file lays it out.
   virtual writers::EncodedProgram encode(const Program& program) const = 0;
+  // Whether GNU as pads the end of .text to the section's alignment with no-ops (riscv64
+  // does, for ELF too), which the encoding proof then accepts after the last function.
+  virtual bool assembler_pads_section_end() const { return false; }
   // The length of an assembler's padding no-op at `at`, or 0 (the encoding proof).
   virtual std::size_t filler_length(const std::string& bytes, std::size_t at,
                                     std::size_t end) const = 0;

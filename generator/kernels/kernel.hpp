@@ -88,6 +88,8 @@ BuiltKernel build_keccak_amd64_avx512_x8();
 Program build_keccak_amd64_avx512_x8_go();
 BuiltKernel build_keccak_amd64_avx512_x4();
 BuiltKernel build_keccak_arm64_sha3_x2();
+BuiltKernel build_keccak_riscv64_zbb();
+BuiltKernel build_keccak_riscv64();
 
 // The portable Keccak-p[1600] reference for an entry of any round count and rate.
 void keccak_reference_call(const EntryShape& shape, const EntryCall& call);

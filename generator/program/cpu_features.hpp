@@ -33,6 +33,11 @@ inline constexpr CpuFeature kBmi2{"bmi2", Isa::amd64, 7, 0, 1, 8, 0, {}};
 inline constexpr CpuFeature kArmSha3{"sha3", Isa::arm64, 0,  0,
                                      0,      0,          17, "hw.optional.armv8_2_sha3"};
 
+// Zbb (riscv64): Linux reports it only through the riscv_hwprobe system call (key
+// RISCV_HWPROBE_KEY_IMA_EXT_0, bit RISCV_HWPROBE_EXT_ZBB), not in AT_HWCAP; the runtime
+// asks hwprobe for the extension this row names.
+inline constexpr CpuFeature kZbb{"zbb", Isa::riscv64, 0, 0, 0, 0, 0, {}};
+
 // XCR0 bits 1 and 2: the OS saves the SSE (xmm) and AVX (upper ymm) state.
 inline constexpr unsigned kXcr0SseAvx = 0x6;
 inline constexpr CpuFeature kAvx{"avx", Isa::amd64, 1, 0, 2, 28, 0, {}, kXcr0SseAvx};

@@ -296,7 +296,8 @@ class Reader : public OperandReader {
   static Isa isa_of(std::string_view text) {
     const Target* plain = nullptr;
     for (const Target* candidate : targets()) {
-      const std::string_view line = candidate->gas_syntax_line();
+      const std::vector<std::string_view> lines = candidate->gas_syntax_lines();
+      const std::string_view line = lines.empty() ? std::string_view() : lines.front();
       if (line.empty()) {
         plain = candidate;
       } else if (text.find(line) != std::string_view::npos) {

@@ -192,10 +192,11 @@ std::string write_gas(const Program& program) {
   out += "\n";
   out += object_format_macros(program.isa);
   out += "\n";
-  if (const std::string_view syntax = target(program.isa).gas_syntax_line(); !syntax.empty()) {
-    out += fmt::format("\t{}\n", syntax);
+  for (const std::string_view line : target(program.isa).gas_syntax_lines())
+    out += fmt::format("\t{}\n", line);
+  if (!program.arch_directive.empty()) {
+    out += fmt::format("\t{}\n", target(program.isa).gas_arch_line(program.arch_directive));
   }
-  if (!program.arch_directive.empty()) out += "\t.arch " + program.arch_directive + "\n";
   out += "\t.text\n";
 
   for (const Function& function : program.functions) {

@@ -151,8 +151,11 @@ class Amd64Target final : public Target {
   std::string gas_operand(const Program& program, const Operand& operand) const override {
     return amd64::gas_operand(program, operand);
   }
-  std::string_view gas_syntax_line() const override {
-    return ".intel_syntax noprefix";
+  std::vector<std::string_view> gas_syntax_lines() const override {
+    return {".intel_syntax noprefix"};
+  }
+  std::string gas_arch_line(std::string_view extensions) const override {
+    return ".arch " + std::string(extensions);
   }
   std::vector<Operand> read_operands(const std::vector<std::string>& texts,
                                      OperandReader& reader) const override {

@@ -150,8 +150,11 @@ class Arm64Target final : public Target {
   std::string gas_operand(const Program& program, const Operand& operand) const override {
     return arm64::gas_operand(program, operand);
   }
-  std::string_view gas_syntax_line() const override {
-    return "";
+  std::vector<std::string_view> gas_syntax_lines() const override {
+    return {};
+  }
+  std::string gas_arch_line(std::string_view extensions) const override {
+    return ".arch " + std::string(extensions);
   }
   std::vector<Operand> read_operands(const std::vector<std::string>& texts,
                                      OperandReader& reader) const override {

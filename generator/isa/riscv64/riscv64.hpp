@@ -1,0 +1,67 @@
+// riscv64 registers, the LP64 ABI's facts and the typed instruction emitter the riscv64
+// kernel builders use.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "program/program.hpp"
+
+namespace spongegen::riscv64 {
+
+// x0..x31 by number; the ABI's names below.
+constexpr Reg x(int index) {
+  return Reg{RegClass::gp64, static_cast<std::uint8_t>(index)};
+}
+inline constexpr Reg zero = x(0);  // reads as 0; writes are discarded
+inline constexpr Reg ra = x(1);    // the return address
+inline constexpr Reg sp = x(2);
+// a0..a7: the arguments (x10..x17).
+constexpr Reg a(int index) {
+  return x(10 + index);
+}
+
+std::string register_name(Reg reg);
+// The register whose name is `name` (the ABI's "a0", "s11", "t6", or "x10"), or nothing.
+std::optional<Reg> parse_register(std::string_view name);
+
+// LP64: where the index-th integer or pointer argument arrives (a0-a7).
+Reg lp64_argument(int index);
+
+// LP64: sp, s0-s11 (x8, x9, x18-x27) are callee-saved; gp (x3) and tp (x4) belong to the
+// program (the global and thread pointers): a kernel never writes them, as a signal handler
+// may use them while it runs.
+bool is_callee_saved(Reg reg);
+bool is_reserved(Reg reg);
+
+// [base + disp], printed disp(base).
+inline Mem at(Reg base, std::int32_t disp = 0) {
+  return Mem{base, disp};
+}
+
+class Emitter : public FunctionBuilder {
+ public:
+  using FunctionBuilder::FunctionBuilder;
+
+  void addi(Reg d, Reg a, std::int64_t imm) { emit(Mnemonic::riscv64_addi, {d, a, Imm{imm}}); }
+  void and_(Reg d, Reg a, Reg b) { emit(Mnemonic::riscv64_and, {d, a, b}); }
+  // d = a & ~b (Zbb)
+  void andn(Reg d, Reg a, Reg b) { emit(Mnemonic::riscv64_andn, {d, a, b}); }
+  void j(LabelId label) { emit(Mnemonic::riscv64_j, {LabelRef{label}}); }
+  void ld(Reg d, Mem mem) { emit(Mnemonic::riscv64_ld, {d, mem}); }
+  // d = imm20 << 12, sign-extended from bit 31
+  void lui(Reg d, std::int64_t imm20) { emit(Mnemonic::riscv64_lui, {d, Imm{imm20}}); }
+  void not_(Reg d, Reg a) { emit(Mnemonic::riscv64_not, {d, a}); }
+  void or_(Reg d, Reg a, Reg b) { emit(Mnemonic::riscv64_or, {d, a, b}); }
+  void ret() { emit(Mnemonic::riscv64_ret, {}); }
+  // d = a rotated right by `amount` (Zbb)
+  void rori(Reg d, Reg a, int amount) { emit(Mnemonic::riscv64_rori, {d, a, Imm{amount}}); }
+  void sd(Reg s, Mem mem) { emit(Mnemonic::riscv64_sd, {s, mem}); }
+  void slli(Reg d, Reg a, int amount) { emit(Mnemonic::riscv64_slli, {d, a, Imm{amount}}); }
+  void srli(Reg d, Reg a, int amount) { emit(Mnemonic::riscv64_srli, {d, a, Imm{amount}}); }
+  void xor_(Reg d, Reg a, Reg b) { emit(Mnemonic::riscv64_xor, {d, a, b}); }
+  void xori(Reg d, Reg a, std::int64_t imm) { emit(Mnemonic::riscv64_xori, {d, a, Imm{imm}}); }
+};
+
+}  // namespace spongegen::riscv64
