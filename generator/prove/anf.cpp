@@ -356,8 +356,24 @@ std::uint64_t* scratch(std::size_t room) {
 
 // The sum of two sorted monomial lists.
 Poly sum_of(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b) {
-  std::uint64_t* const terms = scratch(a.size() + b.size());
-  return Poly::of_monomials(terms, merge_sum(a, b, terms));
+  const std::size_t most = a.size() + b.size();
+  if (most <= Poly::kInline) {
+    std::uint64_t terms[2 * Poly::kInline];
+    return Poly::of_monomials(terms, merge_sum(a, b, terms));
+  }
+  // Most sums cancel little (chi's output, a parity's next term): merged straight into a
+  // block with room for all, which is kept unless much of the room went unused.
+  Poly p;
+  std::uint64_t* const block = Poly::new_block(most);
+  const std::size_t count = merge_sum(a, b, block + 1);
+  if (count <= Poly::kInline || count + 2 * kRoomStep < most) {
+    p = Poly::of_monomials(block + 1, count);
+    Poly::free_block(block);
+    return p;
+  }
+  p.store_.shared = block;
+  p.size_ = static_cast<std::uint32_t>(count);
+  return p;
 }
 
 Poly Poly::sum(std::span<const Poly* const> terms) {
