@@ -29,7 +29,10 @@ class DegreeError : public std::runtime_error {
 // variable, a variable and a constant: most words of a run, which every round boundary
 // makes fresh), else in a block shared by every copy and never changed once written: a copy
 // (moving a register, loading or storing a word) allocates nothing. The count of owners is
-// not atomic: the polynomials of one proof stay on the thread that proves it.
+// not atomic: the polynomials of one proof stay on the thread that proves it. Blocks come
+// from a per-thread cache of freed blocks by capacity (anf.cpp): a round's products are
+// about 130 monomials, past what malloc keeps per thread, and a proof makes and frees
+// millions of them.
 class Poly {
  public:
   Poly() = default;  // the constant 0
@@ -90,19 +93,28 @@ class Poly {
   std::span<const std::uint64_t> monomials() const { return {data(), size_}; }
   // The polynomial of these monomials (sorted, each once).
   static Poly of_monomials(const std::uint64_t* terms, std::size_t count);
+  // The sum of all `terms`, merged through two buffers of this thread: the result is the
+  // only block it allocates.
+  static Poly sum(std::span<const Poly* const> terms);
 
   static constexpr std::uint32_t kInline = 2;
 
  private:
   friend Poly sum_of(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b);
+  friend Poly product_of(const Poly& a, const Poly& b);
   const std::uint64_t* data() const { return size_ <= kInline ? store_.terms : store_.shared + 1; }
   void swap(Poly& other) noexcept {
     std::swap(size_, other.size_);
     std::swap(store_, other.store_);
   }
   void release() {
-    if (size_ > kInline && --store_.shared[0] == 0) delete[] store_.shared;
+    if (size_ > kInline && (--store_.shared[0] & kOwnersMask) == 0) free_block(store_.shared);
   }
+  // A block: a word of the owners' count (low 32 bits) and the room it has for monomials
+  // (high 32 bits), then the monomials. `new_block` returns one with one owner.
+  static constexpr std::uint64_t kOwnersMask = 0xffffffffu;
+  static std::uint64_t* new_block(std::size_t room);
+  static void free_block(std::uint64_t* block);
 
   std::uint32_t size_ = 0;
   // size_ <= kInline: the monomials; else a block of the owners' count, then the monomials.
@@ -120,6 +132,8 @@ Word variable_word(Variable first);  // bit i is variable first + i
 bool is_constant(const Word& word);
 std::uint64_t constant_value(const Word& word);  // requires is_constant
 Word operator^(const Word& a, const Word& b);
+// The sum of all `words`, bit by bit (Poly::sum).
+Word sum(std::span<const Word* const> words);
 Word operator&(const Word& a, const Word& b);
 Word operator|(const Word& a, const Word& b);
 Word operator~(const Word& a);
@@ -130,7 +144,9 @@ std::uint64_t hash(const Word& word);
 // The word without its constant terms, and the constant they make: word == variable part ^
 // constant_word(constant part).
 Word variable_part(const Word& word);
-// hash(variable_part(word)) and variable_part(a) == variable_part(b), without the copies.
+// A hash of the variable part of a few of the word's bits, and variable_part(a) ==
+// variable_part(b), without the copies. The hash is linear: the hash of a ^ b is the hash of
+// a ^ the hash of b, so that a sum's can be known without the sum.
 std::uint64_t hash_of_variable_part(const Word& word);
 bool equal_variable_parts(const Word& a, const Word& b);
 std::uint64_t constant_part(const Word& word);

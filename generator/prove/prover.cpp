@@ -126,6 +126,9 @@ class Run {
     return {stack_region_, kStackTop - target_.go_prologue_saved_bytes() - entry().frame_bytes};
   }
   void lay_out();
+  // At the boundary after `completed` rounds: the machine's words that are the model's state
+  // become fresh variables. Throws if none of the boundary's states is in the machine,
+  // except before the first round (completed 0), where the cut is optional.
   void cut(int completed);
   void check_return();
   Value& argument(int index);
@@ -353,28 +356,42 @@ void for_each_location(Machine& machine, std::initializer_list<int> regions, con
 
 void Run::cut(int completed) {
   std::vector<Specification::Boundary> boundaries = spec_->boundaries_after(completed);
+  // Before the first round the state is the entry's own variables, fresh already, unless a
+  // block's input was added to it: then the round would start from two variables a bit
+  // (and its products from four times the monomials), so that sum becomes fresh variables
+  // when the machine holds it. When it does not, the round runs on as it is.
+  const bool optional = completed == 0;
+  if (optional && boundaries.size() < 2) return;
+  if (optional) boundaries.pop_back();  // the state without the input: what the machine has
   std::string missing;
   for (const Specification::Boundary& boundary : boundaries) {
     // What each candidate is: a state word, or a sum of state words.
+    // A sum's value is made only when a word's hash is its hash (most rounds carry none).
     struct Candidate {
-      Word value;  // variable part
+      const Word* value;  // matched by its variable part; a sum's: null until made
       std::uint64_t constant;
       std::vector<std::size_t> words;
     };
     std::vector<Candidate> candidates;
+    std::vector<std::uint64_t> hashes;
     for (std::size_t w = 0; w < boundary.state.size(); ++w) {
-      candidates.push_back(
-          {variable_part(boundary.state[w]), constant_part(boundary.state[w]), {w}});
+      candidates.push_back({&boundary.state[w], constant_part(boundary.state[w]), {w}});
+      hashes.push_back(hash_of_variable_part(boundary.state[w]));
     }
-    for (const auto& sum : spec_->carried_sums()) {
-      Word value{};
-      for (std::size_t w : sum)
-        value = value ^ boundary.state[w];
-      candidates.push_back({variable_part(value), constant_part(value), sum});
+    std::vector<Word> sums;
+    sums.reserve(spec_->carried_sums().size());  // the candidates point into it
+    for (const auto& summed : spec_->carried_sums()) {
+      std::uint64_t constant = 0, hash = 0;
+      for (std::size_t w : summed) {
+        constant ^= candidates[w].constant;
+        hash ^= hashes[w];
+      }
+      candidates.push_back({nullptr, constant, summed});
+      hashes.push_back(hash);
     }
     std::unordered_multimap<std::uint64_t, std::size_t> by_hash;
     for (std::size_t c = 0; c < candidates.size(); ++c)
-      by_hash.emplace(hash_of_variable_part(candidates[c].value), c);
+      by_hash.emplace(hashes[c], c);
     // Match first, replace after: a boundary that does not match leaves the machine as it was.
     std::vector<std::pair<Word*, std::size_t>> matches;
     std::vector<bool> found(boundary.state.size(), false);
@@ -382,9 +399,17 @@ void Run::cut(int completed) {
       if (is_constant(word)) return;
       const auto [first, last] = by_hash.equal_range(hash_of_variable_part(word));
       for (auto it = first; it != last; ++it) {
-        if (!equal_variable_parts(candidates[it->second].value, word)) continue;
+        Candidate& candidate = candidates[it->second];
+        if (candidate.value == nullptr) {
+          std::vector<const Word*> parts;
+          for (std::size_t w : candidate.words)
+            parts.push_back(&boundary.state[w]);
+          sums.push_back(sum(parts));
+          candidate.value = &sums.back();
+        }
+        if (!equal_variable_parts(*candidate.value, word)) continue;
         matches.emplace_back(&word, it->second);
-        if (candidates[it->second].words.size() == 1) found[candidates[it->second].words[0]] = true;
+        if (candidate.words.size() == 1) found[candidate.words[0]] = true;
         return;
       }
     });
@@ -399,7 +424,9 @@ void Run::cut(int completed) {
     }
     std::vector<Word> fresh;
     const Variable first_fresh = machine_.variables_used();
-    if (first_cut_variable_ == 0) first_cut_variable_ = first_fresh;
+    // The cut before the first round makes variables for the block-0 state once, which the
+    // block loop's induction keeps as they are, like the entry's own (check_block_loop).
+    if (first_cut_variable_ == 0 && completed >= 1) first_cut_variable_ = first_fresh;
     for (std::size_t w = 0; w < boundary.state.size(); ++w)
       fresh.push_back(variable_word(machine_.fresh(64)));
     for (auto [word, c] : matches) {
@@ -426,6 +453,7 @@ void Run::cut(int completed) {
     }
     return;
   }
+  if (optional) return;
   throw ProofFailure{fmt::format("at the boundary after round {}: {}", completed, missing)};
 }
 
@@ -457,7 +485,8 @@ void Run::check_block_loop(const Snapshot& before, const Snapshot& after) const 
   const Variable input_shift = static_cast<Variable>(64 * rate_words_);
   const auto rename = [&](Variable v) -> Variable {
     // Every boundary makes as many fresh variables, so the variables of any boundary map
-    // to those of the boundary a block later.
+    // to those of the boundary a block later; the cut before the first round is made once,
+    // before the loop, and its variables stand for the same words in every block.
     if (v >= first_cut_variable_) return v + cut_shift;
     if (v >= first_input_variable_ && v < end_input_variable_) return v + input_shift;
     return v;
@@ -784,7 +813,7 @@ void Run::execute(EntryProof& proof) {
     const Item& item = (*items)[index++];
     if (const auto* marker = std::get_if<RoundMarker>(&item)) {
       if (marker->begin) {
-        if (rounds_entered >= 1 && !inputs_.concrete()) cut(rounds_entered);
+        if (!inputs_.concrete()) cut(rounds_entered);
         ++rounds_entered;
       }
       continue;
