@@ -3,6 +3,7 @@
 // CPU-feature check and the JIT self-check ask about them.
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 
 #include "program/program.hpp"
@@ -25,6 +26,9 @@ struct CpuFeature {
   // OSXSAVE) so that it saves and restores the registers across context switches; CPUID
   // alone reports what the silicon has, not what the OS preserves. 0 for none.
   unsigned xcr0_mask = 0;
+  // riscv64: the bits of Linux's riscv_hwprobe key RISCV_HWPROBE_KEY_IMA_EXT_0 that report
+  // it (extensions such as Zbb are in no AT_HWCAP bit). 0 for none.
+  std::uint64_t riscv_hwprobe_ima_ext_0 = 0;
 };
 
 inline constexpr CpuFeature kBmi1{"bmi1", Isa::amd64, 7, 0, 1, 3, 0, {}};
@@ -33,10 +37,9 @@ inline constexpr CpuFeature kBmi2{"bmi2", Isa::amd64, 7, 0, 1, 8, 0, {}};
 inline constexpr CpuFeature kArmSha3{"sha3", Isa::arm64, 0,  0,
                                      0,      0,          17, "hw.optional.armv8_2_sha3"};
 
-// Zbb (riscv64): Linux reports it only through the riscv_hwprobe system call (key
-// RISCV_HWPROBE_KEY_IMA_EXT_0, bit RISCV_HWPROBE_EXT_ZBB), not in AT_HWCAP; the runtime
-// asks hwprobe for the extension this row names.
-inline constexpr CpuFeature kZbb{"zbb", Isa::riscv64, 0, 0, 0, 0, 0, {}};
+// Zbb (riscv64): RISCV_HWPROBE_EXT_ZBB is bit 4 of RISCV_HWPROBE_KEY_IMA_EXT_0
+// (asm/hwprobe.h, Linux 6.4).
+inline constexpr CpuFeature kZbb{"zbb", Isa::riscv64, 0, 0, 0, 0, 0, {}, 0, 1u << 4};
 
 // XCR0 bits 1 and 2: the OS saves the SSE (xmm) and AVX (upper ymm) state.
 inline constexpr unsigned kXcr0SseAvx = 0x6;

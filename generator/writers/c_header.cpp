@@ -77,13 +77,15 @@ std::string write_c_header(const std::vector<WrittenKernel>& kernels) {
       "/* One CPU feature, with each way of asking for it: amd64 CPUID (leaf, sub-leaf,\n"
       "   register 0-3 = eax ebx ecx edx, bit); arm64 the bit of Linux's AT_HWCAP and the\n"
       "   macOS sysctl; amd64 vector features also the XCR0 bits the OS must have enabled\n"
-      "   (XGETBV), so that it saves the registers across context switches (0: none). */\n"
+      "   (XGETBV), so that it saves the registers across context switches (0: none);\n"
+      "   riscv64 the bits of Linux's riscv_hwprobe key RISCV_HWPROBE_KEY_IMA_EXT_0. */\n"
       "typedef struct sponge_cpu_feature {\n"
       "  const char* name;\n"
       "  unsigned cpuid_leaf, cpuid_subleaf, cpuid_register, cpuid_bit;\n"
       "  unsigned linux_hwcap_bit;\n"
       "  const char* macos_sysctl;\n"
       "  unsigned xcr0_mask;\n"
+      "  unsigned long long riscv_hwprobe_ima_ext_0;\n"
       "} sponge_cpu_feature;\n"
       "\n"
       "#ifdef __cplusplus\n"
@@ -116,9 +118,10 @@ std::string write_c_header(const std::vector<WrittenKernel>& kernels) {
     out += "\n";
     out += fmt::format("#define {}_CPU_FEATURES", prefix);
     for (const CpuFeature& f : written.cpu_features) {
-      out += fmt::format(" \\\n  {{\"{}\", {}, {}, {}, {}, {}, {}, {:#x}}},", f.name, f.cpuid_leaf,
-                         f.cpuid_subleaf, f.cpuid_register, f.cpuid_bit, f.linux_hwcap_bit,
-                         c_string(f.macos_sysctl), f.xcr0_mask);
+      out += fmt::format(" \\\n  {{\"{}\", {}, {}, {}, {}, {}, {}, {:#x}, {:#x}}},", f.name,
+                         f.cpuid_leaf, f.cpuid_subleaf, f.cpuid_register, f.cpuid_bit,
+                         f.linux_hwcap_bit, c_string(f.macos_sysctl), f.xcr0_mask,
+                         f.riscv_hwprobe_ima_ext_0);
     }
     out += "\n";
   }

@@ -44,7 +44,7 @@ execute_process(COMMAND "${SPONGEGEN}" prove-encoding --kernel "${KERNEL}" "${ob
 message(STATUS "${output}${errors}")
 if(MODE STREQUAL "pristine")
   if(NOT result EQUAL 0 OR NOT output MATCHES "identical")
-    message(FATAL_ERROR "the assembler's bytes differ from asmjit's for ${KERNEL}")
+    message(FATAL_ERROR "the assembler's bytes differ from the generator's encoding of ${KERNEL}")
   endif()
 else()
   if(NOT result EQUAL 1 OR NOT output MATCHES "mismatch: [^\n]*instruction [0-9]+ '")
