@@ -2,7 +2,8 @@
 # tests run under qemu-user (CMAKE_CROSSCOMPILING_EMULATOR, so ctest starts every test
 # program through it). Pick the emulated CPU per ctest run with QEMU_CPU (qemu-user reads it):
 #   QEMU_CPU=rv64,zbb=true   has Zbb (rori, andn)  -> a Zbb kernel may run
-#   QEMU_CPU=rv64            has none              -> a Zbb instruction raises SIGILL
+#   QEMU_CPU=rv64,zbb=false  has no Zbb            -> a Zbb instruction raises SIGILL
+# (qemu-user 7.2's plain rv64 has Zba, Zbb and Zbs: a Zbb instruction runs there.)
 # The build itself does not depend on the emulated CPU: the kernel tests ask each kernel's
 # cpu_supports() at run time and compare with what the caller expects
 # (SPONGE_EXPECTED_DEFAULT_KERNEL, SPONGE_EXPECTED_RUNNABLE_KERNELS; see scripts/test).
