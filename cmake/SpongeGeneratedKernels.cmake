@@ -2,17 +2,19 @@
 # configure time, so that no CMake list names a kernel by hand.
 #
 # sponge_read_generated_kernels(<manifest.json>) sets, in the caller's scope:
-#   SPONGE_TARGET_ISA                 amd64, arm64, riscv64, or empty: this build's target ISA
+#   SPONGE_KERNEL_ISAS                the ISAs a kernel may have (amd64, arm64, riscv64)
+#   SPONGE_TARGET_ISA                 one of them, or empty: this build's target ISA
 #   SPONGE_GENERATED_KERNELS          every kernel the manifest lists, in its order
-#   SPONGE_GENERATED_KERNELS_<isa>    the kernels of one ISA (amd64, arm64)
+#   SPONGE_GENERATED_KERNELS_<isa>    the kernels of one ISA
 #   SPONGE_GENERATED_<table>_<isa>    those of one runtime table: KECCAK (one state a call),
 #                                     KECCAK_BATCH (several) or ASCON, best first (the
 #                                     registry's order, as generated/sponge_kernels.h has it)
 #   SPONGE_KERNEL_<name>_FILE         its file in generated/ (e.g. keccakf1600_amd64_bmi2.S)
-#   SPONGE_KERNEL_<name>_ISA          amd64 or arm64
+#   SPONGE_KERNEL_<name>_ISA          one of SPONGE_KERNEL_ISAS
 #   SPONGE_KERNEL_<name>_TABLE        KECCAK, KECCAK_BATCH or ASCON
 #   SPONGE_KERNEL_<name>_STATES       the states one call permutes
 #   SPONGE_KERNEL_<name>_ID           the name as an identifier part (amd64_bmi2)
+set(SPONGE_KERNEL_ISAS amd64 arm64 riscv64)
 function(sponge_read_generated_kernels manifest_path)
   # A regeneration that adds or removes a kernel configures the build again.
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${manifest_path}")
@@ -20,7 +22,7 @@ function(sponge_read_generated_kernels manifest_path)
   string(JSON file_count LENGTH "${manifest}" files)
   math(EXPR last_file "${file_count} - 1")
   set(all "")
-  foreach(isa amd64 arm64 riscv64)
+  foreach(isa IN LISTS SPONGE_KERNEL_ISAS)
     set(per_isa_${isa} "")
     foreach(table KECCAK KECCAK_BATCH ASCON)
       set(per_table_${table}_${isa} "")
@@ -47,7 +49,7 @@ function(sponge_read_generated_kernels manifest_path)
     else()
       set(table KECCAK)
     endif()
-    if(NOT isa MATCHES "^(amd64|arm64|riscv64)$")
+    if(NOT isa IN_LIST SPONGE_KERNEL_ISAS)
       message(FATAL_ERROR "${manifest_path}: kernel ${name} has ISA '${isa}', which the build "
                           "does not know")
     endif()
@@ -62,7 +64,7 @@ function(sponge_read_generated_kernels manifest_path)
     set(SPONGE_KERNEL_${name}_ID ${id} PARENT_SCOPE)
   endforeach()
   set(SPONGE_GENERATED_KERNELS ${all} PARENT_SCOPE)
-  foreach(isa amd64 arm64 riscv64)
+  foreach(isa IN LISTS SPONGE_KERNEL_ISAS)
     set(SPONGE_GENERATED_KERNELS_${isa} ${per_isa_${isa}} PARENT_SCOPE)
     foreach(table KECCAK KECCAK_BATCH ASCON)
       set(SPONGE_GENERATED_${table}_${isa} ${per_table_${table}_${isa}} PARENT_SCOPE)

@@ -6,7 +6,8 @@
 # Native builds read /proc/cpuinfo and each kernel's declaration in generated/manifest.json
 # (written by the generator from the kernel spec, the one place a kernel's CPU features are
 # declared): the kernel's "isa" must be the host's, and every name in its "cpu_features"
-# must be in the "flags" (x86) or "Features" (arm64) line. portable always runs.
+# must be in the "flags" (x86) or "Features" (arm64) line, or the "isa" string (riscv64).
+# portable always runs.
 # A kernel the manifest does not list is kept (with a warning): if the CPU cannot run it,
 # the tests forced onto it fail loudly instead of silently never testing it.
 #
@@ -41,13 +42,24 @@ function(sponge_runnable_kernels out_var)
 
   set(cpu_flags "")
   set(cpu_features "")
+  set(cpu_isa "")
   if(EXISTS /proc/cpuinfo)
     file(STRINGS /proc/cpuinfo flag_lines REGEX "^flags[ \t]*:" LIMIT_COUNT 1)
     file(STRINGS /proc/cpuinfo feature_lines REGEX "^Features[ \t]*:" LIMIT_COUNT 1)
+    file(STRINGS /proc/cpuinfo isa_lines REGEX "^isa[ \t]*:" LIMIT_COUNT 1)
     string(REGEX REPLACE "^[^:]*:" "" cpu_flags "${flag_lines}")
     string(REGEX REPLACE "^[^:]*:" "" cpu_features "${feature_lines}")
     separate_arguments(cpu_flags UNIX_COMMAND "${cpu_flags}")
     separate_arguments(cpu_features UNIX_COMMAND "${cpu_features}")
+    # riscv64: "isa : rv64imafdcv_zicsr_zba_zbb", the single-letter extensions after rv64,
+    # then one multi-letter extension after each "_".
+    string(REGEX REPLACE "^[^:]*:[ \t]*rv64" "" isa_string "${isa_lines}")
+    string(REPLACE "_" ";" isa_parts "${isa_string}")
+    if(isa_parts)
+      list(POP_FRONT isa_parts letters)
+      string(REGEX MATCHALL "[a-z]" cpu_isa "${letters}")
+      list(APPEND cpu_isa ${isa_parts})
+    endif()
   endif()
   set(processor "${CMAKE_HOST_SYSTEM_PROCESSOR}")
 
@@ -58,6 +70,9 @@ function(sponge_runnable_kernels out_var)
   elseif(processor MATCHES "^(aarch64|arm64|ARM64)$")
     set(host_isa arm64)
     set(host_features ${cpu_features})
+  elseif(processor STREQUAL "riscv64")
+    set(host_isa riscv64)
+    set(host_features ${cpu_isa})
   endif()
   file(READ "${PROJECT_SOURCE_DIR}/generated/manifest.json" manifest)
   string(JSON file_count LENGTH "${manifest}" files)

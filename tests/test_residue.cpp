@@ -63,8 +63,10 @@ constexpr std::size_t kScenarioDepth = 2048;
 #define SPONGE_TEST_READ_SP(sp) __asm__ volatile("mov %%rsp, %0" : "=r"(sp))
 #elif defined(__aarch64__)
 #define SPONGE_TEST_READ_SP(sp) __asm__ volatile("mov %0, sp" : "=r"(sp))
+#elif defined(__riscv) && __riscv_xlen == 64
+#define SPONGE_TEST_READ_SP(sp) __asm__ volatile("mv %0, sp" : "=r"(sp))
 #else
-#error "the residue test reads the stack pointer of x86-64 or AArch64 only"
+#error "the residue test reads the stack pointer of x86-64, AArch64 or RV64 only"
 #endif
 
 // Overwrites the stack below the caller with a pattern, so what is found later was written
@@ -781,6 +783,8 @@ TEST_CASE("residue: a signal right after a hash finds no secret lane in the regi
     const auto [findings, delivered] = residue_with_signal(lanes, [&] {
 #if defined(__x86_64__)
       __asm__ volatile("movq %0, %%xmm15" : : "r"(lane) : "xmm15");
+#elif defined(__riscv)
+      __asm__ volatile("fmv.d.x ft11, %0" : : "r"(lane) : "ft11");
 #else
       __asm__ volatile("fmov d16, %0" : : "r"(lane) : "v16");
 #endif
@@ -843,6 +847,8 @@ TEST_CASE("residue: a lazily bound call saves registers on the stack; a 30-byte 
       clear_test_registers();
 #if defined(__x86_64__)
       __asm__ volatile("movq %0, %%xmm1" : : "r"(lane) : "xmm1");
+#elif defined(__riscv)
+      __asm__ volatile("fmv.d.x fa1, %0" : : "r"(lane) : "fa1");
 #else
       __asm__ volatile("fmov d1, %0" : : "r"(lane) : "v1");
 #endif

@@ -20,9 +20,10 @@ are key=value attributes):
               - scripts/<name>: too long or too wide to run in a test (they install packages,
                 build trees, run the whole suite); checked: the script exists, is executable
                 and passes `bash -n`, and it is listed by name in the output;
-              - build commands (cmake, ctest, qemu-aarch64, ...): not run; checked: every
-                `-D` option named SPONGE_* is one the project declares, every toolchain
-                file exists, every `ctest -R NAME` matches a test registered in this build.
+              - build commands (cmake, ctest, qemu-aarch64, qemu-riscv64, ...): not run;
+                checked: every `-D` option named SPONGE_* is one the project declares, every
+                toolchain file exists, every `ctest -R NAME` matches a test registered in
+                this build.
               A block mixing commands that run with build commands fails: split it.
               - openssl and python3: run (as the other RUN programs) when the build has
                 the OpenSSL provider and names the openssl command and the system Python
@@ -73,7 +74,7 @@ RUN_PROGRAMS = {
     "spongesum", "printf", "echo", "cat", "head", "tail", "wc", "ls", "cmp", "seq", "test",
     "export", "c++", "cc", "pkg-config", "truncate", "rm", "mkdir", "cd", "true", "false", "grep",
 }
-BUILD_PROGRAMS = {"cmake", "ctest", "qemu-aarch64", "wine64"}
+BUILD_PROGRAMS = {"cmake", "ctest", "qemu-aarch64", "qemu-riscv64", "wine64"}
 OPENSSL_PROGRAMS = {"openssl", "python3"}
 SPONGEGEN_RUNNABLE = {"list", "check", "--help"}
 PREFIX = "/opt/sponge"

@@ -1,5 +1,6 @@
-// The ABI probes of abi_shim_amd64.S (System V AMD64), abi_shim_win64.S (Windows x64) and
-// abi_shim_arm64.S (AAPCS64): the same interface on all, so test_abi.cpp serves all.
+// The ABI probes of abi_shim_amd64.S (System V AMD64), abi_shim_win64.S (Windows x64),
+// abi_shim_arm64.S (AAPCS64) and abi_shim_riscv64.S (the RISC-V psABI, LP64D): the same
+// interface on all, so test_abi.cpp serves all.
 #pragma once
 
 #include <cstddef>
@@ -82,6 +83,28 @@ static_assert(offsetof(AbiObservation, after) == 144);
 static_assert(offsetof(AbiObservation, sp_before) == 288);
 static_assert(offsetof(AbiObservation, sp_after) == 296);
 
+#elif defined(__riscv) && __riscv_xlen == 64
+
+inline constexpr int kCalleeSavedCount = 24;
+inline constexpr const char* kCalleeSavedNames[kCalleeSavedCount] = {
+    "s0",  "s1",  "s2",  "s3",  "s4",  "s5",  "s6",  "s7",  "s8",  "s9",  "s10",  "s11",
+    "fs0", "fs1", "fs2", "fs3", "fs4", "fs5", "fs6", "fs7", "fs8", "fs9", "fs10", "fs11"};
+inline constexpr const char* kAbiName = "RISC-V psABI (LP64D)";
+// What sponge_test_bad_callee breaks: s0, s5, fs1 and fs11; sp 16 bytes low.
+inline constexpr int kBadCalleeClobbers[] = {0, 5, 13, 23};
+inline constexpr std::uint64_t kBadCalleeSpShift = 16;
+
+// Layout shared with abi_shim_riscv64.S; see the comment there.
+struct AbiObservation {
+  std::uint64_t canary[kCalleeSavedCount];  // s0-s11, then fs0-fs11, before the call
+  std::uint64_t after[kCalleeSavedCount];   // the same registers after the call
+  std::uint64_t sp_before;
+  std::uint64_t sp_after;
+};
+static_assert(offsetof(AbiObservation, after) == 192);
+static_assert(offsetof(AbiObservation, sp_before) == 384);
+static_assert(offsetof(AbiObservation, sp_after) == 392);
+
 #else
 #error "no ABI shim for this architecture"
 #endif
@@ -105,4 +128,5 @@ inline constexpr std::uint64_t kJunkFourth = 0x0bad0bad0bad0c0cull;
 //   amd64: clobbers rbx and r13 (Windows: rdi and xmm6 too), sets DF, returns with rsp 8
 //          bytes low.
 //   arm64: clobbers x19, x24, d9 and d15, returns with sp 16 bytes low.
+//   riscv64: clobbers s0, s5, fs1 and fs11, returns with sp 16 bytes low.
 extern "C" void sponge_test_bad_callee(std::uint64_t* state, const std::uint8_t* block);

@@ -1,7 +1,8 @@
 // Calling-convention conformance of every entry of every runnable kernel, through an
 // assembly shim (abi_shim_amd64.S for System V AMD64, abi_shim_win64.S for Windows x64,
-// abi_shim_arm64.S for AAPCS64): the callee-saved registers (rbx rbp r12-r15, on Windows
-// also rdi rsi xmm6-xmm15; x19-x28 and d8-d15) hold canaries across the
+// abi_shim_arm64.S for AAPCS64, abi_shim_riscv64.S for the RISC-V psABI): the callee-saved
+// registers (rbx rbp r12-r15, on Windows also rdi rsi xmm6-xmm15; x19-x28 and d8-d15;
+// s0-s11 and fs0-fs11) hold canaries across the
 // call, the stack pointer comes back unchanged, on amd64 the direction flag is clear on
 // return, and the state still equals the portable reference. A deliberately wrong callee
 // proves the shim sees each kind of violation.

@@ -63,6 +63,10 @@ void dirty_the_stack(int, siginfo_t*, void* context) {
 #elif defined(__aarch64__) && defined(__linux__)
   const auto pc = static_cast<std::uintptr_t>(static_cast<ucontext_t*>(context)->uc_mcontext.pc);
   if (in_generated_code(pc)) g_signals_in_asm_kernel.fetch_add(1, std::memory_order_relaxed);
+#elif defined(__riscv) && defined(__linux__)
+  const auto pc =
+      static_cast<std::uintptr_t>(static_cast<ucontext_t*>(context)->uc_mcontext.__gregs[REG_PC]);
+  if (in_generated_code(pc)) g_signals_in_asm_kernel.fetch_add(1, std::memory_order_relaxed);
 #else
   (void)context;
 #endif

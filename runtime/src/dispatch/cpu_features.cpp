@@ -1,8 +1,10 @@
 // Asks the CPU (or the OS, where only it knows) for the features a generated kernel
 // declares (generated/sponge_kernels.h). One reading of the declaration for every kernel,
 // so a new kernel brings data, not code.
+#include <cstdlib>
 #include <span>
 
+#include "dispatch/riscv_extensions.hpp"
 #include "dispatch/x86_xcr0.hpp"
 #include "keccak/keccak_kernel.hpp"
 
@@ -41,6 +43,12 @@ bool cpu_has_feature([[maybe_unused]] const sponge_cpu_feature& feature) noexcep
 #elif defined(__linux__) && defined(__aarch64__)
   if (feature.linux_hwcap_bit == 0) return false;
   return (getauxval(AT_HWCAP) & (1ul << feature.linux_hwcap_bit)) != 0;
+#elif defined(__linux__) && defined(__riscv) && __riscv_xlen == 64 && \
+    defined(SPONGE_KECCAK_KERNELS_RISCV64)
+  // The header that tables riscv64 kernels gives each feature its riscv_hwprobe bits; without
+  // such a table no feature of this target is ever asked about.
+  return riscv_extension_present(riscv_hwprobe_ima_ext_0(), feature.riscv_hwprobe_ima_ext_0,
+                                 feature.name, std::getenv(kRiscvExtensionsVariable));
 #else
   return false;
 #endif

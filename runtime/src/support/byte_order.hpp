@@ -8,14 +8,34 @@
 
 namespace sponge::detail {
 
+// Where unaligned loads and stores are not assumed (RISC-V: GCC 12 lowers an 8-byte memcpy
+// from or to a pointer of unknown alignment to byte stores into a stack slot and one load, or
+// the reverse, which leaves the word, a message's or a lane's, in the function's frame), the
+// bytes are combined and split in registers instead.
+#if defined(__riscv)
+inline constexpr bool kBytewiseWords = true;
+#else
+inline constexpr bool kBytewiseWords = false;
+#endif
+
 inline std::uint64_t load_le64(const std::uint8_t* bytes) noexcept {
-  std::uint64_t value;
+  std::uint64_t value = 0;
+  if constexpr (kBytewiseWords) {
+    for (int i = 0; i < 8; ++i)
+      value |= std::uint64_t{bytes[i]} << (8 * i);
+    return value;
+  }
   std::memcpy(&value, bytes, 8);
   if constexpr (std::endian::native == std::endian::big) value = __builtin_bswap64(value);
   return value;
 }
 
 inline void store_le64(std::uint8_t* bytes, std::uint64_t value) noexcept {
+  if constexpr (kBytewiseWords) {
+    for (int i = 0; i < 8; ++i)
+      bytes[i] = static_cast<std::uint8_t>(value >> (8 * i));
+    return;
+  }
   if constexpr (std::endian::native == std::endian::big) value = __builtin_bswap64(value);
   std::memcpy(bytes, &value, 8);
 }
@@ -43,8 +63,12 @@ inline void xor_into_lanes(std::uint64_t* lanes, std::size_t stride, std::size_t
   // The bytes go straight into `word` (not through load_le64, whose local would be one more
   // copy on the stack of an unoptimised build).
   for (; length >= 8; length -= 8, offset += 8, data += 8) {
-    std::memcpy(&word, data, 8);
-    if constexpr (std::endian::native == std::endian::big) word = __builtin_bswap64(word);
+    if constexpr (kBytewiseWords) {
+      word = load_le64(data);
+    } else {
+      std::memcpy(&word, data, 8);
+      if constexpr (std::endian::native == std::endian::big) word = __builtin_bswap64(word);
+    }
     lanes[stride * (offset / 8)] ^= word;
   }
   word = 0;

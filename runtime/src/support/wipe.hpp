@@ -109,6 +109,26 @@ inline void keep_stores(const void* memory) noexcept {
 #if defined(__linux__)
   __asm__ volatile("mov x18, xzr" ::: "x18");
 #endif
+#elif defined(__riscv) && __riscv_xlen == 64
+  // The RISC-V psABI: t0-t6 and a0-a7, and with the D extension ft0-ft11 and fa0-fa7 (s0-s11
+  // and fs0-fs11 are callee-saved). The vector registers, all caller-saved, hold nothing of
+  // code compiled without V, which this library and Debian's riscv64 libc are.
+  __asm__ volatile(
+      "li t0, 0\n\tli t1, 0\n\tli t2, 0\n\tli t3, 0\n\tli t4, 0\n\t"
+      "li t5, 0\n\tli t6, 0\n\tli a0, 0\n\tli a1, 0\n\tli a2, 0\n\t"
+      "li a3, 0\n\tli a4, 0\n\tli a5, 0\n\tli a6, 0\n\tli a7, 0" ::
+          : "t0", "t1", "t2", "t3", "t4", "t5", "t6", "a0", "a1", "a2", "a3", "a4", "a5", "a6",
+            "a7");
+#if defined(__riscv_flen) && __riscv_flen >= 64
+  __asm__ volatile(
+      "fmv.d.x ft0, zero\n\tfmv.d.x ft1, zero\n\tfmv.d.x ft2, zero\n\tfmv.d.x ft3, zero\n\t"
+      "fmv.d.x ft4, zero\n\tfmv.d.x ft5, zero\n\tfmv.d.x ft6, zero\n\tfmv.d.x ft7, zero\n\t"
+      "fmv.d.x ft8, zero\n\tfmv.d.x ft9, zero\n\tfmv.d.x ft10, zero\n\tfmv.d.x ft11, zero\n\t"
+      "fmv.d.x fa0, zero\n\tfmv.d.x fa1, zero\n\tfmv.d.x fa2, zero\n\tfmv.d.x fa3, zero\n\t"
+      "fmv.d.x fa4, zero\n\tfmv.d.x fa5, zero\n\tfmv.d.x fa6, zero\n\tfmv.d.x fa7, zero" ::
+          : "ft0", "ft1", "ft2", "ft3", "ft4", "ft5", "ft6", "ft7", "ft8", "ft9", "ft10", "ft11",
+            "fa0", "fa1", "fa2", "fa3", "fa4", "fa5", "fa6", "fa7");
+#endif
 #endif
 }
 
