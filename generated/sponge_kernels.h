@@ -23,13 +23,15 @@
 /* One CPU feature, with each way of asking for it: amd64 CPUID (leaf, sub-leaf,
    register 0-3 = eax ebx ecx edx, bit); arm64 the bit of Linux's AT_HWCAP and the
    macOS sysctl; amd64 vector features also the XCR0 bits the OS must have enabled
-   (XGETBV), so that it saves the registers across context switches (0: none). */
+   (XGETBV), so that it saves the registers across context switches (0: none);
+   riscv64 the bits of Linux's riscv_hwprobe key RISCV_HWPROBE_KEY_IMA_EXT_0. */
 typedef struct sponge_cpu_feature {
   const char* name;
   unsigned cpuid_leaf, cpuid_subleaf, cpuid_register, cpuid_bit;
   unsigned linux_hwcap_bit;
   const char* macos_sysctl;
   unsigned xcr0_mask;
+  unsigned long long riscv_hwprobe_ima_ext_0;
 } sponge_cpu_feature;
 
 #ifdef __cplusplus
@@ -188,8 +190,8 @@ void sponge_ascon_p320_arm64_decrypt(uint64_t state[5], const uint8_t* in, uint8
   X(absorb, "keccak-p1600", 12, 136, 1, sponge_keccakp1600_12_amd64_bmi2_absorb136) \
   X(absorb, "keccak-p1600", 12, 168, 1, sponge_keccakp1600_12_amd64_bmi2_absorb168)
 #define SPONGE_KERNEL_AMD64_BMI2_CPU_FEATURES \
-  {"bmi1", 7, 0, 1, 3, 0, 0, 0x0}, \
-  {"bmi2", 7, 0, 1, 8, 0, 0, 0x0},
+  {"bmi1", 7, 0, 1, 3, 0, 0, 0x0, 0x0}, \
+  {"bmi2", 7, 0, 1, 8, 0, 0, 0x0, 0x0},
 
 #define SPONGE_KERNEL_ARM64_SHA3_NAME "arm64-sha3"
 #define SPONGE_KERNEL_ARM64_SHA3_ENTRIES(X) \
@@ -203,7 +205,7 @@ void sponge_ascon_p320_arm64_decrypt(uint64_t state[5], const uint8_t* in, uint8
   X(absorb, "keccak-p1600", 12, 136, 1, sponge_keccakp1600_12_arm64_sha3_absorb136) \
   X(absorb, "keccak-p1600", 12, 168, 1, sponge_keccakp1600_12_arm64_sha3_absorb168)
 #define SPONGE_KERNEL_ARM64_SHA3_CPU_FEATURES \
-  {"sha3", 0, 0, 0, 0, 17, "hw.optional.armv8_2_sha3", 0x0},
+  {"sha3", 0, 0, 0, 0, 17, "hw.optional.armv8_2_sha3", 0x0, 0x0},
 
 #define SPONGE_KERNEL_ARM64_SCALAR_NAME "arm64-scalar"
 #define SPONGE_KERNEL_ARM64_SCALAR_ENTRIES(X) \
@@ -234,9 +236,9 @@ void sponge_ascon_p320_arm64_decrypt(uint64_t state[5], const uint8_t* in, uint8
   X(absorb, "keccak-p1600", 12, 136, 8, sponge_keccakp1600_12_amd64_avx512_x8_absorb136_blocks) \
   X(absorb, "keccak-p1600", 12, 168, 8, sponge_keccakp1600_12_amd64_avx512_x8_absorb168_blocks)
 #define SPONGE_KERNEL_AMD64_AVX512_X8_CPU_FEATURES \
-  {"avx", 1, 0, 2, 28, 0, 0, 0x6}, \
-  {"avx2", 7, 0, 1, 5, 0, 0, 0x6}, \
-  {"avx512f", 7, 0, 1, 16, 0, 0, 0xe6},
+  {"avx", 1, 0, 2, 28, 0, 0, 0x6, 0x0}, \
+  {"avx2", 7, 0, 1, 5, 0, 0, 0x6, 0x0}, \
+  {"avx512f", 7, 0, 1, 16, 0, 0, 0xe6, 0x0},
 
 #define SPONGE_KERNEL_AMD64_AVX512_X4_NAME "amd64-avx512-x4"
 #define SPONGE_KERNEL_AMD64_AVX512_X4_ENTRIES(X) \
@@ -254,10 +256,10 @@ void sponge_ascon_p320_arm64_decrypt(uint64_t state[5], const uint8_t* in, uint8
   X(absorb, "keccak-p1600", 12, 136, 4, sponge_keccakp1600_12_amd64_avx512_x4_absorb136_blocks) \
   X(absorb, "keccak-p1600", 12, 168, 4, sponge_keccakp1600_12_amd64_avx512_x4_absorb168_blocks)
 #define SPONGE_KERNEL_AMD64_AVX512_X4_CPU_FEATURES \
-  {"avx", 1, 0, 2, 28, 0, 0, 0x6}, \
-  {"avx2", 7, 0, 1, 5, 0, 0, 0x6}, \
-  {"avx512f", 7, 0, 1, 16, 0, 0, 0xe6}, \
-  {"avx512vl", 7, 0, 1, 31, 0, 0, 0xe6},
+  {"avx", 1, 0, 2, 28, 0, 0, 0x6, 0x0}, \
+  {"avx2", 7, 0, 1, 5, 0, 0, 0x6, 0x0}, \
+  {"avx512f", 7, 0, 1, 16, 0, 0, 0xe6, 0x0}, \
+  {"avx512vl", 7, 0, 1, 31, 0, 0, 0xe6, 0x0},
 
 #define SPONGE_KERNEL_AMD64_AVX2_X4_NAME "amd64-avx2-x4"
 #define SPONGE_KERNEL_AMD64_AVX2_X4_ENTRIES(X) \
@@ -275,8 +277,8 @@ void sponge_ascon_p320_arm64_decrypt(uint64_t state[5], const uint8_t* in, uint8
   X(absorb, "keccak-p1600", 12, 136, 4, sponge_keccakp1600_12_amd64_avx2_x4_absorb136_blocks) \
   X(absorb, "keccak-p1600", 12, 168, 4, sponge_keccakp1600_12_amd64_avx2_x4_absorb168_blocks)
 #define SPONGE_KERNEL_AMD64_AVX2_X4_CPU_FEATURES \
-  {"avx", 1, 0, 2, 28, 0, 0, 0x6}, \
-  {"avx2", 7, 0, 1, 5, 0, 0, 0x6},
+  {"avx", 1, 0, 2, 28, 0, 0, 0x6, 0x0}, \
+  {"avx2", 7, 0, 1, 5, 0, 0, 0x6, 0x0},
 
 #define SPONGE_KERNEL_ARM64_SHA3_X2_NAME "arm64-sha3-x2"
 #define SPONGE_KERNEL_ARM64_SHA3_X2_ENTRIES(X) \
@@ -294,7 +296,7 @@ void sponge_ascon_p320_arm64_decrypt(uint64_t state[5], const uint8_t* in, uint8
   X(absorb, "keccak-p1600", 12, 136, 2, sponge_keccakp1600_12_arm64_sha3_x2_absorb136_blocks) \
   X(absorb, "keccak-p1600", 12, 168, 2, sponge_keccakp1600_12_arm64_sha3_x2_absorb168_blocks)
 #define SPONGE_KERNEL_ARM64_SHA3_X2_CPU_FEATURES \
-  {"sha3", 0, 0, 0, 0, 17, "hw.optional.armv8_2_sha3", 0x0},
+  {"sha3", 0, 0, 0, 0, 17, "hw.optional.armv8_2_sha3", 0x0, 0x0},
 
 #define SPONGE_KERNEL_RISCV64_ZBB_NAME "riscv64-zbb"
 #define SPONGE_KERNEL_RISCV64_ZBB_ENTRIES(X) \
@@ -308,7 +310,7 @@ void sponge_ascon_p320_arm64_decrypt(uint64_t state[5], const uint8_t* in, uint8
   X(absorb, "keccak-p1600", 12, 136, 1, sponge_keccakp1600_12_riscv64_zbb_absorb136) \
   X(absorb, "keccak-p1600", 12, 168, 1, sponge_keccakp1600_12_riscv64_zbb_absorb168)
 #define SPONGE_KERNEL_RISCV64_ZBB_CPU_FEATURES \
-  {"zbb", 0, 0, 0, 0, 0, 0, 0x0},
+  {"zbb", 0, 0, 0, 0, 0, 0, 0x0, 0x10},
 
 #define SPONGE_KERNEL_RISCV64_NAME "riscv64"
 #define SPONGE_KERNEL_RISCV64_ENTRIES(X) \
@@ -333,8 +335,8 @@ void sponge_ascon_p320_arm64_decrypt(uint64_t state[5], const uint8_t* in, uint8
   X(encrypt, "ascon-p320", 8, 16, 1, sponge_ascon_p320_amd64_bmi2_encrypt) \
   X(decrypt, "ascon-p320", 8, 16, 1, sponge_ascon_p320_amd64_bmi2_decrypt)
 #define SPONGE_KERNEL_ASCON_AMD64_BMI2_CPU_FEATURES \
-  {"bmi1", 7, 0, 1, 3, 0, 0, 0x0}, \
-  {"bmi2", 7, 0, 1, 8, 0, 0, 0x0},
+  {"bmi1", 7, 0, 1, 3, 0, 0, 0x0, 0x0}, \
+  {"bmi2", 7, 0, 1, 8, 0, 0, 0x0, 0x0},
 
 #define SPONGE_KERNEL_ASCON_ARM64_NAME "ascon-arm64"
 #define SPONGE_KERNEL_ASCON_ARM64_ENTRIES(X) \
