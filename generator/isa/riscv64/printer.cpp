@@ -12,9 +12,7 @@ namespace spongegen::riscv64 {
 namespace {
 
 Reg reg(std::string_view name) {
-  const auto parsed = parse_register(name);
-  if (!parsed) throw GenerationError("unknown riscv64 register '" + std::string(name) + "'");
-  return *parsed;
+  return readers::named_register("riscv64", name, parse_register);
 }
 
 Operand read_operand(const std::string& text) {
@@ -54,15 +52,8 @@ std::string gas_operand(const Program& program, const Operand& operand) {
 }
 
 std::vector<Operand> read_operands(const std::vector<std::string>& texts, OperandReader& reader) {
-  std::vector<Operand> operands;
-  for (const std::string& text : texts) {
-    if (auto operand = reader.macro_operand(text)) {
-      operands.push_back(*operand);
-    } else {
-      operands.push_back(read_operand(text));
-    }
-  }
-  return operands;
+  return readers::read_each_operand(texts, reader,
+                                    [&](const std::string& text) { return read_operand(text); });
 }
 
 }  // namespace spongegen::riscv64

@@ -10,17 +10,9 @@
 namespace spongegen::riscv64 {
 namespace {
 
+// No asmjit ids: the encoder is ours.
 #define SPONGEGEN_RISCV64(name, text, cls, feature, behaviour, ...) \
-  InstructionSpec{Mnemonic::riscv64_##name,                         \
-                  text,                                             \
-                  Isa::riscv64,                                     \
-                  InstructionClass::cls,                            \
-                  feature,                                          \
-                  0,                                                \
-                  0,                                                \
-                  behaviour,                                        \
-                  operand_count(operand_specs(__VA_ARGS__)),        \
-                  operand_specs(__VA_ARGS__)},
+  SPONGEGEN_TABLE_ROW(riscv64, name, text, cls, feature, 0, 0, behaviour, __VA_ARGS__)
 const std::vector<InstructionSpec> kTable = {
 #include "isa/riscv64/instructions.def"
 };
