@@ -288,6 +288,16 @@ class Riscv64KeccakBuilder {
 
   static std::vector<std::string> header_lines(bool zbb, const HeaderFigures& figures) {
     const audit::EntryAudit& permute = figures.permute;
+    // The parts of a round as emit_round emits them: theta's column sums (4 xor and a
+    // store each) and D (two loads, a rotation, 6 xor per column); 24 rotations; chi's five
+    // rows of 5 and-nots and 5 xor. They must leave iota a positive count.
+    const std::uint64_t rotation = zbb ? 1 : 3, and_not = zbb ? 1 : 2;
+    const std::uint64_t theta = 5 * 5 + 5 * (2 + rotation + 6), rho = 24 * rotation,
+                        chi = 5 * (5 * and_not + 5);
+    if (permute.per_round.total <= theta + rho + chi) {
+      throw GenerationError("riscv64: the round's parts exceed the audit's count of a round");
+    }
+    const std::uint64_t iota = permute.per_round.total - theta - rho - chi;
     std::vector<std::string> lines = {
         fmt::format("Keccak-p[1600] for riscv64 ({}), LP64.", zbb ? "RV64I with Zbb" : "RV64I"),
         "",
@@ -304,8 +314,20 @@ class Riscv64KeccakBuilder {
         "PC-relative address and no relocation in the object.",
         zbb ? "Rotations are rori, chi's and-not andn (Zbb)."
             : "Without Zbb a rotation is slli, srli and or; chi's and-not is not and and.",
-        fmt::format("Instructions: {} per round, {} per permutation (the audit's count).",
-                    permute.per_round.total, permute.per_permutation.total),
+        "",
+        "Figures of the code (the audit's; the first round's: iota's length follows its constant):",
+        fmt::format("  per round          {}  (theta {}, rho {}, chi {}, iota {})",
+                    permute.per_round.total, theta, rho, chi, iota),
+        "  loop               0 per round, 0 per permutation",
+        fmt::format("  per permutation    {}  (one call of the permute entry)",
+                    permute.per_permutation.total),
+        fmt::format("  permute entry      {} instructions, {} bytes", permute.static_instructions,
+                    permute.code_bytes),
+        fmt::format("  absorb entry       up to {} before the branch into the rounds",
+                    figures.largest_absorb_instructions),
+        fmt::format("  frame              {} bytes, {} registers saved", permute.frame_bytes,
+                    permute.saved_registers.size()),
+        "",
         ".option norvc and norelax: every instruction is the 4-byte word the encoder writes",
         "and every branch offset is final in the object, so the encoding proof compares",
         "them all.",

@@ -67,10 +67,12 @@ std::vector<Mutant> mutants_of(const Program& original) {
     return writers::format_instruction(original,
                                        std::get<Instruction>(original.functions[0].items[item]));
   };
-  // A rotation by one more bit: of a rotate instruction, or of a rotated operand (arm64).
+  // A rotation by one more bit: of a rotate instruction, of a rotated operand (arm64), or of
+  // the left shift of a rotation made of two shifts (riscv64 without Zbb).
   for (std::size_t item : round) {
     const Instruction& in = std::get<Instruction>(original.functions[0].items[item]);
-    const bool rotate = instruction_spec(in.mnemonic).cls == InstructionClass::rotate &&
+    const bool rotate = (instruction_spec(in.mnemonic).cls == InstructionClass::rotate ||
+                         instruction_spec(in.mnemonic).text == "slli") &&
                         std::holds_alternative<Imm>(in.operands.back());
     const auto* rotated = std::get_if<ShiftedReg>(&in.operands.back());
     if (!rotate && (rotated == nullptr || rotated->shift != Shift::ror)) continue;
@@ -96,9 +98,14 @@ std::vector<Mutant> mutants_of(const Program& original) {
   if (original.tables.empty()) {
     for (std::size_t item : round) {
       const Instruction& in = std::get<Instruction>(original.functions[0].items[item]);
-      if (in.operands.size() != 2 || !std::holds_alternative<Imm>(in.operands[1])) continue;
+      // `xor r, imm` (amd64) or `xori r, r, imm` (riscv64): a constant XORed into a lane.
+      const bool xor_constant =
+          (in.operands.size() == 2 && std::holds_alternative<Imm>(in.operands[1])) ||
+          (instruction_spec(in.mnemonic).text == "xori" &&
+           std::holds_alternative<Imm>(in.operands.back()));
+      if (!xor_constant) continue;
       mutate(fmt::format("bit 0 of the constant in `{}`", text(item)), [&](Program& p) {
-        std::get<Imm>(instruction_at(p, item).operands[1]).value ^= 1;
+        std::get<Imm>(instruction_at(p, item).operands.back()).value ^= 1;
         return true;
       });
       break;
