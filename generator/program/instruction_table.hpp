@@ -129,6 +129,20 @@ constexpr std::size_t operand_count(const std::array<OperandSpec, kMaxOperands>&
   return count;
 }
 
+// One row of an ISA's table as an InstructionSpec: each ISA's row macro (SPONGEGEN_AMD64...)
+// expands to this with its encoder's ids.
+#define SPONGEGEN_TABLE_ROW(isa_name, name, text, cls, feature, id, simd_id, behaviour, ...) \
+  InstructionSpec{Mnemonic::isa_name##_##name,                                               \
+                  text,                                                                      \
+                  Isa::isa_name,                                                             \
+                  InstructionClass::cls,                                                     \
+                  feature,                                                                   \
+                  id,                                                                        \
+                  simd_id,                                                                   \
+                  behaviour,                                                                 \
+                  operand_count(operand_specs(__VA_ARGS__)),                                 \
+                  operand_specs(__VA_ARGS__)},
+
 // Every mnemonic of one ISA's table, in table order.
 std::span<const InstructionSpec> instruction_table(Isa isa);
 

@@ -272,12 +272,9 @@ class Reader : public OperandReader {
   }
 
   Reg reg(std::string_view name) const {
-    const auto parsed = target(program_.isa).parse_register(name);
-    if (!parsed) {
-      throw GenerationError("unknown " + std::string(isa_name(program_.isa)) + " register '" +
-                            std::string(name) + "'");
-    }
-    return *parsed;
+    const Target& isa = target(program_.isa);
+    return named_register(isa.name(), name,
+                          [&](std::string_view text) { return isa.parse_register(text); });
   }
 
   std::optional<Operand> macro_operand(const std::string& text) override {

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "isa/target.hpp"
+
 namespace spongegen::readers {
 
 inline std::string_view trim(std::string_view text) {
@@ -77,6 +79,33 @@ inline std::vector<std::string> split_operands(std::string_view text) {
     }
   }
   if (!trim(current).empty()) operands.emplace_back(trim(current));
+  return operands;
+}
+
+// The register `name` names in `isa`'s syntax (parse_register), or an error saying which
+// ISA does not know it.
+template <class Parse>
+Reg named_register(std::string_view isa, std::string_view name, Parse parse_register) {
+  const std::optional<Reg> parsed = parse_register(name);
+  if (!parsed) {
+    throw GenerationError("unknown " + std::string(isa) + " register '" + std::string(name) + "'");
+  }
+  return *parsed;
+}
+
+// Each operand text as an operand: LOCAL(...) and SYMBOL(...) by the reader, every other
+// by `read_one`.
+template <class ReadOne>
+std::vector<Operand> read_each_operand(const std::vector<std::string>& texts, OperandReader& reader,
+                                       ReadOne read_one) {
+  std::vector<Operand> operands;
+  for (const std::string& text : texts) {
+    if (std::optional<Operand> macro = reader.macro_operand(text)) {
+      operands.push_back(*macro);
+    } else {
+      operands.push_back(read_one(text));
+    }
+  }
   return operands;
 }
 

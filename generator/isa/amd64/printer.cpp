@@ -24,9 +24,7 @@ using readers::trim;
 namespace {
 
 Reg reg(std::string_view name) {
-  const auto parsed = parse_register(name);
-  if (!parsed) throw GenerationError("unknown amd64 register '" + std::string(name) + "'");
-  return *parsed;
+  return readers::named_register("amd64", name, parse_register);
 }
 
 Operand read_operand(const std::string& text, OperandReader& reader) {
@@ -221,15 +219,8 @@ std::string gas_operand(const Program& program, const Operand& operand) {
 }
 
 std::vector<Operand> read_operands(const std::vector<std::string>& texts, OperandReader& reader) {
-  std::vector<Operand> operands;
-  for (const std::string& text : texts) {
-    if (auto operand = reader.macro_operand(text)) {
-      operands.push_back(*operand);
-    } else {
-      operands.push_back(read_operand(text, reader));
-    }
-  }
-  return operands;
+  return readers::read_each_operand(
+      texts, reader, [&](const std::string& text) { return read_operand(text, reader); });
 }
 
 std::string go_instruction(const Program& program, const Function& function,

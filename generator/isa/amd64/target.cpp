@@ -15,12 +15,9 @@
 namespace spongegen::amd64 {
 namespace {
 
-#define SPONGEGEN_AMD64(name, text, cls, feature, id, behaviour, ...)                   \
-  InstructionSpec{                                                                      \
-      Mnemonic::amd64_##name,     text,      Isa::amd64,                                \
-      InstructionClass::cls,      feature,   asmjit::x86::Inst::kId##id,                \
-      asmjit::x86::Inst::kId##id, behaviour, operand_count(operand_specs(__VA_ARGS__)), \
-      operand_specs(__VA_ARGS__)},
+#define SPONGEGEN_AMD64(name, text, cls, feature, id, behaviour, ...)              \
+  SPONGEGEN_TABLE_ROW(amd64, name, text, cls, feature, asmjit::x86::Inst::kId##id, \
+                      asmjit::x86::Inst::kId##id, behaviour, __VA_ARGS__)
 const std::vector<InstructionSpec> kTable = {
 #include "isa/amd64/instructions.def"
 };

@@ -24,9 +24,7 @@ using readers::trim;
 namespace {
 
 Reg reg(std::string_view name) {
-  const auto parsed = parse_register(name);
-  if (!parsed) throw GenerationError("unknown arm64 register '" + std::string(name) + "'");
-  return *parsed;
+  return readers::named_register("arm64", name, parse_register);
 }
 
 Operand read_operand(std::string text) {

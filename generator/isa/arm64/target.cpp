@@ -12,12 +12,9 @@
 namespace spongegen::arm64 {
 namespace {
 
-#define SPONGEGEN_ARM64(name, text, cls, feature, id, simd_id, behaviour, ...)               \
-  InstructionSpec{                                                                           \
-      Mnemonic::arm64_##name,          text,      Isa::arm64,                                \
-      InstructionClass::cls,           feature,   asmjit::a64::Inst::kId##id,                \
-      asmjit::a64::Inst::kId##simd_id, behaviour, operand_count(operand_specs(__VA_ARGS__)), \
-      operand_specs(__VA_ARGS__)},
+#define SPONGEGEN_ARM64(name, text, cls, feature, id, simd_id, behaviour, ...)     \
+  SPONGEGEN_TABLE_ROW(arm64, name, text, cls, feature, asmjit::a64::Inst::kId##id, \
+                      asmjit::a64::Inst::kId##simd_id, behaviour, __VA_ARGS__)
 const std::vector<InstructionSpec> kTable = {
 #include "isa/arm64/instructions.def"
 };
