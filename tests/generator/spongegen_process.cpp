@@ -28,10 +28,10 @@ std::string shell_quoted(const std::string& argument) {
 
 }  // namespace
 
-ProcessResult run_spongegen(const std::vector<std::string>& arguments) {
+ProcessResult run_process(const std::vector<std::string>& command_line) {
   // exec, so that a crash reaches pclose as the signal, not as the shell's exit status.
-  std::string command = fmt::format("exec {}", shell_quoted(SPONGEGEN_EXECUTABLE));
-  for (const std::string& argument : arguments)
+  std::string command = "exec";
+  for (const std::string& argument : command_line)
     command += fmt::format(" {}", shell_quoted(argument));
   command += " 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
@@ -44,6 +44,12 @@ ProcessResult run_spongegen(const std::vector<std::string>& arguments) {
   result.exited = WIFEXITED(status);
   result.exit_status = result.exited ? WEXITSTATUS(status) : -1;
   return result;
+}
+
+ProcessResult run_spongegen(const std::vector<std::string>& arguments) {
+  std::vector<std::string> command_line = {SPONGEGEN_EXECUTABLE};
+  command_line.insert(command_line.end(), arguments.begin(), arguments.end());
+  return run_process(command_line);
 }
 
 TemporaryFolder::TemporaryFolder(const std::string& purpose) {

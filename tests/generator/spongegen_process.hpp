@@ -1,4 +1,5 @@
-// Runs the spongegen executable of this build, for tests of its exit status and messages.
+// Runs the spongegen executable of this build, for tests of its exit status and messages, or
+// another program (an assembler).
 #pragma once
 
 #include <filesystem>
@@ -13,6 +14,8 @@ struct ProcessResult {
   std::string output;  // stdout and stderr together
 };
 
+// Runs command_line[0] with the other arguments (no shell in between).
+ProcessResult run_process(const std::vector<std::string>& command_line);
 ProcessResult run_spongegen(const std::vector<std::string>& arguments);
 
 // A new empty folder under the system's temporary folder, removed by the destructor.
