@@ -18,9 +18,10 @@
 // an order takes 55, the least (20 XORs for the sums, 5 rotations, 5 XORs, 25 to
 // apply). With three, a search over theta's steps (sum a column, rotate, XOR two
 // temporaries, apply a D to a column, recover a column's C after its D by summing the
-// column into the D) found none under 57 (values of at most two terms); so one value
-// is spilled, or two C are recovered. This order takes 57: C1 waits in the frame (sd, ld)
-// from D0 to D2; three rotations borrow a temporary (sd, ld). Before: 80.
+// column into the D) found none under 57 with Zbb (values of at most two terms).
+// This order takes 73: the 55 order's, but C1 waits in the frame (sd, ld)
+// from D0 to D2, and three rotations borrow a temporary (sd, ld). Putting all five
+// sums through the frame took 80.
 // Iota: each constant from immediates, no table (so no PC-relative address and
 // no relocation): the shortest plan a search finds of an xori of the low 11 bits
 // (or a negative xori, which also flips bits 11-63) and the rest built in t4 from

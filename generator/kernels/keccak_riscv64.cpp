@@ -6,7 +6,8 @@
 // Pi's lane permutation is one 24-cycle and a fixed point, so after 24 rounds each lane is
 // back in the register it was loaded into; a 12-round entry loads the lanes where round 12
 // of the unrolled body expects them and jumps there. Iota's constants are built from
-// immediates (xori, lui, slli), so the file has no table and no PC-relative address.
+// immediates (plan_iota searches the shortest way), so the file has no table and no
+// PC-relative address.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -417,8 +418,8 @@ class Riscv64KeccakBuilder {
   // theta with the three temporaries (a = kT0, b = kT1, c = kT2) and one spilled column sum.
   // D[x] = C[x-1] ^ rotl(C[x+1], 1) needs each C twice; with 25 lanes in registers the
   // order below holds at most three of C and D at a time but for C1, which waits in the
-  // frame from D0 to D2 (see the header for the search that found no order without a
-  // spill or an extra instruction).
+  // frame from D0 to D2: 57 instructions with Zbb, where a search of the orders without a
+  // spill found none under 57 either (the header says what it tried).
   template <typename Lane>
   void emit_theta(Emitter& e, const Lane& lane) {
     const auto column_sum = [&](Reg d, int x) {
@@ -558,37 +559,46 @@ class Riscv64KeccakBuilder {
         "an order takes 55, the least (20 XORs for the sums, 5 rotations, 5 XORs, 25 to",
         "apply). With three, a search over theta's steps (sum a column, rotate, XOR two",
         "temporaries, apply a D to a column, recover a column's C after its D by summing the",
-        "column into the D) found none under 57 (values of at most two terms); so one value",
-        "is spilled, or two C are recovered. This order takes 57: C1 waits in the frame (sd, ld)",
+        "column into the D) found none under 57 with Zbb (values of at most two terms).",
+        fmt::format("This order takes {}: the 55 order's, but C1 waits in the frame (sd, ld)",
+                    theta),
         zbb ? "from D0 to D2. Putting all five sums through the frame took 70."
-            : "from D0 to D2; three rotations borrow a temporary (sd, ld). Before: 80.",
-        "Iota: each constant from immediates, no table (so no PC-relative address and",
-        "no relocation): the shortest plan a search finds of an xori of the low 11 bits",
-        "(or a negative xori, which also flips bits 11-63) and the rest built in t4 from",
-        fmt::format("addi or lui and one {}shift, xori or addi, or as that and then a shift of it",
-                    zbb ? "rori, " : ""),
-        fmt::format("(0x8000000000008000, then >> 32): {} instructions over the 24 rounds, {} bit",
-                    iota_instructions(zbb), iota_instructions_bit_by_bit()),
-        "by bit (lui or addi and slli per bit from 11 up).",
-        "",
-        "Figures of the code (the audit's; the first round's: iota's length follows its constant):",
-        fmt::format("  per round          {}  (theta {}, rho {}, chi {}, iota {})",
-                    permute.per_round.total, theta, rho, chi, iota),
-        "  loop               0 per round, 0 per permutation",
-        fmt::format("  per permutation    {}  (one call of the permute entry)",
-                    permute.per_permutation.total),
-        fmt::format("  permute entry      {} instructions, {} bytes", permute.static_instructions,
-                    permute.code_bytes),
-        fmt::format("  absorb entry       up to {} before the branch into the rounds",
-                    figures.largest_absorb_instructions),
-        fmt::format("  frame              {} bytes, {} registers saved", permute.frame_bytes,
-                    permute.saved_registers.size()),
-        "",
-        ".option norvc and norelax: every instruction is the 4-byte word the encoder writes",
-        "and every branch offset is final in the object, so the encoding proof compares",
-        "them all.",
-        "Speed: not measured; no RISC-V hardware here (qemu runs it for the tests).",
+            : "from D0 to D2, and three rotations borrow a temporary (sd, ld). Putting all five",
     };
+    if (!zbb) lines.emplace_back("sums through the frame took 80.");
+    lines.insert(
+        lines.end(),
+        {
+            "Iota: each constant from immediates, no table (so no PC-relative address and",
+            "no relocation): the shortest plan a search finds of an xori of the low 11 bits",
+            "(or a negative xori, which also flips bits 11-63) and the rest built in t4 from",
+            fmt::format(
+                "addi or lui and one {}shift, xori or addi, or as that and then a shift of it",
+                zbb ? "rori, " : ""),
+            fmt::format(
+                "(0x8000000000008000, then >> 32): {} instructions over the 24 rounds, {} bit",
+                iota_instructions(zbb), iota_instructions_bit_by_bit()),
+            "by bit (lui or addi and slli per bit from 11 up).",
+            "",
+            "Figures of the code (the audit's; the first round's: iota's length follows its "
+            "constant):",
+            fmt::format("  per round          {}  (theta {}, rho {}, chi {}, iota {})",
+                        permute.per_round.total, theta, rho, chi, iota),
+            "  loop               0 per round, 0 per permutation",
+            fmt::format("  per permutation    {}  (one call of the permute entry)",
+                        permute.per_permutation.total),
+            fmt::format("  permute entry      {} instructions, {} bytes",
+                        permute.static_instructions, permute.code_bytes),
+            fmt::format("  absorb entry       up to {} before the branch into the rounds",
+                        figures.largest_absorb_instructions),
+            fmt::format("  frame              {} bytes, {} registers saved", permute.frame_bytes,
+                        permute.saved_registers.size()),
+            "",
+            ".option norvc and norelax: every instruction is the 4-byte word the encoder writes",
+            "and every branch offset is final in the object, so the encoding proof compares",
+            "them all.",
+            "Speed: not measured; no RISC-V hardware here (qemu runs it for the tests).",
+        });
     return lines;
   }
 
