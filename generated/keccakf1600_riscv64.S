@@ -6,22 +6,36 @@
 // Registers: the 25 lanes in ra, t0-t2, s0-s11, a2-a7, t3 and a0-a1 (a0 and a1 last,
 // once the block is absorbed and the state pointer saved); t4-t6 are temporaries.
 // zero, sp, gp and tp are not used: gp and tp belong to the program.
-// Frame: 160 bytes: ra and s0-s11, the state pointer, theta's five column sums
-// (no register is left to hold them).
+// Frame: 128 bytes: ra and s0-s11, the state pointer, theta's spilled column
+// sum and the temporary a rotation borrows (both zeroed before the return).
 // Rounds: 24, unrolled. Pi renames registers instead of moving lanes: its lane
 // permutation is a 24-cycle, so after 24 rounds every lane is back in its register;
 // a 12-round entry loads the lanes where round 12 expects them and jumps there.
-// Iota's constants come from immediates (xori, lui, slli): no table, so no
-// PC-relative address and no relocation in the object.
 // Without Zbb a rotation is slli, srli and or; chi's and-not is not and and.
 //
+// Theta: D[x] = C[x-1] ^ rotl(C[x+1], 1) uses each column sum twice, and at its peak
+// four of the C and D are live where the 25 lanes leave three temporaries. With four
+// an order takes 55, the least (20 XORs for the sums, 5 rotations, 5 XORs, 25 to
+// apply). With three, a search over theta's steps (sum a column, rotate, XOR two
+// temporaries, apply a D to a column, recover a column's C after its D by summing the
+// column into the D) found none under 57 with Zbb (values of at most two terms).
+// This order takes 73: the 55 order's, but C1 waits in the frame (sd, ld)
+// from D0 to D2, and three rotations borrow a temporary (sd, ld). Putting all five
+// sums through the frame took 80.
+// Iota: each constant from immediates, no table (so no PC-relative address and
+// no relocation): the shortest plan a search finds of an xori of the low 11 bits
+// (or a negative xori, which also flips bits 11-63) and the rest built in t4 from
+// addi or lui and one shift, xori or addi, or as that and then a shift of it
+// (0x8000000000008000, then >> 32): 93 instructions over the 24 rounds, 122 bit
+// by bit (lui or addi and slli per bit from 11 up).
+//
 // Figures of the code (the audit's; the first round's: iota's length follows its constant):
-//   per round          228  (theta 80, rho 72, chi 75, iota 1)
+//   per round          221  (theta 73, rho 72, chi 75, iota 1)
 //   loop               0 per round, 0 per permutation
-//   per permutation    5671  (one call of the permute entry)
-//   permute entry      5671 instructions, 22684 bytes
+//   per permutation    5471  (one call of the permute entry)
+//   permute entry      5471 instructions, 21884 bytes
 //   absorb entry       up to 83 before the branch into the rounds
-//   frame              160 bytes, 13 registers saved
+//   frame              128 bytes, 13 registers saved
 //
 // .option norvc and norelax: every instruction is the 4-byte word the encoder writes
 // and every branch offset is final in the object, so the encoding proof compares
@@ -71,8 +85,8 @@
 SYMBOL(sponge_keccakf1600_riscv64):
 	.cfi_startproc
 	// Save ra and s0-s11 (they hold lanes) and the state pointer.
-	addi sp, sp, -160
-	.cfi_def_cfa_offset 160
+	addi sp, sp, -128
+	.cfi_def_cfa_offset 128
 	sd ra, 0(sp)
 	sd s0, 8(sp)
 	sd s1, 16(sp)
@@ -87,19 +101,19 @@ SYMBOL(sponge_keccakf1600_riscv64):
 	sd s10, 88(sp)
 	sd s11, 96(sp)
 	sd a0, 104(sp)
-	.cfi_offset ra, -160
-	.cfi_offset s0, -152
-	.cfi_offset s1, -144
-	.cfi_offset s2, -136
-	.cfi_offset s3, -128
-	.cfi_offset s4, -120
-	.cfi_offset s5, -112
-	.cfi_offset s6, -104
-	.cfi_offset s7, -96
-	.cfi_offset s8, -88
-	.cfi_offset s9, -80
-	.cfi_offset s10, -72
-	.cfi_offset s11, -64
+	.cfi_offset ra, -128
+	.cfi_offset s0, -120
+	.cfi_offset s1, -112
+	.cfi_offset s2, -104
+	.cfi_offset s3, -96
+	.cfi_offset s4, -88
+	.cfi_offset s5, -80
+	.cfi_offset s6, -72
+	.cfi_offset s7, -64
+	.cfi_offset s8, -56
+	.cfi_offset s9, -48
+	.cfi_offset s10, -40
+	.cfi_offset s11, -32
 	// The lanes into their registers; a0 and a1 last.
 	ld ra, 0(a0)
 	ld t0, 8(a0)
@@ -128,88 +142,82 @@ SYMBOL(sponge_keccakf1600_riscv64):
 	ld a0, 192(a0)
 LOCAL(keccakf1600_riscv64_round0):
 	// ---- round 0 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, s1
-	xor t4, t4, a6
-	xor t4, t4, s5
-	xor t4, t4, s10
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, t0, a2
 	xor t4, t4, a7
 	xor t4, t4, s6
 	xor t4, t4, s11
+	sd t4, 112(sp)
+	xor t5, s0, a5
+	xor t5, t5, s4
+	xor t5, t5, s9
+	xor t5, t5, a0
+	srli t6, t4, 63
+	slli t4, t4, 1
+	or t6, t6, t4
+	xor t6, t6, t5
+	xor t4, ra, s1
+	xor t4, t4, a6
+	xor t4, t4, s5
+	xor t4, t4, s10
+	xor ra, ra, t6
+	xor s1, s1, t6
+	xor a6, a6, t6
+	xor s5, s5, t6
+	xor s10, s10, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, t1, a3
+	xor t6, t6, s2
+	xor t6, t6, s7
+	xor t6, t6, t3
 	sd t4, 120(sp)
-	xor t4, t1, a3
-	xor t4, t4, s2
-	xor t4, t4, s7
-	xor t4, t4, t3
-	sd t4, 128(sp)
-	xor t4, t2, a4
-	xor t4, t4, s3
-	xor t4, t4, s8
-	xor t4, t4, a1
-	sd t4, 136(sp)
-	xor t4, s0, a5
-	xor t4, t4, s4
-	xor t4, t4, s9
-	xor t4, t4, a0
-	sd t4, 144(sp)
+	slli t4, t5, 1
+	srli t5, t5, 63
+	or t5, t5, t4
 	ld t4, 120(sp)
-	slli t6, t4, 1
+	xor t5, t5, t6
+	sd t4, 120(sp)
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 120(sp)
+	xor t6, t6, t4
+	xor t0, t0, t6
+	xor a2, a2, t6
+	xor a7, a7, t6
+	xor s6, s6, t6
+	xor s11, s11, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, t2, a4
+	xor t6, t6, s3
+	xor t6, t6, s8
+	xor t6, t6, a1
+	sd t5, 120(sp)
+	slli t5, t4, 1
 	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor s1, s1, t4
-	xor a6, a6, t4
-	xor s5, s5, t4
-	xor s10, s10, t4
-	ld t4, 128(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor t0, t0, t4
-	xor a2, a2, t4
-	xor a7, a7, t4
-	xor s6, s6, t4
-	xor s11, s11, t4
-	ld t4, 136(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
+	or t4, t4, t5
 	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor t1, t1, t4
-	xor a3, a3, t4
-	xor s2, s2, t4
-	xor s7, s7, t4
-	xor t3, t3, t4
-	ld t4, 144(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor t2, t2, t4
-	xor a4, a4, t4
-	xor s3, s3, t4
-	xor s8, s8, t4
-	xor a1, a1, t4
-	ld t4, 112(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor s0, s0, t4
 	xor a5, a5, t4
 	xor s4, s4, t4
 	xor s9, s9, t4
 	xor a0, a0, t4
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor t1, t1, t6
+	xor a3, a3, t6
+	xor s2, s2, t6
+	xor s7, s7, t6
+	xor t3, t3, t6
+	xor t2, t2, t5
+	xor a4, a4, t5
+	xor s3, s3, t5
+	xor s8, s8, t5
+	xor a1, a1, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	slli t4, t0, 1
 	srli t0, t0, 63
@@ -363,88 +371,82 @@ LOCAL(keccakf1600_riscv64_round0):
 	xori ra, ra, 1
 	// ---- end of round ----
 	// ---- round 1 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, t2
-	xor t4, t4, t0
-	xor t4, t4, s0
-	xor t4, t4, t1
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, a2, a5
 	xor t4, t4, a3
 	xor t4, t4, s1
 	xor t4, t4, a4
+	sd t4, 112(sp)
+	xor t5, a0, t3
+	xor t5, t5, s10
+	xor t5, t5, a1
+	xor t5, t5, s11
+	srli t6, t4, 63
+	slli t4, t4, 1
+	or t6, t6, t4
+	xor t6, t6, t5
+	xor t4, ra, t2
+	xor t4, t4, t0
+	xor t4, t4, s0
+	xor t4, t4, t1
+	xor ra, ra, t6
+	xor t2, t2, t6
+	xor t0, t0, t6
+	xor s0, s0, t6
+	xor t1, t1, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, s2, a6
+	xor t6, t6, s3
+	xor t6, t6, a7
+	xor t6, t6, s4
 	sd t4, 120(sp)
-	xor t4, s2, a6
-	xor t4, t4, s3
-	xor t4, t4, a7
-	xor t4, t4, s4
-	sd t4, 128(sp)
-	xor t4, s8, s6
-	xor t4, t4, s9
-	xor t4, t4, s7
-	xor t4, t4, s5
-	sd t4, 136(sp)
-	xor t4, a0, t3
-	xor t4, t4, s10
-	xor t4, t4, a1
-	xor t4, t4, s11
-	sd t4, 144(sp)
+	slli t4, t5, 1
+	srli t5, t5, 63
+	or t5, t5, t4
 	ld t4, 120(sp)
-	slli t6, t4, 1
+	xor t5, t5, t6
+	sd t4, 120(sp)
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 120(sp)
+	xor t6, t6, t4
+	xor a2, a2, t6
+	xor a5, a5, t6
+	xor a3, a3, t6
+	xor s1, s1, t6
+	xor a4, a4, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, s8, s6
+	xor t6, t6, s9
+	xor t6, t6, s7
+	xor t6, t6, s5
+	sd t5, 120(sp)
+	slli t5, t4, 1
 	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor t2, t2, t4
-	xor t0, t0, t4
-	xor s0, s0, t4
-	xor t1, t1, t4
-	ld t4, 128(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor a2, a2, t4
-	xor a5, a5, t4
-	xor a3, a3, t4
-	xor s1, s1, t4
-	xor a4, a4, t4
-	ld t4, 136(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
+	or t4, t4, t5
 	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor s2, s2, t4
-	xor a6, a6, t4
-	xor s3, s3, t4
-	xor a7, a7, t4
-	xor s4, s4, t4
-	ld t4, 144(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor s8, s8, t4
-	xor s6, s6, t4
-	xor s9, s9, t4
-	xor s7, s7, t4
-	xor s5, s5, t4
-	ld t4, 112(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor a0, a0, t4
 	xor t3, t3, t4
 	xor s10, s10, t4
 	xor a1, a1, t4
 	xor s11, s11, t4
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor s2, s2, t6
+	xor a6, a6, t6
+	xor s3, s3, t6
+	xor a7, a7, t6
+	xor s4, s4, t6
+	xor s8, s8, t5
+	xor s6, s6, t5
+	xor s9, s9, t5
+	xor s7, s7, t5
+	xor s5, s5, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	slli t4, a2, 1
 	srli a2, a2, 63
@@ -595,93 +597,87 @@ LOCAL(keccakf1600_riscv64_round0):
 	xor s0, s0, t4
 	xor a4, a4, t5
 	// iota: 0x0000000000008082
-	xori ra, ra, 130
-	lui t4, 8
+	lui t4, 16449
+	srli t4, t4, 11
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 2 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, s8
-	xor t4, t4, a2
-	xor t4, t4, a0
-	xor t4, t4, s2
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, a5, t3
 	xor t4, t4, a6
 	xor t4, t4, t2
 	xor t4, t4, s6
+	sd t4, 112(sp)
+	xor t5, s11, s4
+	xor t5, t5, t1
+	xor t5, t5, s5
+	xor t5, t5, a4
+	srli t6, t4, 63
+	slli t4, t4, 1
+	or t6, t6, t4
+	xor t6, t6, t5
+	xor t4, ra, s8
+	xor t4, t4, a2
+	xor t4, t4, a0
+	xor t4, t4, s2
+	xor ra, ra, t6
+	xor s8, s8, t6
+	xor a2, a2, t6
+	xor a0, a0, t6
+	xor s2, s2, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, s3, t0
+	xor t6, t6, s9
+	xor t6, t6, a3
+	xor t6, t6, s10
 	sd t4, 120(sp)
-	xor t4, s3, t0
-	xor t4, t4, s9
-	xor t4, t4, a3
-	xor t4, t4, s10
-	sd t4, 128(sp)
-	xor t4, s7, s1
-	xor t4, t4, a1
-	xor t4, t4, a7
-	xor t4, t4, s0
-	sd t4, 136(sp)
-	xor t4, s11, s4
-	xor t4, t4, t1
-	xor t4, t4, s5
-	xor t4, t4, a4
-	sd t4, 144(sp)
+	slli t4, t5, 1
+	srli t5, t5, 63
+	or t5, t5, t4
 	ld t4, 120(sp)
-	slli t6, t4, 1
+	xor t5, t5, t6
+	sd t4, 120(sp)
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 120(sp)
+	xor t6, t6, t4
+	xor a5, a5, t6
+	xor t3, t3, t6
+	xor a6, a6, t6
+	xor t2, t2, t6
+	xor s6, s6, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, s7, s1
+	xor t6, t6, a1
+	xor t6, t6, a7
+	xor t6, t6, s0
+	sd t5, 120(sp)
+	slli t5, t4, 1
 	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor s8, s8, t4
-	xor a2, a2, t4
-	xor a0, a0, t4
-	xor s2, s2, t4
-	ld t4, 128(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor a5, a5, t4
-	xor t3, t3, t4
-	xor a6, a6, t4
-	xor t2, t2, t4
-	xor s6, s6, t4
-	ld t4, 136(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
+	or t4, t4, t5
 	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor s3, s3, t4
-	xor t0, t0, t4
-	xor s9, s9, t4
-	xor a3, a3, t4
-	xor s10, s10, t4
-	ld t4, 144(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor s7, s7, t4
-	xor s1, s1, t4
-	xor a1, a1, t4
-	xor a7, a7, t4
-	xor s0, s0, t4
-	ld t4, 112(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor s11, s11, t4
 	xor s4, s4, t4
 	xor t1, t1, t4
 	xor s5, s5, t4
 	xor a4, a4, t4
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor s3, s3, t6
+	xor t0, t0, t6
+	xor s9, s9, t6
+	xor a3, a3, t6
+	xor s10, s10, t6
+	xor s7, s7, t5
+	xor s1, s1, t5
+	xor a1, a1, t5
+	xor a7, a7, t5
+	xor s0, s0, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	slli t4, a5, 1
 	srli a5, a5, 63
@@ -832,96 +828,88 @@ LOCAL(keccakf1600_riscv64_round0):
 	xor a0, a0, t4
 	xor s6, s6, t5
 	// iota: 0x800000000000808a
-	xori ra, ra, 138
-	lui t4, 8
-	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 63
+	xori ra, ra, -1910
+	lui t4, 1048559
+	srli t4, t4, 1
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 3 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, s7
-	xor t4, t4, a5
-	xor t4, t4, s11
-	xor t4, t4, s3
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, t3, s4
 	xor t4, t4, t0
 	xor t4, t4, s8
 	xor t4, t4, s1
+	sd t4, 112(sp)
+	xor t5, a4, s10
+	xor t5, t5, s2
+	xor t5, t5, s0
+	xor t5, t5, s6
+	srli t6, t4, 63
+	slli t4, t4, 1
+	or t6, t6, t4
+	xor t6, t6, t5
+	xor t4, ra, s7
+	xor t4, t4, a5
+	xor t4, t4, s11
+	xor t4, t4, s3
+	xor ra, ra, t6
+	xor s7, s7, t6
+	xor a5, a5, t6
+	xor s11, s11, t6
+	xor s3, s3, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, s9, a2
+	xor t6, t6, a1
+	xor t6, t6, a6
+	xor t6, t6, t1
 	sd t4, 120(sp)
-	xor t4, s9, a2
-	xor t4, t4, a1
-	xor t4, t4, a6
-	xor t4, t4, t1
-	sd t4, 128(sp)
-	xor t4, a7, t2
-	xor t4, t4, s5
-	xor t4, t4, a3
-	xor t4, t4, a0
-	sd t4, 136(sp)
-	xor t4, a4, s10
-	xor t4, t4, s2
-	xor t4, t4, s0
-	xor t4, t4, s6
-	sd t4, 144(sp)
+	slli t4, t5, 1
+	srli t5, t5, 63
+	or t5, t5, t4
 	ld t4, 120(sp)
-	slli t6, t4, 1
+	xor t5, t5, t6
+	sd t4, 120(sp)
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 120(sp)
+	xor t6, t6, t4
+	xor t3, t3, t6
+	xor s4, s4, t6
+	xor t0, t0, t6
+	xor s8, s8, t6
+	xor s1, s1, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, a7, t2
+	xor t6, t6, s5
+	xor t6, t6, a3
+	xor t6, t6, a0
+	sd t5, 120(sp)
+	slli t5, t4, 1
 	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor s7, s7, t4
-	xor a5, a5, t4
-	xor s11, s11, t4
-	xor s3, s3, t4
-	ld t4, 128(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor t3, t3, t4
-	xor s4, s4, t4
-	xor t0, t0, t4
-	xor s8, s8, t4
-	xor s1, s1, t4
-	ld t4, 136(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
+	or t4, t4, t5
 	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor s9, s9, t4
-	xor a2, a2, t4
-	xor a1, a1, t4
-	xor a6, a6, t4
-	xor t1, t1, t4
-	ld t4, 144(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor a7, a7, t4
-	xor t2, t2, t4
-	xor s5, s5, t4
-	xor a3, a3, t4
-	xor a0, a0, t4
-	ld t4, 112(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor a4, a4, t4
 	xor s10, s10, t4
 	xor s2, s2, t4
 	xor s0, s0, t4
 	xor s6, s6, t4
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor s9, s9, t6
+	xor a2, a2, t6
+	xor a1, a1, t6
+	xor a6, a6, t6
+	xor t1, t1, t6
+	xor a7, a7, t5
+	xor t2, t2, t5
+	xor s5, s5, t5
+	xor a3, a3, t5
+	xor a0, a0, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	slli t4, t3, 1
 	srli t3, t3, 63
@@ -1072,98 +1060,89 @@ LOCAL(keccakf1600_riscv64_round0):
 	xor s11, s11, t4
 	xor s1, s1, t5
 	// iota: 0x8000000080008000
-	lui t4, 8
+	lui t4, 262148
+	slli t4, t4, 1
 	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 31
-	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 63
+	slli t4, t4, 48
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 4 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, a7
-	xor t4, t4, t3
-	xor t4, t4, a4
-	xor t4, t4, s9
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, s4, s10
 	xor t4, t4, a2
 	xor t4, t4, s7
 	xor t4, t4, t2
+	sd t4, 112(sp)
+	xor t5, s6, t1
+	xor t5, t5, s3
+	xor t5, t5, a0
+	xor t5, t5, s1
+	srli t6, t4, 63
+	slli t4, t4, 1
+	or t6, t6, t4
+	xor t6, t6, t5
+	xor t4, ra, a7
+	xor t4, t4, t3
+	xor t4, t4, a4
+	xor t4, t4, s9
+	xor ra, ra, t6
+	xor a7, a7, t6
+	xor t3, t3, t6
+	xor a4, a4, t6
+	xor s9, s9, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, a1, a5
+	xor t6, t6, s5
+	xor t6, t6, t0
+	xor t6, t6, s2
 	sd t4, 120(sp)
-	xor t4, a1, a5
-	xor t4, t4, s5
-	xor t4, t4, t0
-	xor t4, t4, s2
-	sd t4, 128(sp)
-	xor t4, a3, s8
-	xor t4, t4, s0
-	xor t4, t4, a6
-	xor t4, t4, s11
-	sd t4, 136(sp)
-	xor t4, s6, t1
-	xor t4, t4, s3
-	xor t4, t4, a0
-	xor t4, t4, s1
-	sd t4, 144(sp)
+	slli t4, t5, 1
+	srli t5, t5, 63
+	or t5, t5, t4
 	ld t4, 120(sp)
-	slli t6, t4, 1
+	xor t5, t5, t6
+	sd t4, 120(sp)
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 120(sp)
+	xor t6, t6, t4
+	xor s4, s4, t6
+	xor s10, s10, t6
+	xor a2, a2, t6
+	xor s7, s7, t6
+	xor t2, t2, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, a3, s8
+	xor t6, t6, s0
+	xor t6, t6, a6
+	xor t6, t6, s11
+	sd t5, 120(sp)
+	slli t5, t4, 1
 	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor a7, a7, t4
-	xor t3, t3, t4
-	xor a4, a4, t4
-	xor s9, s9, t4
-	ld t4, 128(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor s4, s4, t4
-	xor s10, s10, t4
-	xor a2, a2, t4
-	xor s7, s7, t4
-	xor t2, t2, t4
-	ld t4, 136(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
+	or t4, t4, t5
 	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor a1, a1, t4
-	xor a5, a5, t4
-	xor s5, s5, t4
-	xor t0, t0, t4
-	xor s2, s2, t4
-	ld t4, 144(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor a3, a3, t4
-	xor s8, s8, t4
-	xor s0, s0, t4
-	xor a6, a6, t4
-	xor s11, s11, t4
-	ld t4, 112(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor s6, s6, t4
 	xor t1, t1, t4
 	xor s3, s3, t4
 	xor a0, a0, t4
 	xor s1, s1, t4
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor a1, a1, t6
+	xor a5, a5, t6
+	xor s5, s5, t6
+	xor t0, t0, t6
+	xor s2, s2, t6
+	xor a3, a3, t5
+	xor s8, s8, t5
+	xor s0, s0, t5
+	xor a6, a6, t5
+	xor s11, s11, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	slli t4, s4, 1
 	srli s4, s4, 63
@@ -1314,93 +1293,87 @@ LOCAL(keccakf1600_riscv64_round0):
 	xor a4, a4, t4
 	xor t2, t2, t5
 	// iota: 0x000000000000808b
-	xori ra, ra, 139
-	lui t4, 8
+	lui t4, 32907
+	srli t4, t4, 12
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 5 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, a3
-	xor t4, t4, s4
-	xor t4, t4, s6
-	xor t4, t4, a1
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, s10, t1
 	xor t4, t4, a5
 	xor t4, t4, a7
 	xor t4, t4, s8
+	sd t4, 112(sp)
+	xor t5, s1, s2
+	xor t5, t5, s9
+	xor t5, t5, s11
+	xor t5, t5, t2
+	srli t6, t4, 63
+	slli t4, t4, 1
+	or t6, t6, t4
+	xor t6, t6, t5
+	xor t4, ra, a3
+	xor t4, t4, s4
+	xor t4, t4, s6
+	xor t4, t4, a1
+	xor ra, ra, t6
+	xor a3, a3, t6
+	xor s4, s4, t6
+	xor s6, s6, t6
+	xor a1, a1, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, s5, t3
+	xor t6, t6, s0
+	xor t6, t6, a2
+	xor t6, t6, s3
 	sd t4, 120(sp)
-	xor t4, s5, t3
-	xor t4, t4, s0
-	xor t4, t4, a2
-	xor t4, t4, s3
-	sd t4, 128(sp)
-	xor t4, a6, s7
-	xor t4, t4, a0
-	xor t4, t4, t0
-	xor t4, t4, a4
-	sd t4, 136(sp)
-	xor t4, s1, s2
-	xor t4, t4, s9
-	xor t4, t4, s11
-	xor t4, t4, t2
-	sd t4, 144(sp)
+	slli t4, t5, 1
+	srli t5, t5, 63
+	or t5, t5, t4
 	ld t4, 120(sp)
-	slli t6, t4, 1
+	xor t5, t5, t6
+	sd t4, 120(sp)
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 120(sp)
+	xor t6, t6, t4
+	xor s10, s10, t6
+	xor t1, t1, t6
+	xor a5, a5, t6
+	xor a7, a7, t6
+	xor s8, s8, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, a6, s7
+	xor t6, t6, a0
+	xor t6, t6, t0
+	xor t6, t6, a4
+	sd t5, 120(sp)
+	slli t5, t4, 1
 	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor a3, a3, t4
-	xor s4, s4, t4
-	xor s6, s6, t4
-	xor a1, a1, t4
-	ld t4, 128(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor s10, s10, t4
-	xor t1, t1, t4
-	xor a5, a5, t4
-	xor a7, a7, t4
-	xor s8, s8, t4
-	ld t4, 136(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
+	or t4, t4, t5
 	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor s5, s5, t4
-	xor t3, t3, t4
-	xor s0, s0, t4
-	xor a2, a2, t4
-	xor s3, s3, t4
-	ld t4, 144(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor a6, a6, t4
-	xor s7, s7, t4
-	xor a0, a0, t4
-	xor t0, t0, t4
-	xor a4, a4, t4
-	ld t4, 112(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor s1, s1, t4
 	xor s2, s2, t4
 	xor s9, s9, t4
 	xor s11, s11, t4
 	xor t2, t2, t4
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor s5, s5, t6
+	xor t3, t3, t6
+	xor s0, s0, t6
+	xor a2, a2, t6
+	xor s3, s3, t6
+	xor a6, a6, t5
+	xor s7, s7, t5
+	xor a0, a0, t5
+	xor t0, t0, t5
+	xor a4, a4, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	slli t4, s10, 1
 	srli s10, s10, 63
@@ -1552,93 +1525,87 @@ LOCAL(keccakf1600_riscv64_round0):
 	xor s8, s8, t5
 	// iota: 0x0000000080000001
 	xori ra, ra, 1
-	addi t4, zero, 1
-	slli t4, t4, 31
+	lui t4, 262144
+	slli t4, t4, 1
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 6 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, a6
-	xor t4, t4, s10
-	xor t4, t4, s1
-	xor t4, t4, s5
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, t1, s2
 	xor t4, t4, t3
 	xor t4, t4, a3
 	xor t4, t4, s7
+	sd t4, 112(sp)
+	xor t5, t2, s3
+	xor t5, t5, a1
+	xor t5, t5, a4
+	xor t5, t5, s8
+	srli t6, t4, 63
+	slli t4, t4, 1
+	or t6, t6, t4
+	xor t6, t6, t5
+	xor t4, ra, a6
+	xor t4, t4, s10
+	xor t4, t4, s1
+	xor t4, t4, s5
+	xor ra, ra, t6
+	xor a6, a6, t6
+	xor s10, s10, t6
+	xor s1, s1, t6
+	xor s5, s5, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, s0, s4
+	xor t6, t6, a0
+	xor t6, t6, a5
+	xor t6, t6, s9
 	sd t4, 120(sp)
-	xor t4, s0, s4
-	xor t4, t4, a0
-	xor t4, t4, a5
-	xor t4, t4, s9
-	sd t4, 128(sp)
-	xor t4, t0, a7
-	xor t4, t4, s11
-	xor t4, t4, a2
-	xor t4, t4, s6
-	sd t4, 136(sp)
-	xor t4, t2, s3
-	xor t4, t4, a1
-	xor t4, t4, a4
-	xor t4, t4, s8
-	sd t4, 144(sp)
+	slli t4, t5, 1
+	srli t5, t5, 63
+	or t5, t5, t4
 	ld t4, 120(sp)
-	slli t6, t4, 1
+	xor t5, t5, t6
+	sd t4, 120(sp)
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 120(sp)
+	xor t6, t6, t4
+	xor t1, t1, t6
+	xor s2, s2, t6
+	xor t3, t3, t6
+	xor a3, a3, t6
+	xor s7, s7, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, t0, a7
+	xor t6, t6, s11
+	xor t6, t6, a2
+	xor t6, t6, s6
+	sd t5, 120(sp)
+	slli t5, t4, 1
 	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor a6, a6, t4
-	xor s10, s10, t4
-	xor s1, s1, t4
-	xor s5, s5, t4
-	ld t4, 128(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor t1, t1, t4
-	xor s2, s2, t4
-	xor t3, t3, t4
-	xor a3, a3, t4
-	xor s7, s7, t4
-	ld t4, 136(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
+	or t4, t4, t5
 	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor s0, s0, t4
-	xor s4, s4, t4
-	xor a0, a0, t4
-	xor a5, a5, t4
-	xor s9, s9, t4
-	ld t4, 144(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor t0, t0, t4
-	xor a7, a7, t4
-	xor s11, s11, t4
-	xor a2, a2, t4
-	xor s6, s6, t4
-	ld t4, 112(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor t2, t2, t4
 	xor s3, s3, t4
 	xor a1, a1, t4
 	xor a4, a4, t4
 	xor s8, s8, t4
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor s0, s0, t6
+	xor s4, s4, t6
+	xor a0, a0, t6
+	xor a5, a5, t6
+	xor s9, s9, t6
+	xor t0, t0, t5
+	xor a7, a7, t5
+	xor s11, s11, t5
+	xor a2, a2, t5
+	xor s6, s6, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	slli t4, t1, 1
 	srli t1, t1, 63
@@ -1790,98 +1757,89 @@ LOCAL(keccakf1600_riscv64_round0):
 	xor s7, s7, t5
 	// iota: 0x8000000080008081
 	xori ra, ra, 129
-	lui t4, 8
+	lui t4, 262148
+	slli t4, t4, 1
 	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 31
-	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 63
+	slli t4, t4, 48
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 7 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, t0
-	xor t4, t4, t1
-	xor t4, t4, t2
-	xor t4, t4, s0
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, s2, s3
 	xor t4, t4, s4
 	xor t4, t4, a6
 	xor t4, t4, a7
+	sd t4, 112(sp)
+	xor t5, s8, s9
+	xor t5, t5, s5
+	xor t5, t5, s6
+	xor t5, t5, s7
+	srli t6, t4, 63
+	slli t4, t4, 1
+	or t6, t6, t4
+	xor t6, t6, t5
+	xor t4, ra, t0
+	xor t4, t4, t1
+	xor t4, t4, t2
+	xor t4, t4, s0
+	xor ra, ra, t6
+	xor t0, t0, t6
+	xor t1, t1, t6
+	xor t2, t2, t6
+	xor s0, s0, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, a0, s10
+	xor t6, t6, s11
+	xor t6, t6, t3
+	xor t6, t6, a1
 	sd t4, 120(sp)
-	xor t4, a0, s10
-	xor t4, t4, s11
-	xor t4, t4, t3
-	xor t4, t4, a1
-	sd t4, 128(sp)
-	xor t4, a2, a3
-	xor t4, t4, a4
-	xor t4, t4, a5
-	xor t4, t4, s1
-	sd t4, 136(sp)
-	xor t4, s8, s9
-	xor t4, t4, s5
-	xor t4, t4, s6
-	xor t4, t4, s7
-	sd t4, 144(sp)
+	slli t4, t5, 1
+	srli t5, t5, 63
+	or t5, t5, t4
 	ld t4, 120(sp)
-	slli t6, t4, 1
+	xor t5, t5, t6
+	sd t4, 120(sp)
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 120(sp)
+	xor t6, t6, t4
+	xor s2, s2, t6
+	xor s3, s3, t6
+	xor s4, s4, t6
+	xor a6, a6, t6
+	xor a7, a7, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, a2, a3
+	xor t6, t6, a4
+	xor t6, t6, a5
+	xor t6, t6, s1
+	sd t5, 120(sp)
+	slli t5, t4, 1
 	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor t0, t0, t4
-	xor t1, t1, t4
-	xor t2, t2, t4
-	xor s0, s0, t4
-	ld t4, 128(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor s2, s2, t4
-	xor s3, s3, t4
-	xor s4, s4, t4
-	xor a6, a6, t4
-	xor a7, a7, t4
-	ld t4, 136(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
+	or t4, t4, t5
 	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor a0, a0, t4
-	xor s10, s10, t4
-	xor s11, s11, t4
-	xor t3, t3, t4
-	xor a1, a1, t4
-	ld t4, 144(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor a2, a2, t4
-	xor a3, a3, t4
-	xor a4, a4, t4
-	xor a5, a5, t4
-	xor s1, s1, t4
-	ld t4, 112(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor s8, s8, t4
 	xor s9, s9, t4
 	xor s5, s5, t4
 	xor s6, s6, t4
 	xor s7, s7, t4
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor a0, a0, t6
+	xor s10, s10, t6
+	xor s11, s11, t6
+	xor t3, t3, t6
+	xor a1, a1, t6
+	xor a2, a2, t5
+	xor a3, a3, t5
+	xor a4, a4, t5
+	xor a5, a5, t5
+	xor s1, s1, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	slli t4, s2, 1
 	srli s2, s2, 63
@@ -2032,96 +1990,88 @@ LOCAL(keccakf1600_riscv64_round0):
 	xor t2, t2, t4
 	xor a7, a7, t5
 	// iota: 0x8000000000008009
-	xori ra, ra, 9
-	lui t4, 8
-	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 63
+	xori ra, ra, -2039
+	lui t4, 1048559
+	srli t4, t4, 1
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 8 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, a2
-	xor t4, t4, s2
-	xor t4, t4, s8
-	xor t4, t4, a0
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, s3, s9
 	xor t4, t4, s10
 	xor t4, t4, t0
 	xor t4, t4, a3
+	sd t4, 112(sp)
+	xor t5, s7, a1
+	xor t5, t5, s0
+	xor t5, t5, s1
+	xor t5, t5, a7
+	srli t6, t4, 63
+	slli t4, t4, 1
+	or t6, t6, t4
+	xor t6, t6, t5
+	xor t4, ra, a2
+	xor t4, t4, s2
+	xor t4, t4, s8
+	xor t4, t4, a0
+	xor ra, ra, t6
+	xor a2, a2, t6
+	xor s2, s2, t6
+	xor s8, s8, t6
+	xor a0, a0, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, s11, t1
+	xor t6, t6, a4
+	xor t6, t6, s4
+	xor t6, t6, s5
 	sd t4, 120(sp)
-	xor t4, s11, t1
-	xor t4, t4, a4
-	xor t4, t4, s4
-	xor t4, t4, s5
-	sd t4, 128(sp)
-	xor t4, a5, a6
-	xor t4, t4, s6
-	xor t4, t4, t3
-	xor t4, t4, t2
-	sd t4, 136(sp)
-	xor t4, s7, a1
-	xor t4, t4, s0
-	xor t4, t4, s1
-	xor t4, t4, a7
-	sd t4, 144(sp)
+	slli t4, t5, 1
+	srli t5, t5, 63
+	or t5, t5, t4
 	ld t4, 120(sp)
-	slli t6, t4, 1
+	xor t5, t5, t6
+	sd t4, 120(sp)
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 120(sp)
+	xor t6, t6, t4
+	xor s3, s3, t6
+	xor s9, s9, t6
+	xor s10, s10, t6
+	xor t0, t0, t6
+	xor a3, a3, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, a5, a6
+	xor t6, t6, s6
+	xor t6, t6, t3
+	xor t6, t6, t2
+	sd t5, 120(sp)
+	slli t5, t4, 1
 	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor a2, a2, t4
-	xor s2, s2, t4
-	xor s8, s8, t4
-	xor a0, a0, t4
-	ld t4, 128(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor s3, s3, t4
-	xor s9, s9, t4
-	xor s10, s10, t4
-	xor t0, t0, t4
-	xor a3, a3, t4
-	ld t4, 136(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
+	or t4, t4, t5
 	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor s11, s11, t4
-	xor t1, t1, t4
-	xor a4, a4, t4
-	xor s4, s4, t4
-	xor s5, s5, t4
-	ld t4, 144(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor a5, a5, t4
-	xor a6, a6, t4
-	xor s6, s6, t4
-	xor t3, t3, t4
-	xor t2, t2, t4
-	ld t4, 112(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor s7, s7, t4
 	xor a1, a1, t4
 	xor s0, s0, t4
 	xor s1, s1, t4
 	xor a7, a7, t4
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor s11, s11, t6
+	xor t1, t1, t6
+	xor a4, a4, t6
+	xor s4, s4, t6
+	xor s5, s5, t6
+	xor a5, a5, t5
+	xor a6, a6, t5
+	xor s6, s6, t5
+	xor t3, t3, t5
+	xor t2, t2, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	slli t4, s3, 1
 	srli s3, s3, 63
@@ -2275,88 +2225,82 @@ LOCAL(keccakf1600_riscv64_round0):
 	xori ra, ra, 138
 	// ---- end of round ----
 	// ---- round 9 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, a5
-	xor t4, t4, s3
-	xor t4, t4, s7
-	xor t4, t4, s11
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, s9, a1
 	xor t4, t4, t1
 	xor t4, t4, a2
 	xor t4, t4, a6
+	sd t4, 112(sp)
+	xor t5, a7, s5
+	xor t5, t5, a0
+	xor t5, t5, t2
+	xor t5, t5, a3
+	srli t6, t4, 63
+	slli t4, t4, 1
+	or t6, t6, t4
+	xor t6, t6, t5
+	xor t4, ra, a5
+	xor t4, t4, s3
+	xor t4, t4, s7
+	xor t4, t4, s11
+	xor ra, ra, t6
+	xor a5, a5, t6
+	xor s3, s3, t6
+	xor s7, s7, t6
+	xor s11, s11, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, a4, s2
+	xor t6, t6, s6
+	xor t6, t6, s10
+	xor t6, t6, s0
 	sd t4, 120(sp)
-	xor t4, a4, s2
-	xor t4, t4, s6
-	xor t4, t4, s10
-	xor t4, t4, s0
-	sd t4, 128(sp)
-	xor t4, t3, t0
-	xor t4, t4, s1
-	xor t4, t4, s4
-	xor t4, t4, s8
-	sd t4, 136(sp)
-	xor t4, a7, s5
-	xor t4, t4, a0
-	xor t4, t4, t2
-	xor t4, t4, a3
-	sd t4, 144(sp)
+	slli t4, t5, 1
+	srli t5, t5, 63
+	or t5, t5, t4
 	ld t4, 120(sp)
-	slli t6, t4, 1
+	xor t5, t5, t6
+	sd t4, 120(sp)
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 120(sp)
+	xor t6, t6, t4
+	xor s9, s9, t6
+	xor a1, a1, t6
+	xor t1, t1, t6
+	xor a2, a2, t6
+	xor a6, a6, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, t3, t0
+	xor t6, t6, s1
+	xor t6, t6, s4
+	xor t6, t6, s8
+	sd t5, 120(sp)
+	slli t5, t4, 1
 	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor a5, a5, t4
-	xor s3, s3, t4
-	xor s7, s7, t4
-	xor s11, s11, t4
-	ld t4, 128(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor s9, s9, t4
-	xor a1, a1, t4
-	xor t1, t1, t4
-	xor a2, a2, t4
-	xor a6, a6, t4
-	ld t4, 136(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
+	or t4, t4, t5
 	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor a4, a4, t4
-	xor s2, s2, t4
-	xor s6, s6, t4
-	xor s10, s10, t4
-	xor s0, s0, t4
-	ld t4, 144(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor t3, t3, t4
-	xor t0, t0, t4
-	xor s1, s1, t4
-	xor s4, s4, t4
-	xor s8, s8, t4
-	ld t4, 112(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor a7, a7, t4
 	xor s5, s5, t4
 	xor a0, a0, t4
 	xor t2, t2, t4
 	xor a3, a3, t4
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor a4, a4, t6
+	xor s2, s2, t6
+	xor s6, s6, t6
+	xor s10, s10, t6
+	xor s0, s0, t6
+	xor t3, t3, t5
+	xor t0, t0, t5
+	xor s1, s1, t5
+	xor s4, s4, t5
+	xor s8, s8, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	slli t4, s9, 1
 	srli s9, s9, 63
@@ -2510,88 +2454,82 @@ LOCAL(keccakf1600_riscv64_round0):
 	xori ra, ra, 136
 	// ---- end of round ----
 	// ---- round 10 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, t3
-	xor t4, t4, s9
-	xor t4, t4, a7
-	xor t4, t4, a4
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, a1, s5
 	xor t4, t4, s2
 	xor t4, t4, a5
 	xor t4, t4, t0
+	sd t4, 112(sp)
+	xor t5, a3, s0
+	xor t5, t5, s11
+	xor t5, t5, s8
+	xor t5, t5, a6
+	srli t6, t4, 63
+	slli t4, t4, 1
+	or t6, t6, t4
+	xor t6, t6, t5
+	xor t4, ra, t3
+	xor t4, t4, s9
+	xor t4, t4, a7
+	xor t4, t4, a4
+	xor ra, ra, t6
+	xor t3, t3, t6
+	xor s9, s9, t6
+	xor a7, a7, t6
+	xor a4, a4, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, s6, s3
+	xor t6, t6, s1
+	xor t6, t6, t1
+	xor t6, t6, a0
 	sd t4, 120(sp)
-	xor t4, s6, s3
-	xor t4, t4, s1
-	xor t4, t4, t1
-	xor t4, t4, a0
-	sd t4, 128(sp)
-	xor t4, s4, a2
-	xor t4, t4, t2
-	xor t4, t4, s10
-	xor t4, t4, s7
-	sd t4, 136(sp)
-	xor t4, a3, s0
-	xor t4, t4, s11
-	xor t4, t4, s8
-	xor t4, t4, a6
-	sd t4, 144(sp)
+	slli t4, t5, 1
+	srli t5, t5, 63
+	or t5, t5, t4
 	ld t4, 120(sp)
-	slli t6, t4, 1
+	xor t5, t5, t6
+	sd t4, 120(sp)
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 120(sp)
+	xor t6, t6, t4
+	xor a1, a1, t6
+	xor s5, s5, t6
+	xor s2, s2, t6
+	xor a5, a5, t6
+	xor t0, t0, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, s4, a2
+	xor t6, t6, t2
+	xor t6, t6, s10
+	xor t6, t6, s7
+	sd t5, 120(sp)
+	slli t5, t4, 1
 	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor t3, t3, t4
-	xor s9, s9, t4
-	xor a7, a7, t4
-	xor a4, a4, t4
-	ld t4, 128(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor a1, a1, t4
-	xor s5, s5, t4
-	xor s2, s2, t4
-	xor a5, a5, t4
-	xor t0, t0, t4
-	ld t4, 136(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
+	or t4, t4, t5
 	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor s6, s6, t4
-	xor s3, s3, t4
-	xor s1, s1, t4
-	xor t1, t1, t4
-	xor a0, a0, t4
-	ld t4, 144(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor s4, s4, t4
-	xor a2, a2, t4
-	xor t2, t2, t4
-	xor s10, s10, t4
-	xor s7, s7, t4
-	ld t4, 112(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor a3, a3, t4
 	xor s0, s0, t4
 	xor s11, s11, t4
 	xor s8, s8, t4
 	xor a6, a6, t4
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor s6, s6, t6
+	xor s3, s3, t6
+	xor s1, s1, t6
+	xor t1, t1, t6
+	xor a0, a0, t6
+	xor s4, s4, t5
+	xor a2, a2, t5
+	xor t2, t2, t5
+	xor s10, s10, t5
+	xor s7, s7, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	slli t4, a1, 1
 	srli a1, a1, 63
@@ -2743,95 +2681,87 @@ LOCAL(keccakf1600_riscv64_round0):
 	xor t0, t0, t5
 	// iota: 0x0000000080008009
 	xori ra, ra, 9
-	lui t4, 8
-	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 31
+	lui t4, 262148
+	slli t4, t4, 1
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 11 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, s4
-	xor t4, t4, a1
-	xor t4, t4, a3
-	xor t4, t4, s6
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, s5, s0
 	xor t4, t4, s3
 	xor t4, t4, t3
 	xor t4, t4, a2
+	sd t4, 112(sp)
+	xor t5, a6, a0
+	xor t5, t5, a4
+	xor t5, t5, s7
+	xor t5, t5, t0
+	srli t6, t4, 63
+	slli t4, t4, 1
+	or t6, t6, t4
+	xor t6, t6, t5
+	xor t4, ra, s4
+	xor t4, t4, a1
+	xor t4, t4, a3
+	xor t4, t4, s6
+	xor ra, ra, t6
+	xor s4, s4, t6
+	xor a1, a1, t6
+	xor a3, a3, t6
+	xor s6, s6, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, s1, s9
+	xor t6, t6, t2
+	xor t6, t6, s2
+	xor t6, t6, s11
 	sd t4, 120(sp)
-	xor t4, s1, s9
-	xor t4, t4, t2
-	xor t4, t4, s2
-	xor t4, t4, s11
-	sd t4, 128(sp)
-	xor t4, s10, a5
-	xor t4, t4, s8
-	xor t4, t4, t1
-	xor t4, t4, a7
-	sd t4, 136(sp)
-	xor t4, a6, a0
-	xor t4, t4, a4
-	xor t4, t4, s7
-	xor t4, t4, t0
-	sd t4, 144(sp)
+	slli t4, t5, 1
+	srli t5, t5, 63
+	or t5, t5, t4
 	ld t4, 120(sp)
-	slli t6, t4, 1
+	xor t5, t5, t6
+	sd t4, 120(sp)
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 120(sp)
+	xor t6, t6, t4
+	xor s5, s5, t6
+	xor s0, s0, t6
+	xor s3, s3, t6
+	xor t3, t3, t6
+	xor a2, a2, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, s10, a5
+	xor t6, t6, s8
+	xor t6, t6, t1
+	xor t6, t6, a7
+	sd t5, 120(sp)
+	slli t5, t4, 1
 	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor s4, s4, t4
-	xor a1, a1, t4
-	xor a3, a3, t4
-	xor s6, s6, t4
-	ld t4, 128(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor s5, s5, t4
-	xor s0, s0, t4
-	xor s3, s3, t4
-	xor t3, t3, t4
-	xor a2, a2, t4
-	ld t4, 136(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
+	or t4, t4, t5
 	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor s1, s1, t4
-	xor s9, s9, t4
-	xor t2, t2, t4
-	xor s2, s2, t4
-	xor s11, s11, t4
-	ld t4, 144(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor s10, s10, t4
-	xor a5, a5, t4
-	xor s8, s8, t4
-	xor t1, t1, t4
-	xor a7, a7, t4
-	ld t4, 112(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor a6, a6, t4
 	xor a0, a0, t4
 	xor a4, a4, t4
 	xor s7, s7, t4
 	xor t0, t0, t4
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor s1, s1, t6
+	xor s9, s9, t6
+	xor t2, t2, t6
+	xor s2, s2, t6
+	xor s11, s11, t6
+	xor s10, s10, t5
+	xor a5, a5, t5
+	xor s8, s8, t5
+	xor t1, t1, t5
+	xor a7, a7, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	slli t4, s5, 1
 	srli s5, s5, 63
@@ -2983,94 +2913,88 @@ LOCAL(keccakf1600_riscv64_round0):
 	xor a2, a2, t5
 	// iota: 0x000000008000000a
 	xori ra, ra, 10
-	addi t4, zero, 1
-	slli t4, t4, 31
+	lui t4, 262144
+	slli t4, t4, 1
 	xor ra, ra, t4
 	// ---- end of round ----
 LOCAL(keccakf1600_riscv64_round12):
 	// ---- round 12 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, s10
-	xor t4, t4, s5
-	xor t4, t4, a6
-	xor t4, t4, s1
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, s0, a0
 	xor t4, t4, s9
 	xor t4, t4, s4
 	xor t4, t4, a5
+	sd t4, 112(sp)
+	xor t5, t0, s11
+	xor t5, t5, s6
+	xor t5, t5, a7
+	xor t5, t5, a2
+	srli t6, t4, 63
+	slli t4, t4, 1
+	or t6, t6, t4
+	xor t6, t6, t5
+	xor t4, ra, s10
+	xor t4, t4, s5
+	xor t4, t4, a6
+	xor t4, t4, s1
+	xor ra, ra, t6
+	xor s10, s10, t6
+	xor s5, s5, t6
+	xor a6, a6, t6
+	xor s1, s1, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, t2, a1
+	xor t6, t6, s8
+	xor t6, t6, s3
+	xor t6, t6, a4
 	sd t4, 120(sp)
-	xor t4, t2, a1
-	xor t4, t4, s8
-	xor t4, t4, s3
-	xor t4, t4, a4
-	sd t4, 128(sp)
-	xor t4, t1, t3
-	xor t4, t4, s7
-	xor t4, t4, s2
-	xor t4, t4, a3
-	sd t4, 136(sp)
-	xor t4, t0, s11
-	xor t4, t4, s6
-	xor t4, t4, a7
-	xor t4, t4, a2
-	sd t4, 144(sp)
+	slli t4, t5, 1
+	srli t5, t5, 63
+	or t5, t5, t4
 	ld t4, 120(sp)
-	slli t6, t4, 1
+	xor t5, t5, t6
+	sd t4, 120(sp)
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 120(sp)
+	xor t6, t6, t4
+	xor s0, s0, t6
+	xor a0, a0, t6
+	xor s9, s9, t6
+	xor s4, s4, t6
+	xor a5, a5, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, t1, t3
+	xor t6, t6, s7
+	xor t6, t6, s2
+	xor t6, t6, a3
+	sd t5, 120(sp)
+	slli t5, t4, 1
 	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor s10, s10, t4
-	xor s5, s5, t4
-	xor a6, a6, t4
-	xor s1, s1, t4
-	ld t4, 128(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor s0, s0, t4
-	xor a0, a0, t4
-	xor s9, s9, t4
-	xor s4, s4, t4
-	xor a5, a5, t4
-	ld t4, 136(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
+	or t4, t4, t5
 	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor t2, t2, t4
-	xor a1, a1, t4
-	xor s8, s8, t4
-	xor s3, s3, t4
-	xor a4, a4, t4
-	ld t4, 144(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor t1, t1, t4
-	xor t3, t3, t4
-	xor s7, s7, t4
-	xor s2, s2, t4
-	xor a3, a3, t4
-	ld t4, 112(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor t0, t0, t4
 	xor s11, s11, t4
 	xor s6, s6, t4
 	xor a7, a7, t4
 	xor a2, a2, t4
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor t2, t2, t6
+	xor a1, a1, t6
+	xor s8, s8, t6
+	xor s3, s3, t6
+	xor a4, a4, t6
+	xor t1, t1, t5
+	xor t3, t3, t5
+	xor s7, s7, t5
+	xor s2, s2, t5
+	xor a3, a3, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	slli t4, s0, 1
 	srli s0, s0, 63
@@ -3222,95 +3146,87 @@ LOCAL(keccakf1600_riscv64_round12):
 	xor a5, a5, t5
 	// iota: 0x000000008000808b
 	xori ra, ra, 139
-	lui t4, 8
-	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 31
+	lui t4, 262148
+	slli t4, t4, 1
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 13 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, t1
-	xor t4, t4, s0
-	xor t4, t4, t0
-	xor t4, t4, t2
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, a0, s11
 	xor t4, t4, a1
 	xor t4, t4, s10
 	xor t4, t4, t3
+	sd t4, 112(sp)
+	xor t5, a2, a4
+	xor t5, t5, s1
+	xor t5, t5, a3
+	xor t5, t5, a5
+	srli t6, t4, 63
+	slli t4, t4, 1
+	or t6, t6, t4
+	xor t6, t6, t5
+	xor t4, ra, t1
+	xor t4, t4, s0
+	xor t4, t4, t0
+	xor t4, t4, t2
+	xor ra, ra, t6
+	xor t1, t1, t6
+	xor s0, s0, t6
+	xor t0, t0, t6
+	xor t2, t2, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, s8, s5
+	xor t6, t6, s7
+	xor t6, t6, s9
+	xor t6, t6, s6
 	sd t4, 120(sp)
-	xor t4, s8, s5
-	xor t4, t4, s7
-	xor t4, t4, s9
-	xor t4, t4, s6
-	sd t4, 128(sp)
-	xor t4, s2, s4
-	xor t4, t4, a7
-	xor t4, t4, s3
-	xor t4, t4, a6
-	sd t4, 136(sp)
-	xor t4, a2, a4
-	xor t4, t4, s1
-	xor t4, t4, a3
-	xor t4, t4, a5
-	sd t4, 144(sp)
+	slli t4, t5, 1
+	srli t5, t5, 63
+	or t5, t5, t4
 	ld t4, 120(sp)
-	slli t6, t4, 1
+	xor t5, t5, t6
+	sd t4, 120(sp)
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 120(sp)
+	xor t6, t6, t4
+	xor a0, a0, t6
+	xor s11, s11, t6
+	xor a1, a1, t6
+	xor s10, s10, t6
+	xor t3, t3, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, s2, s4
+	xor t6, t6, a7
+	xor t6, t6, s3
+	xor t6, t6, a6
+	sd t5, 120(sp)
+	slli t5, t4, 1
 	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor t1, t1, t4
-	xor s0, s0, t4
-	xor t0, t0, t4
-	xor t2, t2, t4
-	ld t4, 128(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor a0, a0, t4
-	xor s11, s11, t4
-	xor a1, a1, t4
-	xor s10, s10, t4
-	xor t3, t3, t4
-	ld t4, 136(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
+	or t4, t4, t5
 	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor s8, s8, t4
-	xor s5, s5, t4
-	xor s7, s7, t4
-	xor s9, s9, t4
-	xor s6, s6, t4
-	ld t4, 144(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor s2, s2, t4
-	xor s4, s4, t4
-	xor a7, a7, t4
-	xor s3, s3, t4
-	xor a6, a6, t4
-	ld t4, 112(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor a2, a2, t4
 	xor a4, a4, t4
 	xor s1, s1, t4
 	xor a3, a3, t4
 	xor a5, a5, t4
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor s8, s8, t6
+	xor s5, s5, t6
+	xor s7, s7, t6
+	xor s9, s9, t6
+	xor s6, s6, t6
+	xor s2, s2, t5
+	xor s4, s4, t5
+	xor a7, a7, t5
+	xor s3, s3, t5
+	xor a6, a6, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	slli t4, a0, 1
 	srli a0, a0, 63
@@ -3461,94 +3377,88 @@ LOCAL(keccakf1600_riscv64_round12):
 	xor t0, t0, t4
 	xor t3, t3, t5
 	// iota: 0x800000000000008b
-	xori ra, ra, 139
-	addi t4, zero, 1
-	slli t4, t4, 63
+	addi t4, zero, -243
+	xor ra, ra, t4
+	srli t4, t4, 1
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 14 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, s2
-	xor t4, t4, a0
-	xor t4, t4, a2
-	xor t4, t4, s8
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, s11, a4
 	xor t4, t4, s5
 	xor t4, t4, t1
 	xor t4, t4, s4
+	sd t4, 112(sp)
+	xor t5, a5, s6
+	xor t5, t5, t2
+	xor t5, t5, a6
+	xor t5, t5, t3
+	srli t6, t4, 63
+	slli t4, t4, 1
+	or t6, t6, t4
+	xor t6, t6, t5
+	xor t4, ra, s2
+	xor t4, t4, a0
+	xor t4, t4, a2
+	xor t4, t4, s8
+	xor ra, ra, t6
+	xor s2, s2, t6
+	xor a0, a0, t6
+	xor a2, a2, t6
+	xor s8, s8, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, s7, s0
+	xor t6, t6, a7
+	xor t6, t6, a1
+	xor t6, t6, s1
 	sd t4, 120(sp)
-	xor t4, s7, s0
-	xor t4, t4, a7
-	xor t4, t4, a1
-	xor t4, t4, s1
-	sd t4, 128(sp)
-	xor t4, s3, s10
-	xor t4, t4, a3
-	xor t4, t4, s9
-	xor t4, t4, t0
-	sd t4, 136(sp)
-	xor t4, a5, s6
-	xor t4, t4, t2
-	xor t4, t4, a6
-	xor t4, t4, t3
-	sd t4, 144(sp)
+	slli t4, t5, 1
+	srli t5, t5, 63
+	or t5, t5, t4
 	ld t4, 120(sp)
-	slli t6, t4, 1
+	xor t5, t5, t6
+	sd t4, 120(sp)
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 120(sp)
+	xor t6, t6, t4
+	xor s11, s11, t6
+	xor a4, a4, t6
+	xor s5, s5, t6
+	xor t1, t1, t6
+	xor s4, s4, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, s3, s10
+	xor t6, t6, a3
+	xor t6, t6, s9
+	xor t6, t6, t0
+	sd t5, 120(sp)
+	slli t5, t4, 1
 	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor s2, s2, t4
-	xor a0, a0, t4
-	xor a2, a2, t4
-	xor s8, s8, t4
-	ld t4, 128(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor s11, s11, t4
-	xor a4, a4, t4
-	xor s5, s5, t4
-	xor t1, t1, t4
-	xor s4, s4, t4
-	ld t4, 136(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
+	or t4, t4, t5
 	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor s7, s7, t4
-	xor s0, s0, t4
-	xor a7, a7, t4
-	xor a1, a1, t4
-	xor s1, s1, t4
-	ld t4, 144(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor s3, s3, t4
-	xor s10, s10, t4
-	xor a3, a3, t4
-	xor s9, s9, t4
-	xor t0, t0, t4
-	ld t4, 112(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor a5, a5, t4
 	xor s6, s6, t4
 	xor t2, t2, t4
 	xor a6, a6, t4
 	xor t3, t3, t4
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor s7, s7, t6
+	xor s0, s0, t6
+	xor a7, a7, t6
+	xor a1, a1, t6
+	xor s1, s1, t6
+	xor s3, s3, t5
+	xor s10, s10, t5
+	xor a3, a3, t5
+	xor s9, s9, t5
+	xor t0, t0, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	slli t4, s11, 1
 	srli s11, s11, 63
@@ -3699,96 +3609,88 @@ LOCAL(keccakf1600_riscv64_round12):
 	xor a2, a2, t4
 	xor s4, s4, t5
 	// iota: 0x8000000000008089
-	xori ra, ra, 137
-	lui t4, 8
-	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 63
+	xori ra, ra, -1911
+	lui t4, 1048559
+	srli t4, t4, 1
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 15 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, s3
-	xor t4, t4, s11
-	xor t4, t4, a5
-	xor t4, t4, s7
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, a4, s6
 	xor t4, t4, s0
 	xor t4, t4, s2
 	xor t4, t4, s10
+	sd t4, 112(sp)
+	xor t5, t3, s1
+	xor t5, t5, s8
+	xor t5, t5, t0
+	xor t5, t5, s4
+	srli t6, t4, 63
+	slli t4, t4, 1
+	or t6, t6, t4
+	xor t6, t6, t5
+	xor t4, ra, s3
+	xor t4, t4, s11
+	xor t4, t4, a5
+	xor t4, t4, s7
+	xor ra, ra, t6
+	xor s3, s3, t6
+	xor s11, s11, t6
+	xor a5, a5, t6
+	xor s7, s7, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, a7, a0
+	xor t6, t6, a3
+	xor t6, t6, s5
+	xor t6, t6, t2
 	sd t4, 120(sp)
-	xor t4, a7, a0
-	xor t4, t4, a3
-	xor t4, t4, s5
-	xor t4, t4, t2
-	sd t4, 128(sp)
-	xor t4, s9, t1
-	xor t4, t4, a6
-	xor t4, t4, a1
-	xor t4, t4, a2
-	sd t4, 136(sp)
-	xor t4, t3, s1
-	xor t4, t4, s8
-	xor t4, t4, t0
-	xor t4, t4, s4
-	sd t4, 144(sp)
+	slli t4, t5, 1
+	srli t5, t5, 63
+	or t5, t5, t4
 	ld t4, 120(sp)
-	slli t6, t4, 1
+	xor t5, t5, t6
+	sd t4, 120(sp)
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 120(sp)
+	xor t6, t6, t4
+	xor a4, a4, t6
+	xor s6, s6, t6
+	xor s0, s0, t6
+	xor s2, s2, t6
+	xor s10, s10, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, s9, t1
+	xor t6, t6, a6
+	xor t6, t6, a1
+	xor t6, t6, a2
+	sd t5, 120(sp)
+	slli t5, t4, 1
 	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor s3, s3, t4
-	xor s11, s11, t4
-	xor a5, a5, t4
-	xor s7, s7, t4
-	ld t4, 128(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor a4, a4, t4
-	xor s6, s6, t4
-	xor s0, s0, t4
-	xor s2, s2, t4
-	xor s10, s10, t4
-	ld t4, 136(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
+	or t4, t4, t5
 	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor a7, a7, t4
-	xor a0, a0, t4
-	xor a3, a3, t4
-	xor s5, s5, t4
-	xor t2, t2, t4
-	ld t4, 144(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor s9, s9, t4
-	xor t1, t1, t4
-	xor a6, a6, t4
-	xor a1, a1, t4
-	xor a2, a2, t4
-	ld t4, 112(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor t3, t3, t4
 	xor s1, s1, t4
 	xor s8, s8, t4
 	xor t0, t0, t4
 	xor s4, s4, t4
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor a7, a7, t6
+	xor a0, a0, t6
+	xor a3, a3, t6
+	xor s5, s5, t6
+	xor t2, t2, t6
+	xor s9, s9, t5
+	xor t1, t1, t5
+	xor a6, a6, t5
+	xor a1, a1, t5
+	xor a2, a2, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	slli t4, a4, 1
 	srli a4, a4, 63
@@ -3939,96 +3841,88 @@ LOCAL(keccakf1600_riscv64_round12):
 	xor a5, a5, t4
 	xor s10, s10, t5
 	// iota: 0x8000000000008003
-	xori ra, ra, 3
-	lui t4, 8
-	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 63
+	xori ra, ra, -2045
+	lui t4, 1048559
+	srli t4, t4, 1
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 16 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, s9
-	xor t4, t4, a4
-	xor t4, t4, t3
-	xor t4, t4, a7
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, s6, s1
 	xor t4, t4, a0
 	xor t4, t4, s3
 	xor t4, t4, t1
+	sd t4, 112(sp)
+	xor t5, s4, t2
+	xor t5, t5, s7
+	xor t5, t5, a2
+	xor t5, t5, s10
+	srli t6, t4, 63
+	slli t4, t4, 1
+	or t6, t6, t4
+	xor t6, t6, t5
+	xor t4, ra, s9
+	xor t4, t4, a4
+	xor t4, t4, t3
+	xor t4, t4, a7
+	xor ra, ra, t6
+	xor s9, s9, t6
+	xor a4, a4, t6
+	xor t3, t3, t6
+	xor a7, a7, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, a3, s11
+	xor t6, t6, a6
+	xor t6, t6, s0
+	xor t6, t6, s8
 	sd t4, 120(sp)
-	xor t4, a3, s11
-	xor t4, t4, a6
-	xor t4, t4, s0
-	xor t4, t4, s8
-	sd t4, 128(sp)
-	xor t4, a1, s2
-	xor t4, t4, t0
-	xor t4, t4, s5
-	xor t4, t4, a5
-	sd t4, 136(sp)
-	xor t4, s4, t2
-	xor t4, t4, s7
-	xor t4, t4, a2
-	xor t4, t4, s10
-	sd t4, 144(sp)
+	slli t4, t5, 1
+	srli t5, t5, 63
+	or t5, t5, t4
 	ld t4, 120(sp)
-	slli t6, t4, 1
+	xor t5, t5, t6
+	sd t4, 120(sp)
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 120(sp)
+	xor t6, t6, t4
+	xor s6, s6, t6
+	xor s1, s1, t6
+	xor a0, a0, t6
+	xor s3, s3, t6
+	xor t1, t1, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, a1, s2
+	xor t6, t6, t0
+	xor t6, t6, s5
+	xor t6, t6, a5
+	sd t5, 120(sp)
+	slli t5, t4, 1
 	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor s9, s9, t4
-	xor a4, a4, t4
-	xor t3, t3, t4
-	xor a7, a7, t4
-	ld t4, 128(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor s6, s6, t4
-	xor s1, s1, t4
-	xor a0, a0, t4
-	xor s3, s3, t4
-	xor t1, t1, t4
-	ld t4, 136(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
+	or t4, t4, t5
 	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor a3, a3, t4
-	xor s11, s11, t4
-	xor a6, a6, t4
-	xor s0, s0, t4
-	xor s8, s8, t4
-	ld t4, 144(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor a1, a1, t4
-	xor s2, s2, t4
-	xor t0, t0, t4
-	xor s5, s5, t4
-	xor a5, a5, t4
-	ld t4, 112(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor s4, s4, t4
 	xor t2, t2, t4
 	xor s7, s7, t4
 	xor a2, a2, t4
 	xor s10, s10, t4
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor a3, a3, t6
+	xor s11, s11, t6
+	xor a6, a6, t6
+	xor s0, s0, t6
+	xor s8, s8, t6
+	xor a1, a1, t5
+	xor s2, s2, t5
+	xor t0, t0, t5
+	xor s5, s5, t5
+	xor a5, a5, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	slli t4, s6, 1
 	srli s6, s6, 63
@@ -4179,96 +4073,88 @@ LOCAL(keccakf1600_riscv64_round12):
 	xor t3, t3, t4
 	xor t1, t1, t5
 	// iota: 0x8000000000008002
-	xori ra, ra, 2
-	lui t4, 8
-	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 63
+	xori ra, ra, -2046
+	lui t4, 1048559
+	srli t4, t4, 1
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 17 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, a1
-	xor t4, t4, s6
-	xor t4, t4, s4
-	xor t4, t4, a3
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, s1, t2
 	xor t4, t4, s11
 	xor t4, t4, s9
 	xor t4, t4, s2
+	sd t4, 112(sp)
+	xor t5, s10, s8
+	xor t5, t5, a7
+	xor t5, t5, a5
+	xor t5, t5, t1
+	srli t6, t4, 63
+	slli t4, t4, 1
+	or t6, t6, t4
+	xor t6, t6, t5
+	xor t4, ra, a1
+	xor t4, t4, s6
+	xor t4, t4, s4
+	xor t4, t4, a3
+	xor ra, ra, t6
+	xor a1, a1, t6
+	xor s6, s6, t6
+	xor s4, s4, t6
+	xor a3, a3, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, a6, a4
+	xor t6, t6, t0
+	xor t6, t6, a0
+	xor t6, t6, s7
 	sd t4, 120(sp)
-	xor t4, a6, a4
-	xor t4, t4, t0
-	xor t4, t4, a0
-	xor t4, t4, s7
-	sd t4, 128(sp)
-	xor t4, s5, s3
-	xor t4, t4, a2
-	xor t4, t4, s0
-	xor t4, t4, t3
-	sd t4, 136(sp)
-	xor t4, s10, s8
-	xor t4, t4, a7
-	xor t4, t4, a5
-	xor t4, t4, t1
-	sd t4, 144(sp)
+	slli t4, t5, 1
+	srli t5, t5, 63
+	or t5, t5, t4
 	ld t4, 120(sp)
-	slli t6, t4, 1
+	xor t5, t5, t6
+	sd t4, 120(sp)
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 120(sp)
+	xor t6, t6, t4
+	xor s1, s1, t6
+	xor t2, t2, t6
+	xor s11, s11, t6
+	xor s9, s9, t6
+	xor s2, s2, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, s5, s3
+	xor t6, t6, a2
+	xor t6, t6, s0
+	xor t6, t6, t3
+	sd t5, 120(sp)
+	slli t5, t4, 1
 	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor a1, a1, t4
-	xor s6, s6, t4
-	xor s4, s4, t4
-	xor a3, a3, t4
-	ld t4, 128(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor s1, s1, t4
-	xor t2, t2, t4
-	xor s11, s11, t4
-	xor s9, s9, t4
-	xor s2, s2, t4
-	ld t4, 136(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
+	or t4, t4, t5
 	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor a6, a6, t4
-	xor a4, a4, t4
-	xor t0, t0, t4
-	xor a0, a0, t4
-	xor s7, s7, t4
-	ld t4, 144(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor s5, s5, t4
-	xor s3, s3, t4
-	xor a2, a2, t4
-	xor s0, s0, t4
-	xor t3, t3, t4
-	ld t4, 112(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor s10, s10, t4
 	xor s8, s8, t4
 	xor a7, a7, t4
 	xor a5, a5, t4
 	xor t1, t1, t4
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor a6, a6, t6
+	xor a4, a4, t6
+	xor t0, t0, t6
+	xor a0, a0, t6
+	xor s7, s7, t6
+	xor s5, s5, t5
+	xor s3, s3, t5
+	xor a2, a2, t5
+	xor s0, s0, t5
+	xor t3, t3, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	slli t4, s1, 1
 	srli s1, s1, 63
@@ -4419,94 +4305,88 @@ LOCAL(keccakf1600_riscv64_round12):
 	xor s4, s4, t4
 	xor s2, s2, t5
 	// iota: 0x8000000000000080
-	xori ra, ra, 128
-	addi t4, zero, 1
-	slli t4, t4, 63
+	addi t4, zero, -256
+	xor ra, ra, t4
+	srli t4, t4, 1
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 18 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, s5
-	xor t4, t4, s1
-	xor t4, t4, s10
-	xor t4, t4, a6
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, t2, s8
 	xor t4, t4, a4
 	xor t4, t4, a1
 	xor t4, t4, s3
+	sd t4, 112(sp)
+	xor t5, t1, s7
+	xor t5, t5, a3
+	xor t5, t5, t3
+	xor t5, t5, s2
+	srli t6, t4, 63
+	slli t4, t4, 1
+	or t6, t6, t4
+	xor t6, t6, t5
+	xor t4, ra, s5
+	xor t4, t4, s1
+	xor t4, t4, s10
+	xor t4, t4, a6
+	xor ra, ra, t6
+	xor s5, s5, t6
+	xor s1, s1, t6
+	xor s10, s10, t6
+	xor a6, a6, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, t0, s6
+	xor t6, t6, a2
+	xor t6, t6, s11
+	xor t6, t6, a7
 	sd t4, 120(sp)
-	xor t4, t0, s6
-	xor t4, t4, a2
-	xor t4, t4, s11
-	xor t4, t4, a7
-	sd t4, 128(sp)
-	xor t4, s0, s9
-	xor t4, t4, a5
-	xor t4, t4, a0
-	xor t4, t4, s4
-	sd t4, 136(sp)
-	xor t4, t1, s7
-	xor t4, t4, a3
-	xor t4, t4, t3
-	xor t4, t4, s2
-	sd t4, 144(sp)
+	slli t4, t5, 1
+	srli t5, t5, 63
+	or t5, t5, t4
 	ld t4, 120(sp)
-	slli t6, t4, 1
+	xor t5, t5, t6
+	sd t4, 120(sp)
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 120(sp)
+	xor t6, t6, t4
+	xor t2, t2, t6
+	xor s8, s8, t6
+	xor a4, a4, t6
+	xor a1, a1, t6
+	xor s3, s3, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, s0, s9
+	xor t6, t6, a5
+	xor t6, t6, a0
+	xor t6, t6, s4
+	sd t5, 120(sp)
+	slli t5, t4, 1
 	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor s5, s5, t4
-	xor s1, s1, t4
-	xor s10, s10, t4
-	xor a6, a6, t4
-	ld t4, 128(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor t2, t2, t4
-	xor s8, s8, t4
-	xor a4, a4, t4
-	xor a1, a1, t4
-	xor s3, s3, t4
-	ld t4, 136(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
+	or t4, t4, t5
 	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor t0, t0, t4
-	xor s6, s6, t4
-	xor a2, a2, t4
-	xor s11, s11, t4
-	xor a7, a7, t4
-	ld t4, 144(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor s0, s0, t4
-	xor s9, s9, t4
-	xor a5, a5, t4
-	xor a0, a0, t4
-	xor s4, s4, t4
-	ld t4, 112(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor t1, t1, t4
 	xor s7, s7, t4
 	xor a3, a3, t4
 	xor t3, t3, t4
 	xor s2, s2, t4
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor t0, t0, t6
+	xor s6, s6, t6
+	xor a2, a2, t6
+	xor s11, s11, t6
+	xor a7, a7, t6
+	xor s0, s0, t5
+	xor s9, s9, t5
+	xor a5, a5, t5
+	xor a0, a0, t5
+	xor s4, s4, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	slli t4, t2, 1
 	srli t2, t2, 63
@@ -4657,93 +4537,87 @@ LOCAL(keccakf1600_riscv64_round12):
 	xor s10, s10, t4
 	xor s3, s3, t5
 	// iota: 0x000000000000800a
-	xori ra, ra, 10
-	lui t4, 8
+	lui t4, 16389
+	srli t4, t4, 11
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 19 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, s0
-	xor t4, t4, t2
-	xor t4, t4, t1
-	xor t4, t4, t0
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, s8, s7
 	xor t4, t4, s6
 	xor t4, t4, s5
 	xor t4, t4, s9
+	sd t4, 112(sp)
+	xor t5, s2, a7
+	xor t5, t5, a6
+	xor t5, t5, s4
+	xor t5, t5, s3
+	srli t6, t4, 63
+	slli t4, t4, 1
+	or t6, t6, t4
+	xor t6, t6, t5
+	xor t4, ra, s0
+	xor t4, t4, t2
+	xor t4, t4, t1
+	xor t4, t4, t0
+	xor ra, ra, t6
+	xor s0, s0, t6
+	xor t2, t2, t6
+	xor t1, t1, t6
+	xor t0, t0, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, a2, s1
+	xor t6, t6, a5
+	xor t6, t6, a4
+	xor t6, t6, a3
 	sd t4, 120(sp)
-	xor t4, a2, s1
-	xor t4, t4, a5
-	xor t4, t4, a4
-	xor t4, t4, a3
-	sd t4, 128(sp)
-	xor t4, a0, a1
-	xor t4, t4, t3
-	xor t4, t4, s11
-	xor t4, t4, s10
-	sd t4, 136(sp)
-	xor t4, s2, a7
-	xor t4, t4, a6
-	xor t4, t4, s4
-	xor t4, t4, s3
-	sd t4, 144(sp)
+	slli t4, t5, 1
+	srli t5, t5, 63
+	or t5, t5, t4
 	ld t4, 120(sp)
-	slli t6, t4, 1
+	xor t5, t5, t6
+	sd t4, 120(sp)
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 120(sp)
+	xor t6, t6, t4
+	xor s8, s8, t6
+	xor s7, s7, t6
+	xor s6, s6, t6
+	xor s5, s5, t6
+	xor s9, s9, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, a0, a1
+	xor t6, t6, t3
+	xor t6, t6, s11
+	xor t6, t6, s10
+	sd t5, 120(sp)
+	slli t5, t4, 1
 	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor s0, s0, t4
-	xor t2, t2, t4
-	xor t1, t1, t4
-	xor t0, t0, t4
-	ld t4, 128(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor s8, s8, t4
-	xor s7, s7, t4
-	xor s6, s6, t4
-	xor s5, s5, t4
-	xor s9, s9, t4
-	ld t4, 136(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
+	or t4, t4, t5
 	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor a2, a2, t4
-	xor s1, s1, t4
-	xor a5, a5, t4
-	xor a4, a4, t4
-	xor a3, a3, t4
-	ld t4, 144(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor a0, a0, t4
-	xor a1, a1, t4
-	xor t3, t3, t4
-	xor s11, s11, t4
-	xor s10, s10, t4
-	ld t4, 112(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor s2, s2, t4
 	xor a7, a7, t4
 	xor a6, a6, t4
 	xor s4, s4, t4
 	xor s3, s3, t4
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor a2, a2, t6
+	xor s1, s1, t6
+	xor a5, a5, t6
+	xor a4, a4, t6
+	xor a3, a3, t6
+	xor a0, a0, t5
+	xor a1, a1, t5
+	xor t3, t3, t5
+	xor s11, s11, t5
+	xor s10, s10, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	slli t4, s8, 1
 	srli s8, s8, 63
@@ -4895,96 +4769,89 @@ LOCAL(keccakf1600_riscv64_round12):
 	xor s9, s9, t5
 	// iota: 0x800000008000000a
 	xori ra, ra, 10
-	addi t4, zero, 1
-	slli t4, t4, 31
+	lui t4, 524288
+	slli t4, t4, 1
 	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 63
+	srli t4, t4, 1
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 20 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, a0
-	xor t4, t4, s8
-	xor t4, t4, s2
-	xor t4, t4, a2
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, s7, a7
 	xor t4, t4, s1
 	xor t4, t4, s0
 	xor t4, t4, a1
+	sd t4, 112(sp)
+	xor t5, s3, a3
+	xor t5, t5, t0
+	xor t5, t5, s10
+	xor t5, t5, s9
+	srli t6, t4, 63
+	slli t4, t4, 1
+	or t6, t6, t4
+	xor t6, t6, t5
+	xor t4, ra, a0
+	xor t4, t4, s8
+	xor t4, t4, s2
+	xor t4, t4, a2
+	xor ra, ra, t6
+	xor a0, a0, t6
+	xor s8, s8, t6
+	xor s2, s2, t6
+	xor a2, a2, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, a5, t2
+	xor t6, t6, t3
+	xor t6, t6, s6
+	xor t6, t6, a6
 	sd t4, 120(sp)
-	xor t4, a5, t2
-	xor t4, t4, t3
-	xor t4, t4, s6
-	xor t4, t4, a6
-	sd t4, 128(sp)
-	xor t4, s11, s5
-	xor t4, t4, s4
-	xor t4, t4, a4
-	xor t4, t4, t1
-	sd t4, 136(sp)
-	xor t4, s3, a3
-	xor t4, t4, t0
-	xor t4, t4, s10
-	xor t4, t4, s9
-	sd t4, 144(sp)
+	slli t4, t5, 1
+	srli t5, t5, 63
+	or t5, t5, t4
 	ld t4, 120(sp)
-	slli t6, t4, 1
+	xor t5, t5, t6
+	sd t4, 120(sp)
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 120(sp)
+	xor t6, t6, t4
+	xor s7, s7, t6
+	xor a7, a7, t6
+	xor s1, s1, t6
+	xor s0, s0, t6
+	xor a1, a1, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, s11, s5
+	xor t6, t6, s4
+	xor t6, t6, a4
+	xor t6, t6, t1
+	sd t5, 120(sp)
+	slli t5, t4, 1
 	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor a0, a0, t4
-	xor s8, s8, t4
-	xor s2, s2, t4
-	xor a2, a2, t4
-	ld t4, 128(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor s7, s7, t4
-	xor a7, a7, t4
-	xor s1, s1, t4
-	xor s0, s0, t4
-	xor a1, a1, t4
-	ld t4, 136(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
+	or t4, t4, t5
 	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor a5, a5, t4
-	xor t2, t2, t4
-	xor t3, t3, t4
-	xor s6, s6, t4
-	xor a6, a6, t4
-	ld t4, 144(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor s11, s11, t4
-	xor s5, s5, t4
-	xor s4, s4, t4
-	xor a4, a4, t4
-	xor t1, t1, t4
-	ld t4, 112(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor s3, s3, t4
 	xor a3, a3, t4
 	xor t0, t0, t4
 	xor s10, s10, t4
 	xor s9, s9, t4
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor a5, a5, t6
+	xor t2, t2, t6
+	xor t3, t3, t6
+	xor s6, s6, t6
+	xor a6, a6, t6
+	xor s11, s11, t5
+	xor s5, s5, t5
+	xor s4, s4, t5
+	xor a4, a4, t5
+	xor t1, t1, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	slli t4, s7, 1
 	srli s7, s7, 63
@@ -5136,98 +5003,89 @@ LOCAL(keccakf1600_riscv64_round12):
 	xor a1, a1, t5
 	// iota: 0x8000000080008081
 	xori ra, ra, 129
-	lui t4, 8
+	lui t4, 262148
+	slli t4, t4, 1
 	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 31
-	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 63
+	slli t4, t4, 48
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 21 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, s11
-	xor t4, t4, s7
-	xor t4, t4, s3
-	xor t4, t4, a5
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, a7, a3
 	xor t4, t4, t2
 	xor t4, t4, a0
 	xor t4, t4, s5
+	sd t4, 112(sp)
+	xor t5, s9, a6
+	xor t5, t5, a2
+	xor t5, t5, t1
+	xor t5, t5, a1
+	srli t6, t4, 63
+	slli t4, t4, 1
+	or t6, t6, t4
+	xor t6, t6, t5
+	xor t4, ra, s11
+	xor t4, t4, s7
+	xor t4, t4, s3
+	xor t4, t4, a5
+	xor ra, ra, t6
+	xor s11, s11, t6
+	xor s7, s7, t6
+	xor s3, s3, t6
+	xor a5, a5, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, t3, s8
+	xor t6, t6, s4
+	xor t6, t6, s1
+	xor t6, t6, t0
 	sd t4, 120(sp)
-	xor t4, t3, s8
-	xor t4, t4, s4
-	xor t4, t4, s1
-	xor t4, t4, t0
-	sd t4, 128(sp)
-	xor t4, a4, s0
-	xor t4, t4, s10
-	xor t4, t4, s6
-	xor t4, t4, s2
-	sd t4, 136(sp)
-	xor t4, s9, a6
-	xor t4, t4, a2
-	xor t4, t4, t1
-	xor t4, t4, a1
-	sd t4, 144(sp)
+	slli t4, t5, 1
+	srli t5, t5, 63
+	or t5, t5, t4
 	ld t4, 120(sp)
-	slli t6, t4, 1
+	xor t5, t5, t6
+	sd t4, 120(sp)
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 120(sp)
+	xor t6, t6, t4
+	xor a7, a7, t6
+	xor a3, a3, t6
+	xor t2, t2, t6
+	xor a0, a0, t6
+	xor s5, s5, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, a4, s0
+	xor t6, t6, s10
+	xor t6, t6, s6
+	xor t6, t6, s2
+	sd t5, 120(sp)
+	slli t5, t4, 1
 	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor s11, s11, t4
-	xor s7, s7, t4
-	xor s3, s3, t4
-	xor a5, a5, t4
-	ld t4, 128(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor a7, a7, t4
-	xor a3, a3, t4
-	xor t2, t2, t4
-	xor a0, a0, t4
-	xor s5, s5, t4
-	ld t4, 136(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
+	or t4, t4, t5
 	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor t3, t3, t4
-	xor s8, s8, t4
-	xor s4, s4, t4
-	xor s1, s1, t4
-	xor t0, t0, t4
-	ld t4, 144(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor a4, a4, t4
-	xor s0, s0, t4
-	xor s10, s10, t4
-	xor s6, s6, t4
-	xor s2, s2, t4
-	ld t4, 112(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor s9, s9, t4
 	xor a6, a6, t4
 	xor a2, a2, t4
 	xor t1, t1, t4
 	xor a1, a1, t4
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor t3, t3, t6
+	xor s8, s8, t6
+	xor s4, s4, t6
+	xor s1, s1, t6
+	xor t0, t0, t6
+	xor a4, a4, t5
+	xor s0, s0, t5
+	xor s10, s10, t5
+	xor s6, s6, t5
+	xor s2, s2, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	slli t4, a7, 1
 	srli a7, a7, 63
@@ -5378,96 +5236,88 @@ LOCAL(keccakf1600_riscv64_round12):
 	xor s3, s3, t4
 	xor s5, s5, t5
 	// iota: 0x8000000000008080
-	xori ra, ra, 128
-	lui t4, 8
-	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 63
+	xori ra, ra, -1920
+	lui t4, 1048559
+	srli t4, t4, 1
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 22 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, a4
-	xor t4, t4, a7
-	xor t4, t4, s9
-	xor t4, t4, t3
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, a3, a6
 	xor t4, t4, s8
 	xor t4, t4, s11
 	xor t4, t4, s0
+	sd t4, 112(sp)
+	xor t5, a1, t0
+	xor t5, t5, a5
+	xor t5, t5, s2
+	xor t5, t5, s5
+	srli t6, t4, 63
+	slli t4, t4, 1
+	or t6, t6, t4
+	xor t6, t6, t5
+	xor t4, ra, a4
+	xor t4, t4, a7
+	xor t4, t4, s9
+	xor t4, t4, t3
+	xor ra, ra, t6
+	xor a4, a4, t6
+	xor a7, a7, t6
+	xor s9, s9, t6
+	xor t3, t3, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, s4, s7
+	xor t6, t6, s10
+	xor t6, t6, t2
+	xor t6, t6, a2
 	sd t4, 120(sp)
-	xor t4, s4, s7
-	xor t4, t4, s10
-	xor t4, t4, t2
-	xor t4, t4, a2
-	sd t4, 128(sp)
-	xor t4, s6, a0
-	xor t4, t4, t1
-	xor t4, t4, s1
-	xor t4, t4, s3
-	sd t4, 136(sp)
-	xor t4, a1, t0
-	xor t4, t4, a5
-	xor t4, t4, s2
-	xor t4, t4, s5
-	sd t4, 144(sp)
+	slli t4, t5, 1
+	srli t5, t5, 63
+	or t5, t5, t4
 	ld t4, 120(sp)
-	slli t6, t4, 1
+	xor t5, t5, t6
+	sd t4, 120(sp)
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 120(sp)
+	xor t6, t6, t4
+	xor a3, a3, t6
+	xor a6, a6, t6
+	xor s8, s8, t6
+	xor s11, s11, t6
+	xor s0, s0, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, s6, a0
+	xor t6, t6, t1
+	xor t6, t6, s1
+	xor t6, t6, s3
+	sd t5, 120(sp)
+	slli t5, t4, 1
 	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor a4, a4, t4
-	xor a7, a7, t4
-	xor s9, s9, t4
-	xor t3, t3, t4
-	ld t4, 128(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor a3, a3, t4
-	xor a6, a6, t4
-	xor s8, s8, t4
-	xor s11, s11, t4
-	xor s0, s0, t4
-	ld t4, 136(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
+	or t4, t4, t5
 	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor s4, s4, t4
-	xor s7, s7, t4
-	xor s10, s10, t4
-	xor t2, t2, t4
-	xor a2, a2, t4
-	ld t4, 144(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor s6, s6, t4
-	xor a0, a0, t4
-	xor t1, t1, t4
-	xor s1, s1, t4
-	xor s3, s3, t4
-	ld t4, 112(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor a1, a1, t4
 	xor t0, t0, t4
 	xor a5, a5, t4
 	xor s2, s2, t4
 	xor s5, s5, t4
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor s4, s4, t6
+	xor s7, s7, t6
+	xor s10, s10, t6
+	xor t2, t2, t6
+	xor a2, a2, t6
+	xor s6, s6, t5
+	xor a0, a0, t5
+	xor t1, t1, t5
+	xor s1, s1, t5
+	xor s3, s3, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	slli t4, a3, 1
 	srli a3, a3, 63
@@ -5619,93 +5469,87 @@ LOCAL(keccakf1600_riscv64_round12):
 	xor s0, s0, t5
 	// iota: 0x0000000080000001
 	xori ra, ra, 1
-	addi t4, zero, 1
-	slli t4, t4, 31
+	lui t4, 262144
+	slli t4, t4, 1
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 23 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, s6
-	xor t4, t4, a3
-	xor t4, t4, a1
-	xor t4, t4, s4
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, a6, t0
 	xor t4, t4, s7
 	xor t4, t4, a4
 	xor t4, t4, a0
+	sd t4, 112(sp)
+	xor t5, s5, a2
+	xor t5, t5, t3
+	xor t5, t5, s3
+	xor t5, t5, s0
+	srli t6, t4, 63
+	slli t4, t4, 1
+	or t6, t6, t4
+	xor t6, t6, t5
+	xor t4, ra, s6
+	xor t4, t4, a3
+	xor t4, t4, a1
+	xor t4, t4, s4
+	xor ra, ra, t6
+	xor s6, s6, t6
+	xor a3, a3, t6
+	xor a1, a1, t6
+	xor s4, s4, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, s10, a7
+	xor t6, t6, t1
+	xor t6, t6, s8
+	xor t6, t6, a5
 	sd t4, 120(sp)
-	xor t4, s10, a7
-	xor t4, t4, t1
-	xor t4, t4, s8
-	xor t4, t4, a5
-	sd t4, 128(sp)
-	xor t4, s1, s11
-	xor t4, t4, s2
-	xor t4, t4, t2
-	xor t4, t4, s9
-	sd t4, 136(sp)
-	xor t4, s5, a2
-	xor t4, t4, t3
-	xor t4, t4, s3
-	xor t4, t4, s0
-	sd t4, 144(sp)
+	slli t4, t5, 1
+	srli t5, t5, 63
+	or t5, t5, t4
 	ld t4, 120(sp)
-	slli t6, t4, 1
+	xor t5, t5, t6
+	sd t4, 120(sp)
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 120(sp)
+	xor t6, t6, t4
+	xor a6, a6, t6
+	xor t0, t0, t6
+	xor s7, s7, t6
+	xor a4, a4, t6
+	xor a0, a0, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, s1, s11
+	xor t6, t6, s2
+	xor t6, t6, t2
+	xor t6, t6, s9
+	sd t5, 120(sp)
+	slli t5, t4, 1
 	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor s6, s6, t4
-	xor a3, a3, t4
-	xor a1, a1, t4
-	xor s4, s4, t4
-	ld t4, 128(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor a6, a6, t4
-	xor t0, t0, t4
-	xor s7, s7, t4
-	xor a4, a4, t4
-	xor a0, a0, t4
-	ld t4, 136(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
+	or t4, t4, t5
 	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor s10, s10, t4
-	xor a7, a7, t4
-	xor t1, t1, t4
-	xor s8, s8, t4
-	xor a5, a5, t4
-	ld t4, 144(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor s1, s1, t4
-	xor s11, s11, t4
-	xor s2, s2, t4
-	xor t2, t2, t4
-	xor s9, s9, t4
-	ld t4, 112(sp)
-	slli t6, t4, 1
-	srli t4, t4, 63
-	or t4, t4, t6
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor s5, s5, t4
 	xor a2, a2, t4
 	xor t3, t3, t4
 	xor s3, s3, t4
 	xor s0, s0, t4
+	slli t4, t6, 1
+	srli t6, t6, 63
+	or t6, t6, t4
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor s10, s10, t6
+	xor a7, a7, t6
+	xor t1, t1, t6
+	xor s8, s8, t6
+	xor a5, a5, t6
+	xor s1, s1, t5
+	xor s11, s11, t5
+	xor s2, s2, t5
+	xor t2, t2, t5
+	xor s9, s9, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	slli t4, a6, 1
 	srli a6, a6, 63
@@ -5857,13 +5701,10 @@ LOCAL(keccakf1600_riscv64_round12):
 	xor a0, a0, t5
 	// iota: 0x8000000080008008
 	xori ra, ra, 8
-	lui t4, 8
+	lui t4, 262148
+	slli t4, t4, 1
 	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 31
-	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 63
+	slli t4, t4, 48
 	xor ra, ra, t4
 	// ---- end of round ----
 
@@ -5894,12 +5735,9 @@ LOCAL(keccakf1600_riscv64_round12):
 	sd t3, 176(t4)
 	sd a1, 184(t4)
 	sd a0, 192(t4)
-	// The column sums are state: zero their slots before the frame is released.
+	// Theta's slots hold state-derived values: zero them before the frame is released.
 	sd zero, 112(sp)
 	sd zero, 120(sp)
-	sd zero, 128(sp)
-	sd zero, 136(sp)
-	sd zero, 144(sp)
 	// No lane stays in a register: clear the caller-saved ones written.
 	xor t0, t0, t0
 	xor t1, t1, t1
@@ -5929,7 +5767,7 @@ LOCAL(keccakf1600_riscv64_round12):
 	ld s9, 80(sp)
 	ld s10, 88(sp)
 	ld s11, 96(sp)
-	addi sp, sp, 160
+	addi sp, sp, 128
 	.cfi_restore ra
 	.cfi_restore s0
 	.cfi_restore s1
@@ -5958,8 +5796,8 @@ LOCAL(keccakf1600_riscv64_round12):
 SYMBOL(sponge_keccakf1600_riscv64_absorb72):
 	.cfi_startproc
 	// Save ra and s0-s11 (they hold lanes) and the state pointer.
-	addi sp, sp, -160
-	.cfi_def_cfa_offset 160
+	addi sp, sp, -128
+	.cfi_def_cfa_offset 128
 	sd ra, 0(sp)
 	sd s0, 8(sp)
 	sd s1, 16(sp)
@@ -5974,19 +5812,19 @@ SYMBOL(sponge_keccakf1600_riscv64_absorb72):
 	sd s10, 88(sp)
 	sd s11, 96(sp)
 	sd a0, 104(sp)
-	.cfi_offset ra, -160
-	.cfi_offset s0, -152
-	.cfi_offset s1, -144
-	.cfi_offset s2, -136
-	.cfi_offset s3, -128
-	.cfi_offset s4, -120
-	.cfi_offset s5, -112
-	.cfi_offset s6, -104
-	.cfi_offset s7, -96
-	.cfi_offset s8, -88
-	.cfi_offset s9, -80
-	.cfi_offset s10, -72
-	.cfi_offset s11, -64
+	.cfi_offset ra, -128
+	.cfi_offset s0, -120
+	.cfi_offset s1, -112
+	.cfi_offset s2, -104
+	.cfi_offset s3, -96
+	.cfi_offset s4, -88
+	.cfi_offset s5, -80
+	.cfi_offset s6, -72
+	.cfi_offset s7, -64
+	.cfi_offset s8, -56
+	.cfi_offset s9, -48
+	.cfi_offset s10, -40
+	.cfi_offset s11, -32
 	// The lanes, XORed with the block, into their registers.
 	ld ra, 0(a0)
 	ld t4, 0(a1)
@@ -6045,8 +5883,8 @@ SYMBOL(sponge_keccakf1600_riscv64_absorb72):
 SYMBOL(sponge_keccakf1600_riscv64_absorb104):
 	.cfi_startproc
 	// Save ra and s0-s11 (they hold lanes) and the state pointer.
-	addi sp, sp, -160
-	.cfi_def_cfa_offset 160
+	addi sp, sp, -128
+	.cfi_def_cfa_offset 128
 	sd ra, 0(sp)
 	sd s0, 8(sp)
 	sd s1, 16(sp)
@@ -6061,19 +5899,19 @@ SYMBOL(sponge_keccakf1600_riscv64_absorb104):
 	sd s10, 88(sp)
 	sd s11, 96(sp)
 	sd a0, 104(sp)
-	.cfi_offset ra, -160
-	.cfi_offset s0, -152
-	.cfi_offset s1, -144
-	.cfi_offset s2, -136
-	.cfi_offset s3, -128
-	.cfi_offset s4, -120
-	.cfi_offset s5, -112
-	.cfi_offset s6, -104
-	.cfi_offset s7, -96
-	.cfi_offset s8, -88
-	.cfi_offset s9, -80
-	.cfi_offset s10, -72
-	.cfi_offset s11, -64
+	.cfi_offset ra, -128
+	.cfi_offset s0, -120
+	.cfi_offset s1, -112
+	.cfi_offset s2, -104
+	.cfi_offset s3, -96
+	.cfi_offset s4, -88
+	.cfi_offset s5, -80
+	.cfi_offset s6, -72
+	.cfi_offset s7, -64
+	.cfi_offset s8, -56
+	.cfi_offset s9, -48
+	.cfi_offset s10, -40
+	.cfi_offset s11, -32
 	// The lanes, XORed with the block, into their registers.
 	ld ra, 0(a0)
 	ld t4, 0(a1)
@@ -6140,8 +5978,8 @@ SYMBOL(sponge_keccakf1600_riscv64_absorb104):
 SYMBOL(sponge_keccakf1600_riscv64_absorb136):
 	.cfi_startproc
 	// Save ra and s0-s11 (they hold lanes) and the state pointer.
-	addi sp, sp, -160
-	.cfi_def_cfa_offset 160
+	addi sp, sp, -128
+	.cfi_def_cfa_offset 128
 	sd ra, 0(sp)
 	sd s0, 8(sp)
 	sd s1, 16(sp)
@@ -6156,19 +5994,19 @@ SYMBOL(sponge_keccakf1600_riscv64_absorb136):
 	sd s10, 88(sp)
 	sd s11, 96(sp)
 	sd a0, 104(sp)
-	.cfi_offset ra, -160
-	.cfi_offset s0, -152
-	.cfi_offset s1, -144
-	.cfi_offset s2, -136
-	.cfi_offset s3, -128
-	.cfi_offset s4, -120
-	.cfi_offset s5, -112
-	.cfi_offset s6, -104
-	.cfi_offset s7, -96
-	.cfi_offset s8, -88
-	.cfi_offset s9, -80
-	.cfi_offset s10, -72
-	.cfi_offset s11, -64
+	.cfi_offset ra, -128
+	.cfi_offset s0, -120
+	.cfi_offset s1, -112
+	.cfi_offset s2, -104
+	.cfi_offset s3, -96
+	.cfi_offset s4, -88
+	.cfi_offset s5, -80
+	.cfi_offset s6, -72
+	.cfi_offset s7, -64
+	.cfi_offset s8, -56
+	.cfi_offset s9, -48
+	.cfi_offset s10, -40
+	.cfi_offset s11, -32
 	// The lanes, XORed with the block, into their registers.
 	ld ra, 0(a0)
 	ld t4, 0(a1)
@@ -6243,8 +6081,8 @@ SYMBOL(sponge_keccakf1600_riscv64_absorb136):
 SYMBOL(sponge_keccakf1600_riscv64_absorb144):
 	.cfi_startproc
 	// Save ra and s0-s11 (they hold lanes) and the state pointer.
-	addi sp, sp, -160
-	.cfi_def_cfa_offset 160
+	addi sp, sp, -128
+	.cfi_def_cfa_offset 128
 	sd ra, 0(sp)
 	sd s0, 8(sp)
 	sd s1, 16(sp)
@@ -6259,19 +6097,19 @@ SYMBOL(sponge_keccakf1600_riscv64_absorb144):
 	sd s10, 88(sp)
 	sd s11, 96(sp)
 	sd a0, 104(sp)
-	.cfi_offset ra, -160
-	.cfi_offset s0, -152
-	.cfi_offset s1, -144
-	.cfi_offset s2, -136
-	.cfi_offset s3, -128
-	.cfi_offset s4, -120
-	.cfi_offset s5, -112
-	.cfi_offset s6, -104
-	.cfi_offset s7, -96
-	.cfi_offset s8, -88
-	.cfi_offset s9, -80
-	.cfi_offset s10, -72
-	.cfi_offset s11, -64
+	.cfi_offset ra, -128
+	.cfi_offset s0, -120
+	.cfi_offset s1, -112
+	.cfi_offset s2, -104
+	.cfi_offset s3, -96
+	.cfi_offset s4, -88
+	.cfi_offset s5, -80
+	.cfi_offset s6, -72
+	.cfi_offset s7, -64
+	.cfi_offset s8, -56
+	.cfi_offset s9, -48
+	.cfi_offset s10, -40
+	.cfi_offset s11, -32
 	// The lanes, XORed with the block, into their registers.
 	ld ra, 0(a0)
 	ld t4, 0(a1)
@@ -6348,8 +6186,8 @@ SYMBOL(sponge_keccakf1600_riscv64_absorb144):
 SYMBOL(sponge_keccakf1600_riscv64_absorb168):
 	.cfi_startproc
 	// Save ra and s0-s11 (they hold lanes) and the state pointer.
-	addi sp, sp, -160
-	.cfi_def_cfa_offset 160
+	addi sp, sp, -128
+	.cfi_def_cfa_offset 128
 	sd ra, 0(sp)
 	sd s0, 8(sp)
 	sd s1, 16(sp)
@@ -6364,19 +6202,19 @@ SYMBOL(sponge_keccakf1600_riscv64_absorb168):
 	sd s10, 88(sp)
 	sd s11, 96(sp)
 	sd a0, 104(sp)
-	.cfi_offset ra, -160
-	.cfi_offset s0, -152
-	.cfi_offset s1, -144
-	.cfi_offset s2, -136
-	.cfi_offset s3, -128
-	.cfi_offset s4, -120
-	.cfi_offset s5, -112
-	.cfi_offset s6, -104
-	.cfi_offset s7, -96
-	.cfi_offset s8, -88
-	.cfi_offset s9, -80
-	.cfi_offset s10, -72
-	.cfi_offset s11, -64
+	.cfi_offset ra, -128
+	.cfi_offset s0, -120
+	.cfi_offset s1, -112
+	.cfi_offset s2, -104
+	.cfi_offset s3, -96
+	.cfi_offset s4, -88
+	.cfi_offset s5, -80
+	.cfi_offset s6, -72
+	.cfi_offset s7, -64
+	.cfi_offset s8, -56
+	.cfi_offset s9, -48
+	.cfi_offset s10, -40
+	.cfi_offset s11, -32
 	// The lanes, XORed with the block, into their registers.
 	ld ra, 0(a0)
 	ld t4, 0(a1)
@@ -6459,8 +6297,8 @@ SYMBOL(sponge_keccakf1600_riscv64_absorb168):
 SYMBOL(sponge_keccakp1600_12_riscv64):
 	.cfi_startproc
 	// Save ra and s0-s11 (they hold lanes) and the state pointer.
-	addi sp, sp, -160
-	.cfi_def_cfa_offset 160
+	addi sp, sp, -128
+	.cfi_def_cfa_offset 128
 	sd ra, 0(sp)
 	sd s0, 8(sp)
 	sd s1, 16(sp)
@@ -6475,19 +6313,19 @@ SYMBOL(sponge_keccakp1600_12_riscv64):
 	sd s10, 88(sp)
 	sd s11, 96(sp)
 	sd a0, 104(sp)
-	.cfi_offset ra, -160
-	.cfi_offset s0, -152
-	.cfi_offset s1, -144
-	.cfi_offset s2, -136
-	.cfi_offset s3, -128
-	.cfi_offset s4, -120
-	.cfi_offset s5, -112
-	.cfi_offset s6, -104
-	.cfi_offset s7, -96
-	.cfi_offset s8, -88
-	.cfi_offset s9, -80
-	.cfi_offset s10, -72
-	.cfi_offset s11, -64
+	.cfi_offset ra, -128
+	.cfi_offset s0, -120
+	.cfi_offset s1, -112
+	.cfi_offset s2, -104
+	.cfi_offset s3, -96
+	.cfi_offset s4, -88
+	.cfi_offset s5, -80
+	.cfi_offset s6, -72
+	.cfi_offset s7, -64
+	.cfi_offset s8, -56
+	.cfi_offset s9, -48
+	.cfi_offset s10, -40
+	.cfi_offset s11, -32
 	// The lanes into their registers; a0 and a1 last.
 	ld ra, 0(a0)
 	ld s0, 8(a0)
@@ -6528,8 +6366,8 @@ SYMBOL(sponge_keccakp1600_12_riscv64):
 SYMBOL(sponge_keccakp1600_12_riscv64_absorb136):
 	.cfi_startproc
 	// Save ra and s0-s11 (they hold lanes) and the state pointer.
-	addi sp, sp, -160
-	.cfi_def_cfa_offset 160
+	addi sp, sp, -128
+	.cfi_def_cfa_offset 128
 	sd ra, 0(sp)
 	sd s0, 8(sp)
 	sd s1, 16(sp)
@@ -6544,19 +6382,19 @@ SYMBOL(sponge_keccakp1600_12_riscv64_absorb136):
 	sd s10, 88(sp)
 	sd s11, 96(sp)
 	sd a0, 104(sp)
-	.cfi_offset ra, -160
-	.cfi_offset s0, -152
-	.cfi_offset s1, -144
-	.cfi_offset s2, -136
-	.cfi_offset s3, -128
-	.cfi_offset s4, -120
-	.cfi_offset s5, -112
-	.cfi_offset s6, -104
-	.cfi_offset s7, -96
-	.cfi_offset s8, -88
-	.cfi_offset s9, -80
-	.cfi_offset s10, -72
-	.cfi_offset s11, -64
+	.cfi_offset ra, -128
+	.cfi_offset s0, -120
+	.cfi_offset s1, -112
+	.cfi_offset s2, -104
+	.cfi_offset s3, -96
+	.cfi_offset s4, -88
+	.cfi_offset s5, -80
+	.cfi_offset s6, -72
+	.cfi_offset s7, -64
+	.cfi_offset s8, -56
+	.cfi_offset s9, -48
+	.cfi_offset s10, -40
+	.cfi_offset s11, -32
 	// The lanes, XORed with the block, into their registers.
 	ld t5, 56(a1)
 	ld t6, 48(a1)
@@ -6631,8 +6469,8 @@ SYMBOL(sponge_keccakp1600_12_riscv64_absorb136):
 SYMBOL(sponge_keccakp1600_12_riscv64_absorb168):
 	.cfi_startproc
 	// Save ra and s0-s11 (they hold lanes) and the state pointer.
-	addi sp, sp, -160
-	.cfi_def_cfa_offset 160
+	addi sp, sp, -128
+	.cfi_def_cfa_offset 128
 	sd ra, 0(sp)
 	sd s0, 8(sp)
 	sd s1, 16(sp)
@@ -6647,19 +6485,19 @@ SYMBOL(sponge_keccakp1600_12_riscv64_absorb168):
 	sd s10, 88(sp)
 	sd s11, 96(sp)
 	sd a0, 104(sp)
-	.cfi_offset ra, -160
-	.cfi_offset s0, -152
-	.cfi_offset s1, -144
-	.cfi_offset s2, -136
-	.cfi_offset s3, -128
-	.cfi_offset s4, -120
-	.cfi_offset s5, -112
-	.cfi_offset s6, -104
-	.cfi_offset s7, -96
-	.cfi_offset s8, -88
-	.cfi_offset s9, -80
-	.cfi_offset s10, -72
-	.cfi_offset s11, -64
+	.cfi_offset ra, -128
+	.cfi_offset s0, -120
+	.cfi_offset s1, -112
+	.cfi_offset s2, -104
+	.cfi_offset s3, -96
+	.cfi_offset s4, -88
+	.cfi_offset s5, -80
+	.cfi_offset s6, -72
+	.cfi_offset s7, -64
+	.cfi_offset s8, -56
+	.cfi_offset s9, -48
+	.cfi_offset s10, -40
+	.cfi_offset s11, -32
 	// The lanes, XORed with the block, into their registers.
 	ld t5, 56(a1)
 	ld t6, 48(a1)

@@ -6,22 +6,35 @@
 // Registers: the 25 lanes in ra, t0-t2, s0-s11, a2-a7, t3 and a0-a1 (a0 and a1 last,
 // once the block is absorbed and the state pointer saved); t4-t6 are temporaries.
 // zero, sp, gp and tp are not used: gp and tp belong to the program.
-// Frame: 160 bytes: ra and s0-s11, the state pointer, theta's five column sums
-// (no register is left to hold them).
+// Frame: 128 bytes: ra and s0-s11, the state pointer, theta's spilled column
+// sum (zeroed before the return).
 // Rounds: 24, unrolled. Pi renames registers instead of moving lanes: its lane
 // permutation is a 24-cycle, so after 24 rounds every lane is back in its register;
 // a 12-round entry loads the lanes where round 12 expects them and jumps there.
-// Iota's constants come from immediates (xori, lui, slli): no table, so no
-// PC-relative address and no relocation in the object.
 // Rotations are rori, chi's and-not andn (Zbb).
 //
+// Theta: D[x] = C[x-1] ^ rotl(C[x+1], 1) uses each column sum twice, and at its peak
+// four of the C and D are live where the 25 lanes leave three temporaries. With four
+// an order takes 55, the least (20 XORs for the sums, 5 rotations, 5 XORs, 25 to
+// apply). With three, a search over theta's steps (sum a column, rotate, XOR two
+// temporaries, apply a D to a column, recover a column's C after its D by summing the
+// column into the D) found none under 57 with Zbb (values of at most two terms).
+// This order takes 57: the 55 order's, but C1 waits in the frame (sd, ld)
+// from D0 to D2. Putting all five sums through the frame took 70.
+// Iota: each constant from immediates, no table (so no PC-relative address and
+// no relocation): the shortest plan a search finds of an xori of the low 11 bits
+// (or a negative xori, which also flips bits 11-63) and the rest built in t4 from
+// addi or lui and one rori, shift, xori or addi, or as that and then a shift of it
+// (0x8000000000008000, then >> 32): 81 instructions over the 24 rounds, 122 bit
+// by bit (lui or addi and slli per bit from 11 up).
+//
 // Figures of the code (the audit's; the first round's: iota's length follows its constant):
-//   per round          145  (theta 70, rho 24, chi 50, iota 1)
+//   per round          132  (theta 57, rho 24, chi 50, iota 1)
 //   loop               0 per round, 0 per permutation
-//   per permutation    3679  (one call of the permute entry)
-//   permute entry      3679 instructions, 14716 bytes
+//   per permutation    3322  (one call of the permute entry)
+//   permute entry      3322 instructions, 13288 bytes
 //   absorb entry       up to 83 before the branch into the rounds
-//   frame              160 bytes, 13 registers saved
+//   frame              128 bytes, 13 registers saved
 //
 // .option norvc and norelax: every instruction is the 4-byte word the encoder writes
 // and every branch offset is final in the object, so the encoding proof compares
@@ -72,8 +85,8 @@
 SYMBOL(sponge_keccakf1600_riscv64_zbb):
 	.cfi_startproc
 	// Save ra and s0-s11 (they hold lanes) and the state pointer.
-	addi sp, sp, -160
-	.cfi_def_cfa_offset 160
+	addi sp, sp, -128
+	.cfi_def_cfa_offset 128
 	sd ra, 0(sp)
 	sd s0, 8(sp)
 	sd s1, 16(sp)
@@ -88,19 +101,19 @@ SYMBOL(sponge_keccakf1600_riscv64_zbb):
 	sd s10, 88(sp)
 	sd s11, 96(sp)
 	sd a0, 104(sp)
-	.cfi_offset ra, -160
-	.cfi_offset s0, -152
-	.cfi_offset s1, -144
-	.cfi_offset s2, -136
-	.cfi_offset s3, -128
-	.cfi_offset s4, -120
-	.cfi_offset s5, -112
-	.cfi_offset s6, -104
-	.cfi_offset s7, -96
-	.cfi_offset s8, -88
-	.cfi_offset s9, -80
-	.cfi_offset s10, -72
-	.cfi_offset s11, -64
+	.cfi_offset ra, -128
+	.cfi_offset s0, -120
+	.cfi_offset s1, -112
+	.cfi_offset s2, -104
+	.cfi_offset s3, -96
+	.cfi_offset s4, -88
+	.cfi_offset s5, -80
+	.cfi_offset s6, -72
+	.cfi_offset s7, -64
+	.cfi_offset s8, -56
+	.cfi_offset s9, -48
+	.cfi_offset s10, -40
+	.cfi_offset s11, -32
 	// The lanes into their registers; a0 and a1 last.
 	ld ra, 0(a0)
 	ld t0, 8(a0)
@@ -129,78 +142,66 @@ SYMBOL(sponge_keccakf1600_riscv64_zbb):
 	ld a0, 192(a0)
 LOCAL(keccakf1600_riscv64_zbb_round0):
 	// ---- round 0 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, s1
-	xor t4, t4, a6
-	xor t4, t4, s5
-	xor t4, t4, s10
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, t0, a2
 	xor t4, t4, a7
 	xor t4, t4, s6
 	xor t4, t4, s11
-	sd t4, 120(sp)
-	xor t4, t1, a3
-	xor t4, t4, s2
-	xor t4, t4, s7
-	xor t4, t4, t3
-	sd t4, 128(sp)
-	xor t4, t2, a4
-	xor t4, t4, s3
-	xor t4, t4, s8
-	xor t4, t4, a1
-	sd t4, 136(sp)
-	xor t4, s0, a5
-	xor t4, t4, s4
-	xor t4, t4, s9
-	xor t4, t4, a0
-	sd t4, 144(sp)
-	ld t4, 120(sp)
+	sd t4, 112(sp)
+	xor t5, s0, a5
+	xor t5, t5, s4
+	xor t5, t5, s9
+	xor t5, t5, a0
+	rori t6, t4, 63
+	xor t6, t6, t5
+	xor t4, ra, s1
+	xor t4, t4, a6
+	xor t4, t4, s5
+	xor t4, t4, s10
+	xor ra, ra, t6
+	xor s1, s1, t6
+	xor a6, a6, t6
+	xor s5, s5, t6
+	xor s10, s10, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, t1, a3
+	xor t6, t6, s2
+	xor t6, t6, s7
+	xor t6, t6, t3
+	rori t5, t5, 63
+	xor t5, t5, t6
+	rori t6, t6, 63
+	xor t6, t6, t4
+	xor t0, t0, t6
+	xor a2, a2, t6
+	xor a7, a7, t6
+	xor s6, s6, t6
+	xor s11, s11, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, t2, a4
+	xor t6, t6, s3
+	xor t6, t6, s8
+	xor t6, t6, a1
 	rori t4, t4, 63
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor s1, s1, t4
-	xor a6, a6, t4
-	xor s5, s5, t4
-	xor s10, s10, t4
-	ld t4, 128(sp)
-	rori t4, t4, 63
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor t0, t0, t4
-	xor a2, a2, t4
-	xor a7, a7, t4
-	xor s6, s6, t4
-	xor s11, s11, t4
-	ld t4, 136(sp)
-	rori t4, t4, 63
-	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor t1, t1, t4
-	xor a3, a3, t4
-	xor s2, s2, t4
-	xor s7, s7, t4
-	xor t3, t3, t4
-	ld t4, 144(sp)
-	rori t4, t4, 63
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor t2, t2, t4
-	xor a4, a4, t4
-	xor s3, s3, t4
-	xor s8, s8, t4
-	xor a1, a1, t4
-	ld t4, 112(sp)
-	rori t4, t4, 63
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor s0, s0, t4
 	xor a5, a5, t4
 	xor s4, s4, t4
 	xor s9, s9, t4
 	xor a0, a0, t4
+	rori t6, t6, 63
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor t1, t1, t6
+	xor a3, a3, t6
+	xor s2, s2, t6
+	xor s7, s7, t6
+	xor t3, t3, t6
+	xor t2, t2, t5
+	xor a4, a4, t5
+	xor s3, s3, t5
+	xor s8, s8, t5
+	xor a1, a1, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	rori t0, t0, 63
 	rori t1, t1, 2
@@ -281,78 +282,66 @@ LOCAL(keccakf1600_riscv64_zbb_round0):
 	xori ra, ra, 1
 	// ---- end of round ----
 	// ---- round 1 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, t2
-	xor t4, t4, t0
-	xor t4, t4, s0
-	xor t4, t4, t1
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, a2, a5
 	xor t4, t4, a3
 	xor t4, t4, s1
 	xor t4, t4, a4
-	sd t4, 120(sp)
-	xor t4, s2, a6
-	xor t4, t4, s3
-	xor t4, t4, a7
-	xor t4, t4, s4
-	sd t4, 128(sp)
-	xor t4, s8, s6
-	xor t4, t4, s9
-	xor t4, t4, s7
-	xor t4, t4, s5
-	sd t4, 136(sp)
-	xor t4, a0, t3
-	xor t4, t4, s10
-	xor t4, t4, a1
-	xor t4, t4, s11
-	sd t4, 144(sp)
-	ld t4, 120(sp)
+	sd t4, 112(sp)
+	xor t5, a0, t3
+	xor t5, t5, s10
+	xor t5, t5, a1
+	xor t5, t5, s11
+	rori t6, t4, 63
+	xor t6, t6, t5
+	xor t4, ra, t2
+	xor t4, t4, t0
+	xor t4, t4, s0
+	xor t4, t4, t1
+	xor ra, ra, t6
+	xor t2, t2, t6
+	xor t0, t0, t6
+	xor s0, s0, t6
+	xor t1, t1, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, s2, a6
+	xor t6, t6, s3
+	xor t6, t6, a7
+	xor t6, t6, s4
+	rori t5, t5, 63
+	xor t5, t5, t6
+	rori t6, t6, 63
+	xor t6, t6, t4
+	xor a2, a2, t6
+	xor a5, a5, t6
+	xor a3, a3, t6
+	xor s1, s1, t6
+	xor a4, a4, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, s8, s6
+	xor t6, t6, s9
+	xor t6, t6, s7
+	xor t6, t6, s5
 	rori t4, t4, 63
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor t2, t2, t4
-	xor t0, t0, t4
-	xor s0, s0, t4
-	xor t1, t1, t4
-	ld t4, 128(sp)
-	rori t4, t4, 63
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor a2, a2, t4
-	xor a5, a5, t4
-	xor a3, a3, t4
-	xor s1, s1, t4
-	xor a4, a4, t4
-	ld t4, 136(sp)
-	rori t4, t4, 63
-	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor s2, s2, t4
-	xor a6, a6, t4
-	xor s3, s3, t4
-	xor a7, a7, t4
-	xor s4, s4, t4
-	ld t4, 144(sp)
-	rori t4, t4, 63
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor s8, s8, t4
-	xor s6, s6, t4
-	xor s9, s9, t4
-	xor s7, s7, t4
-	xor s5, s5, t4
-	ld t4, 112(sp)
-	rori t4, t4, 63
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor a0, a0, t4
 	xor t3, t3, t4
 	xor s10, s10, t4
 	xor a1, a1, t4
 	xor s11, s11, t4
+	rori t6, t6, 63
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor s2, s2, t6
+	xor a6, a6, t6
+	xor s3, s3, t6
+	xor a7, a7, t6
+	xor s4, s4, t6
+	xor s8, s8, t5
+	xor s6, s6, t5
+	xor s9, s9, t5
+	xor s7, s7, t5
+	xor s5, s5, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	rori a2, a2, 63
 	rori s2, s2, 2
@@ -430,83 +419,71 @@ LOCAL(keccakf1600_riscv64_zbb_round0):
 	xor s0, s0, t4
 	xor a4, a4, t5
 	// iota: 0x0000000000008082
-	xori ra, ra, 130
-	lui t4, 8
+	lui t4, 16449
+	rori t4, t4, 11
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 2 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, s8
-	xor t4, t4, a2
-	xor t4, t4, a0
-	xor t4, t4, s2
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, a5, t3
 	xor t4, t4, a6
 	xor t4, t4, t2
 	xor t4, t4, s6
-	sd t4, 120(sp)
-	xor t4, s3, t0
-	xor t4, t4, s9
-	xor t4, t4, a3
-	xor t4, t4, s10
-	sd t4, 128(sp)
-	xor t4, s7, s1
-	xor t4, t4, a1
-	xor t4, t4, a7
-	xor t4, t4, s0
-	sd t4, 136(sp)
-	xor t4, s11, s4
-	xor t4, t4, t1
-	xor t4, t4, s5
-	xor t4, t4, a4
-	sd t4, 144(sp)
-	ld t4, 120(sp)
+	sd t4, 112(sp)
+	xor t5, s11, s4
+	xor t5, t5, t1
+	xor t5, t5, s5
+	xor t5, t5, a4
+	rori t6, t4, 63
+	xor t6, t6, t5
+	xor t4, ra, s8
+	xor t4, t4, a2
+	xor t4, t4, a0
+	xor t4, t4, s2
+	xor ra, ra, t6
+	xor s8, s8, t6
+	xor a2, a2, t6
+	xor a0, a0, t6
+	xor s2, s2, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, s3, t0
+	xor t6, t6, s9
+	xor t6, t6, a3
+	xor t6, t6, s10
+	rori t5, t5, 63
+	xor t5, t5, t6
+	rori t6, t6, 63
+	xor t6, t6, t4
+	xor a5, a5, t6
+	xor t3, t3, t6
+	xor a6, a6, t6
+	xor t2, t2, t6
+	xor s6, s6, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, s7, s1
+	xor t6, t6, a1
+	xor t6, t6, a7
+	xor t6, t6, s0
 	rori t4, t4, 63
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor s8, s8, t4
-	xor a2, a2, t4
-	xor a0, a0, t4
-	xor s2, s2, t4
-	ld t4, 128(sp)
-	rori t4, t4, 63
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor a5, a5, t4
-	xor t3, t3, t4
-	xor a6, a6, t4
-	xor t2, t2, t4
-	xor s6, s6, t4
-	ld t4, 136(sp)
-	rori t4, t4, 63
-	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor s3, s3, t4
-	xor t0, t0, t4
-	xor s9, s9, t4
-	xor a3, a3, t4
-	xor s10, s10, t4
-	ld t4, 144(sp)
-	rori t4, t4, 63
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor s7, s7, t4
-	xor s1, s1, t4
-	xor a1, a1, t4
-	xor a7, a7, t4
-	xor s0, s0, t4
-	ld t4, 112(sp)
-	rori t4, t4, 63
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor s11, s11, t4
 	xor s4, s4, t4
 	xor t1, t1, t4
 	xor s5, s5, t4
 	xor a4, a4, t4
+	rori t6, t6, 63
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor s3, s3, t6
+	xor t0, t0, t6
+	xor s9, s9, t6
+	xor a3, a3, t6
+	xor s10, s10, t6
+	xor s7, s7, t5
+	xor s1, s1, t5
+	xor a1, a1, t5
+	xor a7, a7, t5
+	xor s0, s0, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	rori a5, a5, 63
 	rori s3, s3, 2
@@ -584,86 +561,71 @@ LOCAL(keccakf1600_riscv64_zbb_round0):
 	xor a0, a0, t4
 	xor s6, s6, t5
 	// iota: 0x800000000000808a
-	xori ra, ra, 138
-	lui t4, 8
-	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 63
+	lui t4, 65813
+	rori t4, t4, 13
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 3 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, s7
-	xor t4, t4, a5
-	xor t4, t4, s11
-	xor t4, t4, s3
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, t3, s4
 	xor t4, t4, t0
 	xor t4, t4, s8
 	xor t4, t4, s1
-	sd t4, 120(sp)
-	xor t4, s9, a2
-	xor t4, t4, a1
-	xor t4, t4, a6
-	xor t4, t4, t1
-	sd t4, 128(sp)
-	xor t4, a7, t2
-	xor t4, t4, s5
-	xor t4, t4, a3
-	xor t4, t4, a0
-	sd t4, 136(sp)
-	xor t4, a4, s10
-	xor t4, t4, s2
-	xor t4, t4, s0
-	xor t4, t4, s6
-	sd t4, 144(sp)
-	ld t4, 120(sp)
+	sd t4, 112(sp)
+	xor t5, a4, s10
+	xor t5, t5, s2
+	xor t5, t5, s0
+	xor t5, t5, s6
+	rori t6, t4, 63
+	xor t6, t6, t5
+	xor t4, ra, s7
+	xor t4, t4, a5
+	xor t4, t4, s11
+	xor t4, t4, s3
+	xor ra, ra, t6
+	xor s7, s7, t6
+	xor a5, a5, t6
+	xor s11, s11, t6
+	xor s3, s3, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, s9, a2
+	xor t6, t6, a1
+	xor t6, t6, a6
+	xor t6, t6, t1
+	rori t5, t5, 63
+	xor t5, t5, t6
+	rori t6, t6, 63
+	xor t6, t6, t4
+	xor t3, t3, t6
+	xor s4, s4, t6
+	xor t0, t0, t6
+	xor s8, s8, t6
+	xor s1, s1, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, a7, t2
+	xor t6, t6, s5
+	xor t6, t6, a3
+	xor t6, t6, a0
 	rori t4, t4, 63
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor s7, s7, t4
-	xor a5, a5, t4
-	xor s11, s11, t4
-	xor s3, s3, t4
-	ld t4, 128(sp)
-	rori t4, t4, 63
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor t3, t3, t4
-	xor s4, s4, t4
-	xor t0, t0, t4
-	xor s8, s8, t4
-	xor s1, s1, t4
-	ld t4, 136(sp)
-	rori t4, t4, 63
-	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor s9, s9, t4
-	xor a2, a2, t4
-	xor a1, a1, t4
-	xor a6, a6, t4
-	xor t1, t1, t4
-	ld t4, 144(sp)
-	rori t4, t4, 63
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor a7, a7, t4
-	xor t2, t2, t4
-	xor s5, s5, t4
-	xor a3, a3, t4
-	xor a0, a0, t4
-	ld t4, 112(sp)
-	rori t4, t4, 63
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor a4, a4, t4
 	xor s10, s10, t4
 	xor s2, s2, t4
 	xor s0, s0, t4
 	xor s6, s6, t4
+	rori t6, t6, 63
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor s9, s9, t6
+	xor a2, a2, t6
+	xor a1, a1, t6
+	xor a6, a6, t6
+	xor t1, t1, t6
+	xor a7, a7, t5
+	xor t2, t2, t5
+	xor s5, s5, t5
+	xor a3, a3, t5
+	xor a0, a0, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	rori t3, t3, 63
 	rori s9, s9, 2
@@ -741,88 +703,73 @@ LOCAL(keccakf1600_riscv64_zbb_round0):
 	xor s11, s11, t4
 	xor s1, s1, t5
 	// iota: 0x8000000080008000
-	lui t4, 8
+	lui t4, 1048560
+	rori t4, t4, 48
 	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 31
-	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 63
+	srli t4, t4, 1
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 4 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, a7
-	xor t4, t4, t3
-	xor t4, t4, a4
-	xor t4, t4, s9
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, s4, s10
 	xor t4, t4, a2
 	xor t4, t4, s7
 	xor t4, t4, t2
-	sd t4, 120(sp)
-	xor t4, a1, a5
-	xor t4, t4, s5
-	xor t4, t4, t0
-	xor t4, t4, s2
-	sd t4, 128(sp)
-	xor t4, a3, s8
-	xor t4, t4, s0
-	xor t4, t4, a6
-	xor t4, t4, s11
-	sd t4, 136(sp)
-	xor t4, s6, t1
-	xor t4, t4, s3
-	xor t4, t4, a0
-	xor t4, t4, s1
-	sd t4, 144(sp)
-	ld t4, 120(sp)
+	sd t4, 112(sp)
+	xor t5, s6, t1
+	xor t5, t5, s3
+	xor t5, t5, a0
+	xor t5, t5, s1
+	rori t6, t4, 63
+	xor t6, t6, t5
+	xor t4, ra, a7
+	xor t4, t4, t3
+	xor t4, t4, a4
+	xor t4, t4, s9
+	xor ra, ra, t6
+	xor a7, a7, t6
+	xor t3, t3, t6
+	xor a4, a4, t6
+	xor s9, s9, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, a1, a5
+	xor t6, t6, s5
+	xor t6, t6, t0
+	xor t6, t6, s2
+	rori t5, t5, 63
+	xor t5, t5, t6
+	rori t6, t6, 63
+	xor t6, t6, t4
+	xor s4, s4, t6
+	xor s10, s10, t6
+	xor a2, a2, t6
+	xor s7, s7, t6
+	xor t2, t2, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, a3, s8
+	xor t6, t6, s0
+	xor t6, t6, a6
+	xor t6, t6, s11
 	rori t4, t4, 63
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor a7, a7, t4
-	xor t3, t3, t4
-	xor a4, a4, t4
-	xor s9, s9, t4
-	ld t4, 128(sp)
-	rori t4, t4, 63
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor s4, s4, t4
-	xor s10, s10, t4
-	xor a2, a2, t4
-	xor s7, s7, t4
-	xor t2, t2, t4
-	ld t4, 136(sp)
-	rori t4, t4, 63
-	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor a1, a1, t4
-	xor a5, a5, t4
-	xor s5, s5, t4
-	xor t0, t0, t4
-	xor s2, s2, t4
-	ld t4, 144(sp)
-	rori t4, t4, 63
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor a3, a3, t4
-	xor s8, s8, t4
-	xor s0, s0, t4
-	xor a6, a6, t4
-	xor s11, s11, t4
-	ld t4, 112(sp)
-	rori t4, t4, 63
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor s6, s6, t4
 	xor t1, t1, t4
 	xor s3, s3, t4
 	xor a0, a0, t4
 	xor s1, s1, t4
+	rori t6, t6, 63
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor a1, a1, t6
+	xor a5, a5, t6
+	xor s5, s5, t6
+	xor t0, t0, t6
+	xor s2, s2, t6
+	xor a3, a3, t5
+	xor s8, s8, t5
+	xor s0, s0, t5
+	xor a6, a6, t5
+	xor s11, s11, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	rori s4, s4, 63
 	rori a1, a1, 2
@@ -900,83 +847,71 @@ LOCAL(keccakf1600_riscv64_zbb_round0):
 	xor a4, a4, t4
 	xor t2, t2, t5
 	// iota: 0x000000000000808b
-	xori ra, ra, 139
-	lui t4, 8
+	lui t4, 32907
+	rori t4, t4, 12
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 5 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, a3
-	xor t4, t4, s4
-	xor t4, t4, s6
-	xor t4, t4, a1
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, s10, t1
 	xor t4, t4, a5
 	xor t4, t4, a7
 	xor t4, t4, s8
-	sd t4, 120(sp)
-	xor t4, s5, t3
-	xor t4, t4, s0
-	xor t4, t4, a2
-	xor t4, t4, s3
-	sd t4, 128(sp)
-	xor t4, a6, s7
-	xor t4, t4, a0
-	xor t4, t4, t0
-	xor t4, t4, a4
-	sd t4, 136(sp)
-	xor t4, s1, s2
-	xor t4, t4, s9
-	xor t4, t4, s11
-	xor t4, t4, t2
-	sd t4, 144(sp)
-	ld t4, 120(sp)
+	sd t4, 112(sp)
+	xor t5, s1, s2
+	xor t5, t5, s9
+	xor t5, t5, s11
+	xor t5, t5, t2
+	rori t6, t4, 63
+	xor t6, t6, t5
+	xor t4, ra, a3
+	xor t4, t4, s4
+	xor t4, t4, s6
+	xor t4, t4, a1
+	xor ra, ra, t6
+	xor a3, a3, t6
+	xor s4, s4, t6
+	xor s6, s6, t6
+	xor a1, a1, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, s5, t3
+	xor t6, t6, s0
+	xor t6, t6, a2
+	xor t6, t6, s3
+	rori t5, t5, 63
+	xor t5, t5, t6
+	rori t6, t6, 63
+	xor t6, t6, t4
+	xor s10, s10, t6
+	xor t1, t1, t6
+	xor a5, a5, t6
+	xor a7, a7, t6
+	xor s8, s8, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, a6, s7
+	xor t6, t6, a0
+	xor t6, t6, t0
+	xor t6, t6, a4
 	rori t4, t4, 63
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor a3, a3, t4
-	xor s4, s4, t4
-	xor s6, s6, t4
-	xor a1, a1, t4
-	ld t4, 128(sp)
-	rori t4, t4, 63
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor s10, s10, t4
-	xor t1, t1, t4
-	xor a5, a5, t4
-	xor a7, a7, t4
-	xor s8, s8, t4
-	ld t4, 136(sp)
-	rori t4, t4, 63
-	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor s5, s5, t4
-	xor t3, t3, t4
-	xor s0, s0, t4
-	xor a2, a2, t4
-	xor s3, s3, t4
-	ld t4, 144(sp)
-	rori t4, t4, 63
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor a6, a6, t4
-	xor s7, s7, t4
-	xor a0, a0, t4
-	xor t0, t0, t4
-	xor a4, a4, t4
-	ld t4, 112(sp)
-	rori t4, t4, 63
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor s1, s1, t4
 	xor s2, s2, t4
 	xor s9, s9, t4
 	xor s11, s11, t4
 	xor t2, t2, t4
+	rori t6, t6, 63
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor s5, s5, t6
+	xor t3, t3, t6
+	xor s0, s0, t6
+	xor a2, a2, t6
+	xor s3, s3, t6
+	xor a6, a6, t5
+	xor s7, s7, t5
+	xor a0, a0, t5
+	xor t0, t0, t5
+	xor a4, a4, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	rori s10, s10, 63
 	rori s5, s5, 2
@@ -1055,83 +990,71 @@ LOCAL(keccakf1600_riscv64_zbb_round0):
 	xor s8, s8, t5
 	// iota: 0x0000000080000001
 	xori ra, ra, 1
-	addi t4, zero, 1
-	slli t4, t4, 31
+	lui t4, 262144
+	slli t4, t4, 1
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 6 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, a6
-	xor t4, t4, s10
-	xor t4, t4, s1
-	xor t4, t4, s5
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, t1, s2
 	xor t4, t4, t3
 	xor t4, t4, a3
 	xor t4, t4, s7
-	sd t4, 120(sp)
-	xor t4, s0, s4
-	xor t4, t4, a0
-	xor t4, t4, a5
-	xor t4, t4, s9
-	sd t4, 128(sp)
-	xor t4, t0, a7
-	xor t4, t4, s11
-	xor t4, t4, a2
-	xor t4, t4, s6
-	sd t4, 136(sp)
-	xor t4, t2, s3
-	xor t4, t4, a1
-	xor t4, t4, a4
-	xor t4, t4, s8
-	sd t4, 144(sp)
-	ld t4, 120(sp)
+	sd t4, 112(sp)
+	xor t5, t2, s3
+	xor t5, t5, a1
+	xor t5, t5, a4
+	xor t5, t5, s8
+	rori t6, t4, 63
+	xor t6, t6, t5
+	xor t4, ra, a6
+	xor t4, t4, s10
+	xor t4, t4, s1
+	xor t4, t4, s5
+	xor ra, ra, t6
+	xor a6, a6, t6
+	xor s10, s10, t6
+	xor s1, s1, t6
+	xor s5, s5, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, s0, s4
+	xor t6, t6, a0
+	xor t6, t6, a5
+	xor t6, t6, s9
+	rori t5, t5, 63
+	xor t5, t5, t6
+	rori t6, t6, 63
+	xor t6, t6, t4
+	xor t1, t1, t6
+	xor s2, s2, t6
+	xor t3, t3, t6
+	xor a3, a3, t6
+	xor s7, s7, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, t0, a7
+	xor t6, t6, s11
+	xor t6, t6, a2
+	xor t6, t6, s6
 	rori t4, t4, 63
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor a6, a6, t4
-	xor s10, s10, t4
-	xor s1, s1, t4
-	xor s5, s5, t4
-	ld t4, 128(sp)
-	rori t4, t4, 63
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor t1, t1, t4
-	xor s2, s2, t4
-	xor t3, t3, t4
-	xor a3, a3, t4
-	xor s7, s7, t4
-	ld t4, 136(sp)
-	rori t4, t4, 63
-	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor s0, s0, t4
-	xor s4, s4, t4
-	xor a0, a0, t4
-	xor a5, a5, t4
-	xor s9, s9, t4
-	ld t4, 144(sp)
-	rori t4, t4, 63
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor t0, t0, t4
-	xor a7, a7, t4
-	xor s11, s11, t4
-	xor a2, a2, t4
-	xor s6, s6, t4
-	ld t4, 112(sp)
-	rori t4, t4, 63
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor t2, t2, t4
 	xor s3, s3, t4
 	xor a1, a1, t4
 	xor a4, a4, t4
 	xor s8, s8, t4
+	rori t6, t6, 63
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor s0, s0, t6
+	xor s4, s4, t6
+	xor a0, a0, t6
+	xor a5, a5, t6
+	xor s9, s9, t6
+	xor t0, t0, t5
+	xor a7, a7, t5
+	xor s11, s11, t5
+	xor a2, a2, t5
+	xor s6, s6, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	rori t1, t1, 63
 	rori s0, s0, 2
@@ -1209,89 +1132,73 @@ LOCAL(keccakf1600_riscv64_zbb_round0):
 	xor s1, s1, t4
 	xor s7, s7, t5
 	// iota: 0x8000000080008081
-	xori ra, ra, 129
-	lui t4, 8
+	lui t4, 65795
+	rori t4, t4, 13
 	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 31
-	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 63
+	srli t4, t4, 32
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 7 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, t0
-	xor t4, t4, t1
-	xor t4, t4, t2
-	xor t4, t4, s0
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, s2, s3
 	xor t4, t4, s4
 	xor t4, t4, a6
 	xor t4, t4, a7
-	sd t4, 120(sp)
-	xor t4, a0, s10
-	xor t4, t4, s11
-	xor t4, t4, t3
-	xor t4, t4, a1
-	sd t4, 128(sp)
-	xor t4, a2, a3
-	xor t4, t4, a4
-	xor t4, t4, a5
-	xor t4, t4, s1
-	sd t4, 136(sp)
-	xor t4, s8, s9
-	xor t4, t4, s5
-	xor t4, t4, s6
-	xor t4, t4, s7
-	sd t4, 144(sp)
-	ld t4, 120(sp)
+	sd t4, 112(sp)
+	xor t5, s8, s9
+	xor t5, t5, s5
+	xor t5, t5, s6
+	xor t5, t5, s7
+	rori t6, t4, 63
+	xor t6, t6, t5
+	xor t4, ra, t0
+	xor t4, t4, t1
+	xor t4, t4, t2
+	xor t4, t4, s0
+	xor ra, ra, t6
+	xor t0, t0, t6
+	xor t1, t1, t6
+	xor t2, t2, t6
+	xor s0, s0, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, a0, s10
+	xor t6, t6, s11
+	xor t6, t6, t3
+	xor t6, t6, a1
+	rori t5, t5, 63
+	xor t5, t5, t6
+	rori t6, t6, 63
+	xor t6, t6, t4
+	xor s2, s2, t6
+	xor s3, s3, t6
+	xor s4, s4, t6
+	xor a6, a6, t6
+	xor a7, a7, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, a2, a3
+	xor t6, t6, a4
+	xor t6, t6, a5
+	xor t6, t6, s1
 	rori t4, t4, 63
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor t0, t0, t4
-	xor t1, t1, t4
-	xor t2, t2, t4
-	xor s0, s0, t4
-	ld t4, 128(sp)
-	rori t4, t4, 63
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor s2, s2, t4
-	xor s3, s3, t4
-	xor s4, s4, t4
-	xor a6, a6, t4
-	xor a7, a7, t4
-	ld t4, 136(sp)
-	rori t4, t4, 63
-	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor a0, a0, t4
-	xor s10, s10, t4
-	xor s11, s11, t4
-	xor t3, t3, t4
-	xor a1, a1, t4
-	ld t4, 144(sp)
-	rori t4, t4, 63
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor a2, a2, t4
-	xor a3, a3, t4
-	xor a4, a4, t4
-	xor a5, a5, t4
-	xor s1, s1, t4
-	ld t4, 112(sp)
-	rori t4, t4, 63
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor s8, s8, t4
 	xor s9, s9, t4
 	xor s5, s5, t4
 	xor s6, s6, t4
 	xor s7, s7, t4
+	rori t6, t6, 63
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor a0, a0, t6
+	xor s10, s10, t6
+	xor s11, s11, t6
+	xor t3, t3, t6
+	xor a1, a1, t6
+	xor a2, a2, t5
+	xor a3, a3, t5
+	xor a4, a4, t5
+	xor a5, a5, t5
+	xor s1, s1, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	rori s2, s2, 63
 	rori a0, a0, 2
@@ -1369,86 +1276,71 @@ LOCAL(keccakf1600_riscv64_zbb_round0):
 	xor t2, t2, t4
 	xor a7, a7, t5
 	// iota: 0x8000000000008009
-	xori ra, ra, 9
-	lui t4, 8
-	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 63
+	lui t4, 65555
+	rori t4, t4, 13
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 8 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, a2
-	xor t4, t4, s2
-	xor t4, t4, s8
-	xor t4, t4, a0
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, s3, s9
 	xor t4, t4, s10
 	xor t4, t4, t0
 	xor t4, t4, a3
-	sd t4, 120(sp)
-	xor t4, s11, t1
-	xor t4, t4, a4
-	xor t4, t4, s4
-	xor t4, t4, s5
-	sd t4, 128(sp)
-	xor t4, a5, a6
-	xor t4, t4, s6
-	xor t4, t4, t3
-	xor t4, t4, t2
-	sd t4, 136(sp)
-	xor t4, s7, a1
-	xor t4, t4, s0
-	xor t4, t4, s1
-	xor t4, t4, a7
-	sd t4, 144(sp)
-	ld t4, 120(sp)
+	sd t4, 112(sp)
+	xor t5, s7, a1
+	xor t5, t5, s0
+	xor t5, t5, s1
+	xor t5, t5, a7
+	rori t6, t4, 63
+	xor t6, t6, t5
+	xor t4, ra, a2
+	xor t4, t4, s2
+	xor t4, t4, s8
+	xor t4, t4, a0
+	xor ra, ra, t6
+	xor a2, a2, t6
+	xor s2, s2, t6
+	xor s8, s8, t6
+	xor a0, a0, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, s11, t1
+	xor t6, t6, a4
+	xor t6, t6, s4
+	xor t6, t6, s5
+	rori t5, t5, 63
+	xor t5, t5, t6
+	rori t6, t6, 63
+	xor t6, t6, t4
+	xor s3, s3, t6
+	xor s9, s9, t6
+	xor s10, s10, t6
+	xor t0, t0, t6
+	xor a3, a3, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, a5, a6
+	xor t6, t6, s6
+	xor t6, t6, t3
+	xor t6, t6, t2
 	rori t4, t4, 63
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor a2, a2, t4
-	xor s2, s2, t4
-	xor s8, s8, t4
-	xor a0, a0, t4
-	ld t4, 128(sp)
-	rori t4, t4, 63
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor s3, s3, t4
-	xor s9, s9, t4
-	xor s10, s10, t4
-	xor t0, t0, t4
-	xor a3, a3, t4
-	ld t4, 136(sp)
-	rori t4, t4, 63
-	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor s11, s11, t4
-	xor t1, t1, t4
-	xor a4, a4, t4
-	xor s4, s4, t4
-	xor s5, s5, t4
-	ld t4, 144(sp)
-	rori t4, t4, 63
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor a5, a5, t4
-	xor a6, a6, t4
-	xor s6, s6, t4
-	xor t3, t3, t4
-	xor t2, t2, t4
-	ld t4, 112(sp)
-	rori t4, t4, 63
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor s7, s7, t4
 	xor a1, a1, t4
 	xor s0, s0, t4
 	xor s1, s1, t4
 	xor a7, a7, t4
+	rori t6, t6, 63
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor s11, s11, t6
+	xor t1, t1, t6
+	xor a4, a4, t6
+	xor s4, s4, t6
+	xor s5, s5, t6
+	xor a5, a5, t5
+	xor a6, a6, t5
+	xor s6, s6, t5
+	xor t3, t3, t5
+	xor t2, t2, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	rori s3, s3, 63
 	rori s11, s11, 2
@@ -1529,78 +1421,66 @@ LOCAL(keccakf1600_riscv64_zbb_round0):
 	xori ra, ra, 138
 	// ---- end of round ----
 	// ---- round 9 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, a5
-	xor t4, t4, s3
-	xor t4, t4, s7
-	xor t4, t4, s11
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, s9, a1
 	xor t4, t4, t1
 	xor t4, t4, a2
 	xor t4, t4, a6
-	sd t4, 120(sp)
-	xor t4, a4, s2
-	xor t4, t4, s6
-	xor t4, t4, s10
-	xor t4, t4, s0
-	sd t4, 128(sp)
-	xor t4, t3, t0
-	xor t4, t4, s1
-	xor t4, t4, s4
-	xor t4, t4, s8
-	sd t4, 136(sp)
-	xor t4, a7, s5
-	xor t4, t4, a0
-	xor t4, t4, t2
-	xor t4, t4, a3
-	sd t4, 144(sp)
-	ld t4, 120(sp)
+	sd t4, 112(sp)
+	xor t5, a7, s5
+	xor t5, t5, a0
+	xor t5, t5, t2
+	xor t5, t5, a3
+	rori t6, t4, 63
+	xor t6, t6, t5
+	xor t4, ra, a5
+	xor t4, t4, s3
+	xor t4, t4, s7
+	xor t4, t4, s11
+	xor ra, ra, t6
+	xor a5, a5, t6
+	xor s3, s3, t6
+	xor s7, s7, t6
+	xor s11, s11, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, a4, s2
+	xor t6, t6, s6
+	xor t6, t6, s10
+	xor t6, t6, s0
+	rori t5, t5, 63
+	xor t5, t5, t6
+	rori t6, t6, 63
+	xor t6, t6, t4
+	xor s9, s9, t6
+	xor a1, a1, t6
+	xor t1, t1, t6
+	xor a2, a2, t6
+	xor a6, a6, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, t3, t0
+	xor t6, t6, s1
+	xor t6, t6, s4
+	xor t6, t6, s8
 	rori t4, t4, 63
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor a5, a5, t4
-	xor s3, s3, t4
-	xor s7, s7, t4
-	xor s11, s11, t4
-	ld t4, 128(sp)
-	rori t4, t4, 63
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor s9, s9, t4
-	xor a1, a1, t4
-	xor t1, t1, t4
-	xor a2, a2, t4
-	xor a6, a6, t4
-	ld t4, 136(sp)
-	rori t4, t4, 63
-	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor a4, a4, t4
-	xor s2, s2, t4
-	xor s6, s6, t4
-	xor s10, s10, t4
-	xor s0, s0, t4
-	ld t4, 144(sp)
-	rori t4, t4, 63
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor t3, t3, t4
-	xor t0, t0, t4
-	xor s1, s1, t4
-	xor s4, s4, t4
-	xor s8, s8, t4
-	ld t4, 112(sp)
-	rori t4, t4, 63
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor a7, a7, t4
 	xor s5, s5, t4
 	xor a0, a0, t4
 	xor t2, t2, t4
 	xor a3, a3, t4
+	rori t6, t6, 63
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor a4, a4, t6
+	xor s2, s2, t6
+	xor s6, s6, t6
+	xor s10, s10, t6
+	xor s0, s0, t6
+	xor t3, t3, t5
+	xor t0, t0, t5
+	xor s1, s1, t5
+	xor s4, s4, t5
+	xor s8, s8, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	rori s9, s9, 63
 	rori a4, a4, 2
@@ -1681,78 +1561,66 @@ LOCAL(keccakf1600_riscv64_zbb_round0):
 	xori ra, ra, 136
 	// ---- end of round ----
 	// ---- round 10 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, t3
-	xor t4, t4, s9
-	xor t4, t4, a7
-	xor t4, t4, a4
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, a1, s5
 	xor t4, t4, s2
 	xor t4, t4, a5
 	xor t4, t4, t0
-	sd t4, 120(sp)
-	xor t4, s6, s3
-	xor t4, t4, s1
-	xor t4, t4, t1
-	xor t4, t4, a0
-	sd t4, 128(sp)
-	xor t4, s4, a2
-	xor t4, t4, t2
-	xor t4, t4, s10
-	xor t4, t4, s7
-	sd t4, 136(sp)
-	xor t4, a3, s0
-	xor t4, t4, s11
-	xor t4, t4, s8
-	xor t4, t4, a6
-	sd t4, 144(sp)
-	ld t4, 120(sp)
+	sd t4, 112(sp)
+	xor t5, a3, s0
+	xor t5, t5, s11
+	xor t5, t5, s8
+	xor t5, t5, a6
+	rori t6, t4, 63
+	xor t6, t6, t5
+	xor t4, ra, t3
+	xor t4, t4, s9
+	xor t4, t4, a7
+	xor t4, t4, a4
+	xor ra, ra, t6
+	xor t3, t3, t6
+	xor s9, s9, t6
+	xor a7, a7, t6
+	xor a4, a4, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, s6, s3
+	xor t6, t6, s1
+	xor t6, t6, t1
+	xor t6, t6, a0
+	rori t5, t5, 63
+	xor t5, t5, t6
+	rori t6, t6, 63
+	xor t6, t6, t4
+	xor a1, a1, t6
+	xor s5, s5, t6
+	xor s2, s2, t6
+	xor a5, a5, t6
+	xor t0, t0, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, s4, a2
+	xor t6, t6, t2
+	xor t6, t6, s10
+	xor t6, t6, s7
 	rori t4, t4, 63
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor t3, t3, t4
-	xor s9, s9, t4
-	xor a7, a7, t4
-	xor a4, a4, t4
-	ld t4, 128(sp)
-	rori t4, t4, 63
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor a1, a1, t4
-	xor s5, s5, t4
-	xor s2, s2, t4
-	xor a5, a5, t4
-	xor t0, t0, t4
-	ld t4, 136(sp)
-	rori t4, t4, 63
-	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor s6, s6, t4
-	xor s3, s3, t4
-	xor s1, s1, t4
-	xor t1, t1, t4
-	xor a0, a0, t4
-	ld t4, 144(sp)
-	rori t4, t4, 63
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor s4, s4, t4
-	xor a2, a2, t4
-	xor t2, t2, t4
-	xor s10, s10, t4
-	xor s7, s7, t4
-	ld t4, 112(sp)
-	rori t4, t4, 63
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor a3, a3, t4
 	xor s0, s0, t4
 	xor s11, s11, t4
 	xor s8, s8, t4
 	xor a6, a6, t4
+	rori t6, t6, 63
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor s6, s6, t6
+	xor s3, s3, t6
+	xor s1, s1, t6
+	xor t1, t1, t6
+	xor a0, a0, t6
+	xor s4, s4, t5
+	xor a2, a2, t5
+	xor t2, t2, t5
+	xor s10, s10, t5
+	xor s7, s7, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	rori a1, a1, 63
 	rori s6, s6, 2
@@ -1831,85 +1699,71 @@ LOCAL(keccakf1600_riscv64_zbb_round0):
 	xor t0, t0, t5
 	// iota: 0x0000000080008009
 	xori ra, ra, 9
-	lui t4, 8
-	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 31
+	lui t4, 262148
+	slli t4, t4, 1
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 11 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, s4
-	xor t4, t4, a1
-	xor t4, t4, a3
-	xor t4, t4, s6
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, s5, s0
 	xor t4, t4, s3
 	xor t4, t4, t3
 	xor t4, t4, a2
-	sd t4, 120(sp)
-	xor t4, s1, s9
-	xor t4, t4, t2
-	xor t4, t4, s2
-	xor t4, t4, s11
-	sd t4, 128(sp)
-	xor t4, s10, a5
-	xor t4, t4, s8
-	xor t4, t4, t1
-	xor t4, t4, a7
-	sd t4, 136(sp)
-	xor t4, a6, a0
-	xor t4, t4, a4
-	xor t4, t4, s7
-	xor t4, t4, t0
-	sd t4, 144(sp)
-	ld t4, 120(sp)
+	sd t4, 112(sp)
+	xor t5, a6, a0
+	xor t5, t5, a4
+	xor t5, t5, s7
+	xor t5, t5, t0
+	rori t6, t4, 63
+	xor t6, t6, t5
+	xor t4, ra, s4
+	xor t4, t4, a1
+	xor t4, t4, a3
+	xor t4, t4, s6
+	xor ra, ra, t6
+	xor s4, s4, t6
+	xor a1, a1, t6
+	xor a3, a3, t6
+	xor s6, s6, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, s1, s9
+	xor t6, t6, t2
+	xor t6, t6, s2
+	xor t6, t6, s11
+	rori t5, t5, 63
+	xor t5, t5, t6
+	rori t6, t6, 63
+	xor t6, t6, t4
+	xor s5, s5, t6
+	xor s0, s0, t6
+	xor s3, s3, t6
+	xor t3, t3, t6
+	xor a2, a2, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, s10, a5
+	xor t6, t6, s8
+	xor t6, t6, t1
+	xor t6, t6, a7
 	rori t4, t4, 63
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor s4, s4, t4
-	xor a1, a1, t4
-	xor a3, a3, t4
-	xor s6, s6, t4
-	ld t4, 128(sp)
-	rori t4, t4, 63
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor s5, s5, t4
-	xor s0, s0, t4
-	xor s3, s3, t4
-	xor t3, t3, t4
-	xor a2, a2, t4
-	ld t4, 136(sp)
-	rori t4, t4, 63
-	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor s1, s1, t4
-	xor s9, s9, t4
-	xor t2, t2, t4
-	xor s2, s2, t4
-	xor s11, s11, t4
-	ld t4, 144(sp)
-	rori t4, t4, 63
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor s10, s10, t4
-	xor a5, a5, t4
-	xor s8, s8, t4
-	xor t1, t1, t4
-	xor a7, a7, t4
-	ld t4, 112(sp)
-	rori t4, t4, 63
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor a6, a6, t4
 	xor a0, a0, t4
 	xor a4, a4, t4
 	xor s7, s7, t4
 	xor t0, t0, t4
+	rori t6, t6, 63
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor s1, s1, t6
+	xor s9, s9, t6
+	xor t2, t2, t6
+	xor s2, s2, t6
+	xor s11, s11, t6
+	xor s10, s10, t5
+	xor a5, a5, t5
+	xor s8, s8, t5
+	xor t1, t1, t5
+	xor a7, a7, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	rori s5, s5, 63
 	rori s1, s1, 2
@@ -1988,84 +1842,72 @@ LOCAL(keccakf1600_riscv64_zbb_round0):
 	xor a2, a2, t5
 	// iota: 0x000000008000000a
 	xori ra, ra, 10
-	addi t4, zero, 1
-	slli t4, t4, 31
+	lui t4, 262144
+	slli t4, t4, 1
 	xor ra, ra, t4
 	// ---- end of round ----
 LOCAL(keccakf1600_riscv64_zbb_round12):
 	// ---- round 12 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, s10
-	xor t4, t4, s5
-	xor t4, t4, a6
-	xor t4, t4, s1
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, s0, a0
 	xor t4, t4, s9
 	xor t4, t4, s4
 	xor t4, t4, a5
-	sd t4, 120(sp)
-	xor t4, t2, a1
-	xor t4, t4, s8
-	xor t4, t4, s3
-	xor t4, t4, a4
-	sd t4, 128(sp)
-	xor t4, t1, t3
-	xor t4, t4, s7
-	xor t4, t4, s2
-	xor t4, t4, a3
-	sd t4, 136(sp)
-	xor t4, t0, s11
-	xor t4, t4, s6
-	xor t4, t4, a7
-	xor t4, t4, a2
-	sd t4, 144(sp)
-	ld t4, 120(sp)
+	sd t4, 112(sp)
+	xor t5, t0, s11
+	xor t5, t5, s6
+	xor t5, t5, a7
+	xor t5, t5, a2
+	rori t6, t4, 63
+	xor t6, t6, t5
+	xor t4, ra, s10
+	xor t4, t4, s5
+	xor t4, t4, a6
+	xor t4, t4, s1
+	xor ra, ra, t6
+	xor s10, s10, t6
+	xor s5, s5, t6
+	xor a6, a6, t6
+	xor s1, s1, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, t2, a1
+	xor t6, t6, s8
+	xor t6, t6, s3
+	xor t6, t6, a4
+	rori t5, t5, 63
+	xor t5, t5, t6
+	rori t6, t6, 63
+	xor t6, t6, t4
+	xor s0, s0, t6
+	xor a0, a0, t6
+	xor s9, s9, t6
+	xor s4, s4, t6
+	xor a5, a5, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, t1, t3
+	xor t6, t6, s7
+	xor t6, t6, s2
+	xor t6, t6, a3
 	rori t4, t4, 63
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor s10, s10, t4
-	xor s5, s5, t4
-	xor a6, a6, t4
-	xor s1, s1, t4
-	ld t4, 128(sp)
-	rori t4, t4, 63
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor s0, s0, t4
-	xor a0, a0, t4
-	xor s9, s9, t4
-	xor s4, s4, t4
-	xor a5, a5, t4
-	ld t4, 136(sp)
-	rori t4, t4, 63
-	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor t2, t2, t4
-	xor a1, a1, t4
-	xor s8, s8, t4
-	xor s3, s3, t4
-	xor a4, a4, t4
-	ld t4, 144(sp)
-	rori t4, t4, 63
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor t1, t1, t4
-	xor t3, t3, t4
-	xor s7, s7, t4
-	xor s2, s2, t4
-	xor a3, a3, t4
-	ld t4, 112(sp)
-	rori t4, t4, 63
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor t0, t0, t4
 	xor s11, s11, t4
 	xor s6, s6, t4
 	xor a7, a7, t4
 	xor a2, a2, t4
+	rori t6, t6, 63
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor t2, t2, t6
+	xor a1, a1, t6
+	xor s8, s8, t6
+	xor s3, s3, t6
+	xor a4, a4, t6
+	xor t1, t1, t5
+	xor t3, t3, t5
+	xor s7, s7, t5
+	xor s2, s2, t5
+	xor a3, a3, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	rori s0, s0, 63
 	rori t2, t2, 2
@@ -2144,85 +1986,71 @@ LOCAL(keccakf1600_riscv64_zbb_round12):
 	xor a5, a5, t5
 	// iota: 0x000000008000808b
 	xori ra, ra, 139
-	lui t4, 8
-	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 31
+	lui t4, 262148
+	slli t4, t4, 1
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 13 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, t1
-	xor t4, t4, s0
-	xor t4, t4, t0
-	xor t4, t4, t2
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, a0, s11
 	xor t4, t4, a1
 	xor t4, t4, s10
 	xor t4, t4, t3
-	sd t4, 120(sp)
-	xor t4, s8, s5
-	xor t4, t4, s7
-	xor t4, t4, s9
-	xor t4, t4, s6
-	sd t4, 128(sp)
-	xor t4, s2, s4
-	xor t4, t4, a7
-	xor t4, t4, s3
-	xor t4, t4, a6
-	sd t4, 136(sp)
-	xor t4, a2, a4
-	xor t4, t4, s1
-	xor t4, t4, a3
-	xor t4, t4, a5
-	sd t4, 144(sp)
-	ld t4, 120(sp)
+	sd t4, 112(sp)
+	xor t5, a2, a4
+	xor t5, t5, s1
+	xor t5, t5, a3
+	xor t5, t5, a5
+	rori t6, t4, 63
+	xor t6, t6, t5
+	xor t4, ra, t1
+	xor t4, t4, s0
+	xor t4, t4, t0
+	xor t4, t4, t2
+	xor ra, ra, t6
+	xor t1, t1, t6
+	xor s0, s0, t6
+	xor t0, t0, t6
+	xor t2, t2, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, s8, s5
+	xor t6, t6, s7
+	xor t6, t6, s9
+	xor t6, t6, s6
+	rori t5, t5, 63
+	xor t5, t5, t6
+	rori t6, t6, 63
+	xor t6, t6, t4
+	xor a0, a0, t6
+	xor s11, s11, t6
+	xor a1, a1, t6
+	xor s10, s10, t6
+	xor t3, t3, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, s2, s4
+	xor t6, t6, a7
+	xor t6, t6, s3
+	xor t6, t6, a6
 	rori t4, t4, 63
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor t1, t1, t4
-	xor s0, s0, t4
-	xor t0, t0, t4
-	xor t2, t2, t4
-	ld t4, 128(sp)
-	rori t4, t4, 63
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor a0, a0, t4
-	xor s11, s11, t4
-	xor a1, a1, t4
-	xor s10, s10, t4
-	xor t3, t3, t4
-	ld t4, 136(sp)
-	rori t4, t4, 63
-	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor s8, s8, t4
-	xor s5, s5, t4
-	xor s7, s7, t4
-	xor s9, s9, t4
-	xor s6, s6, t4
-	ld t4, 144(sp)
-	rori t4, t4, 63
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor s2, s2, t4
-	xor s4, s4, t4
-	xor a7, a7, t4
-	xor s3, s3, t4
-	xor a6, a6, t4
-	ld t4, 112(sp)
-	rori t4, t4, 63
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor a2, a2, t4
 	xor a4, a4, t4
 	xor s1, s1, t4
 	xor a3, a3, t4
 	xor a5, a5, t4
+	rori t6, t6, 63
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor s8, s8, t6
+	xor s5, s5, t6
+	xor s7, s7, t6
+	xor s9, s9, t6
+	xor s6, s6, t6
+	xor s2, s2, t5
+	xor s4, s4, t5
+	xor a7, a7, t5
+	xor s3, s3, t5
+	xor a6, a6, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	rori a0, a0, 63
 	rori s8, s8, 2
@@ -2300,84 +2128,71 @@ LOCAL(keccakf1600_riscv64_zbb_round12):
 	xor t0, t0, t4
 	xor t3, t3, t5
 	// iota: 0x800000000000008b
-	xori ra, ra, 139
-	addi t4, zero, 1
-	slli t4, t4, 63
+	addi t4, zero, 279
+	rori t4, t4, 1
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 14 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, s2
-	xor t4, t4, a0
-	xor t4, t4, a2
-	xor t4, t4, s8
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, s11, a4
 	xor t4, t4, s5
 	xor t4, t4, t1
 	xor t4, t4, s4
-	sd t4, 120(sp)
-	xor t4, s7, s0
-	xor t4, t4, a7
-	xor t4, t4, a1
-	xor t4, t4, s1
-	sd t4, 128(sp)
-	xor t4, s3, s10
-	xor t4, t4, a3
-	xor t4, t4, s9
-	xor t4, t4, t0
-	sd t4, 136(sp)
-	xor t4, a5, s6
-	xor t4, t4, t2
-	xor t4, t4, a6
-	xor t4, t4, t3
-	sd t4, 144(sp)
-	ld t4, 120(sp)
+	sd t4, 112(sp)
+	xor t5, a5, s6
+	xor t5, t5, t2
+	xor t5, t5, a6
+	xor t5, t5, t3
+	rori t6, t4, 63
+	xor t6, t6, t5
+	xor t4, ra, s2
+	xor t4, t4, a0
+	xor t4, t4, a2
+	xor t4, t4, s8
+	xor ra, ra, t6
+	xor s2, s2, t6
+	xor a0, a0, t6
+	xor a2, a2, t6
+	xor s8, s8, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, s7, s0
+	xor t6, t6, a7
+	xor t6, t6, a1
+	xor t6, t6, s1
+	rori t5, t5, 63
+	xor t5, t5, t6
+	rori t6, t6, 63
+	xor t6, t6, t4
+	xor s11, s11, t6
+	xor a4, a4, t6
+	xor s5, s5, t6
+	xor t1, t1, t6
+	xor s4, s4, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, s3, s10
+	xor t6, t6, a3
+	xor t6, t6, s9
+	xor t6, t6, t0
 	rori t4, t4, 63
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor s2, s2, t4
-	xor a0, a0, t4
-	xor a2, a2, t4
-	xor s8, s8, t4
-	ld t4, 128(sp)
-	rori t4, t4, 63
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor s11, s11, t4
-	xor a4, a4, t4
-	xor s5, s5, t4
-	xor t1, t1, t4
-	xor s4, s4, t4
-	ld t4, 136(sp)
-	rori t4, t4, 63
-	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor s7, s7, t4
-	xor s0, s0, t4
-	xor a7, a7, t4
-	xor a1, a1, t4
-	xor s1, s1, t4
-	ld t4, 144(sp)
-	rori t4, t4, 63
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor s3, s3, t4
-	xor s10, s10, t4
-	xor a3, a3, t4
-	xor s9, s9, t4
-	xor t0, t0, t4
-	ld t4, 112(sp)
-	rori t4, t4, 63
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor a5, a5, t4
 	xor s6, s6, t4
 	xor t2, t2, t4
 	xor a6, a6, t4
 	xor t3, t3, t4
+	rori t6, t6, 63
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor s7, s7, t6
+	xor s0, s0, t6
+	xor a7, a7, t6
+	xor a1, a1, t6
+	xor s1, s1, t6
+	xor s3, s3, t5
+	xor s10, s10, t5
+	xor a3, a3, t5
+	xor s9, s9, t5
+	xor t0, t0, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	rori s11, s11, 63
 	rori s7, s7, 2
@@ -2455,86 +2270,71 @@ LOCAL(keccakf1600_riscv64_zbb_round12):
 	xor a2, a2, t4
 	xor s4, s4, t5
 	// iota: 0x8000000000008089
-	xori ra, ra, 137
-	lui t4, 8
-	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 63
+	lui t4, 65811
+	rori t4, t4, 13
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 15 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, s3
-	xor t4, t4, s11
-	xor t4, t4, a5
-	xor t4, t4, s7
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, a4, s6
 	xor t4, t4, s0
 	xor t4, t4, s2
 	xor t4, t4, s10
-	sd t4, 120(sp)
-	xor t4, a7, a0
-	xor t4, t4, a3
-	xor t4, t4, s5
-	xor t4, t4, t2
-	sd t4, 128(sp)
-	xor t4, s9, t1
-	xor t4, t4, a6
-	xor t4, t4, a1
-	xor t4, t4, a2
-	sd t4, 136(sp)
-	xor t4, t3, s1
-	xor t4, t4, s8
-	xor t4, t4, t0
-	xor t4, t4, s4
-	sd t4, 144(sp)
-	ld t4, 120(sp)
+	sd t4, 112(sp)
+	xor t5, t3, s1
+	xor t5, t5, s8
+	xor t5, t5, t0
+	xor t5, t5, s4
+	rori t6, t4, 63
+	xor t6, t6, t5
+	xor t4, ra, s3
+	xor t4, t4, s11
+	xor t4, t4, a5
+	xor t4, t4, s7
+	xor ra, ra, t6
+	xor s3, s3, t6
+	xor s11, s11, t6
+	xor a5, a5, t6
+	xor s7, s7, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, a7, a0
+	xor t6, t6, a3
+	xor t6, t6, s5
+	xor t6, t6, t2
+	rori t5, t5, 63
+	xor t5, t5, t6
+	rori t6, t6, 63
+	xor t6, t6, t4
+	xor a4, a4, t6
+	xor s6, s6, t6
+	xor s0, s0, t6
+	xor s2, s2, t6
+	xor s10, s10, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, s9, t1
+	xor t6, t6, a6
+	xor t6, t6, a1
+	xor t6, t6, a2
 	rori t4, t4, 63
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor s3, s3, t4
-	xor s11, s11, t4
-	xor a5, a5, t4
-	xor s7, s7, t4
-	ld t4, 128(sp)
-	rori t4, t4, 63
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor a4, a4, t4
-	xor s6, s6, t4
-	xor s0, s0, t4
-	xor s2, s2, t4
-	xor s10, s10, t4
-	ld t4, 136(sp)
-	rori t4, t4, 63
-	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor a7, a7, t4
-	xor a0, a0, t4
-	xor a3, a3, t4
-	xor s5, s5, t4
-	xor t2, t2, t4
-	ld t4, 144(sp)
-	rori t4, t4, 63
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor s9, s9, t4
-	xor t1, t1, t4
-	xor a6, a6, t4
-	xor a1, a1, t4
-	xor a2, a2, t4
-	ld t4, 112(sp)
-	rori t4, t4, 63
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor t3, t3, t4
 	xor s1, s1, t4
 	xor s8, s8, t4
 	xor t0, t0, t4
 	xor s4, s4, t4
+	rori t6, t6, 63
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor a7, a7, t6
+	xor a0, a0, t6
+	xor a3, a3, t6
+	xor s5, s5, t6
+	xor t2, t2, t6
+	xor s9, s9, t5
+	xor t1, t1, t5
+	xor a6, a6, t5
+	xor a1, a1, t5
+	xor a2, a2, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	rori a4, a4, 63
 	rori a7, a7, 2
@@ -2612,86 +2412,71 @@ LOCAL(keccakf1600_riscv64_zbb_round12):
 	xor a5, a5, t4
 	xor s10, s10, t5
 	// iota: 0x8000000000008003
-	xori ra, ra, 3
-	lui t4, 8
-	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 63
+	lui t4, 65543
+	rori t4, t4, 13
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 16 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, s9
-	xor t4, t4, a4
-	xor t4, t4, t3
-	xor t4, t4, a7
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, s6, s1
 	xor t4, t4, a0
 	xor t4, t4, s3
 	xor t4, t4, t1
-	sd t4, 120(sp)
-	xor t4, a3, s11
-	xor t4, t4, a6
-	xor t4, t4, s0
-	xor t4, t4, s8
-	sd t4, 128(sp)
-	xor t4, a1, s2
-	xor t4, t4, t0
-	xor t4, t4, s5
-	xor t4, t4, a5
-	sd t4, 136(sp)
-	xor t4, s4, t2
-	xor t4, t4, s7
-	xor t4, t4, a2
-	xor t4, t4, s10
-	sd t4, 144(sp)
-	ld t4, 120(sp)
+	sd t4, 112(sp)
+	xor t5, s4, t2
+	xor t5, t5, s7
+	xor t5, t5, a2
+	xor t5, t5, s10
+	rori t6, t4, 63
+	xor t6, t6, t5
+	xor t4, ra, s9
+	xor t4, t4, a4
+	xor t4, t4, t3
+	xor t4, t4, a7
+	xor ra, ra, t6
+	xor s9, s9, t6
+	xor a4, a4, t6
+	xor t3, t3, t6
+	xor a7, a7, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, a3, s11
+	xor t6, t6, a6
+	xor t6, t6, s0
+	xor t6, t6, s8
+	rori t5, t5, 63
+	xor t5, t5, t6
+	rori t6, t6, 63
+	xor t6, t6, t4
+	xor s6, s6, t6
+	xor s1, s1, t6
+	xor a0, a0, t6
+	xor s3, s3, t6
+	xor t1, t1, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, a1, s2
+	xor t6, t6, t0
+	xor t6, t6, s5
+	xor t6, t6, a5
 	rori t4, t4, 63
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor s9, s9, t4
-	xor a4, a4, t4
-	xor t3, t3, t4
-	xor a7, a7, t4
-	ld t4, 128(sp)
-	rori t4, t4, 63
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor s6, s6, t4
-	xor s1, s1, t4
-	xor a0, a0, t4
-	xor s3, s3, t4
-	xor t1, t1, t4
-	ld t4, 136(sp)
-	rori t4, t4, 63
-	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor a3, a3, t4
-	xor s11, s11, t4
-	xor a6, a6, t4
-	xor s0, s0, t4
-	xor s8, s8, t4
-	ld t4, 144(sp)
-	rori t4, t4, 63
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor a1, a1, t4
-	xor s2, s2, t4
-	xor t0, t0, t4
-	xor s5, s5, t4
-	xor a5, a5, t4
-	ld t4, 112(sp)
-	rori t4, t4, 63
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor s4, s4, t4
 	xor t2, t2, t4
 	xor s7, s7, t4
 	xor a2, a2, t4
 	xor s10, s10, t4
+	rori t6, t6, 63
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor a3, a3, t6
+	xor s11, s11, t6
+	xor a6, a6, t6
+	xor s0, s0, t6
+	xor s8, s8, t6
+	xor a1, a1, t5
+	xor s2, s2, t5
+	xor t0, t0, t5
+	xor s5, s5, t5
+	xor a5, a5, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	rori s6, s6, 63
 	rori a3, a3, 2
@@ -2769,86 +2554,71 @@ LOCAL(keccakf1600_riscv64_zbb_round12):
 	xor t3, t3, t4
 	xor t1, t1, t5
 	// iota: 0x8000000000008002
-	xori ra, ra, 2
-	lui t4, 8
-	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 63
+	lui t4, 65541
+	rori t4, t4, 13
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 17 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, a1
-	xor t4, t4, s6
-	xor t4, t4, s4
-	xor t4, t4, a3
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, s1, t2
 	xor t4, t4, s11
 	xor t4, t4, s9
 	xor t4, t4, s2
-	sd t4, 120(sp)
-	xor t4, a6, a4
-	xor t4, t4, t0
-	xor t4, t4, a0
-	xor t4, t4, s7
-	sd t4, 128(sp)
-	xor t4, s5, s3
-	xor t4, t4, a2
-	xor t4, t4, s0
-	xor t4, t4, t3
-	sd t4, 136(sp)
-	xor t4, s10, s8
-	xor t4, t4, a7
-	xor t4, t4, a5
-	xor t4, t4, t1
-	sd t4, 144(sp)
-	ld t4, 120(sp)
+	sd t4, 112(sp)
+	xor t5, s10, s8
+	xor t5, t5, a7
+	xor t5, t5, a5
+	xor t5, t5, t1
+	rori t6, t4, 63
+	xor t6, t6, t5
+	xor t4, ra, a1
+	xor t4, t4, s6
+	xor t4, t4, s4
+	xor t4, t4, a3
+	xor ra, ra, t6
+	xor a1, a1, t6
+	xor s6, s6, t6
+	xor s4, s4, t6
+	xor a3, a3, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, a6, a4
+	xor t6, t6, t0
+	xor t6, t6, a0
+	xor t6, t6, s7
+	rori t5, t5, 63
+	xor t5, t5, t6
+	rori t6, t6, 63
+	xor t6, t6, t4
+	xor s1, s1, t6
+	xor t2, t2, t6
+	xor s11, s11, t6
+	xor s9, s9, t6
+	xor s2, s2, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, s5, s3
+	xor t6, t6, a2
+	xor t6, t6, s0
+	xor t6, t6, t3
 	rori t4, t4, 63
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor a1, a1, t4
-	xor s6, s6, t4
-	xor s4, s4, t4
-	xor a3, a3, t4
-	ld t4, 128(sp)
-	rori t4, t4, 63
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor s1, s1, t4
-	xor t2, t2, t4
-	xor s11, s11, t4
-	xor s9, s9, t4
-	xor s2, s2, t4
-	ld t4, 136(sp)
-	rori t4, t4, 63
-	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor a6, a6, t4
-	xor a4, a4, t4
-	xor t0, t0, t4
-	xor a0, a0, t4
-	xor s7, s7, t4
-	ld t4, 144(sp)
-	rori t4, t4, 63
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor s5, s5, t4
-	xor s3, s3, t4
-	xor a2, a2, t4
-	xor s0, s0, t4
-	xor t3, t3, t4
-	ld t4, 112(sp)
-	rori t4, t4, 63
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor s10, s10, t4
 	xor s8, s8, t4
 	xor a7, a7, t4
 	xor a5, a5, t4
 	xor t1, t1, t4
+	rori t6, t6, 63
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor a6, a6, t6
+	xor a4, a4, t6
+	xor t0, t0, t6
+	xor a0, a0, t6
+	xor s7, s7, t6
+	xor s5, s5, t5
+	xor s3, s3, t5
+	xor a2, a2, t5
+	xor s0, s0, t5
+	xor t3, t3, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	rori s1, s1, 63
 	rori a6, a6, 2
@@ -2926,84 +2696,71 @@ LOCAL(keccakf1600_riscv64_zbb_round12):
 	xor s4, s4, t4
 	xor s2, s2, t5
 	// iota: 0x8000000000000080
-	xori ra, ra, 128
-	addi t4, zero, 1
-	slli t4, t4, 63
+	addi t4, zero, 257
+	rori t4, t4, 1
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 18 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, s5
-	xor t4, t4, s1
-	xor t4, t4, s10
-	xor t4, t4, a6
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, t2, s8
 	xor t4, t4, a4
 	xor t4, t4, a1
 	xor t4, t4, s3
-	sd t4, 120(sp)
-	xor t4, t0, s6
-	xor t4, t4, a2
-	xor t4, t4, s11
-	xor t4, t4, a7
-	sd t4, 128(sp)
-	xor t4, s0, s9
-	xor t4, t4, a5
-	xor t4, t4, a0
-	xor t4, t4, s4
-	sd t4, 136(sp)
-	xor t4, t1, s7
-	xor t4, t4, a3
-	xor t4, t4, t3
-	xor t4, t4, s2
-	sd t4, 144(sp)
-	ld t4, 120(sp)
+	sd t4, 112(sp)
+	xor t5, t1, s7
+	xor t5, t5, a3
+	xor t5, t5, t3
+	xor t5, t5, s2
+	rori t6, t4, 63
+	xor t6, t6, t5
+	xor t4, ra, s5
+	xor t4, t4, s1
+	xor t4, t4, s10
+	xor t4, t4, a6
+	xor ra, ra, t6
+	xor s5, s5, t6
+	xor s1, s1, t6
+	xor s10, s10, t6
+	xor a6, a6, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, t0, s6
+	xor t6, t6, a2
+	xor t6, t6, s11
+	xor t6, t6, a7
+	rori t5, t5, 63
+	xor t5, t5, t6
+	rori t6, t6, 63
+	xor t6, t6, t4
+	xor t2, t2, t6
+	xor s8, s8, t6
+	xor a4, a4, t6
+	xor a1, a1, t6
+	xor s3, s3, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, s0, s9
+	xor t6, t6, a5
+	xor t6, t6, a0
+	xor t6, t6, s4
 	rori t4, t4, 63
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor s5, s5, t4
-	xor s1, s1, t4
-	xor s10, s10, t4
-	xor a6, a6, t4
-	ld t4, 128(sp)
-	rori t4, t4, 63
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor t2, t2, t4
-	xor s8, s8, t4
-	xor a4, a4, t4
-	xor a1, a1, t4
-	xor s3, s3, t4
-	ld t4, 136(sp)
-	rori t4, t4, 63
-	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor t0, t0, t4
-	xor s6, s6, t4
-	xor a2, a2, t4
-	xor s11, s11, t4
-	xor a7, a7, t4
-	ld t4, 144(sp)
-	rori t4, t4, 63
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor s0, s0, t4
-	xor s9, s9, t4
-	xor a5, a5, t4
-	xor a0, a0, t4
-	xor s4, s4, t4
-	ld t4, 112(sp)
-	rori t4, t4, 63
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor t1, t1, t4
 	xor s7, s7, t4
 	xor a3, a3, t4
 	xor t3, t3, t4
 	xor s2, s2, t4
+	rori t6, t6, 63
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor t0, t0, t6
+	xor s6, s6, t6
+	xor a2, a2, t6
+	xor s11, s11, t6
+	xor a7, a7, t6
+	xor s0, s0, t5
+	xor s9, s9, t5
+	xor a5, a5, t5
+	xor a0, a0, t5
+	xor s4, s4, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	rori t2, t2, 63
 	rori t0, t0, 2
@@ -3081,83 +2838,71 @@ LOCAL(keccakf1600_riscv64_zbb_round12):
 	xor s10, s10, t4
 	xor s3, s3, t5
 	// iota: 0x000000000000800a
-	xori ra, ra, 10
-	lui t4, 8
+	lui t4, 16389
+	rori t4, t4, 11
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 19 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, s0
-	xor t4, t4, t2
-	xor t4, t4, t1
-	xor t4, t4, t0
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, s8, s7
 	xor t4, t4, s6
 	xor t4, t4, s5
 	xor t4, t4, s9
-	sd t4, 120(sp)
-	xor t4, a2, s1
-	xor t4, t4, a5
-	xor t4, t4, a4
-	xor t4, t4, a3
-	sd t4, 128(sp)
-	xor t4, a0, a1
-	xor t4, t4, t3
-	xor t4, t4, s11
-	xor t4, t4, s10
-	sd t4, 136(sp)
-	xor t4, s2, a7
-	xor t4, t4, a6
-	xor t4, t4, s4
-	xor t4, t4, s3
-	sd t4, 144(sp)
-	ld t4, 120(sp)
+	sd t4, 112(sp)
+	xor t5, s2, a7
+	xor t5, t5, a6
+	xor t5, t5, s4
+	xor t5, t5, s3
+	rori t6, t4, 63
+	xor t6, t6, t5
+	xor t4, ra, s0
+	xor t4, t4, t2
+	xor t4, t4, t1
+	xor t4, t4, t0
+	xor ra, ra, t6
+	xor s0, s0, t6
+	xor t2, t2, t6
+	xor t1, t1, t6
+	xor t0, t0, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, a2, s1
+	xor t6, t6, a5
+	xor t6, t6, a4
+	xor t6, t6, a3
+	rori t5, t5, 63
+	xor t5, t5, t6
+	rori t6, t6, 63
+	xor t6, t6, t4
+	xor s8, s8, t6
+	xor s7, s7, t6
+	xor s6, s6, t6
+	xor s5, s5, t6
+	xor s9, s9, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, a0, a1
+	xor t6, t6, t3
+	xor t6, t6, s11
+	xor t6, t6, s10
 	rori t4, t4, 63
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor s0, s0, t4
-	xor t2, t2, t4
-	xor t1, t1, t4
-	xor t0, t0, t4
-	ld t4, 128(sp)
-	rori t4, t4, 63
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor s8, s8, t4
-	xor s7, s7, t4
-	xor s6, s6, t4
-	xor s5, s5, t4
-	xor s9, s9, t4
-	ld t4, 136(sp)
-	rori t4, t4, 63
-	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor a2, a2, t4
-	xor s1, s1, t4
-	xor a5, a5, t4
-	xor a4, a4, t4
-	xor a3, a3, t4
-	ld t4, 144(sp)
-	rori t4, t4, 63
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor a0, a0, t4
-	xor a1, a1, t4
-	xor t3, t3, t4
-	xor s11, s11, t4
-	xor s10, s10, t4
-	ld t4, 112(sp)
-	rori t4, t4, 63
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor s2, s2, t4
 	xor a7, a7, t4
 	xor a6, a6, t4
 	xor s4, s4, t4
 	xor s3, s3, t4
+	rori t6, t6, 63
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor a2, a2, t6
+	xor s1, s1, t6
+	xor a5, a5, t6
+	xor a4, a4, t6
+	xor a3, a3, t6
+	xor a0, a0, t5
+	xor a1, a1, t5
+	xor t3, t3, t5
+	xor s11, s11, t5
+	xor s10, s10, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	rori s8, s8, 63
 	rori a2, a2, 2
@@ -3235,87 +2980,73 @@ LOCAL(keccakf1600_riscv64_zbb_round12):
 	xor t1, t1, t4
 	xor s9, s9, t5
 	// iota: 0x800000008000000a
-	xori ra, ra, 10
-	addi t4, zero, 1
-	slli t4, t4, 31
+	addi t4, zero, 21
+	rori t4, t4, 1
 	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 63
+	srli t4, t4, 32
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 20 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, a0
-	xor t4, t4, s8
-	xor t4, t4, s2
-	xor t4, t4, a2
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, s7, a7
 	xor t4, t4, s1
 	xor t4, t4, s0
 	xor t4, t4, a1
-	sd t4, 120(sp)
-	xor t4, a5, t2
-	xor t4, t4, t3
-	xor t4, t4, s6
-	xor t4, t4, a6
-	sd t4, 128(sp)
-	xor t4, s11, s5
-	xor t4, t4, s4
-	xor t4, t4, a4
-	xor t4, t4, t1
-	sd t4, 136(sp)
-	xor t4, s3, a3
-	xor t4, t4, t0
-	xor t4, t4, s10
-	xor t4, t4, s9
-	sd t4, 144(sp)
-	ld t4, 120(sp)
+	sd t4, 112(sp)
+	xor t5, s3, a3
+	xor t5, t5, t0
+	xor t5, t5, s10
+	xor t5, t5, s9
+	rori t6, t4, 63
+	xor t6, t6, t5
+	xor t4, ra, a0
+	xor t4, t4, s8
+	xor t4, t4, s2
+	xor t4, t4, a2
+	xor ra, ra, t6
+	xor a0, a0, t6
+	xor s8, s8, t6
+	xor s2, s2, t6
+	xor a2, a2, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, a5, t2
+	xor t6, t6, t3
+	xor t6, t6, s6
+	xor t6, t6, a6
+	rori t5, t5, 63
+	xor t5, t5, t6
+	rori t6, t6, 63
+	xor t6, t6, t4
+	xor s7, s7, t6
+	xor a7, a7, t6
+	xor s1, s1, t6
+	xor s0, s0, t6
+	xor a1, a1, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, s11, s5
+	xor t6, t6, s4
+	xor t6, t6, a4
+	xor t6, t6, t1
 	rori t4, t4, 63
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor a0, a0, t4
-	xor s8, s8, t4
-	xor s2, s2, t4
-	xor a2, a2, t4
-	ld t4, 128(sp)
-	rori t4, t4, 63
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor s7, s7, t4
-	xor a7, a7, t4
-	xor s1, s1, t4
-	xor s0, s0, t4
-	xor a1, a1, t4
-	ld t4, 136(sp)
-	rori t4, t4, 63
-	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor a5, a5, t4
-	xor t2, t2, t4
-	xor t3, t3, t4
-	xor s6, s6, t4
-	xor a6, a6, t4
-	ld t4, 144(sp)
-	rori t4, t4, 63
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor s11, s11, t4
-	xor s5, s5, t4
-	xor s4, s4, t4
-	xor a4, a4, t4
-	xor t1, t1, t4
-	ld t4, 112(sp)
-	rori t4, t4, 63
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor s3, s3, t4
 	xor a3, a3, t4
 	xor t0, t0, t4
 	xor s10, s10, t4
 	xor s9, s9, t4
+	rori t6, t6, 63
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor a5, a5, t6
+	xor t2, t2, t6
+	xor t3, t3, t6
+	xor s6, s6, t6
+	xor a6, a6, t6
+	xor s11, s11, t5
+	xor s5, s5, t5
+	xor s4, s4, t5
+	xor a4, a4, t5
+	xor t1, t1, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	rori s7, s7, 63
 	rori a5, a5, 2
@@ -3393,89 +3124,73 @@ LOCAL(keccakf1600_riscv64_zbb_round12):
 	xor s2, s2, t4
 	xor a1, a1, t5
 	// iota: 0x8000000080008081
-	xori ra, ra, 129
-	lui t4, 8
+	lui t4, 65795
+	rori t4, t4, 13
 	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 31
-	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 63
+	srli t4, t4, 32
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 21 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, s11
-	xor t4, t4, s7
-	xor t4, t4, s3
-	xor t4, t4, a5
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, a7, a3
 	xor t4, t4, t2
 	xor t4, t4, a0
 	xor t4, t4, s5
-	sd t4, 120(sp)
-	xor t4, t3, s8
-	xor t4, t4, s4
-	xor t4, t4, s1
-	xor t4, t4, t0
-	sd t4, 128(sp)
-	xor t4, a4, s0
-	xor t4, t4, s10
-	xor t4, t4, s6
-	xor t4, t4, s2
-	sd t4, 136(sp)
-	xor t4, s9, a6
-	xor t4, t4, a2
-	xor t4, t4, t1
-	xor t4, t4, a1
-	sd t4, 144(sp)
-	ld t4, 120(sp)
+	sd t4, 112(sp)
+	xor t5, s9, a6
+	xor t5, t5, a2
+	xor t5, t5, t1
+	xor t5, t5, a1
+	rori t6, t4, 63
+	xor t6, t6, t5
+	xor t4, ra, s11
+	xor t4, t4, s7
+	xor t4, t4, s3
+	xor t4, t4, a5
+	xor ra, ra, t6
+	xor s11, s11, t6
+	xor s7, s7, t6
+	xor s3, s3, t6
+	xor a5, a5, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, t3, s8
+	xor t6, t6, s4
+	xor t6, t6, s1
+	xor t6, t6, t0
+	rori t5, t5, 63
+	xor t5, t5, t6
+	rori t6, t6, 63
+	xor t6, t6, t4
+	xor a7, a7, t6
+	xor a3, a3, t6
+	xor t2, t2, t6
+	xor a0, a0, t6
+	xor s5, s5, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, a4, s0
+	xor t6, t6, s10
+	xor t6, t6, s6
+	xor t6, t6, s2
 	rori t4, t4, 63
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor s11, s11, t4
-	xor s7, s7, t4
-	xor s3, s3, t4
-	xor a5, a5, t4
-	ld t4, 128(sp)
-	rori t4, t4, 63
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor a7, a7, t4
-	xor a3, a3, t4
-	xor t2, t2, t4
-	xor a0, a0, t4
-	xor s5, s5, t4
-	ld t4, 136(sp)
-	rori t4, t4, 63
-	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor t3, t3, t4
-	xor s8, s8, t4
-	xor s4, s4, t4
-	xor s1, s1, t4
-	xor t0, t0, t4
-	ld t4, 144(sp)
-	rori t4, t4, 63
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor a4, a4, t4
-	xor s0, s0, t4
-	xor s10, s10, t4
-	xor s6, s6, t4
-	xor s2, s2, t4
-	ld t4, 112(sp)
-	rori t4, t4, 63
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor s9, s9, t4
 	xor a6, a6, t4
 	xor a2, a2, t4
 	xor t1, t1, t4
 	xor a1, a1, t4
+	rori t6, t6, 63
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor t3, t3, t6
+	xor s8, s8, t6
+	xor s4, s4, t6
+	xor s1, s1, t6
+	xor t0, t0, t6
+	xor a4, a4, t5
+	xor s0, s0, t5
+	xor s10, s10, t5
+	xor s6, s6, t5
+	xor s2, s2, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	rori a7, a7, 63
 	rori t3, t3, 2
@@ -3553,86 +3268,71 @@ LOCAL(keccakf1600_riscv64_zbb_round12):
 	xor s3, s3, t4
 	xor s5, s5, t5
 	// iota: 0x8000000000008080
-	xori ra, ra, 128
-	lui t4, 8
-	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 63
+	lui t4, 65793
+	rori t4, t4, 13
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 22 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, a4
-	xor t4, t4, a7
-	xor t4, t4, s9
-	xor t4, t4, t3
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, a3, a6
 	xor t4, t4, s8
 	xor t4, t4, s11
 	xor t4, t4, s0
-	sd t4, 120(sp)
-	xor t4, s4, s7
-	xor t4, t4, s10
-	xor t4, t4, t2
-	xor t4, t4, a2
-	sd t4, 128(sp)
-	xor t4, s6, a0
-	xor t4, t4, t1
-	xor t4, t4, s1
-	xor t4, t4, s3
-	sd t4, 136(sp)
-	xor t4, a1, t0
-	xor t4, t4, a5
-	xor t4, t4, s2
-	xor t4, t4, s5
-	sd t4, 144(sp)
-	ld t4, 120(sp)
+	sd t4, 112(sp)
+	xor t5, a1, t0
+	xor t5, t5, a5
+	xor t5, t5, s2
+	xor t5, t5, s5
+	rori t6, t4, 63
+	xor t6, t6, t5
+	xor t4, ra, a4
+	xor t4, t4, a7
+	xor t4, t4, s9
+	xor t4, t4, t3
+	xor ra, ra, t6
+	xor a4, a4, t6
+	xor a7, a7, t6
+	xor s9, s9, t6
+	xor t3, t3, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, s4, s7
+	xor t6, t6, s10
+	xor t6, t6, t2
+	xor t6, t6, a2
+	rori t5, t5, 63
+	xor t5, t5, t6
+	rori t6, t6, 63
+	xor t6, t6, t4
+	xor a3, a3, t6
+	xor a6, a6, t6
+	xor s8, s8, t6
+	xor s11, s11, t6
+	xor s0, s0, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, s6, a0
+	xor t6, t6, t1
+	xor t6, t6, s1
+	xor t6, t6, s3
 	rori t4, t4, 63
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor a4, a4, t4
-	xor a7, a7, t4
-	xor s9, s9, t4
-	xor t3, t3, t4
-	ld t4, 128(sp)
-	rori t4, t4, 63
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor a3, a3, t4
-	xor a6, a6, t4
-	xor s8, s8, t4
-	xor s11, s11, t4
-	xor s0, s0, t4
-	ld t4, 136(sp)
-	rori t4, t4, 63
-	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor s4, s4, t4
-	xor s7, s7, t4
-	xor s10, s10, t4
-	xor t2, t2, t4
-	xor a2, a2, t4
-	ld t4, 144(sp)
-	rori t4, t4, 63
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor s6, s6, t4
-	xor a0, a0, t4
-	xor t1, t1, t4
-	xor s1, s1, t4
-	xor s3, s3, t4
-	ld t4, 112(sp)
-	rori t4, t4, 63
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor a1, a1, t4
 	xor t0, t0, t4
 	xor a5, a5, t4
 	xor s2, s2, t4
 	xor s5, s5, t4
+	rori t6, t6, 63
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor s4, s4, t6
+	xor s7, s7, t6
+	xor s10, s10, t6
+	xor t2, t2, t6
+	xor a2, a2, t6
+	xor s6, s6, t5
+	xor a0, a0, t5
+	xor t1, t1, t5
+	xor s1, s1, t5
+	xor s3, s3, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	rori a3, a3, 63
 	rori s4, s4, 2
@@ -3711,83 +3411,71 @@ LOCAL(keccakf1600_riscv64_zbb_round12):
 	xor s0, s0, t5
 	// iota: 0x0000000080000001
 	xori ra, ra, 1
-	addi t4, zero, 1
-	slli t4, t4, 31
+	lui t4, 262144
+	slli t4, t4, 1
 	xor ra, ra, t4
 	// ---- end of round ----
 	// ---- round 23 ----
-	// theta: the column sums C[x] into the frame, then D[x] = C[x-1] ^ rotl(C[x+1], 1)
-	// XORed into column x.
-	xor t4, ra, s6
-	xor t4, t4, a3
-	xor t4, t4, a1
-	xor t4, t4, s4
-	sd t4, 112(sp)
+	// theta: C1 to the frame; D0 = C4 ^ rotl(C1), applied once C0 is summed.
 	xor t4, a6, t0
 	xor t4, t4, s7
 	xor t4, t4, a4
 	xor t4, t4, a0
-	sd t4, 120(sp)
-	xor t4, s10, a7
-	xor t4, t4, t1
-	xor t4, t4, s8
-	xor t4, t4, a5
-	sd t4, 128(sp)
-	xor t4, s1, s11
-	xor t4, t4, s2
-	xor t4, t4, t2
-	xor t4, t4, s9
-	sd t4, 136(sp)
-	xor t4, s5, a2
-	xor t4, t4, t3
-	xor t4, t4, s3
-	xor t4, t4, s0
-	sd t4, 144(sp)
-	ld t4, 120(sp)
+	sd t4, 112(sp)
+	xor t5, s5, a2
+	xor t5, t5, t3
+	xor t5, t5, s3
+	xor t5, t5, s0
+	rori t6, t4, 63
+	xor t6, t6, t5
+	xor t4, ra, s6
+	xor t4, t4, a3
+	xor t4, t4, a1
+	xor t4, t4, s4
+	xor ra, ra, t6
+	xor s6, s6, t6
+	xor a3, a3, t6
+	xor a1, a1, t6
+	xor s4, s4, t6
+	// D3 = C2 ^ rotl(C4) (kept for last), D1 = C0 ^ rotl(C2).
+	xor t6, s10, a7
+	xor t6, t6, t1
+	xor t6, t6, s8
+	xor t6, t6, a5
+	rori t5, t5, 63
+	xor t5, t5, t6
+	rori t6, t6, 63
+	xor t6, t6, t4
+	xor a6, a6, t6
+	xor t0, t0, t6
+	xor s7, s7, t6
+	xor a4, a4, t6
+	xor a0, a0, t6
+	// D4 = C3 ^ rotl(C0), D2 = C1 (from the frame) ^ rotl(C3), then D3.
+	xor t6, s1, s11
+	xor t6, t6, s2
+	xor t6, t6, t2
+	xor t6, t6, s9
 	rori t4, t4, 63
-	ld t5, 144(sp)
-	xor t4, t4, t5
-	xor ra, ra, t4
-	xor s6, s6, t4
-	xor a3, a3, t4
-	xor a1, a1, t4
-	xor s4, s4, t4
-	ld t4, 128(sp)
-	rori t4, t4, 63
-	ld t5, 112(sp)
-	xor t4, t4, t5
-	xor a6, a6, t4
-	xor t0, t0, t4
-	xor s7, s7, t4
-	xor a4, a4, t4
-	xor a0, a0, t4
-	ld t4, 136(sp)
-	rori t4, t4, 63
-	ld t5, 120(sp)
-	xor t4, t4, t5
-	xor s10, s10, t4
-	xor a7, a7, t4
-	xor t1, t1, t4
-	xor s8, s8, t4
-	xor a5, a5, t4
-	ld t4, 144(sp)
-	rori t4, t4, 63
-	ld t5, 128(sp)
-	xor t4, t4, t5
-	xor s1, s1, t4
-	xor s11, s11, t4
-	xor s2, s2, t4
-	xor t2, t2, t4
-	xor s9, s9, t4
-	ld t4, 112(sp)
-	rori t4, t4, 63
-	ld t5, 136(sp)
-	xor t4, t4, t5
+	xor t4, t4, t6
 	xor s5, s5, t4
 	xor a2, a2, t4
 	xor t3, t3, t4
 	xor s3, s3, t4
 	xor s0, s0, t4
+	rori t6, t6, 63
+	ld t4, 112(sp)
+	xor t6, t6, t4
+	xor s10, s10, t6
+	xor a7, a7, t6
+	xor t1, t1, t6
+	xor s8, s8, t6
+	xor a5, a5, t6
+	xor s1, s1, t5
+	xor s11, s11, t5
+	xor s2, s2, t5
+	xor t2, t2, t5
+	xor s9, s9, t5
 	// rho in place; pi renames the registers (the next round's lane map).
 	rori a6, a6, 63
 	rori s10, s10, 2
@@ -3865,14 +3553,10 @@ LOCAL(keccakf1600_riscv64_zbb_round12):
 	xor a1, a1, t4
 	xor a0, a0, t5
 	// iota: 0x8000000080008008
-	xori ra, ra, 8
-	lui t4, 8
+	lui t4, 65553
+	rori t4, t4, 13
 	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 31
-	xor ra, ra, t4
-	addi t4, zero, 1
-	slli t4, t4, 63
+	srli t4, t4, 32
 	xor ra, ra, t4
 	// ---- end of round ----
 
@@ -3903,12 +3587,8 @@ LOCAL(keccakf1600_riscv64_zbb_round12):
 	sd t3, 176(t4)
 	sd a1, 184(t4)
 	sd a0, 192(t4)
-	// The column sums are state: zero their slots before the frame is released.
+	// Theta's slots hold state-derived values: zero them before the frame is released.
 	sd zero, 112(sp)
-	sd zero, 120(sp)
-	sd zero, 128(sp)
-	sd zero, 136(sp)
-	sd zero, 144(sp)
 	// No lane stays in a register: clear the caller-saved ones written.
 	xor t0, t0, t0
 	xor t1, t1, t1
@@ -3938,7 +3618,7 @@ LOCAL(keccakf1600_riscv64_zbb_round12):
 	ld s9, 80(sp)
 	ld s10, 88(sp)
 	ld s11, 96(sp)
-	addi sp, sp, 160
+	addi sp, sp, 128
 	.cfi_restore ra
 	.cfi_restore s0
 	.cfi_restore s1
@@ -3967,8 +3647,8 @@ LOCAL(keccakf1600_riscv64_zbb_round12):
 SYMBOL(sponge_keccakf1600_riscv64_zbb_absorb72):
 	.cfi_startproc
 	// Save ra and s0-s11 (they hold lanes) and the state pointer.
-	addi sp, sp, -160
-	.cfi_def_cfa_offset 160
+	addi sp, sp, -128
+	.cfi_def_cfa_offset 128
 	sd ra, 0(sp)
 	sd s0, 8(sp)
 	sd s1, 16(sp)
@@ -3983,19 +3663,19 @@ SYMBOL(sponge_keccakf1600_riscv64_zbb_absorb72):
 	sd s10, 88(sp)
 	sd s11, 96(sp)
 	sd a0, 104(sp)
-	.cfi_offset ra, -160
-	.cfi_offset s0, -152
-	.cfi_offset s1, -144
-	.cfi_offset s2, -136
-	.cfi_offset s3, -128
-	.cfi_offset s4, -120
-	.cfi_offset s5, -112
-	.cfi_offset s6, -104
-	.cfi_offset s7, -96
-	.cfi_offset s8, -88
-	.cfi_offset s9, -80
-	.cfi_offset s10, -72
-	.cfi_offset s11, -64
+	.cfi_offset ra, -128
+	.cfi_offset s0, -120
+	.cfi_offset s1, -112
+	.cfi_offset s2, -104
+	.cfi_offset s3, -96
+	.cfi_offset s4, -88
+	.cfi_offset s5, -80
+	.cfi_offset s6, -72
+	.cfi_offset s7, -64
+	.cfi_offset s8, -56
+	.cfi_offset s9, -48
+	.cfi_offset s10, -40
+	.cfi_offset s11, -32
 	// The lanes, XORed with the block, into their registers.
 	ld ra, 0(a0)
 	ld t4, 0(a1)
@@ -4054,8 +3734,8 @@ SYMBOL(sponge_keccakf1600_riscv64_zbb_absorb72):
 SYMBOL(sponge_keccakf1600_riscv64_zbb_absorb104):
 	.cfi_startproc
 	// Save ra and s0-s11 (they hold lanes) and the state pointer.
-	addi sp, sp, -160
-	.cfi_def_cfa_offset 160
+	addi sp, sp, -128
+	.cfi_def_cfa_offset 128
 	sd ra, 0(sp)
 	sd s0, 8(sp)
 	sd s1, 16(sp)
@@ -4070,19 +3750,19 @@ SYMBOL(sponge_keccakf1600_riscv64_zbb_absorb104):
 	sd s10, 88(sp)
 	sd s11, 96(sp)
 	sd a0, 104(sp)
-	.cfi_offset ra, -160
-	.cfi_offset s0, -152
-	.cfi_offset s1, -144
-	.cfi_offset s2, -136
-	.cfi_offset s3, -128
-	.cfi_offset s4, -120
-	.cfi_offset s5, -112
-	.cfi_offset s6, -104
-	.cfi_offset s7, -96
-	.cfi_offset s8, -88
-	.cfi_offset s9, -80
-	.cfi_offset s10, -72
-	.cfi_offset s11, -64
+	.cfi_offset ra, -128
+	.cfi_offset s0, -120
+	.cfi_offset s1, -112
+	.cfi_offset s2, -104
+	.cfi_offset s3, -96
+	.cfi_offset s4, -88
+	.cfi_offset s5, -80
+	.cfi_offset s6, -72
+	.cfi_offset s7, -64
+	.cfi_offset s8, -56
+	.cfi_offset s9, -48
+	.cfi_offset s10, -40
+	.cfi_offset s11, -32
 	// The lanes, XORed with the block, into their registers.
 	ld ra, 0(a0)
 	ld t4, 0(a1)
@@ -4149,8 +3829,8 @@ SYMBOL(sponge_keccakf1600_riscv64_zbb_absorb104):
 SYMBOL(sponge_keccakf1600_riscv64_zbb_absorb136):
 	.cfi_startproc
 	// Save ra and s0-s11 (they hold lanes) and the state pointer.
-	addi sp, sp, -160
-	.cfi_def_cfa_offset 160
+	addi sp, sp, -128
+	.cfi_def_cfa_offset 128
 	sd ra, 0(sp)
 	sd s0, 8(sp)
 	sd s1, 16(sp)
@@ -4165,19 +3845,19 @@ SYMBOL(sponge_keccakf1600_riscv64_zbb_absorb136):
 	sd s10, 88(sp)
 	sd s11, 96(sp)
 	sd a0, 104(sp)
-	.cfi_offset ra, -160
-	.cfi_offset s0, -152
-	.cfi_offset s1, -144
-	.cfi_offset s2, -136
-	.cfi_offset s3, -128
-	.cfi_offset s4, -120
-	.cfi_offset s5, -112
-	.cfi_offset s6, -104
-	.cfi_offset s7, -96
-	.cfi_offset s8, -88
-	.cfi_offset s9, -80
-	.cfi_offset s10, -72
-	.cfi_offset s11, -64
+	.cfi_offset ra, -128
+	.cfi_offset s0, -120
+	.cfi_offset s1, -112
+	.cfi_offset s2, -104
+	.cfi_offset s3, -96
+	.cfi_offset s4, -88
+	.cfi_offset s5, -80
+	.cfi_offset s6, -72
+	.cfi_offset s7, -64
+	.cfi_offset s8, -56
+	.cfi_offset s9, -48
+	.cfi_offset s10, -40
+	.cfi_offset s11, -32
 	// The lanes, XORed with the block, into their registers.
 	ld ra, 0(a0)
 	ld t4, 0(a1)
@@ -4252,8 +3932,8 @@ SYMBOL(sponge_keccakf1600_riscv64_zbb_absorb136):
 SYMBOL(sponge_keccakf1600_riscv64_zbb_absorb144):
 	.cfi_startproc
 	// Save ra and s0-s11 (they hold lanes) and the state pointer.
-	addi sp, sp, -160
-	.cfi_def_cfa_offset 160
+	addi sp, sp, -128
+	.cfi_def_cfa_offset 128
 	sd ra, 0(sp)
 	sd s0, 8(sp)
 	sd s1, 16(sp)
@@ -4268,19 +3948,19 @@ SYMBOL(sponge_keccakf1600_riscv64_zbb_absorb144):
 	sd s10, 88(sp)
 	sd s11, 96(sp)
 	sd a0, 104(sp)
-	.cfi_offset ra, -160
-	.cfi_offset s0, -152
-	.cfi_offset s1, -144
-	.cfi_offset s2, -136
-	.cfi_offset s3, -128
-	.cfi_offset s4, -120
-	.cfi_offset s5, -112
-	.cfi_offset s6, -104
-	.cfi_offset s7, -96
-	.cfi_offset s8, -88
-	.cfi_offset s9, -80
-	.cfi_offset s10, -72
-	.cfi_offset s11, -64
+	.cfi_offset ra, -128
+	.cfi_offset s0, -120
+	.cfi_offset s1, -112
+	.cfi_offset s2, -104
+	.cfi_offset s3, -96
+	.cfi_offset s4, -88
+	.cfi_offset s5, -80
+	.cfi_offset s6, -72
+	.cfi_offset s7, -64
+	.cfi_offset s8, -56
+	.cfi_offset s9, -48
+	.cfi_offset s10, -40
+	.cfi_offset s11, -32
 	// The lanes, XORed with the block, into their registers.
 	ld ra, 0(a0)
 	ld t4, 0(a1)
@@ -4357,8 +4037,8 @@ SYMBOL(sponge_keccakf1600_riscv64_zbb_absorb144):
 SYMBOL(sponge_keccakf1600_riscv64_zbb_absorb168):
 	.cfi_startproc
 	// Save ra and s0-s11 (they hold lanes) and the state pointer.
-	addi sp, sp, -160
-	.cfi_def_cfa_offset 160
+	addi sp, sp, -128
+	.cfi_def_cfa_offset 128
 	sd ra, 0(sp)
 	sd s0, 8(sp)
 	sd s1, 16(sp)
@@ -4373,19 +4053,19 @@ SYMBOL(sponge_keccakf1600_riscv64_zbb_absorb168):
 	sd s10, 88(sp)
 	sd s11, 96(sp)
 	sd a0, 104(sp)
-	.cfi_offset ra, -160
-	.cfi_offset s0, -152
-	.cfi_offset s1, -144
-	.cfi_offset s2, -136
-	.cfi_offset s3, -128
-	.cfi_offset s4, -120
-	.cfi_offset s5, -112
-	.cfi_offset s6, -104
-	.cfi_offset s7, -96
-	.cfi_offset s8, -88
-	.cfi_offset s9, -80
-	.cfi_offset s10, -72
-	.cfi_offset s11, -64
+	.cfi_offset ra, -128
+	.cfi_offset s0, -120
+	.cfi_offset s1, -112
+	.cfi_offset s2, -104
+	.cfi_offset s3, -96
+	.cfi_offset s4, -88
+	.cfi_offset s5, -80
+	.cfi_offset s6, -72
+	.cfi_offset s7, -64
+	.cfi_offset s8, -56
+	.cfi_offset s9, -48
+	.cfi_offset s10, -40
+	.cfi_offset s11, -32
 	// The lanes, XORed with the block, into their registers.
 	ld ra, 0(a0)
 	ld t4, 0(a1)
@@ -4468,8 +4148,8 @@ SYMBOL(sponge_keccakf1600_riscv64_zbb_absorb168):
 SYMBOL(sponge_keccakp1600_12_riscv64_zbb):
 	.cfi_startproc
 	// Save ra and s0-s11 (they hold lanes) and the state pointer.
-	addi sp, sp, -160
-	.cfi_def_cfa_offset 160
+	addi sp, sp, -128
+	.cfi_def_cfa_offset 128
 	sd ra, 0(sp)
 	sd s0, 8(sp)
 	sd s1, 16(sp)
@@ -4484,19 +4164,19 @@ SYMBOL(sponge_keccakp1600_12_riscv64_zbb):
 	sd s10, 88(sp)
 	sd s11, 96(sp)
 	sd a0, 104(sp)
-	.cfi_offset ra, -160
-	.cfi_offset s0, -152
-	.cfi_offset s1, -144
-	.cfi_offset s2, -136
-	.cfi_offset s3, -128
-	.cfi_offset s4, -120
-	.cfi_offset s5, -112
-	.cfi_offset s6, -104
-	.cfi_offset s7, -96
-	.cfi_offset s8, -88
-	.cfi_offset s9, -80
-	.cfi_offset s10, -72
-	.cfi_offset s11, -64
+	.cfi_offset ra, -128
+	.cfi_offset s0, -120
+	.cfi_offset s1, -112
+	.cfi_offset s2, -104
+	.cfi_offset s3, -96
+	.cfi_offset s4, -88
+	.cfi_offset s5, -80
+	.cfi_offset s6, -72
+	.cfi_offset s7, -64
+	.cfi_offset s8, -56
+	.cfi_offset s9, -48
+	.cfi_offset s10, -40
+	.cfi_offset s11, -32
 	// The lanes into their registers; a0 and a1 last.
 	ld ra, 0(a0)
 	ld s0, 8(a0)
@@ -4537,8 +4217,8 @@ SYMBOL(sponge_keccakp1600_12_riscv64_zbb):
 SYMBOL(sponge_keccakp1600_12_riscv64_zbb_absorb136):
 	.cfi_startproc
 	// Save ra and s0-s11 (they hold lanes) and the state pointer.
-	addi sp, sp, -160
-	.cfi_def_cfa_offset 160
+	addi sp, sp, -128
+	.cfi_def_cfa_offset 128
 	sd ra, 0(sp)
 	sd s0, 8(sp)
 	sd s1, 16(sp)
@@ -4553,19 +4233,19 @@ SYMBOL(sponge_keccakp1600_12_riscv64_zbb_absorb136):
 	sd s10, 88(sp)
 	sd s11, 96(sp)
 	sd a0, 104(sp)
-	.cfi_offset ra, -160
-	.cfi_offset s0, -152
-	.cfi_offset s1, -144
-	.cfi_offset s2, -136
-	.cfi_offset s3, -128
-	.cfi_offset s4, -120
-	.cfi_offset s5, -112
-	.cfi_offset s6, -104
-	.cfi_offset s7, -96
-	.cfi_offset s8, -88
-	.cfi_offset s9, -80
-	.cfi_offset s10, -72
-	.cfi_offset s11, -64
+	.cfi_offset ra, -128
+	.cfi_offset s0, -120
+	.cfi_offset s1, -112
+	.cfi_offset s2, -104
+	.cfi_offset s3, -96
+	.cfi_offset s4, -88
+	.cfi_offset s5, -80
+	.cfi_offset s6, -72
+	.cfi_offset s7, -64
+	.cfi_offset s8, -56
+	.cfi_offset s9, -48
+	.cfi_offset s10, -40
+	.cfi_offset s11, -32
 	// The lanes, XORed with the block, into their registers.
 	ld t5, 56(a1)
 	ld t6, 48(a1)
@@ -4640,8 +4320,8 @@ SYMBOL(sponge_keccakp1600_12_riscv64_zbb_absorb136):
 SYMBOL(sponge_keccakp1600_12_riscv64_zbb_absorb168):
 	.cfi_startproc
 	// Save ra and s0-s11 (they hold lanes) and the state pointer.
-	addi sp, sp, -160
-	.cfi_def_cfa_offset 160
+	addi sp, sp, -128
+	.cfi_def_cfa_offset 128
 	sd ra, 0(sp)
 	sd s0, 8(sp)
 	sd s1, 16(sp)
@@ -4656,19 +4336,19 @@ SYMBOL(sponge_keccakp1600_12_riscv64_zbb_absorb168):
 	sd s10, 88(sp)
 	sd s11, 96(sp)
 	sd a0, 104(sp)
-	.cfi_offset ra, -160
-	.cfi_offset s0, -152
-	.cfi_offset s1, -144
-	.cfi_offset s2, -136
-	.cfi_offset s3, -128
-	.cfi_offset s4, -120
-	.cfi_offset s5, -112
-	.cfi_offset s6, -104
-	.cfi_offset s7, -96
-	.cfi_offset s8, -88
-	.cfi_offset s9, -80
-	.cfi_offset s10, -72
-	.cfi_offset s11, -64
+	.cfi_offset ra, -128
+	.cfi_offset s0, -120
+	.cfi_offset s1, -112
+	.cfi_offset s2, -104
+	.cfi_offset s3, -96
+	.cfi_offset s4, -88
+	.cfi_offset s5, -80
+	.cfi_offset s6, -72
+	.cfi_offset s7, -64
+	.cfi_offset s8, -56
+	.cfi_offset s9, -48
+	.cfi_offset s10, -40
+	.cfi_offset s11, -32
 	// The lanes, XORed with the block, into their registers.
 	ld t5, 56(a1)
 	ld t6, 48(a1)
