@@ -174,6 +174,15 @@ void sponge_ascon_p320_arm64_absorb_ad(uint64_t state[5], const uint8_t* blocks,
 void sponge_ascon_p320_arm64_encrypt(uint64_t state[5], const uint8_t* in, uint8_t* out, size_t block_count) SPONGE_KERNEL_NOEXCEPT;
 void sponge_ascon_p320_arm64_decrypt(uint64_t state[5], const uint8_t* in, uint8_t* out, size_t block_count) SPONGE_KERNEL_NOEXCEPT;
 
+/* ascon-riscv64-zbb (generated/ascon_p320_riscv64_zbb.S) */
+void sponge_ascon_p320_riscv64_zbb_p12(uint64_t state[5]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_ascon_p320_riscv64_zbb_p8(uint64_t state[5]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_ascon_p320_riscv64_zbb_p6(uint64_t state[5]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_ascon_p320_riscv64_zbb_absorb_hash(uint64_t state[5], const uint8_t* blocks, size_t block_count) SPONGE_KERNEL_NOEXCEPT;
+void sponge_ascon_p320_riscv64_zbb_absorb_ad(uint64_t state[5], const uint8_t* blocks, size_t block_count) SPONGE_KERNEL_NOEXCEPT;
+void sponge_ascon_p320_riscv64_zbb_encrypt(uint64_t state[5], const uint8_t* in, uint8_t* out, size_t block_count) SPONGE_KERNEL_NOEXCEPT;
+void sponge_ascon_p320_riscv64_zbb_decrypt(uint64_t state[5], const uint8_t* in, uint8_t* out, size_t block_count) SPONGE_KERNEL_NOEXCEPT;
+
 #ifdef __cplusplus
 }
 #endif
@@ -349,6 +358,18 @@ void sponge_ascon_p320_arm64_decrypt(uint64_t state[5], const uint8_t* in, uint8
   X(decrypt, "ascon-p320", 8, 16, 1, sponge_ascon_p320_arm64_decrypt)
 #define SPONGE_KERNEL_ASCON_ARM64_CPU_FEATURES
 
+#define SPONGE_KERNEL_ASCON_RISCV64_ZBB_NAME "ascon-riscv64-zbb"
+#define SPONGE_KERNEL_ASCON_RISCV64_ZBB_ENTRIES(X) \
+  X(permute, "ascon-p320", 12, 0, 1, sponge_ascon_p320_riscv64_zbb_p12) \
+  X(permute, "ascon-p320", 8, 0, 1, sponge_ascon_p320_riscv64_zbb_p8) \
+  X(permute, "ascon-p320", 6, 0, 1, sponge_ascon_p320_riscv64_zbb_p6) \
+  X(absorb, "ascon-p320", 12, 8, 1, sponge_ascon_p320_riscv64_zbb_absorb_hash) \
+  X(absorb, "ascon-p320", 8, 16, 1, sponge_ascon_p320_riscv64_zbb_absorb_ad) \
+  X(encrypt, "ascon-p320", 8, 16, 1, sponge_ascon_p320_riscv64_zbb_encrypt) \
+  X(decrypt, "ascon-p320", 8, 16, 1, sponge_ascon_p320_riscv64_zbb_decrypt)
+#define SPONGE_KERNEL_ASCON_RISCV64_ZBB_CPU_FEATURES \
+  {"zbb", 0, 0, 0, 0, 0, 0, 0x0, 0x10},
+
 #define SPONGE_KECCAK_KERNELS_AMD64(X) \
   X(AMD64_BMI2, 1)
 #define SPONGE_KECCAK_KERNELS_ARM64(X) \
@@ -370,6 +391,7 @@ void sponge_ascon_p320_arm64_decrypt(uint64_t state[5], const uint8_t* in, uint8
   X(ASCON_AMD64_BMI2, 1)
 #define SPONGE_ASCON_KERNELS_ARM64(X) \
   X(ASCON_ARM64, 1)
-#define SPONGE_ASCON_KERNELS_RISCV64(X)
+#define SPONGE_ASCON_KERNELS_RISCV64(X) \
+  X(ASCON_RISCV64_ZBB, 1)
 
 #endif /* SPONGE_GENERATED_KERNELS_H */

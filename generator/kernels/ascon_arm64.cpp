@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <array>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,58 +46,30 @@ class Registers : public AsconRegisterFile {
 
 // One substitution layer; returns the instructions emitted.
 int emit_substitution(Emitter& e, Registers& file, const ascon::SubstitutionFormula& formula) {
-  const int inputs = ascon::kWords;
-  const std::vector<int> last_use = formula_last_uses(formula);
-  std::vector<std::optional<Reg>> reg_of(last_use.size());
-  const WordRegisters input_registers = file.words();
-  for (int word = 0; word < inputs; ++word) {
-    reg_of[static_cast<std::size_t>(word)] = input_registers[static_cast<std::size_t>(word)];
-  }
-  for (Reg& reg : file.words())
-    reg = sp;  // a placeholder, never in kPool; the outputs are assigned at the end
-  for (Reg reg : input_registers)
-    file.hold(reg);
-  auto reg = [&](int value) { return *reg_of[static_cast<std::size_t>(value)]; };
-  auto dies_at = [&](int value, int k) { return last_use[static_cast<std::size_t>(value)] == k; };
-  int emitted = 0;
-  for (int k = 0; k < formula.operation_count(); ++k) {
-    const ascon::FormulaOp& op = formula.ops[static_cast<std::size_t>(k)];
-    Reg dst = op.b >= 0 && dies_at(op.b, k) ? reg(op.b) : Reg{};
-    if (dies_at(op.a, k)) dst = reg(op.a);
-    if (!(dies_at(op.a, k) || (op.b >= 0 && dies_at(op.b, k)))) dst = file.take();
-    switch (op.op) {
-      case ascon::BooleanOp::xor_op:
-        e.eor(dst, reg(op.a), reg(op.b));
-        break;
-      case ascon::BooleanOp::and_op:
-        e.and_(dst, reg(op.a), reg(op.b));
-        break;
-      case ascon::BooleanOp::or_op:
-        e.orr(dst, reg(op.a), reg(op.b));
-        break;
-      case ascon::BooleanOp::and_not_a:  // ~a & b
-        e.bic(dst, reg(op.b), reg(op.a));
-        break;
-      case ascon::BooleanOp::or_not_a:  // ~a | b
-        e.orn(dst, reg(op.b), reg(op.a));
-        break;
-      case ascon::BooleanOp::not_op:
-        e.mvn(dst, reg(op.a));
-        break;
-    }
-    ++emitted;
-    reg_of[static_cast<std::size_t>(inputs + k)] = dst;
-    file.hold(dst);
-    for (int operand : {op.a, op.b}) {
-      if (operand >= 0 && dies_at(operand, k) && reg(operand) != dst) file.release(reg(operand));
-    }
-  }
-  for (int word = 0; word < inputs; ++word) {
-    const Reg out = reg(formula.outputs[static_cast<std::size_t>(word)]);
-    file.words()[static_cast<std::size_t>(word)] = out;
-    file.release(out);
-  }
-  return emitted;
+  // sp: a placeholder, never in kPool.
+  return emit_three_operand_substitution(file, formula, sp,
+                                         [&](ascon::BooleanOp op, Reg dst, Reg a, Reg b) {
+                                           switch (op) {
+                                             case ascon::BooleanOp::xor_op:
+                                               e.eor(dst, a, b);
+                                               break;
+                                             case ascon::BooleanOp::and_op:
+                                               e.and_(dst, a, b);
+                                               break;
+                                             case ascon::BooleanOp::or_op:
+                                               e.orr(dst, a, b);
+                                               break;
+                                             case ascon::BooleanOp::and_not_a:  // ~a & b
+                                               e.bic(dst, b, a);
+                                               break;
+                                             case ascon::BooleanOp::or_not_a:  // ~a | b
+                                               e.orn(dst, b, a);
+                                               break;
+                                             case ascon::BooleanOp::not_op:
+                                               e.mvn(dst, a);
+                                               break;
+                                           }
+                                         });
 }
 
 void emit_rounds(Emitter& e, Registers& file, const ascon::SubstitutionFormula& formula,

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 namespace spongegen::kernels {
 
@@ -87,6 +88,44 @@ void AsconRegisterFile::release(Reg reg) {
 bool AsconRegisterFile::busy(Reg reg) const {
   return std::find(words_.begin(), words_.end(), reg) != words_.end() ||
          std::find(in_flight_.begin(), in_flight_.end(), reg) != in_flight_.end();
+}
+
+int emit_three_operand_substitution(
+    AsconRegisterFile& file, const ascon::SubstitutionFormula& formula, Reg placeholder,
+    const std::function<void(ascon::BooleanOp, Reg dst, Reg a, Reg b)>& emit) {
+  const int inputs = ascon::kWords;
+  const std::vector<int> last_use = formula_last_uses(formula);
+  std::vector<std::optional<Reg>> reg_of(last_use.size());
+  const AsconRegisterFile::Words input_registers = file.words();
+  for (int word = 0; word < inputs; ++word) {
+    reg_of[static_cast<std::size_t>(word)] = input_registers[static_cast<std::size_t>(word)];
+  }
+  for (Reg& reg : file.words())
+    reg = placeholder;  // the outputs are assigned at the end
+  for (Reg reg : input_registers)
+    file.hold(reg);
+  auto reg = [&](int value) { return *reg_of[static_cast<std::size_t>(value)]; };
+  auto dies_at = [&](int value, int k) { return last_use[static_cast<std::size_t>(value)] == k; };
+  int emitted = 0;
+  for (int k = 0; k < formula.operation_count(); ++k) {
+    const ascon::FormulaOp& op = formula.ops[static_cast<std::size_t>(k)];
+    Reg dst = op.b >= 0 && dies_at(op.b, k) ? reg(op.b) : Reg{};
+    if (dies_at(op.a, k)) dst = reg(op.a);
+    if (!(dies_at(op.a, k) || (op.b >= 0 && dies_at(op.b, k)))) dst = file.take();
+    emit(op.op, dst, reg(op.a), op.b >= 0 ? reg(op.b) : placeholder);
+    ++emitted;
+    reg_of[static_cast<std::size_t>(inputs + k)] = dst;
+    file.hold(dst);
+    for (int operand : {op.a, op.b}) {
+      if (operand >= 0 && dies_at(operand, k) && reg(operand) != dst) file.release(reg(operand));
+    }
+  }
+  for (int word = 0; word < inputs; ++word) {
+    const Reg out = reg(formula.outputs[static_cast<std::size_t>(word)]);
+    file.words()[static_cast<std::size_t>(word)] = out;
+    file.release(out);
+  }
+  return emitted;
 }
 
 void restore_words(AsconRegisterFile& file, const AsconRegisterFile::Words& target,

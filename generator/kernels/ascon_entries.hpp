@@ -55,6 +55,15 @@ class AsconRegisterFile {
   std::vector<Reg> in_flight_;
 };
 
+// One substitution layer for an ISA with three-operand instructions: each value of the
+// formula goes over an operand that dies there, or to a free register of the file; the
+// words' registers become the formula's outputs'. `emit(op, dst, a, b)` emits one operation
+// (b is the placeholder for a NOT); `placeholder` is a register outside the pool. Returns
+// the instructions emitted.
+int emit_three_operand_substitution(
+    AsconRegisterFile& file, const ascon::SubstitutionFormula& formula, Reg placeholder,
+    const std::function<void(ascon::BooleanOp, Reg dst, Reg a, Reg b)>& emit);
+
 // Moves the file's words back to `target`, the registers they had where a block loop starts
 // (a parallel move; a cycle goes through a free register of the pool). `move(dst, src)`
 // emits one register move.

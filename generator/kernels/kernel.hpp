@@ -98,5 +98,6 @@ void ascon_reference_call(const EntryShape& shape, const EntryCall& call);
 
 BuiltKernel build_ascon_amd64_bmi2();
 BuiltKernel build_ascon_arm64();
+BuiltKernel build_ascon_riscv64_zbb();
 
 }  // namespace spongegen::kernels

@@ -102,6 +102,14 @@ std::vector<KernelSpec> listed_kernels() {
        ascon_reference_call,
        build_ascon_arm64,
        {{}, true}},
+      {"ascon-p320",
+       "ascon-riscv64-zbb",
+       "ascon_p320_riscv64_zbb.S",
+       Isa::riscv64,
+       {kZbb},
+       ascon_reference_call,
+       build_ascon_riscv64_zbb,
+       {}},
   };
 }
 

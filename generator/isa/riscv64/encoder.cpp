@@ -84,10 +84,14 @@ struct Encoder {
         return r_type(0x00, reg(2), reg(1), 4, reg(0), 0x33);
       case Mnemonic::riscv64_andn:
         return r_type(0x20, reg(2), reg(1), 7, reg(0), 0x33);
+      case Mnemonic::riscv64_orn:
+        return r_type(0x20, reg(2), reg(1), 6, reg(0), 0x33);
       case Mnemonic::riscv64_addi:
         return i_type(imm(2, -2048, 2047, "the immediate"), reg(1), 0, reg(0), 0x13);
       case Mnemonic::riscv64_xori:
         return i_type(imm(2, -2048, 2047, "the immediate"), reg(1), 4, reg(0), 0x13);
+      case Mnemonic::riscv64_mv:
+        return i_type(0, reg(1), 0, reg(0), 0x13);
       case Mnemonic::riscv64_not:
         return i_type(-1, reg(1), 4, reg(0), 0x13);
       case Mnemonic::riscv64_slli:
@@ -113,6 +117,13 @@ struct Encoder {
         const std::uint32_t o = branch_offset(0, 1 << 20);
         return (o >> 20 & 1) << 31 | (o >> 1 & 0x3ff) << 21 | (o >> 11 & 1) << 20 |
                (o >> 12 & 0xff) << 12 | 0x6f;
+      }
+      case Mnemonic::riscv64_beqz:    // beq rs, zero
+      case Mnemonic::riscv64_bnez: {  // bne rs, zero
+        const std::uint32_t funct3 = instruction->mnemonic == Mnemonic::riscv64_bnez ? 1 : 0;
+        const std::uint32_t o = branch_offset(1, 1 << 12);
+        return (o >> 12 & 1) << 31 | (o >> 5 & 0x3f) << 25 | reg(0) << 15 | funct3 << 12 |
+               (o >> 1 & 0xf) << 8 | (o >> 11 & 1) << 7 | 0x63;
       }
       case Mnemonic::riscv64_ret:
         return i_type(0, 1, 0, 0, 0x67);

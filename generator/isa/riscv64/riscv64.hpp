@@ -48,12 +48,18 @@ class Emitter : public FunctionBuilder {
   void and_(Reg d, Reg a, Reg b) { emit(Mnemonic::riscv64_and, {d, a, b}); }
   // d = a & ~b (Zbb)
   void andn(Reg d, Reg a, Reg b) { emit(Mnemonic::riscv64_andn, {d, a, b}); }
+  // to `label` if a == 0, if a != 0
+  void beqz(Reg a, LabelId label) { emit(Mnemonic::riscv64_beqz, {a, LabelRef{label}}); }
+  void bnez(Reg a, LabelId label) { emit(Mnemonic::riscv64_bnez, {a, LabelRef{label}}); }
   void j(LabelId label) { emit(Mnemonic::riscv64_j, {LabelRef{label}}); }
   void ld(Reg d, Mem mem) { emit(Mnemonic::riscv64_ld, {d, mem}); }
   // d = imm20 << 12, sign-extended from bit 31
   void lui(Reg d, std::int64_t imm20) { emit(Mnemonic::riscv64_lui, {d, Imm{imm20}}); }
+  void mv(Reg d, Reg a) { emit(Mnemonic::riscv64_mv, {d, a}); }
   void not_(Reg d, Reg a) { emit(Mnemonic::riscv64_not, {d, a}); }
   void or_(Reg d, Reg a, Reg b) { emit(Mnemonic::riscv64_or, {d, a, b}); }
+  // d = a | ~b (Zbb)
+  void orn(Reg d, Reg a, Reg b) { emit(Mnemonic::riscv64_orn, {d, a, b}); }
   void ret() { emit(Mnemonic::riscv64_ret, {}); }
   // d = a rotated right by `amount` (Zbb)
   void rori(Reg d, Reg a, int amount) { emit(Mnemonic::riscv64_rori, {d, a, Imm{amount}}); }

@@ -77,6 +77,13 @@ Control Riscv64::run() {
     case Mnemonic::riscv64_andn:
       write_gp(reg(0), Value::data(data(1) & ~data(2)));
       return {};
+    case Mnemonic::riscv64_orn:
+      write_gp(reg(0), Value::data(data(1) | ~data(2)));
+      return {};
+    case Mnemonic::riscv64_mv:
+      // A copy of whatever the register holds: data, an address or the block count.
+      write_gp(reg(0), read_gp(reg(1)));
+      return {};
     case Mnemonic::riscv64_not:
       write_gp(reg(0), Value::data(~data(1)));
       return {};
@@ -105,6 +112,14 @@ Control Riscv64::run() {
       return {};
     case Mnemonic::riscv64_j:
       return {Control::jump, std::get<LabelRef>(operand(0)).id};
+    case Mnemonic::riscv64_beqz:
+    case Mnemonic::riscv64_bnez: {
+      const bool zero = count_of(read_gp(reg(0)), "the register a branch tests") == 0;
+      if (zero == (mnemonic == Mnemonic::riscv64_beqz)) {
+        return {Control::jump, std::get<LabelRef>(operand(1)).id};
+      }
+      return {};
+    }
     case Mnemonic::riscv64_ret:
       return {Control::ret};
 // Every other ISA's rows: the cases of this table's rows are above.
