@@ -92,6 +92,7 @@ commands:
       measured. --kernel NAME limits it to one kernel, --entry SYMBOL to one entry (any
       entry of any kernel) instead of each kernel's first.
   prove [--dir DIR] [--rust-dir RUSTDIR] [--kernel NAME] [--entry SYMBOL] [--built]
+        [--no-cache] [--no-reuse]
       Prove that each entry of each kernel file in DIR, as read back from the file (or,
       with --built, as the generator builds it), computes its specification for every
       input: run on free variables, each round compared in GF(2) polynomials with the
@@ -99,6 +100,9 @@ commands:
       Entries that take a block count: counts 0 to 3, and every larger one by induction
       over the block loop. A failure names the round boundary and word where kernel and
       model part, and a random input that shows it (run through the JIT where it can).
+      A round whose code, round constant and starting values were proven before takes that
+      proof (the rounds shared by a kernel's entries are proven once); --no-reuse runs and
+      checks every round.
       Then, for a kernel the Rust crate carries, check that its .rs file in RUSTDIR holds
       the proven .S text resolved for ELF (so the proof covers it).
   prove-encoding --kernel NAME OBJECT
@@ -141,6 +145,7 @@ struct Options {
   std::vector<std::string> mca_cpus;  // empty: the default core models of each kernel's ISA
   std::string entry;                  // audit --mca, prove: one entry by symbol
   bool built = false;                 // prove: the Programs as built, not the files of DIR
+  bool reuse_rounds = true;           // prove: --no-reuse runs and checks every round
   bool prove_in_audit = false;        // audit --prove: each entry's proof, what and how long
 };
 
@@ -209,6 +214,8 @@ Options parse_arguments(int argc, char** argv) {
   prove->add_flag("--built", options.built);
   bool prove_no_cache = false;
   prove->add_flag("--no-cache", prove_no_cache);
+  bool prove_no_reuse = false;
+  prove->add_flag("--no-reuse", prove_no_reuse);
 
   CLI::App* prove_encoding = app.add_subcommand("prove-encoding");
   prove_encoding->add_option("--kernel", options.kernel);
@@ -246,6 +253,7 @@ Options parse_arguments(int argc, char** argv) {
   }
   if (options.command == "prove") {
     if (prove_no_cache) prove::prove_without_cached_proofs();
+    options.reuse_rounds = !prove_no_reuse;
     if (!prove_dir.empty()) options.dir = prove_dir;
     if (!prove_rust_dir.empty()) {
       options.rust_dir = fs::path(prove_rust_dir);
@@ -645,8 +653,9 @@ bool report_proof(const kernels::KernelSpec& spec, const Program& program,
         fmt::format("{}{}{}", entry.symbol, entry.win64 ? " (Windows x64)" : "",
                     entry.variant.empty() ? std::string() : fmt::format(" [{}]", entry.variant));
     if (entry.proven) {
-      fmt::print("proven  {}: {} instructions, {} round boundaries, {:.2f} s\n", name,
-                 entry.instructions, entry.boundaries, entry.seconds);
+      fmt::print(
+          "proven  {}: {} instructions, {} round boundaries ({} rounds replayed), {:.2f} s\n", name,
+          entry.instructions, entry.boundaries, entry.rounds_replayed, entry.seconds);
       continue;
     }
     fmt::print("FAILED  {}: {}\n", name, entry.failure);
@@ -696,6 +705,7 @@ int command_prove(const Options& options) {
   bool all_proven = true, found = false;
   prove::ProveOptions prove_options;
   prove_options.entry = options.entry;
+  prove_options.reuse_rounds = options.reuse_rounds;
   prove_options.cache = prove::command_line_proof_cache();
   for (const kernels::KernelSpec& spec : kernels::all_kernels()) {
     if (!options.kernel.empty() && spec.name != options.kernel) continue;

@@ -137,6 +137,7 @@ std::string proof_digest(const std::string& family, const Program& program,
   digest.add(options.entry);
   digest.add(options.most_blocks);
   digest.add(options.system_v_only);
+  digest.add(options.reuse_rounds);
   digest.add(program.isa);
   digest.add(program.go_abi0);
   for (const auto* list : {&program.functions, &program.win64_entries}) {

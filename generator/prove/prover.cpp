@@ -6,17 +6,21 @@
 #include <atomic>
 #include <chrono>
 #include <exception>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <system_error>
 #include <thread>
 #include <unordered_map>
 
+#include "audit/semantics.hpp"
 #include "isa/target.hpp"
 #include "program/instruction_table.hpp"
 #include "prove/machine.hpp"
 #include "prove/proof_cache.hpp"
+#include "prove/round_reuse.hpp"
 #include "prove/specification.hpp"
 #include "support/splitmix64.hpp"
 #include "writers/gas_writer.hpp"
@@ -90,13 +94,15 @@ class Inputs {
 class Run {
  public:
   Run(const kernels::KernelSpec& spec, const Program& program, const Case& c,
-      std::optional<std::uint64_t> seed, const std::vector<CallSummary>* summaries = nullptr)
+      std::optional<std::uint64_t> seed, const std::vector<CallSummary>* summaries = nullptr,
+      RoundReuse* reuse = nullptr)
       : kernel_(spec),
         program_(program),
         target_(target(program.isa)),
         case_(c),
         inputs_(machine_, seed),
-        summaries_(summaries) {}
+        summaries_(summaries),
+        reuse_(reuse) {}
 
   // Runs the entry to its return and compares; throws ProofFailure.
   void execute(EntryProof& proof);
@@ -131,6 +137,10 @@ class Run {
   // except before the first round (completed 0), where the cut is optional.
   void cut(int completed);
   void check_return();
+  // The straight-line code from the round marker before item `start` of `items` to the next,
+  // if it is a round whose proof may be taken from another's (prove/round_reuse.hpp).
+  const RoundReuse::Segment* segment_at(const std::vector<Item>& items, std::size_t start,
+                                        int rounds_entered);
   Value& argument(int index);
   bool summarize_call(std::size_t function);
 
@@ -175,6 +185,43 @@ class Run {
   bool branched_ = false;
   std::vector<Word> summary_state_;
   std::vector<std::pair<std::size_t, Word>> summary_output_;  // (word of the output region, value)
+  // Proving a round once (prove/round_reuse.hpp): the round being recorded (its code, its
+  // round constant and model state, the machine as it began, what it loaded and stored,
+  // and the log its accesses go on to: the block loop's), and at its end the words the
+  // boundary looked for.
+  RoundReuse* reuse_;
+  struct Recording {
+    const std::vector<Item>* items;
+    std::size_t start;
+    const RoundReuse::Segment* segment;
+    int round;
+    std::vector<Word> model_state;
+    Machine before;
+    std::vector<Machine::Access> accesses;
+    std::vector<Machine::Access>* outer_log;
+    // What the code read before writing it, as the instruction table says (the stack pointer
+    // always), and wrote; each instruction it ran, with where control went.
+    std::set<Place> read, written;
+    std::vector<std::pair<const Instruction*, Control>> executed;
+    bool branched = false;
+  };
+  std::optional<Recording> recording_;
+  std::vector<Word> boundary_words_;
+  // The recorded round's code, run again on a machine whose unread places are fresh: what
+  // it read and wrote (the boundary then runs, and the record is kept).
+  struct CodeRuns {
+    std::vector<Place> reads, writes;
+    std::size_t instructions = 0;
+  };
+  void note_recorded(const Instruction& instruction, const Control& control);
+  void stop_recording();
+  std::optional<CodeRuns> run_recorded_code_again();
+  void keep_record(const CodeRuns& runs, const std::vector<Item>* end_items, std::size_t end);
+  // Replays the rounds from item `index` of `items` on while they have records, and starts
+  // recording the first that has none; returns the item after the last replayed round (of
+  // `items` as it leaves it).
+  std::size_t replay_rounds(const std::vector<Item>*& items, std::size_t index, int& rounds_entered,
+                            EntryProof& proof, std::size_t& steps);
 
  public:
   bool block_loop_checked_ = false;
@@ -421,6 +468,15 @@ void Run::cut(int completed) {
                               boundary.description);
       }
       continue;
+    }
+    if (recording_) {
+      boundary_words_ = boundary.state;
+      for (const auto& summed : spec_->carried_sums()) {
+        std::vector<const Word*> parts;
+        for (std::size_t w : summed)
+          parts.push_back(&boundary.state[w]);
+        boundary_words_.push_back(sum(parts));
+      }
     }
     std::vector<Word> fresh;
     const Variable first_fresh = machine_.variables_used();
@@ -788,6 +844,228 @@ bool Run::summarize_call(std::size_t function) {
   return true;
 }
 
+const RoundReuse::Segment* Run::segment_at(const std::vector<Item>& items, std::size_t start,
+                                           int rounds_entered) {
+  // From the second round of a block on, where the round starts from the fresh variables a
+  // boundary made, up to the last round of the block (the boundary after it takes the next
+  // block's input, or is the return).
+  if (reuse_ == nullptr || inputs_.concrete() || rounds_entered < 2 ||
+      !spec_->next_round_before_a_round()) {
+    return nullptr;
+  }
+  return reuse_->segment(&items, start, [&]() -> std::optional<RoundReuse::Segment> {
+    // Straight code up to the next marker is known by its text, wherever it is (the entries'
+    // copies of one round); code that branches first by where it starts (a round loop that
+    // every entry jumps into).
+    RoundReuse::Segment segment;
+    for (std::size_t i = start; i < items.size(); ++i) {
+      if (const auto* marker = std::get_if<RoundMarker>(&items[i]); marker && marker->begin) {
+        if (segment.code.empty()) return std::nullopt;
+        segment.end = i;
+        return segment;
+      }
+      const auto* instruction = std::get_if<Instruction>(&items[i]);
+      if (instruction == nullptr) continue;
+      const InstructionSpec& row = instruction_spec(instruction->mnemonic);
+      if (row.has(kConditionalBranch) || row.has(kUnconditionalBranch) || row.has(kReturn) ||
+          row.has(kCall)) {
+        segment.straight = false;
+        segment.code = fmt::format("the code from item {} of the items at {}\n", start,
+                                   static_cast<const void*>(&items));
+        return segment;
+      }
+      segment.code += writers::format_instruction(program_, *instruction);
+      segment.code += '\n';
+    }
+    return std::nullopt;
+  });
+}
+
+std::size_t Run::replay_rounds(const std::vector<Item>*& items, std::size_t index,
+                               int& rounds_entered, EntryProof& proof, std::size_t& steps) {
+  while (const RoundReuse::Segment* segment = segment_at(*items, index, rounds_entered)) {
+    const int round = *spec_->next_round_before_a_round();
+    std::optional<RoundReuse::Replayed> replayed =
+        reuse_->replay({*segment, round, spec_->state()}, machine_);
+    if (!replayed) {
+      recording_ = Recording{
+          items,
+          index,
+          segment,
+          round,
+          spec_->state(),
+          machine_,
+          {},
+          machine_.access_log,
+          {{Place::Kind::stack_pointer, 0, 0}, {Place::Kind::gp, target_.stack_pointer().index, 0}},
+          {},
+          {},
+          false};
+      machine_.access_log = &recording_->accesses;
+      return index;
+    }
+    if (replayed->branched) {
+      if (call_summarized()) {
+        throw ProofFailure{"a branch after a call the System V proof summarizes"};
+      }
+      branched_ = true;
+    }
+    if (machine_.access_log != nullptr) {
+      machine_.access_log->insert(machine_.access_log->end(), replayed->accesses.begin(),
+                                  replayed->accesses.end());
+    }
+    proof.instructions += replayed->instructions;
+    steps += replayed->instructions;
+    ++proof.rounds_replayed;
+    spec_->pass_round(std::move(replayed->model_state));
+    ++boundaries_;
+    ++rounds_entered;
+    // Past the next round's marker, whose boundary the record holds.
+    if (replayed->end_items == nullptr) {
+      index += replayed->end + 1;
+    } else {
+      items = static_cast<const std::vector<Item>*>(replayed->end_items);
+      index = replayed->end + 1;
+    }
+  }
+  return index;
+}
+
+void Run::note_recorded(const Instruction& instruction, const Control& control) {
+  Recording& recording = *recording_;
+  if (control.kind == Control::call || control.kind == Control::ret) {
+    stop_recording();
+    return;
+  }
+  const auto places = [&](const audit::Location& location) {
+    std::vector<Place> out;
+    const auto* reg = std::get_if<audit::RegisterLocation>(&location);
+    if (reg == nullptr) return out;
+    switch (reg->file) {
+      case audit::RegisterFile::gp:
+        out.push_back({Place::Kind::gp, reg->index, 0});
+        break;
+      case audit::RegisterFile::vector:
+        for (int w = 0; w < kVectorWords; ++w)
+          out.push_back({Place::Kind::vector_word, reg->index, w});
+        break;
+      case audit::RegisterFile::stack_pointer:
+        out.push_back({Place::Kind::stack_pointer, 0, 0});
+        break;
+      case audit::RegisterFile::flags:
+        out.push_back({Place::Kind::zero_flag, 0, 0});
+        break;
+    }
+    return out;
+  };
+  const audit::Effects effects = audit::effects_of(program_.isa, instruction);
+  for (const audit::Location& location : effects.reads) {
+    for (const Place& place : places(location))
+      if (recording.written.count(place) == 0) recording.read.insert(place);
+  }
+  for (const audit::Location& location : effects.writes) {
+    for (const Place& place : places(location))
+      recording.written.insert(place);
+  }
+  recording.executed.emplace_back(&instruction, control);
+  recording.branched = recording.branched || control.kind == Control::jump ||
+                       instruction_spec(instruction.mnemonic).has(kConditionalBranch);
+}
+
+void Run::stop_recording() {
+  Recording& recording = *recording_;
+  machine_.access_log = recording.outer_log;
+  if (recording.outer_log != nullptr) {
+    recording.outer_log->insert(recording.outer_log->end(), recording.accesses.begin(),
+                                recording.accesses.end());
+  }
+  recording_.reset();
+}
+
+std::optional<Run::CodeRuns> Run::run_recorded_code_again() {
+  Recording& recording = *recording_;
+  machine_.access_log = recording.outer_log;
+  if (recording.outer_log != nullptr) {
+    recording.outer_log->insert(recording.outer_log->end(), recording.accesses.begin(),
+                                recording.accesses.end());
+  }
+  // The reads: the registers the code names, and every word it loaded before it stored
+  // there.
+  CodeRuns runs{{recording.read.begin(), recording.read.end()}, {}, recording.executed.size()};
+  std::set<Place> stored;
+  for (const Machine::Access& access : recording.accesses) {
+    const Place place{Place::Kind::memory, access.at.region,
+                      static_cast<int>(access.at.offset / 8)};
+    if (access.store) {
+      stored.insert(place);
+    } else if (stored.count(place) == 0) {
+      runs.reads.push_back(place);
+    }
+  }
+  std::sort(runs.reads.begin(), runs.reads.end());
+  runs.reads.erase(std::unique(runs.reads.begin(), runs.reads.end()), runs.reads.end());
+  // Where it stored.
+  std::set<Place> stores;
+  for (const Machine::Access& access : recording.accesses) {
+    if (access.store) {
+      stores.insert(
+          {Place::Kind::memory, access.at.region, static_cast<int>(access.at.offset / 8)});
+    }
+  }
+  std::vector<const void*> path;
+  for (const auto& [instruction, control] : recording.executed)
+    path.push_back(instruction);
+  if (std::optional<std::vector<Place>> registers = reuse_->path_writes(path)) {
+    // A path checked before: its instructions write the registers they wrote then (the
+    // semantics take registers from operands, never from values), and no other.
+    std::set<Place> writes(registers->begin(), registers->end());
+    if (!registers_unchanged_outside(recording.before, machine_, writes)) return std::nullopt;
+    writes.insert(stores.begin(), stores.end());
+    runs.writes.assign(writes.begin(), writes.end());
+    return runs;
+  }
+  // The first time this path is recorded: the same code again, on a machine where nothing
+  // else holds what it held. It must go where the first run went, touch the same memory
+  // (its addresses come from what it read) and write the same.
+  Machine poisoned = with_unread_places_fresh(recording.before, runs.reads);
+  const Registers poisoned_before = registers_of(poisoned);
+  std::vector<Machine::Access> poisoned_accesses;
+  poisoned.access_log = &poisoned_accesses;
+  try {
+    for (const auto& [instruction, control] : recording.executed) {
+      const Control again = target_.execute(poisoned, *instruction, labels_);
+      if (again.kind != control.kind || again.label != control.label) return std::nullopt;
+    }
+  } catch (const std::exception&) {  // it used an unread place as an address, or branched on it
+    return std::nullopt;
+  }
+  if (!std::equal(poisoned_accesses.begin(), poisoned_accesses.end(), recording.accesses.begin(),
+                  recording.accesses.end(), [](const Machine::Access& a, const Machine::Access& b) {
+                    return a.at == b.at && a.store == b.store;
+                  })) {
+    return std::nullopt;
+  }
+  std::optional<std::vector<Place>> writes =
+      code_writes(recording.before, machine_, poisoned_before, poisoned, recording.accesses);
+  if (!writes) return std::nullopt;
+  std::vector<Place> registers;
+  std::copy_if(writes->begin(), writes->end(), std::back_inserter(registers),
+               [](const Place& place) { return place.kind != Place::Kind::memory; });
+  reuse_->check_path(std::move(path), std::move(registers));
+  runs.writes = std::move(*writes);
+  return runs;
+}
+
+void Run::keep_record(const CodeRuns& runs, const std::vector<Item>* end_items, std::size_t end) {
+  const Recording& recording = *recording_;
+  // Straight code ends where its text does, in whichever copy replays it.
+  const bool straight = recording.segment->straight;
+  reuse_->record({*recording.segment, recording.round, recording.model_state},
+                 {recording.before, machine_, runs.writes, runs.reads, runs.instructions,
+                  recording.accesses, boundary_words_, spec_->state(), recording.branched,
+                  straight ? nullptr : end_items, straight ? end - recording.start : end});
+}
+
 void Run::execute(EntryProof& proof) {
   lay_out();
   // Labels of code: in the entries and the functions they reach.
@@ -813,8 +1091,13 @@ void Run::execute(EntryProof& proof) {
     const Item& item = (*items)[index++];
     if (const auto* marker = std::get_if<RoundMarker>(&item)) {
       if (marker->begin) {
+        std::optional<CodeRuns> recorded;
+        if (recording_) recorded = run_recorded_code_again();
         if (!inputs_.concrete()) cut(rounds_entered);
+        if (recorded) keep_record(*recorded, items, index - 1);
+        recording_.reset();
         ++rounds_entered;
+        index = replay_rounds(items, index, rounds_entered, proof, steps);
       }
       continue;
     }
@@ -837,6 +1120,7 @@ void Run::execute(EntryProof& proof) {
                                      writers::format_instruction(program_, *instruction),
                                      error.what())};
     }
+    if (recording_) note_recorded(*instruction, control);
     switch (control.kind) {
       case Control::next:
         break;
@@ -982,7 +1266,7 @@ bool KernelProof::proven() const {
 namespace {
 
 EntryProof prove_case(const kernels::KernelSpec& spec, const Program& program, const Case& c,
-                      const std::vector<CallSummary>& summaries) {
+                      const std::vector<CallSummary>& summaries, RoundReuse* reuse) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   EntryProof proof;
@@ -998,7 +1282,7 @@ EntryProof prove_case(const kernels::KernelSpec& spec, const Program& program, c
         entry.shape.parameters.size() == 4 ? (c.in_place ? ", out == in" : ", out apart") : "");
   }
   try {
-    Run run(spec, program, c, std::nullopt, &summaries);
+    Run run(spec, program, c, std::nullopt, &summaries, reuse);
     run.execute(proof);
     proof.stack_bytes = run.stack_bytes();
     run.preserved(proof);
@@ -1058,6 +1342,7 @@ KernelProof prove_kernel(const kernels::KernelSpec& spec, const Program& program
   // take the next one until none is left. A worker that cannot be started leaves its share
   // to the others (the calling thread is one of them).
   std::vector<CallSummary> summaries;
+  RoundReuse reuse;
   for (bool win64 : {false, true}) {
     std::vector<std::size_t> todo;
     for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -1074,7 +1359,8 @@ KernelProof prove_kernel(const kernels::KernelSpec& spec, const Program& program
     const auto work = [&] {
       for (std::size_t k; (k = next.fetch_add(1)) < todo.size();) {
         try {
-          result.entries[todo[k]] = prove_case(spec, program, cases[todo[k]], summaries);
+          result.entries[todo[k]] = prove_case(spec, program, cases[todo[k]], summaries,
+                                               options.reuse_rounds ? &reuse : nullptr);
         } catch (...) {
           const std::lock_guard<std::mutex> lock(error_mutex);
           if (!error) error = std::current_exception();

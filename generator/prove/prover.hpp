@@ -45,6 +45,9 @@ struct EntryProof {
   std::optional<bool> confirmed_on_host;
   std::size_t instructions = 0;  // executed
   int boundaries = 0;            // round boundaries matched
+  // Rounds taken from the record of the same code run before on the same values
+  // (prove/round_reuse.hpp), not run again; their instructions count as executed.
+  int rounds_replayed = 0;
   // Proven: how far below its return address the entry's stack went; whether a call was
   // taken from the proof of the System V entry it calls (a Windows x64 entry's), not run.
   std::int64_t stack_bytes = 0;
@@ -76,6 +79,8 @@ struct ProveOptions {
   std::size_t most_blocks = 3;
   bool system_v_only = false;  // skip the Windows x64 entries
   unsigned threads = 0;        // entries proven at once; 0: one per CPU
+  // Take a round's proof from an identical round proven before (prove/round_reuse.hpp).
+  bool reuse_rounds = true;
   ProofCacheUse cache;
 };
 

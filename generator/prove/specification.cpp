@@ -210,6 +210,20 @@ void Specification::rebase(std::vector<Word> state, const Boundary& boundary) {
   outputs_.insert(outputs_.end(), boundary.outputs.begin(), boundary.outputs.end());
 }
 
+std::optional<int> Specification::next_round_before_a_round() const {
+  if (position_ + 1 >= steps_.size() || !steps_[position_].is_round ||
+      !steps_[position_ + 1].is_round) {
+    return std::nullopt;
+  }
+  return steps_[position_].index;
+}
+
+void Specification::pass_round(std::vector<Word> state) {
+  if (!next_round_before_a_round()) throw GenerationError("prove: no round to pass");
+  state_ = std::move(state);
+  ++position_;
+}
+
 std::vector<Word> Specification::final_state() {
   std::vector<Word> state = state_;
   for (std::size_t p = position_; p < steps_.size(); ++p)

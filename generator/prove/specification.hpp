@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,14 @@ class Specification {
   std::vector<Boundary> boundaries_after(int completed);
   // Continues from `state` (fresh variables) at `boundary`'s position.
   void rebase(std::vector<Word> state, const Boundary& boundary);
+
+  // The round the state goes through next, when the step after it is another round (so the
+  // boundary after it has one state and no output): its round constant's index.
+  std::optional<int> next_round_before_a_round() const;
+  const std::vector<Word>& state() const { return state_; }
+  // Past that round, whose proof was taken from an earlier one (prove/round_reuse.hpp):
+  // continues from `state` (fresh variables) after it.
+  void pass_round(std::vector<Word> state);
 
   // Runs the remaining steps: the state at the return, and every output word.
   std::vector<Word> final_state();

@@ -15,6 +15,7 @@
 #include "program/instruction_table.hpp"
 #include "prove/anf.hpp"
 #include "prove/prover.hpp"
+#include "prove/round_reuse.hpp"
 #include "readers/gas_reader.hpp"
 #include "spongegen_process.hpp"
 #include "support/splitmix64.hpp"
@@ -424,6 +425,97 @@ TEST_CASE("prove: the Windows x64 entries take their System V entries' proofs as
         },
         "");
   }
+}
+
+// A round proven once is taken for the same round elsewhere (the entries' shared rounds:
+// unrolled copies known by their text, a round loop that every entry jumps into known by
+// where it is), with the same figures as running it; a round whose code differs in one
+// instruction is run and refused.
+TEST_CASE("prove: a round proven once is taken for the same round, never for another") {
+  for (const char* name : {"riscv64-zbb", "amd64-avx512-x4", "ascon-arm64"}) {
+    CAPTURE(name);
+    const kernels::KernelSpec& spec = kernel_named(name);
+    const Program program = committed_program(spec);
+    prove::ProveOptions options;
+    options.most_blocks = 2;
+    options.system_v_only = true;
+    const prove::KernelProof reused = prove::prove_kernel(spec, program, options);
+    options.reuse_rounds = false;
+    const prove::KernelProof run = prove::prove_kernel(spec, program, options);
+    REQUIRE(reused.proven());
+    REQUIRE(run.proven());
+    REQUIRE(reused.entries.size() == run.entries.size());
+    int replayed = 0;
+    for (std::size_t e = 0; e < run.entries.size(); ++e) {
+      CAPTURE(run.entries[e].symbol);
+      CAPTURE(run.entries[e].variant);
+      CHECK(reused.entries[e].instructions == run.entries[e].instructions);
+      CHECK(reused.entries[e].boundaries == run.entries[e].boundaries);
+      CHECK(reused.entries[e].preserved_gp == run.entries[e].preserved_gp);
+      CHECK(run.entries[e].rounds_replayed == 0);
+      replayed += reused.entries[e].rounds_replayed;
+    }
+    // Most rounds after the first of each block come from another case's.
+    CHECK(replayed > static_cast<int>(reused.entries.size()) * 4);
+  }
+  // ascon-arm64's entries each carry their rounds, the same text: the last entry's sixth
+  // round with one rotation amount changed is no other entry's, so it is run, and refused
+  // (where the entry runs rounds at all: with a block).
+  const kernels::KernelSpec& spec = kernel_named("ascon-arm64");
+  Program mutant = committed_program(spec);
+  Function& absorb = mutant.functions.back();
+  int markers = 0;
+  bool changed = false;
+  for (Item& item : absorb.items) {
+    if (const auto* marker = std::get_if<RoundMarker>(&item)) markers += marker->begin ? 1 : 0;
+    auto* in = std::get_if<Instruction>(&item);
+    auto* rotated = in == nullptr ? nullptr : std::get_if<ShiftedReg>(&in->operands.back());
+    if (markers != 6 || rotated == nullptr || rotated->shift != Shift::ror) continue;
+    rotated->amount = static_cast<std::uint8_t>(rotated->amount % 63 + 1);
+    changed = true;
+    break;
+  }
+  REQUIRE(changed);
+  prove::ProveOptions options;
+  options.most_blocks = 1;
+  const prove::KernelProof proof = prove::prove_kernel(spec, mutant, options);
+  for (const prove::EntryProof& e : proof.entries) {
+    CAPTURE(e.symbol);
+    CAPTURE(e.variant);
+    // With no block the entry runs no round.
+    const bool runs_the_round =
+        e.symbol == absorb.symbol && e.variant.find("block_count 0") == std::string::npos;
+    CHECK(e.proven == !runs_the_round);
+    if (runs_the_round) {
+      CHECK(e.failure.find("round 6") != std::string::npos);
+      CHECK(!e.counterexample.empty());
+    }
+  }
+}
+
+// What a round's record rests on: its writes depend on the places it read and on nothing
+// else, shown by running it again where every other place holds fresh variables.
+TEST_CASE("prove: a round that reads a place its reads leave out is not recorded") {
+  prove::Machine before;
+  before.gp(1) = prove::Value::data(prove::variable_word(before.fresh(64)));
+  before.gp(2) = prove::Value::data(prove::variable_word(before.fresh(64)));
+  // The code: gp3 = gp1 ^ gp2.
+  const auto run = [](prove::Machine machine) {
+    machine.gp(3) = prove::Value::data(machine.gp(1).bits ^ machine.gp(2).bits);
+    return machine;
+  };
+  const prove::Machine after = run(before);
+  const auto writes = [&](const std::vector<prove::Place>& reads) {
+    const prove::Machine poisoned = prove::with_unread_places_fresh(before, reads);
+    return prove::code_writes(before, after, prove::registers_of(poisoned), run(poisoned), {});
+  };
+  const prove::Place gp1{prove::Place::Kind::gp, 1, 0}, gp2{prove::Place::Kind::gp, 2, 0},
+      gp3{prove::Place::Kind::gp, 3, 0};
+  const std::optional<std::vector<prove::Place>> both = writes({gp1, gp2});
+  REQUIRE(both);
+  CHECK(*both == std::vector<prove::Place>{gp3});
+  CHECK(!writes({gp1}));
+  CHECK(!writes({gp2}));
 }
 
 }  // namespace
