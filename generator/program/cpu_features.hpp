@@ -40,6 +40,8 @@ inline constexpr CpuFeature kArmSha3{"sha3", Isa::arm64, 0,  0,
 // Zbb (riscv64): RISCV_HWPROBE_EXT_ZBB is bit 4 of RISCV_HWPROBE_KEY_IMA_EXT_0
 // (asm/hwprobe.h, Linux 6.4).
 inline constexpr CpuFeature kZbb{"zbb", Isa::riscv64, 0, 0, 0, 0, 0, {}, 0, 1u << 4};
+// V (RVV 1.0, riscv64): RISCV_HWPROBE_IMA_V is bit 2 of RISCV_HWPROBE_KEY_IMA_EXT_0.
+inline constexpr CpuFeature kRiscvV{"v", Isa::riscv64, 0, 0, 0, 0, 0, {}, 0, 1u << 2};
 
 // XCR0 bits 1 and 2: the OS saves the SSE (xmm) and AVX (upper ymm) state.
 inline constexpr unsigned kXcr0SseAvx = 0x6;
