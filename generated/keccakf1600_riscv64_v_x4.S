@@ -8,8 +8,9 @@
 // so lane i of every state is one unit-stride vle64.v or vse64.v at state + 8Ni.
 // Vector length: every entry sets vl = 4 with vsetivli (e64, LMUL 1, tail and
 // mask agnostic) and traps (unimp) where vl comes back smaller: a CPU whose VLEN is under 256
-// bits runs no call of this kernel. The runtime picks the kernel of the most states the
-// CPU's VLEN holds (x2 at VLEN 128, x4 at 256, ...); the code assumes no VLEN beyond that.
+// bits stops at the trap instead of permuting fewer states. The runtime picks the kernel
+// of the most states the CPU's VLEN holds (x2 at VLEN 128, x4 at 256, x8 at 512 and up,
+// read from the vlenb CSR); the code assumes no VLEN beyond its own.
 // Registers: v0-v24 hold lanes 0-24 of the N states (one element a state; no
 // instruction is masked, so v0 is a lane), v25-v29 theta's column sums, v30-v31 and v25
 // the temporaries of theta's D, rho and chi (7 vector temporaries). Scalar:
@@ -23,11 +24,13 @@
 // immediates as riscv64's plan builds it, then one vxor.vx.
 //
 // Figures of the code (the audit's; the first round's):
-//   per round          214  (theta 65, rho 72, chi 75, iota 2)
+//   per round          214  (4 states: 53.5 a state; theta 65, rho 72, chi 75, iota 2)
+//   loop               0 per round, 0 per permutation
 //   per permutation    5364  (one call of the permute entry)
 //   per state          1341  (4 states; riscv64-zbb: 3,322, so 0.40 of it)
 //   permute entry      5364 instructions, 21456 bytes
 //   absorb entry       up to 271 before the branch into the rounds
+//   frame              48 bytes, 6 registers saved
 //
 // .option norvc and norelax: every instruction is the 4-byte word the encoder writes.
 // Speed: not measured; no RISC-V hardware here (qemu runs it for the tests).

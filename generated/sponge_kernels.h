@@ -379,7 +379,8 @@ void sponge_ascon_p320_riscv64_zbb_decrypt(uint64_t state[5], const uint8_t* in,
   X(absorb, "keccak-p1600", 12, 136, 8, sponge_keccakp1600_12_riscv64_v_x8_absorb136) \
   X(absorb, "keccak-p1600", 12, 168, 8, sponge_keccakp1600_12_riscv64_v_x8_absorb168)
 #define SPONGE_KERNEL_RISCV64_V_X8_CPU_FEATURES \
-  {"v", 0, 0, 0, 0, 0, 0, 0x0, 0x4},
+  {"v", 0, 0, 0, 0, 0, 0, 0x0, 0x4}, \
+  {"zvl512b", 0, 0, 0, 0, 0, 0, 0x0, 0x0},
 
 #define SPONGE_KERNEL_RISCV64_V_X4_NAME "riscv64-v-x4"
 #define SPONGE_KERNEL_RISCV64_V_X4_ENTRIES(X) \
@@ -393,7 +394,8 @@ void sponge_ascon_p320_riscv64_zbb_decrypt(uint64_t state[5], const uint8_t* in,
   X(absorb, "keccak-p1600", 12, 136, 4, sponge_keccakp1600_12_riscv64_v_x4_absorb136) \
   X(absorb, "keccak-p1600", 12, 168, 4, sponge_keccakp1600_12_riscv64_v_x4_absorb168)
 #define SPONGE_KERNEL_RISCV64_V_X4_CPU_FEATURES \
-  {"v", 0, 0, 0, 0, 0, 0, 0x0, 0x4},
+  {"v", 0, 0, 0, 0, 0, 0, 0x0, 0x4}, \
+  {"zvl256b", 0, 0, 0, 0, 0, 0, 0x0, 0x0},
 
 #define SPONGE_KERNEL_RISCV64_V_X2_NAME "riscv64-v-x2"
 #define SPONGE_KERNEL_RISCV64_V_X2_ENTRIES(X) \

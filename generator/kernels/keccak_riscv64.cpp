@@ -944,9 +944,9 @@ class Riscv64VectorKeccakBuilder {
         fmt::format("mask agnostic) and traps (unimp) where vl comes back smaller: a CPU whose "
                     "VLEN is under {}",
                     64 * states),
-        fmt::format("bits runs no call of this kernel. The runtime picks the kernel of the most "
-                    "states the"),
-        "CPU's VLEN holds (x2 at VLEN 128, x4 at 256, ...); the code assumes no VLEN beyond that.",
+        "bits stops at the trap instead of permuting fewer states. The runtime picks the kernel",
+        "of the most states the CPU's VLEN holds (x2 at VLEN 128, x4 at 256, x8 at 512 and up,",
+        "read from the vlenb CSR); the code assumes no VLEN beyond its own.",
         "Registers: v0-v24 hold lanes 0-24 of the N states (one element a state; no",
         "instruction is masked, so v0 is a lane), v25-v29 theta's column sums, v30-v31 and v25",
         fmt::format("the temporaries of theta's D, rho and chi ({} vector temporaries). Scalar:",
@@ -962,8 +962,12 @@ class Riscv64VectorKeccakBuilder {
         "immediates as riscv64's plan builds it, then one vxor.vx.",
         "",
         "Figures of the code (the audit's; the first round's):",
-        fmt::format("  per round          {}  (theta {}, rho {}, chi {}, iota {})",
-                    permute.per_round.total, theta, rho, chi, iota),
+        fmt::format(
+            "  per round          {}  ({} states: {:.1f} a state; theta {}, rho {}, chi {}, "
+            "iota {})",
+            permute.per_round.total, states, static_cast<double>(permute.per_round.total) / states,
+            theta, rho, chi, iota),
+        "  loop               0 per round, 0 per permutation",
         fmt::format("  per permutation    {}  (one call of the permute entry)", total),
         fmt::format("  per state          {:.0f}  ({} states; riscv64-zbb: 3,322, so {:.2f} of it)",
                     static_cast<double>(total) / states, states,
@@ -972,6 +976,8 @@ class Riscv64VectorKeccakBuilder {
                     permute.code_bytes),
         fmt::format("  absorb entry       up to {} before the branch into the rounds",
                     figures.largest_absorb_instructions),
+        fmt::format("  frame              {} bytes, {} registers saved", permute.frame_bytes,
+                    permute.saved_registers.size()),
         "",
         ".option norvc and norelax: every instruction is the 4-byte word the encoder writes.",
         "Speed: not measured; no RISC-V hardware here (qemu runs it for the tests).",

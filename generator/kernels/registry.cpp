@@ -90,7 +90,7 @@ std::vector<KernelSpec> listed_kernels() {
        "riscv64-v-x8",
        "keccakf1600_riscv64_v_x8.S",
        Isa::riscv64,
-       {kRiscvV},  // and VLEN >= 512: the entries trap below it, the runtime checks first
+       {kRiscvV, kZvl512b},  // the entries trap below VLEN 512; the runtime checks first
        keccak_reference_call,
        [] { return build_keccak_riscv64_v(8); },
        {}},
@@ -98,7 +98,7 @@ std::vector<KernelSpec> listed_kernels() {
        "riscv64-v-x4",
        "keccakf1600_riscv64_v_x4.S",
        Isa::riscv64,
-       {kRiscvV},  // and VLEN >= 256
+       {kRiscvV, kZvl256b},
        keccak_reference_call,
        [] { return build_keccak_riscv64_v(4); },
        {}},
@@ -106,7 +106,7 @@ std::vector<KernelSpec> listed_kernels() {
        "riscv64-v-x2",
        "keccakf1600_riscv64_v_x2.S",
        Isa::riscv64,
-       {kRiscvV},  // and VLEN >= 128
+       {kRiscvV},  // V's least VLEN, 128, holds two lanes
        keccak_reference_call,
        [] { return build_keccak_riscv64_v(2); },
        {}},
