@@ -106,7 +106,7 @@ std::vector<KernelSpec> listed_kernels() {
        "riscv64-v-x2",
        "keccakf1600_riscv64_v_x2.S",
        Isa::riscv64,
-       {kRiscvV},  // V's least VLEN, 128, holds two lanes
+       {kRiscvV},  // V's least VLEN, 128 bits, holds two states
        keccak_reference_call,
        [] { return build_keccak_riscv64_v(2); },
        {}},
