@@ -156,6 +156,39 @@ void sponge_keccakp1600_12_riscv64(uint64_t state[25]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_riscv64_absorb136(uint64_t state[25], const uint8_t block[136]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_riscv64_absorb168(uint64_t state[25], const uint8_t block[168]) SPONGE_KERNEL_NOEXCEPT;
 
+/* riscv64-v-x8 (generated/keccakf1600_riscv64_v_x8.S) */
+void sponge_keccakf1600_riscv64_v_x8(uint64_t state[200]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_riscv64_v_x8_absorb72(uint64_t state[200], const uint8_t* const blocks[8]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_riscv64_v_x8_absorb104(uint64_t state[200], const uint8_t* const blocks[8]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_riscv64_v_x8_absorb136(uint64_t state[200], const uint8_t* const blocks[8]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_riscv64_v_x8_absorb144(uint64_t state[200], const uint8_t* const blocks[8]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_riscv64_v_x8_absorb168(uint64_t state[200], const uint8_t* const blocks[8]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_riscv64_v_x8(uint64_t state[200]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_riscv64_v_x8_absorb136(uint64_t state[200], const uint8_t* const blocks[8]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_riscv64_v_x8_absorb168(uint64_t state[200], const uint8_t* const blocks[8]) SPONGE_KERNEL_NOEXCEPT;
+
+/* riscv64-v-x4 (generated/keccakf1600_riscv64_v_x4.S) */
+void sponge_keccakf1600_riscv64_v_x4(uint64_t state[100]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_riscv64_v_x4_absorb72(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_riscv64_v_x4_absorb104(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_riscv64_v_x4_absorb136(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_riscv64_v_x4_absorb144(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_riscv64_v_x4_absorb168(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_riscv64_v_x4(uint64_t state[100]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_riscv64_v_x4_absorb136(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_riscv64_v_x4_absorb168(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+
+/* riscv64-v-x2 (generated/keccakf1600_riscv64_v_x2.S) */
+void sponge_keccakf1600_riscv64_v_x2(uint64_t state[50]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_riscv64_v_x2_absorb72(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_riscv64_v_x2_absorb104(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_riscv64_v_x2_absorb136(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_riscv64_v_x2_absorb144(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_riscv64_v_x2_absorb168(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_riscv64_v_x2(uint64_t state[50]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_riscv64_v_x2_absorb136(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_riscv64_v_x2_absorb168(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
+
 /* ascon-amd64-bmi2 (generated/ascon_p320_amd64_bmi2.S) */
 void sponge_ascon_p320_amd64_bmi2_p12(uint64_t state[5]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_ascon_p320_amd64_bmi2_p8(uint64_t state[5]) SPONGE_KERNEL_NOEXCEPT;
@@ -334,6 +367,50 @@ void sponge_ascon_p320_riscv64_zbb_decrypt(uint64_t state[5], const uint8_t* in,
   X(absorb, "keccak-p1600", 12, 168, 1, sponge_keccakp1600_12_riscv64_absorb168)
 #define SPONGE_KERNEL_RISCV64_CPU_FEATURES
 
+#define SPONGE_KERNEL_RISCV64_V_X8_NAME "riscv64-v-x8"
+#define SPONGE_KERNEL_RISCV64_V_X8_ENTRIES(X) \
+  X(permute, "keccak-f1600", 24, 0, 8, sponge_keccakf1600_riscv64_v_x8) \
+  X(absorb, "keccak-f1600", 24, 72, 8, sponge_keccakf1600_riscv64_v_x8_absorb72) \
+  X(absorb, "keccak-f1600", 24, 104, 8, sponge_keccakf1600_riscv64_v_x8_absorb104) \
+  X(absorb, "keccak-f1600", 24, 136, 8, sponge_keccakf1600_riscv64_v_x8_absorb136) \
+  X(absorb, "keccak-f1600", 24, 144, 8, sponge_keccakf1600_riscv64_v_x8_absorb144) \
+  X(absorb, "keccak-f1600", 24, 168, 8, sponge_keccakf1600_riscv64_v_x8_absorb168) \
+  X(permute, "keccak-p1600", 12, 0, 8, sponge_keccakp1600_12_riscv64_v_x8) \
+  X(absorb, "keccak-p1600", 12, 136, 8, sponge_keccakp1600_12_riscv64_v_x8_absorb136) \
+  X(absorb, "keccak-p1600", 12, 168, 8, sponge_keccakp1600_12_riscv64_v_x8_absorb168)
+#define SPONGE_KERNEL_RISCV64_V_X8_CPU_FEATURES \
+  {"v", 0, 0, 0, 0, 0, 0, 0x0, 0x4}, \
+  {"zvl512b", 0, 0, 0, 0, 0, 0, 0x0, 0x0},
+
+#define SPONGE_KERNEL_RISCV64_V_X4_NAME "riscv64-v-x4"
+#define SPONGE_KERNEL_RISCV64_V_X4_ENTRIES(X) \
+  X(permute, "keccak-f1600", 24, 0, 4, sponge_keccakf1600_riscv64_v_x4) \
+  X(absorb, "keccak-f1600", 24, 72, 4, sponge_keccakf1600_riscv64_v_x4_absorb72) \
+  X(absorb, "keccak-f1600", 24, 104, 4, sponge_keccakf1600_riscv64_v_x4_absorb104) \
+  X(absorb, "keccak-f1600", 24, 136, 4, sponge_keccakf1600_riscv64_v_x4_absorb136) \
+  X(absorb, "keccak-f1600", 24, 144, 4, sponge_keccakf1600_riscv64_v_x4_absorb144) \
+  X(absorb, "keccak-f1600", 24, 168, 4, sponge_keccakf1600_riscv64_v_x4_absorb168) \
+  X(permute, "keccak-p1600", 12, 0, 4, sponge_keccakp1600_12_riscv64_v_x4) \
+  X(absorb, "keccak-p1600", 12, 136, 4, sponge_keccakp1600_12_riscv64_v_x4_absorb136) \
+  X(absorb, "keccak-p1600", 12, 168, 4, sponge_keccakp1600_12_riscv64_v_x4_absorb168)
+#define SPONGE_KERNEL_RISCV64_V_X4_CPU_FEATURES \
+  {"v", 0, 0, 0, 0, 0, 0, 0x0, 0x4}, \
+  {"zvl256b", 0, 0, 0, 0, 0, 0, 0x0, 0x0},
+
+#define SPONGE_KERNEL_RISCV64_V_X2_NAME "riscv64-v-x2"
+#define SPONGE_KERNEL_RISCV64_V_X2_ENTRIES(X) \
+  X(permute, "keccak-f1600", 24, 0, 2, sponge_keccakf1600_riscv64_v_x2) \
+  X(absorb, "keccak-f1600", 24, 72, 2, sponge_keccakf1600_riscv64_v_x2_absorb72) \
+  X(absorb, "keccak-f1600", 24, 104, 2, sponge_keccakf1600_riscv64_v_x2_absorb104) \
+  X(absorb, "keccak-f1600", 24, 136, 2, sponge_keccakf1600_riscv64_v_x2_absorb136) \
+  X(absorb, "keccak-f1600", 24, 144, 2, sponge_keccakf1600_riscv64_v_x2_absorb144) \
+  X(absorb, "keccak-f1600", 24, 168, 2, sponge_keccakf1600_riscv64_v_x2_absorb168) \
+  X(permute, "keccak-p1600", 12, 0, 2, sponge_keccakp1600_12_riscv64_v_x2) \
+  X(absorb, "keccak-p1600", 12, 136, 2, sponge_keccakp1600_12_riscv64_v_x2_absorb136) \
+  X(absorb, "keccak-p1600", 12, 168, 2, sponge_keccakp1600_12_riscv64_v_x2_absorb168)
+#define SPONGE_KERNEL_RISCV64_V_X2_CPU_FEATURES \
+  {"v", 0, 0, 0, 0, 0, 0, 0x0, 0x4},
+
 #define SPONGE_KERNEL_ASCON_AMD64_BMI2_NAME "ascon-amd64-bmi2"
 #define SPONGE_KERNEL_ASCON_AMD64_BMI2_ENTRIES(X) \
   X(permute, "ascon-p320", 12, 0, 1, sponge_ascon_p320_amd64_bmi2_p12) \
@@ -385,7 +462,10 @@ void sponge_ascon_p320_riscv64_zbb_decrypt(uint64_t state[5], const uint8_t* in,
   X(AMD64_AVX2_X4, 4)
 #define SPONGE_KECCAK_BATCH_KERNELS_ARM64(X) \
   X(ARM64_SHA3_X2, 2)
-#define SPONGE_KECCAK_BATCH_KERNELS_RISCV64(X)
+#define SPONGE_KECCAK_BATCH_KERNELS_RISCV64(X) \
+  X(RISCV64_V_X8, 8) \
+  X(RISCV64_V_X4, 4) \
+  X(RISCV64_V_X2, 2)
 
 #define SPONGE_ASCON_KERNELS_AMD64(X) \
   X(ASCON_AMD64_BMI2, 1)

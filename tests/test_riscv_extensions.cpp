@@ -12,6 +12,8 @@ namespace {
 
 using sponge::detail::riscv_extension_named;
 using sponge::detail::riscv_extension_present;
+using sponge::detail::riscv_vector_bits_named;
+using sponge::detail::riscv_vector_length_present;
 
 // RISCV_HWPROBE_IMA_FD, _IMA_C, _IMA_V and _EXT_ZBA, _ZBB, _ZBS (asm/hwprobe.h).
 constexpr std::uint64_t kImaFd = 1u << 0;
@@ -60,4 +62,34 @@ TEST_CASE("SPONGE_RISCV_EXTENSIONS names whole extensions, exactly") {
   CHECK_FALSE(riscv_extension_named("zbb ", "zbb"));
   CHECK_FALSE(riscv_extension_named(nullptr, "zbb"));
   CHECK_FALSE(riscv_extension_named(",", ""));
+}
+
+namespace {
+int vlen_reads = 0;
+unsigned vlen_256() {
+  ++vlen_reads;
+  return 256;
+}
+}  // namespace
+
+TEST_CASE("a zvl<N>b feature needs V and a VLEN of N bits, VLEN read only where V is") {
+  CHECK(riscv_vector_bits_named("zvl256b") == 256u);
+  CHECK(riscv_vector_bits_named("zvl128b") == 128u);
+  CHECK_FALSE(riscv_vector_bits_named("zvlb"));
+  CHECK_FALSE(riscv_vector_bits_named("zvl256"));
+  CHECK_FALSE(riscv_vector_bits_named("zbb"));
+  CHECK_FALSE(riscv_vector_bits_named("v"));
+  const std::optional<std::uint64_t> rva23 = kImaFd | kImaC | kImaV | kZba | kZbb | kZbs;
+  const std::optional<std::uint64_t> rva22 = kImaFd | kImaC | kZba | kZbb | kZbs;
+  const std::optional<std::uint64_t> no_hwprobe;
+  vlen_reads = 0;
+  CHECK(riscv_vector_length_present(rva23, 256, nullptr, vlen_256));
+  CHECK_FALSE(riscv_vector_length_present(rva23, 512, nullptr, vlen_256));
+  CHECK(riscv_vector_length_present(no_hwprobe, 128, "zbb,v", vlen_256));
+  CHECK(vlen_reads == 3);
+  // Without V the CSR is never read (it would trap).
+  CHECK_FALSE(riscv_vector_length_present(rva22, 128, "v", vlen_256));
+  CHECK_FALSE(riscv_vector_length_present(no_hwprobe, 128, "zbb", vlen_256));
+  CHECK_FALSE(riscv_vector_length_present(no_hwprobe, 128, nullptr, vlen_256));
+  CHECK(vlen_reads == 3);
 }

@@ -149,6 +149,7 @@ Location register_location(Isa isa, const Reg& reg) {
     case RegClass::fp64:
     case RegClass::fp128:
     case RegClass::vec:
+    case RegClass::rvv:
       return RegisterLocation{RegisterFile::vector, reg.index};
   }
   throw GenerationError("audit: unknown register class on " + std::string(isa_name(isa)));

@@ -1,5 +1,6 @@
 // Keccak-p[1600] for riscv64 on the general-purpose registers, with the Zbb extension's
-// rotate and and-not (riscv64-zbb) or with RV64I alone (riscv64).
+// rotate and and-not (riscv64-zbb) or with RV64I alone (riscv64); and on the vector
+// registers (V, RVV 1.0), N lane-interleaved states at once (riscv64-v-x<N>).
 //
 // The 25 lanes live in registers for the whole permutation; pi is a renaming, not a move:
 // the builder tracks which register holds each lane and emits every round (24, unrolled).
@@ -56,9 +57,9 @@ Reg saved_register(int i) {
 // Which register holds each lane at the start of each round: the identity at round 0,
 // renamed by pi every round.
 using LaneMap = std::array<Reg, keccak::kLanes>;
-std::array<LaneMap, keccak::kRounds + 1> lane_maps() {
+std::array<LaneMap, keccak::kRounds + 1> lane_maps(const LaneMap& load_registers = kLoadRegister) {
   std::array<LaneMap, keccak::kRounds + 1> maps;
-  maps[0] = kLoadRegister;
+  maps[0] = load_registers;
   for (int round = 0; round < keccak::kRounds; ++round) {
     for (int y = 0; y < 5; ++y) {
       for (int x = 0; x < 5; ++x) {
@@ -610,6 +611,388 @@ class Riscv64KeccakBuilder {
   bool body_emitted_ = false;
 };
 
+// ---- riscv64-v-x<N>: N states on the vector registers (e64, LMUL 1) ----
+
+// Lane i of the N states is one register (v<i>); v25-v31 are theta's column sums and the
+// temporaries of theta's D, rho and chi. No instruction is masked, so v0 holds a lane.
+constexpr int kVectorTemporaries = 32 - keccak::kLanes;
+constexpr Reg kColumnSum[5] = {v(25), v(26), v(27), v(28), v(29)};
+constexpr Reg kVT0 = v(30), kVT1 = v(31);
+constexpr Reg kVectorLength = x(5);            // t0: vl, then the lane address
+constexpr Reg kConstant = x(6), kPart = x(7);  // t1, t2: iota's constant and its parts
+// The shift amounts of 32 and up: vsll.vi and vsrl.vi reach 31, so each rotation takes its
+// larger shift from one of these registers (17 distinct amounts: rho's 24 and theta's 63).
+constexpr std::array<Reg, 17> kShiftRegisters = {x(28), x(29), x(30), x(31), a(1), a(2),
+                                                 a(3),  a(4),  a(5),  a(6),  a(7), x(8),
+                                                 x(9),  x(18), x(19), x(20), x(21)};
+// s0, s1 and s2-s5 hold shift amounts: callee-saved, so the frame keeps the caller's.
+constexpr std::array<Reg, 6> kVectorSavedRegisters = {x(8), x(9), x(18), x(19), x(20), x(21)};
+constexpr int kVectorFrameBytes = 48;
+
+LaneMap vector_load_registers() {
+  LaneMap map{};
+  for (int i = 0; i < keccak::kLanes; ++i)
+    map[static_cast<std::size_t>(i)] = v(i);
+  return map;
+}
+
+// The amounts of 32 and up that the rotations need, ascending.
+std::vector<int> large_shift_amounts() {
+  std::vector<int> amounts = {63};  // theta's rotl(C, 1): vsrl by 63
+  for (int offset : keccak::model().rho_offsets) {
+    const int left = offset % 64;
+    if (left != 0) amounts.push_back(std::max(left, 64 - left));
+  }
+  std::sort(amounts.begin(), amounts.end());
+  amounts.erase(std::unique(amounts.begin(), amounts.end()), amounts.end());
+  return amounts;
+}
+
+class Riscv64VectorKeccakBuilder {
+ public:
+  explicit Riscv64VectorKeccakBuilder(int states)
+      : states_(states),
+        suffix_(fmt::format("riscv64_v_x{}", states)),
+        maps_(lane_maps(vector_load_registers())),
+        amounts_(large_shift_amounts()) {
+    if (amounts_.size() != kShiftRegisters.size()) {
+      throw GenerationError("riscv64-v: rho's shift amounts do not fit the shift registers");
+    }
+    if (states < 2 || states > 8 || 8 * states * (keccak::kLanes - 1) > 2047) {
+      throw GenerationError("riscv64-v: 2 to 8 states");
+    }
+  }
+
+  BuiltKernel build() {
+    Program& program = kernel_.program;
+    program.isa = Isa::riscv64;
+    program.arch_directive = "+v";
+    program.options = {{"syntax", "gnu-as riscv64"},
+                       {"rounds", "24, unrolled; pi by renaming"},
+                       {"extensions", "rv64i, v (e64, m1)"},
+                       {"states", std::to_string(states_)},
+                       {"abi", "lp64"}};
+    for (int round : {0, keccak::kRounds / 2}) {
+      round_labels_[round] =
+          program.new_label(fmt::format("keccakf1600_{}_round{}", suffix_, round));
+    }
+    for (const keccak::RoundVariant& variant : keccak::model().variants) {
+      emit_permute_entry(variant);
+      for (const keccak::Rate& rate : variant.absorb_rates)
+        emit_absorb_entry(variant, rate);
+    }
+    kernel_.header = [states = states_, suffix = suffix_](const HeaderInputs& in) {
+      return header_lines(
+          states,
+          header_figures(in.audit, entry_symbol(keccak::model().variants.front(), suffix, 0)));
+    };
+    return std::move(kernel_);
+  }
+
+ private:
+  void emit_permute_entry(const keccak::RoundVariant& variant) {
+    Emitter e(kernel_.program, add_permute_entry(kernel_, variant, suffix_, states_));
+    emit_vector_length_check(e);
+    emit_prologue(e);
+    emit_load(e, variant, 0);
+    emit_shift_amounts(e);
+    if (body_emitted_) {
+      e.j(round_labels_.at(variant.first_round()));
+      return;
+    }
+    body_emitted_ = true;
+    emit_body(e);
+  }
+
+  void emit_absorb_entry(const keccak::RoundVariant& variant, const keccak::Rate& rate) {
+    Emitter e(kernel_.program, add_absorb_entry(kernel_, variant, suffix_, rate, states_));
+    emit_vector_length_check(e);
+    emit_prologue(e);
+    emit_load(e, variant, rate.lanes());
+    emit_shift_amounts(e);
+    e.j(round_labels_.at(variant.first_round()));
+  }
+
+  // vl = N or the entry traps: a CPU whose VLEN holds fewer than N 64-bit elements would
+  // otherwise permute fewer states than the caller passed, silently.
+  void emit_vector_length_check(Emitter& e) {
+    e.comment(
+        fmt::format("vl = {} (e64, m1), or trap: VLEN must hold {} lanes.", states_, states_));
+    e.vsetivli(kVectorLength, states_, kVtypeE64M1TaMa);
+    e.annotate("e64, m1, ta, ma");
+    e.addi(kVectorLength, kVectorLength, -states_);
+    const LabelId checked = kernel_.program.new_label(
+        fmt::format("{}_vl_checked{}", suffix_, kernel_.program.functions.size()));
+    e.beqz(kVectorLength, checked);
+    e.unimp();
+    e.bind(checked);
+  }
+
+  void emit_prologue(Emitter& e) {
+    e.comment("Save s0-s5 (they hold shift amounts).");
+    e.addi(sp, sp, -kVectorFrameBytes);
+    e.cfi({CfiKind::def_cfa_offset, kVectorFrameBytes});
+    for (std::size_t i = 0; i < kVectorSavedRegisters.size(); ++i)
+      e.sd(kVectorSavedRegisters[i], at(sp, static_cast<std::int32_t>(8 * i)));
+    for (std::size_t i = 0; i < kVectorSavedRegisters.size(); ++i)
+      e.cfi({CfiKind::offset, -kVectorFrameBytes + static_cast<int>(8 * i),
+             kVectorSavedRegisters[i]});
+  }
+
+  // Lane i of the N states (8N bytes at state + 8Ni) into the register the entry's first
+  // round expects; the first `block_lanes` lanes XORed with the blocks, lane i of each
+  // state's block gathered into a temporary by N scalar loads and vslide1down.
+  void emit_load(Emitter& e, const keccak::RoundVariant& variant, int block_lanes) {
+    const LaneMap& map = maps_[static_cast<std::size_t>(variant.first_round())];
+    const std::array<Reg, 8> pointers = {x(6), x(7), x(28), x(29), x(30), x(31), a(2), a(3)};
+    if (block_lanes > 0) {
+      e.comment("The N block pointers (blocks[s] in a1).");
+      for (int s = 0; s < states_; ++s)
+        e.ld(pointers[static_cast<std::size_t>(s)], at(a(1), 8 * s));
+    }
+    e.comment(block_lanes == 0 ? "Lane i of every state into its register."
+                               : "Lane i of every state, XORed with lane i of each block.");
+    for (int lane = 0; lane < keccak::kLanes; ++lane) {
+      const Reg r = map[static_cast<std::size_t>(lane)];
+      emit_lane_address(e, lane);
+      e.vle64(r, at(lane == 0 ? kState : kVectorLength));
+      if (lane >= block_lanes) continue;
+      for (int s = 0; s < states_; ++s) {
+        e.ld(a(1), at(pointers[static_cast<std::size_t>(s)], kLaneBytes * lane));
+        e.vslide1down(kVT0, kVT0, a(1));
+      }
+      e.vxor(r, r, kVT0);
+    }
+  }
+
+  // t0 = the address of lane `lane` of the N states (lane 0 is at a0 itself).
+  void emit_lane_address(Emitter& e, int lane) {
+    if (lane != 0) e.addi(kVectorLength, kState, 8 * states_ * lane);
+  }
+
+  void emit_shift_amounts(Emitter& e) {
+    e.comment("The shift amounts of 32 and up, for the rotations' vsll.vx and vsrl.vx.");
+    for (std::size_t i = 0; i < amounts_.size(); ++i)
+      e.addi(kShiftRegisters[i], zero, amounts_[i]);
+  }
+
+  Reg shift_register(int amount) const {
+    const auto it = std::find(amounts_.begin(), amounts_.end(), amount);
+    if (it == amounts_.end()) throw GenerationError("riscv64-v: no register holds that shift");
+    return kShiftRegisters[static_cast<std::size_t>(it - amounts_.begin())];
+  }
+
+  // d = rotl(a, left), `scratch` free and different from both: the shift under 32 by
+  // immediate, the other from its register.
+  void rotate_left(Emitter& e, Reg d, Reg a, int left, Reg scratch) {
+    if (left < 32) {
+      e.vsll(scratch, a, left);
+      e.vsrl(d, a, shift_register(64 - left));
+    } else {
+      e.vsll(scratch, a, shift_register(left));
+      e.vsrl(d, a, 64 - left);
+    }
+    e.vor(d, d, scratch);
+  }
+
+  void emit_body(Emitter& e) {
+    for (int round = 0; round < keccak::kRounds; ++round) {
+      if (const auto label = round_labels_.find(round); label != round_labels_.end()) {
+        e.bind(label->second);
+      }
+      e.begin_round(round, false);
+      emit_round(e, round);
+      e.end_round();
+    }
+    e.blank();
+    e.comment("Store the states (every lane is back in its register).");
+    for (int lane = 0; lane < keccak::kLanes; ++lane) {
+      emit_lane_address(e, lane);
+      e.vse64(maps_[keccak::kRounds][static_cast<std::size_t>(lane)],
+              at(lane == 0 ? kState : kVectorLength));
+    }
+    e.comment("The vector registers hold the states: zero them (none is preserved by a call).");
+    for (int r = 0; r < 32; ++r)
+      e.vxor(v(r), v(r), v(r));
+    for (std::size_t i = 0; i < kVectorSavedRegisters.size(); ++i)
+      e.ld(kVectorSavedRegisters[i], at(sp, static_cast<std::int32_t>(8 * i)));
+    e.addi(sp, sp, kVectorFrameBytes);
+    for (const Reg r : kVectorSavedRegisters)
+      e.cfi({CfiKind::restore, 0, r});
+    e.cfi({CfiKind::def_cfa_offset, 0});
+    e.ret();
+  }
+
+  void emit_round(Emitter& e, int round) {
+    const LaneMap& lanes = maps_[static_cast<std::size_t>(round)];
+    const auto lane = [&](int x, int y) {
+      return lanes[static_cast<std::size_t>(keccak::lane_index(x, y))];
+    };
+    e.comment("theta: the five column sums in v25-v29, each D applied as it is made.");
+    for (int x = 0; x < 5; ++x) {
+      e.vxor(kColumnSum[x], lane(x, 0), lane(x, 1));
+      for (int y = 2; y < 5; ++y)
+        e.vxor(kColumnSum[x], kColumnSum[x], lane(x, y));
+    }
+    for (int x = 0; x < 5; ++x) {
+      rotate_left(e, kVT0, kColumnSum[(x + 1) % 5], 1, kVT1);
+      e.vxor(kVT0, kVT0, kColumnSum[(x + 4) % 5]);
+      for (int y = 0; y < 5; ++y)
+        e.vxor(lane(x, y), lane(x, y), kVT0);
+    }
+    e.comment("rho in place; pi renames the registers (the next round's lane map).");
+    for (int i = 0; i < keccak::kLanes; ++i) {
+      const int offset = keccak::model().rho_offsets[static_cast<std::size_t>(i)] % 64;
+      if (offset != 0) {
+        rotate_left(e, lanes[static_cast<std::size_t>(i)], lanes[static_cast<std::size_t>(i)],
+                    offset, kVT0);
+      }
+    }
+    e.comment("chi row by row, in place: ~b & c as vnot and vand.");
+    const LaneMap& next = maps_[static_cast<std::size_t>(round + 1)];
+    const Reg kVT2 = kColumnSum[0];  // the column sums are dead after theta
+    for (int y = 0; y < 5; ++y) {
+      const auto b = [&](int x) {
+        return next[static_cast<std::size_t>(keccak::lane_index(x, y))];
+      };
+      e.vnot(kVT0, b(4));  // for lane 3
+      e.vand(kVT0, kVT0, b(0));
+      e.vnot(kVT1, b(0));  // for lane 4
+      e.vand(kVT1, kVT1, b(1));
+      for (int x = 0; x < 3; ++x) {
+        e.vnot(kVT2, b(x + 1));
+        e.vand(kVT2, kVT2, b(x + 2));
+        e.vxor(b(x), b(x), kVT2);
+      }
+      e.vxor(b(3), b(3), kVT0);
+      e.vxor(b(4), b(4), kVT1);
+    }
+    emit_iota(e, next[0], round);
+  }
+
+  // The round constant built in t1 as the scalar kernel's plan builds it (without Zbb),
+  // then XORed into every state's lane 0. A plan of two parts (build_and_shift) builds the
+  // first in t2 and shifts it into t1.
+  void emit_iota(Emitter& e, Reg lane, int round) const {
+    e.comment(fmt::format("iota: 0x{:016x}",
+                          keccak::model().round_constants[static_cast<std::size_t>(round)]));
+    const IotaPlan& plan = iota_plans(false)[static_cast<std::size_t>(round)];
+    const auto emit_step = [&](Reg d, Reg a, const BuildStep& step) {
+      switch (step.op) {
+        case BuildOp::addi:
+          e.addi(d, zero, step.imm);
+          break;
+        case BuildOp::lui:
+          e.lui(d, step.imm);
+          break;
+        case BuildOp::rori:
+          throw GenerationError("riscv64-v: a rotation in iota's plan without Zbb");
+        case BuildOp::slli:
+          e.slli(d, a, static_cast<int>(step.imm));
+          break;
+        case BuildOp::srli:
+          e.srli(d, a, static_cast<int>(step.imm));
+          break;
+        case BuildOp::xori:
+          e.xori(d, a, step.imm);
+          break;
+        case BuildOp::add:
+          e.addi(d, a, step.imm);
+          break;
+      }
+    };
+    if (plan.parts.size() == 1) {
+      for (const BuildStep& step : plan.parts[0])
+        emit_step(kConstant, kConstant, step);
+    } else if (plan.parts.size() == 2 && plan.parts[1].size() == 1) {
+      for (const BuildStep& step : plan.parts[0])
+        emit_step(kPart, kPart, step);
+      emit_step(kConstant, kPart, plan.parts[1][0]);
+      e.xor_(kConstant, kConstant, kPart);
+    } else if (!plan.parts.empty()) {
+      throw GenerationError("riscv64-v: an iota plan of a shape this builder does not emit");
+    }
+    if (plan.low != 0) {
+      if (plan.parts.empty()) {
+        e.addi(kConstant, zero, plan.low);
+      } else {
+        e.xori(kConstant, kConstant, plan.low);
+      }
+    }
+    e.vxor(lane, lane, kConstant, true);
+  }
+
+  static std::vector<std::string> header_lines(int states, const HeaderFigures& figures) {
+    const audit::EntryAudit& permute = figures.permute;
+    const std::uint64_t theta = 5 * 4 + 5 * (3 + 1 + 5), rho = 24 * 3, chi = 5 * 15;
+    if (permute.per_round.total <= theta + rho + chi) {
+      throw GenerationError("riscv64-v: the round's parts exceed the audit's count of a round");
+    }
+    const std::uint64_t iota = permute.per_round.total - theta - rho - chi;
+    const std::uint64_t total = permute.per_permutation.total;
+    constexpr double kZbbPermutation = 3322;  // riscv64-zbb's audit count
+    return {
+        fmt::format("Keccak-p[1600] on {} states at once for riscv64 with the vector extension",
+                    states),
+        "(V, RVV 1.0), LP64.",
+        "",
+        fmt::format("Layout: {} lane-interleaved states (lane i of state s at state[{} * i + s]),",
+                    states, states),
+        "so lane i of every state is one unit-stride vle64.v or vse64.v at state + 8Ni.",
+        fmt::format("Vector length: every entry sets vl = {} with vsetivli (e64, LMUL 1, tail and",
+                    states),
+        fmt::format("mask agnostic) and traps (unimp) where vl comes back smaller: a CPU whose "
+                    "VLEN is under {}",
+                    64 * states),
+        "bits stops at the trap instead of permuting fewer states. The runtime picks the kernel",
+        "of the most states the CPU's VLEN holds (x2 at VLEN 128, x4 at 256, x8 at 512 and up,",
+        "read from the vlenb CSR); the code assumes no VLEN beyond its own.",
+        "Registers: v0-v24 hold lanes 0-24 of the N states (one element a state; no",
+        "instruction is masked, so v0 is a lane), v25-v29 theta's column sums, v30-v31 and v25",
+        fmt::format("the temporaries of theta's D, rho and chi ({} vector temporaries). Scalar:",
+                    kVectorTemporaries),
+        "a0 the state pointer, t0 vl and then each lane's address, t1-t2 iota's constant, and",
+        "t3-t6, a1-a7, s0-s5 the 17 shift amounts of 32 and up (vsll.vi and vsrl.vi reach 31;",
+        "no Zvbb here, so a rotation is vsll, vsrl and vor, and chi's ~b & c is vnot and",
+        "vand). a1 holds the block pointers' array until the block is absorbed.",
+        fmt::format("Frame: {} bytes: s0-s5. The 32 vector registers are zeroed before the return.",
+                    permute.frame_bytes),
+        "Rounds: 24, unrolled, pi by renaming (as riscv64-zbb); a 12-round entry loads the lanes",
+        "where round 12 expects them and jumps there. Iota: the constant built in t1 from",
+        "immediates as riscv64's plan builds it, then one vxor.vx.",
+        "",
+        "Figures of the code (the audit's; the first round's):",
+        fmt::format(
+            "  per round          {}  ({} states: {:.1f} a state; theta {}, rho {}, chi {}, "
+            "iota {})",
+            permute.per_round.total, states, static_cast<double>(permute.per_round.total) / states,
+            theta, rho, chi, iota),
+        "  loop               0 per round, 0 per permutation",
+        fmt::format("  per permutation    {}  (one call of the permute entry)", total),
+        fmt::format("  per state          {:.0f}  ({} states; riscv64-zbb: 3,322, so {:.2f} of it)",
+                    static_cast<double>(total) / states, states,
+                    static_cast<double>(total) / states / kZbbPermutation),
+        fmt::format("  permute entry      {} instructions, {} bytes", permute.static_instructions,
+                    permute.code_bytes),
+        fmt::format("  absorb entry       up to {} before the branch into the rounds",
+                    figures.largest_absorb_instructions),
+        fmt::format("  frame              {} bytes, {} registers saved", permute.frame_bytes,
+                    permute.saved_registers.size()),
+        "",
+        ".option norvc and norelax: every instruction is the 4-byte word the encoder writes.",
+        "Speed: not measured; no RISC-V hardware here (qemu runs it for the tests).",
+    };
+  }
+
+  int states_;
+  std::string suffix_;
+  std::array<LaneMap, keccak::kRounds + 1> maps_;
+  std::vector<int> amounts_;
+  BuiltKernel kernel_;
+  std::map<int, LabelId> round_labels_;
+  bool body_emitted_ = false;
+};
+
 }  // namespace
 
 BuiltKernel build_keccak_riscv64_zbb() {
@@ -618,6 +1001,10 @@ BuiltKernel build_keccak_riscv64_zbb() {
 
 BuiltKernel build_keccak_riscv64() {
   return Riscv64KeccakBuilder(false).build();
+}
+
+BuiltKernel build_keccak_riscv64_v(int states) {
+  return Riscv64VectorKeccakBuilder(states).build();
 }
 
 }  // namespace spongegen::kernels

@@ -90,6 +90,8 @@ BuiltKernel build_keccak_amd64_avx512_x4();
 BuiltKernel build_keccak_arm64_sha3_x2();
 BuiltKernel build_keccak_riscv64_zbb();
 BuiltKernel build_keccak_riscv64();
+// riscv64-v-x<states>: `states` lane-interleaved states on the vector registers (V).
+BuiltKernel build_keccak_riscv64_v(int states);
 
 // The portable Keccak-p[1600] reference for an entry of any round count and rate.
 void keccak_reference_call(const EntryShape& shape, const EntryCall& call);

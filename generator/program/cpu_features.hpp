@@ -40,6 +40,12 @@ inline constexpr CpuFeature kArmSha3{"sha3", Isa::arm64, 0,  0,
 // Zbb (riscv64): RISCV_HWPROBE_EXT_ZBB is bit 4 of RISCV_HWPROBE_KEY_IMA_EXT_0
 // (asm/hwprobe.h, Linux 6.4).
 inline constexpr CpuFeature kZbb{"zbb", Isa::riscv64, 0, 0, 0, 0, 0, {}, 0, 1u << 4};
+// V (RVV 1.0, riscv64): RISCV_HWPROBE_IMA_V is bit 2 of RISCV_HWPROBE_KEY_IMA_EXT_0.
+inline constexpr CpuFeature kRiscvV{"v", Isa::riscv64, 0, 0, 0, 0, 0, {}, 0, 1u << 2};
+// VLEN of at least 256 or 512 bits (the RISC-V names Zvl256b, Zvl512b): in no riscv_hwprobe
+// bit; the runtime reads the vlenb CSR once V is present (runtime/src/dispatch).
+inline constexpr CpuFeature kZvl256b{"zvl256b", Isa::riscv64, 0, 0, 0, 0, 0, {}, 0, 0};
+inline constexpr CpuFeature kZvl512b{"zvl512b", Isa::riscv64, 0, 0, 0, 0, 0, {}, 0, 0};
 
 // XCR0 bits 1 and 2: the OS saves the SSE (xmm) and AVX (upper ymm) state.
 inline constexpr unsigned kXcr0SseAvx = 0x6;

@@ -41,6 +41,8 @@ std::uint32_t operand_form(const Operand& operand) {
         return kFp64;
       case RegClass::fp128:
         return kFp128;
+      case RegClass::rvv:
+        return kRvv;
       case RegClass::vec:
         if (reg->arrangement == Arrangement::b16) return kVec16b;
         if (reg->arrangement == Arrangement::d2) return kVec2d;
@@ -67,6 +69,7 @@ std::string operand_forms_text(std::uint32_t forms) {
       {kZmm, "a zmm register"},
       {kFp64, "a d register"},
       {kFp128, "a q register"},
+      {kRvv, "a riscv64 vector register"},
       {kVec16b, "a .16b vector register"},
       {kVec2d, "a .2d vector register"},
       {kMem64, "a 64-bit memory operand"},

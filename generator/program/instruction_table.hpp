@@ -44,6 +44,7 @@ enum OperandForm : std::uint32_t {
   kLabel = 1u << 12,
   kShifted = 1u << 13,  // arm64 shifted register: x2, ror #19
   kFp128 = 1u << 14,    // arm64 qN
+  kRvv = 1u << 15,      // riscv64 vN
 };
 
 // What the instruction does with an operand position.

@@ -34,6 +34,7 @@ int register_bytes(const Reg& reg) {
     case RegClass::ymm:
       return 32;
     case RegClass::zmm:
+    case RegClass::rvv:  // VLEN bits; the most the prover models (VLEN = 512)
       return 64;
   }
   throw GenerationError("unknown register class");

@@ -37,6 +37,7 @@ enum class RegClass : std::uint8_t {
   fp64,   // arm64 d0..d31: the low 64 bits of a SIMD register
   fp128,  // arm64 q0..q31: a whole SIMD register, as loads and stores name it
   vec,    // arm64 v0..v31 with an arrangement
+  rvv,    // riscv64 v0..v31: VLEN bits, used as 64-bit elements (vl of them)
 };
 
 // How an arm64 vector register's bits are split into lanes (RegClass::vec only).

@@ -84,6 +84,9 @@ class Machine {
   // amd64's zero flag as the last flag-writing instruction left it: nothing when it depends
   // on data.
   std::optional<bool> zero_flag;
+  // riscv64's vl as the last vsetivli set it (0: none yet): the vector instructions act on
+  // that many 64-bit elements of each register.
+  int vector_length = 0;
 
   // On a concrete run, a load of memory nothing wrote returns what a real stack would hold
   // there: something unrelated to the input, here a random integer. (On the proof's run it

@@ -891,7 +891,8 @@ TEST_CASE("the manifest names every file with its sha256 and entries") {
     const int lanes = name == "amd64-avx512-x8"                              ? 8
                       : name == "amd64-avx2-x4" || name == "amd64-avx512-x4" ? 4
                       : name == "arm64-sha3-x2"                              ? 2
-                                                                             : 1;
+                      : name.starts_with("riscv64-v-x") ? std::stoi(name.substr(11))
+                                                        : 1;
     CHECK(entries[last_absorb]["lanes"] == lanes);
     // Every feature the spec declares, and none for the kernels of a base ISA (ARMv8-A,
     // RV64I).

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "isa/riscv64/riscv64.hpp"
 #include "kernels/kernel.hpp"
 #include "program/instruction_table.hpp"
 #include "prove/anf.hpp"
@@ -69,11 +70,12 @@ std::vector<Mutant> mutants_of(const Program& original) {
                                        std::get<Instruction>(original.functions[0].items[item]));
   };
   // A rotation by one more bit: of a rotate instruction, of a rotated operand (arm64), or of
-  // the left shift of a rotation made of two shifts (riscv64 without Zbb).
+  // the left shift of a rotation made of two shifts (riscv64 without Zbb, and its vectors).
   for (std::size_t item : round) {
     const Instruction& in = std::get<Instruction>(original.functions[0].items[item]);
     const bool rotate = (instruction_spec(in.mnemonic).cls == InstructionClass::rotate ||
-                         instruction_spec(in.mnemonic).text == "slli") &&
+                         instruction_spec(in.mnemonic).text == "slli" ||
+                         instruction_spec(in.mnemonic).text == "vsll.vi") &&
                         std::holds_alternative<Imm>(in.operands.back());
     const auto* rotated = std::get_if<ShiftedReg>(&in.operands.back());
     if (!rotate && (rotated == nullptr || rotated->shift != Shift::ror)) continue;
@@ -99,10 +101,12 @@ std::vector<Mutant> mutants_of(const Program& original) {
   if (original.tables.empty()) {
     for (std::size_t item : round) {
       const Instruction& in = std::get<Instruction>(original.functions[0].items[item]);
-      // `xor r, imm` (amd64) or `xori r, r, imm` (riscv64): a constant XORed into a lane.
+      // `xor r, imm` (amd64) or `xori r, r, imm` (riscv64): a constant XORed into a lane;
+      // `addi r, zero, imm` (riscv64's vector kernels): the constant a vxor.vx XORs in.
+      const std::string_view name = instruction_spec(in.mnemonic).text;
       const bool xor_constant =
           (in.operands.size() == 2 && std::holds_alternative<Imm>(in.operands[1])) ||
-          (instruction_spec(in.mnemonic).text == "xori" &&
+          ((name == "xori" || (name == "addi" && in.operands.at(1) == Operand{riscv64::zero})) &&
            std::holds_alternative<Imm>(in.operands.back()));
       if (!xor_constant) continue;
       mutate(fmt::format("bit 0 of the constant in `{}`", text(item)), [&](Program& p) {
@@ -121,7 +125,10 @@ std::vector<Mutant> mutants_of(const Program& original) {
   for (std::size_t item : round) {
     const Instruction& in = std::get<Instruction>(original.functions[0].items[item]);
     const std::string_view name = instruction_spec(in.mnemonic).text;
-    if (name != "xor" && name != "eor" && name != "vpxor" && name != "vpxorq") continue;
+    if (name != "xor" && name != "eor" && name != "vpxor" && name != "vpxorq" &&
+        name != "vxor.vv") {
+      continue;
+    }
     if (in.operands.size() == 3 && in.operands[0] != in.operands[1]) continue;  // not in place
     mutate(fmt::format("`{}` duplicated", text(item)), [&](Program& p) {
       auto& items = p.functions[0].items;

@@ -30,7 +30,7 @@ Program one_function(const Emit& emit) {
   Program program;
   program.isa = Isa::riscv64;
   program.kernel_name = "riscv64-rows";
-  program.arch_directive = "+zbb";
+  program.arch_directive = "+zbb, +v";
   program.functions.push_back(Function{"rows", {}, {}, {}});
   Emitter e(program, program.functions.back());
   emit(e);
@@ -82,6 +82,32 @@ const std::vector<std::pair<Mnemonic, Emit>>& accepted_forms() {
       add(Mnemonic::riscv64_sd, [disp](Emitter& e) { e.sd(x(31), at(x(30), disp)); });
     }
     add(Mnemonic::riscv64_ret, [](Emitter& e) { e.ret(); });
+    add(Mnemonic::riscv64_unimp, [](Emitter& e) { e.unimp(); });
+    // V: vl 0 and 31 (vsetivli's 5-bit immediate), vtype 0 and 1023 (its 10 bits) and the
+    // kernels' e64, m1, ta, ma; every vector operand at v0, v31 and between; shifts 0-31.
+    for (const auto& [avl, vtype] : std::vector<std::pair<int, std::int64_t>>{
+             {0, 0}, {31, 1023}, {2, kVtypeE64M1TaMa}, {8, kVtypeE64M1TaMa}}) {
+      add(Mnemonic::riscv64_vsetivli, [avl, vtype](Emitter& e) { e.vsetivli(x(31), avl, vtype); });
+    }
+    add(Mnemonic::riscv64_vsetivli, [](Emitter& e) { e.vsetivli(zero, 4, kVtypeE64M1TaMa); });
+    const Reg vregs[][3] = {{v(0), v(1), v(2)}, {v(31), v(30), v(29)}, {v(16), v(0), v(31)}};
+    for (const auto& r : vregs) {
+      add(Mnemonic::riscv64_vle64_v, [r](Emitter& e) { e.vle64(r[0], at(x(r[0].index))); });
+      add(Mnemonic::riscv64_vse64_v, [r](Emitter& e) { e.vse64(r[2], at(x(r[1].index))); });
+      add(Mnemonic::riscv64_vxor_vv, [r](Emitter& e) { e.vxor(r[0], r[1], r[2]); });
+      add(Mnemonic::riscv64_vand_vv, [r](Emitter& e) { e.vand(r[0], r[1], r[2]); });
+      add(Mnemonic::riscv64_vor_vv, [r](Emitter& e) { e.vor(r[0], r[1], r[2]); });
+      add(Mnemonic::riscv64_vnot_v, [r](Emitter& e) { e.vnot(r[0], r[2]); });
+      add(Mnemonic::riscv64_vsll_vx, [r](Emitter& e) { e.vsll(r[0], r[1], x(r[2].index)); });
+      add(Mnemonic::riscv64_vsrl_vx, [r](Emitter& e) { e.vsrl(r[2], r[0], x(r[1].index)); });
+      add(Mnemonic::riscv64_vxor_vx, [r](Emitter& e) { e.vxor(r[0], r[2], x(r[1].index), true); });
+      add(Mnemonic::riscv64_vslide1down_vx,
+          [r](Emitter& e) { e.vslide1down(r[1], r[2], x(r[0].index)); });
+    }
+    for (int amount : {0, 1, 16, 31}) {
+      add(Mnemonic::riscv64_vsll_vi, [amount](Emitter& e) { e.vsll(v(3), v(31), amount); });
+      add(Mnemonic::riscv64_vsrl_vi, [amount](Emitter& e) { e.vsrl(v(31), v(0), amount); });
+    }
     // A backward and a forward jump.
     add(Mnemonic::riscv64_j, [](Emitter& e) {
       const LabelId back = e.program().new_label("back");
@@ -169,6 +195,12 @@ TEST_CASE("every operand the riscv64 encoder refuses, GNU as refuses too") {
       {"lui 0x100000", [](Emitter& e) { e.lui(x(5), 0x100000); }},
       {"ld 2048(sp)", [](Emitter& e) { e.ld(x(5), at(sp, 2048)); }},
       {"sd -2049(a0)", [](Emitter& e) { e.sd(x(5), at(a(0), -2049)); }},
+      {"vsll.vi 32", [](Emitter& e) { e.vsll(v(1), v(2), 32); }},
+      {"vsrl.vi -1", [](Emitter& e) { e.vsrl(v(1), v(2), -1); }},
+      {"vsetivli vl 32", [](Emitter& e) { e.vsetivli(x(5), 32, kVtypeE64M1TaMa); }},
+      {"vsetivli vl -1", [](Emitter& e) { e.vsetivli(x(5), -1, kVtypeE64M1TaMa); }},
+      {"vsetivli vtype 1024", [](Emitter& e) { e.vsetivli(x(5), 1, 1024); }},
+      {"vle64.v 8(a0)", [](Emitter& e) { e.vle64(v(1), at(a(0), 8)); }},
   };
   const TemporaryFolder folder("riscv64-refused");
   int n = 0;

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -17,6 +18,16 @@
 #if defined(__aarch64__) && defined(__linux__)
 #include <asm/hwcap.h>
 #include <sys/auxv.h>
+#endif
+
+#if defined(__riscv) && __riscv_xlen == 64 && defined(__linux__)
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+
+#include "dispatch/riscv_extensions.hpp"
 #endif
 
 #include "batch/batch_kernel.hpp"
@@ -116,6 +127,15 @@ TEST_CASE("every entry of every runnable batch kernel equals N runs of the porta
       CHECK(kernel->cpu_supports() ==
             (cpu_has_independently("avx512f") && cpu_has_independently("avx512vl")));
     }
+    // Under an emulator the run states which generated batch kernels its CPU runs (the
+    // riscv64 vector kernels by VLEN: riscv64-v-x2 at 128 bits, -x4 from 256, -x8 from 512).
+    if (const char* listed = std::getenv("SPONGE_EXPECTED_RUNNABLE_BATCH_KERNELS");
+        listed != nullptr && kernel->name != "portable-x4" && kernel->name != "single") {
+      const std::vector<std::string> names = split_kernel_list(listed);
+      INFO("SPONGE_EXPECTED_RUNNABLE_BATCH_KERNELS=" << listed << ", kernel " << kernel->name);
+      CHECK(kernel->cpu_supports() ==
+            (std::find(names.begin(), names.end(), kernel->name) != names.end()));
+    }
     if (!kernel->cpu_supports()) {
       MESSAGE("batch kernel " << kernel->name << ": compiled, but this CPU cannot run it");
       continue;
@@ -185,3 +205,44 @@ TEST_CASE("the generated batch kernels this CPU runs have their block entries") 
   CHECK(checked == (cpu_has_independently("sha3") ? 1u : 0u));
 #endif
 }
+
+#if defined(__riscv) && __riscv_xlen == 64 && defined(__linux__)
+// A vector kernel's entry called where the CPU's VLEN holds fewer states than it permutes
+// must stop at its trap (unimp: SIGILL) instead of permuting fewer states. The dispatcher
+// never calls it there (its CPU check asks for the VLEN); this calls it directly, in a child.
+TEST_CASE("a riscv64 vector entry called where VLEN is too small traps") {
+  using namespace sponge::detail;
+  if (!riscv_extension_present(riscv_hwprobe_ima_ext_0(), kRiscvHwprobeImaV, "v",
+                               std::getenv(kRiscvExtensionsVariable))) {
+    MESSAGE("no V: no vector entry to call");
+    return;
+  }
+  const unsigned vlen = riscv_vlen_bits();
+  std::size_t too_wide = 0, trapped = 0;
+  for (const KeccakBatchKernel* kernel : compiled_batch_kernels()) {
+    if (!kernel->name.starts_with("riscv64-v-x")) continue;
+    INFO(kernel->name << " at VLEN " << vlen);
+    const bool fits = 64u * static_cast<unsigned>(kernel->states) <= vlen;
+    CHECK(kernel->cpu_supports() == fits);
+    if (fits) continue;
+    ++too_wide;
+    std::vector<std::uint64_t> states(25u * static_cast<std::size_t>(kernel->states));
+    const pid_t child = fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+      const rlimit no_core{0, 0};
+      setrlimit(RLIMIT_CORE, &no_core);
+      std::signal(SIGILL, SIG_DFL);  // not doctest's handler: the parent reads the signal
+      kernel->permute(states.data());
+      _exit(0);
+    }
+    int status = 0;
+    REQUIRE(waitpid(child, &status, 0) == child);
+    CHECK(WIFSIGNALED(status));
+    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGILL) ++trapped;
+  }
+  MESSAGE(trapped << " of " << too_wide << " vector kernels too wide for VLEN " << vlen
+                  << " trapped");
+  CHECK(trapped == too_wide);
+}
+#endif

@@ -35,6 +35,31 @@ struct Encoder {
     }
     return r->index;
   }
+  std::uint32_t vreg(std::size_t i) const {
+    const Reg* r = std::get_if<Reg>(&instruction->operands.at(i));
+    if (r == nullptr || r->cls != RegClass::rvv || r->index > 31) {
+      refuse(fmt::format("operand {} is not v0-v31", i + 1));
+    }
+    return r->index;
+  }
+  // A vector load's or store's address: (register), no displacement.
+  std::uint32_t vector_base(std::size_t i) const {
+    const Mem* m = std::get_if<Mem>(&instruction->operands.at(i));
+    if (m == nullptr || m->addressing != Addressing::offset || m->base.cls != RegClass::gp64) {
+      refuse("a vector memory operand is (register)");
+    }
+    if (m->disp != 0) {
+      refuse(
+          fmt::format("displacement {} is outside 0..0: a vector load or store has none", m->disp));
+    }
+    return m->base.index;
+  }
+  // OP-V, unmasked (vm = 1): funct6, vs2, the third operand's field, funct3, vd.
+  static std::uint32_t op_v(std::uint32_t funct6, std::uint32_t vs2, std::uint32_t field,
+                            std::uint32_t funct3, std::uint32_t vd) {
+    return funct6 << 26 | 1u << 25 | vs2 << 20 | (field & 0x1f) << 15 | funct3 << 12 | vd << 7 |
+           0x57;
+  }
   std::int64_t imm(std::size_t i, std::int64_t low, std::int64_t high, const char* what) const {
     const Imm* value = std::get_if<Imm>(&instruction->operands.at(i));
     if (value == nullptr) refuse(fmt::format("operand {} is not an immediate", i + 1));
@@ -127,6 +152,39 @@ struct Encoder {
       }
       case Mnemonic::riscv64_ret:
         return i_type(0, 1, 0, 0, 0x67);
+      case Mnemonic::riscv64_unimp:  // csrrw zero, cycle, zero: an illegal instruction
+        return 0xc0001073;
+      case Mnemonic::riscv64_vsetivli:
+        return 3u << 30 | static_cast<std::uint32_t>(imm(2, 0, 0x3ff, "vtype")) << 20 |
+               static_cast<std::uint32_t>(imm(1, 0, 31, "the vector length")) << 15 | 7u << 12 |
+               reg(0) << 7 | 0x57;
+      case Mnemonic::riscv64_vle64_v:  // unit-stride, width 111 (64-bit elements), vm = 1
+        return 1u << 25 | vector_base(1) << 15 | 7u << 12 | vreg(0) << 7 | 0x07;
+      case Mnemonic::riscv64_vse64_v:
+        return 1u << 25 | vector_base(1) << 15 | 7u << 12 | vreg(0) << 7 | 0x27;
+      // funct3: OPIVV 000, OPIVI 011, OPIVX 100, OPMVX 110.
+      case Mnemonic::riscv64_vand_vv:
+        return op_v(0x09, vreg(1), vreg(2), 0, vreg(0));
+      case Mnemonic::riscv64_vor_vv:
+        return op_v(0x0a, vreg(1), vreg(2), 0, vreg(0));
+      case Mnemonic::riscv64_vxor_vv:
+        return op_v(0x0b, vreg(1), vreg(2), 0, vreg(0));
+      case Mnemonic::riscv64_vnot_v:  // vxor.vi vd, vs, -1
+        return op_v(0x0b, vreg(1), 0x1f, 3, vreg(0));
+      case Mnemonic::riscv64_vsll_vi:
+        return op_v(0x25, vreg(1), static_cast<std::uint32_t>(imm(2, 0, 31, "the shift")), 3,
+                    vreg(0));
+      case Mnemonic::riscv64_vsrl_vi:
+        return op_v(0x28, vreg(1), static_cast<std::uint32_t>(imm(2, 0, 31, "the shift")), 3,
+                    vreg(0));
+      case Mnemonic::riscv64_vsll_vx:
+        return op_v(0x25, vreg(1), reg(2), 4, vreg(0));
+      case Mnemonic::riscv64_vsrl_vx:
+        return op_v(0x28, vreg(1), reg(2), 4, vreg(0));
+      case Mnemonic::riscv64_vxor_vx:
+        return op_v(0x0b, vreg(1), reg(2), 4, vreg(0));
+      case Mnemonic::riscv64_vslide1down_vx:
+        return op_v(0x0f, vreg(1), reg(2), 6, vreg(0));
       default:
         refuse("not a riscv64 instruction");
     }

@@ -1,5 +1,7 @@
 #include "isa/riscv64/riscv64.hpp"
 
+#include <fmt/format.h>
+
 #include <array>
 
 namespace spongegen::riscv64 {
@@ -16,6 +18,7 @@ std::string register_name(Reg reg) {
   if (reg.cls == RegClass::gp64 && reg.index < kNames.size()) {
     return std::string(kNames[reg.index]);
   }
+  if (reg.cls == RegClass::rvv && reg.index < 32) return fmt::format("v{}", reg.index);
   throw GenerationError("not a riscv64 register (class " +
                         std::to_string(static_cast<int>(reg.cls)) + ", index " +
                         std::to_string(reg.index) + ")");
@@ -26,13 +29,14 @@ std::optional<Reg> parse_register(std::string_view name) {
     if (kNames[i] == name) return x(static_cast<int>(i));
   }
   if (name == "fp") return x(8);
-  if (name.size() >= 2 && name.size() <= 3 && name[0] == 'x') {
+  if (name.size() >= 2 && name.size() <= 3 && (name[0] == 'x' || name[0] == 'v')) {
     int index = 0;
     for (char c : name.substr(1)) {
       if (c < '0' || c > '9') return std::nullopt;
       index = index * 10 + (c - '0');
     }
-    if (index < 32 && (name.size() == 2 || name[1] != '0')) return x(index);
+    if (index < 32 && (name.size() == 2 || name[1] != '0'))
+      return name[0] == 'x' ? x(index) : v(index);
   }
   return std::nullopt;
 }

@@ -17,6 +17,12 @@ constexpr Reg x(int index) {
 inline constexpr Reg zero = x(0);  // reads as 0; writes are discarded
 inline constexpr Reg ra = x(1);    // the return address
 inline constexpr Reg sp = x(2);
+// v0..v31, the vector registers (V, RVV 1.0).
+constexpr Reg v(int index) {
+  return Reg{RegClass::rvv, static_cast<std::uint8_t>(index)};
+}
+// vtype e64, m1, ta, ma: 64-bit elements, one register a group, tail and mask agnostic.
+inline constexpr std::int64_t kVtypeE64M1TaMa = 0xd8;
 // a0..a7: the arguments (x10..x17).
 constexpr Reg a(int index) {
   return x(10 + index);
@@ -68,6 +74,29 @@ class Emitter : public FunctionBuilder {
   void srli(Reg d, Reg a, int amount) { emit(Mnemonic::riscv64_srli, {d, a, Imm{amount}}); }
   void xor_(Reg d, Reg a, Reg b) { emit(Mnemonic::riscv64_xor, {d, a, b}); }
   void xori(Reg d, Reg a, std::int64_t imm) { emit(Mnemonic::riscv64_xori, {d, a, Imm{imm}}); }
+  // Traps (an illegal instruction): where an entry stops when its precondition fails.
+  void unimp() { emit(Mnemonic::riscv64_unimp, {}); }
+
+  // V (RVV 1.0). d = vl = min(avl, VLMAX) for the element width and grouping `vtype`.
+  void vsetivli(Reg d, int avl, std::int64_t vtype) {
+    emit(Mnemonic::riscv64_vsetivli, {d, Imm{avl}, Imm{vtype}});
+  }
+  // vl 64-bit elements from or to at(base) (a vector load or store has no displacement).
+  void vle64(Reg vd, Mem mem) { emit(Mnemonic::riscv64_vle64_v, {vd, mem}); }
+  void vse64(Reg vs, Mem mem) { emit(Mnemonic::riscv64_vse64_v, {vs, mem}); }
+  void vxor(Reg d, Reg a, Reg b) { emit(Mnemonic::riscv64_vxor_vv, {d, a, b}); }
+  void vand(Reg d, Reg a, Reg b) { emit(Mnemonic::riscv64_vand_vv, {d, a, b}); }
+  void vor(Reg d, Reg a, Reg b) { emit(Mnemonic::riscv64_vor_vv, {d, a, b}); }
+  void vnot(Reg d, Reg a) { emit(Mnemonic::riscv64_vnot_v, {d, a}); }
+  // Each element shifted by `amount` (0-31), or by the low 6 bits of the scalar `amount`.
+  void vsll(Reg d, Reg a, int amount) { emit(Mnemonic::riscv64_vsll_vi, {d, a, Imm{amount}}); }
+  void vsrl(Reg d, Reg a, int amount) { emit(Mnemonic::riscv64_vsrl_vi, {d, a, Imm{amount}}); }
+  void vsll(Reg d, Reg a, Reg amount) { emit(Mnemonic::riscv64_vsll_vx, {d, a, amount}); }
+  void vsrl(Reg d, Reg a, Reg amount) { emit(Mnemonic::riscv64_vsrl_vx, {d, a, amount}); }
+  // Each element XORed with the scalar `s`.
+  void vxor(Reg d, Reg a, Reg s, bool) { emit(Mnemonic::riscv64_vxor_vx, {d, a, s}); }
+  // d[i] = a[i + 1] for i < vl - 1, d[vl - 1] = s.
+  void vslide1down(Reg d, Reg a, Reg s) { emit(Mnemonic::riscv64_vslide1down_vx, {d, a, s}); }
 };
 
 }  // namespace spongegen::riscv64

@@ -47,6 +47,11 @@ bool cpu_has_feature([[maybe_unused]] const sponge_cpu_feature& feature) noexcep
     defined(SPONGE_KECCAK_KERNELS_RISCV64)
   // The header that tables riscv64 kernels gives each feature its riscv_hwprobe bits; without
   // such a table no feature of this target is ever asked about.
+  // "zvl256b" and the like: VLEN from the CPU itself, once V is known present.
+  if (const auto bits = riscv_vector_bits_named(feature.name)) {
+    return riscv_vector_length_present(riscv_hwprobe_ima_ext_0(), *bits,
+                                       std::getenv(kRiscvExtensionsVariable), riscv_vlen_bits);
+  }
   return riscv_extension_present(riscv_hwprobe_ima_ext_0(), feature.riscv_hwprobe_ima_ext_0,
                                  feature.name, std::getenv(kRiscvExtensionsVariable));
 #else

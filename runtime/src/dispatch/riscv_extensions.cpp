@@ -25,6 +25,37 @@ bool riscv_extension_present(std::optional<std::uint64_t> hwprobe_ima_ext_0, std
   return riscv_extension_named(named_by_user, name);
 }
 
+std::optional<unsigned> riscv_vector_bits_named(std::string_view name) noexcept {
+  constexpr std::string_view kPrefix = "zvl";
+  if (name.size() <= kPrefix.size() + 1 || name.substr(0, kPrefix.size()) != kPrefix ||
+      name.back() != 'b') {
+    return std::nullopt;
+  }
+  unsigned bits = 0;
+  for (const char c : name.substr(kPrefix.size(), name.size() - kPrefix.size() - 1)) {
+    if (c < '0' || c > '9' || bits > 65536) return std::nullopt;
+    bits = bits * 10 + static_cast<unsigned>(c - '0');
+  }
+  return bits;
+}
+
+bool riscv_vector_length_present(std::optional<std::uint64_t> hwprobe_ima_ext_0, unsigned bits,
+                                 const char* named_by_user, unsigned (*read_vlen)()) noexcept {
+  return riscv_extension_present(hwprobe_ima_ext_0, kRiscvHwprobeImaV, "v", named_by_user) &&
+         read_vlen() >= bits;
+}
+
+unsigned riscv_vlen_bits() noexcept {
+#if defined(__riscv) && __riscv_xlen == 64
+  // vlenb (CSR 0xc22): VLEN in bytes. By number, so the assembler needs no V.
+  unsigned long vlenb = 0;
+  asm volatile("csrr %0, 0xc22" : "=r"(vlenb));
+  return static_cast<unsigned>(vlenb * 8);
+#else
+  return 0;
+#endif
+}
+
 std::optional<std::uint64_t> riscv_hwprobe_ima_ext_0() noexcept {
 #if defined(__linux__) && defined(__riscv) && __riscv_xlen == 64
 #ifdef __NR_riscv_hwprobe

@@ -21,6 +21,8 @@ inline constexpr const char* kRiscvExtensionsVariable = "SPONGE_RISCV_EXTENSIONS
 // spelled here because Debian 12's kernel headers predate them.
 inline constexpr long kRiscvHwprobeSyscall = 258;
 inline constexpr std::int64_t kRiscvHwprobeKeyImaExt0 = 4;
+// RISCV_HWPROBE_IMA_V: the vector extension V (RVV 1.0).
+inline constexpr std::uint64_t kRiscvHwprobeImaV = 1u << 2;
 
 // Whether `name` is one of the comma-separated names of `list` (null: none). Exact, case-
 // sensitive matches of whole names; empty names are ignored.
@@ -32,6 +34,20 @@ bool riscv_extension_named(const char* list, std::string_view name) noexcept;
 // value of SPONGE_RISCV_EXTENSIONS (null when unset).
 bool riscv_extension_present(std::optional<std::uint64_t> hwprobe_ima_ext_0, std::uint64_t mask,
                              std::string_view name, const char* named_by_user) noexcept;
+
+// The vector length a feature named "zvl<bits>b" asks for (VLEN >= bits, as the RISC-V
+// extension names say it), or nullopt for any other name.
+std::optional<unsigned> riscv_vector_bits_named(std::string_view name) noexcept;
+
+// The pure decision for a "zvl<bits>b" feature: V present (as riscv_extension_present decides
+// it for "v") and the CPU's VLEN, read by `read_vlen` only then (reading the vlenb CSR without
+// V traps), at least `bits`.
+bool riscv_vector_length_present(std::optional<std::uint64_t> hwprobe_ima_ext_0, unsigned bits,
+                                 const char* named_by_user, unsigned (*read_vlen)()) noexcept;
+
+// This CPU's VLEN in bits, from the vlenb CSR; only to be called where V is present, and 0
+// on every target other than riscv64.
+unsigned riscv_vlen_bits() noexcept;
 
 // This process's riscv_hwprobe answer for RISCV_HWPROBE_KEY_IMA_EXT_0 over all its CPUs;
 // nullopt where the system call fails (ENOSYS before Linux 6.4) or does not know the key, and
