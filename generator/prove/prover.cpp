@@ -200,7 +200,7 @@ class Run {
     std::vector<Machine::Access> accesses;
     std::vector<Machine::Access>* outer_log;
     // What the code read before writing it, as the instruction table says (the stack pointer
-    // always), and wrote; each instruction it ran, with where control went.
+    // and the vector length always), and wrote; each instruction it ran, with where control went.
     std::set<Place> read, written;
     std::vector<std::pair<const Instruction*, Control>> executed;
     bool branched = false;
@@ -888,19 +888,20 @@ std::size_t Run::replay_rounds(const std::vector<Item>*& items, std::size_t inde
     std::optional<RoundReuse::Replayed> replayed =
         reuse_->replay({*segment, round, spec_->state()}, machine_);
     if (!replayed) {
-      recording_ = Recording{
-          items,
-          index,
-          segment,
-          round,
-          spec_->state(),
-          machine_,
-          {},
-          machine_.access_log,
-          {{Place::Kind::stack_pointer, 0, 0}, {Place::Kind::gp, target_.stack_pointer().index, 0}},
-          {},
-          {},
-          false};
+      recording_ = Recording{items,
+                             index,
+                             segment,
+                             round,
+                             spec_->state(),
+                             machine_,
+                             {},
+                             machine_.access_log,
+                             {{Place::Kind::stack_pointer, 0, 0},
+                              {Place::Kind::gp, target_.stack_pointer().index, 0},
+                              {Place::Kind::vector_length, 0, 0}},
+                             {},
+                             {},
+                             false};
       machine_.access_log = &recording_->accesses;
       return index;
     }

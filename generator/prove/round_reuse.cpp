@@ -34,6 +34,8 @@ decltype(auto) visit_place(Machine_& machine, const Place& place, const Visit& v
       return visit(machine.stack_pointer());
     case Place::Kind::zero_flag:
       return visit(machine.zero_flag);
+    case Place::Kind::vector_length:
+      return visit(machine.vector_length);
     case Place::Kind::memory:
       break;
   }
@@ -55,6 +57,8 @@ bool same_at(const Machine& a, const Machine& b, const Place& place) {
       return same_value(a.stack_pointer(), b.stack_pointer());
     case Place::Kind::zero_flag:
       return a.zero_flag == b.zero_flag;
+    case Place::Kind::vector_length:
+      return a.vector_length == b.vector_length;
     case Place::Kind::memory:
       break;
   }
@@ -71,6 +75,7 @@ const Word* bits_at(const Machine& machine, const Place& place) {
     case Place::Kind::stack_pointer:
       return &machine.stack_pointer().bits;
     case Place::Kind::zero_flag:
+    case Place::Kind::vector_length:
       return nullptr;
     case Place::Kind::memory:
       break;
@@ -79,15 +84,18 @@ const Word* bits_at(const Machine& machine, const Place& place) {
   return word ? &word->bits : nullptr;
 }
 
+// The Value a place holds: a general-purpose register, the stack pointer, a written word.
+const Value* value_at(const Machine& machine, const Place& place) {
+  if (place.kind == Place::Kind::gp) return &machine.gp(place.index);
+  if (place.kind == Place::Kind::stack_pointer) return &machine.stack_pointer();
+  if (place.kind != Place::Kind::memory) return nullptr;
+  const std::optional<Value>& word = memory_at(machine, place);
+  return word ? &*word : nullptr;
+}
+
 // The region a place's content points into, if it holds an address.
 std::optional<int> pointed_region(const Machine& machine, const Place& place) {
-  const Value* value = nullptr;
-  if (place.kind == Place::Kind::gp) value = &machine.gp(place.index);
-  if (place.kind == Place::Kind::stack_pointer) value = &machine.stack_pointer();
-  if (place.kind == Place::Kind::memory) {
-    const std::optional<Value>& word = memory_at(machine, place);
-    if (word) value = &*word;
-  }
+  const Value* value = value_at(machine, place);
   if (value == nullptr || !value->pointer) return std::nullopt;
   return value->pointer->region;
 }
@@ -221,6 +229,7 @@ void for_each_place(const Machine& machine, const Visit& visit) {
   }
   visit(Place{Place::Kind::stack_pointer, 0, 0});
   visit(Place{Place::Kind::zero_flag, 0, 0});
+  visit(Place{Place::Kind::vector_length, 0, 0});
   for (std::size_t region = 0; region < machine.regions().size(); ++region) {
     for (std::size_t w = 0; w < machine.regions()[region].words.size(); ++w)
       visit(Place{Place::Kind::memory, static_cast<int>(region), static_cast<int>(w)});
@@ -279,6 +288,10 @@ class Encoder {
     out_.push_back(flag ? 1 + (*flag ? 1 : 0) : 0);
     return true;
   }
+  bool add(int vector_length) {
+    out_.push_back(static_cast<std::uint64_t>(vector_length));
+    return true;
+  }
 
   const Renaming& names_;
   const std::map<int, int>& region_numbers_;
@@ -332,6 +345,7 @@ class Decoder {
     value.emplace();
     read(*value);
   }
+  void read(int& vector_length) { vector_length = static_cast<int>(in_[at_++]); }
   void read(std::optional<bool>& flag) {
     const std::uint64_t tag = in_[at_++];
     flag = tag == 0 ? std::nullopt : std::optional<bool>(tag == 2);
@@ -355,13 +369,7 @@ std::vector<std::uint64_t> signature(const Machine& machine, const std::vector<P
       out.push_back(machine.zero_flag ? 1 + (*machine.zero_flag ? 1 : 0) : 0);
       continue;
     }
-    const Value* value = nullptr;
-    if (place.kind == Place::Kind::gp) value = &machine.gp(place.index);
-    if (place.kind == Place::Kind::stack_pointer) value = &machine.stack_pointer();
-    if (place.kind == Place::Kind::memory) {
-      const std::optional<Value>& word = memory_at(machine, place);
-      if (word) value = &*word;
-    }
+    const Value* value = value_at(machine, place);
     if (value == nullptr || (!value->pointer && !value->block_count)) continue;
     out.push_back(i);
     out.push_back(value->block_count ? 1 : 0);
@@ -389,6 +397,7 @@ Registers registers_of(const Machine& machine) {
   }
   registers.stack_pointer = machine.stack_pointer();
   registers.zero_flag = machine.zero_flag;
+  registers.vector_length = machine.vector_length;
   return registers;
 }
 
@@ -399,6 +408,8 @@ Machine with_unread_places_fresh(const Machine& machine, const std::vector<Place
     if (read.count(place) != 0) return;
     if (place.kind == Place::Kind::zero_flag) {
       copy.zero_flag.reset();
+    } else if (place.kind == Place::Kind::vector_length) {
+      copy.vector_length = 0;
     } else if (place.kind == Place::Kind::vector_word) {
       copy.vector(place.index)[static_cast<std::size_t>(place.word)] =
           variable_word(copy.fresh(64));
@@ -446,6 +457,10 @@ std::optional<std::vector<Place>> code_writes(const Machine& before, const Machi
   if (before.zero_flag != after.zero_flag ||
       poisoned_before.zero_flag != poisoned_after.zero_flag) {
     written.insert({Place::Kind::zero_flag, 0, 0});
+  }
+  if (before.vector_length != after.vector_length ||
+      poisoned_before.vector_length != poisoned_after.vector_length) {
+    written.insert({Place::Kind::vector_length, 0, 0});
   }
   for (const Place& place : written) {
     if (!same_at(after, poisoned_after, place)) return std::nullopt;

@@ -48,9 +48,16 @@ namespace spongegen::prove {
 
 // One place of the machine: a general-purpose register, a word of a vector register, the
 // stack pointer (arm64's; amd64 and riscv64 keep it in a general-purpose register), the
-// zero flag, or a word of a region.
+// zero flag, riscv64's vector length, or a word of a region.
 struct Place {
-  enum class Kind : std::uint8_t { gp, vector_word, stack_pointer, zero_flag, memory };
+  enum class Kind : std::uint8_t {
+    gp,
+    vector_word,
+    stack_pointer,
+    zero_flag,
+    vector_length,
+    memory
+  };
   Kind kind = Kind::gp;
   int index = 0;  // the register, or the region
   int word = 0;   // the vector word, or the region's word
@@ -58,7 +65,7 @@ struct Place {
 };
 
 // A copy of `machine` whose every place outside `reads` holds fresh variables (memory that
-// nothing wrote stays unwritten; the zero flag becomes unknown).
+// nothing wrote stays unwritten; the zero flag becomes unknown, the vector length unset).
 Machine with_unread_places_fresh(const Machine& machine, const std::vector<Place>& reads);
 
 // A machine's registers, flag and stack pointer.
@@ -67,6 +74,7 @@ struct Registers {
   std::array<VectorValue, 32> vector;
   Value stack_pointer;
   std::optional<bool> zero_flag;
+  int vector_length = 0;
 };
 Registers registers_of(const Machine& machine);
 
