@@ -888,6 +888,7 @@ std::size_t Run::replay_rounds(const std::vector<Item>*& items, std::size_t inde
     std::optional<RoundReuse::Replayed> replayed =
         reuse_->replay({*segment, round, spec_->state()}, machine_);
     if (!replayed) {
+      if (!reuse_->seen_before({*segment, round, spec_->state()})) return index;
       recording_ = Recording{items,
                              index,
                              segment,

@@ -500,6 +500,11 @@ const RoundReuse::Segment* RoundReuse::segment(
   return found->second ? &*found->second : nullptr;
 }
 
+bool RoundReuse::seen_before(const RoundStart& start) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return !seen_.insert(group_key(start)).second;
+}
+
 bool RoundReuse::record(const RoundStart& start, const Recorded& run) {
   const std::vector<std::uint32_t> model_variables = blocks_of(start.model_state);
   // Where the code did not write, the boundary replaced nothing, and nothing holds a product

@@ -156,6 +156,11 @@ class RoundReuse {
     const void* end_items;  // as Replayed's
     std::size_t end;
   };
+  // Whether a round of this code and round constant started before (a record is kept from
+  // the second on: a round no other repeats, as in a loop that one entry alone runs, is not
+  // worth recording).
+  bool seen_before(const RoundStart& start);
+
   // Keeps the record; false, keeping nothing, when one of the conditions above fails.
   bool record(const RoundStart& start, const Recorded& run);
 
@@ -192,6 +197,7 @@ class RoundReuse {
   mutable std::mutex mutex_;
   std::map<std::pair<const void*, std::size_t>, std::optional<Segment>> segments_;
   std::map<std::vector<const void*>, std::vector<Place>> checked_paths_;
+  std::set<std::string> seen_;
   std::unordered_map<std::string, std::vector<std::shared_ptr<Group>>> groups_;
 };
 
