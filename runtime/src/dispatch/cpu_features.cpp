@@ -1,7 +1,6 @@
 // Asks the CPU (or the OS, where only it knows) for the features a generated kernel
 // declares (generated/sponge_kernels.h). One reading of the declaration for every kernel,
 // so a new kernel brings data, not code.
-#include <cstdlib>
 #include <span>
 
 #include "dispatch/riscv_extensions.hpp"
@@ -47,13 +46,12 @@ bool cpu_has_feature([[maybe_unused]] const sponge_cpu_feature& feature) noexcep
     defined(SPONGE_KECCAK_KERNELS_RISCV64)
   // The header that tables riscv64 kernels gives each feature its riscv_hwprobe bits; without
   // such a table no feature of this target is ever asked about.
+  const RiscvExtensionSources sources = riscv_extension_sources();
   // "zvl256b" and the like: VLEN from the CPU itself, once V is known present.
   if (const auto bits = riscv_vector_bits_named(feature.name)) {
-    return riscv_vector_length_present(riscv_hwprobe_ima_ext_0(), *bits,
-                                       std::getenv(kRiscvExtensionsVariable), riscv_vlen_bits);
+    return riscv_vector_length_present(sources, *bits, riscv_vlen_bits);
   }
-  return riscv_extension_present(riscv_hwprobe_ima_ext_0(), feature.riscv_hwprobe_ima_ext_0,
-                                 feature.name, std::getenv(kRiscvExtensionsVariable));
+  return riscv_extension_present(sources, feature.riscv_hwprobe_ima_ext_0, feature.name);
 #else
   return false;
 #endif
