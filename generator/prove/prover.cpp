@@ -846,9 +846,11 @@ bool Run::summarize_call(std::size_t function) {
 
 const RoundReuse::Segment* Run::segment_at(const std::vector<Item>& items, std::size_t start,
                                            int rounds_entered) {
-  // From the second round of a block on, where the round starts from the fresh variables a
-  // boundary made, up to the last round of the block (the boundary after it takes the next
-  // block's input, or is the return).
+  // A round that starts from the fresh variables a boundary made and ends at a boundary that
+  // takes no input: not the entry's first (it starts from the entry's own variables, maybe
+  // with a block's input added), not a block's last (the boundary after it takes the next
+  // block's input, or is the return), not one whose block input the kernel adds after its
+  // marker (the model's next step is that input).
   if (reuse_ == nullptr || inputs_.concrete() || rounds_entered < 2 ||
       !spec_->next_round_before_a_round()) {
     return nullptr;

@@ -3,27 +3,32 @@
 // one entry with 1 to 3 blocks), so most of a kernel's proof is the same round proven again
 // on machines that differ only in the names of their variables and in places the round never
 // reads. A round here is a segment: the code from just after one round boundary to the next
-// (no branch, call or return between them), which the prover runs and then checks at the
-// boundary, where the model's state becomes fresh variables (prover.cpp, Run::cut). The
-// first time a round is proven its record is kept: the places the code read and what they
+// (a round loop's code branches on to it), which the prover runs and then checks at the
+// boundary, where the model's state becomes fresh variables (prover.cpp, Run::cut). When a
+// round of some code and round constant is proven the second time, its record is kept (a
+// round nothing repeats is not worth one): the places the code read and what they
 // held, the model's state it started from and the round's constant, and the machine as the
 // boundary left it. A later round of the same code, round constant, model state and read
 // contents (variables renamed in order, regions matched by name and shape) takes the
 // recorded machine instead of being run and checked again.
 //
 // Why that is sound, for every round it replaces:
-// - The code's writes depend on its reads alone. Checked when it is recorded: the code runs
-//   a second time on a copy of the machine whose every other place holds fresh variables
-//   (data, where the first run may have had an address) and must write exactly what the
-//   first run wrote, everywhere. The reads are the instruction table's (audit/semantics.hpp)
-//   and the loads the first run made; a read the table does not name shows in the second
-//   run as a fresh variable (or as an address that is no buffer's) and refuses the record.
-//   The machine is deterministic, so the same code on the same reads writes the same.
+// - The code's writes depend on its reads alone. Checked the first time a path (the
+//   instructions a recorded round ran, in order) is recorded: they run a second time on a
+//   copy of the machine whose every other place holds fresh variables (data, where the
+//   first run may have had an address) and must branch, access memory and write exactly as
+//   the first run did, everywhere. The reads are the instruction table's
+//   (audit/semantics.hpp) and the loads the first run made; a read the table does not name
+//   shows in the second run as a fresh variable (or as an address that is no buffer's) and
+//   refuses the record. The registers the path wrote are kept with it: a row's registers
+//   come from its operands, never from values, so a later record of the path writes those
+//   and must leave every other register as it was. The machine is deterministic, so the same
+//   code on the same reads writes the same.
 // - The boundary after it matches and replaces only places the code wrote. Each word the
 //   boundary looks for is a function of the model's state at the round's start, and checked
 //   when recorded to hold a product of two of that state's variables; a place the round did
-//   not write holds what the previous boundary left, which has no such product (checked at
-//   every replay), so it cannot equal one. The written places hold what they held when
+//   not write has no such product (checked when recorded, and again at every replay on the
+//   replaying machine), so it cannot equal one. The written places hold what they held when
 //   recorded, renamed, and the model's words are the same functions of the same renamed
 //   state, so the boundary matches and replaces them as it did then.
 #pragma once
