@@ -26,12 +26,11 @@ std::set<std::string> names_in(const fs::path& folder) {
 
 TEST_CASE("generate leaves the previous files intact when a file cannot be written") {
   const TemporaryFolder folder("generate");
+  // The folder a previous run wrote: the committed one, which generated_up_to_date holds to
+  // be what a run writes (a copy, where a second run here would double the test's time).
   const fs::path out = folder.path() / "generated";
-  const ProcessResult first =
-      run_spongegen({"generate", "--out", out.string(), "--no-verify", "--no-prove"});
-  REQUIRE(first.exit_status == 0);
-  const std::set<std::string> generated_names = names_in(out);
-  REQUIRE(generated_names.count("manifest.json") == 1);
+  fs::copy(SPONGEGEN_GENERATED_DIR, out);
+  REQUIRE(names_in(out).count("manifest.json") == 1);
 
   // A previous version of a kernel, which a successful run would replace.
   const fs::path kernel = out / "keccakf1600_amd64_bmi2.S";
