@@ -941,34 +941,13 @@ void Run::note_recorded(const Instruction& instruction, const Control& control) 
     stop_recording();
     return;
   }
-  const auto places = [&](const audit::Location& location) {
-    std::vector<Place> out;
-    const auto* reg = std::get_if<audit::RegisterLocation>(&location);
-    if (reg == nullptr) return out;
-    switch (reg->file) {
-      case audit::RegisterFile::gp:
-        out.push_back({Place::Kind::gp, reg->index, 0});
-        break;
-      case audit::RegisterFile::vector:
-        for (int w = 0; w < kVectorWords; ++w)
-          out.push_back({Place::Kind::vector_word, reg->index, w});
-        break;
-      case audit::RegisterFile::stack_pointer:
-        out.push_back({Place::Kind::stack_pointer, 0, 0});
-        break;
-      case audit::RegisterFile::flags:
-        out.push_back({Place::Kind::zero_flag, 0, 0});
-        break;
-    }
-    return out;
-  };
   const audit::Effects effects = audit::effects_of(program_.isa, instruction);
   for (const audit::Location& location : effects.reads) {
-    for (const Place& place : places(location))
+    for (const Place& place : places_of(location))
       if (recording.written.count(place) == 0) recording.read.insert(place);
   }
   for (const audit::Location& location : effects.writes) {
-    for (const Place& place : places(location))
+    for (const Place& place : places_of(location))
       recording.written.insert(place);
   }
   recording.executed.emplace_back(&instruction, control);

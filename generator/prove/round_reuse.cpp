@@ -5,6 +5,28 @@
 #include <type_traits>
 
 namespace spongegen::prove {
+
+std::vector<Place> places_of(const audit::Location& location) {
+  std::vector<Place> out;
+  const auto* reg = std::get_if<audit::RegisterLocation>(&location);
+  if (reg == nullptr) return out;
+  switch (reg->file) {
+    case audit::RegisterFile::gp:
+      out.push_back({Place::Kind::gp, reg->index, 0});
+      break;
+    case audit::RegisterFile::vector:
+      for (int w = 0; w < kVectorWords; ++w)
+        out.push_back({Place::Kind::vector_word, reg->index, w});
+      break;
+    case audit::RegisterFile::stack_pointer:
+      out.push_back({Place::Kind::stack_pointer, 0, 0});
+      break;
+    case audit::RegisterFile::flags:
+      out.push_back({Place::Kind::zero_flag, 0, 0});
+      break;
+  }
+  return out;
+}
 namespace {
 
 const std::optional<Value>& memory_at(const Machine& machine, const Place& place) {

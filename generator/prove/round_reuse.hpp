@@ -47,6 +47,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "audit/semantics.hpp"
 #include "prove/machine.hpp"
 
 namespace spongegen::prove {
@@ -68,6 +69,10 @@ struct Place {
   int word = 0;   // the vector word, or the region's word
   auto operator<=>(const Place&) const = default;
 };
+
+// The places a register the instruction table names (audit/semantics.hpp) stands for: every
+// word of a vector register; none for a memory location, whose words the loads name.
+std::vector<Place> places_of(const audit::Location& location);
 
 // A copy of `machine` whose every place outside `reads` holds fresh variables (memory that
 // nothing wrote stays unwritten; the zero flag becomes unknown, the vector length unset).
