@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <optional>
@@ -233,6 +234,80 @@ std::size_t iota_instructions_bit_by_bit() {
   for (const std::uint64_t constant : keccak::model().round_constants)
     n += plan_bit_by_bit(constant).instructions();
   return n;
+}
+
+// d = `step` applied to a (addi and lui build from nothing, ignoring a).
+void emit_build_step(Emitter& e, Reg d, Reg a, const BuildStep& step) {
+  switch (step.op) {
+    case BuildOp::addi:
+      e.addi(d, zero, step.imm);
+      break;
+    case BuildOp::lui:
+      e.lui(d, step.imm);
+      break;
+    case BuildOp::rori:
+      e.rori(d, a, static_cast<int>(step.imm));
+      break;
+    case BuildOp::slli:
+      e.slli(d, a, static_cast<int>(step.imm));
+      break;
+    case BuildOp::srli:
+      e.srli(d, a, static_cast<int>(step.imm));
+      break;
+    case BuildOp::xori:
+      e.xori(d, a, step.imm);
+      break;
+    case BuildOp::add:
+      e.addi(d, a, step.imm);
+      break;
+  }
+}
+
+// What a kernel does with an iota plan as walk_iota_plan visits it: the scalar kernel XORs
+// the low bits and then each part into the lane as the part is built; the vector kernel
+// builds the whole constant in a register, the low bits last, and XORs it into every
+// state's lane at once.
+struct IotaPlanOps {
+  bool low_first = false;
+  std::function<void(std::int64_t low, bool has_parts)> low;
+  std::function<void(std::size_t part, const BuildStep&)> step;
+  std::function<void(std::size_t part)> part_built;
+};
+
+void walk_iota_plan(const IotaPlan& plan, const IotaPlanOps& ops) {
+  const bool has_parts = !plan.parts.empty();
+  if (ops.low_first && plan.low != 0) ops.low(plan.low, has_parts);
+  for (std::size_t part = 0; part < plan.parts.size(); ++part) {
+    for (const BuildStep& step : plan.parts[part])
+      ops.step(part, step);
+    ops.part_built(part);
+  }
+  if (!ops.low_first && plan.low != 0) ops.low(plan.low, has_parts);
+}
+
+// One row of chi in place, b(x) ^= ~b(x+1) & b(x+2): the two terms that need the row's
+// first lanes (for lanes 3 and 4) first, into t[0] and t[1], then the other three through
+// t[2]. `and_not(d, a, b)` leaves a & ~b in d (d differs from a and b); `exclusive_or(d, a,
+// b)` leaves a ^ b.
+template <typename AndNot, typename ExclusiveOr>
+void emit_chi_row(const std::array<Reg, 5>& b, const std::array<Reg, 3>& t, AndNot and_not,
+                  ExclusiveOr exclusive_or) {
+  and_not(t[0], b[0], b[4]);  // for lane 3
+  and_not(t[1], b[1], b[0]);  // for lane 4
+  for (std::size_t x = 0; x < 3; ++x) {
+    and_not(t[2], b[x + 2], b[x + 1]);
+    exclusive_or(b[x], b[x], t[2]);
+  }
+  exclusive_or(b[3], b[3], t[0]);
+  exclusive_or(b[4], b[4], t[1]);
+}
+
+// Row y of the lanes as `map` places them.
+std::array<Reg, 5> lane_row(const LaneMap& map, int y) {
+  std::array<Reg, 5> row{};
+  for (int x = 0; x < 5; ++x)
+    row[static_cast<std::size_t>(x)] = map[static_cast<std::size_t>(keccak::lane_index(x, y))];
+  return row;
 }
 
 class Riscv64KeccakBuilder {
@@ -475,17 +550,9 @@ class Riscv64KeccakBuilder {
     e.comment("chi row by row, in place: the two terms that need the row's first lanes first.");
     const LaneMap& next = maps_[static_cast<std::size_t>(round + 1)];
     for (int y = 0; y < 5; ++y) {
-      const auto b = [&](int x) {
-        return next[static_cast<std::size_t>(keccak::lane_index(x, y))];
-      };
-      and_not(e, kT0, b(0), b(4));  // for lane 3
-      and_not(e, kT1, b(1), b(0));  // for lane 4
-      for (int x = 0; x < 3; ++x) {
-        and_not(e, kT2, b(x + 2), b(x + 1));
-        e.xor_(b(x), b(x), kT2);
-      }
-      e.xor_(b(3), b(3), kT0);
-      e.xor_(b(4), b(4), kT1);
+      emit_chi_row(
+          lane_row(next, y), {kT0, kT1, kT2}, [&](Reg d, Reg a, Reg b) { and_not(e, d, a, b); },
+          [&](Reg d, Reg a, Reg b) { e.xor_(d, a, b); });
     }
     emit_iota(e, next[0], round);
   }
@@ -494,36 +561,12 @@ class Riscv64KeccakBuilder {
   void emit_iota(Emitter& e, Reg lane, int round) const {
     e.comment(fmt::format("iota: 0x{:016x}",
                           keccak::model().round_constants[static_cast<std::size_t>(round)]));
-    const IotaPlan& plan = iota_plans(zbb_)[static_cast<std::size_t>(round)];
-    if (plan.low != 0) e.xori(lane, lane, plan.low);
-    for (const std::vector<BuildStep>& part : plan.parts) {
-      for (const BuildStep& step : part) {
-        switch (step.op) {
-          case BuildOp::addi:
-            e.addi(kT0, zero, step.imm);
-            break;
-          case BuildOp::lui:
-            e.lui(kT0, step.imm);
-            break;
-          case BuildOp::rori:
-            e.rori(kT0, kT0, static_cast<int>(step.imm));
-            break;
-          case BuildOp::slli:
-            e.slli(kT0, kT0, static_cast<int>(step.imm));
-            break;
-          case BuildOp::srli:
-            e.srli(kT0, kT0, static_cast<int>(step.imm));
-            break;
-          case BuildOp::xori:
-            e.xori(kT0, kT0, step.imm);
-            break;
-          case BuildOp::add:
-            e.addi(kT0, kT0, step.imm);
-            break;
-        }
-      }
-      e.xor_(lane, lane, kT0);
-    }
+    IotaPlanOps ops;
+    ops.low_first = true;
+    ops.low = [&](std::int64_t low, bool) { e.xori(lane, lane, low); };
+    ops.step = [&](std::size_t, const BuildStep& step) { emit_build_step(e, kT0, kT0, step); };
+    ops.part_built = [&](std::size_t) { e.xor_(lane, lane, kT0); };
+    walk_iota_plan(iota_plans(zbb_)[static_cast<std::size_t>(round)], ops);
   }
 
   static std::vector<std::string> header_lines(bool zbb, const HeaderFigures& figures) {
@@ -993,20 +1036,13 @@ class Riscv64VectorKeccakBuilder {
     const LaneMap& next = maps_[static_cast<std::size_t>(round + 1)];
     const Reg kVT2 = kColumnSum[0];  // the column sums are dead after theta
     for (int y = 0; y < 5; ++y) {
-      const auto b = [&](int x) {
-        return next[static_cast<std::size_t>(keccak::lane_index(x, y))];
-      };
-      e.vnot(kVT0, b(4));  // for lane 3
-      e.vand(kVT0, kVT0, b(0));
-      e.vnot(kVT1, b(0));  // for lane 4
-      e.vand(kVT1, kVT1, b(1));
-      for (int x = 0; x < 3; ++x) {
-        e.vnot(kVT2, b(x + 1));
-        e.vand(kVT2, kVT2, b(x + 2));
-        e.vxor(b(x), b(x), kVT2);
-      }
-      e.vxor(b(3), b(3), kVT0);
-      e.vxor(b(4), b(4), kVT1);
+      emit_chi_row(
+          lane_row(next, y), {kVT0, kVT1, kVT2},
+          [&](Reg d, Reg a, Reg b) {
+            e.vnot(d, b);
+            e.vand(d, d, a);
+          },
+          [&](Reg d, Reg a, Reg b) { e.vxor(d, a, b); });
     }
     emit_iota(e, next[0], round);
   }
@@ -1018,48 +1054,29 @@ class Riscv64VectorKeccakBuilder {
     e.comment(fmt::format("iota: 0x{:016x}",
                           keccak::model().round_constants[static_cast<std::size_t>(round)]));
     const IotaPlan& plan = iota_plans(false)[static_cast<std::size_t>(round)];
-    const auto emit_step = [&](Reg d, Reg a, const BuildStep& step) {
-      switch (step.op) {
-        case BuildOp::addi:
-          e.addi(d, zero, step.imm);
-          break;
-        case BuildOp::lui:
-          e.lui(d, step.imm);
-          break;
-        case BuildOp::rori:
-          throw GenerationError("riscv64-v: a rotation in iota's plan without Zbb");
-        case BuildOp::slli:
-          e.slli(d, a, static_cast<int>(step.imm));
-          break;
-        case BuildOp::srli:
-          e.srli(d, a, static_cast<int>(step.imm));
-          break;
-        case BuildOp::xori:
-          e.xori(d, a, step.imm);
-          break;
-        case BuildOp::add:
-          e.addi(d, a, step.imm);
-          break;
-      }
-    };
-    if (plan.parts.size() == 1) {
-      for (const BuildStep& step : plan.parts[0])
-        emit_step(kConstant, kConstant, step);
-    } else if (plan.parts.size() == 2 && plan.parts[1].size() == 1) {
-      for (const BuildStep& step : plan.parts[0])
-        emit_step(kPart, kPart, step);
-      emit_step(kConstant, kPart, plan.parts[1][0]);
-      e.xor_(kConstant, kConstant, kPart);
-    } else if (!plan.parts.empty()) {
+    const bool shifted_part = plan.parts.size() == 2 && plan.parts[1].size() == 1;
+    if (plan.parts.size() > 1 && !shifted_part) {
       throw GenerationError("riscv64-v: an iota plan of a shape this builder does not emit");
     }
-    if (plan.low != 0) {
-      if (plan.parts.empty()) {
-        e.addi(kConstant, zero, plan.low);
+    IotaPlanOps ops;
+    ops.low = [&](std::int64_t low, bool has_parts) {
+      if (has_parts) {
+        e.xori(kConstant, kConstant, low);
       } else {
-        e.xori(kConstant, kConstant, plan.low);
+        e.addi(kConstant, zero, low);
       }
-    }
+    };
+    ops.step = [&](std::size_t part, const BuildStep& step) {
+      if (step.op == BuildOp::rori) {
+        throw GenerationError("riscv64-v: a rotation in iota's plan without Zbb");
+      }
+      const Reg built = shifted_part && part == 0 ? kPart : kConstant;
+      emit_build_step(e, built, shifted_part ? kPart : kConstant, step);
+    };
+    ops.part_built = [&](std::size_t part) {
+      if (shifted_part && part == 1) e.xor_(kConstant, kConstant, kPart);
+    };
+    walk_iota_plan(plan, ops);
     e.vxor(lane, lane, kConstant, true);
   }
 
