@@ -22,6 +22,21 @@
 // Rounds: 24, unrolled, pi by renaming (as riscv64-zbb); a 12-round entry loads the lanes
 // where round 12 expects them and jumps there. Iota: the constant built in t1 from
 // immediates as riscv64's plan builds it, then one vxor.vx.
+// Block entries (<absorb entry>_blocks, at the tree modes' leaf rates: KT128 and KT256
+// at 12 rounds, ParallelHash at 24): block_count blocks a state in one call. The lanes
+// stay in v0-v24 from block to block; the count and the N block pointers live in the
+// frame (80 bytes: s0-s5, the count, blocks[0..1]), since the scalar registers hold the
+// shift amounts; each block is gathered and XORed in as above, the shift amounts set
+// again, and the rounds run as the entry's own unrolled copy. After 12 rounds pi's
+// renaming has moved lane i to where round 0 expects it: twelve XOR swaps (36 vxor.vv)
+// put the lanes back where round 12 expects them. 0 blocks leave the states as they
+// were. A call a block would also run, each block, the vl check, the frame, the 25
+// lanes' loads and stores and the 32 vector registers' zeroing.
+// Bound of a call: block_count permutations, the caller's to choose; nothing in the
+// kernel limits it, and nothing needs to: the OS preempts native code at any
+// instruction, and a caller that wants progress or cancellation gets it between
+// calls. The runtime's calls are one lockstep step each, the blocks until the first
+// message of the group ends (48 for KT128's 8 KiB leaves).
 //
 // Figures of the code (the audit's; the first round's):
 //   per round          214  (2 states: 107.0 a state; theta 65, rho 72, chi 75, iota 2)
@@ -30,7 +45,10 @@
 //   per state          2682  (2 states; riscv64-zbb: 3,322, so 0.81 of it)
 //   permute entry      5364 instructions, 21456 bytes
 //   absorb entry       up to 185 before the branch into the rounds
-//   frame              48 bytes, 6 registers saved
+//   block entry        up to 5489 (with its own rounds, store and restore)
+//   a block            5317 at 24 rounds, 2766 at 12 (rate 168: one more turn of the loop;
+//                      a call of the absorb entry: 5472 and 2885)
+//   frame              48 bytes, 6 registers saved (block entries: 6 saved)
 //
 // .option norvc and norelax: every instruction is the 4-byte word the encoder writes.
 // Speed: not measured; no RISC-V hardware here (qemu runs it for the tests).
@@ -6529,6 +6547,11338 @@ LOCAL(riscv64_v_x2_vl_checked6):
 	.cfi_endproc
 	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_riscv64_v_x2_absorb168))
 
+// For each of block_count blocks: XOR the next 17 lanes of blocks[s] into state s for each of the 2 states, then Keccak-f[1600] on each (ParallelHash256's leaves).
+// void sponge_keccakf1600_riscv64_v_x2_absorb136_blocks(uint64_t state[50], const uint8_t* const blocks[2], size_t block_count)
+// entry: absorb keccak-f1600 rounds=24 rate=136 lanes=2
+	.globl SYMBOL(sponge_keccakf1600_riscv64_v_x2_absorb136_blocks)
+	HIDDEN(SYMBOL(sponge_keccakf1600_riscv64_v_x2_absorb136_blocks))
+	FUNCTION_TYPE(SYMBOL(sponge_keccakf1600_riscv64_v_x2_absorb136_blocks))
+	.p2align 5
+SYMBOL(sponge_keccakf1600_riscv64_v_x2_absorb136_blocks):
+	.cfi_startproc
+	// vl = 2 (e64, m1), or trap: VLEN must hold 2 lanes.
+	vsetivli t0, 2, 216                     // e64, m1, ta, ma
+	addi t0, t0, -2
+	beqz t0, LOCAL(riscv64_v_x2_vl_checked7)
+	unimp
+LOCAL(riscv64_v_x2_vl_checked7):
+	// Save s0-s5 (they hold shift amounts).
+	addi sp, sp, -80
+	.cfi_def_cfa_offset 80
+	sd s0, 0(sp)
+	sd s1, 8(sp)
+	sd s2, 16(sp)
+	sd s3, 24(sp)
+	sd s4, 32(sp)
+	sd s5, 40(sp)
+	.cfi_offset s0, -80
+	.cfi_offset s1, -72
+	.cfi_offset s2, -64
+	.cfi_offset s3, -56
+	.cfi_offset s4, -48
+	.cfi_offset s5, -40
+	// The block count and the N block pointers (blocks[s] in a1) into the frame.
+	sd a2, 48(sp)
+	ld t1, 0(a1)
+	sd t1, 56(sp)
+	ld t1, 8(a1)
+	sd t1, 64(sp)
+	// Lane i of every state into its register.
+	vle64.v v0, 0(a0)
+	addi t0, a0, 16
+	vle64.v v1, 0(t0)
+	addi t0, a0, 32
+	vle64.v v2, 0(t0)
+	addi t0, a0, 48
+	vle64.v v3, 0(t0)
+	addi t0, a0, 64
+	vle64.v v4, 0(t0)
+	addi t0, a0, 80
+	vle64.v v5, 0(t0)
+	addi t0, a0, 96
+	vle64.v v6, 0(t0)
+	addi t0, a0, 112
+	vle64.v v7, 0(t0)
+	addi t0, a0, 128
+	vle64.v v8, 0(t0)
+	addi t0, a0, 144
+	vle64.v v9, 0(t0)
+	addi t0, a0, 160
+	vle64.v v10, 0(t0)
+	addi t0, a0, 176
+	vle64.v v11, 0(t0)
+	addi t0, a0, 192
+	vle64.v v12, 0(t0)
+	addi t0, a0, 208
+	vle64.v v13, 0(t0)
+	addi t0, a0, 224
+	vle64.v v14, 0(t0)
+	addi t0, a0, 240
+	vle64.v v15, 0(t0)
+	addi t0, a0, 256
+	vle64.v v16, 0(t0)
+	addi t0, a0, 272
+	vle64.v v17, 0(t0)
+	addi t0, a0, 288
+	vle64.v v18, 0(t0)
+	addi t0, a0, 304
+	vle64.v v19, 0(t0)
+	addi t0, a0, 320
+	vle64.v v20, 0(t0)
+	addi t0, a0, 336
+	vle64.v v21, 0(t0)
+	addi t0, a0, 352
+	vle64.v v22, 0(t0)
+	addi t0, a0, 368
+	vle64.v v23, 0(t0)
+	addi t0, a0, 384
+	vle64.v v24, 0(t0)
+	beqz a2, LOCAL(sponge_keccakf1600_riscv64_v_x2_absorb136_blocks_none)
+	j LOCAL(sponge_keccakf1600_riscv64_v_x2_absorb136_blocks_block)
+LOCAL(sponge_keccakf1600_riscv64_v_x2_absorb136_blocks_none):
+	j LOCAL(sponge_keccakf1600_riscv64_v_x2_absorb136_blocks_done)
+LOCAL(sponge_keccakf1600_riscv64_v_x2_absorb136_blocks_block):
+	// Each state's next block from the frame; lane i of the N blocks gathered and XORed.
+	ld t1, 56(sp)
+	ld t2, 64(sp)
+	ld a1, 0(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 0(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v0, v0, v30
+	ld a1, 8(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 8(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v1, v1, v30
+	ld a1, 16(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 16(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v2, v2, v30
+	ld a1, 24(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 24(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v3, v3, v30
+	ld a1, 32(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 32(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v4, v4, v30
+	ld a1, 40(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 40(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v5, v5, v30
+	ld a1, 48(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 48(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v6, v6, v30
+	ld a1, 56(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 56(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v7, v7, v30
+	ld a1, 64(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 64(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v8, v8, v30
+	ld a1, 72(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 72(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v9, v9, v30
+	ld a1, 80(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 80(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v10, v10, v30
+	ld a1, 88(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 88(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v11, v11, v30
+	ld a1, 96(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 96(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v12, v12, v30
+	ld a1, 104(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 104(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v13, v13, v30
+	ld a1, 112(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 112(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v14, v14, v30
+	ld a1, 120(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 120(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v15, v15, v30
+	ld a1, 128(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 128(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v16, v16, v30
+	// each state's pointer on by the rate
+	addi t1, t1, 136
+	sd t1, 56(sp)
+	addi t2, t2, 136
+	sd t2, 64(sp)
+	// The shift amounts of 32 and up, for the rotations' vsll.vx and vsrl.vx.
+	addi t3, zero, 36
+	addi t4, zero, 37
+	addi t5, zero, 39
+	addi t6, zero, 41
+	addi a1, zero, 43
+	addi a2, zero, 44
+	addi a3, zero, 45
+	addi a4, zero, 46
+	addi a5, zero, 49
+	addi a6, zero, 50
+	addi a7, zero, 54
+	addi s0, zero, 55
+	addi s1, zero, 56
+	addi s2, zero, 58
+	addi s3, zero, 61
+	addi s4, zero, 62
+	addi s5, zero, 63
+	// ---- round 0 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v5
+	vxor.vv v25, v25, v10
+	vxor.vv v25, v25, v15
+	vxor.vv v25, v25, v20
+	vxor.vv v26, v1, v6
+	vxor.vv v26, v26, v11
+	vxor.vv v26, v26, v16
+	vxor.vv v26, v26, v21
+	vxor.vv v27, v2, v7
+	vxor.vv v27, v27, v12
+	vxor.vv v27, v27, v17
+	vxor.vv v27, v27, v22
+	vxor.vv v28, v3, v8
+	vxor.vv v28, v28, v13
+	vxor.vv v28, v28, v18
+	vxor.vv v28, v28, v23
+	vxor.vv v29, v4, v9
+	vxor.vv v29, v29, v14
+	vxor.vv v29, v29, v19
+	vxor.vv v29, v29, v24
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v20, v20, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v1, v1, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v21, v21, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v2, v2, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v22, v22, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v3, v3, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v23, v23, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v4, v4, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v24, v24, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v1, 1
+	vsrl.vx v1, v1, s5
+	vor.vv v1, v1, v30
+	vsll.vx v30, v2, s4
+	vsrl.vi v2, v2, 2
+	vor.vv v2, v2, v30
+	vsll.vi v30, v3, 28
+	vsrl.vx v3, v3, t3
+	vor.vv v3, v3, v30
+	vsll.vi v30, v4, 27
+	vsrl.vx v4, v4, t4
+	vor.vv v4, v4, v30
+	vsll.vx v30, v5, t3
+	vsrl.vi v5, v5, 28
+	vor.vv v5, v5, v30
+	vsll.vx v30, v6, a2
+	vsrl.vi v6, v6, 20
+	vor.vv v6, v6, v30
+	vsll.vi v30, v7, 6
+	vsrl.vx v7, v7, s2
+	vor.vv v7, v7, v30
+	vsll.vx v30, v8, s0
+	vsrl.vi v8, v8, 9
+	vor.vv v8, v8, v30
+	vsll.vi v30, v9, 20
+	vsrl.vx v9, v9, a2
+	vor.vv v9, v9, v30
+	vsll.vi v30, v10, 3
+	vsrl.vx v10, v10, s3
+	vor.vv v10, v10, v30
+	vsll.vi v30, v11, 10
+	vsrl.vx v11, v11, a7
+	vor.vv v11, v11, v30
+	vsll.vx v30, v12, a1
+	vsrl.vi v12, v12, 21
+	vor.vv v12, v12, v30
+	vsll.vi v30, v13, 25
+	vsrl.vx v13, v13, t5
+	vor.vv v13, v13, v30
+	vsll.vx v30, v14, t5
+	vsrl.vi v14, v14, 25
+	vor.vv v14, v14, v30
+	vsll.vx v30, v15, t6
+	vsrl.vi v15, v15, 23
+	vor.vv v15, v15, v30
+	vsll.vx v30, v16, a3
+	vsrl.vi v16, v16, 19
+	vor.vv v16, v16, v30
+	vsll.vi v30, v17, 15
+	vsrl.vx v17, v17, a5
+	vor.vv v17, v17, v30
+	vsll.vi v30, v18, 21
+	vsrl.vx v18, v18, a1
+	vor.vv v18, v18, v30
+	vsll.vi v30, v19, 8
+	vsrl.vx v19, v19, s1
+	vor.vv v19, v19, v30
+	vsll.vi v30, v20, 18
+	vsrl.vx v20, v20, a4
+	vor.vv v20, v20, v30
+	vsll.vi v30, v21, 2
+	vsrl.vx v21, v21, s4
+	vor.vv v21, v21, v30
+	vsll.vx v30, v22, s3
+	vsrl.vi v22, v22, 3
+	vor.vv v22, v22, v30
+	vsll.vx v30, v23, s1
+	vsrl.vi v23, v23, 8
+	vor.vv v23, v23, v30
+	vsll.vi v30, v24, 14
+	vsrl.vx v24, v24, a6
+	vor.vv v24, v24, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v24
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v6
+	vnot.v v25, v6
+	vand.vv v25, v25, v12
+	vxor.vv v0, v0, v25
+	vnot.v v25, v12
+	vand.vv v25, v25, v18
+	vxor.vv v6, v6, v25
+	vnot.v v25, v18
+	vand.vv v25, v25, v24
+	vxor.vv v12, v12, v25
+	vxor.vv v18, v18, v30
+	vxor.vv v24, v24, v31
+	vnot.v v30, v22
+	vand.vv v30, v30, v3
+	vnot.v v31, v3
+	vand.vv v31, v31, v9
+	vnot.v v25, v9
+	vand.vv v25, v25, v10
+	vxor.vv v3, v3, v25
+	vnot.v v25, v10
+	vand.vv v25, v25, v16
+	vxor.vv v9, v9, v25
+	vnot.v v25, v16
+	vand.vv v25, v25, v22
+	vxor.vv v10, v10, v25
+	vxor.vv v16, v16, v30
+	vxor.vv v22, v22, v31
+	vnot.v v30, v20
+	vand.vv v30, v30, v1
+	vnot.v v31, v1
+	vand.vv v31, v31, v7
+	vnot.v v25, v7
+	vand.vv v25, v25, v13
+	vxor.vv v1, v1, v25
+	vnot.v v25, v13
+	vand.vv v25, v25, v19
+	vxor.vv v7, v7, v25
+	vnot.v v25, v19
+	vand.vv v25, v25, v20
+	vxor.vv v13, v13, v25
+	vxor.vv v19, v19, v30
+	vxor.vv v20, v20, v31
+	vnot.v v30, v23
+	vand.vv v30, v30, v4
+	vnot.v v31, v4
+	vand.vv v31, v31, v5
+	vnot.v v25, v5
+	vand.vv v25, v25, v11
+	vxor.vv v4, v4, v25
+	vnot.v v25, v11
+	vand.vv v25, v25, v17
+	vxor.vv v5, v5, v25
+	vnot.v v25, v17
+	vand.vv v25, v25, v23
+	vxor.vv v11, v11, v25
+	vxor.vv v17, v17, v30
+	vxor.vv v23, v23, v31
+	vnot.v v30, v21
+	vand.vv v30, v30, v2
+	vnot.v v31, v2
+	vand.vv v31, v31, v8
+	vnot.v v25, v8
+	vand.vv v25, v25, v14
+	vxor.vv v2, v2, v25
+	vnot.v v25, v14
+	vand.vv v25, v25, v15
+	vxor.vv v8, v8, v25
+	vnot.v v25, v15
+	vand.vv v25, v25, v21
+	vxor.vv v14, v14, v25
+	vxor.vv v15, v15, v30
+	vxor.vv v21, v21, v31
+	// iota: 0x0000000000000001
+	addi t1, zero, 1
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 1 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v3
+	vxor.vv v25, v25, v1
+	vxor.vv v25, v25, v4
+	vxor.vv v25, v25, v2
+	vxor.vv v26, v6, v9
+	vxor.vv v26, v26, v7
+	vxor.vv v26, v26, v5
+	vxor.vv v26, v26, v8
+	vxor.vv v27, v12, v10
+	vxor.vv v27, v27, v13
+	vxor.vv v27, v27, v11
+	vxor.vv v27, v27, v14
+	vxor.vv v28, v18, v16
+	vxor.vv v28, v28, v19
+	vxor.vv v28, v28, v17
+	vxor.vv v28, v28, v15
+	vxor.vv v29, v24, v22
+	vxor.vv v29, v29, v20
+	vxor.vv v29, v29, v23
+	vxor.vv v29, v29, v21
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v2, v2, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v6, v6, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v8, v8, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v12, v12, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v14, v14, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v18, v18, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v15, v15, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v24, v24, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v21, v21, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v6, 1
+	vsrl.vx v6, v6, s5
+	vor.vv v6, v6, v30
+	vsll.vx v30, v12, s4
+	vsrl.vi v12, v12, 2
+	vor.vv v12, v12, v30
+	vsll.vi v30, v18, 28
+	vsrl.vx v18, v18, t3
+	vor.vv v18, v18, v30
+	vsll.vi v30, v24, 27
+	vsrl.vx v24, v24, t4
+	vor.vv v24, v24, v30
+	vsll.vx v30, v3, t3
+	vsrl.vi v3, v3, 28
+	vor.vv v3, v3, v30
+	vsll.vx v30, v9, a2
+	vsrl.vi v9, v9, 20
+	vor.vv v9, v9, v30
+	vsll.vi v30, v10, 6
+	vsrl.vx v10, v10, s2
+	vor.vv v10, v10, v30
+	vsll.vx v30, v16, s0
+	vsrl.vi v16, v16, 9
+	vor.vv v16, v16, v30
+	vsll.vi v30, v22, 20
+	vsrl.vx v22, v22, a2
+	vor.vv v22, v22, v30
+	vsll.vi v30, v1, 3
+	vsrl.vx v1, v1, s3
+	vor.vv v1, v1, v30
+	vsll.vi v30, v7, 10
+	vsrl.vx v7, v7, a7
+	vor.vv v7, v7, v30
+	vsll.vx v30, v13, a1
+	vsrl.vi v13, v13, 21
+	vor.vv v13, v13, v30
+	vsll.vi v30, v19, 25
+	vsrl.vx v19, v19, t5
+	vor.vv v19, v19, v30
+	vsll.vx v30, v20, t5
+	vsrl.vi v20, v20, 25
+	vor.vv v20, v20, v30
+	vsll.vx v30, v4, t6
+	vsrl.vi v4, v4, 23
+	vor.vv v4, v4, v30
+	vsll.vx v30, v5, a3
+	vsrl.vi v5, v5, 19
+	vor.vv v5, v5, v30
+	vsll.vi v30, v11, 15
+	vsrl.vx v11, v11, a5
+	vor.vv v11, v11, v30
+	vsll.vi v30, v17, 21
+	vsrl.vx v17, v17, a1
+	vor.vv v17, v17, v30
+	vsll.vi v30, v23, 8
+	vsrl.vx v23, v23, s1
+	vor.vv v23, v23, v30
+	vsll.vi v30, v2, 18
+	vsrl.vx v2, v2, a4
+	vor.vv v2, v2, v30
+	vsll.vi v30, v8, 2
+	vsrl.vx v8, v8, s4
+	vor.vv v8, v8, v30
+	vsll.vx v30, v14, s3
+	vsrl.vi v14, v14, 3
+	vor.vv v14, v14, v30
+	vsll.vx v30, v15, s1
+	vsrl.vi v15, v15, 8
+	vor.vv v15, v15, v30
+	vsll.vi v30, v21, 14
+	vsrl.vx v21, v21, a6
+	vor.vv v21, v21, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v21
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v9
+	vnot.v v25, v9
+	vand.vv v25, v25, v13
+	vxor.vv v0, v0, v25
+	vnot.v v25, v13
+	vand.vv v25, v25, v17
+	vxor.vv v9, v9, v25
+	vnot.v v25, v17
+	vand.vv v25, v25, v21
+	vxor.vv v13, v13, v25
+	vxor.vv v17, v17, v30
+	vxor.vv v21, v21, v31
+	vnot.v v30, v14
+	vand.vv v30, v30, v18
+	vnot.v v31, v18
+	vand.vv v31, v31, v22
+	vnot.v v25, v22
+	vand.vv v25, v25, v1
+	vxor.vv v18, v18, v25
+	vnot.v v25, v1
+	vand.vv v25, v25, v5
+	vxor.vv v22, v22, v25
+	vnot.v v25, v5
+	vand.vv v25, v25, v14
+	vxor.vv v1, v1, v25
+	vxor.vv v5, v5, v30
+	vxor.vv v14, v14, v31
+	vnot.v v30, v2
+	vand.vv v30, v30, v6
+	vnot.v v31, v6
+	vand.vv v31, v31, v10
+	vnot.v v25, v10
+	vand.vv v25, v25, v19
+	vxor.vv v6, v6, v25
+	vnot.v v25, v19
+	vand.vv v25, v25, v23
+	vxor.vv v10, v10, v25
+	vnot.v v25, v23
+	vand.vv v25, v25, v2
+	vxor.vv v19, v19, v25
+	vxor.vv v23, v23, v30
+	vxor.vv v2, v2, v31
+	vnot.v v30, v15
+	vand.vv v30, v30, v24
+	vnot.v v31, v24
+	vand.vv v31, v31, v3
+	vnot.v v25, v3
+	vand.vv v25, v25, v7
+	vxor.vv v24, v24, v25
+	vnot.v v25, v7
+	vand.vv v25, v25, v11
+	vxor.vv v3, v3, v25
+	vnot.v v25, v11
+	vand.vv v25, v25, v15
+	vxor.vv v7, v7, v25
+	vxor.vv v11, v11, v30
+	vxor.vv v15, v15, v31
+	vnot.v v30, v8
+	vand.vv v30, v30, v12
+	vnot.v v31, v12
+	vand.vv v31, v31, v16
+	vnot.v v25, v16
+	vand.vv v25, v25, v20
+	vxor.vv v12, v12, v25
+	vnot.v v25, v20
+	vand.vv v25, v25, v4
+	vxor.vv v16, v16, v25
+	vnot.v v25, v4
+	vand.vv v25, v25, v8
+	vxor.vv v20, v20, v25
+	vxor.vv v4, v4, v30
+	vxor.vv v8, v8, v31
+	// iota: 0x0000000000008082
+	lui t1, 16449
+	srli t1, t1, 11
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 2 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v18
+	vxor.vv v25, v25, v6
+	vxor.vv v25, v25, v24
+	vxor.vv v25, v25, v12
+	vxor.vv v26, v9, v22
+	vxor.vv v26, v26, v10
+	vxor.vv v26, v26, v3
+	vxor.vv v26, v26, v16
+	vxor.vv v27, v13, v1
+	vxor.vv v27, v27, v19
+	vxor.vv v27, v27, v7
+	vxor.vv v27, v27, v20
+	vxor.vv v28, v17, v5
+	vxor.vv v28, v28, v23
+	vxor.vv v28, v28, v11
+	vxor.vv v28, v28, v4
+	vxor.vv v29, v21, v14
+	vxor.vv v29, v29, v2
+	vxor.vv v29, v29, v15
+	vxor.vv v29, v29, v8
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v12, v12, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v9, v9, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v16, v16, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v13, v13, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v20, v20, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v17, v17, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v4, v4, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v21, v21, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v8, v8, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v9, 1
+	vsrl.vx v9, v9, s5
+	vor.vv v9, v9, v30
+	vsll.vx v30, v13, s4
+	vsrl.vi v13, v13, 2
+	vor.vv v13, v13, v30
+	vsll.vi v30, v17, 28
+	vsrl.vx v17, v17, t3
+	vor.vv v17, v17, v30
+	vsll.vi v30, v21, 27
+	vsrl.vx v21, v21, t4
+	vor.vv v21, v21, v30
+	vsll.vx v30, v18, t3
+	vsrl.vi v18, v18, 28
+	vor.vv v18, v18, v30
+	vsll.vx v30, v22, a2
+	vsrl.vi v22, v22, 20
+	vor.vv v22, v22, v30
+	vsll.vi v30, v1, 6
+	vsrl.vx v1, v1, s2
+	vor.vv v1, v1, v30
+	vsll.vx v30, v5, s0
+	vsrl.vi v5, v5, 9
+	vor.vv v5, v5, v30
+	vsll.vi v30, v14, 20
+	vsrl.vx v14, v14, a2
+	vor.vv v14, v14, v30
+	vsll.vi v30, v6, 3
+	vsrl.vx v6, v6, s3
+	vor.vv v6, v6, v30
+	vsll.vi v30, v10, 10
+	vsrl.vx v10, v10, a7
+	vor.vv v10, v10, v30
+	vsll.vx v30, v19, a1
+	vsrl.vi v19, v19, 21
+	vor.vv v19, v19, v30
+	vsll.vi v30, v23, 25
+	vsrl.vx v23, v23, t5
+	vor.vv v23, v23, v30
+	vsll.vx v30, v2, t5
+	vsrl.vi v2, v2, 25
+	vor.vv v2, v2, v30
+	vsll.vx v30, v24, t6
+	vsrl.vi v24, v24, 23
+	vor.vv v24, v24, v30
+	vsll.vx v30, v3, a3
+	vsrl.vi v3, v3, 19
+	vor.vv v3, v3, v30
+	vsll.vi v30, v7, 15
+	vsrl.vx v7, v7, a5
+	vor.vv v7, v7, v30
+	vsll.vi v30, v11, 21
+	vsrl.vx v11, v11, a1
+	vor.vv v11, v11, v30
+	vsll.vi v30, v15, 8
+	vsrl.vx v15, v15, s1
+	vor.vv v15, v15, v30
+	vsll.vi v30, v12, 18
+	vsrl.vx v12, v12, a4
+	vor.vv v12, v12, v30
+	vsll.vi v30, v16, 2
+	vsrl.vx v16, v16, s4
+	vor.vv v16, v16, v30
+	vsll.vx v30, v20, s3
+	vsrl.vi v20, v20, 3
+	vor.vv v20, v20, v30
+	vsll.vx v30, v4, s1
+	vsrl.vi v4, v4, 8
+	vor.vv v4, v4, v30
+	vsll.vi v30, v8, 14
+	vsrl.vx v8, v8, a6
+	vor.vv v8, v8, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v8
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v22
+	vnot.v v25, v22
+	vand.vv v25, v25, v19
+	vxor.vv v0, v0, v25
+	vnot.v v25, v19
+	vand.vv v25, v25, v11
+	vxor.vv v22, v22, v25
+	vnot.v v25, v11
+	vand.vv v25, v25, v8
+	vxor.vv v19, v19, v25
+	vxor.vv v11, v11, v30
+	vxor.vv v8, v8, v31
+	vnot.v v30, v20
+	vand.vv v30, v30, v17
+	vnot.v v31, v17
+	vand.vv v31, v31, v14
+	vnot.v v25, v14
+	vand.vv v25, v25, v6
+	vxor.vv v17, v17, v25
+	vnot.v v25, v6
+	vand.vv v25, v25, v3
+	vxor.vv v14, v14, v25
+	vnot.v v25, v3
+	vand.vv v25, v25, v20
+	vxor.vv v6, v6, v25
+	vxor.vv v3, v3, v30
+	vxor.vv v20, v20, v31
+	vnot.v v30, v12
+	vand.vv v30, v30, v9
+	vnot.v v31, v9
+	vand.vv v31, v31, v1
+	vnot.v v25, v1
+	vand.vv v25, v25, v23
+	vxor.vv v9, v9, v25
+	vnot.v v25, v23
+	vand.vv v25, v25, v15
+	vxor.vv v1, v1, v25
+	vnot.v v25, v15
+	vand.vv v25, v25, v12
+	vxor.vv v23, v23, v25
+	vxor.vv v15, v15, v30
+	vxor.vv v12, v12, v31
+	vnot.v v30, v4
+	vand.vv v30, v30, v21
+	vnot.v v31, v21
+	vand.vv v31, v31, v18
+	vnot.v v25, v18
+	vand.vv v25, v25, v10
+	vxor.vv v21, v21, v25
+	vnot.v v25, v10
+	vand.vv v25, v25, v7
+	vxor.vv v18, v18, v25
+	vnot.v v25, v7
+	vand.vv v25, v25, v4
+	vxor.vv v10, v10, v25
+	vxor.vv v7, v7, v30
+	vxor.vv v4, v4, v31
+	vnot.v v30, v16
+	vand.vv v30, v30, v13
+	vnot.v v31, v13
+	vand.vv v31, v31, v5
+	vnot.v v25, v5
+	vand.vv v25, v25, v2
+	vxor.vv v13, v13, v25
+	vnot.v v25, v2
+	vand.vv v25, v25, v24
+	vxor.vv v5, v5, v25
+	vnot.v v25, v24
+	vand.vv v25, v25, v16
+	vxor.vv v2, v2, v25
+	vxor.vv v24, v24, v30
+	vxor.vv v16, v16, v31
+	// iota: 0x800000000000808a
+	lui t1, 1048559
+	srli t1, t1, 1
+	xori t1, t1, -1910
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 3 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v17
+	vxor.vv v25, v25, v9
+	vxor.vv v25, v25, v21
+	vxor.vv v25, v25, v13
+	vxor.vv v26, v22, v14
+	vxor.vv v26, v26, v1
+	vxor.vv v26, v26, v18
+	vxor.vv v26, v26, v5
+	vxor.vv v27, v19, v6
+	vxor.vv v27, v27, v23
+	vxor.vv v27, v27, v10
+	vxor.vv v27, v27, v2
+	vxor.vv v28, v11, v3
+	vxor.vv v28, v28, v15
+	vxor.vv v28, v28, v7
+	vxor.vv v28, v28, v24
+	vxor.vv v29, v8, v20
+	vxor.vv v29, v29, v12
+	vxor.vv v29, v29, v4
+	vxor.vv v29, v29, v16
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v13, v13, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v22, v22, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v5, v5, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v19, v19, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v2, v2, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v11, v11, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v24, v24, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v8, v8, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v16, v16, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v22, 1
+	vsrl.vx v22, v22, s5
+	vor.vv v22, v22, v30
+	vsll.vx v30, v19, s4
+	vsrl.vi v19, v19, 2
+	vor.vv v19, v19, v30
+	vsll.vi v30, v11, 28
+	vsrl.vx v11, v11, t3
+	vor.vv v11, v11, v30
+	vsll.vi v30, v8, 27
+	vsrl.vx v8, v8, t4
+	vor.vv v8, v8, v30
+	vsll.vx v30, v17, t3
+	vsrl.vi v17, v17, 28
+	vor.vv v17, v17, v30
+	vsll.vx v30, v14, a2
+	vsrl.vi v14, v14, 20
+	vor.vv v14, v14, v30
+	vsll.vi v30, v6, 6
+	vsrl.vx v6, v6, s2
+	vor.vv v6, v6, v30
+	vsll.vx v30, v3, s0
+	vsrl.vi v3, v3, 9
+	vor.vv v3, v3, v30
+	vsll.vi v30, v20, 20
+	vsrl.vx v20, v20, a2
+	vor.vv v20, v20, v30
+	vsll.vi v30, v9, 3
+	vsrl.vx v9, v9, s3
+	vor.vv v9, v9, v30
+	vsll.vi v30, v1, 10
+	vsrl.vx v1, v1, a7
+	vor.vv v1, v1, v30
+	vsll.vx v30, v23, a1
+	vsrl.vi v23, v23, 21
+	vor.vv v23, v23, v30
+	vsll.vi v30, v15, 25
+	vsrl.vx v15, v15, t5
+	vor.vv v15, v15, v30
+	vsll.vx v30, v12, t5
+	vsrl.vi v12, v12, 25
+	vor.vv v12, v12, v30
+	vsll.vx v30, v21, t6
+	vsrl.vi v21, v21, 23
+	vor.vv v21, v21, v30
+	vsll.vx v30, v18, a3
+	vsrl.vi v18, v18, 19
+	vor.vv v18, v18, v30
+	vsll.vi v30, v10, 15
+	vsrl.vx v10, v10, a5
+	vor.vv v10, v10, v30
+	vsll.vi v30, v7, 21
+	vsrl.vx v7, v7, a1
+	vor.vv v7, v7, v30
+	vsll.vi v30, v4, 8
+	vsrl.vx v4, v4, s1
+	vor.vv v4, v4, v30
+	vsll.vi v30, v13, 18
+	vsrl.vx v13, v13, a4
+	vor.vv v13, v13, v30
+	vsll.vi v30, v5, 2
+	vsrl.vx v5, v5, s4
+	vor.vv v5, v5, v30
+	vsll.vx v30, v2, s3
+	vsrl.vi v2, v2, 3
+	vor.vv v2, v2, v30
+	vsll.vx v30, v24, s1
+	vsrl.vi v24, v24, 8
+	vor.vv v24, v24, v30
+	vsll.vi v30, v16, 14
+	vsrl.vx v16, v16, a6
+	vor.vv v16, v16, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v16
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v14
+	vnot.v v25, v14
+	vand.vv v25, v25, v23
+	vxor.vv v0, v0, v25
+	vnot.v v25, v23
+	vand.vv v25, v25, v7
+	vxor.vv v14, v14, v25
+	vnot.v v25, v7
+	vand.vv v25, v25, v16
+	vxor.vv v23, v23, v25
+	vxor.vv v7, v7, v30
+	vxor.vv v16, v16, v31
+	vnot.v v30, v2
+	vand.vv v30, v30, v11
+	vnot.v v31, v11
+	vand.vv v31, v31, v20
+	vnot.v v25, v20
+	vand.vv v25, v25, v9
+	vxor.vv v11, v11, v25
+	vnot.v v25, v9
+	vand.vv v25, v25, v18
+	vxor.vv v20, v20, v25
+	vnot.v v25, v18
+	vand.vv v25, v25, v2
+	vxor.vv v9, v9, v25
+	vxor.vv v18, v18, v30
+	vxor.vv v2, v2, v31
+	vnot.v v30, v13
+	vand.vv v30, v30, v22
+	vnot.v v31, v22
+	vand.vv v31, v31, v6
+	vnot.v v25, v6
+	vand.vv v25, v25, v15
+	vxor.vv v22, v22, v25
+	vnot.v v25, v15
+	vand.vv v25, v25, v4
+	vxor.vv v6, v6, v25
+	vnot.v v25, v4
+	vand.vv v25, v25, v13
+	vxor.vv v15, v15, v25
+	vxor.vv v4, v4, v30
+	vxor.vv v13, v13, v31
+	vnot.v v30, v24
+	vand.vv v30, v30, v8
+	vnot.v v31, v8
+	vand.vv v31, v31, v17
+	vnot.v v25, v17
+	vand.vv v25, v25, v1
+	vxor.vv v8, v8, v25
+	vnot.v v25, v1
+	vand.vv v25, v25, v10
+	vxor.vv v17, v17, v25
+	vnot.v v25, v10
+	vand.vv v25, v25, v24
+	vxor.vv v1, v1, v25
+	vxor.vv v10, v10, v30
+	vxor.vv v24, v24, v31
+	vnot.v v30, v5
+	vand.vv v30, v30, v19
+	vnot.v v31, v19
+	vand.vv v31, v31, v3
+	vnot.v v25, v3
+	vand.vv v25, v25, v12
+	vxor.vv v19, v19, v25
+	vnot.v v25, v12
+	vand.vv v25, v25, v21
+	vxor.vv v3, v3, v25
+	vnot.v v25, v21
+	vand.vv v25, v25, v5
+	vxor.vv v12, v12, v25
+	vxor.vv v21, v21, v30
+	vxor.vv v5, v5, v31
+	// iota: 0x8000000080008000
+	lui t2, 262148
+	slli t2, t2, 1
+	slli t1, t2, 48
+	xor t1, t1, t2
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 4 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v11
+	vxor.vv v25, v25, v22
+	vxor.vv v25, v25, v8
+	vxor.vv v25, v25, v19
+	vxor.vv v26, v14, v20
+	vxor.vv v26, v26, v6
+	vxor.vv v26, v26, v17
+	vxor.vv v26, v26, v3
+	vxor.vv v27, v23, v9
+	vxor.vv v27, v27, v15
+	vxor.vv v27, v27, v1
+	vxor.vv v27, v27, v12
+	vxor.vv v28, v7, v18
+	vxor.vv v28, v28, v4
+	vxor.vv v28, v28, v10
+	vxor.vv v28, v28, v21
+	vxor.vv v29, v16, v2
+	vxor.vv v29, v29, v13
+	vxor.vv v29, v29, v24
+	vxor.vv v29, v29, v5
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v19, v19, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v14, v14, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v3, v3, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v23, v23, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v12, v12, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v7, v7, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v21, v21, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v16, v16, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v5, v5, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v14, 1
+	vsrl.vx v14, v14, s5
+	vor.vv v14, v14, v30
+	vsll.vx v30, v23, s4
+	vsrl.vi v23, v23, 2
+	vor.vv v23, v23, v30
+	vsll.vi v30, v7, 28
+	vsrl.vx v7, v7, t3
+	vor.vv v7, v7, v30
+	vsll.vi v30, v16, 27
+	vsrl.vx v16, v16, t4
+	vor.vv v16, v16, v30
+	vsll.vx v30, v11, t3
+	vsrl.vi v11, v11, 28
+	vor.vv v11, v11, v30
+	vsll.vx v30, v20, a2
+	vsrl.vi v20, v20, 20
+	vor.vv v20, v20, v30
+	vsll.vi v30, v9, 6
+	vsrl.vx v9, v9, s2
+	vor.vv v9, v9, v30
+	vsll.vx v30, v18, s0
+	vsrl.vi v18, v18, 9
+	vor.vv v18, v18, v30
+	vsll.vi v30, v2, 20
+	vsrl.vx v2, v2, a2
+	vor.vv v2, v2, v30
+	vsll.vi v30, v22, 3
+	vsrl.vx v22, v22, s3
+	vor.vv v22, v22, v30
+	vsll.vi v30, v6, 10
+	vsrl.vx v6, v6, a7
+	vor.vv v6, v6, v30
+	vsll.vx v30, v15, a1
+	vsrl.vi v15, v15, 21
+	vor.vv v15, v15, v30
+	vsll.vi v30, v4, 25
+	vsrl.vx v4, v4, t5
+	vor.vv v4, v4, v30
+	vsll.vx v30, v13, t5
+	vsrl.vi v13, v13, 25
+	vor.vv v13, v13, v30
+	vsll.vx v30, v8, t6
+	vsrl.vi v8, v8, 23
+	vor.vv v8, v8, v30
+	vsll.vx v30, v17, a3
+	vsrl.vi v17, v17, 19
+	vor.vv v17, v17, v30
+	vsll.vi v30, v1, 15
+	vsrl.vx v1, v1, a5
+	vor.vv v1, v1, v30
+	vsll.vi v30, v10, 21
+	vsrl.vx v10, v10, a1
+	vor.vv v10, v10, v30
+	vsll.vi v30, v24, 8
+	vsrl.vx v24, v24, s1
+	vor.vv v24, v24, v30
+	vsll.vi v30, v19, 18
+	vsrl.vx v19, v19, a4
+	vor.vv v19, v19, v30
+	vsll.vi v30, v3, 2
+	vsrl.vx v3, v3, s4
+	vor.vv v3, v3, v30
+	vsll.vx v30, v12, s3
+	vsrl.vi v12, v12, 3
+	vor.vv v12, v12, v30
+	vsll.vx v30, v21, s1
+	vsrl.vi v21, v21, 8
+	vor.vv v21, v21, v30
+	vsll.vi v30, v5, 14
+	vsrl.vx v5, v5, a6
+	vor.vv v5, v5, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v5
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v20
+	vnot.v v25, v20
+	vand.vv v25, v25, v15
+	vxor.vv v0, v0, v25
+	vnot.v v25, v15
+	vand.vv v25, v25, v10
+	vxor.vv v20, v20, v25
+	vnot.v v25, v10
+	vand.vv v25, v25, v5
+	vxor.vv v15, v15, v25
+	vxor.vv v10, v10, v30
+	vxor.vv v5, v5, v31
+	vnot.v v30, v12
+	vand.vv v30, v30, v7
+	vnot.v v31, v7
+	vand.vv v31, v31, v2
+	vnot.v v25, v2
+	vand.vv v25, v25, v22
+	vxor.vv v7, v7, v25
+	vnot.v v25, v22
+	vand.vv v25, v25, v17
+	vxor.vv v2, v2, v25
+	vnot.v v25, v17
+	vand.vv v25, v25, v12
+	vxor.vv v22, v22, v25
+	vxor.vv v17, v17, v30
+	vxor.vv v12, v12, v31
+	vnot.v v30, v19
+	vand.vv v30, v30, v14
+	vnot.v v31, v14
+	vand.vv v31, v31, v9
+	vnot.v v25, v9
+	vand.vv v25, v25, v4
+	vxor.vv v14, v14, v25
+	vnot.v v25, v4
+	vand.vv v25, v25, v24
+	vxor.vv v9, v9, v25
+	vnot.v v25, v24
+	vand.vv v25, v25, v19
+	vxor.vv v4, v4, v25
+	vxor.vv v24, v24, v30
+	vxor.vv v19, v19, v31
+	vnot.v v30, v21
+	vand.vv v30, v30, v16
+	vnot.v v31, v16
+	vand.vv v31, v31, v11
+	vnot.v v25, v11
+	vand.vv v25, v25, v6
+	vxor.vv v16, v16, v25
+	vnot.v v25, v6
+	vand.vv v25, v25, v1
+	vxor.vv v11, v11, v25
+	vnot.v v25, v1
+	vand.vv v25, v25, v21
+	vxor.vv v6, v6, v25
+	vxor.vv v1, v1, v30
+	vxor.vv v21, v21, v31
+	vnot.v v30, v3
+	vand.vv v30, v30, v23
+	vnot.v v31, v23
+	vand.vv v31, v31, v18
+	vnot.v v25, v18
+	vand.vv v25, v25, v13
+	vxor.vv v23, v23, v25
+	vnot.v v25, v13
+	vand.vv v25, v25, v8
+	vxor.vv v18, v18, v25
+	vnot.v v25, v8
+	vand.vv v25, v25, v3
+	vxor.vv v13, v13, v25
+	vxor.vv v8, v8, v30
+	vxor.vv v3, v3, v31
+	// iota: 0x000000000000808b
+	lui t1, 32907
+	srli t1, t1, 12
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 5 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v7
+	vxor.vv v25, v25, v14
+	vxor.vv v25, v25, v16
+	vxor.vv v25, v25, v23
+	vxor.vv v26, v20, v2
+	vxor.vv v26, v26, v9
+	vxor.vv v26, v26, v11
+	vxor.vv v26, v26, v18
+	vxor.vv v27, v15, v22
+	vxor.vv v27, v27, v4
+	vxor.vv v27, v27, v6
+	vxor.vv v27, v27, v13
+	vxor.vv v28, v10, v17
+	vxor.vv v28, v28, v24
+	vxor.vv v28, v28, v1
+	vxor.vv v28, v28, v8
+	vxor.vv v29, v5, v12
+	vxor.vv v29, v29, v19
+	vxor.vv v29, v29, v21
+	vxor.vv v29, v29, v3
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v23, v23, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v20, v20, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v18, v18, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v15, v15, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v13, v13, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v10, v10, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v8, v8, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v5, v5, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v3, v3, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v20, 1
+	vsrl.vx v20, v20, s5
+	vor.vv v20, v20, v30
+	vsll.vx v30, v15, s4
+	vsrl.vi v15, v15, 2
+	vor.vv v15, v15, v30
+	vsll.vi v30, v10, 28
+	vsrl.vx v10, v10, t3
+	vor.vv v10, v10, v30
+	vsll.vi v30, v5, 27
+	vsrl.vx v5, v5, t4
+	vor.vv v5, v5, v30
+	vsll.vx v30, v7, t3
+	vsrl.vi v7, v7, 28
+	vor.vv v7, v7, v30
+	vsll.vx v30, v2, a2
+	vsrl.vi v2, v2, 20
+	vor.vv v2, v2, v30
+	vsll.vi v30, v22, 6
+	vsrl.vx v22, v22, s2
+	vor.vv v22, v22, v30
+	vsll.vx v30, v17, s0
+	vsrl.vi v17, v17, 9
+	vor.vv v17, v17, v30
+	vsll.vi v30, v12, 20
+	vsrl.vx v12, v12, a2
+	vor.vv v12, v12, v30
+	vsll.vi v30, v14, 3
+	vsrl.vx v14, v14, s3
+	vor.vv v14, v14, v30
+	vsll.vi v30, v9, 10
+	vsrl.vx v9, v9, a7
+	vor.vv v9, v9, v30
+	vsll.vx v30, v4, a1
+	vsrl.vi v4, v4, 21
+	vor.vv v4, v4, v30
+	vsll.vi v30, v24, 25
+	vsrl.vx v24, v24, t5
+	vor.vv v24, v24, v30
+	vsll.vx v30, v19, t5
+	vsrl.vi v19, v19, 25
+	vor.vv v19, v19, v30
+	vsll.vx v30, v16, t6
+	vsrl.vi v16, v16, 23
+	vor.vv v16, v16, v30
+	vsll.vx v30, v11, a3
+	vsrl.vi v11, v11, 19
+	vor.vv v11, v11, v30
+	vsll.vi v30, v6, 15
+	vsrl.vx v6, v6, a5
+	vor.vv v6, v6, v30
+	vsll.vi v30, v1, 21
+	vsrl.vx v1, v1, a1
+	vor.vv v1, v1, v30
+	vsll.vi v30, v21, 8
+	vsrl.vx v21, v21, s1
+	vor.vv v21, v21, v30
+	vsll.vi v30, v23, 18
+	vsrl.vx v23, v23, a4
+	vor.vv v23, v23, v30
+	vsll.vi v30, v18, 2
+	vsrl.vx v18, v18, s4
+	vor.vv v18, v18, v30
+	vsll.vx v30, v13, s3
+	vsrl.vi v13, v13, 3
+	vor.vv v13, v13, v30
+	vsll.vx v30, v8, s1
+	vsrl.vi v8, v8, 8
+	vor.vv v8, v8, v30
+	vsll.vi v30, v3, 14
+	vsrl.vx v3, v3, a6
+	vor.vv v3, v3, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v3
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v2
+	vnot.v v25, v2
+	vand.vv v25, v25, v4
+	vxor.vv v0, v0, v25
+	vnot.v v25, v4
+	vand.vv v25, v25, v1
+	vxor.vv v2, v2, v25
+	vnot.v v25, v1
+	vand.vv v25, v25, v3
+	vxor.vv v4, v4, v25
+	vxor.vv v1, v1, v30
+	vxor.vv v3, v3, v31
+	vnot.v v30, v13
+	vand.vv v30, v30, v10
+	vnot.v v31, v10
+	vand.vv v31, v31, v12
+	vnot.v v25, v12
+	vand.vv v25, v25, v14
+	vxor.vv v10, v10, v25
+	vnot.v v25, v14
+	vand.vv v25, v25, v11
+	vxor.vv v12, v12, v25
+	vnot.v v25, v11
+	vand.vv v25, v25, v13
+	vxor.vv v14, v14, v25
+	vxor.vv v11, v11, v30
+	vxor.vv v13, v13, v31
+	vnot.v v30, v23
+	vand.vv v30, v30, v20
+	vnot.v v31, v20
+	vand.vv v31, v31, v22
+	vnot.v v25, v22
+	vand.vv v25, v25, v24
+	vxor.vv v20, v20, v25
+	vnot.v v25, v24
+	vand.vv v25, v25, v21
+	vxor.vv v22, v22, v25
+	vnot.v v25, v21
+	vand.vv v25, v25, v23
+	vxor.vv v24, v24, v25
+	vxor.vv v21, v21, v30
+	vxor.vv v23, v23, v31
+	vnot.v v30, v8
+	vand.vv v30, v30, v5
+	vnot.v v31, v5
+	vand.vv v31, v31, v7
+	vnot.v v25, v7
+	vand.vv v25, v25, v9
+	vxor.vv v5, v5, v25
+	vnot.v v25, v9
+	vand.vv v25, v25, v6
+	vxor.vv v7, v7, v25
+	vnot.v v25, v6
+	vand.vv v25, v25, v8
+	vxor.vv v9, v9, v25
+	vxor.vv v6, v6, v30
+	vxor.vv v8, v8, v31
+	vnot.v v30, v18
+	vand.vv v30, v30, v15
+	vnot.v v31, v15
+	vand.vv v31, v31, v17
+	vnot.v v25, v17
+	vand.vv v25, v25, v19
+	vxor.vv v15, v15, v25
+	vnot.v v25, v19
+	vand.vv v25, v25, v16
+	vxor.vv v17, v17, v25
+	vnot.v v25, v16
+	vand.vv v25, v25, v18
+	vxor.vv v19, v19, v25
+	vxor.vv v16, v16, v30
+	vxor.vv v18, v18, v31
+	// iota: 0x0000000080000001
+	lui t1, 262144
+	slli t1, t1, 1
+	xori t1, t1, 1
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 6 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v10
+	vxor.vv v25, v25, v20
+	vxor.vv v25, v25, v5
+	vxor.vv v25, v25, v15
+	vxor.vv v26, v2, v12
+	vxor.vv v26, v26, v22
+	vxor.vv v26, v26, v7
+	vxor.vv v26, v26, v17
+	vxor.vv v27, v4, v14
+	vxor.vv v27, v27, v24
+	vxor.vv v27, v27, v9
+	vxor.vv v27, v27, v19
+	vxor.vv v28, v1, v11
+	vxor.vv v28, v28, v21
+	vxor.vv v28, v28, v6
+	vxor.vv v28, v28, v16
+	vxor.vv v29, v3, v13
+	vxor.vv v29, v29, v23
+	vxor.vv v29, v29, v8
+	vxor.vv v29, v29, v18
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v15, v15, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v2, v2, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v17, v17, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v4, v4, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v19, v19, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v1, v1, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v16, v16, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v3, v3, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v18, v18, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v2, 1
+	vsrl.vx v2, v2, s5
+	vor.vv v2, v2, v30
+	vsll.vx v30, v4, s4
+	vsrl.vi v4, v4, 2
+	vor.vv v4, v4, v30
+	vsll.vi v30, v1, 28
+	vsrl.vx v1, v1, t3
+	vor.vv v1, v1, v30
+	vsll.vi v30, v3, 27
+	vsrl.vx v3, v3, t4
+	vor.vv v3, v3, v30
+	vsll.vx v30, v10, t3
+	vsrl.vi v10, v10, 28
+	vor.vv v10, v10, v30
+	vsll.vx v30, v12, a2
+	vsrl.vi v12, v12, 20
+	vor.vv v12, v12, v30
+	vsll.vi v30, v14, 6
+	vsrl.vx v14, v14, s2
+	vor.vv v14, v14, v30
+	vsll.vx v30, v11, s0
+	vsrl.vi v11, v11, 9
+	vor.vv v11, v11, v30
+	vsll.vi v30, v13, 20
+	vsrl.vx v13, v13, a2
+	vor.vv v13, v13, v30
+	vsll.vi v30, v20, 3
+	vsrl.vx v20, v20, s3
+	vor.vv v20, v20, v30
+	vsll.vi v30, v22, 10
+	vsrl.vx v22, v22, a7
+	vor.vv v22, v22, v30
+	vsll.vx v30, v24, a1
+	vsrl.vi v24, v24, 21
+	vor.vv v24, v24, v30
+	vsll.vi v30, v21, 25
+	vsrl.vx v21, v21, t5
+	vor.vv v21, v21, v30
+	vsll.vx v30, v23, t5
+	vsrl.vi v23, v23, 25
+	vor.vv v23, v23, v30
+	vsll.vx v30, v5, t6
+	vsrl.vi v5, v5, 23
+	vor.vv v5, v5, v30
+	vsll.vx v30, v7, a3
+	vsrl.vi v7, v7, 19
+	vor.vv v7, v7, v30
+	vsll.vi v30, v9, 15
+	vsrl.vx v9, v9, a5
+	vor.vv v9, v9, v30
+	vsll.vi v30, v6, 21
+	vsrl.vx v6, v6, a1
+	vor.vv v6, v6, v30
+	vsll.vi v30, v8, 8
+	vsrl.vx v8, v8, s1
+	vor.vv v8, v8, v30
+	vsll.vi v30, v15, 18
+	vsrl.vx v15, v15, a4
+	vor.vv v15, v15, v30
+	vsll.vi v30, v17, 2
+	vsrl.vx v17, v17, s4
+	vor.vv v17, v17, v30
+	vsll.vx v30, v19, s3
+	vsrl.vi v19, v19, 3
+	vor.vv v19, v19, v30
+	vsll.vx v30, v16, s1
+	vsrl.vi v16, v16, 8
+	vor.vv v16, v16, v30
+	vsll.vi v30, v18, 14
+	vsrl.vx v18, v18, a6
+	vor.vv v18, v18, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v18
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v12
+	vnot.v v25, v12
+	vand.vv v25, v25, v24
+	vxor.vv v0, v0, v25
+	vnot.v v25, v24
+	vand.vv v25, v25, v6
+	vxor.vv v12, v12, v25
+	vnot.v v25, v6
+	vand.vv v25, v25, v18
+	vxor.vv v24, v24, v25
+	vxor.vv v6, v6, v30
+	vxor.vv v18, v18, v31
+	vnot.v v30, v19
+	vand.vv v30, v30, v1
+	vnot.v v31, v1
+	vand.vv v31, v31, v13
+	vnot.v v25, v13
+	vand.vv v25, v25, v20
+	vxor.vv v1, v1, v25
+	vnot.v v25, v20
+	vand.vv v25, v25, v7
+	vxor.vv v13, v13, v25
+	vnot.v v25, v7
+	vand.vv v25, v25, v19
+	vxor.vv v20, v20, v25
+	vxor.vv v7, v7, v30
+	vxor.vv v19, v19, v31
+	vnot.v v30, v15
+	vand.vv v30, v30, v2
+	vnot.v v31, v2
+	vand.vv v31, v31, v14
+	vnot.v v25, v14
+	vand.vv v25, v25, v21
+	vxor.vv v2, v2, v25
+	vnot.v v25, v21
+	vand.vv v25, v25, v8
+	vxor.vv v14, v14, v25
+	vnot.v v25, v8
+	vand.vv v25, v25, v15
+	vxor.vv v21, v21, v25
+	vxor.vv v8, v8, v30
+	vxor.vv v15, v15, v31
+	vnot.v v30, v16
+	vand.vv v30, v30, v3
+	vnot.v v31, v3
+	vand.vv v31, v31, v10
+	vnot.v v25, v10
+	vand.vv v25, v25, v22
+	vxor.vv v3, v3, v25
+	vnot.v v25, v22
+	vand.vv v25, v25, v9
+	vxor.vv v10, v10, v25
+	vnot.v v25, v9
+	vand.vv v25, v25, v16
+	vxor.vv v22, v22, v25
+	vxor.vv v9, v9, v30
+	vxor.vv v16, v16, v31
+	vnot.v v30, v17
+	vand.vv v30, v30, v4
+	vnot.v v31, v4
+	vand.vv v31, v31, v11
+	vnot.v v25, v11
+	vand.vv v25, v25, v23
+	vxor.vv v4, v4, v25
+	vnot.v v25, v23
+	vand.vv v25, v25, v5
+	vxor.vv v11, v11, v25
+	vnot.v v25, v5
+	vand.vv v25, v25, v17
+	vxor.vv v23, v23, v25
+	vxor.vv v5, v5, v30
+	vxor.vv v17, v17, v31
+	// iota: 0x8000000080008081
+	lui t2, 262148
+	slli t2, t2, 1
+	slli t1, t2, 48
+	xor t1, t1, t2
+	xori t1, t1, 129
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 7 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v1
+	vxor.vv v25, v25, v2
+	vxor.vv v25, v25, v3
+	vxor.vv v25, v25, v4
+	vxor.vv v26, v12, v13
+	vxor.vv v26, v26, v14
+	vxor.vv v26, v26, v10
+	vxor.vv v26, v26, v11
+	vxor.vv v27, v24, v20
+	vxor.vv v27, v27, v21
+	vxor.vv v27, v27, v22
+	vxor.vv v27, v27, v23
+	vxor.vv v28, v6, v7
+	vxor.vv v28, v28, v8
+	vxor.vv v28, v28, v9
+	vxor.vv v28, v28, v5
+	vxor.vv v29, v18, v19
+	vxor.vv v29, v29, v15
+	vxor.vv v29, v29, v16
+	vxor.vv v29, v29, v17
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v4, v4, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v12, v12, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v11, v11, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v24, v24, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v23, v23, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v6, v6, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v5, v5, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v18, v18, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v17, v17, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v12, 1
+	vsrl.vx v12, v12, s5
+	vor.vv v12, v12, v30
+	vsll.vx v30, v24, s4
+	vsrl.vi v24, v24, 2
+	vor.vv v24, v24, v30
+	vsll.vi v30, v6, 28
+	vsrl.vx v6, v6, t3
+	vor.vv v6, v6, v30
+	vsll.vi v30, v18, 27
+	vsrl.vx v18, v18, t4
+	vor.vv v18, v18, v30
+	vsll.vx v30, v1, t3
+	vsrl.vi v1, v1, 28
+	vor.vv v1, v1, v30
+	vsll.vx v30, v13, a2
+	vsrl.vi v13, v13, 20
+	vor.vv v13, v13, v30
+	vsll.vi v30, v20, 6
+	vsrl.vx v20, v20, s2
+	vor.vv v20, v20, v30
+	vsll.vx v30, v7, s0
+	vsrl.vi v7, v7, 9
+	vor.vv v7, v7, v30
+	vsll.vi v30, v19, 20
+	vsrl.vx v19, v19, a2
+	vor.vv v19, v19, v30
+	vsll.vi v30, v2, 3
+	vsrl.vx v2, v2, s3
+	vor.vv v2, v2, v30
+	vsll.vi v30, v14, 10
+	vsrl.vx v14, v14, a7
+	vor.vv v14, v14, v30
+	vsll.vx v30, v21, a1
+	vsrl.vi v21, v21, 21
+	vor.vv v21, v21, v30
+	vsll.vi v30, v8, 25
+	vsrl.vx v8, v8, t5
+	vor.vv v8, v8, v30
+	vsll.vx v30, v15, t5
+	vsrl.vi v15, v15, 25
+	vor.vv v15, v15, v30
+	vsll.vx v30, v3, t6
+	vsrl.vi v3, v3, 23
+	vor.vv v3, v3, v30
+	vsll.vx v30, v10, a3
+	vsrl.vi v10, v10, 19
+	vor.vv v10, v10, v30
+	vsll.vi v30, v22, 15
+	vsrl.vx v22, v22, a5
+	vor.vv v22, v22, v30
+	vsll.vi v30, v9, 21
+	vsrl.vx v9, v9, a1
+	vor.vv v9, v9, v30
+	vsll.vi v30, v16, 8
+	vsrl.vx v16, v16, s1
+	vor.vv v16, v16, v30
+	vsll.vi v30, v4, 18
+	vsrl.vx v4, v4, a4
+	vor.vv v4, v4, v30
+	vsll.vi v30, v11, 2
+	vsrl.vx v11, v11, s4
+	vor.vv v11, v11, v30
+	vsll.vx v30, v23, s3
+	vsrl.vi v23, v23, 3
+	vor.vv v23, v23, v30
+	vsll.vx v30, v5, s1
+	vsrl.vi v5, v5, 8
+	vor.vv v5, v5, v30
+	vsll.vi v30, v17, 14
+	vsrl.vx v17, v17, a6
+	vor.vv v17, v17, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v17
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v13
+	vnot.v v25, v13
+	vand.vv v25, v25, v21
+	vxor.vv v0, v0, v25
+	vnot.v v25, v21
+	vand.vv v25, v25, v9
+	vxor.vv v13, v13, v25
+	vnot.v v25, v9
+	vand.vv v25, v25, v17
+	vxor.vv v21, v21, v25
+	vxor.vv v9, v9, v30
+	vxor.vv v17, v17, v31
+	vnot.v v30, v23
+	vand.vv v30, v30, v6
+	vnot.v v31, v6
+	vand.vv v31, v31, v19
+	vnot.v v25, v19
+	vand.vv v25, v25, v2
+	vxor.vv v6, v6, v25
+	vnot.v v25, v2
+	vand.vv v25, v25, v10
+	vxor.vv v19, v19, v25
+	vnot.v v25, v10
+	vand.vv v25, v25, v23
+	vxor.vv v2, v2, v25
+	vxor.vv v10, v10, v30
+	vxor.vv v23, v23, v31
+	vnot.v v30, v4
+	vand.vv v30, v30, v12
+	vnot.v v31, v12
+	vand.vv v31, v31, v20
+	vnot.v v25, v20
+	vand.vv v25, v25, v8
+	vxor.vv v12, v12, v25
+	vnot.v v25, v8
+	vand.vv v25, v25, v16
+	vxor.vv v20, v20, v25
+	vnot.v v25, v16
+	vand.vv v25, v25, v4
+	vxor.vv v8, v8, v25
+	vxor.vv v16, v16, v30
+	vxor.vv v4, v4, v31
+	vnot.v v30, v5
+	vand.vv v30, v30, v18
+	vnot.v v31, v18
+	vand.vv v31, v31, v1
+	vnot.v v25, v1
+	vand.vv v25, v25, v14
+	vxor.vv v18, v18, v25
+	vnot.v v25, v14
+	vand.vv v25, v25, v22
+	vxor.vv v1, v1, v25
+	vnot.v v25, v22
+	vand.vv v25, v25, v5
+	vxor.vv v14, v14, v25
+	vxor.vv v22, v22, v30
+	vxor.vv v5, v5, v31
+	vnot.v v30, v11
+	vand.vv v30, v30, v24
+	vnot.v v31, v24
+	vand.vv v31, v31, v7
+	vnot.v v25, v7
+	vand.vv v25, v25, v15
+	vxor.vv v24, v24, v25
+	vnot.v v25, v15
+	vand.vv v25, v25, v3
+	vxor.vv v7, v7, v25
+	vnot.v v25, v3
+	vand.vv v25, v25, v11
+	vxor.vv v15, v15, v25
+	vxor.vv v3, v3, v30
+	vxor.vv v11, v11, v31
+	// iota: 0x8000000000008009
+	lui t1, 1048559
+	srli t1, t1, 1
+	xori t1, t1, -2039
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 8 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v6
+	vxor.vv v25, v25, v12
+	vxor.vv v25, v25, v18
+	vxor.vv v25, v25, v24
+	vxor.vv v26, v13, v19
+	vxor.vv v26, v26, v20
+	vxor.vv v26, v26, v1
+	vxor.vv v26, v26, v7
+	vxor.vv v27, v21, v2
+	vxor.vv v27, v27, v8
+	vxor.vv v27, v27, v14
+	vxor.vv v27, v27, v15
+	vxor.vv v28, v9, v10
+	vxor.vv v28, v28, v16
+	vxor.vv v28, v28, v22
+	vxor.vv v28, v28, v3
+	vxor.vv v29, v17, v23
+	vxor.vv v29, v29, v4
+	vxor.vv v29, v29, v5
+	vxor.vv v29, v29, v11
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v24, v24, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v13, v13, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v7, v7, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v21, v21, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v15, v15, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v9, v9, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v3, v3, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v17, v17, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v11, v11, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v13, 1
+	vsrl.vx v13, v13, s5
+	vor.vv v13, v13, v30
+	vsll.vx v30, v21, s4
+	vsrl.vi v21, v21, 2
+	vor.vv v21, v21, v30
+	vsll.vi v30, v9, 28
+	vsrl.vx v9, v9, t3
+	vor.vv v9, v9, v30
+	vsll.vi v30, v17, 27
+	vsrl.vx v17, v17, t4
+	vor.vv v17, v17, v30
+	vsll.vx v30, v6, t3
+	vsrl.vi v6, v6, 28
+	vor.vv v6, v6, v30
+	vsll.vx v30, v19, a2
+	vsrl.vi v19, v19, 20
+	vor.vv v19, v19, v30
+	vsll.vi v30, v2, 6
+	vsrl.vx v2, v2, s2
+	vor.vv v2, v2, v30
+	vsll.vx v30, v10, s0
+	vsrl.vi v10, v10, 9
+	vor.vv v10, v10, v30
+	vsll.vi v30, v23, 20
+	vsrl.vx v23, v23, a2
+	vor.vv v23, v23, v30
+	vsll.vi v30, v12, 3
+	vsrl.vx v12, v12, s3
+	vor.vv v12, v12, v30
+	vsll.vi v30, v20, 10
+	vsrl.vx v20, v20, a7
+	vor.vv v20, v20, v30
+	vsll.vx v30, v8, a1
+	vsrl.vi v8, v8, 21
+	vor.vv v8, v8, v30
+	vsll.vi v30, v16, 25
+	vsrl.vx v16, v16, t5
+	vor.vv v16, v16, v30
+	vsll.vx v30, v4, t5
+	vsrl.vi v4, v4, 25
+	vor.vv v4, v4, v30
+	vsll.vx v30, v18, t6
+	vsrl.vi v18, v18, 23
+	vor.vv v18, v18, v30
+	vsll.vx v30, v1, a3
+	vsrl.vi v1, v1, 19
+	vor.vv v1, v1, v30
+	vsll.vi v30, v14, 15
+	vsrl.vx v14, v14, a5
+	vor.vv v14, v14, v30
+	vsll.vi v30, v22, 21
+	vsrl.vx v22, v22, a1
+	vor.vv v22, v22, v30
+	vsll.vi v30, v5, 8
+	vsrl.vx v5, v5, s1
+	vor.vv v5, v5, v30
+	vsll.vi v30, v24, 18
+	vsrl.vx v24, v24, a4
+	vor.vv v24, v24, v30
+	vsll.vi v30, v7, 2
+	vsrl.vx v7, v7, s4
+	vor.vv v7, v7, v30
+	vsll.vx v30, v15, s3
+	vsrl.vi v15, v15, 3
+	vor.vv v15, v15, v30
+	vsll.vx v30, v3, s1
+	vsrl.vi v3, v3, 8
+	vor.vv v3, v3, v30
+	vsll.vi v30, v11, 14
+	vsrl.vx v11, v11, a6
+	vor.vv v11, v11, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v11
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v19
+	vnot.v v25, v19
+	vand.vv v25, v25, v8
+	vxor.vv v0, v0, v25
+	vnot.v v25, v8
+	vand.vv v25, v25, v22
+	vxor.vv v19, v19, v25
+	vnot.v v25, v22
+	vand.vv v25, v25, v11
+	vxor.vv v8, v8, v25
+	vxor.vv v22, v22, v30
+	vxor.vv v11, v11, v31
+	vnot.v v30, v15
+	vand.vv v30, v30, v9
+	vnot.v v31, v9
+	vand.vv v31, v31, v23
+	vnot.v v25, v23
+	vand.vv v25, v25, v12
+	vxor.vv v9, v9, v25
+	vnot.v v25, v12
+	vand.vv v25, v25, v1
+	vxor.vv v23, v23, v25
+	vnot.v v25, v1
+	vand.vv v25, v25, v15
+	vxor.vv v12, v12, v25
+	vxor.vv v1, v1, v30
+	vxor.vv v15, v15, v31
+	vnot.v v30, v24
+	vand.vv v30, v30, v13
+	vnot.v v31, v13
+	vand.vv v31, v31, v2
+	vnot.v v25, v2
+	vand.vv v25, v25, v16
+	vxor.vv v13, v13, v25
+	vnot.v v25, v16
+	vand.vv v25, v25, v5
+	vxor.vv v2, v2, v25
+	vnot.v v25, v5
+	vand.vv v25, v25, v24
+	vxor.vv v16, v16, v25
+	vxor.vv v5, v5, v30
+	vxor.vv v24, v24, v31
+	vnot.v v30, v3
+	vand.vv v30, v30, v17
+	vnot.v v31, v17
+	vand.vv v31, v31, v6
+	vnot.v v25, v6
+	vand.vv v25, v25, v20
+	vxor.vv v17, v17, v25
+	vnot.v v25, v20
+	vand.vv v25, v25, v14
+	vxor.vv v6, v6, v25
+	vnot.v v25, v14
+	vand.vv v25, v25, v3
+	vxor.vv v20, v20, v25
+	vxor.vv v14, v14, v30
+	vxor.vv v3, v3, v31
+	vnot.v v30, v7
+	vand.vv v30, v30, v21
+	vnot.v v31, v21
+	vand.vv v31, v31, v10
+	vnot.v v25, v10
+	vand.vv v25, v25, v4
+	vxor.vv v21, v21, v25
+	vnot.v v25, v4
+	vand.vv v25, v25, v18
+	vxor.vv v10, v10, v25
+	vnot.v v25, v18
+	vand.vv v25, v25, v7
+	vxor.vv v4, v4, v25
+	vxor.vv v18, v18, v30
+	vxor.vv v7, v7, v31
+	// iota: 0x000000000000008a
+	addi t1, zero, 138
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 9 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v9
+	vxor.vv v25, v25, v13
+	vxor.vv v25, v25, v17
+	vxor.vv v25, v25, v21
+	vxor.vv v26, v19, v23
+	vxor.vv v26, v26, v2
+	vxor.vv v26, v26, v6
+	vxor.vv v26, v26, v10
+	vxor.vv v27, v8, v12
+	vxor.vv v27, v27, v16
+	vxor.vv v27, v27, v20
+	vxor.vv v27, v27, v4
+	vxor.vv v28, v22, v1
+	vxor.vv v28, v28, v5
+	vxor.vv v28, v28, v14
+	vxor.vv v28, v28, v18
+	vxor.vv v29, v11, v15
+	vxor.vv v29, v29, v24
+	vxor.vv v29, v29, v3
+	vxor.vv v29, v29, v7
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v21, v21, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v19, v19, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v10, v10, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v8, v8, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v4, v4, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v22, v22, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v18, v18, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v11, v11, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v7, v7, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v19, 1
+	vsrl.vx v19, v19, s5
+	vor.vv v19, v19, v30
+	vsll.vx v30, v8, s4
+	vsrl.vi v8, v8, 2
+	vor.vv v8, v8, v30
+	vsll.vi v30, v22, 28
+	vsrl.vx v22, v22, t3
+	vor.vv v22, v22, v30
+	vsll.vi v30, v11, 27
+	vsrl.vx v11, v11, t4
+	vor.vv v11, v11, v30
+	vsll.vx v30, v9, t3
+	vsrl.vi v9, v9, 28
+	vor.vv v9, v9, v30
+	vsll.vx v30, v23, a2
+	vsrl.vi v23, v23, 20
+	vor.vv v23, v23, v30
+	vsll.vi v30, v12, 6
+	vsrl.vx v12, v12, s2
+	vor.vv v12, v12, v30
+	vsll.vx v30, v1, s0
+	vsrl.vi v1, v1, 9
+	vor.vv v1, v1, v30
+	vsll.vi v30, v15, 20
+	vsrl.vx v15, v15, a2
+	vor.vv v15, v15, v30
+	vsll.vi v30, v13, 3
+	vsrl.vx v13, v13, s3
+	vor.vv v13, v13, v30
+	vsll.vi v30, v2, 10
+	vsrl.vx v2, v2, a7
+	vor.vv v2, v2, v30
+	vsll.vx v30, v16, a1
+	vsrl.vi v16, v16, 21
+	vor.vv v16, v16, v30
+	vsll.vi v30, v5, 25
+	vsrl.vx v5, v5, t5
+	vor.vv v5, v5, v30
+	vsll.vx v30, v24, t5
+	vsrl.vi v24, v24, 25
+	vor.vv v24, v24, v30
+	vsll.vx v30, v17, t6
+	vsrl.vi v17, v17, 23
+	vor.vv v17, v17, v30
+	vsll.vx v30, v6, a3
+	vsrl.vi v6, v6, 19
+	vor.vv v6, v6, v30
+	vsll.vi v30, v20, 15
+	vsrl.vx v20, v20, a5
+	vor.vv v20, v20, v30
+	vsll.vi v30, v14, 21
+	vsrl.vx v14, v14, a1
+	vor.vv v14, v14, v30
+	vsll.vi v30, v3, 8
+	vsrl.vx v3, v3, s1
+	vor.vv v3, v3, v30
+	vsll.vi v30, v21, 18
+	vsrl.vx v21, v21, a4
+	vor.vv v21, v21, v30
+	vsll.vi v30, v10, 2
+	vsrl.vx v10, v10, s4
+	vor.vv v10, v10, v30
+	vsll.vx v30, v4, s3
+	vsrl.vi v4, v4, 3
+	vor.vv v4, v4, v30
+	vsll.vx v30, v18, s1
+	vsrl.vi v18, v18, 8
+	vor.vv v18, v18, v30
+	vsll.vi v30, v7, 14
+	vsrl.vx v7, v7, a6
+	vor.vv v7, v7, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v7
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v23
+	vnot.v v25, v23
+	vand.vv v25, v25, v16
+	vxor.vv v0, v0, v25
+	vnot.v v25, v16
+	vand.vv v25, v25, v14
+	vxor.vv v23, v23, v25
+	vnot.v v25, v14
+	vand.vv v25, v25, v7
+	vxor.vv v16, v16, v25
+	vxor.vv v14, v14, v30
+	vxor.vv v7, v7, v31
+	vnot.v v30, v4
+	vand.vv v30, v30, v22
+	vnot.v v31, v22
+	vand.vv v31, v31, v15
+	vnot.v v25, v15
+	vand.vv v25, v25, v13
+	vxor.vv v22, v22, v25
+	vnot.v v25, v13
+	vand.vv v25, v25, v6
+	vxor.vv v15, v15, v25
+	vnot.v v25, v6
+	vand.vv v25, v25, v4
+	vxor.vv v13, v13, v25
+	vxor.vv v6, v6, v30
+	vxor.vv v4, v4, v31
+	vnot.v v30, v21
+	vand.vv v30, v30, v19
+	vnot.v v31, v19
+	vand.vv v31, v31, v12
+	vnot.v v25, v12
+	vand.vv v25, v25, v5
+	vxor.vv v19, v19, v25
+	vnot.v v25, v5
+	vand.vv v25, v25, v3
+	vxor.vv v12, v12, v25
+	vnot.v v25, v3
+	vand.vv v25, v25, v21
+	vxor.vv v5, v5, v25
+	vxor.vv v3, v3, v30
+	vxor.vv v21, v21, v31
+	vnot.v v30, v18
+	vand.vv v30, v30, v11
+	vnot.v v31, v11
+	vand.vv v31, v31, v9
+	vnot.v v25, v9
+	vand.vv v25, v25, v2
+	vxor.vv v11, v11, v25
+	vnot.v v25, v2
+	vand.vv v25, v25, v20
+	vxor.vv v9, v9, v25
+	vnot.v v25, v20
+	vand.vv v25, v25, v18
+	vxor.vv v2, v2, v25
+	vxor.vv v20, v20, v30
+	vxor.vv v18, v18, v31
+	vnot.v v30, v10
+	vand.vv v30, v30, v8
+	vnot.v v31, v8
+	vand.vv v31, v31, v1
+	vnot.v v25, v1
+	vand.vv v25, v25, v24
+	vxor.vv v8, v8, v25
+	vnot.v v25, v24
+	vand.vv v25, v25, v17
+	vxor.vv v1, v1, v25
+	vnot.v v25, v17
+	vand.vv v25, v25, v10
+	vxor.vv v24, v24, v25
+	vxor.vv v17, v17, v30
+	vxor.vv v10, v10, v31
+	// iota: 0x0000000000000088
+	addi t1, zero, 136
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 10 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v22
+	vxor.vv v25, v25, v19
+	vxor.vv v25, v25, v11
+	vxor.vv v25, v25, v8
+	vxor.vv v26, v23, v15
+	vxor.vv v26, v26, v12
+	vxor.vv v26, v26, v9
+	vxor.vv v26, v26, v1
+	vxor.vv v27, v16, v13
+	vxor.vv v27, v27, v5
+	vxor.vv v27, v27, v2
+	vxor.vv v27, v27, v24
+	vxor.vv v28, v14, v6
+	vxor.vv v28, v28, v3
+	vxor.vv v28, v28, v20
+	vxor.vv v28, v28, v17
+	vxor.vv v29, v7, v4
+	vxor.vv v29, v29, v21
+	vxor.vv v29, v29, v18
+	vxor.vv v29, v29, v10
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v8, v8, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v23, v23, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v1, v1, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v16, v16, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v24, v24, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v14, v14, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v17, v17, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v7, v7, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v10, v10, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v23, 1
+	vsrl.vx v23, v23, s5
+	vor.vv v23, v23, v30
+	vsll.vx v30, v16, s4
+	vsrl.vi v16, v16, 2
+	vor.vv v16, v16, v30
+	vsll.vi v30, v14, 28
+	vsrl.vx v14, v14, t3
+	vor.vv v14, v14, v30
+	vsll.vi v30, v7, 27
+	vsrl.vx v7, v7, t4
+	vor.vv v7, v7, v30
+	vsll.vx v30, v22, t3
+	vsrl.vi v22, v22, 28
+	vor.vv v22, v22, v30
+	vsll.vx v30, v15, a2
+	vsrl.vi v15, v15, 20
+	vor.vv v15, v15, v30
+	vsll.vi v30, v13, 6
+	vsrl.vx v13, v13, s2
+	vor.vv v13, v13, v30
+	vsll.vx v30, v6, s0
+	vsrl.vi v6, v6, 9
+	vor.vv v6, v6, v30
+	vsll.vi v30, v4, 20
+	vsrl.vx v4, v4, a2
+	vor.vv v4, v4, v30
+	vsll.vi v30, v19, 3
+	vsrl.vx v19, v19, s3
+	vor.vv v19, v19, v30
+	vsll.vi v30, v12, 10
+	vsrl.vx v12, v12, a7
+	vor.vv v12, v12, v30
+	vsll.vx v30, v5, a1
+	vsrl.vi v5, v5, 21
+	vor.vv v5, v5, v30
+	vsll.vi v30, v3, 25
+	vsrl.vx v3, v3, t5
+	vor.vv v3, v3, v30
+	vsll.vx v30, v21, t5
+	vsrl.vi v21, v21, 25
+	vor.vv v21, v21, v30
+	vsll.vx v30, v11, t6
+	vsrl.vi v11, v11, 23
+	vor.vv v11, v11, v30
+	vsll.vx v30, v9, a3
+	vsrl.vi v9, v9, 19
+	vor.vv v9, v9, v30
+	vsll.vi v30, v2, 15
+	vsrl.vx v2, v2, a5
+	vor.vv v2, v2, v30
+	vsll.vi v30, v20, 21
+	vsrl.vx v20, v20, a1
+	vor.vv v20, v20, v30
+	vsll.vi v30, v18, 8
+	vsrl.vx v18, v18, s1
+	vor.vv v18, v18, v30
+	vsll.vi v30, v8, 18
+	vsrl.vx v8, v8, a4
+	vor.vv v8, v8, v30
+	vsll.vi v30, v1, 2
+	vsrl.vx v1, v1, s4
+	vor.vv v1, v1, v30
+	vsll.vx v30, v24, s3
+	vsrl.vi v24, v24, 3
+	vor.vv v24, v24, v30
+	vsll.vx v30, v17, s1
+	vsrl.vi v17, v17, 8
+	vor.vv v17, v17, v30
+	vsll.vi v30, v10, 14
+	vsrl.vx v10, v10, a6
+	vor.vv v10, v10, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v10
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v15
+	vnot.v v25, v15
+	vand.vv v25, v25, v5
+	vxor.vv v0, v0, v25
+	vnot.v v25, v5
+	vand.vv v25, v25, v20
+	vxor.vv v15, v15, v25
+	vnot.v v25, v20
+	vand.vv v25, v25, v10
+	vxor.vv v5, v5, v25
+	vxor.vv v20, v20, v30
+	vxor.vv v10, v10, v31
+	vnot.v v30, v24
+	vand.vv v30, v30, v14
+	vnot.v v31, v14
+	vand.vv v31, v31, v4
+	vnot.v v25, v4
+	vand.vv v25, v25, v19
+	vxor.vv v14, v14, v25
+	vnot.v v25, v19
+	vand.vv v25, v25, v9
+	vxor.vv v4, v4, v25
+	vnot.v v25, v9
+	vand.vv v25, v25, v24
+	vxor.vv v19, v19, v25
+	vxor.vv v9, v9, v30
+	vxor.vv v24, v24, v31
+	vnot.v v30, v8
+	vand.vv v30, v30, v23
+	vnot.v v31, v23
+	vand.vv v31, v31, v13
+	vnot.v v25, v13
+	vand.vv v25, v25, v3
+	vxor.vv v23, v23, v25
+	vnot.v v25, v3
+	vand.vv v25, v25, v18
+	vxor.vv v13, v13, v25
+	vnot.v v25, v18
+	vand.vv v25, v25, v8
+	vxor.vv v3, v3, v25
+	vxor.vv v18, v18, v30
+	vxor.vv v8, v8, v31
+	vnot.v v30, v17
+	vand.vv v30, v30, v7
+	vnot.v v31, v7
+	vand.vv v31, v31, v22
+	vnot.v v25, v22
+	vand.vv v25, v25, v12
+	vxor.vv v7, v7, v25
+	vnot.v v25, v12
+	vand.vv v25, v25, v2
+	vxor.vv v22, v22, v25
+	vnot.v v25, v2
+	vand.vv v25, v25, v17
+	vxor.vv v12, v12, v25
+	vxor.vv v2, v2, v30
+	vxor.vv v17, v17, v31
+	vnot.v v30, v1
+	vand.vv v30, v30, v16
+	vnot.v v31, v16
+	vand.vv v31, v31, v6
+	vnot.v v25, v6
+	vand.vv v25, v25, v21
+	vxor.vv v16, v16, v25
+	vnot.v v25, v21
+	vand.vv v25, v25, v11
+	vxor.vv v6, v6, v25
+	vnot.v v25, v11
+	vand.vv v25, v25, v1
+	vxor.vv v21, v21, v25
+	vxor.vv v11, v11, v30
+	vxor.vv v1, v1, v31
+	// iota: 0x0000000080008009
+	lui t1, 262148
+	slli t1, t1, 1
+	xori t1, t1, 9
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 11 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v14
+	vxor.vv v25, v25, v23
+	vxor.vv v25, v25, v7
+	vxor.vv v25, v25, v16
+	vxor.vv v26, v15, v4
+	vxor.vv v26, v26, v13
+	vxor.vv v26, v26, v22
+	vxor.vv v26, v26, v6
+	vxor.vv v27, v5, v19
+	vxor.vv v27, v27, v3
+	vxor.vv v27, v27, v12
+	vxor.vv v27, v27, v21
+	vxor.vv v28, v20, v9
+	vxor.vv v28, v28, v18
+	vxor.vv v28, v28, v2
+	vxor.vv v28, v28, v11
+	vxor.vv v29, v10, v24
+	vxor.vv v29, v29, v8
+	vxor.vv v29, v29, v17
+	vxor.vv v29, v29, v1
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v16, v16, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v15, v15, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v6, v6, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v5, v5, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v21, v21, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v20, v20, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v11, v11, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v10, v10, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v1, v1, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v15, 1
+	vsrl.vx v15, v15, s5
+	vor.vv v15, v15, v30
+	vsll.vx v30, v5, s4
+	vsrl.vi v5, v5, 2
+	vor.vv v5, v5, v30
+	vsll.vi v30, v20, 28
+	vsrl.vx v20, v20, t3
+	vor.vv v20, v20, v30
+	vsll.vi v30, v10, 27
+	vsrl.vx v10, v10, t4
+	vor.vv v10, v10, v30
+	vsll.vx v30, v14, t3
+	vsrl.vi v14, v14, 28
+	vor.vv v14, v14, v30
+	vsll.vx v30, v4, a2
+	vsrl.vi v4, v4, 20
+	vor.vv v4, v4, v30
+	vsll.vi v30, v19, 6
+	vsrl.vx v19, v19, s2
+	vor.vv v19, v19, v30
+	vsll.vx v30, v9, s0
+	vsrl.vi v9, v9, 9
+	vor.vv v9, v9, v30
+	vsll.vi v30, v24, 20
+	vsrl.vx v24, v24, a2
+	vor.vv v24, v24, v30
+	vsll.vi v30, v23, 3
+	vsrl.vx v23, v23, s3
+	vor.vv v23, v23, v30
+	vsll.vi v30, v13, 10
+	vsrl.vx v13, v13, a7
+	vor.vv v13, v13, v30
+	vsll.vx v30, v3, a1
+	vsrl.vi v3, v3, 21
+	vor.vv v3, v3, v30
+	vsll.vi v30, v18, 25
+	vsrl.vx v18, v18, t5
+	vor.vv v18, v18, v30
+	vsll.vx v30, v8, t5
+	vsrl.vi v8, v8, 25
+	vor.vv v8, v8, v30
+	vsll.vx v30, v7, t6
+	vsrl.vi v7, v7, 23
+	vor.vv v7, v7, v30
+	vsll.vx v30, v22, a3
+	vsrl.vi v22, v22, 19
+	vor.vv v22, v22, v30
+	vsll.vi v30, v12, 15
+	vsrl.vx v12, v12, a5
+	vor.vv v12, v12, v30
+	vsll.vi v30, v2, 21
+	vsrl.vx v2, v2, a1
+	vor.vv v2, v2, v30
+	vsll.vi v30, v17, 8
+	vsrl.vx v17, v17, s1
+	vor.vv v17, v17, v30
+	vsll.vi v30, v16, 18
+	vsrl.vx v16, v16, a4
+	vor.vv v16, v16, v30
+	vsll.vi v30, v6, 2
+	vsrl.vx v6, v6, s4
+	vor.vv v6, v6, v30
+	vsll.vx v30, v21, s3
+	vsrl.vi v21, v21, 3
+	vor.vv v21, v21, v30
+	vsll.vx v30, v11, s1
+	vsrl.vi v11, v11, 8
+	vor.vv v11, v11, v30
+	vsll.vi v30, v1, 14
+	vsrl.vx v1, v1, a6
+	vor.vv v1, v1, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v1
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v4
+	vnot.v v25, v4
+	vand.vv v25, v25, v3
+	vxor.vv v0, v0, v25
+	vnot.v v25, v3
+	vand.vv v25, v25, v2
+	vxor.vv v4, v4, v25
+	vnot.v v25, v2
+	vand.vv v25, v25, v1
+	vxor.vv v3, v3, v25
+	vxor.vv v2, v2, v30
+	vxor.vv v1, v1, v31
+	vnot.v v30, v21
+	vand.vv v30, v30, v20
+	vnot.v v31, v20
+	vand.vv v31, v31, v24
+	vnot.v v25, v24
+	vand.vv v25, v25, v23
+	vxor.vv v20, v20, v25
+	vnot.v v25, v23
+	vand.vv v25, v25, v22
+	vxor.vv v24, v24, v25
+	vnot.v v25, v22
+	vand.vv v25, v25, v21
+	vxor.vv v23, v23, v25
+	vxor.vv v22, v22, v30
+	vxor.vv v21, v21, v31
+	vnot.v v30, v16
+	vand.vv v30, v30, v15
+	vnot.v v31, v15
+	vand.vv v31, v31, v19
+	vnot.v v25, v19
+	vand.vv v25, v25, v18
+	vxor.vv v15, v15, v25
+	vnot.v v25, v18
+	vand.vv v25, v25, v17
+	vxor.vv v19, v19, v25
+	vnot.v v25, v17
+	vand.vv v25, v25, v16
+	vxor.vv v18, v18, v25
+	vxor.vv v17, v17, v30
+	vxor.vv v16, v16, v31
+	vnot.v v30, v11
+	vand.vv v30, v30, v10
+	vnot.v v31, v10
+	vand.vv v31, v31, v14
+	vnot.v v25, v14
+	vand.vv v25, v25, v13
+	vxor.vv v10, v10, v25
+	vnot.v v25, v13
+	vand.vv v25, v25, v12
+	vxor.vv v14, v14, v25
+	vnot.v v25, v12
+	vand.vv v25, v25, v11
+	vxor.vv v13, v13, v25
+	vxor.vv v12, v12, v30
+	vxor.vv v11, v11, v31
+	vnot.v v30, v6
+	vand.vv v30, v30, v5
+	vnot.v v31, v5
+	vand.vv v31, v31, v9
+	vnot.v v25, v9
+	vand.vv v25, v25, v8
+	vxor.vv v5, v5, v25
+	vnot.v v25, v8
+	vand.vv v25, v25, v7
+	vxor.vv v9, v9, v25
+	vnot.v v25, v7
+	vand.vv v25, v25, v6
+	vxor.vv v8, v8, v25
+	vxor.vv v7, v7, v30
+	vxor.vv v6, v6, v31
+	// iota: 0x000000008000000a
+	lui t1, 262144
+	slli t1, t1, 1
+	xori t1, t1, 10
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 12 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v20
+	vxor.vv v25, v25, v15
+	vxor.vv v25, v25, v10
+	vxor.vv v25, v25, v5
+	vxor.vv v26, v4, v24
+	vxor.vv v26, v26, v19
+	vxor.vv v26, v26, v14
+	vxor.vv v26, v26, v9
+	vxor.vv v27, v3, v23
+	vxor.vv v27, v27, v18
+	vxor.vv v27, v27, v13
+	vxor.vv v27, v27, v8
+	vxor.vv v28, v2, v22
+	vxor.vv v28, v28, v17
+	vxor.vv v28, v28, v12
+	vxor.vv v28, v28, v7
+	vxor.vv v29, v1, v21
+	vxor.vv v29, v29, v16
+	vxor.vv v29, v29, v11
+	vxor.vv v29, v29, v6
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v5, v5, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v4, v4, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v9, v9, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v3, v3, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v8, v8, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v2, v2, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v7, v7, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v1, v1, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v6, v6, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v4, 1
+	vsrl.vx v4, v4, s5
+	vor.vv v4, v4, v30
+	vsll.vx v30, v3, s4
+	vsrl.vi v3, v3, 2
+	vor.vv v3, v3, v30
+	vsll.vi v30, v2, 28
+	vsrl.vx v2, v2, t3
+	vor.vv v2, v2, v30
+	vsll.vi v30, v1, 27
+	vsrl.vx v1, v1, t4
+	vor.vv v1, v1, v30
+	vsll.vx v30, v20, t3
+	vsrl.vi v20, v20, 28
+	vor.vv v20, v20, v30
+	vsll.vx v30, v24, a2
+	vsrl.vi v24, v24, 20
+	vor.vv v24, v24, v30
+	vsll.vi v30, v23, 6
+	vsrl.vx v23, v23, s2
+	vor.vv v23, v23, v30
+	vsll.vx v30, v22, s0
+	vsrl.vi v22, v22, 9
+	vor.vv v22, v22, v30
+	vsll.vi v30, v21, 20
+	vsrl.vx v21, v21, a2
+	vor.vv v21, v21, v30
+	vsll.vi v30, v15, 3
+	vsrl.vx v15, v15, s3
+	vor.vv v15, v15, v30
+	vsll.vi v30, v19, 10
+	vsrl.vx v19, v19, a7
+	vor.vv v19, v19, v30
+	vsll.vx v30, v18, a1
+	vsrl.vi v18, v18, 21
+	vor.vv v18, v18, v30
+	vsll.vi v30, v17, 25
+	vsrl.vx v17, v17, t5
+	vor.vv v17, v17, v30
+	vsll.vx v30, v16, t5
+	vsrl.vi v16, v16, 25
+	vor.vv v16, v16, v30
+	vsll.vx v30, v10, t6
+	vsrl.vi v10, v10, 23
+	vor.vv v10, v10, v30
+	vsll.vx v30, v14, a3
+	vsrl.vi v14, v14, 19
+	vor.vv v14, v14, v30
+	vsll.vi v30, v13, 15
+	vsrl.vx v13, v13, a5
+	vor.vv v13, v13, v30
+	vsll.vi v30, v12, 21
+	vsrl.vx v12, v12, a1
+	vor.vv v12, v12, v30
+	vsll.vi v30, v11, 8
+	vsrl.vx v11, v11, s1
+	vor.vv v11, v11, v30
+	vsll.vi v30, v5, 18
+	vsrl.vx v5, v5, a4
+	vor.vv v5, v5, v30
+	vsll.vi v30, v9, 2
+	vsrl.vx v9, v9, s4
+	vor.vv v9, v9, v30
+	vsll.vx v30, v8, s3
+	vsrl.vi v8, v8, 3
+	vor.vv v8, v8, v30
+	vsll.vx v30, v7, s1
+	vsrl.vi v7, v7, 8
+	vor.vv v7, v7, v30
+	vsll.vi v30, v6, 14
+	vsrl.vx v6, v6, a6
+	vor.vv v6, v6, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v6
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v24
+	vnot.v v25, v24
+	vand.vv v25, v25, v18
+	vxor.vv v0, v0, v25
+	vnot.v v25, v18
+	vand.vv v25, v25, v12
+	vxor.vv v24, v24, v25
+	vnot.v v25, v12
+	vand.vv v25, v25, v6
+	vxor.vv v18, v18, v25
+	vxor.vv v12, v12, v30
+	vxor.vv v6, v6, v31
+	vnot.v v30, v8
+	vand.vv v30, v30, v2
+	vnot.v v31, v2
+	vand.vv v31, v31, v21
+	vnot.v v25, v21
+	vand.vv v25, v25, v15
+	vxor.vv v2, v2, v25
+	vnot.v v25, v15
+	vand.vv v25, v25, v14
+	vxor.vv v21, v21, v25
+	vnot.v v25, v14
+	vand.vv v25, v25, v8
+	vxor.vv v15, v15, v25
+	vxor.vv v14, v14, v30
+	vxor.vv v8, v8, v31
+	vnot.v v30, v5
+	vand.vv v30, v30, v4
+	vnot.v v31, v4
+	vand.vv v31, v31, v23
+	vnot.v v25, v23
+	vand.vv v25, v25, v17
+	vxor.vv v4, v4, v25
+	vnot.v v25, v17
+	vand.vv v25, v25, v11
+	vxor.vv v23, v23, v25
+	vnot.v v25, v11
+	vand.vv v25, v25, v5
+	vxor.vv v17, v17, v25
+	vxor.vv v11, v11, v30
+	vxor.vv v5, v5, v31
+	vnot.v v30, v7
+	vand.vv v30, v30, v1
+	vnot.v v31, v1
+	vand.vv v31, v31, v20
+	vnot.v v25, v20
+	vand.vv v25, v25, v19
+	vxor.vv v1, v1, v25
+	vnot.v v25, v19
+	vand.vv v25, v25, v13
+	vxor.vv v20, v20, v25
+	vnot.v v25, v13
+	vand.vv v25, v25, v7
+	vxor.vv v19, v19, v25
+	vxor.vv v13, v13, v30
+	vxor.vv v7, v7, v31
+	vnot.v v30, v9
+	vand.vv v30, v30, v3
+	vnot.v v31, v3
+	vand.vv v31, v31, v22
+	vnot.v v25, v22
+	vand.vv v25, v25, v16
+	vxor.vv v3, v3, v25
+	vnot.v v25, v16
+	vand.vv v25, v25, v10
+	vxor.vv v22, v22, v25
+	vnot.v v25, v10
+	vand.vv v25, v25, v9
+	vxor.vv v16, v16, v25
+	vxor.vv v10, v10, v30
+	vxor.vv v9, v9, v31
+	// iota: 0x000000008000808b
+	lui t1, 262148
+	slli t1, t1, 1
+	xori t1, t1, 139
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 13 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v2
+	vxor.vv v25, v25, v4
+	vxor.vv v25, v25, v1
+	vxor.vv v25, v25, v3
+	vxor.vv v26, v24, v21
+	vxor.vv v26, v26, v23
+	vxor.vv v26, v26, v20
+	vxor.vv v26, v26, v22
+	vxor.vv v27, v18, v15
+	vxor.vv v27, v27, v17
+	vxor.vv v27, v27, v19
+	vxor.vv v27, v27, v16
+	vxor.vv v28, v12, v14
+	vxor.vv v28, v28, v11
+	vxor.vv v28, v28, v13
+	vxor.vv v28, v28, v10
+	vxor.vv v29, v6, v8
+	vxor.vv v29, v29, v5
+	vxor.vv v29, v29, v7
+	vxor.vv v29, v29, v9
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v3, v3, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v24, v24, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v22, v22, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v18, v18, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v16, v16, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v12, v12, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v10, v10, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v6, v6, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v9, v9, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v24, 1
+	vsrl.vx v24, v24, s5
+	vor.vv v24, v24, v30
+	vsll.vx v30, v18, s4
+	vsrl.vi v18, v18, 2
+	vor.vv v18, v18, v30
+	vsll.vi v30, v12, 28
+	vsrl.vx v12, v12, t3
+	vor.vv v12, v12, v30
+	vsll.vi v30, v6, 27
+	vsrl.vx v6, v6, t4
+	vor.vv v6, v6, v30
+	vsll.vx v30, v2, t3
+	vsrl.vi v2, v2, 28
+	vor.vv v2, v2, v30
+	vsll.vx v30, v21, a2
+	vsrl.vi v21, v21, 20
+	vor.vv v21, v21, v30
+	vsll.vi v30, v15, 6
+	vsrl.vx v15, v15, s2
+	vor.vv v15, v15, v30
+	vsll.vx v30, v14, s0
+	vsrl.vi v14, v14, 9
+	vor.vv v14, v14, v30
+	vsll.vi v30, v8, 20
+	vsrl.vx v8, v8, a2
+	vor.vv v8, v8, v30
+	vsll.vi v30, v4, 3
+	vsrl.vx v4, v4, s3
+	vor.vv v4, v4, v30
+	vsll.vi v30, v23, 10
+	vsrl.vx v23, v23, a7
+	vor.vv v23, v23, v30
+	vsll.vx v30, v17, a1
+	vsrl.vi v17, v17, 21
+	vor.vv v17, v17, v30
+	vsll.vi v30, v11, 25
+	vsrl.vx v11, v11, t5
+	vor.vv v11, v11, v30
+	vsll.vx v30, v5, t5
+	vsrl.vi v5, v5, 25
+	vor.vv v5, v5, v30
+	vsll.vx v30, v1, t6
+	vsrl.vi v1, v1, 23
+	vor.vv v1, v1, v30
+	vsll.vx v30, v20, a3
+	vsrl.vi v20, v20, 19
+	vor.vv v20, v20, v30
+	vsll.vi v30, v19, 15
+	vsrl.vx v19, v19, a5
+	vor.vv v19, v19, v30
+	vsll.vi v30, v13, 21
+	vsrl.vx v13, v13, a1
+	vor.vv v13, v13, v30
+	vsll.vi v30, v7, 8
+	vsrl.vx v7, v7, s1
+	vor.vv v7, v7, v30
+	vsll.vi v30, v3, 18
+	vsrl.vx v3, v3, a4
+	vor.vv v3, v3, v30
+	vsll.vi v30, v22, 2
+	vsrl.vx v22, v22, s4
+	vor.vv v22, v22, v30
+	vsll.vx v30, v16, s3
+	vsrl.vi v16, v16, 3
+	vor.vv v16, v16, v30
+	vsll.vx v30, v10, s1
+	vsrl.vi v10, v10, 8
+	vor.vv v10, v10, v30
+	vsll.vi v30, v9, 14
+	vsrl.vx v9, v9, a6
+	vor.vv v9, v9, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v9
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v21
+	vnot.v v25, v21
+	vand.vv v25, v25, v17
+	vxor.vv v0, v0, v25
+	vnot.v v25, v17
+	vand.vv v25, v25, v13
+	vxor.vv v21, v21, v25
+	vnot.v v25, v13
+	vand.vv v25, v25, v9
+	vxor.vv v17, v17, v25
+	vxor.vv v13, v13, v30
+	vxor.vv v9, v9, v31
+	vnot.v v30, v16
+	vand.vv v30, v30, v12
+	vnot.v v31, v12
+	vand.vv v31, v31, v8
+	vnot.v v25, v8
+	vand.vv v25, v25, v4
+	vxor.vv v12, v12, v25
+	vnot.v v25, v4
+	vand.vv v25, v25, v20
+	vxor.vv v8, v8, v25
+	vnot.v v25, v20
+	vand.vv v25, v25, v16
+	vxor.vv v4, v4, v25
+	vxor.vv v20, v20, v30
+	vxor.vv v16, v16, v31
+	vnot.v v30, v3
+	vand.vv v30, v30, v24
+	vnot.v v31, v24
+	vand.vv v31, v31, v15
+	vnot.v v25, v15
+	vand.vv v25, v25, v11
+	vxor.vv v24, v24, v25
+	vnot.v v25, v11
+	vand.vv v25, v25, v7
+	vxor.vv v15, v15, v25
+	vnot.v v25, v7
+	vand.vv v25, v25, v3
+	vxor.vv v11, v11, v25
+	vxor.vv v7, v7, v30
+	vxor.vv v3, v3, v31
+	vnot.v v30, v10
+	vand.vv v30, v30, v6
+	vnot.v v31, v6
+	vand.vv v31, v31, v2
+	vnot.v v25, v2
+	vand.vv v25, v25, v23
+	vxor.vv v6, v6, v25
+	vnot.v v25, v23
+	vand.vv v25, v25, v19
+	vxor.vv v2, v2, v25
+	vnot.v v25, v19
+	vand.vv v25, v25, v10
+	vxor.vv v23, v23, v25
+	vxor.vv v19, v19, v30
+	vxor.vv v10, v10, v31
+	vnot.v v30, v22
+	vand.vv v30, v30, v18
+	vnot.v v31, v18
+	vand.vv v31, v31, v14
+	vnot.v v25, v14
+	vand.vv v25, v25, v5
+	vxor.vv v18, v18, v25
+	vnot.v v25, v5
+	vand.vv v25, v25, v1
+	vxor.vv v14, v14, v25
+	vnot.v v25, v1
+	vand.vv v25, v25, v22
+	vxor.vv v5, v5, v25
+	vxor.vv v1, v1, v30
+	vxor.vv v22, v22, v31
+	// iota: 0x800000000000008b
+	addi t2, zero, -243
+	srli t1, t2, 1
+	xor t1, t1, t2
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 14 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v12
+	vxor.vv v25, v25, v24
+	vxor.vv v25, v25, v6
+	vxor.vv v25, v25, v18
+	vxor.vv v26, v21, v8
+	vxor.vv v26, v26, v15
+	vxor.vv v26, v26, v2
+	vxor.vv v26, v26, v14
+	vxor.vv v27, v17, v4
+	vxor.vv v27, v27, v11
+	vxor.vv v27, v27, v23
+	vxor.vv v27, v27, v5
+	vxor.vv v28, v13, v20
+	vxor.vv v28, v28, v7
+	vxor.vv v28, v28, v19
+	vxor.vv v28, v28, v1
+	vxor.vv v29, v9, v16
+	vxor.vv v29, v29, v3
+	vxor.vv v29, v29, v10
+	vxor.vv v29, v29, v22
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v18, v18, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v21, v21, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v14, v14, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v17, v17, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v5, v5, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v13, v13, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v1, v1, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v9, v9, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v22, v22, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v21, 1
+	vsrl.vx v21, v21, s5
+	vor.vv v21, v21, v30
+	vsll.vx v30, v17, s4
+	vsrl.vi v17, v17, 2
+	vor.vv v17, v17, v30
+	vsll.vi v30, v13, 28
+	vsrl.vx v13, v13, t3
+	vor.vv v13, v13, v30
+	vsll.vi v30, v9, 27
+	vsrl.vx v9, v9, t4
+	vor.vv v9, v9, v30
+	vsll.vx v30, v12, t3
+	vsrl.vi v12, v12, 28
+	vor.vv v12, v12, v30
+	vsll.vx v30, v8, a2
+	vsrl.vi v8, v8, 20
+	vor.vv v8, v8, v30
+	vsll.vi v30, v4, 6
+	vsrl.vx v4, v4, s2
+	vor.vv v4, v4, v30
+	vsll.vx v30, v20, s0
+	vsrl.vi v20, v20, 9
+	vor.vv v20, v20, v30
+	vsll.vi v30, v16, 20
+	vsrl.vx v16, v16, a2
+	vor.vv v16, v16, v30
+	vsll.vi v30, v24, 3
+	vsrl.vx v24, v24, s3
+	vor.vv v24, v24, v30
+	vsll.vi v30, v15, 10
+	vsrl.vx v15, v15, a7
+	vor.vv v15, v15, v30
+	vsll.vx v30, v11, a1
+	vsrl.vi v11, v11, 21
+	vor.vv v11, v11, v30
+	vsll.vi v30, v7, 25
+	vsrl.vx v7, v7, t5
+	vor.vv v7, v7, v30
+	vsll.vx v30, v3, t5
+	vsrl.vi v3, v3, 25
+	vor.vv v3, v3, v30
+	vsll.vx v30, v6, t6
+	vsrl.vi v6, v6, 23
+	vor.vv v6, v6, v30
+	vsll.vx v30, v2, a3
+	vsrl.vi v2, v2, 19
+	vor.vv v2, v2, v30
+	vsll.vi v30, v23, 15
+	vsrl.vx v23, v23, a5
+	vor.vv v23, v23, v30
+	vsll.vi v30, v19, 21
+	vsrl.vx v19, v19, a1
+	vor.vv v19, v19, v30
+	vsll.vi v30, v10, 8
+	vsrl.vx v10, v10, s1
+	vor.vv v10, v10, v30
+	vsll.vi v30, v18, 18
+	vsrl.vx v18, v18, a4
+	vor.vv v18, v18, v30
+	vsll.vi v30, v14, 2
+	vsrl.vx v14, v14, s4
+	vor.vv v14, v14, v30
+	vsll.vx v30, v5, s3
+	vsrl.vi v5, v5, 3
+	vor.vv v5, v5, v30
+	vsll.vx v30, v1, s1
+	vsrl.vi v1, v1, 8
+	vor.vv v1, v1, v30
+	vsll.vi v30, v22, 14
+	vsrl.vx v22, v22, a6
+	vor.vv v22, v22, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v22
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v8
+	vnot.v v25, v8
+	vand.vv v25, v25, v11
+	vxor.vv v0, v0, v25
+	vnot.v v25, v11
+	vand.vv v25, v25, v19
+	vxor.vv v8, v8, v25
+	vnot.v v25, v19
+	vand.vv v25, v25, v22
+	vxor.vv v11, v11, v25
+	vxor.vv v19, v19, v30
+	vxor.vv v22, v22, v31
+	vnot.v v30, v5
+	vand.vv v30, v30, v13
+	vnot.v v31, v13
+	vand.vv v31, v31, v16
+	vnot.v v25, v16
+	vand.vv v25, v25, v24
+	vxor.vv v13, v13, v25
+	vnot.v v25, v24
+	vand.vv v25, v25, v2
+	vxor.vv v16, v16, v25
+	vnot.v v25, v2
+	vand.vv v25, v25, v5
+	vxor.vv v24, v24, v25
+	vxor.vv v2, v2, v30
+	vxor.vv v5, v5, v31
+	vnot.v v30, v18
+	vand.vv v30, v30, v21
+	vnot.v v31, v21
+	vand.vv v31, v31, v4
+	vnot.v v25, v4
+	vand.vv v25, v25, v7
+	vxor.vv v21, v21, v25
+	vnot.v v25, v7
+	vand.vv v25, v25, v10
+	vxor.vv v4, v4, v25
+	vnot.v v25, v10
+	vand.vv v25, v25, v18
+	vxor.vv v7, v7, v25
+	vxor.vv v10, v10, v30
+	vxor.vv v18, v18, v31
+	vnot.v v30, v1
+	vand.vv v30, v30, v9
+	vnot.v v31, v9
+	vand.vv v31, v31, v12
+	vnot.v v25, v12
+	vand.vv v25, v25, v15
+	vxor.vv v9, v9, v25
+	vnot.v v25, v15
+	vand.vv v25, v25, v23
+	vxor.vv v12, v12, v25
+	vnot.v v25, v23
+	vand.vv v25, v25, v1
+	vxor.vv v15, v15, v25
+	vxor.vv v23, v23, v30
+	vxor.vv v1, v1, v31
+	vnot.v v30, v14
+	vand.vv v30, v30, v17
+	vnot.v v31, v17
+	vand.vv v31, v31, v20
+	vnot.v v25, v20
+	vand.vv v25, v25, v3
+	vxor.vv v17, v17, v25
+	vnot.v v25, v3
+	vand.vv v25, v25, v6
+	vxor.vv v20, v20, v25
+	vnot.v v25, v6
+	vand.vv v25, v25, v14
+	vxor.vv v3, v3, v25
+	vxor.vv v6, v6, v30
+	vxor.vv v14, v14, v31
+	// iota: 0x8000000000008089
+	lui t1, 1048559
+	srli t1, t1, 1
+	xori t1, t1, -1911
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 15 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v13
+	vxor.vv v25, v25, v21
+	vxor.vv v25, v25, v9
+	vxor.vv v25, v25, v17
+	vxor.vv v26, v8, v16
+	vxor.vv v26, v26, v4
+	vxor.vv v26, v26, v12
+	vxor.vv v26, v26, v20
+	vxor.vv v27, v11, v24
+	vxor.vv v27, v27, v7
+	vxor.vv v27, v27, v15
+	vxor.vv v27, v27, v3
+	vxor.vv v28, v19, v2
+	vxor.vv v28, v28, v10
+	vxor.vv v28, v28, v23
+	vxor.vv v28, v28, v6
+	vxor.vv v29, v22, v5
+	vxor.vv v29, v29, v18
+	vxor.vv v29, v29, v1
+	vxor.vv v29, v29, v14
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v17, v17, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v8, v8, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v20, v20, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v11, v11, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v3, v3, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v19, v19, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v6, v6, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v22, v22, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v14, v14, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v8, 1
+	vsrl.vx v8, v8, s5
+	vor.vv v8, v8, v30
+	vsll.vx v30, v11, s4
+	vsrl.vi v11, v11, 2
+	vor.vv v11, v11, v30
+	vsll.vi v30, v19, 28
+	vsrl.vx v19, v19, t3
+	vor.vv v19, v19, v30
+	vsll.vi v30, v22, 27
+	vsrl.vx v22, v22, t4
+	vor.vv v22, v22, v30
+	vsll.vx v30, v13, t3
+	vsrl.vi v13, v13, 28
+	vor.vv v13, v13, v30
+	vsll.vx v30, v16, a2
+	vsrl.vi v16, v16, 20
+	vor.vv v16, v16, v30
+	vsll.vi v30, v24, 6
+	vsrl.vx v24, v24, s2
+	vor.vv v24, v24, v30
+	vsll.vx v30, v2, s0
+	vsrl.vi v2, v2, 9
+	vor.vv v2, v2, v30
+	vsll.vi v30, v5, 20
+	vsrl.vx v5, v5, a2
+	vor.vv v5, v5, v30
+	vsll.vi v30, v21, 3
+	vsrl.vx v21, v21, s3
+	vor.vv v21, v21, v30
+	vsll.vi v30, v4, 10
+	vsrl.vx v4, v4, a7
+	vor.vv v4, v4, v30
+	vsll.vx v30, v7, a1
+	vsrl.vi v7, v7, 21
+	vor.vv v7, v7, v30
+	vsll.vi v30, v10, 25
+	vsrl.vx v10, v10, t5
+	vor.vv v10, v10, v30
+	vsll.vx v30, v18, t5
+	vsrl.vi v18, v18, 25
+	vor.vv v18, v18, v30
+	vsll.vx v30, v9, t6
+	vsrl.vi v9, v9, 23
+	vor.vv v9, v9, v30
+	vsll.vx v30, v12, a3
+	vsrl.vi v12, v12, 19
+	vor.vv v12, v12, v30
+	vsll.vi v30, v15, 15
+	vsrl.vx v15, v15, a5
+	vor.vv v15, v15, v30
+	vsll.vi v30, v23, 21
+	vsrl.vx v23, v23, a1
+	vor.vv v23, v23, v30
+	vsll.vi v30, v1, 8
+	vsrl.vx v1, v1, s1
+	vor.vv v1, v1, v30
+	vsll.vi v30, v17, 18
+	vsrl.vx v17, v17, a4
+	vor.vv v17, v17, v30
+	vsll.vi v30, v20, 2
+	vsrl.vx v20, v20, s4
+	vor.vv v20, v20, v30
+	vsll.vx v30, v3, s3
+	vsrl.vi v3, v3, 3
+	vor.vv v3, v3, v30
+	vsll.vx v30, v6, s1
+	vsrl.vi v6, v6, 8
+	vor.vv v6, v6, v30
+	vsll.vi v30, v14, 14
+	vsrl.vx v14, v14, a6
+	vor.vv v14, v14, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v14
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v16
+	vnot.v v25, v16
+	vand.vv v25, v25, v7
+	vxor.vv v0, v0, v25
+	vnot.v v25, v7
+	vand.vv v25, v25, v23
+	vxor.vv v16, v16, v25
+	vnot.v v25, v23
+	vand.vv v25, v25, v14
+	vxor.vv v7, v7, v25
+	vxor.vv v23, v23, v30
+	vxor.vv v14, v14, v31
+	vnot.v v30, v3
+	vand.vv v30, v30, v19
+	vnot.v v31, v19
+	vand.vv v31, v31, v5
+	vnot.v v25, v5
+	vand.vv v25, v25, v21
+	vxor.vv v19, v19, v25
+	vnot.v v25, v21
+	vand.vv v25, v25, v12
+	vxor.vv v5, v5, v25
+	vnot.v v25, v12
+	vand.vv v25, v25, v3
+	vxor.vv v21, v21, v25
+	vxor.vv v12, v12, v30
+	vxor.vv v3, v3, v31
+	vnot.v v30, v17
+	vand.vv v30, v30, v8
+	vnot.v v31, v8
+	vand.vv v31, v31, v24
+	vnot.v v25, v24
+	vand.vv v25, v25, v10
+	vxor.vv v8, v8, v25
+	vnot.v v25, v10
+	vand.vv v25, v25, v1
+	vxor.vv v24, v24, v25
+	vnot.v v25, v1
+	vand.vv v25, v25, v17
+	vxor.vv v10, v10, v25
+	vxor.vv v1, v1, v30
+	vxor.vv v17, v17, v31
+	vnot.v v30, v6
+	vand.vv v30, v30, v22
+	vnot.v v31, v22
+	vand.vv v31, v31, v13
+	vnot.v v25, v13
+	vand.vv v25, v25, v4
+	vxor.vv v22, v22, v25
+	vnot.v v25, v4
+	vand.vv v25, v25, v15
+	vxor.vv v13, v13, v25
+	vnot.v v25, v15
+	vand.vv v25, v25, v6
+	vxor.vv v4, v4, v25
+	vxor.vv v15, v15, v30
+	vxor.vv v6, v6, v31
+	vnot.v v30, v20
+	vand.vv v30, v30, v11
+	vnot.v v31, v11
+	vand.vv v31, v31, v2
+	vnot.v v25, v2
+	vand.vv v25, v25, v18
+	vxor.vv v11, v11, v25
+	vnot.v v25, v18
+	vand.vv v25, v25, v9
+	vxor.vv v2, v2, v25
+	vnot.v v25, v9
+	vand.vv v25, v25, v20
+	vxor.vv v18, v18, v25
+	vxor.vv v9, v9, v30
+	vxor.vv v20, v20, v31
+	// iota: 0x8000000000008003
+	lui t1, 1048559
+	srli t1, t1, 1
+	xori t1, t1, -2045
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 16 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v19
+	vxor.vv v25, v25, v8
+	vxor.vv v25, v25, v22
+	vxor.vv v25, v25, v11
+	vxor.vv v26, v16, v5
+	vxor.vv v26, v26, v24
+	vxor.vv v26, v26, v13
+	vxor.vv v26, v26, v2
+	vxor.vv v27, v7, v21
+	vxor.vv v27, v27, v10
+	vxor.vv v27, v27, v4
+	vxor.vv v27, v27, v18
+	vxor.vv v28, v23, v12
+	vxor.vv v28, v28, v1
+	vxor.vv v28, v28, v15
+	vxor.vv v28, v28, v9
+	vxor.vv v29, v14, v3
+	vxor.vv v29, v29, v17
+	vxor.vv v29, v29, v6
+	vxor.vv v29, v29, v20
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v11, v11, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v16, v16, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v2, v2, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v7, v7, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v18, v18, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v23, v23, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v9, v9, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v14, v14, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v20, v20, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v16, 1
+	vsrl.vx v16, v16, s5
+	vor.vv v16, v16, v30
+	vsll.vx v30, v7, s4
+	vsrl.vi v7, v7, 2
+	vor.vv v7, v7, v30
+	vsll.vi v30, v23, 28
+	vsrl.vx v23, v23, t3
+	vor.vv v23, v23, v30
+	vsll.vi v30, v14, 27
+	vsrl.vx v14, v14, t4
+	vor.vv v14, v14, v30
+	vsll.vx v30, v19, t3
+	vsrl.vi v19, v19, 28
+	vor.vv v19, v19, v30
+	vsll.vx v30, v5, a2
+	vsrl.vi v5, v5, 20
+	vor.vv v5, v5, v30
+	vsll.vi v30, v21, 6
+	vsrl.vx v21, v21, s2
+	vor.vv v21, v21, v30
+	vsll.vx v30, v12, s0
+	vsrl.vi v12, v12, 9
+	vor.vv v12, v12, v30
+	vsll.vi v30, v3, 20
+	vsrl.vx v3, v3, a2
+	vor.vv v3, v3, v30
+	vsll.vi v30, v8, 3
+	vsrl.vx v8, v8, s3
+	vor.vv v8, v8, v30
+	vsll.vi v30, v24, 10
+	vsrl.vx v24, v24, a7
+	vor.vv v24, v24, v30
+	vsll.vx v30, v10, a1
+	vsrl.vi v10, v10, 21
+	vor.vv v10, v10, v30
+	vsll.vi v30, v1, 25
+	vsrl.vx v1, v1, t5
+	vor.vv v1, v1, v30
+	vsll.vx v30, v17, t5
+	vsrl.vi v17, v17, 25
+	vor.vv v17, v17, v30
+	vsll.vx v30, v22, t6
+	vsrl.vi v22, v22, 23
+	vor.vv v22, v22, v30
+	vsll.vx v30, v13, a3
+	vsrl.vi v13, v13, 19
+	vor.vv v13, v13, v30
+	vsll.vi v30, v4, 15
+	vsrl.vx v4, v4, a5
+	vor.vv v4, v4, v30
+	vsll.vi v30, v15, 21
+	vsrl.vx v15, v15, a1
+	vor.vv v15, v15, v30
+	vsll.vi v30, v6, 8
+	vsrl.vx v6, v6, s1
+	vor.vv v6, v6, v30
+	vsll.vi v30, v11, 18
+	vsrl.vx v11, v11, a4
+	vor.vv v11, v11, v30
+	vsll.vi v30, v2, 2
+	vsrl.vx v2, v2, s4
+	vor.vv v2, v2, v30
+	vsll.vx v30, v18, s3
+	vsrl.vi v18, v18, 3
+	vor.vv v18, v18, v30
+	vsll.vx v30, v9, s1
+	vsrl.vi v9, v9, 8
+	vor.vv v9, v9, v30
+	vsll.vi v30, v20, 14
+	vsrl.vx v20, v20, a6
+	vor.vv v20, v20, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v20
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v5
+	vnot.v v25, v5
+	vand.vv v25, v25, v10
+	vxor.vv v0, v0, v25
+	vnot.v v25, v10
+	vand.vv v25, v25, v15
+	vxor.vv v5, v5, v25
+	vnot.v v25, v15
+	vand.vv v25, v25, v20
+	vxor.vv v10, v10, v25
+	vxor.vv v15, v15, v30
+	vxor.vv v20, v20, v31
+	vnot.v v30, v18
+	vand.vv v30, v30, v23
+	vnot.v v31, v23
+	vand.vv v31, v31, v3
+	vnot.v v25, v3
+	vand.vv v25, v25, v8
+	vxor.vv v23, v23, v25
+	vnot.v v25, v8
+	vand.vv v25, v25, v13
+	vxor.vv v3, v3, v25
+	vnot.v v25, v13
+	vand.vv v25, v25, v18
+	vxor.vv v8, v8, v25
+	vxor.vv v13, v13, v30
+	vxor.vv v18, v18, v31
+	vnot.v v30, v11
+	vand.vv v30, v30, v16
+	vnot.v v31, v16
+	vand.vv v31, v31, v21
+	vnot.v v25, v21
+	vand.vv v25, v25, v1
+	vxor.vv v16, v16, v25
+	vnot.v v25, v1
+	vand.vv v25, v25, v6
+	vxor.vv v21, v21, v25
+	vnot.v v25, v6
+	vand.vv v25, v25, v11
+	vxor.vv v1, v1, v25
+	vxor.vv v6, v6, v30
+	vxor.vv v11, v11, v31
+	vnot.v v30, v9
+	vand.vv v30, v30, v14
+	vnot.v v31, v14
+	vand.vv v31, v31, v19
+	vnot.v v25, v19
+	vand.vv v25, v25, v24
+	vxor.vv v14, v14, v25
+	vnot.v v25, v24
+	vand.vv v25, v25, v4
+	vxor.vv v19, v19, v25
+	vnot.v v25, v4
+	vand.vv v25, v25, v9
+	vxor.vv v24, v24, v25
+	vxor.vv v4, v4, v30
+	vxor.vv v9, v9, v31
+	vnot.v v30, v2
+	vand.vv v30, v30, v7
+	vnot.v v31, v7
+	vand.vv v31, v31, v12
+	vnot.v v25, v12
+	vand.vv v25, v25, v17
+	vxor.vv v7, v7, v25
+	vnot.v v25, v17
+	vand.vv v25, v25, v22
+	vxor.vv v12, v12, v25
+	vnot.v v25, v22
+	vand.vv v25, v25, v2
+	vxor.vv v17, v17, v25
+	vxor.vv v22, v22, v30
+	vxor.vv v2, v2, v31
+	// iota: 0x8000000000008002
+	lui t1, 1048559
+	srli t1, t1, 1
+	xori t1, t1, -2046
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 17 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v23
+	vxor.vv v25, v25, v16
+	vxor.vv v25, v25, v14
+	vxor.vv v25, v25, v7
+	vxor.vv v26, v5, v3
+	vxor.vv v26, v26, v21
+	vxor.vv v26, v26, v19
+	vxor.vv v26, v26, v12
+	vxor.vv v27, v10, v8
+	vxor.vv v27, v27, v1
+	vxor.vv v27, v27, v24
+	vxor.vv v27, v27, v17
+	vxor.vv v28, v15, v13
+	vxor.vv v28, v28, v6
+	vxor.vv v28, v28, v4
+	vxor.vv v28, v28, v22
+	vxor.vv v29, v20, v18
+	vxor.vv v29, v29, v11
+	vxor.vv v29, v29, v9
+	vxor.vv v29, v29, v2
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v7, v7, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v5, v5, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v12, v12, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v10, v10, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v17, v17, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v15, v15, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v22, v22, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v20, v20, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v2, v2, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v5, 1
+	vsrl.vx v5, v5, s5
+	vor.vv v5, v5, v30
+	vsll.vx v30, v10, s4
+	vsrl.vi v10, v10, 2
+	vor.vv v10, v10, v30
+	vsll.vi v30, v15, 28
+	vsrl.vx v15, v15, t3
+	vor.vv v15, v15, v30
+	vsll.vi v30, v20, 27
+	vsrl.vx v20, v20, t4
+	vor.vv v20, v20, v30
+	vsll.vx v30, v23, t3
+	vsrl.vi v23, v23, 28
+	vor.vv v23, v23, v30
+	vsll.vx v30, v3, a2
+	vsrl.vi v3, v3, 20
+	vor.vv v3, v3, v30
+	vsll.vi v30, v8, 6
+	vsrl.vx v8, v8, s2
+	vor.vv v8, v8, v30
+	vsll.vx v30, v13, s0
+	vsrl.vi v13, v13, 9
+	vor.vv v13, v13, v30
+	vsll.vi v30, v18, 20
+	vsrl.vx v18, v18, a2
+	vor.vv v18, v18, v30
+	vsll.vi v30, v16, 3
+	vsrl.vx v16, v16, s3
+	vor.vv v16, v16, v30
+	vsll.vi v30, v21, 10
+	vsrl.vx v21, v21, a7
+	vor.vv v21, v21, v30
+	vsll.vx v30, v1, a1
+	vsrl.vi v1, v1, 21
+	vor.vv v1, v1, v30
+	vsll.vi v30, v6, 25
+	vsrl.vx v6, v6, t5
+	vor.vv v6, v6, v30
+	vsll.vx v30, v11, t5
+	vsrl.vi v11, v11, 25
+	vor.vv v11, v11, v30
+	vsll.vx v30, v14, t6
+	vsrl.vi v14, v14, 23
+	vor.vv v14, v14, v30
+	vsll.vx v30, v19, a3
+	vsrl.vi v19, v19, 19
+	vor.vv v19, v19, v30
+	vsll.vi v30, v24, 15
+	vsrl.vx v24, v24, a5
+	vor.vv v24, v24, v30
+	vsll.vi v30, v4, 21
+	vsrl.vx v4, v4, a1
+	vor.vv v4, v4, v30
+	vsll.vi v30, v9, 8
+	vsrl.vx v9, v9, s1
+	vor.vv v9, v9, v30
+	vsll.vi v30, v7, 18
+	vsrl.vx v7, v7, a4
+	vor.vv v7, v7, v30
+	vsll.vi v30, v12, 2
+	vsrl.vx v12, v12, s4
+	vor.vv v12, v12, v30
+	vsll.vx v30, v17, s3
+	vsrl.vi v17, v17, 3
+	vor.vv v17, v17, v30
+	vsll.vx v30, v22, s1
+	vsrl.vi v22, v22, 8
+	vor.vv v22, v22, v30
+	vsll.vi v30, v2, 14
+	vsrl.vx v2, v2, a6
+	vor.vv v2, v2, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v2
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v3
+	vnot.v v25, v3
+	vand.vv v25, v25, v1
+	vxor.vv v0, v0, v25
+	vnot.v v25, v1
+	vand.vv v25, v25, v4
+	vxor.vv v3, v3, v25
+	vnot.v v25, v4
+	vand.vv v25, v25, v2
+	vxor.vv v1, v1, v25
+	vxor.vv v4, v4, v30
+	vxor.vv v2, v2, v31
+	vnot.v v30, v17
+	vand.vv v30, v30, v15
+	vnot.v v31, v15
+	vand.vv v31, v31, v18
+	vnot.v v25, v18
+	vand.vv v25, v25, v16
+	vxor.vv v15, v15, v25
+	vnot.v v25, v16
+	vand.vv v25, v25, v19
+	vxor.vv v18, v18, v25
+	vnot.v v25, v19
+	vand.vv v25, v25, v17
+	vxor.vv v16, v16, v25
+	vxor.vv v19, v19, v30
+	vxor.vv v17, v17, v31
+	vnot.v v30, v7
+	vand.vv v30, v30, v5
+	vnot.v v31, v5
+	vand.vv v31, v31, v8
+	vnot.v v25, v8
+	vand.vv v25, v25, v6
+	vxor.vv v5, v5, v25
+	vnot.v v25, v6
+	vand.vv v25, v25, v9
+	vxor.vv v8, v8, v25
+	vnot.v v25, v9
+	vand.vv v25, v25, v7
+	vxor.vv v6, v6, v25
+	vxor.vv v9, v9, v30
+	vxor.vv v7, v7, v31
+	vnot.v v30, v22
+	vand.vv v30, v30, v20
+	vnot.v v31, v20
+	vand.vv v31, v31, v23
+	vnot.v v25, v23
+	vand.vv v25, v25, v21
+	vxor.vv v20, v20, v25
+	vnot.v v25, v21
+	vand.vv v25, v25, v24
+	vxor.vv v23, v23, v25
+	vnot.v v25, v24
+	vand.vv v25, v25, v22
+	vxor.vv v21, v21, v25
+	vxor.vv v24, v24, v30
+	vxor.vv v22, v22, v31
+	vnot.v v30, v12
+	vand.vv v30, v30, v10
+	vnot.v v31, v10
+	vand.vv v31, v31, v13
+	vnot.v v25, v13
+	vand.vv v25, v25, v11
+	vxor.vv v10, v10, v25
+	vnot.v v25, v11
+	vand.vv v25, v25, v14
+	vxor.vv v13, v13, v25
+	vnot.v v25, v14
+	vand.vv v25, v25, v12
+	vxor.vv v11, v11, v25
+	vxor.vv v14, v14, v30
+	vxor.vv v12, v12, v31
+	// iota: 0x8000000000000080
+	addi t2, zero, -256
+	srli t1, t2, 1
+	xor t1, t1, t2
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 18 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v15
+	vxor.vv v25, v25, v5
+	vxor.vv v25, v25, v20
+	vxor.vv v25, v25, v10
+	vxor.vv v26, v3, v18
+	vxor.vv v26, v26, v8
+	vxor.vv v26, v26, v23
+	vxor.vv v26, v26, v13
+	vxor.vv v27, v1, v16
+	vxor.vv v27, v27, v6
+	vxor.vv v27, v27, v21
+	vxor.vv v27, v27, v11
+	vxor.vv v28, v4, v19
+	vxor.vv v28, v28, v9
+	vxor.vv v28, v28, v24
+	vxor.vv v28, v28, v14
+	vxor.vv v29, v2, v17
+	vxor.vv v29, v29, v7
+	vxor.vv v29, v29, v22
+	vxor.vv v29, v29, v12
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v10, v10, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v3, v3, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v13, v13, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v1, v1, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v11, v11, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v4, v4, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v14, v14, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v2, v2, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v12, v12, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v3, 1
+	vsrl.vx v3, v3, s5
+	vor.vv v3, v3, v30
+	vsll.vx v30, v1, s4
+	vsrl.vi v1, v1, 2
+	vor.vv v1, v1, v30
+	vsll.vi v30, v4, 28
+	vsrl.vx v4, v4, t3
+	vor.vv v4, v4, v30
+	vsll.vi v30, v2, 27
+	vsrl.vx v2, v2, t4
+	vor.vv v2, v2, v30
+	vsll.vx v30, v15, t3
+	vsrl.vi v15, v15, 28
+	vor.vv v15, v15, v30
+	vsll.vx v30, v18, a2
+	vsrl.vi v18, v18, 20
+	vor.vv v18, v18, v30
+	vsll.vi v30, v16, 6
+	vsrl.vx v16, v16, s2
+	vor.vv v16, v16, v30
+	vsll.vx v30, v19, s0
+	vsrl.vi v19, v19, 9
+	vor.vv v19, v19, v30
+	vsll.vi v30, v17, 20
+	vsrl.vx v17, v17, a2
+	vor.vv v17, v17, v30
+	vsll.vi v30, v5, 3
+	vsrl.vx v5, v5, s3
+	vor.vv v5, v5, v30
+	vsll.vi v30, v8, 10
+	vsrl.vx v8, v8, a7
+	vor.vv v8, v8, v30
+	vsll.vx v30, v6, a1
+	vsrl.vi v6, v6, 21
+	vor.vv v6, v6, v30
+	vsll.vi v30, v9, 25
+	vsrl.vx v9, v9, t5
+	vor.vv v9, v9, v30
+	vsll.vx v30, v7, t5
+	vsrl.vi v7, v7, 25
+	vor.vv v7, v7, v30
+	vsll.vx v30, v20, t6
+	vsrl.vi v20, v20, 23
+	vor.vv v20, v20, v30
+	vsll.vx v30, v23, a3
+	vsrl.vi v23, v23, 19
+	vor.vv v23, v23, v30
+	vsll.vi v30, v21, 15
+	vsrl.vx v21, v21, a5
+	vor.vv v21, v21, v30
+	vsll.vi v30, v24, 21
+	vsrl.vx v24, v24, a1
+	vor.vv v24, v24, v30
+	vsll.vi v30, v22, 8
+	vsrl.vx v22, v22, s1
+	vor.vv v22, v22, v30
+	vsll.vi v30, v10, 18
+	vsrl.vx v10, v10, a4
+	vor.vv v10, v10, v30
+	vsll.vi v30, v13, 2
+	vsrl.vx v13, v13, s4
+	vor.vv v13, v13, v30
+	vsll.vx v30, v11, s3
+	vsrl.vi v11, v11, 3
+	vor.vv v11, v11, v30
+	vsll.vx v30, v14, s1
+	vsrl.vi v14, v14, 8
+	vor.vv v14, v14, v30
+	vsll.vi v30, v12, 14
+	vsrl.vx v12, v12, a6
+	vor.vv v12, v12, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v12
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v18
+	vnot.v v25, v18
+	vand.vv v25, v25, v6
+	vxor.vv v0, v0, v25
+	vnot.v v25, v6
+	vand.vv v25, v25, v24
+	vxor.vv v18, v18, v25
+	vnot.v v25, v24
+	vand.vv v25, v25, v12
+	vxor.vv v6, v6, v25
+	vxor.vv v24, v24, v30
+	vxor.vv v12, v12, v31
+	vnot.v v30, v11
+	vand.vv v30, v30, v4
+	vnot.v v31, v4
+	vand.vv v31, v31, v17
+	vnot.v v25, v17
+	vand.vv v25, v25, v5
+	vxor.vv v4, v4, v25
+	vnot.v v25, v5
+	vand.vv v25, v25, v23
+	vxor.vv v17, v17, v25
+	vnot.v v25, v23
+	vand.vv v25, v25, v11
+	vxor.vv v5, v5, v25
+	vxor.vv v23, v23, v30
+	vxor.vv v11, v11, v31
+	vnot.v v30, v10
+	vand.vv v30, v30, v3
+	vnot.v v31, v3
+	vand.vv v31, v31, v16
+	vnot.v v25, v16
+	vand.vv v25, v25, v9
+	vxor.vv v3, v3, v25
+	vnot.v v25, v9
+	vand.vv v25, v25, v22
+	vxor.vv v16, v16, v25
+	vnot.v v25, v22
+	vand.vv v25, v25, v10
+	vxor.vv v9, v9, v25
+	vxor.vv v22, v22, v30
+	vxor.vv v10, v10, v31
+	vnot.v v30, v14
+	vand.vv v30, v30, v2
+	vnot.v v31, v2
+	vand.vv v31, v31, v15
+	vnot.v v25, v15
+	vand.vv v25, v25, v8
+	vxor.vv v2, v2, v25
+	vnot.v v25, v8
+	vand.vv v25, v25, v21
+	vxor.vv v15, v15, v25
+	vnot.v v25, v21
+	vand.vv v25, v25, v14
+	vxor.vv v8, v8, v25
+	vxor.vv v21, v21, v30
+	vxor.vv v14, v14, v31
+	vnot.v v30, v13
+	vand.vv v30, v30, v1
+	vnot.v v31, v1
+	vand.vv v31, v31, v19
+	vnot.v v25, v19
+	vand.vv v25, v25, v7
+	vxor.vv v1, v1, v25
+	vnot.v v25, v7
+	vand.vv v25, v25, v20
+	vxor.vv v19, v19, v25
+	vnot.v v25, v20
+	vand.vv v25, v25, v13
+	vxor.vv v7, v7, v25
+	vxor.vv v20, v20, v30
+	vxor.vv v13, v13, v31
+	// iota: 0x000000000000800a
+	lui t1, 16389
+	srli t1, t1, 11
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 19 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v4
+	vxor.vv v25, v25, v3
+	vxor.vv v25, v25, v2
+	vxor.vv v25, v25, v1
+	vxor.vv v26, v18, v17
+	vxor.vv v26, v26, v16
+	vxor.vv v26, v26, v15
+	vxor.vv v26, v26, v19
+	vxor.vv v27, v6, v5
+	vxor.vv v27, v27, v9
+	vxor.vv v27, v27, v8
+	vxor.vv v27, v27, v7
+	vxor.vv v28, v24, v23
+	vxor.vv v28, v28, v22
+	vxor.vv v28, v28, v21
+	vxor.vv v28, v28, v20
+	vxor.vv v29, v12, v11
+	vxor.vv v29, v29, v10
+	vxor.vv v29, v29, v14
+	vxor.vv v29, v29, v13
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v1, v1, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v18, v18, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v19, v19, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v6, v6, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v7, v7, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v24, v24, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v20, v20, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v12, v12, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v13, v13, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v18, 1
+	vsrl.vx v18, v18, s5
+	vor.vv v18, v18, v30
+	vsll.vx v30, v6, s4
+	vsrl.vi v6, v6, 2
+	vor.vv v6, v6, v30
+	vsll.vi v30, v24, 28
+	vsrl.vx v24, v24, t3
+	vor.vv v24, v24, v30
+	vsll.vi v30, v12, 27
+	vsrl.vx v12, v12, t4
+	vor.vv v12, v12, v30
+	vsll.vx v30, v4, t3
+	vsrl.vi v4, v4, 28
+	vor.vv v4, v4, v30
+	vsll.vx v30, v17, a2
+	vsrl.vi v17, v17, 20
+	vor.vv v17, v17, v30
+	vsll.vi v30, v5, 6
+	vsrl.vx v5, v5, s2
+	vor.vv v5, v5, v30
+	vsll.vx v30, v23, s0
+	vsrl.vi v23, v23, 9
+	vor.vv v23, v23, v30
+	vsll.vi v30, v11, 20
+	vsrl.vx v11, v11, a2
+	vor.vv v11, v11, v30
+	vsll.vi v30, v3, 3
+	vsrl.vx v3, v3, s3
+	vor.vv v3, v3, v30
+	vsll.vi v30, v16, 10
+	vsrl.vx v16, v16, a7
+	vor.vv v16, v16, v30
+	vsll.vx v30, v9, a1
+	vsrl.vi v9, v9, 21
+	vor.vv v9, v9, v30
+	vsll.vi v30, v22, 25
+	vsrl.vx v22, v22, t5
+	vor.vv v22, v22, v30
+	vsll.vx v30, v10, t5
+	vsrl.vi v10, v10, 25
+	vor.vv v10, v10, v30
+	vsll.vx v30, v2, t6
+	vsrl.vi v2, v2, 23
+	vor.vv v2, v2, v30
+	vsll.vx v30, v15, a3
+	vsrl.vi v15, v15, 19
+	vor.vv v15, v15, v30
+	vsll.vi v30, v8, 15
+	vsrl.vx v8, v8, a5
+	vor.vv v8, v8, v30
+	vsll.vi v30, v21, 21
+	vsrl.vx v21, v21, a1
+	vor.vv v21, v21, v30
+	vsll.vi v30, v14, 8
+	vsrl.vx v14, v14, s1
+	vor.vv v14, v14, v30
+	vsll.vi v30, v1, 18
+	vsrl.vx v1, v1, a4
+	vor.vv v1, v1, v30
+	vsll.vi v30, v19, 2
+	vsrl.vx v19, v19, s4
+	vor.vv v19, v19, v30
+	vsll.vx v30, v7, s3
+	vsrl.vi v7, v7, 3
+	vor.vv v7, v7, v30
+	vsll.vx v30, v20, s1
+	vsrl.vi v20, v20, 8
+	vor.vv v20, v20, v30
+	vsll.vi v30, v13, 14
+	vsrl.vx v13, v13, a6
+	vor.vv v13, v13, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v13
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v17
+	vnot.v v25, v17
+	vand.vv v25, v25, v9
+	vxor.vv v0, v0, v25
+	vnot.v v25, v9
+	vand.vv v25, v25, v21
+	vxor.vv v17, v17, v25
+	vnot.v v25, v21
+	vand.vv v25, v25, v13
+	vxor.vv v9, v9, v25
+	vxor.vv v21, v21, v30
+	vxor.vv v13, v13, v31
+	vnot.v v30, v7
+	vand.vv v30, v30, v24
+	vnot.v v31, v24
+	vand.vv v31, v31, v11
+	vnot.v v25, v11
+	vand.vv v25, v25, v3
+	vxor.vv v24, v24, v25
+	vnot.v v25, v3
+	vand.vv v25, v25, v15
+	vxor.vv v11, v11, v25
+	vnot.v v25, v15
+	vand.vv v25, v25, v7
+	vxor.vv v3, v3, v25
+	vxor.vv v15, v15, v30
+	vxor.vv v7, v7, v31
+	vnot.v v30, v1
+	vand.vv v30, v30, v18
+	vnot.v v31, v18
+	vand.vv v31, v31, v5
+	vnot.v v25, v5
+	vand.vv v25, v25, v22
+	vxor.vv v18, v18, v25
+	vnot.v v25, v22
+	vand.vv v25, v25, v14
+	vxor.vv v5, v5, v25
+	vnot.v v25, v14
+	vand.vv v25, v25, v1
+	vxor.vv v22, v22, v25
+	vxor.vv v14, v14, v30
+	vxor.vv v1, v1, v31
+	vnot.v v30, v20
+	vand.vv v30, v30, v12
+	vnot.v v31, v12
+	vand.vv v31, v31, v4
+	vnot.v v25, v4
+	vand.vv v25, v25, v16
+	vxor.vv v12, v12, v25
+	vnot.v v25, v16
+	vand.vv v25, v25, v8
+	vxor.vv v4, v4, v25
+	vnot.v v25, v8
+	vand.vv v25, v25, v20
+	vxor.vv v16, v16, v25
+	vxor.vv v8, v8, v30
+	vxor.vv v20, v20, v31
+	vnot.v v30, v19
+	vand.vv v30, v30, v6
+	vnot.v v31, v6
+	vand.vv v31, v31, v23
+	vnot.v v25, v23
+	vand.vv v25, v25, v10
+	vxor.vv v6, v6, v25
+	vnot.v v25, v10
+	vand.vv v25, v25, v2
+	vxor.vv v23, v23, v25
+	vnot.v v25, v2
+	vand.vv v25, v25, v19
+	vxor.vv v10, v10, v25
+	vxor.vv v2, v2, v30
+	vxor.vv v19, v19, v31
+	// iota: 0x800000008000000a
+	lui t2, 524288
+	slli t2, t2, 1
+	srli t1, t2, 1
+	xor t1, t1, t2
+	xori t1, t1, 10
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 20 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v24
+	vxor.vv v25, v25, v18
+	vxor.vv v25, v25, v12
+	vxor.vv v25, v25, v6
+	vxor.vv v26, v17, v11
+	vxor.vv v26, v26, v5
+	vxor.vv v26, v26, v4
+	vxor.vv v26, v26, v23
+	vxor.vv v27, v9, v3
+	vxor.vv v27, v27, v22
+	vxor.vv v27, v27, v16
+	vxor.vv v27, v27, v10
+	vxor.vv v28, v21, v15
+	vxor.vv v28, v28, v14
+	vxor.vv v28, v28, v8
+	vxor.vv v28, v28, v2
+	vxor.vv v29, v13, v7
+	vxor.vv v29, v29, v1
+	vxor.vv v29, v29, v20
+	vxor.vv v29, v29, v19
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v6, v6, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v17, v17, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v23, v23, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v9, v9, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v10, v10, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v21, v21, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v2, v2, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v13, v13, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v19, v19, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v17, 1
+	vsrl.vx v17, v17, s5
+	vor.vv v17, v17, v30
+	vsll.vx v30, v9, s4
+	vsrl.vi v9, v9, 2
+	vor.vv v9, v9, v30
+	vsll.vi v30, v21, 28
+	vsrl.vx v21, v21, t3
+	vor.vv v21, v21, v30
+	vsll.vi v30, v13, 27
+	vsrl.vx v13, v13, t4
+	vor.vv v13, v13, v30
+	vsll.vx v30, v24, t3
+	vsrl.vi v24, v24, 28
+	vor.vv v24, v24, v30
+	vsll.vx v30, v11, a2
+	vsrl.vi v11, v11, 20
+	vor.vv v11, v11, v30
+	vsll.vi v30, v3, 6
+	vsrl.vx v3, v3, s2
+	vor.vv v3, v3, v30
+	vsll.vx v30, v15, s0
+	vsrl.vi v15, v15, 9
+	vor.vv v15, v15, v30
+	vsll.vi v30, v7, 20
+	vsrl.vx v7, v7, a2
+	vor.vv v7, v7, v30
+	vsll.vi v30, v18, 3
+	vsrl.vx v18, v18, s3
+	vor.vv v18, v18, v30
+	vsll.vi v30, v5, 10
+	vsrl.vx v5, v5, a7
+	vor.vv v5, v5, v30
+	vsll.vx v30, v22, a1
+	vsrl.vi v22, v22, 21
+	vor.vv v22, v22, v30
+	vsll.vi v30, v14, 25
+	vsrl.vx v14, v14, t5
+	vor.vv v14, v14, v30
+	vsll.vx v30, v1, t5
+	vsrl.vi v1, v1, 25
+	vor.vv v1, v1, v30
+	vsll.vx v30, v12, t6
+	vsrl.vi v12, v12, 23
+	vor.vv v12, v12, v30
+	vsll.vx v30, v4, a3
+	vsrl.vi v4, v4, 19
+	vor.vv v4, v4, v30
+	vsll.vi v30, v16, 15
+	vsrl.vx v16, v16, a5
+	vor.vv v16, v16, v30
+	vsll.vi v30, v8, 21
+	vsrl.vx v8, v8, a1
+	vor.vv v8, v8, v30
+	vsll.vi v30, v20, 8
+	vsrl.vx v20, v20, s1
+	vor.vv v20, v20, v30
+	vsll.vi v30, v6, 18
+	vsrl.vx v6, v6, a4
+	vor.vv v6, v6, v30
+	vsll.vi v30, v23, 2
+	vsrl.vx v23, v23, s4
+	vor.vv v23, v23, v30
+	vsll.vx v30, v10, s3
+	vsrl.vi v10, v10, 3
+	vor.vv v10, v10, v30
+	vsll.vx v30, v2, s1
+	vsrl.vi v2, v2, 8
+	vor.vv v2, v2, v30
+	vsll.vi v30, v19, 14
+	vsrl.vx v19, v19, a6
+	vor.vv v19, v19, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v19
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v11
+	vnot.v v25, v11
+	vand.vv v25, v25, v22
+	vxor.vv v0, v0, v25
+	vnot.v v25, v22
+	vand.vv v25, v25, v8
+	vxor.vv v11, v11, v25
+	vnot.v v25, v8
+	vand.vv v25, v25, v19
+	vxor.vv v22, v22, v25
+	vxor.vv v8, v8, v30
+	vxor.vv v19, v19, v31
+	vnot.v v30, v10
+	vand.vv v30, v30, v21
+	vnot.v v31, v21
+	vand.vv v31, v31, v7
+	vnot.v v25, v7
+	vand.vv v25, v25, v18
+	vxor.vv v21, v21, v25
+	vnot.v v25, v18
+	vand.vv v25, v25, v4
+	vxor.vv v7, v7, v25
+	vnot.v v25, v4
+	vand.vv v25, v25, v10
+	vxor.vv v18, v18, v25
+	vxor.vv v4, v4, v30
+	vxor.vv v10, v10, v31
+	vnot.v v30, v6
+	vand.vv v30, v30, v17
+	vnot.v v31, v17
+	vand.vv v31, v31, v3
+	vnot.v v25, v3
+	vand.vv v25, v25, v14
+	vxor.vv v17, v17, v25
+	vnot.v v25, v14
+	vand.vv v25, v25, v20
+	vxor.vv v3, v3, v25
+	vnot.v v25, v20
+	vand.vv v25, v25, v6
+	vxor.vv v14, v14, v25
+	vxor.vv v20, v20, v30
+	vxor.vv v6, v6, v31
+	vnot.v v30, v2
+	vand.vv v30, v30, v13
+	vnot.v v31, v13
+	vand.vv v31, v31, v24
+	vnot.v v25, v24
+	vand.vv v25, v25, v5
+	vxor.vv v13, v13, v25
+	vnot.v v25, v5
+	vand.vv v25, v25, v16
+	vxor.vv v24, v24, v25
+	vnot.v v25, v16
+	vand.vv v25, v25, v2
+	vxor.vv v5, v5, v25
+	vxor.vv v16, v16, v30
+	vxor.vv v2, v2, v31
+	vnot.v v30, v23
+	vand.vv v30, v30, v9
+	vnot.v v31, v9
+	vand.vv v31, v31, v15
+	vnot.v v25, v15
+	vand.vv v25, v25, v1
+	vxor.vv v9, v9, v25
+	vnot.v v25, v1
+	vand.vv v25, v25, v12
+	vxor.vv v15, v15, v25
+	vnot.v v25, v12
+	vand.vv v25, v25, v23
+	vxor.vv v1, v1, v25
+	vxor.vv v12, v12, v30
+	vxor.vv v23, v23, v31
+	// iota: 0x8000000080008081
+	lui t2, 262148
+	slli t2, t2, 1
+	slli t1, t2, 48
+	xor t1, t1, t2
+	xori t1, t1, 129
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 21 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v21
+	vxor.vv v25, v25, v17
+	vxor.vv v25, v25, v13
+	vxor.vv v25, v25, v9
+	vxor.vv v26, v11, v7
+	vxor.vv v26, v26, v3
+	vxor.vv v26, v26, v24
+	vxor.vv v26, v26, v15
+	vxor.vv v27, v22, v18
+	vxor.vv v27, v27, v14
+	vxor.vv v27, v27, v5
+	vxor.vv v27, v27, v1
+	vxor.vv v28, v8, v4
+	vxor.vv v28, v28, v20
+	vxor.vv v28, v28, v16
+	vxor.vv v28, v28, v12
+	vxor.vv v29, v19, v10
+	vxor.vv v29, v29, v6
+	vxor.vv v29, v29, v2
+	vxor.vv v29, v29, v23
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v9, v9, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v11, v11, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v15, v15, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v22, v22, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v1, v1, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v8, v8, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v12, v12, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v19, v19, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v23, v23, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v11, 1
+	vsrl.vx v11, v11, s5
+	vor.vv v11, v11, v30
+	vsll.vx v30, v22, s4
+	vsrl.vi v22, v22, 2
+	vor.vv v22, v22, v30
+	vsll.vi v30, v8, 28
+	vsrl.vx v8, v8, t3
+	vor.vv v8, v8, v30
+	vsll.vi v30, v19, 27
+	vsrl.vx v19, v19, t4
+	vor.vv v19, v19, v30
+	vsll.vx v30, v21, t3
+	vsrl.vi v21, v21, 28
+	vor.vv v21, v21, v30
+	vsll.vx v30, v7, a2
+	vsrl.vi v7, v7, 20
+	vor.vv v7, v7, v30
+	vsll.vi v30, v18, 6
+	vsrl.vx v18, v18, s2
+	vor.vv v18, v18, v30
+	vsll.vx v30, v4, s0
+	vsrl.vi v4, v4, 9
+	vor.vv v4, v4, v30
+	vsll.vi v30, v10, 20
+	vsrl.vx v10, v10, a2
+	vor.vv v10, v10, v30
+	vsll.vi v30, v17, 3
+	vsrl.vx v17, v17, s3
+	vor.vv v17, v17, v30
+	vsll.vi v30, v3, 10
+	vsrl.vx v3, v3, a7
+	vor.vv v3, v3, v30
+	vsll.vx v30, v14, a1
+	vsrl.vi v14, v14, 21
+	vor.vv v14, v14, v30
+	vsll.vi v30, v20, 25
+	vsrl.vx v20, v20, t5
+	vor.vv v20, v20, v30
+	vsll.vx v30, v6, t5
+	vsrl.vi v6, v6, 25
+	vor.vv v6, v6, v30
+	vsll.vx v30, v13, t6
+	vsrl.vi v13, v13, 23
+	vor.vv v13, v13, v30
+	vsll.vx v30, v24, a3
+	vsrl.vi v24, v24, 19
+	vor.vv v24, v24, v30
+	vsll.vi v30, v5, 15
+	vsrl.vx v5, v5, a5
+	vor.vv v5, v5, v30
+	vsll.vi v30, v16, 21
+	vsrl.vx v16, v16, a1
+	vor.vv v16, v16, v30
+	vsll.vi v30, v2, 8
+	vsrl.vx v2, v2, s1
+	vor.vv v2, v2, v30
+	vsll.vi v30, v9, 18
+	vsrl.vx v9, v9, a4
+	vor.vv v9, v9, v30
+	vsll.vi v30, v15, 2
+	vsrl.vx v15, v15, s4
+	vor.vv v15, v15, v30
+	vsll.vx v30, v1, s3
+	vsrl.vi v1, v1, 3
+	vor.vv v1, v1, v30
+	vsll.vx v30, v12, s1
+	vsrl.vi v12, v12, 8
+	vor.vv v12, v12, v30
+	vsll.vi v30, v23, 14
+	vsrl.vx v23, v23, a6
+	vor.vv v23, v23, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v23
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v7
+	vnot.v v25, v7
+	vand.vv v25, v25, v14
+	vxor.vv v0, v0, v25
+	vnot.v v25, v14
+	vand.vv v25, v25, v16
+	vxor.vv v7, v7, v25
+	vnot.v v25, v16
+	vand.vv v25, v25, v23
+	vxor.vv v14, v14, v25
+	vxor.vv v16, v16, v30
+	vxor.vv v23, v23, v31
+	vnot.v v30, v1
+	vand.vv v30, v30, v8
+	vnot.v v31, v8
+	vand.vv v31, v31, v10
+	vnot.v v25, v10
+	vand.vv v25, v25, v17
+	vxor.vv v8, v8, v25
+	vnot.v v25, v17
+	vand.vv v25, v25, v24
+	vxor.vv v10, v10, v25
+	vnot.v v25, v24
+	vand.vv v25, v25, v1
+	vxor.vv v17, v17, v25
+	vxor.vv v24, v24, v30
+	vxor.vv v1, v1, v31
+	vnot.v v30, v9
+	vand.vv v30, v30, v11
+	vnot.v v31, v11
+	vand.vv v31, v31, v18
+	vnot.v v25, v18
+	vand.vv v25, v25, v20
+	vxor.vv v11, v11, v25
+	vnot.v v25, v20
+	vand.vv v25, v25, v2
+	vxor.vv v18, v18, v25
+	vnot.v v25, v2
+	vand.vv v25, v25, v9
+	vxor.vv v20, v20, v25
+	vxor.vv v2, v2, v30
+	vxor.vv v9, v9, v31
+	vnot.v v30, v12
+	vand.vv v30, v30, v19
+	vnot.v v31, v19
+	vand.vv v31, v31, v21
+	vnot.v v25, v21
+	vand.vv v25, v25, v3
+	vxor.vv v19, v19, v25
+	vnot.v v25, v3
+	vand.vv v25, v25, v5
+	vxor.vv v21, v21, v25
+	vnot.v v25, v5
+	vand.vv v25, v25, v12
+	vxor.vv v3, v3, v25
+	vxor.vv v5, v5, v30
+	vxor.vv v12, v12, v31
+	vnot.v v30, v15
+	vand.vv v30, v30, v22
+	vnot.v v31, v22
+	vand.vv v31, v31, v4
+	vnot.v v25, v4
+	vand.vv v25, v25, v6
+	vxor.vv v22, v22, v25
+	vnot.v v25, v6
+	vand.vv v25, v25, v13
+	vxor.vv v4, v4, v25
+	vnot.v v25, v13
+	vand.vv v25, v25, v15
+	vxor.vv v6, v6, v25
+	vxor.vv v13, v13, v30
+	vxor.vv v15, v15, v31
+	// iota: 0x8000000000008080
+	lui t1, 1048559
+	srli t1, t1, 1
+	xori t1, t1, -1920
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 22 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v8
+	vxor.vv v25, v25, v11
+	vxor.vv v25, v25, v19
+	vxor.vv v25, v25, v22
+	vxor.vv v26, v7, v10
+	vxor.vv v26, v26, v18
+	vxor.vv v26, v26, v21
+	vxor.vv v26, v26, v4
+	vxor.vv v27, v14, v17
+	vxor.vv v27, v27, v20
+	vxor.vv v27, v27, v3
+	vxor.vv v27, v27, v6
+	vxor.vv v28, v16, v24
+	vxor.vv v28, v28, v2
+	vxor.vv v28, v28, v5
+	vxor.vv v28, v28, v13
+	vxor.vv v29, v23, v1
+	vxor.vv v29, v29, v9
+	vxor.vv v29, v29, v12
+	vxor.vv v29, v29, v15
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v22, v22, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v7, v7, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v4, v4, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v14, v14, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v6, v6, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v16, v16, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v13, v13, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v23, v23, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v15, v15, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v7, 1
+	vsrl.vx v7, v7, s5
+	vor.vv v7, v7, v30
+	vsll.vx v30, v14, s4
+	vsrl.vi v14, v14, 2
+	vor.vv v14, v14, v30
+	vsll.vi v30, v16, 28
+	vsrl.vx v16, v16, t3
+	vor.vv v16, v16, v30
+	vsll.vi v30, v23, 27
+	vsrl.vx v23, v23, t4
+	vor.vv v23, v23, v30
+	vsll.vx v30, v8, t3
+	vsrl.vi v8, v8, 28
+	vor.vv v8, v8, v30
+	vsll.vx v30, v10, a2
+	vsrl.vi v10, v10, 20
+	vor.vv v10, v10, v30
+	vsll.vi v30, v17, 6
+	vsrl.vx v17, v17, s2
+	vor.vv v17, v17, v30
+	vsll.vx v30, v24, s0
+	vsrl.vi v24, v24, 9
+	vor.vv v24, v24, v30
+	vsll.vi v30, v1, 20
+	vsrl.vx v1, v1, a2
+	vor.vv v1, v1, v30
+	vsll.vi v30, v11, 3
+	vsrl.vx v11, v11, s3
+	vor.vv v11, v11, v30
+	vsll.vi v30, v18, 10
+	vsrl.vx v18, v18, a7
+	vor.vv v18, v18, v30
+	vsll.vx v30, v20, a1
+	vsrl.vi v20, v20, 21
+	vor.vv v20, v20, v30
+	vsll.vi v30, v2, 25
+	vsrl.vx v2, v2, t5
+	vor.vv v2, v2, v30
+	vsll.vx v30, v9, t5
+	vsrl.vi v9, v9, 25
+	vor.vv v9, v9, v30
+	vsll.vx v30, v19, t6
+	vsrl.vi v19, v19, 23
+	vor.vv v19, v19, v30
+	vsll.vx v30, v21, a3
+	vsrl.vi v21, v21, 19
+	vor.vv v21, v21, v30
+	vsll.vi v30, v3, 15
+	vsrl.vx v3, v3, a5
+	vor.vv v3, v3, v30
+	vsll.vi v30, v5, 21
+	vsrl.vx v5, v5, a1
+	vor.vv v5, v5, v30
+	vsll.vi v30, v12, 8
+	vsrl.vx v12, v12, s1
+	vor.vv v12, v12, v30
+	vsll.vi v30, v22, 18
+	vsrl.vx v22, v22, a4
+	vor.vv v22, v22, v30
+	vsll.vi v30, v4, 2
+	vsrl.vx v4, v4, s4
+	vor.vv v4, v4, v30
+	vsll.vx v30, v6, s3
+	vsrl.vi v6, v6, 3
+	vor.vv v6, v6, v30
+	vsll.vx v30, v13, s1
+	vsrl.vi v13, v13, 8
+	vor.vv v13, v13, v30
+	vsll.vi v30, v15, 14
+	vsrl.vx v15, v15, a6
+	vor.vv v15, v15, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v15
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v10
+	vnot.v v25, v10
+	vand.vv v25, v25, v20
+	vxor.vv v0, v0, v25
+	vnot.v v25, v20
+	vand.vv v25, v25, v5
+	vxor.vv v10, v10, v25
+	vnot.v v25, v5
+	vand.vv v25, v25, v15
+	vxor.vv v20, v20, v25
+	vxor.vv v5, v5, v30
+	vxor.vv v15, v15, v31
+	vnot.v v30, v6
+	vand.vv v30, v30, v16
+	vnot.v v31, v16
+	vand.vv v31, v31, v1
+	vnot.v v25, v1
+	vand.vv v25, v25, v11
+	vxor.vv v16, v16, v25
+	vnot.v v25, v11
+	vand.vv v25, v25, v21
+	vxor.vv v1, v1, v25
+	vnot.v v25, v21
+	vand.vv v25, v25, v6
+	vxor.vv v11, v11, v25
+	vxor.vv v21, v21, v30
+	vxor.vv v6, v6, v31
+	vnot.v v30, v22
+	vand.vv v30, v30, v7
+	vnot.v v31, v7
+	vand.vv v31, v31, v17
+	vnot.v v25, v17
+	vand.vv v25, v25, v2
+	vxor.vv v7, v7, v25
+	vnot.v v25, v2
+	vand.vv v25, v25, v12
+	vxor.vv v17, v17, v25
+	vnot.v v25, v12
+	vand.vv v25, v25, v22
+	vxor.vv v2, v2, v25
+	vxor.vv v12, v12, v30
+	vxor.vv v22, v22, v31
+	vnot.v v30, v13
+	vand.vv v30, v30, v23
+	vnot.v v31, v23
+	vand.vv v31, v31, v8
+	vnot.v v25, v8
+	vand.vv v25, v25, v18
+	vxor.vv v23, v23, v25
+	vnot.v v25, v18
+	vand.vv v25, v25, v3
+	vxor.vv v8, v8, v25
+	vnot.v v25, v3
+	vand.vv v25, v25, v13
+	vxor.vv v18, v18, v25
+	vxor.vv v3, v3, v30
+	vxor.vv v13, v13, v31
+	vnot.v v30, v4
+	vand.vv v30, v30, v14
+	vnot.v v31, v14
+	vand.vv v31, v31, v24
+	vnot.v v25, v24
+	vand.vv v25, v25, v9
+	vxor.vv v14, v14, v25
+	vnot.v v25, v9
+	vand.vv v25, v25, v19
+	vxor.vv v24, v24, v25
+	vnot.v v25, v19
+	vand.vv v25, v25, v4
+	vxor.vv v9, v9, v25
+	vxor.vv v19, v19, v30
+	vxor.vv v4, v4, v31
+	// iota: 0x0000000080000001
+	lui t1, 262144
+	slli t1, t1, 1
+	xori t1, t1, 1
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 23 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v16
+	vxor.vv v25, v25, v7
+	vxor.vv v25, v25, v23
+	vxor.vv v25, v25, v14
+	vxor.vv v26, v10, v1
+	vxor.vv v26, v26, v17
+	vxor.vv v26, v26, v8
+	vxor.vv v26, v26, v24
+	vxor.vv v27, v20, v11
+	vxor.vv v27, v27, v2
+	vxor.vv v27, v27, v18
+	vxor.vv v27, v27, v9
+	vxor.vv v28, v5, v21
+	vxor.vv v28, v28, v12
+	vxor.vv v28, v28, v3
+	vxor.vv v28, v28, v19
+	vxor.vv v29, v15, v6
+	vxor.vv v29, v29, v22
+	vxor.vv v29, v29, v13
+	vxor.vv v29, v29, v4
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v14, v14, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v10, v10, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v24, v24, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v20, v20, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v9, v9, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v5, v5, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v19, v19, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v15, v15, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v4, v4, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v10, 1
+	vsrl.vx v10, v10, s5
+	vor.vv v10, v10, v30
+	vsll.vx v30, v20, s4
+	vsrl.vi v20, v20, 2
+	vor.vv v20, v20, v30
+	vsll.vi v30, v5, 28
+	vsrl.vx v5, v5, t3
+	vor.vv v5, v5, v30
+	vsll.vi v30, v15, 27
+	vsrl.vx v15, v15, t4
+	vor.vv v15, v15, v30
+	vsll.vx v30, v16, t3
+	vsrl.vi v16, v16, 28
+	vor.vv v16, v16, v30
+	vsll.vx v30, v1, a2
+	vsrl.vi v1, v1, 20
+	vor.vv v1, v1, v30
+	vsll.vi v30, v11, 6
+	vsrl.vx v11, v11, s2
+	vor.vv v11, v11, v30
+	vsll.vx v30, v21, s0
+	vsrl.vi v21, v21, 9
+	vor.vv v21, v21, v30
+	vsll.vi v30, v6, 20
+	vsrl.vx v6, v6, a2
+	vor.vv v6, v6, v30
+	vsll.vi v30, v7, 3
+	vsrl.vx v7, v7, s3
+	vor.vv v7, v7, v30
+	vsll.vi v30, v17, 10
+	vsrl.vx v17, v17, a7
+	vor.vv v17, v17, v30
+	vsll.vx v30, v2, a1
+	vsrl.vi v2, v2, 21
+	vor.vv v2, v2, v30
+	vsll.vi v30, v12, 25
+	vsrl.vx v12, v12, t5
+	vor.vv v12, v12, v30
+	vsll.vx v30, v22, t5
+	vsrl.vi v22, v22, 25
+	vor.vv v22, v22, v30
+	vsll.vx v30, v23, t6
+	vsrl.vi v23, v23, 23
+	vor.vv v23, v23, v30
+	vsll.vx v30, v8, a3
+	vsrl.vi v8, v8, 19
+	vor.vv v8, v8, v30
+	vsll.vi v30, v18, 15
+	vsrl.vx v18, v18, a5
+	vor.vv v18, v18, v30
+	vsll.vi v30, v3, 21
+	vsrl.vx v3, v3, a1
+	vor.vv v3, v3, v30
+	vsll.vi v30, v13, 8
+	vsrl.vx v13, v13, s1
+	vor.vv v13, v13, v30
+	vsll.vi v30, v14, 18
+	vsrl.vx v14, v14, a4
+	vor.vv v14, v14, v30
+	vsll.vi v30, v24, 2
+	vsrl.vx v24, v24, s4
+	vor.vv v24, v24, v30
+	vsll.vx v30, v9, s3
+	vsrl.vi v9, v9, 3
+	vor.vv v9, v9, v30
+	vsll.vx v30, v19, s1
+	vsrl.vi v19, v19, 8
+	vor.vv v19, v19, v30
+	vsll.vi v30, v4, 14
+	vsrl.vx v4, v4, a6
+	vor.vv v4, v4, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v4
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v1
+	vnot.v v25, v1
+	vand.vv v25, v25, v2
+	vxor.vv v0, v0, v25
+	vnot.v v25, v2
+	vand.vv v25, v25, v3
+	vxor.vv v1, v1, v25
+	vnot.v v25, v3
+	vand.vv v25, v25, v4
+	vxor.vv v2, v2, v25
+	vxor.vv v3, v3, v30
+	vxor.vv v4, v4, v31
+	vnot.v v30, v9
+	vand.vv v30, v30, v5
+	vnot.v v31, v5
+	vand.vv v31, v31, v6
+	vnot.v v25, v6
+	vand.vv v25, v25, v7
+	vxor.vv v5, v5, v25
+	vnot.v v25, v7
+	vand.vv v25, v25, v8
+	vxor.vv v6, v6, v25
+	vnot.v v25, v8
+	vand.vv v25, v25, v9
+	vxor.vv v7, v7, v25
+	vxor.vv v8, v8, v30
+	vxor.vv v9, v9, v31
+	vnot.v v30, v14
+	vand.vv v30, v30, v10
+	vnot.v v31, v10
+	vand.vv v31, v31, v11
+	vnot.v v25, v11
+	vand.vv v25, v25, v12
+	vxor.vv v10, v10, v25
+	vnot.v v25, v12
+	vand.vv v25, v25, v13
+	vxor.vv v11, v11, v25
+	vnot.v v25, v13
+	vand.vv v25, v25, v14
+	vxor.vv v12, v12, v25
+	vxor.vv v13, v13, v30
+	vxor.vv v14, v14, v31
+	vnot.v v30, v19
+	vand.vv v30, v30, v15
+	vnot.v v31, v15
+	vand.vv v31, v31, v16
+	vnot.v v25, v16
+	vand.vv v25, v25, v17
+	vxor.vv v15, v15, v25
+	vnot.v v25, v17
+	vand.vv v25, v25, v18
+	vxor.vv v16, v16, v25
+	vnot.v v25, v18
+	vand.vv v25, v25, v19
+	vxor.vv v17, v17, v25
+	vxor.vv v18, v18, v30
+	vxor.vv v19, v19, v31
+	vnot.v v30, v24
+	vand.vv v30, v30, v20
+	vnot.v v31, v20
+	vand.vv v31, v31, v21
+	vnot.v v25, v21
+	vand.vv v25, v25, v22
+	vxor.vv v20, v20, v25
+	vnot.v v25, v22
+	vand.vv v25, v25, v23
+	vxor.vv v21, v21, v25
+	vnot.v v25, v23
+	vand.vv v25, v25, v24
+	vxor.vv v22, v22, v25
+	vxor.vv v23, v23, v30
+	vxor.vv v24, v24, v31
+	// iota: 0x8000000080008008
+	lui t2, 262148
+	slli t2, t2, 1
+	slli t1, t2, 48
+	xor t1, t1, t2
+	xori t1, t1, 8
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// the blocks left
+	ld t0, 48(sp)
+	addi t0, t0, -1
+	sd t0, 48(sp)
+	bnez t0, LOCAL(sponge_keccakf1600_riscv64_v_x2_absorb136_blocks_again)
+	j LOCAL(sponge_keccakf1600_riscv64_v_x2_absorb136_blocks_done)
+LOCAL(sponge_keccakf1600_riscv64_v_x2_absorb136_blocks_again):
+	j LOCAL(sponge_keccakf1600_riscv64_v_x2_absorb136_blocks_block)
+LOCAL(sponge_keccakf1600_riscv64_v_x2_absorb136_blocks_done):
+
+	// Store the states (every lane is back in its register).
+	vse64.v v0, 0(a0)
+	addi t0, a0, 16
+	vse64.v v1, 0(t0)
+	addi t0, a0, 32
+	vse64.v v2, 0(t0)
+	addi t0, a0, 48
+	vse64.v v3, 0(t0)
+	addi t0, a0, 64
+	vse64.v v4, 0(t0)
+	addi t0, a0, 80
+	vse64.v v5, 0(t0)
+	addi t0, a0, 96
+	vse64.v v6, 0(t0)
+	addi t0, a0, 112
+	vse64.v v7, 0(t0)
+	addi t0, a0, 128
+	vse64.v v8, 0(t0)
+	addi t0, a0, 144
+	vse64.v v9, 0(t0)
+	addi t0, a0, 160
+	vse64.v v10, 0(t0)
+	addi t0, a0, 176
+	vse64.v v11, 0(t0)
+	addi t0, a0, 192
+	vse64.v v12, 0(t0)
+	addi t0, a0, 208
+	vse64.v v13, 0(t0)
+	addi t0, a0, 224
+	vse64.v v14, 0(t0)
+	addi t0, a0, 240
+	vse64.v v15, 0(t0)
+	addi t0, a0, 256
+	vse64.v v16, 0(t0)
+	addi t0, a0, 272
+	vse64.v v17, 0(t0)
+	addi t0, a0, 288
+	vse64.v v18, 0(t0)
+	addi t0, a0, 304
+	vse64.v v19, 0(t0)
+	addi t0, a0, 320
+	vse64.v v20, 0(t0)
+	addi t0, a0, 336
+	vse64.v v21, 0(t0)
+	addi t0, a0, 352
+	vse64.v v22, 0(t0)
+	addi t0, a0, 368
+	vse64.v v23, 0(t0)
+	addi t0, a0, 384
+	vse64.v v24, 0(t0)
+	// The vector registers hold the states: zero them (none is preserved by a call).
+	vxor.vv v0, v0, v0
+	vxor.vv v1, v1, v1
+	vxor.vv v2, v2, v2
+	vxor.vv v3, v3, v3
+	vxor.vv v4, v4, v4
+	vxor.vv v5, v5, v5
+	vxor.vv v6, v6, v6
+	vxor.vv v7, v7, v7
+	vxor.vv v8, v8, v8
+	vxor.vv v9, v9, v9
+	vxor.vv v10, v10, v10
+	vxor.vv v11, v11, v11
+	vxor.vv v12, v12, v12
+	vxor.vv v13, v13, v13
+	vxor.vv v14, v14, v14
+	vxor.vv v15, v15, v15
+	vxor.vv v16, v16, v16
+	vxor.vv v17, v17, v17
+	vxor.vv v18, v18, v18
+	vxor.vv v19, v19, v19
+	vxor.vv v20, v20, v20
+	vxor.vv v21, v21, v21
+	vxor.vv v22, v22, v22
+	vxor.vv v23, v23, v23
+	vxor.vv v24, v24, v24
+	vxor.vv v25, v25, v25
+	vxor.vv v26, v26, v26
+	vxor.vv v27, v27, v27
+	vxor.vv v28, v28, v28
+	vxor.vv v29, v29, v29
+	vxor.vv v30, v30, v30
+	vxor.vv v31, v31, v31
+	// No lane stays in a register: clear the caller-saved ones written.
+	xor t0, t0, t0
+	xor t1, t1, t1
+	xor t2, t2, t2
+	xor a1, a1, a1
+	xor a2, a2, a2
+	xor a3, a3, a3
+	xor a4, a4, a4
+	xor a5, a5, a5
+	xor a6, a6, a6
+	xor a7, a7, a7
+	xor t3, t3, t3
+	xor t4, t4, t4
+	xor t5, t5, t5
+	xor t6, t6, t6
+	ld s0, 0(sp)
+	ld s1, 8(sp)
+	ld s2, 16(sp)
+	ld s3, 24(sp)
+	ld s4, 32(sp)
+	ld s5, 40(sp)
+	addi sp, sp, 80
+	.cfi_restore s0
+	.cfi_restore s1
+	.cfi_restore s2
+	.cfi_restore s3
+	.cfi_restore s4
+	.cfi_restore s5
+	.cfi_def_cfa_offset 0
+	ret
+	.cfi_endproc
+	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_riscv64_v_x2_absorb136_blocks))
+
+// For each of block_count blocks: XOR the next 21 lanes of blocks[s] into state s for each of the 2 states, then Keccak-f[1600] on each (ParallelHash128's leaves).
+// void sponge_keccakf1600_riscv64_v_x2_absorb168_blocks(uint64_t state[50], const uint8_t* const blocks[2], size_t block_count)
+// entry: absorb keccak-f1600 rounds=24 rate=168 lanes=2
+	.globl SYMBOL(sponge_keccakf1600_riscv64_v_x2_absorb168_blocks)
+	HIDDEN(SYMBOL(sponge_keccakf1600_riscv64_v_x2_absorb168_blocks))
+	FUNCTION_TYPE(SYMBOL(sponge_keccakf1600_riscv64_v_x2_absorb168_blocks))
+	.p2align 5
+SYMBOL(sponge_keccakf1600_riscv64_v_x2_absorb168_blocks):
+	.cfi_startproc
+	// vl = 2 (e64, m1), or trap: VLEN must hold 2 lanes.
+	vsetivli t0, 2, 216                     // e64, m1, ta, ma
+	addi t0, t0, -2
+	beqz t0, LOCAL(riscv64_v_x2_vl_checked8)
+	unimp
+LOCAL(riscv64_v_x2_vl_checked8):
+	// Save s0-s5 (they hold shift amounts).
+	addi sp, sp, -80
+	.cfi_def_cfa_offset 80
+	sd s0, 0(sp)
+	sd s1, 8(sp)
+	sd s2, 16(sp)
+	sd s3, 24(sp)
+	sd s4, 32(sp)
+	sd s5, 40(sp)
+	.cfi_offset s0, -80
+	.cfi_offset s1, -72
+	.cfi_offset s2, -64
+	.cfi_offset s3, -56
+	.cfi_offset s4, -48
+	.cfi_offset s5, -40
+	// The block count and the N block pointers (blocks[s] in a1) into the frame.
+	sd a2, 48(sp)
+	ld t1, 0(a1)
+	sd t1, 56(sp)
+	ld t1, 8(a1)
+	sd t1, 64(sp)
+	// Lane i of every state into its register.
+	vle64.v v0, 0(a0)
+	addi t0, a0, 16
+	vle64.v v1, 0(t0)
+	addi t0, a0, 32
+	vle64.v v2, 0(t0)
+	addi t0, a0, 48
+	vle64.v v3, 0(t0)
+	addi t0, a0, 64
+	vle64.v v4, 0(t0)
+	addi t0, a0, 80
+	vle64.v v5, 0(t0)
+	addi t0, a0, 96
+	vle64.v v6, 0(t0)
+	addi t0, a0, 112
+	vle64.v v7, 0(t0)
+	addi t0, a0, 128
+	vle64.v v8, 0(t0)
+	addi t0, a0, 144
+	vle64.v v9, 0(t0)
+	addi t0, a0, 160
+	vle64.v v10, 0(t0)
+	addi t0, a0, 176
+	vle64.v v11, 0(t0)
+	addi t0, a0, 192
+	vle64.v v12, 0(t0)
+	addi t0, a0, 208
+	vle64.v v13, 0(t0)
+	addi t0, a0, 224
+	vle64.v v14, 0(t0)
+	addi t0, a0, 240
+	vle64.v v15, 0(t0)
+	addi t0, a0, 256
+	vle64.v v16, 0(t0)
+	addi t0, a0, 272
+	vle64.v v17, 0(t0)
+	addi t0, a0, 288
+	vle64.v v18, 0(t0)
+	addi t0, a0, 304
+	vle64.v v19, 0(t0)
+	addi t0, a0, 320
+	vle64.v v20, 0(t0)
+	addi t0, a0, 336
+	vle64.v v21, 0(t0)
+	addi t0, a0, 352
+	vle64.v v22, 0(t0)
+	addi t0, a0, 368
+	vle64.v v23, 0(t0)
+	addi t0, a0, 384
+	vle64.v v24, 0(t0)
+	beqz a2, LOCAL(sponge_keccakf1600_riscv64_v_x2_absorb168_blocks_none)
+	j LOCAL(sponge_keccakf1600_riscv64_v_x2_absorb168_blocks_block)
+LOCAL(sponge_keccakf1600_riscv64_v_x2_absorb168_blocks_none):
+	j LOCAL(sponge_keccakf1600_riscv64_v_x2_absorb168_blocks_done)
+LOCAL(sponge_keccakf1600_riscv64_v_x2_absorb168_blocks_block):
+	// Each state's next block from the frame; lane i of the N blocks gathered and XORed.
+	ld t1, 56(sp)
+	ld t2, 64(sp)
+	ld a1, 0(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 0(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v0, v0, v30
+	ld a1, 8(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 8(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v1, v1, v30
+	ld a1, 16(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 16(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v2, v2, v30
+	ld a1, 24(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 24(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v3, v3, v30
+	ld a1, 32(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 32(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v4, v4, v30
+	ld a1, 40(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 40(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v5, v5, v30
+	ld a1, 48(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 48(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v6, v6, v30
+	ld a1, 56(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 56(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v7, v7, v30
+	ld a1, 64(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 64(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v8, v8, v30
+	ld a1, 72(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 72(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v9, v9, v30
+	ld a1, 80(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 80(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v10, v10, v30
+	ld a1, 88(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 88(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v11, v11, v30
+	ld a1, 96(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 96(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v12, v12, v30
+	ld a1, 104(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 104(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v13, v13, v30
+	ld a1, 112(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 112(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v14, v14, v30
+	ld a1, 120(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 120(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v15, v15, v30
+	ld a1, 128(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 128(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v16, v16, v30
+	ld a1, 136(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 136(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v17, v17, v30
+	ld a1, 144(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 144(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v18, v18, v30
+	ld a1, 152(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 152(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v19, v19, v30
+	ld a1, 160(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 160(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v20, v20, v30
+	// each state's pointer on by the rate
+	addi t1, t1, 168
+	sd t1, 56(sp)
+	addi t2, t2, 168
+	sd t2, 64(sp)
+	// The shift amounts of 32 and up, for the rotations' vsll.vx and vsrl.vx.
+	addi t3, zero, 36
+	addi t4, zero, 37
+	addi t5, zero, 39
+	addi t6, zero, 41
+	addi a1, zero, 43
+	addi a2, zero, 44
+	addi a3, zero, 45
+	addi a4, zero, 46
+	addi a5, zero, 49
+	addi a6, zero, 50
+	addi a7, zero, 54
+	addi s0, zero, 55
+	addi s1, zero, 56
+	addi s2, zero, 58
+	addi s3, zero, 61
+	addi s4, zero, 62
+	addi s5, zero, 63
+	// ---- round 0 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v5
+	vxor.vv v25, v25, v10
+	vxor.vv v25, v25, v15
+	vxor.vv v25, v25, v20
+	vxor.vv v26, v1, v6
+	vxor.vv v26, v26, v11
+	vxor.vv v26, v26, v16
+	vxor.vv v26, v26, v21
+	vxor.vv v27, v2, v7
+	vxor.vv v27, v27, v12
+	vxor.vv v27, v27, v17
+	vxor.vv v27, v27, v22
+	vxor.vv v28, v3, v8
+	vxor.vv v28, v28, v13
+	vxor.vv v28, v28, v18
+	vxor.vv v28, v28, v23
+	vxor.vv v29, v4, v9
+	vxor.vv v29, v29, v14
+	vxor.vv v29, v29, v19
+	vxor.vv v29, v29, v24
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v20, v20, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v1, v1, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v21, v21, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v2, v2, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v22, v22, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v3, v3, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v23, v23, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v4, v4, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v24, v24, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v1, 1
+	vsrl.vx v1, v1, s5
+	vor.vv v1, v1, v30
+	vsll.vx v30, v2, s4
+	vsrl.vi v2, v2, 2
+	vor.vv v2, v2, v30
+	vsll.vi v30, v3, 28
+	vsrl.vx v3, v3, t3
+	vor.vv v3, v3, v30
+	vsll.vi v30, v4, 27
+	vsrl.vx v4, v4, t4
+	vor.vv v4, v4, v30
+	vsll.vx v30, v5, t3
+	vsrl.vi v5, v5, 28
+	vor.vv v5, v5, v30
+	vsll.vx v30, v6, a2
+	vsrl.vi v6, v6, 20
+	vor.vv v6, v6, v30
+	vsll.vi v30, v7, 6
+	vsrl.vx v7, v7, s2
+	vor.vv v7, v7, v30
+	vsll.vx v30, v8, s0
+	vsrl.vi v8, v8, 9
+	vor.vv v8, v8, v30
+	vsll.vi v30, v9, 20
+	vsrl.vx v9, v9, a2
+	vor.vv v9, v9, v30
+	vsll.vi v30, v10, 3
+	vsrl.vx v10, v10, s3
+	vor.vv v10, v10, v30
+	vsll.vi v30, v11, 10
+	vsrl.vx v11, v11, a7
+	vor.vv v11, v11, v30
+	vsll.vx v30, v12, a1
+	vsrl.vi v12, v12, 21
+	vor.vv v12, v12, v30
+	vsll.vi v30, v13, 25
+	vsrl.vx v13, v13, t5
+	vor.vv v13, v13, v30
+	vsll.vx v30, v14, t5
+	vsrl.vi v14, v14, 25
+	vor.vv v14, v14, v30
+	vsll.vx v30, v15, t6
+	vsrl.vi v15, v15, 23
+	vor.vv v15, v15, v30
+	vsll.vx v30, v16, a3
+	vsrl.vi v16, v16, 19
+	vor.vv v16, v16, v30
+	vsll.vi v30, v17, 15
+	vsrl.vx v17, v17, a5
+	vor.vv v17, v17, v30
+	vsll.vi v30, v18, 21
+	vsrl.vx v18, v18, a1
+	vor.vv v18, v18, v30
+	vsll.vi v30, v19, 8
+	vsrl.vx v19, v19, s1
+	vor.vv v19, v19, v30
+	vsll.vi v30, v20, 18
+	vsrl.vx v20, v20, a4
+	vor.vv v20, v20, v30
+	vsll.vi v30, v21, 2
+	vsrl.vx v21, v21, s4
+	vor.vv v21, v21, v30
+	vsll.vx v30, v22, s3
+	vsrl.vi v22, v22, 3
+	vor.vv v22, v22, v30
+	vsll.vx v30, v23, s1
+	vsrl.vi v23, v23, 8
+	vor.vv v23, v23, v30
+	vsll.vi v30, v24, 14
+	vsrl.vx v24, v24, a6
+	vor.vv v24, v24, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v24
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v6
+	vnot.v v25, v6
+	vand.vv v25, v25, v12
+	vxor.vv v0, v0, v25
+	vnot.v v25, v12
+	vand.vv v25, v25, v18
+	vxor.vv v6, v6, v25
+	vnot.v v25, v18
+	vand.vv v25, v25, v24
+	vxor.vv v12, v12, v25
+	vxor.vv v18, v18, v30
+	vxor.vv v24, v24, v31
+	vnot.v v30, v22
+	vand.vv v30, v30, v3
+	vnot.v v31, v3
+	vand.vv v31, v31, v9
+	vnot.v v25, v9
+	vand.vv v25, v25, v10
+	vxor.vv v3, v3, v25
+	vnot.v v25, v10
+	vand.vv v25, v25, v16
+	vxor.vv v9, v9, v25
+	vnot.v v25, v16
+	vand.vv v25, v25, v22
+	vxor.vv v10, v10, v25
+	vxor.vv v16, v16, v30
+	vxor.vv v22, v22, v31
+	vnot.v v30, v20
+	vand.vv v30, v30, v1
+	vnot.v v31, v1
+	vand.vv v31, v31, v7
+	vnot.v v25, v7
+	vand.vv v25, v25, v13
+	vxor.vv v1, v1, v25
+	vnot.v v25, v13
+	vand.vv v25, v25, v19
+	vxor.vv v7, v7, v25
+	vnot.v v25, v19
+	vand.vv v25, v25, v20
+	vxor.vv v13, v13, v25
+	vxor.vv v19, v19, v30
+	vxor.vv v20, v20, v31
+	vnot.v v30, v23
+	vand.vv v30, v30, v4
+	vnot.v v31, v4
+	vand.vv v31, v31, v5
+	vnot.v v25, v5
+	vand.vv v25, v25, v11
+	vxor.vv v4, v4, v25
+	vnot.v v25, v11
+	vand.vv v25, v25, v17
+	vxor.vv v5, v5, v25
+	vnot.v v25, v17
+	vand.vv v25, v25, v23
+	vxor.vv v11, v11, v25
+	vxor.vv v17, v17, v30
+	vxor.vv v23, v23, v31
+	vnot.v v30, v21
+	vand.vv v30, v30, v2
+	vnot.v v31, v2
+	vand.vv v31, v31, v8
+	vnot.v v25, v8
+	vand.vv v25, v25, v14
+	vxor.vv v2, v2, v25
+	vnot.v v25, v14
+	vand.vv v25, v25, v15
+	vxor.vv v8, v8, v25
+	vnot.v v25, v15
+	vand.vv v25, v25, v21
+	vxor.vv v14, v14, v25
+	vxor.vv v15, v15, v30
+	vxor.vv v21, v21, v31
+	// iota: 0x0000000000000001
+	addi t1, zero, 1
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 1 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v3
+	vxor.vv v25, v25, v1
+	vxor.vv v25, v25, v4
+	vxor.vv v25, v25, v2
+	vxor.vv v26, v6, v9
+	vxor.vv v26, v26, v7
+	vxor.vv v26, v26, v5
+	vxor.vv v26, v26, v8
+	vxor.vv v27, v12, v10
+	vxor.vv v27, v27, v13
+	vxor.vv v27, v27, v11
+	vxor.vv v27, v27, v14
+	vxor.vv v28, v18, v16
+	vxor.vv v28, v28, v19
+	vxor.vv v28, v28, v17
+	vxor.vv v28, v28, v15
+	vxor.vv v29, v24, v22
+	vxor.vv v29, v29, v20
+	vxor.vv v29, v29, v23
+	vxor.vv v29, v29, v21
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v2, v2, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v6, v6, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v8, v8, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v12, v12, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v14, v14, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v18, v18, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v15, v15, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v24, v24, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v21, v21, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v6, 1
+	vsrl.vx v6, v6, s5
+	vor.vv v6, v6, v30
+	vsll.vx v30, v12, s4
+	vsrl.vi v12, v12, 2
+	vor.vv v12, v12, v30
+	vsll.vi v30, v18, 28
+	vsrl.vx v18, v18, t3
+	vor.vv v18, v18, v30
+	vsll.vi v30, v24, 27
+	vsrl.vx v24, v24, t4
+	vor.vv v24, v24, v30
+	vsll.vx v30, v3, t3
+	vsrl.vi v3, v3, 28
+	vor.vv v3, v3, v30
+	vsll.vx v30, v9, a2
+	vsrl.vi v9, v9, 20
+	vor.vv v9, v9, v30
+	vsll.vi v30, v10, 6
+	vsrl.vx v10, v10, s2
+	vor.vv v10, v10, v30
+	vsll.vx v30, v16, s0
+	vsrl.vi v16, v16, 9
+	vor.vv v16, v16, v30
+	vsll.vi v30, v22, 20
+	vsrl.vx v22, v22, a2
+	vor.vv v22, v22, v30
+	vsll.vi v30, v1, 3
+	vsrl.vx v1, v1, s3
+	vor.vv v1, v1, v30
+	vsll.vi v30, v7, 10
+	vsrl.vx v7, v7, a7
+	vor.vv v7, v7, v30
+	vsll.vx v30, v13, a1
+	vsrl.vi v13, v13, 21
+	vor.vv v13, v13, v30
+	vsll.vi v30, v19, 25
+	vsrl.vx v19, v19, t5
+	vor.vv v19, v19, v30
+	vsll.vx v30, v20, t5
+	vsrl.vi v20, v20, 25
+	vor.vv v20, v20, v30
+	vsll.vx v30, v4, t6
+	vsrl.vi v4, v4, 23
+	vor.vv v4, v4, v30
+	vsll.vx v30, v5, a3
+	vsrl.vi v5, v5, 19
+	vor.vv v5, v5, v30
+	vsll.vi v30, v11, 15
+	vsrl.vx v11, v11, a5
+	vor.vv v11, v11, v30
+	vsll.vi v30, v17, 21
+	vsrl.vx v17, v17, a1
+	vor.vv v17, v17, v30
+	vsll.vi v30, v23, 8
+	vsrl.vx v23, v23, s1
+	vor.vv v23, v23, v30
+	vsll.vi v30, v2, 18
+	vsrl.vx v2, v2, a4
+	vor.vv v2, v2, v30
+	vsll.vi v30, v8, 2
+	vsrl.vx v8, v8, s4
+	vor.vv v8, v8, v30
+	vsll.vx v30, v14, s3
+	vsrl.vi v14, v14, 3
+	vor.vv v14, v14, v30
+	vsll.vx v30, v15, s1
+	vsrl.vi v15, v15, 8
+	vor.vv v15, v15, v30
+	vsll.vi v30, v21, 14
+	vsrl.vx v21, v21, a6
+	vor.vv v21, v21, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v21
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v9
+	vnot.v v25, v9
+	vand.vv v25, v25, v13
+	vxor.vv v0, v0, v25
+	vnot.v v25, v13
+	vand.vv v25, v25, v17
+	vxor.vv v9, v9, v25
+	vnot.v v25, v17
+	vand.vv v25, v25, v21
+	vxor.vv v13, v13, v25
+	vxor.vv v17, v17, v30
+	vxor.vv v21, v21, v31
+	vnot.v v30, v14
+	vand.vv v30, v30, v18
+	vnot.v v31, v18
+	vand.vv v31, v31, v22
+	vnot.v v25, v22
+	vand.vv v25, v25, v1
+	vxor.vv v18, v18, v25
+	vnot.v v25, v1
+	vand.vv v25, v25, v5
+	vxor.vv v22, v22, v25
+	vnot.v v25, v5
+	vand.vv v25, v25, v14
+	vxor.vv v1, v1, v25
+	vxor.vv v5, v5, v30
+	vxor.vv v14, v14, v31
+	vnot.v v30, v2
+	vand.vv v30, v30, v6
+	vnot.v v31, v6
+	vand.vv v31, v31, v10
+	vnot.v v25, v10
+	vand.vv v25, v25, v19
+	vxor.vv v6, v6, v25
+	vnot.v v25, v19
+	vand.vv v25, v25, v23
+	vxor.vv v10, v10, v25
+	vnot.v v25, v23
+	vand.vv v25, v25, v2
+	vxor.vv v19, v19, v25
+	vxor.vv v23, v23, v30
+	vxor.vv v2, v2, v31
+	vnot.v v30, v15
+	vand.vv v30, v30, v24
+	vnot.v v31, v24
+	vand.vv v31, v31, v3
+	vnot.v v25, v3
+	vand.vv v25, v25, v7
+	vxor.vv v24, v24, v25
+	vnot.v v25, v7
+	vand.vv v25, v25, v11
+	vxor.vv v3, v3, v25
+	vnot.v v25, v11
+	vand.vv v25, v25, v15
+	vxor.vv v7, v7, v25
+	vxor.vv v11, v11, v30
+	vxor.vv v15, v15, v31
+	vnot.v v30, v8
+	vand.vv v30, v30, v12
+	vnot.v v31, v12
+	vand.vv v31, v31, v16
+	vnot.v v25, v16
+	vand.vv v25, v25, v20
+	vxor.vv v12, v12, v25
+	vnot.v v25, v20
+	vand.vv v25, v25, v4
+	vxor.vv v16, v16, v25
+	vnot.v v25, v4
+	vand.vv v25, v25, v8
+	vxor.vv v20, v20, v25
+	vxor.vv v4, v4, v30
+	vxor.vv v8, v8, v31
+	// iota: 0x0000000000008082
+	lui t1, 16449
+	srli t1, t1, 11
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 2 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v18
+	vxor.vv v25, v25, v6
+	vxor.vv v25, v25, v24
+	vxor.vv v25, v25, v12
+	vxor.vv v26, v9, v22
+	vxor.vv v26, v26, v10
+	vxor.vv v26, v26, v3
+	vxor.vv v26, v26, v16
+	vxor.vv v27, v13, v1
+	vxor.vv v27, v27, v19
+	vxor.vv v27, v27, v7
+	vxor.vv v27, v27, v20
+	vxor.vv v28, v17, v5
+	vxor.vv v28, v28, v23
+	vxor.vv v28, v28, v11
+	vxor.vv v28, v28, v4
+	vxor.vv v29, v21, v14
+	vxor.vv v29, v29, v2
+	vxor.vv v29, v29, v15
+	vxor.vv v29, v29, v8
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v12, v12, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v9, v9, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v16, v16, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v13, v13, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v20, v20, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v17, v17, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v4, v4, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v21, v21, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v8, v8, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v9, 1
+	vsrl.vx v9, v9, s5
+	vor.vv v9, v9, v30
+	vsll.vx v30, v13, s4
+	vsrl.vi v13, v13, 2
+	vor.vv v13, v13, v30
+	vsll.vi v30, v17, 28
+	vsrl.vx v17, v17, t3
+	vor.vv v17, v17, v30
+	vsll.vi v30, v21, 27
+	vsrl.vx v21, v21, t4
+	vor.vv v21, v21, v30
+	vsll.vx v30, v18, t3
+	vsrl.vi v18, v18, 28
+	vor.vv v18, v18, v30
+	vsll.vx v30, v22, a2
+	vsrl.vi v22, v22, 20
+	vor.vv v22, v22, v30
+	vsll.vi v30, v1, 6
+	vsrl.vx v1, v1, s2
+	vor.vv v1, v1, v30
+	vsll.vx v30, v5, s0
+	vsrl.vi v5, v5, 9
+	vor.vv v5, v5, v30
+	vsll.vi v30, v14, 20
+	vsrl.vx v14, v14, a2
+	vor.vv v14, v14, v30
+	vsll.vi v30, v6, 3
+	vsrl.vx v6, v6, s3
+	vor.vv v6, v6, v30
+	vsll.vi v30, v10, 10
+	vsrl.vx v10, v10, a7
+	vor.vv v10, v10, v30
+	vsll.vx v30, v19, a1
+	vsrl.vi v19, v19, 21
+	vor.vv v19, v19, v30
+	vsll.vi v30, v23, 25
+	vsrl.vx v23, v23, t5
+	vor.vv v23, v23, v30
+	vsll.vx v30, v2, t5
+	vsrl.vi v2, v2, 25
+	vor.vv v2, v2, v30
+	vsll.vx v30, v24, t6
+	vsrl.vi v24, v24, 23
+	vor.vv v24, v24, v30
+	vsll.vx v30, v3, a3
+	vsrl.vi v3, v3, 19
+	vor.vv v3, v3, v30
+	vsll.vi v30, v7, 15
+	vsrl.vx v7, v7, a5
+	vor.vv v7, v7, v30
+	vsll.vi v30, v11, 21
+	vsrl.vx v11, v11, a1
+	vor.vv v11, v11, v30
+	vsll.vi v30, v15, 8
+	vsrl.vx v15, v15, s1
+	vor.vv v15, v15, v30
+	vsll.vi v30, v12, 18
+	vsrl.vx v12, v12, a4
+	vor.vv v12, v12, v30
+	vsll.vi v30, v16, 2
+	vsrl.vx v16, v16, s4
+	vor.vv v16, v16, v30
+	vsll.vx v30, v20, s3
+	vsrl.vi v20, v20, 3
+	vor.vv v20, v20, v30
+	vsll.vx v30, v4, s1
+	vsrl.vi v4, v4, 8
+	vor.vv v4, v4, v30
+	vsll.vi v30, v8, 14
+	vsrl.vx v8, v8, a6
+	vor.vv v8, v8, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v8
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v22
+	vnot.v v25, v22
+	vand.vv v25, v25, v19
+	vxor.vv v0, v0, v25
+	vnot.v v25, v19
+	vand.vv v25, v25, v11
+	vxor.vv v22, v22, v25
+	vnot.v v25, v11
+	vand.vv v25, v25, v8
+	vxor.vv v19, v19, v25
+	vxor.vv v11, v11, v30
+	vxor.vv v8, v8, v31
+	vnot.v v30, v20
+	vand.vv v30, v30, v17
+	vnot.v v31, v17
+	vand.vv v31, v31, v14
+	vnot.v v25, v14
+	vand.vv v25, v25, v6
+	vxor.vv v17, v17, v25
+	vnot.v v25, v6
+	vand.vv v25, v25, v3
+	vxor.vv v14, v14, v25
+	vnot.v v25, v3
+	vand.vv v25, v25, v20
+	vxor.vv v6, v6, v25
+	vxor.vv v3, v3, v30
+	vxor.vv v20, v20, v31
+	vnot.v v30, v12
+	vand.vv v30, v30, v9
+	vnot.v v31, v9
+	vand.vv v31, v31, v1
+	vnot.v v25, v1
+	vand.vv v25, v25, v23
+	vxor.vv v9, v9, v25
+	vnot.v v25, v23
+	vand.vv v25, v25, v15
+	vxor.vv v1, v1, v25
+	vnot.v v25, v15
+	vand.vv v25, v25, v12
+	vxor.vv v23, v23, v25
+	vxor.vv v15, v15, v30
+	vxor.vv v12, v12, v31
+	vnot.v v30, v4
+	vand.vv v30, v30, v21
+	vnot.v v31, v21
+	vand.vv v31, v31, v18
+	vnot.v v25, v18
+	vand.vv v25, v25, v10
+	vxor.vv v21, v21, v25
+	vnot.v v25, v10
+	vand.vv v25, v25, v7
+	vxor.vv v18, v18, v25
+	vnot.v v25, v7
+	vand.vv v25, v25, v4
+	vxor.vv v10, v10, v25
+	vxor.vv v7, v7, v30
+	vxor.vv v4, v4, v31
+	vnot.v v30, v16
+	vand.vv v30, v30, v13
+	vnot.v v31, v13
+	vand.vv v31, v31, v5
+	vnot.v v25, v5
+	vand.vv v25, v25, v2
+	vxor.vv v13, v13, v25
+	vnot.v v25, v2
+	vand.vv v25, v25, v24
+	vxor.vv v5, v5, v25
+	vnot.v v25, v24
+	vand.vv v25, v25, v16
+	vxor.vv v2, v2, v25
+	vxor.vv v24, v24, v30
+	vxor.vv v16, v16, v31
+	// iota: 0x800000000000808a
+	lui t1, 1048559
+	srli t1, t1, 1
+	xori t1, t1, -1910
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 3 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v17
+	vxor.vv v25, v25, v9
+	vxor.vv v25, v25, v21
+	vxor.vv v25, v25, v13
+	vxor.vv v26, v22, v14
+	vxor.vv v26, v26, v1
+	vxor.vv v26, v26, v18
+	vxor.vv v26, v26, v5
+	vxor.vv v27, v19, v6
+	vxor.vv v27, v27, v23
+	vxor.vv v27, v27, v10
+	vxor.vv v27, v27, v2
+	vxor.vv v28, v11, v3
+	vxor.vv v28, v28, v15
+	vxor.vv v28, v28, v7
+	vxor.vv v28, v28, v24
+	vxor.vv v29, v8, v20
+	vxor.vv v29, v29, v12
+	vxor.vv v29, v29, v4
+	vxor.vv v29, v29, v16
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v13, v13, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v22, v22, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v5, v5, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v19, v19, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v2, v2, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v11, v11, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v24, v24, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v8, v8, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v16, v16, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v22, 1
+	vsrl.vx v22, v22, s5
+	vor.vv v22, v22, v30
+	vsll.vx v30, v19, s4
+	vsrl.vi v19, v19, 2
+	vor.vv v19, v19, v30
+	vsll.vi v30, v11, 28
+	vsrl.vx v11, v11, t3
+	vor.vv v11, v11, v30
+	vsll.vi v30, v8, 27
+	vsrl.vx v8, v8, t4
+	vor.vv v8, v8, v30
+	vsll.vx v30, v17, t3
+	vsrl.vi v17, v17, 28
+	vor.vv v17, v17, v30
+	vsll.vx v30, v14, a2
+	vsrl.vi v14, v14, 20
+	vor.vv v14, v14, v30
+	vsll.vi v30, v6, 6
+	vsrl.vx v6, v6, s2
+	vor.vv v6, v6, v30
+	vsll.vx v30, v3, s0
+	vsrl.vi v3, v3, 9
+	vor.vv v3, v3, v30
+	vsll.vi v30, v20, 20
+	vsrl.vx v20, v20, a2
+	vor.vv v20, v20, v30
+	vsll.vi v30, v9, 3
+	vsrl.vx v9, v9, s3
+	vor.vv v9, v9, v30
+	vsll.vi v30, v1, 10
+	vsrl.vx v1, v1, a7
+	vor.vv v1, v1, v30
+	vsll.vx v30, v23, a1
+	vsrl.vi v23, v23, 21
+	vor.vv v23, v23, v30
+	vsll.vi v30, v15, 25
+	vsrl.vx v15, v15, t5
+	vor.vv v15, v15, v30
+	vsll.vx v30, v12, t5
+	vsrl.vi v12, v12, 25
+	vor.vv v12, v12, v30
+	vsll.vx v30, v21, t6
+	vsrl.vi v21, v21, 23
+	vor.vv v21, v21, v30
+	vsll.vx v30, v18, a3
+	vsrl.vi v18, v18, 19
+	vor.vv v18, v18, v30
+	vsll.vi v30, v10, 15
+	vsrl.vx v10, v10, a5
+	vor.vv v10, v10, v30
+	vsll.vi v30, v7, 21
+	vsrl.vx v7, v7, a1
+	vor.vv v7, v7, v30
+	vsll.vi v30, v4, 8
+	vsrl.vx v4, v4, s1
+	vor.vv v4, v4, v30
+	vsll.vi v30, v13, 18
+	vsrl.vx v13, v13, a4
+	vor.vv v13, v13, v30
+	vsll.vi v30, v5, 2
+	vsrl.vx v5, v5, s4
+	vor.vv v5, v5, v30
+	vsll.vx v30, v2, s3
+	vsrl.vi v2, v2, 3
+	vor.vv v2, v2, v30
+	vsll.vx v30, v24, s1
+	vsrl.vi v24, v24, 8
+	vor.vv v24, v24, v30
+	vsll.vi v30, v16, 14
+	vsrl.vx v16, v16, a6
+	vor.vv v16, v16, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v16
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v14
+	vnot.v v25, v14
+	vand.vv v25, v25, v23
+	vxor.vv v0, v0, v25
+	vnot.v v25, v23
+	vand.vv v25, v25, v7
+	vxor.vv v14, v14, v25
+	vnot.v v25, v7
+	vand.vv v25, v25, v16
+	vxor.vv v23, v23, v25
+	vxor.vv v7, v7, v30
+	vxor.vv v16, v16, v31
+	vnot.v v30, v2
+	vand.vv v30, v30, v11
+	vnot.v v31, v11
+	vand.vv v31, v31, v20
+	vnot.v v25, v20
+	vand.vv v25, v25, v9
+	vxor.vv v11, v11, v25
+	vnot.v v25, v9
+	vand.vv v25, v25, v18
+	vxor.vv v20, v20, v25
+	vnot.v v25, v18
+	vand.vv v25, v25, v2
+	vxor.vv v9, v9, v25
+	vxor.vv v18, v18, v30
+	vxor.vv v2, v2, v31
+	vnot.v v30, v13
+	vand.vv v30, v30, v22
+	vnot.v v31, v22
+	vand.vv v31, v31, v6
+	vnot.v v25, v6
+	vand.vv v25, v25, v15
+	vxor.vv v22, v22, v25
+	vnot.v v25, v15
+	vand.vv v25, v25, v4
+	vxor.vv v6, v6, v25
+	vnot.v v25, v4
+	vand.vv v25, v25, v13
+	vxor.vv v15, v15, v25
+	vxor.vv v4, v4, v30
+	vxor.vv v13, v13, v31
+	vnot.v v30, v24
+	vand.vv v30, v30, v8
+	vnot.v v31, v8
+	vand.vv v31, v31, v17
+	vnot.v v25, v17
+	vand.vv v25, v25, v1
+	vxor.vv v8, v8, v25
+	vnot.v v25, v1
+	vand.vv v25, v25, v10
+	vxor.vv v17, v17, v25
+	vnot.v v25, v10
+	vand.vv v25, v25, v24
+	vxor.vv v1, v1, v25
+	vxor.vv v10, v10, v30
+	vxor.vv v24, v24, v31
+	vnot.v v30, v5
+	vand.vv v30, v30, v19
+	vnot.v v31, v19
+	vand.vv v31, v31, v3
+	vnot.v v25, v3
+	vand.vv v25, v25, v12
+	vxor.vv v19, v19, v25
+	vnot.v v25, v12
+	vand.vv v25, v25, v21
+	vxor.vv v3, v3, v25
+	vnot.v v25, v21
+	vand.vv v25, v25, v5
+	vxor.vv v12, v12, v25
+	vxor.vv v21, v21, v30
+	vxor.vv v5, v5, v31
+	// iota: 0x8000000080008000
+	lui t2, 262148
+	slli t2, t2, 1
+	slli t1, t2, 48
+	xor t1, t1, t2
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 4 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v11
+	vxor.vv v25, v25, v22
+	vxor.vv v25, v25, v8
+	vxor.vv v25, v25, v19
+	vxor.vv v26, v14, v20
+	vxor.vv v26, v26, v6
+	vxor.vv v26, v26, v17
+	vxor.vv v26, v26, v3
+	vxor.vv v27, v23, v9
+	vxor.vv v27, v27, v15
+	vxor.vv v27, v27, v1
+	vxor.vv v27, v27, v12
+	vxor.vv v28, v7, v18
+	vxor.vv v28, v28, v4
+	vxor.vv v28, v28, v10
+	vxor.vv v28, v28, v21
+	vxor.vv v29, v16, v2
+	vxor.vv v29, v29, v13
+	vxor.vv v29, v29, v24
+	vxor.vv v29, v29, v5
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v19, v19, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v14, v14, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v3, v3, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v23, v23, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v12, v12, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v7, v7, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v21, v21, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v16, v16, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v5, v5, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v14, 1
+	vsrl.vx v14, v14, s5
+	vor.vv v14, v14, v30
+	vsll.vx v30, v23, s4
+	vsrl.vi v23, v23, 2
+	vor.vv v23, v23, v30
+	vsll.vi v30, v7, 28
+	vsrl.vx v7, v7, t3
+	vor.vv v7, v7, v30
+	vsll.vi v30, v16, 27
+	vsrl.vx v16, v16, t4
+	vor.vv v16, v16, v30
+	vsll.vx v30, v11, t3
+	vsrl.vi v11, v11, 28
+	vor.vv v11, v11, v30
+	vsll.vx v30, v20, a2
+	vsrl.vi v20, v20, 20
+	vor.vv v20, v20, v30
+	vsll.vi v30, v9, 6
+	vsrl.vx v9, v9, s2
+	vor.vv v9, v9, v30
+	vsll.vx v30, v18, s0
+	vsrl.vi v18, v18, 9
+	vor.vv v18, v18, v30
+	vsll.vi v30, v2, 20
+	vsrl.vx v2, v2, a2
+	vor.vv v2, v2, v30
+	vsll.vi v30, v22, 3
+	vsrl.vx v22, v22, s3
+	vor.vv v22, v22, v30
+	vsll.vi v30, v6, 10
+	vsrl.vx v6, v6, a7
+	vor.vv v6, v6, v30
+	vsll.vx v30, v15, a1
+	vsrl.vi v15, v15, 21
+	vor.vv v15, v15, v30
+	vsll.vi v30, v4, 25
+	vsrl.vx v4, v4, t5
+	vor.vv v4, v4, v30
+	vsll.vx v30, v13, t5
+	vsrl.vi v13, v13, 25
+	vor.vv v13, v13, v30
+	vsll.vx v30, v8, t6
+	vsrl.vi v8, v8, 23
+	vor.vv v8, v8, v30
+	vsll.vx v30, v17, a3
+	vsrl.vi v17, v17, 19
+	vor.vv v17, v17, v30
+	vsll.vi v30, v1, 15
+	vsrl.vx v1, v1, a5
+	vor.vv v1, v1, v30
+	vsll.vi v30, v10, 21
+	vsrl.vx v10, v10, a1
+	vor.vv v10, v10, v30
+	vsll.vi v30, v24, 8
+	vsrl.vx v24, v24, s1
+	vor.vv v24, v24, v30
+	vsll.vi v30, v19, 18
+	vsrl.vx v19, v19, a4
+	vor.vv v19, v19, v30
+	vsll.vi v30, v3, 2
+	vsrl.vx v3, v3, s4
+	vor.vv v3, v3, v30
+	vsll.vx v30, v12, s3
+	vsrl.vi v12, v12, 3
+	vor.vv v12, v12, v30
+	vsll.vx v30, v21, s1
+	vsrl.vi v21, v21, 8
+	vor.vv v21, v21, v30
+	vsll.vi v30, v5, 14
+	vsrl.vx v5, v5, a6
+	vor.vv v5, v5, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v5
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v20
+	vnot.v v25, v20
+	vand.vv v25, v25, v15
+	vxor.vv v0, v0, v25
+	vnot.v v25, v15
+	vand.vv v25, v25, v10
+	vxor.vv v20, v20, v25
+	vnot.v v25, v10
+	vand.vv v25, v25, v5
+	vxor.vv v15, v15, v25
+	vxor.vv v10, v10, v30
+	vxor.vv v5, v5, v31
+	vnot.v v30, v12
+	vand.vv v30, v30, v7
+	vnot.v v31, v7
+	vand.vv v31, v31, v2
+	vnot.v v25, v2
+	vand.vv v25, v25, v22
+	vxor.vv v7, v7, v25
+	vnot.v v25, v22
+	vand.vv v25, v25, v17
+	vxor.vv v2, v2, v25
+	vnot.v v25, v17
+	vand.vv v25, v25, v12
+	vxor.vv v22, v22, v25
+	vxor.vv v17, v17, v30
+	vxor.vv v12, v12, v31
+	vnot.v v30, v19
+	vand.vv v30, v30, v14
+	vnot.v v31, v14
+	vand.vv v31, v31, v9
+	vnot.v v25, v9
+	vand.vv v25, v25, v4
+	vxor.vv v14, v14, v25
+	vnot.v v25, v4
+	vand.vv v25, v25, v24
+	vxor.vv v9, v9, v25
+	vnot.v v25, v24
+	vand.vv v25, v25, v19
+	vxor.vv v4, v4, v25
+	vxor.vv v24, v24, v30
+	vxor.vv v19, v19, v31
+	vnot.v v30, v21
+	vand.vv v30, v30, v16
+	vnot.v v31, v16
+	vand.vv v31, v31, v11
+	vnot.v v25, v11
+	vand.vv v25, v25, v6
+	vxor.vv v16, v16, v25
+	vnot.v v25, v6
+	vand.vv v25, v25, v1
+	vxor.vv v11, v11, v25
+	vnot.v v25, v1
+	vand.vv v25, v25, v21
+	vxor.vv v6, v6, v25
+	vxor.vv v1, v1, v30
+	vxor.vv v21, v21, v31
+	vnot.v v30, v3
+	vand.vv v30, v30, v23
+	vnot.v v31, v23
+	vand.vv v31, v31, v18
+	vnot.v v25, v18
+	vand.vv v25, v25, v13
+	vxor.vv v23, v23, v25
+	vnot.v v25, v13
+	vand.vv v25, v25, v8
+	vxor.vv v18, v18, v25
+	vnot.v v25, v8
+	vand.vv v25, v25, v3
+	vxor.vv v13, v13, v25
+	vxor.vv v8, v8, v30
+	vxor.vv v3, v3, v31
+	// iota: 0x000000000000808b
+	lui t1, 32907
+	srli t1, t1, 12
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 5 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v7
+	vxor.vv v25, v25, v14
+	vxor.vv v25, v25, v16
+	vxor.vv v25, v25, v23
+	vxor.vv v26, v20, v2
+	vxor.vv v26, v26, v9
+	vxor.vv v26, v26, v11
+	vxor.vv v26, v26, v18
+	vxor.vv v27, v15, v22
+	vxor.vv v27, v27, v4
+	vxor.vv v27, v27, v6
+	vxor.vv v27, v27, v13
+	vxor.vv v28, v10, v17
+	vxor.vv v28, v28, v24
+	vxor.vv v28, v28, v1
+	vxor.vv v28, v28, v8
+	vxor.vv v29, v5, v12
+	vxor.vv v29, v29, v19
+	vxor.vv v29, v29, v21
+	vxor.vv v29, v29, v3
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v23, v23, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v20, v20, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v18, v18, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v15, v15, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v13, v13, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v10, v10, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v8, v8, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v5, v5, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v3, v3, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v20, 1
+	vsrl.vx v20, v20, s5
+	vor.vv v20, v20, v30
+	vsll.vx v30, v15, s4
+	vsrl.vi v15, v15, 2
+	vor.vv v15, v15, v30
+	vsll.vi v30, v10, 28
+	vsrl.vx v10, v10, t3
+	vor.vv v10, v10, v30
+	vsll.vi v30, v5, 27
+	vsrl.vx v5, v5, t4
+	vor.vv v5, v5, v30
+	vsll.vx v30, v7, t3
+	vsrl.vi v7, v7, 28
+	vor.vv v7, v7, v30
+	vsll.vx v30, v2, a2
+	vsrl.vi v2, v2, 20
+	vor.vv v2, v2, v30
+	vsll.vi v30, v22, 6
+	vsrl.vx v22, v22, s2
+	vor.vv v22, v22, v30
+	vsll.vx v30, v17, s0
+	vsrl.vi v17, v17, 9
+	vor.vv v17, v17, v30
+	vsll.vi v30, v12, 20
+	vsrl.vx v12, v12, a2
+	vor.vv v12, v12, v30
+	vsll.vi v30, v14, 3
+	vsrl.vx v14, v14, s3
+	vor.vv v14, v14, v30
+	vsll.vi v30, v9, 10
+	vsrl.vx v9, v9, a7
+	vor.vv v9, v9, v30
+	vsll.vx v30, v4, a1
+	vsrl.vi v4, v4, 21
+	vor.vv v4, v4, v30
+	vsll.vi v30, v24, 25
+	vsrl.vx v24, v24, t5
+	vor.vv v24, v24, v30
+	vsll.vx v30, v19, t5
+	vsrl.vi v19, v19, 25
+	vor.vv v19, v19, v30
+	vsll.vx v30, v16, t6
+	vsrl.vi v16, v16, 23
+	vor.vv v16, v16, v30
+	vsll.vx v30, v11, a3
+	vsrl.vi v11, v11, 19
+	vor.vv v11, v11, v30
+	vsll.vi v30, v6, 15
+	vsrl.vx v6, v6, a5
+	vor.vv v6, v6, v30
+	vsll.vi v30, v1, 21
+	vsrl.vx v1, v1, a1
+	vor.vv v1, v1, v30
+	vsll.vi v30, v21, 8
+	vsrl.vx v21, v21, s1
+	vor.vv v21, v21, v30
+	vsll.vi v30, v23, 18
+	vsrl.vx v23, v23, a4
+	vor.vv v23, v23, v30
+	vsll.vi v30, v18, 2
+	vsrl.vx v18, v18, s4
+	vor.vv v18, v18, v30
+	vsll.vx v30, v13, s3
+	vsrl.vi v13, v13, 3
+	vor.vv v13, v13, v30
+	vsll.vx v30, v8, s1
+	vsrl.vi v8, v8, 8
+	vor.vv v8, v8, v30
+	vsll.vi v30, v3, 14
+	vsrl.vx v3, v3, a6
+	vor.vv v3, v3, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v3
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v2
+	vnot.v v25, v2
+	vand.vv v25, v25, v4
+	vxor.vv v0, v0, v25
+	vnot.v v25, v4
+	vand.vv v25, v25, v1
+	vxor.vv v2, v2, v25
+	vnot.v v25, v1
+	vand.vv v25, v25, v3
+	vxor.vv v4, v4, v25
+	vxor.vv v1, v1, v30
+	vxor.vv v3, v3, v31
+	vnot.v v30, v13
+	vand.vv v30, v30, v10
+	vnot.v v31, v10
+	vand.vv v31, v31, v12
+	vnot.v v25, v12
+	vand.vv v25, v25, v14
+	vxor.vv v10, v10, v25
+	vnot.v v25, v14
+	vand.vv v25, v25, v11
+	vxor.vv v12, v12, v25
+	vnot.v v25, v11
+	vand.vv v25, v25, v13
+	vxor.vv v14, v14, v25
+	vxor.vv v11, v11, v30
+	vxor.vv v13, v13, v31
+	vnot.v v30, v23
+	vand.vv v30, v30, v20
+	vnot.v v31, v20
+	vand.vv v31, v31, v22
+	vnot.v v25, v22
+	vand.vv v25, v25, v24
+	vxor.vv v20, v20, v25
+	vnot.v v25, v24
+	vand.vv v25, v25, v21
+	vxor.vv v22, v22, v25
+	vnot.v v25, v21
+	vand.vv v25, v25, v23
+	vxor.vv v24, v24, v25
+	vxor.vv v21, v21, v30
+	vxor.vv v23, v23, v31
+	vnot.v v30, v8
+	vand.vv v30, v30, v5
+	vnot.v v31, v5
+	vand.vv v31, v31, v7
+	vnot.v v25, v7
+	vand.vv v25, v25, v9
+	vxor.vv v5, v5, v25
+	vnot.v v25, v9
+	vand.vv v25, v25, v6
+	vxor.vv v7, v7, v25
+	vnot.v v25, v6
+	vand.vv v25, v25, v8
+	vxor.vv v9, v9, v25
+	vxor.vv v6, v6, v30
+	vxor.vv v8, v8, v31
+	vnot.v v30, v18
+	vand.vv v30, v30, v15
+	vnot.v v31, v15
+	vand.vv v31, v31, v17
+	vnot.v v25, v17
+	vand.vv v25, v25, v19
+	vxor.vv v15, v15, v25
+	vnot.v v25, v19
+	vand.vv v25, v25, v16
+	vxor.vv v17, v17, v25
+	vnot.v v25, v16
+	vand.vv v25, v25, v18
+	vxor.vv v19, v19, v25
+	vxor.vv v16, v16, v30
+	vxor.vv v18, v18, v31
+	// iota: 0x0000000080000001
+	lui t1, 262144
+	slli t1, t1, 1
+	xori t1, t1, 1
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 6 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v10
+	vxor.vv v25, v25, v20
+	vxor.vv v25, v25, v5
+	vxor.vv v25, v25, v15
+	vxor.vv v26, v2, v12
+	vxor.vv v26, v26, v22
+	vxor.vv v26, v26, v7
+	vxor.vv v26, v26, v17
+	vxor.vv v27, v4, v14
+	vxor.vv v27, v27, v24
+	vxor.vv v27, v27, v9
+	vxor.vv v27, v27, v19
+	vxor.vv v28, v1, v11
+	vxor.vv v28, v28, v21
+	vxor.vv v28, v28, v6
+	vxor.vv v28, v28, v16
+	vxor.vv v29, v3, v13
+	vxor.vv v29, v29, v23
+	vxor.vv v29, v29, v8
+	vxor.vv v29, v29, v18
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v15, v15, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v2, v2, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v17, v17, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v4, v4, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v19, v19, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v1, v1, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v16, v16, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v3, v3, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v18, v18, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v2, 1
+	vsrl.vx v2, v2, s5
+	vor.vv v2, v2, v30
+	vsll.vx v30, v4, s4
+	vsrl.vi v4, v4, 2
+	vor.vv v4, v4, v30
+	vsll.vi v30, v1, 28
+	vsrl.vx v1, v1, t3
+	vor.vv v1, v1, v30
+	vsll.vi v30, v3, 27
+	vsrl.vx v3, v3, t4
+	vor.vv v3, v3, v30
+	vsll.vx v30, v10, t3
+	vsrl.vi v10, v10, 28
+	vor.vv v10, v10, v30
+	vsll.vx v30, v12, a2
+	vsrl.vi v12, v12, 20
+	vor.vv v12, v12, v30
+	vsll.vi v30, v14, 6
+	vsrl.vx v14, v14, s2
+	vor.vv v14, v14, v30
+	vsll.vx v30, v11, s0
+	vsrl.vi v11, v11, 9
+	vor.vv v11, v11, v30
+	vsll.vi v30, v13, 20
+	vsrl.vx v13, v13, a2
+	vor.vv v13, v13, v30
+	vsll.vi v30, v20, 3
+	vsrl.vx v20, v20, s3
+	vor.vv v20, v20, v30
+	vsll.vi v30, v22, 10
+	vsrl.vx v22, v22, a7
+	vor.vv v22, v22, v30
+	vsll.vx v30, v24, a1
+	vsrl.vi v24, v24, 21
+	vor.vv v24, v24, v30
+	vsll.vi v30, v21, 25
+	vsrl.vx v21, v21, t5
+	vor.vv v21, v21, v30
+	vsll.vx v30, v23, t5
+	vsrl.vi v23, v23, 25
+	vor.vv v23, v23, v30
+	vsll.vx v30, v5, t6
+	vsrl.vi v5, v5, 23
+	vor.vv v5, v5, v30
+	vsll.vx v30, v7, a3
+	vsrl.vi v7, v7, 19
+	vor.vv v7, v7, v30
+	vsll.vi v30, v9, 15
+	vsrl.vx v9, v9, a5
+	vor.vv v9, v9, v30
+	vsll.vi v30, v6, 21
+	vsrl.vx v6, v6, a1
+	vor.vv v6, v6, v30
+	vsll.vi v30, v8, 8
+	vsrl.vx v8, v8, s1
+	vor.vv v8, v8, v30
+	vsll.vi v30, v15, 18
+	vsrl.vx v15, v15, a4
+	vor.vv v15, v15, v30
+	vsll.vi v30, v17, 2
+	vsrl.vx v17, v17, s4
+	vor.vv v17, v17, v30
+	vsll.vx v30, v19, s3
+	vsrl.vi v19, v19, 3
+	vor.vv v19, v19, v30
+	vsll.vx v30, v16, s1
+	vsrl.vi v16, v16, 8
+	vor.vv v16, v16, v30
+	vsll.vi v30, v18, 14
+	vsrl.vx v18, v18, a6
+	vor.vv v18, v18, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v18
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v12
+	vnot.v v25, v12
+	vand.vv v25, v25, v24
+	vxor.vv v0, v0, v25
+	vnot.v v25, v24
+	vand.vv v25, v25, v6
+	vxor.vv v12, v12, v25
+	vnot.v v25, v6
+	vand.vv v25, v25, v18
+	vxor.vv v24, v24, v25
+	vxor.vv v6, v6, v30
+	vxor.vv v18, v18, v31
+	vnot.v v30, v19
+	vand.vv v30, v30, v1
+	vnot.v v31, v1
+	vand.vv v31, v31, v13
+	vnot.v v25, v13
+	vand.vv v25, v25, v20
+	vxor.vv v1, v1, v25
+	vnot.v v25, v20
+	vand.vv v25, v25, v7
+	vxor.vv v13, v13, v25
+	vnot.v v25, v7
+	vand.vv v25, v25, v19
+	vxor.vv v20, v20, v25
+	vxor.vv v7, v7, v30
+	vxor.vv v19, v19, v31
+	vnot.v v30, v15
+	vand.vv v30, v30, v2
+	vnot.v v31, v2
+	vand.vv v31, v31, v14
+	vnot.v v25, v14
+	vand.vv v25, v25, v21
+	vxor.vv v2, v2, v25
+	vnot.v v25, v21
+	vand.vv v25, v25, v8
+	vxor.vv v14, v14, v25
+	vnot.v v25, v8
+	vand.vv v25, v25, v15
+	vxor.vv v21, v21, v25
+	vxor.vv v8, v8, v30
+	vxor.vv v15, v15, v31
+	vnot.v v30, v16
+	vand.vv v30, v30, v3
+	vnot.v v31, v3
+	vand.vv v31, v31, v10
+	vnot.v v25, v10
+	vand.vv v25, v25, v22
+	vxor.vv v3, v3, v25
+	vnot.v v25, v22
+	vand.vv v25, v25, v9
+	vxor.vv v10, v10, v25
+	vnot.v v25, v9
+	vand.vv v25, v25, v16
+	vxor.vv v22, v22, v25
+	vxor.vv v9, v9, v30
+	vxor.vv v16, v16, v31
+	vnot.v v30, v17
+	vand.vv v30, v30, v4
+	vnot.v v31, v4
+	vand.vv v31, v31, v11
+	vnot.v v25, v11
+	vand.vv v25, v25, v23
+	vxor.vv v4, v4, v25
+	vnot.v v25, v23
+	vand.vv v25, v25, v5
+	vxor.vv v11, v11, v25
+	vnot.v v25, v5
+	vand.vv v25, v25, v17
+	vxor.vv v23, v23, v25
+	vxor.vv v5, v5, v30
+	vxor.vv v17, v17, v31
+	// iota: 0x8000000080008081
+	lui t2, 262148
+	slli t2, t2, 1
+	slli t1, t2, 48
+	xor t1, t1, t2
+	xori t1, t1, 129
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 7 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v1
+	vxor.vv v25, v25, v2
+	vxor.vv v25, v25, v3
+	vxor.vv v25, v25, v4
+	vxor.vv v26, v12, v13
+	vxor.vv v26, v26, v14
+	vxor.vv v26, v26, v10
+	vxor.vv v26, v26, v11
+	vxor.vv v27, v24, v20
+	vxor.vv v27, v27, v21
+	vxor.vv v27, v27, v22
+	vxor.vv v27, v27, v23
+	vxor.vv v28, v6, v7
+	vxor.vv v28, v28, v8
+	vxor.vv v28, v28, v9
+	vxor.vv v28, v28, v5
+	vxor.vv v29, v18, v19
+	vxor.vv v29, v29, v15
+	vxor.vv v29, v29, v16
+	vxor.vv v29, v29, v17
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v4, v4, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v12, v12, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v11, v11, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v24, v24, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v23, v23, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v6, v6, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v5, v5, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v18, v18, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v17, v17, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v12, 1
+	vsrl.vx v12, v12, s5
+	vor.vv v12, v12, v30
+	vsll.vx v30, v24, s4
+	vsrl.vi v24, v24, 2
+	vor.vv v24, v24, v30
+	vsll.vi v30, v6, 28
+	vsrl.vx v6, v6, t3
+	vor.vv v6, v6, v30
+	vsll.vi v30, v18, 27
+	vsrl.vx v18, v18, t4
+	vor.vv v18, v18, v30
+	vsll.vx v30, v1, t3
+	vsrl.vi v1, v1, 28
+	vor.vv v1, v1, v30
+	vsll.vx v30, v13, a2
+	vsrl.vi v13, v13, 20
+	vor.vv v13, v13, v30
+	vsll.vi v30, v20, 6
+	vsrl.vx v20, v20, s2
+	vor.vv v20, v20, v30
+	vsll.vx v30, v7, s0
+	vsrl.vi v7, v7, 9
+	vor.vv v7, v7, v30
+	vsll.vi v30, v19, 20
+	vsrl.vx v19, v19, a2
+	vor.vv v19, v19, v30
+	vsll.vi v30, v2, 3
+	vsrl.vx v2, v2, s3
+	vor.vv v2, v2, v30
+	vsll.vi v30, v14, 10
+	vsrl.vx v14, v14, a7
+	vor.vv v14, v14, v30
+	vsll.vx v30, v21, a1
+	vsrl.vi v21, v21, 21
+	vor.vv v21, v21, v30
+	vsll.vi v30, v8, 25
+	vsrl.vx v8, v8, t5
+	vor.vv v8, v8, v30
+	vsll.vx v30, v15, t5
+	vsrl.vi v15, v15, 25
+	vor.vv v15, v15, v30
+	vsll.vx v30, v3, t6
+	vsrl.vi v3, v3, 23
+	vor.vv v3, v3, v30
+	vsll.vx v30, v10, a3
+	vsrl.vi v10, v10, 19
+	vor.vv v10, v10, v30
+	vsll.vi v30, v22, 15
+	vsrl.vx v22, v22, a5
+	vor.vv v22, v22, v30
+	vsll.vi v30, v9, 21
+	vsrl.vx v9, v9, a1
+	vor.vv v9, v9, v30
+	vsll.vi v30, v16, 8
+	vsrl.vx v16, v16, s1
+	vor.vv v16, v16, v30
+	vsll.vi v30, v4, 18
+	vsrl.vx v4, v4, a4
+	vor.vv v4, v4, v30
+	vsll.vi v30, v11, 2
+	vsrl.vx v11, v11, s4
+	vor.vv v11, v11, v30
+	vsll.vx v30, v23, s3
+	vsrl.vi v23, v23, 3
+	vor.vv v23, v23, v30
+	vsll.vx v30, v5, s1
+	vsrl.vi v5, v5, 8
+	vor.vv v5, v5, v30
+	vsll.vi v30, v17, 14
+	vsrl.vx v17, v17, a6
+	vor.vv v17, v17, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v17
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v13
+	vnot.v v25, v13
+	vand.vv v25, v25, v21
+	vxor.vv v0, v0, v25
+	vnot.v v25, v21
+	vand.vv v25, v25, v9
+	vxor.vv v13, v13, v25
+	vnot.v v25, v9
+	vand.vv v25, v25, v17
+	vxor.vv v21, v21, v25
+	vxor.vv v9, v9, v30
+	vxor.vv v17, v17, v31
+	vnot.v v30, v23
+	vand.vv v30, v30, v6
+	vnot.v v31, v6
+	vand.vv v31, v31, v19
+	vnot.v v25, v19
+	vand.vv v25, v25, v2
+	vxor.vv v6, v6, v25
+	vnot.v v25, v2
+	vand.vv v25, v25, v10
+	vxor.vv v19, v19, v25
+	vnot.v v25, v10
+	vand.vv v25, v25, v23
+	vxor.vv v2, v2, v25
+	vxor.vv v10, v10, v30
+	vxor.vv v23, v23, v31
+	vnot.v v30, v4
+	vand.vv v30, v30, v12
+	vnot.v v31, v12
+	vand.vv v31, v31, v20
+	vnot.v v25, v20
+	vand.vv v25, v25, v8
+	vxor.vv v12, v12, v25
+	vnot.v v25, v8
+	vand.vv v25, v25, v16
+	vxor.vv v20, v20, v25
+	vnot.v v25, v16
+	vand.vv v25, v25, v4
+	vxor.vv v8, v8, v25
+	vxor.vv v16, v16, v30
+	vxor.vv v4, v4, v31
+	vnot.v v30, v5
+	vand.vv v30, v30, v18
+	vnot.v v31, v18
+	vand.vv v31, v31, v1
+	vnot.v v25, v1
+	vand.vv v25, v25, v14
+	vxor.vv v18, v18, v25
+	vnot.v v25, v14
+	vand.vv v25, v25, v22
+	vxor.vv v1, v1, v25
+	vnot.v v25, v22
+	vand.vv v25, v25, v5
+	vxor.vv v14, v14, v25
+	vxor.vv v22, v22, v30
+	vxor.vv v5, v5, v31
+	vnot.v v30, v11
+	vand.vv v30, v30, v24
+	vnot.v v31, v24
+	vand.vv v31, v31, v7
+	vnot.v v25, v7
+	vand.vv v25, v25, v15
+	vxor.vv v24, v24, v25
+	vnot.v v25, v15
+	vand.vv v25, v25, v3
+	vxor.vv v7, v7, v25
+	vnot.v v25, v3
+	vand.vv v25, v25, v11
+	vxor.vv v15, v15, v25
+	vxor.vv v3, v3, v30
+	vxor.vv v11, v11, v31
+	// iota: 0x8000000000008009
+	lui t1, 1048559
+	srli t1, t1, 1
+	xori t1, t1, -2039
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 8 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v6
+	vxor.vv v25, v25, v12
+	vxor.vv v25, v25, v18
+	vxor.vv v25, v25, v24
+	vxor.vv v26, v13, v19
+	vxor.vv v26, v26, v20
+	vxor.vv v26, v26, v1
+	vxor.vv v26, v26, v7
+	vxor.vv v27, v21, v2
+	vxor.vv v27, v27, v8
+	vxor.vv v27, v27, v14
+	vxor.vv v27, v27, v15
+	vxor.vv v28, v9, v10
+	vxor.vv v28, v28, v16
+	vxor.vv v28, v28, v22
+	vxor.vv v28, v28, v3
+	vxor.vv v29, v17, v23
+	vxor.vv v29, v29, v4
+	vxor.vv v29, v29, v5
+	vxor.vv v29, v29, v11
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v24, v24, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v13, v13, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v7, v7, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v21, v21, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v15, v15, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v9, v9, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v3, v3, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v17, v17, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v11, v11, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v13, 1
+	vsrl.vx v13, v13, s5
+	vor.vv v13, v13, v30
+	vsll.vx v30, v21, s4
+	vsrl.vi v21, v21, 2
+	vor.vv v21, v21, v30
+	vsll.vi v30, v9, 28
+	vsrl.vx v9, v9, t3
+	vor.vv v9, v9, v30
+	vsll.vi v30, v17, 27
+	vsrl.vx v17, v17, t4
+	vor.vv v17, v17, v30
+	vsll.vx v30, v6, t3
+	vsrl.vi v6, v6, 28
+	vor.vv v6, v6, v30
+	vsll.vx v30, v19, a2
+	vsrl.vi v19, v19, 20
+	vor.vv v19, v19, v30
+	vsll.vi v30, v2, 6
+	vsrl.vx v2, v2, s2
+	vor.vv v2, v2, v30
+	vsll.vx v30, v10, s0
+	vsrl.vi v10, v10, 9
+	vor.vv v10, v10, v30
+	vsll.vi v30, v23, 20
+	vsrl.vx v23, v23, a2
+	vor.vv v23, v23, v30
+	vsll.vi v30, v12, 3
+	vsrl.vx v12, v12, s3
+	vor.vv v12, v12, v30
+	vsll.vi v30, v20, 10
+	vsrl.vx v20, v20, a7
+	vor.vv v20, v20, v30
+	vsll.vx v30, v8, a1
+	vsrl.vi v8, v8, 21
+	vor.vv v8, v8, v30
+	vsll.vi v30, v16, 25
+	vsrl.vx v16, v16, t5
+	vor.vv v16, v16, v30
+	vsll.vx v30, v4, t5
+	vsrl.vi v4, v4, 25
+	vor.vv v4, v4, v30
+	vsll.vx v30, v18, t6
+	vsrl.vi v18, v18, 23
+	vor.vv v18, v18, v30
+	vsll.vx v30, v1, a3
+	vsrl.vi v1, v1, 19
+	vor.vv v1, v1, v30
+	vsll.vi v30, v14, 15
+	vsrl.vx v14, v14, a5
+	vor.vv v14, v14, v30
+	vsll.vi v30, v22, 21
+	vsrl.vx v22, v22, a1
+	vor.vv v22, v22, v30
+	vsll.vi v30, v5, 8
+	vsrl.vx v5, v5, s1
+	vor.vv v5, v5, v30
+	vsll.vi v30, v24, 18
+	vsrl.vx v24, v24, a4
+	vor.vv v24, v24, v30
+	vsll.vi v30, v7, 2
+	vsrl.vx v7, v7, s4
+	vor.vv v7, v7, v30
+	vsll.vx v30, v15, s3
+	vsrl.vi v15, v15, 3
+	vor.vv v15, v15, v30
+	vsll.vx v30, v3, s1
+	vsrl.vi v3, v3, 8
+	vor.vv v3, v3, v30
+	vsll.vi v30, v11, 14
+	vsrl.vx v11, v11, a6
+	vor.vv v11, v11, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v11
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v19
+	vnot.v v25, v19
+	vand.vv v25, v25, v8
+	vxor.vv v0, v0, v25
+	vnot.v v25, v8
+	vand.vv v25, v25, v22
+	vxor.vv v19, v19, v25
+	vnot.v v25, v22
+	vand.vv v25, v25, v11
+	vxor.vv v8, v8, v25
+	vxor.vv v22, v22, v30
+	vxor.vv v11, v11, v31
+	vnot.v v30, v15
+	vand.vv v30, v30, v9
+	vnot.v v31, v9
+	vand.vv v31, v31, v23
+	vnot.v v25, v23
+	vand.vv v25, v25, v12
+	vxor.vv v9, v9, v25
+	vnot.v v25, v12
+	vand.vv v25, v25, v1
+	vxor.vv v23, v23, v25
+	vnot.v v25, v1
+	vand.vv v25, v25, v15
+	vxor.vv v12, v12, v25
+	vxor.vv v1, v1, v30
+	vxor.vv v15, v15, v31
+	vnot.v v30, v24
+	vand.vv v30, v30, v13
+	vnot.v v31, v13
+	vand.vv v31, v31, v2
+	vnot.v v25, v2
+	vand.vv v25, v25, v16
+	vxor.vv v13, v13, v25
+	vnot.v v25, v16
+	vand.vv v25, v25, v5
+	vxor.vv v2, v2, v25
+	vnot.v v25, v5
+	vand.vv v25, v25, v24
+	vxor.vv v16, v16, v25
+	vxor.vv v5, v5, v30
+	vxor.vv v24, v24, v31
+	vnot.v v30, v3
+	vand.vv v30, v30, v17
+	vnot.v v31, v17
+	vand.vv v31, v31, v6
+	vnot.v v25, v6
+	vand.vv v25, v25, v20
+	vxor.vv v17, v17, v25
+	vnot.v v25, v20
+	vand.vv v25, v25, v14
+	vxor.vv v6, v6, v25
+	vnot.v v25, v14
+	vand.vv v25, v25, v3
+	vxor.vv v20, v20, v25
+	vxor.vv v14, v14, v30
+	vxor.vv v3, v3, v31
+	vnot.v v30, v7
+	vand.vv v30, v30, v21
+	vnot.v v31, v21
+	vand.vv v31, v31, v10
+	vnot.v v25, v10
+	vand.vv v25, v25, v4
+	vxor.vv v21, v21, v25
+	vnot.v v25, v4
+	vand.vv v25, v25, v18
+	vxor.vv v10, v10, v25
+	vnot.v v25, v18
+	vand.vv v25, v25, v7
+	vxor.vv v4, v4, v25
+	vxor.vv v18, v18, v30
+	vxor.vv v7, v7, v31
+	// iota: 0x000000000000008a
+	addi t1, zero, 138
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 9 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v9
+	vxor.vv v25, v25, v13
+	vxor.vv v25, v25, v17
+	vxor.vv v25, v25, v21
+	vxor.vv v26, v19, v23
+	vxor.vv v26, v26, v2
+	vxor.vv v26, v26, v6
+	vxor.vv v26, v26, v10
+	vxor.vv v27, v8, v12
+	vxor.vv v27, v27, v16
+	vxor.vv v27, v27, v20
+	vxor.vv v27, v27, v4
+	vxor.vv v28, v22, v1
+	vxor.vv v28, v28, v5
+	vxor.vv v28, v28, v14
+	vxor.vv v28, v28, v18
+	vxor.vv v29, v11, v15
+	vxor.vv v29, v29, v24
+	vxor.vv v29, v29, v3
+	vxor.vv v29, v29, v7
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v21, v21, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v19, v19, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v10, v10, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v8, v8, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v4, v4, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v22, v22, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v18, v18, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v11, v11, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v7, v7, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v19, 1
+	vsrl.vx v19, v19, s5
+	vor.vv v19, v19, v30
+	vsll.vx v30, v8, s4
+	vsrl.vi v8, v8, 2
+	vor.vv v8, v8, v30
+	vsll.vi v30, v22, 28
+	vsrl.vx v22, v22, t3
+	vor.vv v22, v22, v30
+	vsll.vi v30, v11, 27
+	vsrl.vx v11, v11, t4
+	vor.vv v11, v11, v30
+	vsll.vx v30, v9, t3
+	vsrl.vi v9, v9, 28
+	vor.vv v9, v9, v30
+	vsll.vx v30, v23, a2
+	vsrl.vi v23, v23, 20
+	vor.vv v23, v23, v30
+	vsll.vi v30, v12, 6
+	vsrl.vx v12, v12, s2
+	vor.vv v12, v12, v30
+	vsll.vx v30, v1, s0
+	vsrl.vi v1, v1, 9
+	vor.vv v1, v1, v30
+	vsll.vi v30, v15, 20
+	vsrl.vx v15, v15, a2
+	vor.vv v15, v15, v30
+	vsll.vi v30, v13, 3
+	vsrl.vx v13, v13, s3
+	vor.vv v13, v13, v30
+	vsll.vi v30, v2, 10
+	vsrl.vx v2, v2, a7
+	vor.vv v2, v2, v30
+	vsll.vx v30, v16, a1
+	vsrl.vi v16, v16, 21
+	vor.vv v16, v16, v30
+	vsll.vi v30, v5, 25
+	vsrl.vx v5, v5, t5
+	vor.vv v5, v5, v30
+	vsll.vx v30, v24, t5
+	vsrl.vi v24, v24, 25
+	vor.vv v24, v24, v30
+	vsll.vx v30, v17, t6
+	vsrl.vi v17, v17, 23
+	vor.vv v17, v17, v30
+	vsll.vx v30, v6, a3
+	vsrl.vi v6, v6, 19
+	vor.vv v6, v6, v30
+	vsll.vi v30, v20, 15
+	vsrl.vx v20, v20, a5
+	vor.vv v20, v20, v30
+	vsll.vi v30, v14, 21
+	vsrl.vx v14, v14, a1
+	vor.vv v14, v14, v30
+	vsll.vi v30, v3, 8
+	vsrl.vx v3, v3, s1
+	vor.vv v3, v3, v30
+	vsll.vi v30, v21, 18
+	vsrl.vx v21, v21, a4
+	vor.vv v21, v21, v30
+	vsll.vi v30, v10, 2
+	vsrl.vx v10, v10, s4
+	vor.vv v10, v10, v30
+	vsll.vx v30, v4, s3
+	vsrl.vi v4, v4, 3
+	vor.vv v4, v4, v30
+	vsll.vx v30, v18, s1
+	vsrl.vi v18, v18, 8
+	vor.vv v18, v18, v30
+	vsll.vi v30, v7, 14
+	vsrl.vx v7, v7, a6
+	vor.vv v7, v7, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v7
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v23
+	vnot.v v25, v23
+	vand.vv v25, v25, v16
+	vxor.vv v0, v0, v25
+	vnot.v v25, v16
+	vand.vv v25, v25, v14
+	vxor.vv v23, v23, v25
+	vnot.v v25, v14
+	vand.vv v25, v25, v7
+	vxor.vv v16, v16, v25
+	vxor.vv v14, v14, v30
+	vxor.vv v7, v7, v31
+	vnot.v v30, v4
+	vand.vv v30, v30, v22
+	vnot.v v31, v22
+	vand.vv v31, v31, v15
+	vnot.v v25, v15
+	vand.vv v25, v25, v13
+	vxor.vv v22, v22, v25
+	vnot.v v25, v13
+	vand.vv v25, v25, v6
+	vxor.vv v15, v15, v25
+	vnot.v v25, v6
+	vand.vv v25, v25, v4
+	vxor.vv v13, v13, v25
+	vxor.vv v6, v6, v30
+	vxor.vv v4, v4, v31
+	vnot.v v30, v21
+	vand.vv v30, v30, v19
+	vnot.v v31, v19
+	vand.vv v31, v31, v12
+	vnot.v v25, v12
+	vand.vv v25, v25, v5
+	vxor.vv v19, v19, v25
+	vnot.v v25, v5
+	vand.vv v25, v25, v3
+	vxor.vv v12, v12, v25
+	vnot.v v25, v3
+	vand.vv v25, v25, v21
+	vxor.vv v5, v5, v25
+	vxor.vv v3, v3, v30
+	vxor.vv v21, v21, v31
+	vnot.v v30, v18
+	vand.vv v30, v30, v11
+	vnot.v v31, v11
+	vand.vv v31, v31, v9
+	vnot.v v25, v9
+	vand.vv v25, v25, v2
+	vxor.vv v11, v11, v25
+	vnot.v v25, v2
+	vand.vv v25, v25, v20
+	vxor.vv v9, v9, v25
+	vnot.v v25, v20
+	vand.vv v25, v25, v18
+	vxor.vv v2, v2, v25
+	vxor.vv v20, v20, v30
+	vxor.vv v18, v18, v31
+	vnot.v v30, v10
+	vand.vv v30, v30, v8
+	vnot.v v31, v8
+	vand.vv v31, v31, v1
+	vnot.v v25, v1
+	vand.vv v25, v25, v24
+	vxor.vv v8, v8, v25
+	vnot.v v25, v24
+	vand.vv v25, v25, v17
+	vxor.vv v1, v1, v25
+	vnot.v v25, v17
+	vand.vv v25, v25, v10
+	vxor.vv v24, v24, v25
+	vxor.vv v17, v17, v30
+	vxor.vv v10, v10, v31
+	// iota: 0x0000000000000088
+	addi t1, zero, 136
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 10 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v22
+	vxor.vv v25, v25, v19
+	vxor.vv v25, v25, v11
+	vxor.vv v25, v25, v8
+	vxor.vv v26, v23, v15
+	vxor.vv v26, v26, v12
+	vxor.vv v26, v26, v9
+	vxor.vv v26, v26, v1
+	vxor.vv v27, v16, v13
+	vxor.vv v27, v27, v5
+	vxor.vv v27, v27, v2
+	vxor.vv v27, v27, v24
+	vxor.vv v28, v14, v6
+	vxor.vv v28, v28, v3
+	vxor.vv v28, v28, v20
+	vxor.vv v28, v28, v17
+	vxor.vv v29, v7, v4
+	vxor.vv v29, v29, v21
+	vxor.vv v29, v29, v18
+	vxor.vv v29, v29, v10
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v8, v8, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v23, v23, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v1, v1, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v16, v16, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v24, v24, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v14, v14, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v17, v17, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v7, v7, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v10, v10, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v23, 1
+	vsrl.vx v23, v23, s5
+	vor.vv v23, v23, v30
+	vsll.vx v30, v16, s4
+	vsrl.vi v16, v16, 2
+	vor.vv v16, v16, v30
+	vsll.vi v30, v14, 28
+	vsrl.vx v14, v14, t3
+	vor.vv v14, v14, v30
+	vsll.vi v30, v7, 27
+	vsrl.vx v7, v7, t4
+	vor.vv v7, v7, v30
+	vsll.vx v30, v22, t3
+	vsrl.vi v22, v22, 28
+	vor.vv v22, v22, v30
+	vsll.vx v30, v15, a2
+	vsrl.vi v15, v15, 20
+	vor.vv v15, v15, v30
+	vsll.vi v30, v13, 6
+	vsrl.vx v13, v13, s2
+	vor.vv v13, v13, v30
+	vsll.vx v30, v6, s0
+	vsrl.vi v6, v6, 9
+	vor.vv v6, v6, v30
+	vsll.vi v30, v4, 20
+	vsrl.vx v4, v4, a2
+	vor.vv v4, v4, v30
+	vsll.vi v30, v19, 3
+	vsrl.vx v19, v19, s3
+	vor.vv v19, v19, v30
+	vsll.vi v30, v12, 10
+	vsrl.vx v12, v12, a7
+	vor.vv v12, v12, v30
+	vsll.vx v30, v5, a1
+	vsrl.vi v5, v5, 21
+	vor.vv v5, v5, v30
+	vsll.vi v30, v3, 25
+	vsrl.vx v3, v3, t5
+	vor.vv v3, v3, v30
+	vsll.vx v30, v21, t5
+	vsrl.vi v21, v21, 25
+	vor.vv v21, v21, v30
+	vsll.vx v30, v11, t6
+	vsrl.vi v11, v11, 23
+	vor.vv v11, v11, v30
+	vsll.vx v30, v9, a3
+	vsrl.vi v9, v9, 19
+	vor.vv v9, v9, v30
+	vsll.vi v30, v2, 15
+	vsrl.vx v2, v2, a5
+	vor.vv v2, v2, v30
+	vsll.vi v30, v20, 21
+	vsrl.vx v20, v20, a1
+	vor.vv v20, v20, v30
+	vsll.vi v30, v18, 8
+	vsrl.vx v18, v18, s1
+	vor.vv v18, v18, v30
+	vsll.vi v30, v8, 18
+	vsrl.vx v8, v8, a4
+	vor.vv v8, v8, v30
+	vsll.vi v30, v1, 2
+	vsrl.vx v1, v1, s4
+	vor.vv v1, v1, v30
+	vsll.vx v30, v24, s3
+	vsrl.vi v24, v24, 3
+	vor.vv v24, v24, v30
+	vsll.vx v30, v17, s1
+	vsrl.vi v17, v17, 8
+	vor.vv v17, v17, v30
+	vsll.vi v30, v10, 14
+	vsrl.vx v10, v10, a6
+	vor.vv v10, v10, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v10
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v15
+	vnot.v v25, v15
+	vand.vv v25, v25, v5
+	vxor.vv v0, v0, v25
+	vnot.v v25, v5
+	vand.vv v25, v25, v20
+	vxor.vv v15, v15, v25
+	vnot.v v25, v20
+	vand.vv v25, v25, v10
+	vxor.vv v5, v5, v25
+	vxor.vv v20, v20, v30
+	vxor.vv v10, v10, v31
+	vnot.v v30, v24
+	vand.vv v30, v30, v14
+	vnot.v v31, v14
+	vand.vv v31, v31, v4
+	vnot.v v25, v4
+	vand.vv v25, v25, v19
+	vxor.vv v14, v14, v25
+	vnot.v v25, v19
+	vand.vv v25, v25, v9
+	vxor.vv v4, v4, v25
+	vnot.v v25, v9
+	vand.vv v25, v25, v24
+	vxor.vv v19, v19, v25
+	vxor.vv v9, v9, v30
+	vxor.vv v24, v24, v31
+	vnot.v v30, v8
+	vand.vv v30, v30, v23
+	vnot.v v31, v23
+	vand.vv v31, v31, v13
+	vnot.v v25, v13
+	vand.vv v25, v25, v3
+	vxor.vv v23, v23, v25
+	vnot.v v25, v3
+	vand.vv v25, v25, v18
+	vxor.vv v13, v13, v25
+	vnot.v v25, v18
+	vand.vv v25, v25, v8
+	vxor.vv v3, v3, v25
+	vxor.vv v18, v18, v30
+	vxor.vv v8, v8, v31
+	vnot.v v30, v17
+	vand.vv v30, v30, v7
+	vnot.v v31, v7
+	vand.vv v31, v31, v22
+	vnot.v v25, v22
+	vand.vv v25, v25, v12
+	vxor.vv v7, v7, v25
+	vnot.v v25, v12
+	vand.vv v25, v25, v2
+	vxor.vv v22, v22, v25
+	vnot.v v25, v2
+	vand.vv v25, v25, v17
+	vxor.vv v12, v12, v25
+	vxor.vv v2, v2, v30
+	vxor.vv v17, v17, v31
+	vnot.v v30, v1
+	vand.vv v30, v30, v16
+	vnot.v v31, v16
+	vand.vv v31, v31, v6
+	vnot.v v25, v6
+	vand.vv v25, v25, v21
+	vxor.vv v16, v16, v25
+	vnot.v v25, v21
+	vand.vv v25, v25, v11
+	vxor.vv v6, v6, v25
+	vnot.v v25, v11
+	vand.vv v25, v25, v1
+	vxor.vv v21, v21, v25
+	vxor.vv v11, v11, v30
+	vxor.vv v1, v1, v31
+	// iota: 0x0000000080008009
+	lui t1, 262148
+	slli t1, t1, 1
+	xori t1, t1, 9
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 11 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v14
+	vxor.vv v25, v25, v23
+	vxor.vv v25, v25, v7
+	vxor.vv v25, v25, v16
+	vxor.vv v26, v15, v4
+	vxor.vv v26, v26, v13
+	vxor.vv v26, v26, v22
+	vxor.vv v26, v26, v6
+	vxor.vv v27, v5, v19
+	vxor.vv v27, v27, v3
+	vxor.vv v27, v27, v12
+	vxor.vv v27, v27, v21
+	vxor.vv v28, v20, v9
+	vxor.vv v28, v28, v18
+	vxor.vv v28, v28, v2
+	vxor.vv v28, v28, v11
+	vxor.vv v29, v10, v24
+	vxor.vv v29, v29, v8
+	vxor.vv v29, v29, v17
+	vxor.vv v29, v29, v1
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v16, v16, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v15, v15, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v6, v6, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v5, v5, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v21, v21, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v20, v20, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v11, v11, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v10, v10, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v1, v1, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v15, 1
+	vsrl.vx v15, v15, s5
+	vor.vv v15, v15, v30
+	vsll.vx v30, v5, s4
+	vsrl.vi v5, v5, 2
+	vor.vv v5, v5, v30
+	vsll.vi v30, v20, 28
+	vsrl.vx v20, v20, t3
+	vor.vv v20, v20, v30
+	vsll.vi v30, v10, 27
+	vsrl.vx v10, v10, t4
+	vor.vv v10, v10, v30
+	vsll.vx v30, v14, t3
+	vsrl.vi v14, v14, 28
+	vor.vv v14, v14, v30
+	vsll.vx v30, v4, a2
+	vsrl.vi v4, v4, 20
+	vor.vv v4, v4, v30
+	vsll.vi v30, v19, 6
+	vsrl.vx v19, v19, s2
+	vor.vv v19, v19, v30
+	vsll.vx v30, v9, s0
+	vsrl.vi v9, v9, 9
+	vor.vv v9, v9, v30
+	vsll.vi v30, v24, 20
+	vsrl.vx v24, v24, a2
+	vor.vv v24, v24, v30
+	vsll.vi v30, v23, 3
+	vsrl.vx v23, v23, s3
+	vor.vv v23, v23, v30
+	vsll.vi v30, v13, 10
+	vsrl.vx v13, v13, a7
+	vor.vv v13, v13, v30
+	vsll.vx v30, v3, a1
+	vsrl.vi v3, v3, 21
+	vor.vv v3, v3, v30
+	vsll.vi v30, v18, 25
+	vsrl.vx v18, v18, t5
+	vor.vv v18, v18, v30
+	vsll.vx v30, v8, t5
+	vsrl.vi v8, v8, 25
+	vor.vv v8, v8, v30
+	vsll.vx v30, v7, t6
+	vsrl.vi v7, v7, 23
+	vor.vv v7, v7, v30
+	vsll.vx v30, v22, a3
+	vsrl.vi v22, v22, 19
+	vor.vv v22, v22, v30
+	vsll.vi v30, v12, 15
+	vsrl.vx v12, v12, a5
+	vor.vv v12, v12, v30
+	vsll.vi v30, v2, 21
+	vsrl.vx v2, v2, a1
+	vor.vv v2, v2, v30
+	vsll.vi v30, v17, 8
+	vsrl.vx v17, v17, s1
+	vor.vv v17, v17, v30
+	vsll.vi v30, v16, 18
+	vsrl.vx v16, v16, a4
+	vor.vv v16, v16, v30
+	vsll.vi v30, v6, 2
+	vsrl.vx v6, v6, s4
+	vor.vv v6, v6, v30
+	vsll.vx v30, v21, s3
+	vsrl.vi v21, v21, 3
+	vor.vv v21, v21, v30
+	vsll.vx v30, v11, s1
+	vsrl.vi v11, v11, 8
+	vor.vv v11, v11, v30
+	vsll.vi v30, v1, 14
+	vsrl.vx v1, v1, a6
+	vor.vv v1, v1, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v1
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v4
+	vnot.v v25, v4
+	vand.vv v25, v25, v3
+	vxor.vv v0, v0, v25
+	vnot.v v25, v3
+	vand.vv v25, v25, v2
+	vxor.vv v4, v4, v25
+	vnot.v v25, v2
+	vand.vv v25, v25, v1
+	vxor.vv v3, v3, v25
+	vxor.vv v2, v2, v30
+	vxor.vv v1, v1, v31
+	vnot.v v30, v21
+	vand.vv v30, v30, v20
+	vnot.v v31, v20
+	vand.vv v31, v31, v24
+	vnot.v v25, v24
+	vand.vv v25, v25, v23
+	vxor.vv v20, v20, v25
+	vnot.v v25, v23
+	vand.vv v25, v25, v22
+	vxor.vv v24, v24, v25
+	vnot.v v25, v22
+	vand.vv v25, v25, v21
+	vxor.vv v23, v23, v25
+	vxor.vv v22, v22, v30
+	vxor.vv v21, v21, v31
+	vnot.v v30, v16
+	vand.vv v30, v30, v15
+	vnot.v v31, v15
+	vand.vv v31, v31, v19
+	vnot.v v25, v19
+	vand.vv v25, v25, v18
+	vxor.vv v15, v15, v25
+	vnot.v v25, v18
+	vand.vv v25, v25, v17
+	vxor.vv v19, v19, v25
+	vnot.v v25, v17
+	vand.vv v25, v25, v16
+	vxor.vv v18, v18, v25
+	vxor.vv v17, v17, v30
+	vxor.vv v16, v16, v31
+	vnot.v v30, v11
+	vand.vv v30, v30, v10
+	vnot.v v31, v10
+	vand.vv v31, v31, v14
+	vnot.v v25, v14
+	vand.vv v25, v25, v13
+	vxor.vv v10, v10, v25
+	vnot.v v25, v13
+	vand.vv v25, v25, v12
+	vxor.vv v14, v14, v25
+	vnot.v v25, v12
+	vand.vv v25, v25, v11
+	vxor.vv v13, v13, v25
+	vxor.vv v12, v12, v30
+	vxor.vv v11, v11, v31
+	vnot.v v30, v6
+	vand.vv v30, v30, v5
+	vnot.v v31, v5
+	vand.vv v31, v31, v9
+	vnot.v v25, v9
+	vand.vv v25, v25, v8
+	vxor.vv v5, v5, v25
+	vnot.v v25, v8
+	vand.vv v25, v25, v7
+	vxor.vv v9, v9, v25
+	vnot.v v25, v7
+	vand.vv v25, v25, v6
+	vxor.vv v8, v8, v25
+	vxor.vv v7, v7, v30
+	vxor.vv v6, v6, v31
+	// iota: 0x000000008000000a
+	lui t1, 262144
+	slli t1, t1, 1
+	xori t1, t1, 10
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 12 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v20
+	vxor.vv v25, v25, v15
+	vxor.vv v25, v25, v10
+	vxor.vv v25, v25, v5
+	vxor.vv v26, v4, v24
+	vxor.vv v26, v26, v19
+	vxor.vv v26, v26, v14
+	vxor.vv v26, v26, v9
+	vxor.vv v27, v3, v23
+	vxor.vv v27, v27, v18
+	vxor.vv v27, v27, v13
+	vxor.vv v27, v27, v8
+	vxor.vv v28, v2, v22
+	vxor.vv v28, v28, v17
+	vxor.vv v28, v28, v12
+	vxor.vv v28, v28, v7
+	vxor.vv v29, v1, v21
+	vxor.vv v29, v29, v16
+	vxor.vv v29, v29, v11
+	vxor.vv v29, v29, v6
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v5, v5, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v4, v4, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v9, v9, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v3, v3, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v8, v8, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v2, v2, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v7, v7, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v1, v1, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v6, v6, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v4, 1
+	vsrl.vx v4, v4, s5
+	vor.vv v4, v4, v30
+	vsll.vx v30, v3, s4
+	vsrl.vi v3, v3, 2
+	vor.vv v3, v3, v30
+	vsll.vi v30, v2, 28
+	vsrl.vx v2, v2, t3
+	vor.vv v2, v2, v30
+	vsll.vi v30, v1, 27
+	vsrl.vx v1, v1, t4
+	vor.vv v1, v1, v30
+	vsll.vx v30, v20, t3
+	vsrl.vi v20, v20, 28
+	vor.vv v20, v20, v30
+	vsll.vx v30, v24, a2
+	vsrl.vi v24, v24, 20
+	vor.vv v24, v24, v30
+	vsll.vi v30, v23, 6
+	vsrl.vx v23, v23, s2
+	vor.vv v23, v23, v30
+	vsll.vx v30, v22, s0
+	vsrl.vi v22, v22, 9
+	vor.vv v22, v22, v30
+	vsll.vi v30, v21, 20
+	vsrl.vx v21, v21, a2
+	vor.vv v21, v21, v30
+	vsll.vi v30, v15, 3
+	vsrl.vx v15, v15, s3
+	vor.vv v15, v15, v30
+	vsll.vi v30, v19, 10
+	vsrl.vx v19, v19, a7
+	vor.vv v19, v19, v30
+	vsll.vx v30, v18, a1
+	vsrl.vi v18, v18, 21
+	vor.vv v18, v18, v30
+	vsll.vi v30, v17, 25
+	vsrl.vx v17, v17, t5
+	vor.vv v17, v17, v30
+	vsll.vx v30, v16, t5
+	vsrl.vi v16, v16, 25
+	vor.vv v16, v16, v30
+	vsll.vx v30, v10, t6
+	vsrl.vi v10, v10, 23
+	vor.vv v10, v10, v30
+	vsll.vx v30, v14, a3
+	vsrl.vi v14, v14, 19
+	vor.vv v14, v14, v30
+	vsll.vi v30, v13, 15
+	vsrl.vx v13, v13, a5
+	vor.vv v13, v13, v30
+	vsll.vi v30, v12, 21
+	vsrl.vx v12, v12, a1
+	vor.vv v12, v12, v30
+	vsll.vi v30, v11, 8
+	vsrl.vx v11, v11, s1
+	vor.vv v11, v11, v30
+	vsll.vi v30, v5, 18
+	vsrl.vx v5, v5, a4
+	vor.vv v5, v5, v30
+	vsll.vi v30, v9, 2
+	vsrl.vx v9, v9, s4
+	vor.vv v9, v9, v30
+	vsll.vx v30, v8, s3
+	vsrl.vi v8, v8, 3
+	vor.vv v8, v8, v30
+	vsll.vx v30, v7, s1
+	vsrl.vi v7, v7, 8
+	vor.vv v7, v7, v30
+	vsll.vi v30, v6, 14
+	vsrl.vx v6, v6, a6
+	vor.vv v6, v6, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v6
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v24
+	vnot.v v25, v24
+	vand.vv v25, v25, v18
+	vxor.vv v0, v0, v25
+	vnot.v v25, v18
+	vand.vv v25, v25, v12
+	vxor.vv v24, v24, v25
+	vnot.v v25, v12
+	vand.vv v25, v25, v6
+	vxor.vv v18, v18, v25
+	vxor.vv v12, v12, v30
+	vxor.vv v6, v6, v31
+	vnot.v v30, v8
+	vand.vv v30, v30, v2
+	vnot.v v31, v2
+	vand.vv v31, v31, v21
+	vnot.v v25, v21
+	vand.vv v25, v25, v15
+	vxor.vv v2, v2, v25
+	vnot.v v25, v15
+	vand.vv v25, v25, v14
+	vxor.vv v21, v21, v25
+	vnot.v v25, v14
+	vand.vv v25, v25, v8
+	vxor.vv v15, v15, v25
+	vxor.vv v14, v14, v30
+	vxor.vv v8, v8, v31
+	vnot.v v30, v5
+	vand.vv v30, v30, v4
+	vnot.v v31, v4
+	vand.vv v31, v31, v23
+	vnot.v v25, v23
+	vand.vv v25, v25, v17
+	vxor.vv v4, v4, v25
+	vnot.v v25, v17
+	vand.vv v25, v25, v11
+	vxor.vv v23, v23, v25
+	vnot.v v25, v11
+	vand.vv v25, v25, v5
+	vxor.vv v17, v17, v25
+	vxor.vv v11, v11, v30
+	vxor.vv v5, v5, v31
+	vnot.v v30, v7
+	vand.vv v30, v30, v1
+	vnot.v v31, v1
+	vand.vv v31, v31, v20
+	vnot.v v25, v20
+	vand.vv v25, v25, v19
+	vxor.vv v1, v1, v25
+	vnot.v v25, v19
+	vand.vv v25, v25, v13
+	vxor.vv v20, v20, v25
+	vnot.v v25, v13
+	vand.vv v25, v25, v7
+	vxor.vv v19, v19, v25
+	vxor.vv v13, v13, v30
+	vxor.vv v7, v7, v31
+	vnot.v v30, v9
+	vand.vv v30, v30, v3
+	vnot.v v31, v3
+	vand.vv v31, v31, v22
+	vnot.v v25, v22
+	vand.vv v25, v25, v16
+	vxor.vv v3, v3, v25
+	vnot.v v25, v16
+	vand.vv v25, v25, v10
+	vxor.vv v22, v22, v25
+	vnot.v v25, v10
+	vand.vv v25, v25, v9
+	vxor.vv v16, v16, v25
+	vxor.vv v10, v10, v30
+	vxor.vv v9, v9, v31
+	// iota: 0x000000008000808b
+	lui t1, 262148
+	slli t1, t1, 1
+	xori t1, t1, 139
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 13 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v2
+	vxor.vv v25, v25, v4
+	vxor.vv v25, v25, v1
+	vxor.vv v25, v25, v3
+	vxor.vv v26, v24, v21
+	vxor.vv v26, v26, v23
+	vxor.vv v26, v26, v20
+	vxor.vv v26, v26, v22
+	vxor.vv v27, v18, v15
+	vxor.vv v27, v27, v17
+	vxor.vv v27, v27, v19
+	vxor.vv v27, v27, v16
+	vxor.vv v28, v12, v14
+	vxor.vv v28, v28, v11
+	vxor.vv v28, v28, v13
+	vxor.vv v28, v28, v10
+	vxor.vv v29, v6, v8
+	vxor.vv v29, v29, v5
+	vxor.vv v29, v29, v7
+	vxor.vv v29, v29, v9
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v3, v3, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v24, v24, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v22, v22, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v18, v18, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v16, v16, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v12, v12, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v10, v10, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v6, v6, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v9, v9, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v24, 1
+	vsrl.vx v24, v24, s5
+	vor.vv v24, v24, v30
+	vsll.vx v30, v18, s4
+	vsrl.vi v18, v18, 2
+	vor.vv v18, v18, v30
+	vsll.vi v30, v12, 28
+	vsrl.vx v12, v12, t3
+	vor.vv v12, v12, v30
+	vsll.vi v30, v6, 27
+	vsrl.vx v6, v6, t4
+	vor.vv v6, v6, v30
+	vsll.vx v30, v2, t3
+	vsrl.vi v2, v2, 28
+	vor.vv v2, v2, v30
+	vsll.vx v30, v21, a2
+	vsrl.vi v21, v21, 20
+	vor.vv v21, v21, v30
+	vsll.vi v30, v15, 6
+	vsrl.vx v15, v15, s2
+	vor.vv v15, v15, v30
+	vsll.vx v30, v14, s0
+	vsrl.vi v14, v14, 9
+	vor.vv v14, v14, v30
+	vsll.vi v30, v8, 20
+	vsrl.vx v8, v8, a2
+	vor.vv v8, v8, v30
+	vsll.vi v30, v4, 3
+	vsrl.vx v4, v4, s3
+	vor.vv v4, v4, v30
+	vsll.vi v30, v23, 10
+	vsrl.vx v23, v23, a7
+	vor.vv v23, v23, v30
+	vsll.vx v30, v17, a1
+	vsrl.vi v17, v17, 21
+	vor.vv v17, v17, v30
+	vsll.vi v30, v11, 25
+	vsrl.vx v11, v11, t5
+	vor.vv v11, v11, v30
+	vsll.vx v30, v5, t5
+	vsrl.vi v5, v5, 25
+	vor.vv v5, v5, v30
+	vsll.vx v30, v1, t6
+	vsrl.vi v1, v1, 23
+	vor.vv v1, v1, v30
+	vsll.vx v30, v20, a3
+	vsrl.vi v20, v20, 19
+	vor.vv v20, v20, v30
+	vsll.vi v30, v19, 15
+	vsrl.vx v19, v19, a5
+	vor.vv v19, v19, v30
+	vsll.vi v30, v13, 21
+	vsrl.vx v13, v13, a1
+	vor.vv v13, v13, v30
+	vsll.vi v30, v7, 8
+	vsrl.vx v7, v7, s1
+	vor.vv v7, v7, v30
+	vsll.vi v30, v3, 18
+	vsrl.vx v3, v3, a4
+	vor.vv v3, v3, v30
+	vsll.vi v30, v22, 2
+	vsrl.vx v22, v22, s4
+	vor.vv v22, v22, v30
+	vsll.vx v30, v16, s3
+	vsrl.vi v16, v16, 3
+	vor.vv v16, v16, v30
+	vsll.vx v30, v10, s1
+	vsrl.vi v10, v10, 8
+	vor.vv v10, v10, v30
+	vsll.vi v30, v9, 14
+	vsrl.vx v9, v9, a6
+	vor.vv v9, v9, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v9
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v21
+	vnot.v v25, v21
+	vand.vv v25, v25, v17
+	vxor.vv v0, v0, v25
+	vnot.v v25, v17
+	vand.vv v25, v25, v13
+	vxor.vv v21, v21, v25
+	vnot.v v25, v13
+	vand.vv v25, v25, v9
+	vxor.vv v17, v17, v25
+	vxor.vv v13, v13, v30
+	vxor.vv v9, v9, v31
+	vnot.v v30, v16
+	vand.vv v30, v30, v12
+	vnot.v v31, v12
+	vand.vv v31, v31, v8
+	vnot.v v25, v8
+	vand.vv v25, v25, v4
+	vxor.vv v12, v12, v25
+	vnot.v v25, v4
+	vand.vv v25, v25, v20
+	vxor.vv v8, v8, v25
+	vnot.v v25, v20
+	vand.vv v25, v25, v16
+	vxor.vv v4, v4, v25
+	vxor.vv v20, v20, v30
+	vxor.vv v16, v16, v31
+	vnot.v v30, v3
+	vand.vv v30, v30, v24
+	vnot.v v31, v24
+	vand.vv v31, v31, v15
+	vnot.v v25, v15
+	vand.vv v25, v25, v11
+	vxor.vv v24, v24, v25
+	vnot.v v25, v11
+	vand.vv v25, v25, v7
+	vxor.vv v15, v15, v25
+	vnot.v v25, v7
+	vand.vv v25, v25, v3
+	vxor.vv v11, v11, v25
+	vxor.vv v7, v7, v30
+	vxor.vv v3, v3, v31
+	vnot.v v30, v10
+	vand.vv v30, v30, v6
+	vnot.v v31, v6
+	vand.vv v31, v31, v2
+	vnot.v v25, v2
+	vand.vv v25, v25, v23
+	vxor.vv v6, v6, v25
+	vnot.v v25, v23
+	vand.vv v25, v25, v19
+	vxor.vv v2, v2, v25
+	vnot.v v25, v19
+	vand.vv v25, v25, v10
+	vxor.vv v23, v23, v25
+	vxor.vv v19, v19, v30
+	vxor.vv v10, v10, v31
+	vnot.v v30, v22
+	vand.vv v30, v30, v18
+	vnot.v v31, v18
+	vand.vv v31, v31, v14
+	vnot.v v25, v14
+	vand.vv v25, v25, v5
+	vxor.vv v18, v18, v25
+	vnot.v v25, v5
+	vand.vv v25, v25, v1
+	vxor.vv v14, v14, v25
+	vnot.v v25, v1
+	vand.vv v25, v25, v22
+	vxor.vv v5, v5, v25
+	vxor.vv v1, v1, v30
+	vxor.vv v22, v22, v31
+	// iota: 0x800000000000008b
+	addi t2, zero, -243
+	srli t1, t2, 1
+	xor t1, t1, t2
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 14 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v12
+	vxor.vv v25, v25, v24
+	vxor.vv v25, v25, v6
+	vxor.vv v25, v25, v18
+	vxor.vv v26, v21, v8
+	vxor.vv v26, v26, v15
+	vxor.vv v26, v26, v2
+	vxor.vv v26, v26, v14
+	vxor.vv v27, v17, v4
+	vxor.vv v27, v27, v11
+	vxor.vv v27, v27, v23
+	vxor.vv v27, v27, v5
+	vxor.vv v28, v13, v20
+	vxor.vv v28, v28, v7
+	vxor.vv v28, v28, v19
+	vxor.vv v28, v28, v1
+	vxor.vv v29, v9, v16
+	vxor.vv v29, v29, v3
+	vxor.vv v29, v29, v10
+	vxor.vv v29, v29, v22
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v18, v18, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v21, v21, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v14, v14, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v17, v17, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v5, v5, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v13, v13, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v1, v1, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v9, v9, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v22, v22, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v21, 1
+	vsrl.vx v21, v21, s5
+	vor.vv v21, v21, v30
+	vsll.vx v30, v17, s4
+	vsrl.vi v17, v17, 2
+	vor.vv v17, v17, v30
+	vsll.vi v30, v13, 28
+	vsrl.vx v13, v13, t3
+	vor.vv v13, v13, v30
+	vsll.vi v30, v9, 27
+	vsrl.vx v9, v9, t4
+	vor.vv v9, v9, v30
+	vsll.vx v30, v12, t3
+	vsrl.vi v12, v12, 28
+	vor.vv v12, v12, v30
+	vsll.vx v30, v8, a2
+	vsrl.vi v8, v8, 20
+	vor.vv v8, v8, v30
+	vsll.vi v30, v4, 6
+	vsrl.vx v4, v4, s2
+	vor.vv v4, v4, v30
+	vsll.vx v30, v20, s0
+	vsrl.vi v20, v20, 9
+	vor.vv v20, v20, v30
+	vsll.vi v30, v16, 20
+	vsrl.vx v16, v16, a2
+	vor.vv v16, v16, v30
+	vsll.vi v30, v24, 3
+	vsrl.vx v24, v24, s3
+	vor.vv v24, v24, v30
+	vsll.vi v30, v15, 10
+	vsrl.vx v15, v15, a7
+	vor.vv v15, v15, v30
+	vsll.vx v30, v11, a1
+	vsrl.vi v11, v11, 21
+	vor.vv v11, v11, v30
+	vsll.vi v30, v7, 25
+	vsrl.vx v7, v7, t5
+	vor.vv v7, v7, v30
+	vsll.vx v30, v3, t5
+	vsrl.vi v3, v3, 25
+	vor.vv v3, v3, v30
+	vsll.vx v30, v6, t6
+	vsrl.vi v6, v6, 23
+	vor.vv v6, v6, v30
+	vsll.vx v30, v2, a3
+	vsrl.vi v2, v2, 19
+	vor.vv v2, v2, v30
+	vsll.vi v30, v23, 15
+	vsrl.vx v23, v23, a5
+	vor.vv v23, v23, v30
+	vsll.vi v30, v19, 21
+	vsrl.vx v19, v19, a1
+	vor.vv v19, v19, v30
+	vsll.vi v30, v10, 8
+	vsrl.vx v10, v10, s1
+	vor.vv v10, v10, v30
+	vsll.vi v30, v18, 18
+	vsrl.vx v18, v18, a4
+	vor.vv v18, v18, v30
+	vsll.vi v30, v14, 2
+	vsrl.vx v14, v14, s4
+	vor.vv v14, v14, v30
+	vsll.vx v30, v5, s3
+	vsrl.vi v5, v5, 3
+	vor.vv v5, v5, v30
+	vsll.vx v30, v1, s1
+	vsrl.vi v1, v1, 8
+	vor.vv v1, v1, v30
+	vsll.vi v30, v22, 14
+	vsrl.vx v22, v22, a6
+	vor.vv v22, v22, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v22
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v8
+	vnot.v v25, v8
+	vand.vv v25, v25, v11
+	vxor.vv v0, v0, v25
+	vnot.v v25, v11
+	vand.vv v25, v25, v19
+	vxor.vv v8, v8, v25
+	vnot.v v25, v19
+	vand.vv v25, v25, v22
+	vxor.vv v11, v11, v25
+	vxor.vv v19, v19, v30
+	vxor.vv v22, v22, v31
+	vnot.v v30, v5
+	vand.vv v30, v30, v13
+	vnot.v v31, v13
+	vand.vv v31, v31, v16
+	vnot.v v25, v16
+	vand.vv v25, v25, v24
+	vxor.vv v13, v13, v25
+	vnot.v v25, v24
+	vand.vv v25, v25, v2
+	vxor.vv v16, v16, v25
+	vnot.v v25, v2
+	vand.vv v25, v25, v5
+	vxor.vv v24, v24, v25
+	vxor.vv v2, v2, v30
+	vxor.vv v5, v5, v31
+	vnot.v v30, v18
+	vand.vv v30, v30, v21
+	vnot.v v31, v21
+	vand.vv v31, v31, v4
+	vnot.v v25, v4
+	vand.vv v25, v25, v7
+	vxor.vv v21, v21, v25
+	vnot.v v25, v7
+	vand.vv v25, v25, v10
+	vxor.vv v4, v4, v25
+	vnot.v v25, v10
+	vand.vv v25, v25, v18
+	vxor.vv v7, v7, v25
+	vxor.vv v10, v10, v30
+	vxor.vv v18, v18, v31
+	vnot.v v30, v1
+	vand.vv v30, v30, v9
+	vnot.v v31, v9
+	vand.vv v31, v31, v12
+	vnot.v v25, v12
+	vand.vv v25, v25, v15
+	vxor.vv v9, v9, v25
+	vnot.v v25, v15
+	vand.vv v25, v25, v23
+	vxor.vv v12, v12, v25
+	vnot.v v25, v23
+	vand.vv v25, v25, v1
+	vxor.vv v15, v15, v25
+	vxor.vv v23, v23, v30
+	vxor.vv v1, v1, v31
+	vnot.v v30, v14
+	vand.vv v30, v30, v17
+	vnot.v v31, v17
+	vand.vv v31, v31, v20
+	vnot.v v25, v20
+	vand.vv v25, v25, v3
+	vxor.vv v17, v17, v25
+	vnot.v v25, v3
+	vand.vv v25, v25, v6
+	vxor.vv v20, v20, v25
+	vnot.v v25, v6
+	vand.vv v25, v25, v14
+	vxor.vv v3, v3, v25
+	vxor.vv v6, v6, v30
+	vxor.vv v14, v14, v31
+	// iota: 0x8000000000008089
+	lui t1, 1048559
+	srli t1, t1, 1
+	xori t1, t1, -1911
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 15 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v13
+	vxor.vv v25, v25, v21
+	vxor.vv v25, v25, v9
+	vxor.vv v25, v25, v17
+	vxor.vv v26, v8, v16
+	vxor.vv v26, v26, v4
+	vxor.vv v26, v26, v12
+	vxor.vv v26, v26, v20
+	vxor.vv v27, v11, v24
+	vxor.vv v27, v27, v7
+	vxor.vv v27, v27, v15
+	vxor.vv v27, v27, v3
+	vxor.vv v28, v19, v2
+	vxor.vv v28, v28, v10
+	vxor.vv v28, v28, v23
+	vxor.vv v28, v28, v6
+	vxor.vv v29, v22, v5
+	vxor.vv v29, v29, v18
+	vxor.vv v29, v29, v1
+	vxor.vv v29, v29, v14
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v17, v17, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v8, v8, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v20, v20, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v11, v11, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v3, v3, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v19, v19, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v6, v6, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v22, v22, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v14, v14, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v8, 1
+	vsrl.vx v8, v8, s5
+	vor.vv v8, v8, v30
+	vsll.vx v30, v11, s4
+	vsrl.vi v11, v11, 2
+	vor.vv v11, v11, v30
+	vsll.vi v30, v19, 28
+	vsrl.vx v19, v19, t3
+	vor.vv v19, v19, v30
+	vsll.vi v30, v22, 27
+	vsrl.vx v22, v22, t4
+	vor.vv v22, v22, v30
+	vsll.vx v30, v13, t3
+	vsrl.vi v13, v13, 28
+	vor.vv v13, v13, v30
+	vsll.vx v30, v16, a2
+	vsrl.vi v16, v16, 20
+	vor.vv v16, v16, v30
+	vsll.vi v30, v24, 6
+	vsrl.vx v24, v24, s2
+	vor.vv v24, v24, v30
+	vsll.vx v30, v2, s0
+	vsrl.vi v2, v2, 9
+	vor.vv v2, v2, v30
+	vsll.vi v30, v5, 20
+	vsrl.vx v5, v5, a2
+	vor.vv v5, v5, v30
+	vsll.vi v30, v21, 3
+	vsrl.vx v21, v21, s3
+	vor.vv v21, v21, v30
+	vsll.vi v30, v4, 10
+	vsrl.vx v4, v4, a7
+	vor.vv v4, v4, v30
+	vsll.vx v30, v7, a1
+	vsrl.vi v7, v7, 21
+	vor.vv v7, v7, v30
+	vsll.vi v30, v10, 25
+	vsrl.vx v10, v10, t5
+	vor.vv v10, v10, v30
+	vsll.vx v30, v18, t5
+	vsrl.vi v18, v18, 25
+	vor.vv v18, v18, v30
+	vsll.vx v30, v9, t6
+	vsrl.vi v9, v9, 23
+	vor.vv v9, v9, v30
+	vsll.vx v30, v12, a3
+	vsrl.vi v12, v12, 19
+	vor.vv v12, v12, v30
+	vsll.vi v30, v15, 15
+	vsrl.vx v15, v15, a5
+	vor.vv v15, v15, v30
+	vsll.vi v30, v23, 21
+	vsrl.vx v23, v23, a1
+	vor.vv v23, v23, v30
+	vsll.vi v30, v1, 8
+	vsrl.vx v1, v1, s1
+	vor.vv v1, v1, v30
+	vsll.vi v30, v17, 18
+	vsrl.vx v17, v17, a4
+	vor.vv v17, v17, v30
+	vsll.vi v30, v20, 2
+	vsrl.vx v20, v20, s4
+	vor.vv v20, v20, v30
+	vsll.vx v30, v3, s3
+	vsrl.vi v3, v3, 3
+	vor.vv v3, v3, v30
+	vsll.vx v30, v6, s1
+	vsrl.vi v6, v6, 8
+	vor.vv v6, v6, v30
+	vsll.vi v30, v14, 14
+	vsrl.vx v14, v14, a6
+	vor.vv v14, v14, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v14
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v16
+	vnot.v v25, v16
+	vand.vv v25, v25, v7
+	vxor.vv v0, v0, v25
+	vnot.v v25, v7
+	vand.vv v25, v25, v23
+	vxor.vv v16, v16, v25
+	vnot.v v25, v23
+	vand.vv v25, v25, v14
+	vxor.vv v7, v7, v25
+	vxor.vv v23, v23, v30
+	vxor.vv v14, v14, v31
+	vnot.v v30, v3
+	vand.vv v30, v30, v19
+	vnot.v v31, v19
+	vand.vv v31, v31, v5
+	vnot.v v25, v5
+	vand.vv v25, v25, v21
+	vxor.vv v19, v19, v25
+	vnot.v v25, v21
+	vand.vv v25, v25, v12
+	vxor.vv v5, v5, v25
+	vnot.v v25, v12
+	vand.vv v25, v25, v3
+	vxor.vv v21, v21, v25
+	vxor.vv v12, v12, v30
+	vxor.vv v3, v3, v31
+	vnot.v v30, v17
+	vand.vv v30, v30, v8
+	vnot.v v31, v8
+	vand.vv v31, v31, v24
+	vnot.v v25, v24
+	vand.vv v25, v25, v10
+	vxor.vv v8, v8, v25
+	vnot.v v25, v10
+	vand.vv v25, v25, v1
+	vxor.vv v24, v24, v25
+	vnot.v v25, v1
+	vand.vv v25, v25, v17
+	vxor.vv v10, v10, v25
+	vxor.vv v1, v1, v30
+	vxor.vv v17, v17, v31
+	vnot.v v30, v6
+	vand.vv v30, v30, v22
+	vnot.v v31, v22
+	vand.vv v31, v31, v13
+	vnot.v v25, v13
+	vand.vv v25, v25, v4
+	vxor.vv v22, v22, v25
+	vnot.v v25, v4
+	vand.vv v25, v25, v15
+	vxor.vv v13, v13, v25
+	vnot.v v25, v15
+	vand.vv v25, v25, v6
+	vxor.vv v4, v4, v25
+	vxor.vv v15, v15, v30
+	vxor.vv v6, v6, v31
+	vnot.v v30, v20
+	vand.vv v30, v30, v11
+	vnot.v v31, v11
+	vand.vv v31, v31, v2
+	vnot.v v25, v2
+	vand.vv v25, v25, v18
+	vxor.vv v11, v11, v25
+	vnot.v v25, v18
+	vand.vv v25, v25, v9
+	vxor.vv v2, v2, v25
+	vnot.v v25, v9
+	vand.vv v25, v25, v20
+	vxor.vv v18, v18, v25
+	vxor.vv v9, v9, v30
+	vxor.vv v20, v20, v31
+	// iota: 0x8000000000008003
+	lui t1, 1048559
+	srli t1, t1, 1
+	xori t1, t1, -2045
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 16 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v19
+	vxor.vv v25, v25, v8
+	vxor.vv v25, v25, v22
+	vxor.vv v25, v25, v11
+	vxor.vv v26, v16, v5
+	vxor.vv v26, v26, v24
+	vxor.vv v26, v26, v13
+	vxor.vv v26, v26, v2
+	vxor.vv v27, v7, v21
+	vxor.vv v27, v27, v10
+	vxor.vv v27, v27, v4
+	vxor.vv v27, v27, v18
+	vxor.vv v28, v23, v12
+	vxor.vv v28, v28, v1
+	vxor.vv v28, v28, v15
+	vxor.vv v28, v28, v9
+	vxor.vv v29, v14, v3
+	vxor.vv v29, v29, v17
+	vxor.vv v29, v29, v6
+	vxor.vv v29, v29, v20
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v11, v11, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v16, v16, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v2, v2, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v7, v7, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v18, v18, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v23, v23, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v9, v9, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v14, v14, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v20, v20, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v16, 1
+	vsrl.vx v16, v16, s5
+	vor.vv v16, v16, v30
+	vsll.vx v30, v7, s4
+	vsrl.vi v7, v7, 2
+	vor.vv v7, v7, v30
+	vsll.vi v30, v23, 28
+	vsrl.vx v23, v23, t3
+	vor.vv v23, v23, v30
+	vsll.vi v30, v14, 27
+	vsrl.vx v14, v14, t4
+	vor.vv v14, v14, v30
+	vsll.vx v30, v19, t3
+	vsrl.vi v19, v19, 28
+	vor.vv v19, v19, v30
+	vsll.vx v30, v5, a2
+	vsrl.vi v5, v5, 20
+	vor.vv v5, v5, v30
+	vsll.vi v30, v21, 6
+	vsrl.vx v21, v21, s2
+	vor.vv v21, v21, v30
+	vsll.vx v30, v12, s0
+	vsrl.vi v12, v12, 9
+	vor.vv v12, v12, v30
+	vsll.vi v30, v3, 20
+	vsrl.vx v3, v3, a2
+	vor.vv v3, v3, v30
+	vsll.vi v30, v8, 3
+	vsrl.vx v8, v8, s3
+	vor.vv v8, v8, v30
+	vsll.vi v30, v24, 10
+	vsrl.vx v24, v24, a7
+	vor.vv v24, v24, v30
+	vsll.vx v30, v10, a1
+	vsrl.vi v10, v10, 21
+	vor.vv v10, v10, v30
+	vsll.vi v30, v1, 25
+	vsrl.vx v1, v1, t5
+	vor.vv v1, v1, v30
+	vsll.vx v30, v17, t5
+	vsrl.vi v17, v17, 25
+	vor.vv v17, v17, v30
+	vsll.vx v30, v22, t6
+	vsrl.vi v22, v22, 23
+	vor.vv v22, v22, v30
+	vsll.vx v30, v13, a3
+	vsrl.vi v13, v13, 19
+	vor.vv v13, v13, v30
+	vsll.vi v30, v4, 15
+	vsrl.vx v4, v4, a5
+	vor.vv v4, v4, v30
+	vsll.vi v30, v15, 21
+	vsrl.vx v15, v15, a1
+	vor.vv v15, v15, v30
+	vsll.vi v30, v6, 8
+	vsrl.vx v6, v6, s1
+	vor.vv v6, v6, v30
+	vsll.vi v30, v11, 18
+	vsrl.vx v11, v11, a4
+	vor.vv v11, v11, v30
+	vsll.vi v30, v2, 2
+	vsrl.vx v2, v2, s4
+	vor.vv v2, v2, v30
+	vsll.vx v30, v18, s3
+	vsrl.vi v18, v18, 3
+	vor.vv v18, v18, v30
+	vsll.vx v30, v9, s1
+	vsrl.vi v9, v9, 8
+	vor.vv v9, v9, v30
+	vsll.vi v30, v20, 14
+	vsrl.vx v20, v20, a6
+	vor.vv v20, v20, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v20
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v5
+	vnot.v v25, v5
+	vand.vv v25, v25, v10
+	vxor.vv v0, v0, v25
+	vnot.v v25, v10
+	vand.vv v25, v25, v15
+	vxor.vv v5, v5, v25
+	vnot.v v25, v15
+	vand.vv v25, v25, v20
+	vxor.vv v10, v10, v25
+	vxor.vv v15, v15, v30
+	vxor.vv v20, v20, v31
+	vnot.v v30, v18
+	vand.vv v30, v30, v23
+	vnot.v v31, v23
+	vand.vv v31, v31, v3
+	vnot.v v25, v3
+	vand.vv v25, v25, v8
+	vxor.vv v23, v23, v25
+	vnot.v v25, v8
+	vand.vv v25, v25, v13
+	vxor.vv v3, v3, v25
+	vnot.v v25, v13
+	vand.vv v25, v25, v18
+	vxor.vv v8, v8, v25
+	vxor.vv v13, v13, v30
+	vxor.vv v18, v18, v31
+	vnot.v v30, v11
+	vand.vv v30, v30, v16
+	vnot.v v31, v16
+	vand.vv v31, v31, v21
+	vnot.v v25, v21
+	vand.vv v25, v25, v1
+	vxor.vv v16, v16, v25
+	vnot.v v25, v1
+	vand.vv v25, v25, v6
+	vxor.vv v21, v21, v25
+	vnot.v v25, v6
+	vand.vv v25, v25, v11
+	vxor.vv v1, v1, v25
+	vxor.vv v6, v6, v30
+	vxor.vv v11, v11, v31
+	vnot.v v30, v9
+	vand.vv v30, v30, v14
+	vnot.v v31, v14
+	vand.vv v31, v31, v19
+	vnot.v v25, v19
+	vand.vv v25, v25, v24
+	vxor.vv v14, v14, v25
+	vnot.v v25, v24
+	vand.vv v25, v25, v4
+	vxor.vv v19, v19, v25
+	vnot.v v25, v4
+	vand.vv v25, v25, v9
+	vxor.vv v24, v24, v25
+	vxor.vv v4, v4, v30
+	vxor.vv v9, v9, v31
+	vnot.v v30, v2
+	vand.vv v30, v30, v7
+	vnot.v v31, v7
+	vand.vv v31, v31, v12
+	vnot.v v25, v12
+	vand.vv v25, v25, v17
+	vxor.vv v7, v7, v25
+	vnot.v v25, v17
+	vand.vv v25, v25, v22
+	vxor.vv v12, v12, v25
+	vnot.v v25, v22
+	vand.vv v25, v25, v2
+	vxor.vv v17, v17, v25
+	vxor.vv v22, v22, v30
+	vxor.vv v2, v2, v31
+	// iota: 0x8000000000008002
+	lui t1, 1048559
+	srli t1, t1, 1
+	xori t1, t1, -2046
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 17 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v23
+	vxor.vv v25, v25, v16
+	vxor.vv v25, v25, v14
+	vxor.vv v25, v25, v7
+	vxor.vv v26, v5, v3
+	vxor.vv v26, v26, v21
+	vxor.vv v26, v26, v19
+	vxor.vv v26, v26, v12
+	vxor.vv v27, v10, v8
+	vxor.vv v27, v27, v1
+	vxor.vv v27, v27, v24
+	vxor.vv v27, v27, v17
+	vxor.vv v28, v15, v13
+	vxor.vv v28, v28, v6
+	vxor.vv v28, v28, v4
+	vxor.vv v28, v28, v22
+	vxor.vv v29, v20, v18
+	vxor.vv v29, v29, v11
+	vxor.vv v29, v29, v9
+	vxor.vv v29, v29, v2
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v7, v7, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v5, v5, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v12, v12, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v10, v10, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v17, v17, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v15, v15, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v22, v22, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v20, v20, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v2, v2, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v5, 1
+	vsrl.vx v5, v5, s5
+	vor.vv v5, v5, v30
+	vsll.vx v30, v10, s4
+	vsrl.vi v10, v10, 2
+	vor.vv v10, v10, v30
+	vsll.vi v30, v15, 28
+	vsrl.vx v15, v15, t3
+	vor.vv v15, v15, v30
+	vsll.vi v30, v20, 27
+	vsrl.vx v20, v20, t4
+	vor.vv v20, v20, v30
+	vsll.vx v30, v23, t3
+	vsrl.vi v23, v23, 28
+	vor.vv v23, v23, v30
+	vsll.vx v30, v3, a2
+	vsrl.vi v3, v3, 20
+	vor.vv v3, v3, v30
+	vsll.vi v30, v8, 6
+	vsrl.vx v8, v8, s2
+	vor.vv v8, v8, v30
+	vsll.vx v30, v13, s0
+	vsrl.vi v13, v13, 9
+	vor.vv v13, v13, v30
+	vsll.vi v30, v18, 20
+	vsrl.vx v18, v18, a2
+	vor.vv v18, v18, v30
+	vsll.vi v30, v16, 3
+	vsrl.vx v16, v16, s3
+	vor.vv v16, v16, v30
+	vsll.vi v30, v21, 10
+	vsrl.vx v21, v21, a7
+	vor.vv v21, v21, v30
+	vsll.vx v30, v1, a1
+	vsrl.vi v1, v1, 21
+	vor.vv v1, v1, v30
+	vsll.vi v30, v6, 25
+	vsrl.vx v6, v6, t5
+	vor.vv v6, v6, v30
+	vsll.vx v30, v11, t5
+	vsrl.vi v11, v11, 25
+	vor.vv v11, v11, v30
+	vsll.vx v30, v14, t6
+	vsrl.vi v14, v14, 23
+	vor.vv v14, v14, v30
+	vsll.vx v30, v19, a3
+	vsrl.vi v19, v19, 19
+	vor.vv v19, v19, v30
+	vsll.vi v30, v24, 15
+	vsrl.vx v24, v24, a5
+	vor.vv v24, v24, v30
+	vsll.vi v30, v4, 21
+	vsrl.vx v4, v4, a1
+	vor.vv v4, v4, v30
+	vsll.vi v30, v9, 8
+	vsrl.vx v9, v9, s1
+	vor.vv v9, v9, v30
+	vsll.vi v30, v7, 18
+	vsrl.vx v7, v7, a4
+	vor.vv v7, v7, v30
+	vsll.vi v30, v12, 2
+	vsrl.vx v12, v12, s4
+	vor.vv v12, v12, v30
+	vsll.vx v30, v17, s3
+	vsrl.vi v17, v17, 3
+	vor.vv v17, v17, v30
+	vsll.vx v30, v22, s1
+	vsrl.vi v22, v22, 8
+	vor.vv v22, v22, v30
+	vsll.vi v30, v2, 14
+	vsrl.vx v2, v2, a6
+	vor.vv v2, v2, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v2
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v3
+	vnot.v v25, v3
+	vand.vv v25, v25, v1
+	vxor.vv v0, v0, v25
+	vnot.v v25, v1
+	vand.vv v25, v25, v4
+	vxor.vv v3, v3, v25
+	vnot.v v25, v4
+	vand.vv v25, v25, v2
+	vxor.vv v1, v1, v25
+	vxor.vv v4, v4, v30
+	vxor.vv v2, v2, v31
+	vnot.v v30, v17
+	vand.vv v30, v30, v15
+	vnot.v v31, v15
+	vand.vv v31, v31, v18
+	vnot.v v25, v18
+	vand.vv v25, v25, v16
+	vxor.vv v15, v15, v25
+	vnot.v v25, v16
+	vand.vv v25, v25, v19
+	vxor.vv v18, v18, v25
+	vnot.v v25, v19
+	vand.vv v25, v25, v17
+	vxor.vv v16, v16, v25
+	vxor.vv v19, v19, v30
+	vxor.vv v17, v17, v31
+	vnot.v v30, v7
+	vand.vv v30, v30, v5
+	vnot.v v31, v5
+	vand.vv v31, v31, v8
+	vnot.v v25, v8
+	vand.vv v25, v25, v6
+	vxor.vv v5, v5, v25
+	vnot.v v25, v6
+	vand.vv v25, v25, v9
+	vxor.vv v8, v8, v25
+	vnot.v v25, v9
+	vand.vv v25, v25, v7
+	vxor.vv v6, v6, v25
+	vxor.vv v9, v9, v30
+	vxor.vv v7, v7, v31
+	vnot.v v30, v22
+	vand.vv v30, v30, v20
+	vnot.v v31, v20
+	vand.vv v31, v31, v23
+	vnot.v v25, v23
+	vand.vv v25, v25, v21
+	vxor.vv v20, v20, v25
+	vnot.v v25, v21
+	vand.vv v25, v25, v24
+	vxor.vv v23, v23, v25
+	vnot.v v25, v24
+	vand.vv v25, v25, v22
+	vxor.vv v21, v21, v25
+	vxor.vv v24, v24, v30
+	vxor.vv v22, v22, v31
+	vnot.v v30, v12
+	vand.vv v30, v30, v10
+	vnot.v v31, v10
+	vand.vv v31, v31, v13
+	vnot.v v25, v13
+	vand.vv v25, v25, v11
+	vxor.vv v10, v10, v25
+	vnot.v v25, v11
+	vand.vv v25, v25, v14
+	vxor.vv v13, v13, v25
+	vnot.v v25, v14
+	vand.vv v25, v25, v12
+	vxor.vv v11, v11, v25
+	vxor.vv v14, v14, v30
+	vxor.vv v12, v12, v31
+	// iota: 0x8000000000000080
+	addi t2, zero, -256
+	srli t1, t2, 1
+	xor t1, t1, t2
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 18 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v15
+	vxor.vv v25, v25, v5
+	vxor.vv v25, v25, v20
+	vxor.vv v25, v25, v10
+	vxor.vv v26, v3, v18
+	vxor.vv v26, v26, v8
+	vxor.vv v26, v26, v23
+	vxor.vv v26, v26, v13
+	vxor.vv v27, v1, v16
+	vxor.vv v27, v27, v6
+	vxor.vv v27, v27, v21
+	vxor.vv v27, v27, v11
+	vxor.vv v28, v4, v19
+	vxor.vv v28, v28, v9
+	vxor.vv v28, v28, v24
+	vxor.vv v28, v28, v14
+	vxor.vv v29, v2, v17
+	vxor.vv v29, v29, v7
+	vxor.vv v29, v29, v22
+	vxor.vv v29, v29, v12
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v10, v10, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v3, v3, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v13, v13, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v1, v1, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v11, v11, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v4, v4, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v14, v14, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v2, v2, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v12, v12, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v3, 1
+	vsrl.vx v3, v3, s5
+	vor.vv v3, v3, v30
+	vsll.vx v30, v1, s4
+	vsrl.vi v1, v1, 2
+	vor.vv v1, v1, v30
+	vsll.vi v30, v4, 28
+	vsrl.vx v4, v4, t3
+	vor.vv v4, v4, v30
+	vsll.vi v30, v2, 27
+	vsrl.vx v2, v2, t4
+	vor.vv v2, v2, v30
+	vsll.vx v30, v15, t3
+	vsrl.vi v15, v15, 28
+	vor.vv v15, v15, v30
+	vsll.vx v30, v18, a2
+	vsrl.vi v18, v18, 20
+	vor.vv v18, v18, v30
+	vsll.vi v30, v16, 6
+	vsrl.vx v16, v16, s2
+	vor.vv v16, v16, v30
+	vsll.vx v30, v19, s0
+	vsrl.vi v19, v19, 9
+	vor.vv v19, v19, v30
+	vsll.vi v30, v17, 20
+	vsrl.vx v17, v17, a2
+	vor.vv v17, v17, v30
+	vsll.vi v30, v5, 3
+	vsrl.vx v5, v5, s3
+	vor.vv v5, v5, v30
+	vsll.vi v30, v8, 10
+	vsrl.vx v8, v8, a7
+	vor.vv v8, v8, v30
+	vsll.vx v30, v6, a1
+	vsrl.vi v6, v6, 21
+	vor.vv v6, v6, v30
+	vsll.vi v30, v9, 25
+	vsrl.vx v9, v9, t5
+	vor.vv v9, v9, v30
+	vsll.vx v30, v7, t5
+	vsrl.vi v7, v7, 25
+	vor.vv v7, v7, v30
+	vsll.vx v30, v20, t6
+	vsrl.vi v20, v20, 23
+	vor.vv v20, v20, v30
+	vsll.vx v30, v23, a3
+	vsrl.vi v23, v23, 19
+	vor.vv v23, v23, v30
+	vsll.vi v30, v21, 15
+	vsrl.vx v21, v21, a5
+	vor.vv v21, v21, v30
+	vsll.vi v30, v24, 21
+	vsrl.vx v24, v24, a1
+	vor.vv v24, v24, v30
+	vsll.vi v30, v22, 8
+	vsrl.vx v22, v22, s1
+	vor.vv v22, v22, v30
+	vsll.vi v30, v10, 18
+	vsrl.vx v10, v10, a4
+	vor.vv v10, v10, v30
+	vsll.vi v30, v13, 2
+	vsrl.vx v13, v13, s4
+	vor.vv v13, v13, v30
+	vsll.vx v30, v11, s3
+	vsrl.vi v11, v11, 3
+	vor.vv v11, v11, v30
+	vsll.vx v30, v14, s1
+	vsrl.vi v14, v14, 8
+	vor.vv v14, v14, v30
+	vsll.vi v30, v12, 14
+	vsrl.vx v12, v12, a6
+	vor.vv v12, v12, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v12
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v18
+	vnot.v v25, v18
+	vand.vv v25, v25, v6
+	vxor.vv v0, v0, v25
+	vnot.v v25, v6
+	vand.vv v25, v25, v24
+	vxor.vv v18, v18, v25
+	vnot.v v25, v24
+	vand.vv v25, v25, v12
+	vxor.vv v6, v6, v25
+	vxor.vv v24, v24, v30
+	vxor.vv v12, v12, v31
+	vnot.v v30, v11
+	vand.vv v30, v30, v4
+	vnot.v v31, v4
+	vand.vv v31, v31, v17
+	vnot.v v25, v17
+	vand.vv v25, v25, v5
+	vxor.vv v4, v4, v25
+	vnot.v v25, v5
+	vand.vv v25, v25, v23
+	vxor.vv v17, v17, v25
+	vnot.v v25, v23
+	vand.vv v25, v25, v11
+	vxor.vv v5, v5, v25
+	vxor.vv v23, v23, v30
+	vxor.vv v11, v11, v31
+	vnot.v v30, v10
+	vand.vv v30, v30, v3
+	vnot.v v31, v3
+	vand.vv v31, v31, v16
+	vnot.v v25, v16
+	vand.vv v25, v25, v9
+	vxor.vv v3, v3, v25
+	vnot.v v25, v9
+	vand.vv v25, v25, v22
+	vxor.vv v16, v16, v25
+	vnot.v v25, v22
+	vand.vv v25, v25, v10
+	vxor.vv v9, v9, v25
+	vxor.vv v22, v22, v30
+	vxor.vv v10, v10, v31
+	vnot.v v30, v14
+	vand.vv v30, v30, v2
+	vnot.v v31, v2
+	vand.vv v31, v31, v15
+	vnot.v v25, v15
+	vand.vv v25, v25, v8
+	vxor.vv v2, v2, v25
+	vnot.v v25, v8
+	vand.vv v25, v25, v21
+	vxor.vv v15, v15, v25
+	vnot.v v25, v21
+	vand.vv v25, v25, v14
+	vxor.vv v8, v8, v25
+	vxor.vv v21, v21, v30
+	vxor.vv v14, v14, v31
+	vnot.v v30, v13
+	vand.vv v30, v30, v1
+	vnot.v v31, v1
+	vand.vv v31, v31, v19
+	vnot.v v25, v19
+	vand.vv v25, v25, v7
+	vxor.vv v1, v1, v25
+	vnot.v v25, v7
+	vand.vv v25, v25, v20
+	vxor.vv v19, v19, v25
+	vnot.v v25, v20
+	vand.vv v25, v25, v13
+	vxor.vv v7, v7, v25
+	vxor.vv v20, v20, v30
+	vxor.vv v13, v13, v31
+	// iota: 0x000000000000800a
+	lui t1, 16389
+	srli t1, t1, 11
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 19 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v4
+	vxor.vv v25, v25, v3
+	vxor.vv v25, v25, v2
+	vxor.vv v25, v25, v1
+	vxor.vv v26, v18, v17
+	vxor.vv v26, v26, v16
+	vxor.vv v26, v26, v15
+	vxor.vv v26, v26, v19
+	vxor.vv v27, v6, v5
+	vxor.vv v27, v27, v9
+	vxor.vv v27, v27, v8
+	vxor.vv v27, v27, v7
+	vxor.vv v28, v24, v23
+	vxor.vv v28, v28, v22
+	vxor.vv v28, v28, v21
+	vxor.vv v28, v28, v20
+	vxor.vv v29, v12, v11
+	vxor.vv v29, v29, v10
+	vxor.vv v29, v29, v14
+	vxor.vv v29, v29, v13
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v1, v1, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v18, v18, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v19, v19, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v6, v6, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v7, v7, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v24, v24, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v20, v20, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v12, v12, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v13, v13, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v18, 1
+	vsrl.vx v18, v18, s5
+	vor.vv v18, v18, v30
+	vsll.vx v30, v6, s4
+	vsrl.vi v6, v6, 2
+	vor.vv v6, v6, v30
+	vsll.vi v30, v24, 28
+	vsrl.vx v24, v24, t3
+	vor.vv v24, v24, v30
+	vsll.vi v30, v12, 27
+	vsrl.vx v12, v12, t4
+	vor.vv v12, v12, v30
+	vsll.vx v30, v4, t3
+	vsrl.vi v4, v4, 28
+	vor.vv v4, v4, v30
+	vsll.vx v30, v17, a2
+	vsrl.vi v17, v17, 20
+	vor.vv v17, v17, v30
+	vsll.vi v30, v5, 6
+	vsrl.vx v5, v5, s2
+	vor.vv v5, v5, v30
+	vsll.vx v30, v23, s0
+	vsrl.vi v23, v23, 9
+	vor.vv v23, v23, v30
+	vsll.vi v30, v11, 20
+	vsrl.vx v11, v11, a2
+	vor.vv v11, v11, v30
+	vsll.vi v30, v3, 3
+	vsrl.vx v3, v3, s3
+	vor.vv v3, v3, v30
+	vsll.vi v30, v16, 10
+	vsrl.vx v16, v16, a7
+	vor.vv v16, v16, v30
+	vsll.vx v30, v9, a1
+	vsrl.vi v9, v9, 21
+	vor.vv v9, v9, v30
+	vsll.vi v30, v22, 25
+	vsrl.vx v22, v22, t5
+	vor.vv v22, v22, v30
+	vsll.vx v30, v10, t5
+	vsrl.vi v10, v10, 25
+	vor.vv v10, v10, v30
+	vsll.vx v30, v2, t6
+	vsrl.vi v2, v2, 23
+	vor.vv v2, v2, v30
+	vsll.vx v30, v15, a3
+	vsrl.vi v15, v15, 19
+	vor.vv v15, v15, v30
+	vsll.vi v30, v8, 15
+	vsrl.vx v8, v8, a5
+	vor.vv v8, v8, v30
+	vsll.vi v30, v21, 21
+	vsrl.vx v21, v21, a1
+	vor.vv v21, v21, v30
+	vsll.vi v30, v14, 8
+	vsrl.vx v14, v14, s1
+	vor.vv v14, v14, v30
+	vsll.vi v30, v1, 18
+	vsrl.vx v1, v1, a4
+	vor.vv v1, v1, v30
+	vsll.vi v30, v19, 2
+	vsrl.vx v19, v19, s4
+	vor.vv v19, v19, v30
+	vsll.vx v30, v7, s3
+	vsrl.vi v7, v7, 3
+	vor.vv v7, v7, v30
+	vsll.vx v30, v20, s1
+	vsrl.vi v20, v20, 8
+	vor.vv v20, v20, v30
+	vsll.vi v30, v13, 14
+	vsrl.vx v13, v13, a6
+	vor.vv v13, v13, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v13
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v17
+	vnot.v v25, v17
+	vand.vv v25, v25, v9
+	vxor.vv v0, v0, v25
+	vnot.v v25, v9
+	vand.vv v25, v25, v21
+	vxor.vv v17, v17, v25
+	vnot.v v25, v21
+	vand.vv v25, v25, v13
+	vxor.vv v9, v9, v25
+	vxor.vv v21, v21, v30
+	vxor.vv v13, v13, v31
+	vnot.v v30, v7
+	vand.vv v30, v30, v24
+	vnot.v v31, v24
+	vand.vv v31, v31, v11
+	vnot.v v25, v11
+	vand.vv v25, v25, v3
+	vxor.vv v24, v24, v25
+	vnot.v v25, v3
+	vand.vv v25, v25, v15
+	vxor.vv v11, v11, v25
+	vnot.v v25, v15
+	vand.vv v25, v25, v7
+	vxor.vv v3, v3, v25
+	vxor.vv v15, v15, v30
+	vxor.vv v7, v7, v31
+	vnot.v v30, v1
+	vand.vv v30, v30, v18
+	vnot.v v31, v18
+	vand.vv v31, v31, v5
+	vnot.v v25, v5
+	vand.vv v25, v25, v22
+	vxor.vv v18, v18, v25
+	vnot.v v25, v22
+	vand.vv v25, v25, v14
+	vxor.vv v5, v5, v25
+	vnot.v v25, v14
+	vand.vv v25, v25, v1
+	vxor.vv v22, v22, v25
+	vxor.vv v14, v14, v30
+	vxor.vv v1, v1, v31
+	vnot.v v30, v20
+	vand.vv v30, v30, v12
+	vnot.v v31, v12
+	vand.vv v31, v31, v4
+	vnot.v v25, v4
+	vand.vv v25, v25, v16
+	vxor.vv v12, v12, v25
+	vnot.v v25, v16
+	vand.vv v25, v25, v8
+	vxor.vv v4, v4, v25
+	vnot.v v25, v8
+	vand.vv v25, v25, v20
+	vxor.vv v16, v16, v25
+	vxor.vv v8, v8, v30
+	vxor.vv v20, v20, v31
+	vnot.v v30, v19
+	vand.vv v30, v30, v6
+	vnot.v v31, v6
+	vand.vv v31, v31, v23
+	vnot.v v25, v23
+	vand.vv v25, v25, v10
+	vxor.vv v6, v6, v25
+	vnot.v v25, v10
+	vand.vv v25, v25, v2
+	vxor.vv v23, v23, v25
+	vnot.v v25, v2
+	vand.vv v25, v25, v19
+	vxor.vv v10, v10, v25
+	vxor.vv v2, v2, v30
+	vxor.vv v19, v19, v31
+	// iota: 0x800000008000000a
+	lui t2, 524288
+	slli t2, t2, 1
+	srli t1, t2, 1
+	xor t1, t1, t2
+	xori t1, t1, 10
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 20 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v24
+	vxor.vv v25, v25, v18
+	vxor.vv v25, v25, v12
+	vxor.vv v25, v25, v6
+	vxor.vv v26, v17, v11
+	vxor.vv v26, v26, v5
+	vxor.vv v26, v26, v4
+	vxor.vv v26, v26, v23
+	vxor.vv v27, v9, v3
+	vxor.vv v27, v27, v22
+	vxor.vv v27, v27, v16
+	vxor.vv v27, v27, v10
+	vxor.vv v28, v21, v15
+	vxor.vv v28, v28, v14
+	vxor.vv v28, v28, v8
+	vxor.vv v28, v28, v2
+	vxor.vv v29, v13, v7
+	vxor.vv v29, v29, v1
+	vxor.vv v29, v29, v20
+	vxor.vv v29, v29, v19
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v6, v6, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v17, v17, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v23, v23, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v9, v9, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v10, v10, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v21, v21, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v2, v2, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v13, v13, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v19, v19, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v17, 1
+	vsrl.vx v17, v17, s5
+	vor.vv v17, v17, v30
+	vsll.vx v30, v9, s4
+	vsrl.vi v9, v9, 2
+	vor.vv v9, v9, v30
+	vsll.vi v30, v21, 28
+	vsrl.vx v21, v21, t3
+	vor.vv v21, v21, v30
+	vsll.vi v30, v13, 27
+	vsrl.vx v13, v13, t4
+	vor.vv v13, v13, v30
+	vsll.vx v30, v24, t3
+	vsrl.vi v24, v24, 28
+	vor.vv v24, v24, v30
+	vsll.vx v30, v11, a2
+	vsrl.vi v11, v11, 20
+	vor.vv v11, v11, v30
+	vsll.vi v30, v3, 6
+	vsrl.vx v3, v3, s2
+	vor.vv v3, v3, v30
+	vsll.vx v30, v15, s0
+	vsrl.vi v15, v15, 9
+	vor.vv v15, v15, v30
+	vsll.vi v30, v7, 20
+	vsrl.vx v7, v7, a2
+	vor.vv v7, v7, v30
+	vsll.vi v30, v18, 3
+	vsrl.vx v18, v18, s3
+	vor.vv v18, v18, v30
+	vsll.vi v30, v5, 10
+	vsrl.vx v5, v5, a7
+	vor.vv v5, v5, v30
+	vsll.vx v30, v22, a1
+	vsrl.vi v22, v22, 21
+	vor.vv v22, v22, v30
+	vsll.vi v30, v14, 25
+	vsrl.vx v14, v14, t5
+	vor.vv v14, v14, v30
+	vsll.vx v30, v1, t5
+	vsrl.vi v1, v1, 25
+	vor.vv v1, v1, v30
+	vsll.vx v30, v12, t6
+	vsrl.vi v12, v12, 23
+	vor.vv v12, v12, v30
+	vsll.vx v30, v4, a3
+	vsrl.vi v4, v4, 19
+	vor.vv v4, v4, v30
+	vsll.vi v30, v16, 15
+	vsrl.vx v16, v16, a5
+	vor.vv v16, v16, v30
+	vsll.vi v30, v8, 21
+	vsrl.vx v8, v8, a1
+	vor.vv v8, v8, v30
+	vsll.vi v30, v20, 8
+	vsrl.vx v20, v20, s1
+	vor.vv v20, v20, v30
+	vsll.vi v30, v6, 18
+	vsrl.vx v6, v6, a4
+	vor.vv v6, v6, v30
+	vsll.vi v30, v23, 2
+	vsrl.vx v23, v23, s4
+	vor.vv v23, v23, v30
+	vsll.vx v30, v10, s3
+	vsrl.vi v10, v10, 3
+	vor.vv v10, v10, v30
+	vsll.vx v30, v2, s1
+	vsrl.vi v2, v2, 8
+	vor.vv v2, v2, v30
+	vsll.vi v30, v19, 14
+	vsrl.vx v19, v19, a6
+	vor.vv v19, v19, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v19
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v11
+	vnot.v v25, v11
+	vand.vv v25, v25, v22
+	vxor.vv v0, v0, v25
+	vnot.v v25, v22
+	vand.vv v25, v25, v8
+	vxor.vv v11, v11, v25
+	vnot.v v25, v8
+	vand.vv v25, v25, v19
+	vxor.vv v22, v22, v25
+	vxor.vv v8, v8, v30
+	vxor.vv v19, v19, v31
+	vnot.v v30, v10
+	vand.vv v30, v30, v21
+	vnot.v v31, v21
+	vand.vv v31, v31, v7
+	vnot.v v25, v7
+	vand.vv v25, v25, v18
+	vxor.vv v21, v21, v25
+	vnot.v v25, v18
+	vand.vv v25, v25, v4
+	vxor.vv v7, v7, v25
+	vnot.v v25, v4
+	vand.vv v25, v25, v10
+	vxor.vv v18, v18, v25
+	vxor.vv v4, v4, v30
+	vxor.vv v10, v10, v31
+	vnot.v v30, v6
+	vand.vv v30, v30, v17
+	vnot.v v31, v17
+	vand.vv v31, v31, v3
+	vnot.v v25, v3
+	vand.vv v25, v25, v14
+	vxor.vv v17, v17, v25
+	vnot.v v25, v14
+	vand.vv v25, v25, v20
+	vxor.vv v3, v3, v25
+	vnot.v v25, v20
+	vand.vv v25, v25, v6
+	vxor.vv v14, v14, v25
+	vxor.vv v20, v20, v30
+	vxor.vv v6, v6, v31
+	vnot.v v30, v2
+	vand.vv v30, v30, v13
+	vnot.v v31, v13
+	vand.vv v31, v31, v24
+	vnot.v v25, v24
+	vand.vv v25, v25, v5
+	vxor.vv v13, v13, v25
+	vnot.v v25, v5
+	vand.vv v25, v25, v16
+	vxor.vv v24, v24, v25
+	vnot.v v25, v16
+	vand.vv v25, v25, v2
+	vxor.vv v5, v5, v25
+	vxor.vv v16, v16, v30
+	vxor.vv v2, v2, v31
+	vnot.v v30, v23
+	vand.vv v30, v30, v9
+	vnot.v v31, v9
+	vand.vv v31, v31, v15
+	vnot.v v25, v15
+	vand.vv v25, v25, v1
+	vxor.vv v9, v9, v25
+	vnot.v v25, v1
+	vand.vv v25, v25, v12
+	vxor.vv v15, v15, v25
+	vnot.v v25, v12
+	vand.vv v25, v25, v23
+	vxor.vv v1, v1, v25
+	vxor.vv v12, v12, v30
+	vxor.vv v23, v23, v31
+	// iota: 0x8000000080008081
+	lui t2, 262148
+	slli t2, t2, 1
+	slli t1, t2, 48
+	xor t1, t1, t2
+	xori t1, t1, 129
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 21 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v21
+	vxor.vv v25, v25, v17
+	vxor.vv v25, v25, v13
+	vxor.vv v25, v25, v9
+	vxor.vv v26, v11, v7
+	vxor.vv v26, v26, v3
+	vxor.vv v26, v26, v24
+	vxor.vv v26, v26, v15
+	vxor.vv v27, v22, v18
+	vxor.vv v27, v27, v14
+	vxor.vv v27, v27, v5
+	vxor.vv v27, v27, v1
+	vxor.vv v28, v8, v4
+	vxor.vv v28, v28, v20
+	vxor.vv v28, v28, v16
+	vxor.vv v28, v28, v12
+	vxor.vv v29, v19, v10
+	vxor.vv v29, v29, v6
+	vxor.vv v29, v29, v2
+	vxor.vv v29, v29, v23
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v9, v9, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v11, v11, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v15, v15, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v22, v22, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v1, v1, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v8, v8, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v12, v12, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v19, v19, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v23, v23, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v11, 1
+	vsrl.vx v11, v11, s5
+	vor.vv v11, v11, v30
+	vsll.vx v30, v22, s4
+	vsrl.vi v22, v22, 2
+	vor.vv v22, v22, v30
+	vsll.vi v30, v8, 28
+	vsrl.vx v8, v8, t3
+	vor.vv v8, v8, v30
+	vsll.vi v30, v19, 27
+	vsrl.vx v19, v19, t4
+	vor.vv v19, v19, v30
+	vsll.vx v30, v21, t3
+	vsrl.vi v21, v21, 28
+	vor.vv v21, v21, v30
+	vsll.vx v30, v7, a2
+	vsrl.vi v7, v7, 20
+	vor.vv v7, v7, v30
+	vsll.vi v30, v18, 6
+	vsrl.vx v18, v18, s2
+	vor.vv v18, v18, v30
+	vsll.vx v30, v4, s0
+	vsrl.vi v4, v4, 9
+	vor.vv v4, v4, v30
+	vsll.vi v30, v10, 20
+	vsrl.vx v10, v10, a2
+	vor.vv v10, v10, v30
+	vsll.vi v30, v17, 3
+	vsrl.vx v17, v17, s3
+	vor.vv v17, v17, v30
+	vsll.vi v30, v3, 10
+	vsrl.vx v3, v3, a7
+	vor.vv v3, v3, v30
+	vsll.vx v30, v14, a1
+	vsrl.vi v14, v14, 21
+	vor.vv v14, v14, v30
+	vsll.vi v30, v20, 25
+	vsrl.vx v20, v20, t5
+	vor.vv v20, v20, v30
+	vsll.vx v30, v6, t5
+	vsrl.vi v6, v6, 25
+	vor.vv v6, v6, v30
+	vsll.vx v30, v13, t6
+	vsrl.vi v13, v13, 23
+	vor.vv v13, v13, v30
+	vsll.vx v30, v24, a3
+	vsrl.vi v24, v24, 19
+	vor.vv v24, v24, v30
+	vsll.vi v30, v5, 15
+	vsrl.vx v5, v5, a5
+	vor.vv v5, v5, v30
+	vsll.vi v30, v16, 21
+	vsrl.vx v16, v16, a1
+	vor.vv v16, v16, v30
+	vsll.vi v30, v2, 8
+	vsrl.vx v2, v2, s1
+	vor.vv v2, v2, v30
+	vsll.vi v30, v9, 18
+	vsrl.vx v9, v9, a4
+	vor.vv v9, v9, v30
+	vsll.vi v30, v15, 2
+	vsrl.vx v15, v15, s4
+	vor.vv v15, v15, v30
+	vsll.vx v30, v1, s3
+	vsrl.vi v1, v1, 3
+	vor.vv v1, v1, v30
+	vsll.vx v30, v12, s1
+	vsrl.vi v12, v12, 8
+	vor.vv v12, v12, v30
+	vsll.vi v30, v23, 14
+	vsrl.vx v23, v23, a6
+	vor.vv v23, v23, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v23
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v7
+	vnot.v v25, v7
+	vand.vv v25, v25, v14
+	vxor.vv v0, v0, v25
+	vnot.v v25, v14
+	vand.vv v25, v25, v16
+	vxor.vv v7, v7, v25
+	vnot.v v25, v16
+	vand.vv v25, v25, v23
+	vxor.vv v14, v14, v25
+	vxor.vv v16, v16, v30
+	vxor.vv v23, v23, v31
+	vnot.v v30, v1
+	vand.vv v30, v30, v8
+	vnot.v v31, v8
+	vand.vv v31, v31, v10
+	vnot.v v25, v10
+	vand.vv v25, v25, v17
+	vxor.vv v8, v8, v25
+	vnot.v v25, v17
+	vand.vv v25, v25, v24
+	vxor.vv v10, v10, v25
+	vnot.v v25, v24
+	vand.vv v25, v25, v1
+	vxor.vv v17, v17, v25
+	vxor.vv v24, v24, v30
+	vxor.vv v1, v1, v31
+	vnot.v v30, v9
+	vand.vv v30, v30, v11
+	vnot.v v31, v11
+	vand.vv v31, v31, v18
+	vnot.v v25, v18
+	vand.vv v25, v25, v20
+	vxor.vv v11, v11, v25
+	vnot.v v25, v20
+	vand.vv v25, v25, v2
+	vxor.vv v18, v18, v25
+	vnot.v v25, v2
+	vand.vv v25, v25, v9
+	vxor.vv v20, v20, v25
+	vxor.vv v2, v2, v30
+	vxor.vv v9, v9, v31
+	vnot.v v30, v12
+	vand.vv v30, v30, v19
+	vnot.v v31, v19
+	vand.vv v31, v31, v21
+	vnot.v v25, v21
+	vand.vv v25, v25, v3
+	vxor.vv v19, v19, v25
+	vnot.v v25, v3
+	vand.vv v25, v25, v5
+	vxor.vv v21, v21, v25
+	vnot.v v25, v5
+	vand.vv v25, v25, v12
+	vxor.vv v3, v3, v25
+	vxor.vv v5, v5, v30
+	vxor.vv v12, v12, v31
+	vnot.v v30, v15
+	vand.vv v30, v30, v22
+	vnot.v v31, v22
+	vand.vv v31, v31, v4
+	vnot.v v25, v4
+	vand.vv v25, v25, v6
+	vxor.vv v22, v22, v25
+	vnot.v v25, v6
+	vand.vv v25, v25, v13
+	vxor.vv v4, v4, v25
+	vnot.v v25, v13
+	vand.vv v25, v25, v15
+	vxor.vv v6, v6, v25
+	vxor.vv v13, v13, v30
+	vxor.vv v15, v15, v31
+	// iota: 0x8000000000008080
+	lui t1, 1048559
+	srli t1, t1, 1
+	xori t1, t1, -1920
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 22 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v8
+	vxor.vv v25, v25, v11
+	vxor.vv v25, v25, v19
+	vxor.vv v25, v25, v22
+	vxor.vv v26, v7, v10
+	vxor.vv v26, v26, v18
+	vxor.vv v26, v26, v21
+	vxor.vv v26, v26, v4
+	vxor.vv v27, v14, v17
+	vxor.vv v27, v27, v20
+	vxor.vv v27, v27, v3
+	vxor.vv v27, v27, v6
+	vxor.vv v28, v16, v24
+	vxor.vv v28, v28, v2
+	vxor.vv v28, v28, v5
+	vxor.vv v28, v28, v13
+	vxor.vv v29, v23, v1
+	vxor.vv v29, v29, v9
+	vxor.vv v29, v29, v12
+	vxor.vv v29, v29, v15
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v22, v22, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v7, v7, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v4, v4, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v14, v14, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v6, v6, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v16, v16, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v13, v13, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v23, v23, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v15, v15, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v7, 1
+	vsrl.vx v7, v7, s5
+	vor.vv v7, v7, v30
+	vsll.vx v30, v14, s4
+	vsrl.vi v14, v14, 2
+	vor.vv v14, v14, v30
+	vsll.vi v30, v16, 28
+	vsrl.vx v16, v16, t3
+	vor.vv v16, v16, v30
+	vsll.vi v30, v23, 27
+	vsrl.vx v23, v23, t4
+	vor.vv v23, v23, v30
+	vsll.vx v30, v8, t3
+	vsrl.vi v8, v8, 28
+	vor.vv v8, v8, v30
+	vsll.vx v30, v10, a2
+	vsrl.vi v10, v10, 20
+	vor.vv v10, v10, v30
+	vsll.vi v30, v17, 6
+	vsrl.vx v17, v17, s2
+	vor.vv v17, v17, v30
+	vsll.vx v30, v24, s0
+	vsrl.vi v24, v24, 9
+	vor.vv v24, v24, v30
+	vsll.vi v30, v1, 20
+	vsrl.vx v1, v1, a2
+	vor.vv v1, v1, v30
+	vsll.vi v30, v11, 3
+	vsrl.vx v11, v11, s3
+	vor.vv v11, v11, v30
+	vsll.vi v30, v18, 10
+	vsrl.vx v18, v18, a7
+	vor.vv v18, v18, v30
+	vsll.vx v30, v20, a1
+	vsrl.vi v20, v20, 21
+	vor.vv v20, v20, v30
+	vsll.vi v30, v2, 25
+	vsrl.vx v2, v2, t5
+	vor.vv v2, v2, v30
+	vsll.vx v30, v9, t5
+	vsrl.vi v9, v9, 25
+	vor.vv v9, v9, v30
+	vsll.vx v30, v19, t6
+	vsrl.vi v19, v19, 23
+	vor.vv v19, v19, v30
+	vsll.vx v30, v21, a3
+	vsrl.vi v21, v21, 19
+	vor.vv v21, v21, v30
+	vsll.vi v30, v3, 15
+	vsrl.vx v3, v3, a5
+	vor.vv v3, v3, v30
+	vsll.vi v30, v5, 21
+	vsrl.vx v5, v5, a1
+	vor.vv v5, v5, v30
+	vsll.vi v30, v12, 8
+	vsrl.vx v12, v12, s1
+	vor.vv v12, v12, v30
+	vsll.vi v30, v22, 18
+	vsrl.vx v22, v22, a4
+	vor.vv v22, v22, v30
+	vsll.vi v30, v4, 2
+	vsrl.vx v4, v4, s4
+	vor.vv v4, v4, v30
+	vsll.vx v30, v6, s3
+	vsrl.vi v6, v6, 3
+	vor.vv v6, v6, v30
+	vsll.vx v30, v13, s1
+	vsrl.vi v13, v13, 8
+	vor.vv v13, v13, v30
+	vsll.vi v30, v15, 14
+	vsrl.vx v15, v15, a6
+	vor.vv v15, v15, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v15
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v10
+	vnot.v v25, v10
+	vand.vv v25, v25, v20
+	vxor.vv v0, v0, v25
+	vnot.v v25, v20
+	vand.vv v25, v25, v5
+	vxor.vv v10, v10, v25
+	vnot.v v25, v5
+	vand.vv v25, v25, v15
+	vxor.vv v20, v20, v25
+	vxor.vv v5, v5, v30
+	vxor.vv v15, v15, v31
+	vnot.v v30, v6
+	vand.vv v30, v30, v16
+	vnot.v v31, v16
+	vand.vv v31, v31, v1
+	vnot.v v25, v1
+	vand.vv v25, v25, v11
+	vxor.vv v16, v16, v25
+	vnot.v v25, v11
+	vand.vv v25, v25, v21
+	vxor.vv v1, v1, v25
+	vnot.v v25, v21
+	vand.vv v25, v25, v6
+	vxor.vv v11, v11, v25
+	vxor.vv v21, v21, v30
+	vxor.vv v6, v6, v31
+	vnot.v v30, v22
+	vand.vv v30, v30, v7
+	vnot.v v31, v7
+	vand.vv v31, v31, v17
+	vnot.v v25, v17
+	vand.vv v25, v25, v2
+	vxor.vv v7, v7, v25
+	vnot.v v25, v2
+	vand.vv v25, v25, v12
+	vxor.vv v17, v17, v25
+	vnot.v v25, v12
+	vand.vv v25, v25, v22
+	vxor.vv v2, v2, v25
+	vxor.vv v12, v12, v30
+	vxor.vv v22, v22, v31
+	vnot.v v30, v13
+	vand.vv v30, v30, v23
+	vnot.v v31, v23
+	vand.vv v31, v31, v8
+	vnot.v v25, v8
+	vand.vv v25, v25, v18
+	vxor.vv v23, v23, v25
+	vnot.v v25, v18
+	vand.vv v25, v25, v3
+	vxor.vv v8, v8, v25
+	vnot.v v25, v3
+	vand.vv v25, v25, v13
+	vxor.vv v18, v18, v25
+	vxor.vv v3, v3, v30
+	vxor.vv v13, v13, v31
+	vnot.v v30, v4
+	vand.vv v30, v30, v14
+	vnot.v v31, v14
+	vand.vv v31, v31, v24
+	vnot.v v25, v24
+	vand.vv v25, v25, v9
+	vxor.vv v14, v14, v25
+	vnot.v v25, v9
+	vand.vv v25, v25, v19
+	vxor.vv v24, v24, v25
+	vnot.v v25, v19
+	vand.vv v25, v25, v4
+	vxor.vv v9, v9, v25
+	vxor.vv v19, v19, v30
+	vxor.vv v4, v4, v31
+	// iota: 0x0000000080000001
+	lui t1, 262144
+	slli t1, t1, 1
+	xori t1, t1, 1
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 23 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v16
+	vxor.vv v25, v25, v7
+	vxor.vv v25, v25, v23
+	vxor.vv v25, v25, v14
+	vxor.vv v26, v10, v1
+	vxor.vv v26, v26, v17
+	vxor.vv v26, v26, v8
+	vxor.vv v26, v26, v24
+	vxor.vv v27, v20, v11
+	vxor.vv v27, v27, v2
+	vxor.vv v27, v27, v18
+	vxor.vv v27, v27, v9
+	vxor.vv v28, v5, v21
+	vxor.vv v28, v28, v12
+	vxor.vv v28, v28, v3
+	vxor.vv v28, v28, v19
+	vxor.vv v29, v15, v6
+	vxor.vv v29, v29, v22
+	vxor.vv v29, v29, v13
+	vxor.vv v29, v29, v4
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v14, v14, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v10, v10, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v24, v24, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v20, v20, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v9, v9, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v5, v5, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v19, v19, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v15, v15, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v4, v4, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v10, 1
+	vsrl.vx v10, v10, s5
+	vor.vv v10, v10, v30
+	vsll.vx v30, v20, s4
+	vsrl.vi v20, v20, 2
+	vor.vv v20, v20, v30
+	vsll.vi v30, v5, 28
+	vsrl.vx v5, v5, t3
+	vor.vv v5, v5, v30
+	vsll.vi v30, v15, 27
+	vsrl.vx v15, v15, t4
+	vor.vv v15, v15, v30
+	vsll.vx v30, v16, t3
+	vsrl.vi v16, v16, 28
+	vor.vv v16, v16, v30
+	vsll.vx v30, v1, a2
+	vsrl.vi v1, v1, 20
+	vor.vv v1, v1, v30
+	vsll.vi v30, v11, 6
+	vsrl.vx v11, v11, s2
+	vor.vv v11, v11, v30
+	vsll.vx v30, v21, s0
+	vsrl.vi v21, v21, 9
+	vor.vv v21, v21, v30
+	vsll.vi v30, v6, 20
+	vsrl.vx v6, v6, a2
+	vor.vv v6, v6, v30
+	vsll.vi v30, v7, 3
+	vsrl.vx v7, v7, s3
+	vor.vv v7, v7, v30
+	vsll.vi v30, v17, 10
+	vsrl.vx v17, v17, a7
+	vor.vv v17, v17, v30
+	vsll.vx v30, v2, a1
+	vsrl.vi v2, v2, 21
+	vor.vv v2, v2, v30
+	vsll.vi v30, v12, 25
+	vsrl.vx v12, v12, t5
+	vor.vv v12, v12, v30
+	vsll.vx v30, v22, t5
+	vsrl.vi v22, v22, 25
+	vor.vv v22, v22, v30
+	vsll.vx v30, v23, t6
+	vsrl.vi v23, v23, 23
+	vor.vv v23, v23, v30
+	vsll.vx v30, v8, a3
+	vsrl.vi v8, v8, 19
+	vor.vv v8, v8, v30
+	vsll.vi v30, v18, 15
+	vsrl.vx v18, v18, a5
+	vor.vv v18, v18, v30
+	vsll.vi v30, v3, 21
+	vsrl.vx v3, v3, a1
+	vor.vv v3, v3, v30
+	vsll.vi v30, v13, 8
+	vsrl.vx v13, v13, s1
+	vor.vv v13, v13, v30
+	vsll.vi v30, v14, 18
+	vsrl.vx v14, v14, a4
+	vor.vv v14, v14, v30
+	vsll.vi v30, v24, 2
+	vsrl.vx v24, v24, s4
+	vor.vv v24, v24, v30
+	vsll.vx v30, v9, s3
+	vsrl.vi v9, v9, 3
+	vor.vv v9, v9, v30
+	vsll.vx v30, v19, s1
+	vsrl.vi v19, v19, 8
+	vor.vv v19, v19, v30
+	vsll.vi v30, v4, 14
+	vsrl.vx v4, v4, a6
+	vor.vv v4, v4, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v4
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v1
+	vnot.v v25, v1
+	vand.vv v25, v25, v2
+	vxor.vv v0, v0, v25
+	vnot.v v25, v2
+	vand.vv v25, v25, v3
+	vxor.vv v1, v1, v25
+	vnot.v v25, v3
+	vand.vv v25, v25, v4
+	vxor.vv v2, v2, v25
+	vxor.vv v3, v3, v30
+	vxor.vv v4, v4, v31
+	vnot.v v30, v9
+	vand.vv v30, v30, v5
+	vnot.v v31, v5
+	vand.vv v31, v31, v6
+	vnot.v v25, v6
+	vand.vv v25, v25, v7
+	vxor.vv v5, v5, v25
+	vnot.v v25, v7
+	vand.vv v25, v25, v8
+	vxor.vv v6, v6, v25
+	vnot.v v25, v8
+	vand.vv v25, v25, v9
+	vxor.vv v7, v7, v25
+	vxor.vv v8, v8, v30
+	vxor.vv v9, v9, v31
+	vnot.v v30, v14
+	vand.vv v30, v30, v10
+	vnot.v v31, v10
+	vand.vv v31, v31, v11
+	vnot.v v25, v11
+	vand.vv v25, v25, v12
+	vxor.vv v10, v10, v25
+	vnot.v v25, v12
+	vand.vv v25, v25, v13
+	vxor.vv v11, v11, v25
+	vnot.v v25, v13
+	vand.vv v25, v25, v14
+	vxor.vv v12, v12, v25
+	vxor.vv v13, v13, v30
+	vxor.vv v14, v14, v31
+	vnot.v v30, v19
+	vand.vv v30, v30, v15
+	vnot.v v31, v15
+	vand.vv v31, v31, v16
+	vnot.v v25, v16
+	vand.vv v25, v25, v17
+	vxor.vv v15, v15, v25
+	vnot.v v25, v17
+	vand.vv v25, v25, v18
+	vxor.vv v16, v16, v25
+	vnot.v v25, v18
+	vand.vv v25, v25, v19
+	vxor.vv v17, v17, v25
+	vxor.vv v18, v18, v30
+	vxor.vv v19, v19, v31
+	vnot.v v30, v24
+	vand.vv v30, v30, v20
+	vnot.v v31, v20
+	vand.vv v31, v31, v21
+	vnot.v v25, v21
+	vand.vv v25, v25, v22
+	vxor.vv v20, v20, v25
+	vnot.v v25, v22
+	vand.vv v25, v25, v23
+	vxor.vv v21, v21, v25
+	vnot.v v25, v23
+	vand.vv v25, v25, v24
+	vxor.vv v22, v22, v25
+	vxor.vv v23, v23, v30
+	vxor.vv v24, v24, v31
+	// iota: 0x8000000080008008
+	lui t2, 262148
+	slli t2, t2, 1
+	slli t1, t2, 48
+	xor t1, t1, t2
+	xori t1, t1, 8
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// the blocks left
+	ld t0, 48(sp)
+	addi t0, t0, -1
+	sd t0, 48(sp)
+	bnez t0, LOCAL(sponge_keccakf1600_riscv64_v_x2_absorb168_blocks_again)
+	j LOCAL(sponge_keccakf1600_riscv64_v_x2_absorb168_blocks_done)
+LOCAL(sponge_keccakf1600_riscv64_v_x2_absorb168_blocks_again):
+	j LOCAL(sponge_keccakf1600_riscv64_v_x2_absorb168_blocks_block)
+LOCAL(sponge_keccakf1600_riscv64_v_x2_absorb168_blocks_done):
+
+	// Store the states (every lane is back in its register).
+	vse64.v v0, 0(a0)
+	addi t0, a0, 16
+	vse64.v v1, 0(t0)
+	addi t0, a0, 32
+	vse64.v v2, 0(t0)
+	addi t0, a0, 48
+	vse64.v v3, 0(t0)
+	addi t0, a0, 64
+	vse64.v v4, 0(t0)
+	addi t0, a0, 80
+	vse64.v v5, 0(t0)
+	addi t0, a0, 96
+	vse64.v v6, 0(t0)
+	addi t0, a0, 112
+	vse64.v v7, 0(t0)
+	addi t0, a0, 128
+	vse64.v v8, 0(t0)
+	addi t0, a0, 144
+	vse64.v v9, 0(t0)
+	addi t0, a0, 160
+	vse64.v v10, 0(t0)
+	addi t0, a0, 176
+	vse64.v v11, 0(t0)
+	addi t0, a0, 192
+	vse64.v v12, 0(t0)
+	addi t0, a0, 208
+	vse64.v v13, 0(t0)
+	addi t0, a0, 224
+	vse64.v v14, 0(t0)
+	addi t0, a0, 240
+	vse64.v v15, 0(t0)
+	addi t0, a0, 256
+	vse64.v v16, 0(t0)
+	addi t0, a0, 272
+	vse64.v v17, 0(t0)
+	addi t0, a0, 288
+	vse64.v v18, 0(t0)
+	addi t0, a0, 304
+	vse64.v v19, 0(t0)
+	addi t0, a0, 320
+	vse64.v v20, 0(t0)
+	addi t0, a0, 336
+	vse64.v v21, 0(t0)
+	addi t0, a0, 352
+	vse64.v v22, 0(t0)
+	addi t0, a0, 368
+	vse64.v v23, 0(t0)
+	addi t0, a0, 384
+	vse64.v v24, 0(t0)
+	// The vector registers hold the states: zero them (none is preserved by a call).
+	vxor.vv v0, v0, v0
+	vxor.vv v1, v1, v1
+	vxor.vv v2, v2, v2
+	vxor.vv v3, v3, v3
+	vxor.vv v4, v4, v4
+	vxor.vv v5, v5, v5
+	vxor.vv v6, v6, v6
+	vxor.vv v7, v7, v7
+	vxor.vv v8, v8, v8
+	vxor.vv v9, v9, v9
+	vxor.vv v10, v10, v10
+	vxor.vv v11, v11, v11
+	vxor.vv v12, v12, v12
+	vxor.vv v13, v13, v13
+	vxor.vv v14, v14, v14
+	vxor.vv v15, v15, v15
+	vxor.vv v16, v16, v16
+	vxor.vv v17, v17, v17
+	vxor.vv v18, v18, v18
+	vxor.vv v19, v19, v19
+	vxor.vv v20, v20, v20
+	vxor.vv v21, v21, v21
+	vxor.vv v22, v22, v22
+	vxor.vv v23, v23, v23
+	vxor.vv v24, v24, v24
+	vxor.vv v25, v25, v25
+	vxor.vv v26, v26, v26
+	vxor.vv v27, v27, v27
+	vxor.vv v28, v28, v28
+	vxor.vv v29, v29, v29
+	vxor.vv v30, v30, v30
+	vxor.vv v31, v31, v31
+	// No lane stays in a register: clear the caller-saved ones written.
+	xor t0, t0, t0
+	xor t1, t1, t1
+	xor t2, t2, t2
+	xor a1, a1, a1
+	xor a2, a2, a2
+	xor a3, a3, a3
+	xor a4, a4, a4
+	xor a5, a5, a5
+	xor a6, a6, a6
+	xor a7, a7, a7
+	xor t3, t3, t3
+	xor t4, t4, t4
+	xor t5, t5, t5
+	xor t6, t6, t6
+	ld s0, 0(sp)
+	ld s1, 8(sp)
+	ld s2, 16(sp)
+	ld s3, 24(sp)
+	ld s4, 32(sp)
+	ld s5, 40(sp)
+	addi sp, sp, 80
+	.cfi_restore s0
+	.cfi_restore s1
+	.cfi_restore s2
+	.cfi_restore s3
+	.cfi_restore s4
+	.cfi_restore s5
+	.cfi_def_cfa_offset 0
+	ret
+	.cfi_endproc
+	FUNCTION_SIZE(SYMBOL(sponge_keccakf1600_riscv64_v_x2_absorb168_blocks))
+
 // Keccak-p[1600, 12] on each of the 2 lane-interleaved states at state.
 // void sponge_keccakp1600_12_riscv64_v_x2(uint64_t state[50])
 // entry: permute keccak-p1600 rounds=12 rate=0 lanes=2
@@ -6541,9 +17891,9 @@ SYMBOL(sponge_keccakp1600_12_riscv64_v_x2):
 	// vl = 2 (e64, m1), or trap: VLEN must hold 2 lanes.
 	vsetivli t0, 2, 216                     // e64, m1, ta, ma
 	addi t0, t0, -2
-	beqz t0, LOCAL(riscv64_v_x2_vl_checked7)
+	beqz t0, LOCAL(riscv64_v_x2_vl_checked9)
 	unimp
-LOCAL(riscv64_v_x2_vl_checked7):
+LOCAL(riscv64_v_x2_vl_checked9):
 	// Save s0-s5 (they hold shift amounts).
 	addi sp, sp, -48
 	.cfi_def_cfa_offset 48
@@ -6643,9 +17993,9 @@ SYMBOL(sponge_keccakp1600_12_riscv64_v_x2_absorb136):
 	// vl = 2 (e64, m1), or trap: VLEN must hold 2 lanes.
 	vsetivli t0, 2, 216                     // e64, m1, ta, ma
 	addi t0, t0, -2
-	beqz t0, LOCAL(riscv64_v_x2_vl_checked8)
+	beqz t0, LOCAL(riscv64_v_x2_vl_checked10)
 	unimp
-LOCAL(riscv64_v_x2_vl_checked8):
+LOCAL(riscv64_v_x2_vl_checked10):
 	// Save s0-s5 (they hold shift amounts).
 	addi sp, sp, -48
 	.cfi_def_cfa_offset 48
@@ -6833,9 +18183,9 @@ SYMBOL(sponge_keccakp1600_12_riscv64_v_x2_absorb168):
 	// vl = 2 (e64, m1), or trap: VLEN must hold 2 lanes.
 	vsetivli t0, 2, 216                     // e64, m1, ta, ma
 	addi t0, t0, -2
-	beqz t0, LOCAL(riscv64_v_x2_vl_checked9)
+	beqz t0, LOCAL(riscv64_v_x2_vl_checked11)
 	unimp
-LOCAL(riscv64_v_x2_vl_checked9):
+LOCAL(riscv64_v_x2_vl_checked11):
 	// Save s0-s5 (they hold shift amounts).
 	addi sp, sp, -48
 	.cfi_def_cfa_offset 48
@@ -7030,6 +18380,6094 @@ LOCAL(riscv64_v_x2_vl_checked9):
 	j LOCAL(keccakf1600_riscv64_v_x2_round12)
 	.cfi_endproc
 	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_riscv64_v_x2_absorb168))
+
+// For each of block_count blocks: XOR the next 17 lanes of blocks[s] into state s for each of the 2 states, then Keccak-p[1600, 12] on each (KT256's leaves).
+// void sponge_keccakp1600_12_riscv64_v_x2_absorb136_blocks(uint64_t state[50], const uint8_t* const blocks[2], size_t block_count)
+// entry: absorb keccak-p1600 rounds=12 rate=136 lanes=2
+	.globl SYMBOL(sponge_keccakp1600_12_riscv64_v_x2_absorb136_blocks)
+	HIDDEN(SYMBOL(sponge_keccakp1600_12_riscv64_v_x2_absorb136_blocks))
+	FUNCTION_TYPE(SYMBOL(sponge_keccakp1600_12_riscv64_v_x2_absorb136_blocks))
+	.p2align 5
+SYMBOL(sponge_keccakp1600_12_riscv64_v_x2_absorb136_blocks):
+	.cfi_startproc
+	// vl = 2 (e64, m1), or trap: VLEN must hold 2 lanes.
+	vsetivli t0, 2, 216                     // e64, m1, ta, ma
+	addi t0, t0, -2
+	beqz t0, LOCAL(riscv64_v_x2_vl_checked12)
+	unimp
+LOCAL(riscv64_v_x2_vl_checked12):
+	// Save s0-s5 (they hold shift amounts).
+	addi sp, sp, -80
+	.cfi_def_cfa_offset 80
+	sd s0, 0(sp)
+	sd s1, 8(sp)
+	sd s2, 16(sp)
+	sd s3, 24(sp)
+	sd s4, 32(sp)
+	sd s5, 40(sp)
+	.cfi_offset s0, -80
+	.cfi_offset s1, -72
+	.cfi_offset s2, -64
+	.cfi_offset s3, -56
+	.cfi_offset s4, -48
+	.cfi_offset s5, -40
+	// The block count and the N block pointers (blocks[s] in a1) into the frame.
+	sd a2, 48(sp)
+	ld t1, 0(a1)
+	sd t1, 56(sp)
+	ld t1, 8(a1)
+	sd t1, 64(sp)
+	// Lane i of every state into its register.
+	vle64.v v0, 0(a0)
+	addi t0, a0, 16
+	vle64.v v4, 0(t0)
+	addi t0, a0, 32
+	vle64.v v3, 0(t0)
+	addi t0, a0, 48
+	vle64.v v2, 0(t0)
+	addi t0, a0, 64
+	vle64.v v1, 0(t0)
+	addi t0, a0, 80
+	vle64.v v20, 0(t0)
+	addi t0, a0, 96
+	vle64.v v24, 0(t0)
+	addi t0, a0, 112
+	vle64.v v23, 0(t0)
+	addi t0, a0, 128
+	vle64.v v22, 0(t0)
+	addi t0, a0, 144
+	vle64.v v21, 0(t0)
+	addi t0, a0, 160
+	vle64.v v15, 0(t0)
+	addi t0, a0, 176
+	vle64.v v19, 0(t0)
+	addi t0, a0, 192
+	vle64.v v18, 0(t0)
+	addi t0, a0, 208
+	vle64.v v17, 0(t0)
+	addi t0, a0, 224
+	vle64.v v16, 0(t0)
+	addi t0, a0, 240
+	vle64.v v10, 0(t0)
+	addi t0, a0, 256
+	vle64.v v14, 0(t0)
+	addi t0, a0, 272
+	vle64.v v13, 0(t0)
+	addi t0, a0, 288
+	vle64.v v12, 0(t0)
+	addi t0, a0, 304
+	vle64.v v11, 0(t0)
+	addi t0, a0, 320
+	vle64.v v5, 0(t0)
+	addi t0, a0, 336
+	vle64.v v9, 0(t0)
+	addi t0, a0, 352
+	vle64.v v8, 0(t0)
+	addi t0, a0, 368
+	vle64.v v7, 0(t0)
+	addi t0, a0, 384
+	vle64.v v6, 0(t0)
+	beqz a2, LOCAL(sponge_keccakp1600_12_riscv64_v_x2_absorb136_blocks_none)
+	j LOCAL(sponge_keccakp1600_12_riscv64_v_x2_absorb136_blocks_block)
+LOCAL(sponge_keccakp1600_12_riscv64_v_x2_absorb136_blocks_none):
+	j LOCAL(sponge_keccakp1600_12_riscv64_v_x2_absorb136_blocks_done)
+LOCAL(sponge_keccakp1600_12_riscv64_v_x2_absorb136_blocks_block):
+	// Each state's next block from the frame; lane i of the N blocks gathered and XORed.
+	ld t1, 56(sp)
+	ld t2, 64(sp)
+	ld a1, 0(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 0(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v0, v0, v30
+	ld a1, 8(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 8(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v4, v4, v30
+	ld a1, 16(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 16(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v3, v3, v30
+	ld a1, 24(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 24(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v2, v2, v30
+	ld a1, 32(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 32(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v1, v1, v30
+	ld a1, 40(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 40(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v20, v20, v30
+	ld a1, 48(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 48(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v24, v24, v30
+	ld a1, 56(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 56(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v23, v23, v30
+	ld a1, 64(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 64(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v22, v22, v30
+	ld a1, 72(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 72(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v21, v21, v30
+	ld a1, 80(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 80(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v15, v15, v30
+	ld a1, 88(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 88(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v19, v19, v30
+	ld a1, 96(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 96(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v18, v18, v30
+	ld a1, 104(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 104(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v17, v17, v30
+	ld a1, 112(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 112(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v16, v16, v30
+	ld a1, 120(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 120(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v10, v10, v30
+	ld a1, 128(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 128(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v14, v14, v30
+	// each state's pointer on by the rate
+	addi t1, t1, 136
+	sd t1, 56(sp)
+	addi t2, t2, 136
+	sd t2, 64(sp)
+	// The shift amounts of 32 and up, for the rotations' vsll.vx and vsrl.vx.
+	addi t3, zero, 36
+	addi t4, zero, 37
+	addi t5, zero, 39
+	addi t6, zero, 41
+	addi a1, zero, 43
+	addi a2, zero, 44
+	addi a3, zero, 45
+	addi a4, zero, 46
+	addi a5, zero, 49
+	addi a6, zero, 50
+	addi a7, zero, 54
+	addi s0, zero, 55
+	addi s1, zero, 56
+	addi s2, zero, 58
+	addi s3, zero, 61
+	addi s4, zero, 62
+	addi s5, zero, 63
+	// ---- round 12 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v20
+	vxor.vv v25, v25, v15
+	vxor.vv v25, v25, v10
+	vxor.vv v25, v25, v5
+	vxor.vv v26, v4, v24
+	vxor.vv v26, v26, v19
+	vxor.vv v26, v26, v14
+	vxor.vv v26, v26, v9
+	vxor.vv v27, v3, v23
+	vxor.vv v27, v27, v18
+	vxor.vv v27, v27, v13
+	vxor.vv v27, v27, v8
+	vxor.vv v28, v2, v22
+	vxor.vv v28, v28, v17
+	vxor.vv v28, v28, v12
+	vxor.vv v28, v28, v7
+	vxor.vv v29, v1, v21
+	vxor.vv v29, v29, v16
+	vxor.vv v29, v29, v11
+	vxor.vv v29, v29, v6
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v5, v5, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v4, v4, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v9, v9, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v3, v3, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v8, v8, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v2, v2, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v7, v7, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v1, v1, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v6, v6, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v4, 1
+	vsrl.vx v4, v4, s5
+	vor.vv v4, v4, v30
+	vsll.vx v30, v3, s4
+	vsrl.vi v3, v3, 2
+	vor.vv v3, v3, v30
+	vsll.vi v30, v2, 28
+	vsrl.vx v2, v2, t3
+	vor.vv v2, v2, v30
+	vsll.vi v30, v1, 27
+	vsrl.vx v1, v1, t4
+	vor.vv v1, v1, v30
+	vsll.vx v30, v20, t3
+	vsrl.vi v20, v20, 28
+	vor.vv v20, v20, v30
+	vsll.vx v30, v24, a2
+	vsrl.vi v24, v24, 20
+	vor.vv v24, v24, v30
+	vsll.vi v30, v23, 6
+	vsrl.vx v23, v23, s2
+	vor.vv v23, v23, v30
+	vsll.vx v30, v22, s0
+	vsrl.vi v22, v22, 9
+	vor.vv v22, v22, v30
+	vsll.vi v30, v21, 20
+	vsrl.vx v21, v21, a2
+	vor.vv v21, v21, v30
+	vsll.vi v30, v15, 3
+	vsrl.vx v15, v15, s3
+	vor.vv v15, v15, v30
+	vsll.vi v30, v19, 10
+	vsrl.vx v19, v19, a7
+	vor.vv v19, v19, v30
+	vsll.vx v30, v18, a1
+	vsrl.vi v18, v18, 21
+	vor.vv v18, v18, v30
+	vsll.vi v30, v17, 25
+	vsrl.vx v17, v17, t5
+	vor.vv v17, v17, v30
+	vsll.vx v30, v16, t5
+	vsrl.vi v16, v16, 25
+	vor.vv v16, v16, v30
+	vsll.vx v30, v10, t6
+	vsrl.vi v10, v10, 23
+	vor.vv v10, v10, v30
+	vsll.vx v30, v14, a3
+	vsrl.vi v14, v14, 19
+	vor.vv v14, v14, v30
+	vsll.vi v30, v13, 15
+	vsrl.vx v13, v13, a5
+	vor.vv v13, v13, v30
+	vsll.vi v30, v12, 21
+	vsrl.vx v12, v12, a1
+	vor.vv v12, v12, v30
+	vsll.vi v30, v11, 8
+	vsrl.vx v11, v11, s1
+	vor.vv v11, v11, v30
+	vsll.vi v30, v5, 18
+	vsrl.vx v5, v5, a4
+	vor.vv v5, v5, v30
+	vsll.vi v30, v9, 2
+	vsrl.vx v9, v9, s4
+	vor.vv v9, v9, v30
+	vsll.vx v30, v8, s3
+	vsrl.vi v8, v8, 3
+	vor.vv v8, v8, v30
+	vsll.vx v30, v7, s1
+	vsrl.vi v7, v7, 8
+	vor.vv v7, v7, v30
+	vsll.vi v30, v6, 14
+	vsrl.vx v6, v6, a6
+	vor.vv v6, v6, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v6
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v24
+	vnot.v v25, v24
+	vand.vv v25, v25, v18
+	vxor.vv v0, v0, v25
+	vnot.v v25, v18
+	vand.vv v25, v25, v12
+	vxor.vv v24, v24, v25
+	vnot.v v25, v12
+	vand.vv v25, v25, v6
+	vxor.vv v18, v18, v25
+	vxor.vv v12, v12, v30
+	vxor.vv v6, v6, v31
+	vnot.v v30, v8
+	vand.vv v30, v30, v2
+	vnot.v v31, v2
+	vand.vv v31, v31, v21
+	vnot.v v25, v21
+	vand.vv v25, v25, v15
+	vxor.vv v2, v2, v25
+	vnot.v v25, v15
+	vand.vv v25, v25, v14
+	vxor.vv v21, v21, v25
+	vnot.v v25, v14
+	vand.vv v25, v25, v8
+	vxor.vv v15, v15, v25
+	vxor.vv v14, v14, v30
+	vxor.vv v8, v8, v31
+	vnot.v v30, v5
+	vand.vv v30, v30, v4
+	vnot.v v31, v4
+	vand.vv v31, v31, v23
+	vnot.v v25, v23
+	vand.vv v25, v25, v17
+	vxor.vv v4, v4, v25
+	vnot.v v25, v17
+	vand.vv v25, v25, v11
+	vxor.vv v23, v23, v25
+	vnot.v v25, v11
+	vand.vv v25, v25, v5
+	vxor.vv v17, v17, v25
+	vxor.vv v11, v11, v30
+	vxor.vv v5, v5, v31
+	vnot.v v30, v7
+	vand.vv v30, v30, v1
+	vnot.v v31, v1
+	vand.vv v31, v31, v20
+	vnot.v v25, v20
+	vand.vv v25, v25, v19
+	vxor.vv v1, v1, v25
+	vnot.v v25, v19
+	vand.vv v25, v25, v13
+	vxor.vv v20, v20, v25
+	vnot.v v25, v13
+	vand.vv v25, v25, v7
+	vxor.vv v19, v19, v25
+	vxor.vv v13, v13, v30
+	vxor.vv v7, v7, v31
+	vnot.v v30, v9
+	vand.vv v30, v30, v3
+	vnot.v v31, v3
+	vand.vv v31, v31, v22
+	vnot.v v25, v22
+	vand.vv v25, v25, v16
+	vxor.vv v3, v3, v25
+	vnot.v v25, v16
+	vand.vv v25, v25, v10
+	vxor.vv v22, v22, v25
+	vnot.v v25, v10
+	vand.vv v25, v25, v9
+	vxor.vv v16, v16, v25
+	vxor.vv v10, v10, v30
+	vxor.vv v9, v9, v31
+	// iota: 0x000000008000808b
+	lui t1, 262148
+	slli t1, t1, 1
+	xori t1, t1, 139
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 13 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v2
+	vxor.vv v25, v25, v4
+	vxor.vv v25, v25, v1
+	vxor.vv v25, v25, v3
+	vxor.vv v26, v24, v21
+	vxor.vv v26, v26, v23
+	vxor.vv v26, v26, v20
+	vxor.vv v26, v26, v22
+	vxor.vv v27, v18, v15
+	vxor.vv v27, v27, v17
+	vxor.vv v27, v27, v19
+	vxor.vv v27, v27, v16
+	vxor.vv v28, v12, v14
+	vxor.vv v28, v28, v11
+	vxor.vv v28, v28, v13
+	vxor.vv v28, v28, v10
+	vxor.vv v29, v6, v8
+	vxor.vv v29, v29, v5
+	vxor.vv v29, v29, v7
+	vxor.vv v29, v29, v9
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v3, v3, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v24, v24, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v22, v22, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v18, v18, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v16, v16, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v12, v12, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v10, v10, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v6, v6, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v9, v9, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v24, 1
+	vsrl.vx v24, v24, s5
+	vor.vv v24, v24, v30
+	vsll.vx v30, v18, s4
+	vsrl.vi v18, v18, 2
+	vor.vv v18, v18, v30
+	vsll.vi v30, v12, 28
+	vsrl.vx v12, v12, t3
+	vor.vv v12, v12, v30
+	vsll.vi v30, v6, 27
+	vsrl.vx v6, v6, t4
+	vor.vv v6, v6, v30
+	vsll.vx v30, v2, t3
+	vsrl.vi v2, v2, 28
+	vor.vv v2, v2, v30
+	vsll.vx v30, v21, a2
+	vsrl.vi v21, v21, 20
+	vor.vv v21, v21, v30
+	vsll.vi v30, v15, 6
+	vsrl.vx v15, v15, s2
+	vor.vv v15, v15, v30
+	vsll.vx v30, v14, s0
+	vsrl.vi v14, v14, 9
+	vor.vv v14, v14, v30
+	vsll.vi v30, v8, 20
+	vsrl.vx v8, v8, a2
+	vor.vv v8, v8, v30
+	vsll.vi v30, v4, 3
+	vsrl.vx v4, v4, s3
+	vor.vv v4, v4, v30
+	vsll.vi v30, v23, 10
+	vsrl.vx v23, v23, a7
+	vor.vv v23, v23, v30
+	vsll.vx v30, v17, a1
+	vsrl.vi v17, v17, 21
+	vor.vv v17, v17, v30
+	vsll.vi v30, v11, 25
+	vsrl.vx v11, v11, t5
+	vor.vv v11, v11, v30
+	vsll.vx v30, v5, t5
+	vsrl.vi v5, v5, 25
+	vor.vv v5, v5, v30
+	vsll.vx v30, v1, t6
+	vsrl.vi v1, v1, 23
+	vor.vv v1, v1, v30
+	vsll.vx v30, v20, a3
+	vsrl.vi v20, v20, 19
+	vor.vv v20, v20, v30
+	vsll.vi v30, v19, 15
+	vsrl.vx v19, v19, a5
+	vor.vv v19, v19, v30
+	vsll.vi v30, v13, 21
+	vsrl.vx v13, v13, a1
+	vor.vv v13, v13, v30
+	vsll.vi v30, v7, 8
+	vsrl.vx v7, v7, s1
+	vor.vv v7, v7, v30
+	vsll.vi v30, v3, 18
+	vsrl.vx v3, v3, a4
+	vor.vv v3, v3, v30
+	vsll.vi v30, v22, 2
+	vsrl.vx v22, v22, s4
+	vor.vv v22, v22, v30
+	vsll.vx v30, v16, s3
+	vsrl.vi v16, v16, 3
+	vor.vv v16, v16, v30
+	vsll.vx v30, v10, s1
+	vsrl.vi v10, v10, 8
+	vor.vv v10, v10, v30
+	vsll.vi v30, v9, 14
+	vsrl.vx v9, v9, a6
+	vor.vv v9, v9, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v9
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v21
+	vnot.v v25, v21
+	vand.vv v25, v25, v17
+	vxor.vv v0, v0, v25
+	vnot.v v25, v17
+	vand.vv v25, v25, v13
+	vxor.vv v21, v21, v25
+	vnot.v v25, v13
+	vand.vv v25, v25, v9
+	vxor.vv v17, v17, v25
+	vxor.vv v13, v13, v30
+	vxor.vv v9, v9, v31
+	vnot.v v30, v16
+	vand.vv v30, v30, v12
+	vnot.v v31, v12
+	vand.vv v31, v31, v8
+	vnot.v v25, v8
+	vand.vv v25, v25, v4
+	vxor.vv v12, v12, v25
+	vnot.v v25, v4
+	vand.vv v25, v25, v20
+	vxor.vv v8, v8, v25
+	vnot.v v25, v20
+	vand.vv v25, v25, v16
+	vxor.vv v4, v4, v25
+	vxor.vv v20, v20, v30
+	vxor.vv v16, v16, v31
+	vnot.v v30, v3
+	vand.vv v30, v30, v24
+	vnot.v v31, v24
+	vand.vv v31, v31, v15
+	vnot.v v25, v15
+	vand.vv v25, v25, v11
+	vxor.vv v24, v24, v25
+	vnot.v v25, v11
+	vand.vv v25, v25, v7
+	vxor.vv v15, v15, v25
+	vnot.v v25, v7
+	vand.vv v25, v25, v3
+	vxor.vv v11, v11, v25
+	vxor.vv v7, v7, v30
+	vxor.vv v3, v3, v31
+	vnot.v v30, v10
+	vand.vv v30, v30, v6
+	vnot.v v31, v6
+	vand.vv v31, v31, v2
+	vnot.v v25, v2
+	vand.vv v25, v25, v23
+	vxor.vv v6, v6, v25
+	vnot.v v25, v23
+	vand.vv v25, v25, v19
+	vxor.vv v2, v2, v25
+	vnot.v v25, v19
+	vand.vv v25, v25, v10
+	vxor.vv v23, v23, v25
+	vxor.vv v19, v19, v30
+	vxor.vv v10, v10, v31
+	vnot.v v30, v22
+	vand.vv v30, v30, v18
+	vnot.v v31, v18
+	vand.vv v31, v31, v14
+	vnot.v v25, v14
+	vand.vv v25, v25, v5
+	vxor.vv v18, v18, v25
+	vnot.v v25, v5
+	vand.vv v25, v25, v1
+	vxor.vv v14, v14, v25
+	vnot.v v25, v1
+	vand.vv v25, v25, v22
+	vxor.vv v5, v5, v25
+	vxor.vv v1, v1, v30
+	vxor.vv v22, v22, v31
+	// iota: 0x800000000000008b
+	addi t2, zero, -243
+	srli t1, t2, 1
+	xor t1, t1, t2
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 14 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v12
+	vxor.vv v25, v25, v24
+	vxor.vv v25, v25, v6
+	vxor.vv v25, v25, v18
+	vxor.vv v26, v21, v8
+	vxor.vv v26, v26, v15
+	vxor.vv v26, v26, v2
+	vxor.vv v26, v26, v14
+	vxor.vv v27, v17, v4
+	vxor.vv v27, v27, v11
+	vxor.vv v27, v27, v23
+	vxor.vv v27, v27, v5
+	vxor.vv v28, v13, v20
+	vxor.vv v28, v28, v7
+	vxor.vv v28, v28, v19
+	vxor.vv v28, v28, v1
+	vxor.vv v29, v9, v16
+	vxor.vv v29, v29, v3
+	vxor.vv v29, v29, v10
+	vxor.vv v29, v29, v22
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v18, v18, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v21, v21, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v14, v14, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v17, v17, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v5, v5, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v13, v13, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v1, v1, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v9, v9, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v22, v22, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v21, 1
+	vsrl.vx v21, v21, s5
+	vor.vv v21, v21, v30
+	vsll.vx v30, v17, s4
+	vsrl.vi v17, v17, 2
+	vor.vv v17, v17, v30
+	vsll.vi v30, v13, 28
+	vsrl.vx v13, v13, t3
+	vor.vv v13, v13, v30
+	vsll.vi v30, v9, 27
+	vsrl.vx v9, v9, t4
+	vor.vv v9, v9, v30
+	vsll.vx v30, v12, t3
+	vsrl.vi v12, v12, 28
+	vor.vv v12, v12, v30
+	vsll.vx v30, v8, a2
+	vsrl.vi v8, v8, 20
+	vor.vv v8, v8, v30
+	vsll.vi v30, v4, 6
+	vsrl.vx v4, v4, s2
+	vor.vv v4, v4, v30
+	vsll.vx v30, v20, s0
+	vsrl.vi v20, v20, 9
+	vor.vv v20, v20, v30
+	vsll.vi v30, v16, 20
+	vsrl.vx v16, v16, a2
+	vor.vv v16, v16, v30
+	vsll.vi v30, v24, 3
+	vsrl.vx v24, v24, s3
+	vor.vv v24, v24, v30
+	vsll.vi v30, v15, 10
+	vsrl.vx v15, v15, a7
+	vor.vv v15, v15, v30
+	vsll.vx v30, v11, a1
+	vsrl.vi v11, v11, 21
+	vor.vv v11, v11, v30
+	vsll.vi v30, v7, 25
+	vsrl.vx v7, v7, t5
+	vor.vv v7, v7, v30
+	vsll.vx v30, v3, t5
+	vsrl.vi v3, v3, 25
+	vor.vv v3, v3, v30
+	vsll.vx v30, v6, t6
+	vsrl.vi v6, v6, 23
+	vor.vv v6, v6, v30
+	vsll.vx v30, v2, a3
+	vsrl.vi v2, v2, 19
+	vor.vv v2, v2, v30
+	vsll.vi v30, v23, 15
+	vsrl.vx v23, v23, a5
+	vor.vv v23, v23, v30
+	vsll.vi v30, v19, 21
+	vsrl.vx v19, v19, a1
+	vor.vv v19, v19, v30
+	vsll.vi v30, v10, 8
+	vsrl.vx v10, v10, s1
+	vor.vv v10, v10, v30
+	vsll.vi v30, v18, 18
+	vsrl.vx v18, v18, a4
+	vor.vv v18, v18, v30
+	vsll.vi v30, v14, 2
+	vsrl.vx v14, v14, s4
+	vor.vv v14, v14, v30
+	vsll.vx v30, v5, s3
+	vsrl.vi v5, v5, 3
+	vor.vv v5, v5, v30
+	vsll.vx v30, v1, s1
+	vsrl.vi v1, v1, 8
+	vor.vv v1, v1, v30
+	vsll.vi v30, v22, 14
+	vsrl.vx v22, v22, a6
+	vor.vv v22, v22, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v22
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v8
+	vnot.v v25, v8
+	vand.vv v25, v25, v11
+	vxor.vv v0, v0, v25
+	vnot.v v25, v11
+	vand.vv v25, v25, v19
+	vxor.vv v8, v8, v25
+	vnot.v v25, v19
+	vand.vv v25, v25, v22
+	vxor.vv v11, v11, v25
+	vxor.vv v19, v19, v30
+	vxor.vv v22, v22, v31
+	vnot.v v30, v5
+	vand.vv v30, v30, v13
+	vnot.v v31, v13
+	vand.vv v31, v31, v16
+	vnot.v v25, v16
+	vand.vv v25, v25, v24
+	vxor.vv v13, v13, v25
+	vnot.v v25, v24
+	vand.vv v25, v25, v2
+	vxor.vv v16, v16, v25
+	vnot.v v25, v2
+	vand.vv v25, v25, v5
+	vxor.vv v24, v24, v25
+	vxor.vv v2, v2, v30
+	vxor.vv v5, v5, v31
+	vnot.v v30, v18
+	vand.vv v30, v30, v21
+	vnot.v v31, v21
+	vand.vv v31, v31, v4
+	vnot.v v25, v4
+	vand.vv v25, v25, v7
+	vxor.vv v21, v21, v25
+	vnot.v v25, v7
+	vand.vv v25, v25, v10
+	vxor.vv v4, v4, v25
+	vnot.v v25, v10
+	vand.vv v25, v25, v18
+	vxor.vv v7, v7, v25
+	vxor.vv v10, v10, v30
+	vxor.vv v18, v18, v31
+	vnot.v v30, v1
+	vand.vv v30, v30, v9
+	vnot.v v31, v9
+	vand.vv v31, v31, v12
+	vnot.v v25, v12
+	vand.vv v25, v25, v15
+	vxor.vv v9, v9, v25
+	vnot.v v25, v15
+	vand.vv v25, v25, v23
+	vxor.vv v12, v12, v25
+	vnot.v v25, v23
+	vand.vv v25, v25, v1
+	vxor.vv v15, v15, v25
+	vxor.vv v23, v23, v30
+	vxor.vv v1, v1, v31
+	vnot.v v30, v14
+	vand.vv v30, v30, v17
+	vnot.v v31, v17
+	vand.vv v31, v31, v20
+	vnot.v v25, v20
+	vand.vv v25, v25, v3
+	vxor.vv v17, v17, v25
+	vnot.v v25, v3
+	vand.vv v25, v25, v6
+	vxor.vv v20, v20, v25
+	vnot.v v25, v6
+	vand.vv v25, v25, v14
+	vxor.vv v3, v3, v25
+	vxor.vv v6, v6, v30
+	vxor.vv v14, v14, v31
+	// iota: 0x8000000000008089
+	lui t1, 1048559
+	srli t1, t1, 1
+	xori t1, t1, -1911
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 15 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v13
+	vxor.vv v25, v25, v21
+	vxor.vv v25, v25, v9
+	vxor.vv v25, v25, v17
+	vxor.vv v26, v8, v16
+	vxor.vv v26, v26, v4
+	vxor.vv v26, v26, v12
+	vxor.vv v26, v26, v20
+	vxor.vv v27, v11, v24
+	vxor.vv v27, v27, v7
+	vxor.vv v27, v27, v15
+	vxor.vv v27, v27, v3
+	vxor.vv v28, v19, v2
+	vxor.vv v28, v28, v10
+	vxor.vv v28, v28, v23
+	vxor.vv v28, v28, v6
+	vxor.vv v29, v22, v5
+	vxor.vv v29, v29, v18
+	vxor.vv v29, v29, v1
+	vxor.vv v29, v29, v14
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v17, v17, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v8, v8, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v20, v20, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v11, v11, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v3, v3, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v19, v19, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v6, v6, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v22, v22, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v14, v14, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v8, 1
+	vsrl.vx v8, v8, s5
+	vor.vv v8, v8, v30
+	vsll.vx v30, v11, s4
+	vsrl.vi v11, v11, 2
+	vor.vv v11, v11, v30
+	vsll.vi v30, v19, 28
+	vsrl.vx v19, v19, t3
+	vor.vv v19, v19, v30
+	vsll.vi v30, v22, 27
+	vsrl.vx v22, v22, t4
+	vor.vv v22, v22, v30
+	vsll.vx v30, v13, t3
+	vsrl.vi v13, v13, 28
+	vor.vv v13, v13, v30
+	vsll.vx v30, v16, a2
+	vsrl.vi v16, v16, 20
+	vor.vv v16, v16, v30
+	vsll.vi v30, v24, 6
+	vsrl.vx v24, v24, s2
+	vor.vv v24, v24, v30
+	vsll.vx v30, v2, s0
+	vsrl.vi v2, v2, 9
+	vor.vv v2, v2, v30
+	vsll.vi v30, v5, 20
+	vsrl.vx v5, v5, a2
+	vor.vv v5, v5, v30
+	vsll.vi v30, v21, 3
+	vsrl.vx v21, v21, s3
+	vor.vv v21, v21, v30
+	vsll.vi v30, v4, 10
+	vsrl.vx v4, v4, a7
+	vor.vv v4, v4, v30
+	vsll.vx v30, v7, a1
+	vsrl.vi v7, v7, 21
+	vor.vv v7, v7, v30
+	vsll.vi v30, v10, 25
+	vsrl.vx v10, v10, t5
+	vor.vv v10, v10, v30
+	vsll.vx v30, v18, t5
+	vsrl.vi v18, v18, 25
+	vor.vv v18, v18, v30
+	vsll.vx v30, v9, t6
+	vsrl.vi v9, v9, 23
+	vor.vv v9, v9, v30
+	vsll.vx v30, v12, a3
+	vsrl.vi v12, v12, 19
+	vor.vv v12, v12, v30
+	vsll.vi v30, v15, 15
+	vsrl.vx v15, v15, a5
+	vor.vv v15, v15, v30
+	vsll.vi v30, v23, 21
+	vsrl.vx v23, v23, a1
+	vor.vv v23, v23, v30
+	vsll.vi v30, v1, 8
+	vsrl.vx v1, v1, s1
+	vor.vv v1, v1, v30
+	vsll.vi v30, v17, 18
+	vsrl.vx v17, v17, a4
+	vor.vv v17, v17, v30
+	vsll.vi v30, v20, 2
+	vsrl.vx v20, v20, s4
+	vor.vv v20, v20, v30
+	vsll.vx v30, v3, s3
+	vsrl.vi v3, v3, 3
+	vor.vv v3, v3, v30
+	vsll.vx v30, v6, s1
+	vsrl.vi v6, v6, 8
+	vor.vv v6, v6, v30
+	vsll.vi v30, v14, 14
+	vsrl.vx v14, v14, a6
+	vor.vv v14, v14, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v14
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v16
+	vnot.v v25, v16
+	vand.vv v25, v25, v7
+	vxor.vv v0, v0, v25
+	vnot.v v25, v7
+	vand.vv v25, v25, v23
+	vxor.vv v16, v16, v25
+	vnot.v v25, v23
+	vand.vv v25, v25, v14
+	vxor.vv v7, v7, v25
+	vxor.vv v23, v23, v30
+	vxor.vv v14, v14, v31
+	vnot.v v30, v3
+	vand.vv v30, v30, v19
+	vnot.v v31, v19
+	vand.vv v31, v31, v5
+	vnot.v v25, v5
+	vand.vv v25, v25, v21
+	vxor.vv v19, v19, v25
+	vnot.v v25, v21
+	vand.vv v25, v25, v12
+	vxor.vv v5, v5, v25
+	vnot.v v25, v12
+	vand.vv v25, v25, v3
+	vxor.vv v21, v21, v25
+	vxor.vv v12, v12, v30
+	vxor.vv v3, v3, v31
+	vnot.v v30, v17
+	vand.vv v30, v30, v8
+	vnot.v v31, v8
+	vand.vv v31, v31, v24
+	vnot.v v25, v24
+	vand.vv v25, v25, v10
+	vxor.vv v8, v8, v25
+	vnot.v v25, v10
+	vand.vv v25, v25, v1
+	vxor.vv v24, v24, v25
+	vnot.v v25, v1
+	vand.vv v25, v25, v17
+	vxor.vv v10, v10, v25
+	vxor.vv v1, v1, v30
+	vxor.vv v17, v17, v31
+	vnot.v v30, v6
+	vand.vv v30, v30, v22
+	vnot.v v31, v22
+	vand.vv v31, v31, v13
+	vnot.v v25, v13
+	vand.vv v25, v25, v4
+	vxor.vv v22, v22, v25
+	vnot.v v25, v4
+	vand.vv v25, v25, v15
+	vxor.vv v13, v13, v25
+	vnot.v v25, v15
+	vand.vv v25, v25, v6
+	vxor.vv v4, v4, v25
+	vxor.vv v15, v15, v30
+	vxor.vv v6, v6, v31
+	vnot.v v30, v20
+	vand.vv v30, v30, v11
+	vnot.v v31, v11
+	vand.vv v31, v31, v2
+	vnot.v v25, v2
+	vand.vv v25, v25, v18
+	vxor.vv v11, v11, v25
+	vnot.v v25, v18
+	vand.vv v25, v25, v9
+	vxor.vv v2, v2, v25
+	vnot.v v25, v9
+	vand.vv v25, v25, v20
+	vxor.vv v18, v18, v25
+	vxor.vv v9, v9, v30
+	vxor.vv v20, v20, v31
+	// iota: 0x8000000000008003
+	lui t1, 1048559
+	srli t1, t1, 1
+	xori t1, t1, -2045
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 16 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v19
+	vxor.vv v25, v25, v8
+	vxor.vv v25, v25, v22
+	vxor.vv v25, v25, v11
+	vxor.vv v26, v16, v5
+	vxor.vv v26, v26, v24
+	vxor.vv v26, v26, v13
+	vxor.vv v26, v26, v2
+	vxor.vv v27, v7, v21
+	vxor.vv v27, v27, v10
+	vxor.vv v27, v27, v4
+	vxor.vv v27, v27, v18
+	vxor.vv v28, v23, v12
+	vxor.vv v28, v28, v1
+	vxor.vv v28, v28, v15
+	vxor.vv v28, v28, v9
+	vxor.vv v29, v14, v3
+	vxor.vv v29, v29, v17
+	vxor.vv v29, v29, v6
+	vxor.vv v29, v29, v20
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v11, v11, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v16, v16, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v2, v2, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v7, v7, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v18, v18, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v23, v23, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v9, v9, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v14, v14, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v20, v20, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v16, 1
+	vsrl.vx v16, v16, s5
+	vor.vv v16, v16, v30
+	vsll.vx v30, v7, s4
+	vsrl.vi v7, v7, 2
+	vor.vv v7, v7, v30
+	vsll.vi v30, v23, 28
+	vsrl.vx v23, v23, t3
+	vor.vv v23, v23, v30
+	vsll.vi v30, v14, 27
+	vsrl.vx v14, v14, t4
+	vor.vv v14, v14, v30
+	vsll.vx v30, v19, t3
+	vsrl.vi v19, v19, 28
+	vor.vv v19, v19, v30
+	vsll.vx v30, v5, a2
+	vsrl.vi v5, v5, 20
+	vor.vv v5, v5, v30
+	vsll.vi v30, v21, 6
+	vsrl.vx v21, v21, s2
+	vor.vv v21, v21, v30
+	vsll.vx v30, v12, s0
+	vsrl.vi v12, v12, 9
+	vor.vv v12, v12, v30
+	vsll.vi v30, v3, 20
+	vsrl.vx v3, v3, a2
+	vor.vv v3, v3, v30
+	vsll.vi v30, v8, 3
+	vsrl.vx v8, v8, s3
+	vor.vv v8, v8, v30
+	vsll.vi v30, v24, 10
+	vsrl.vx v24, v24, a7
+	vor.vv v24, v24, v30
+	vsll.vx v30, v10, a1
+	vsrl.vi v10, v10, 21
+	vor.vv v10, v10, v30
+	vsll.vi v30, v1, 25
+	vsrl.vx v1, v1, t5
+	vor.vv v1, v1, v30
+	vsll.vx v30, v17, t5
+	vsrl.vi v17, v17, 25
+	vor.vv v17, v17, v30
+	vsll.vx v30, v22, t6
+	vsrl.vi v22, v22, 23
+	vor.vv v22, v22, v30
+	vsll.vx v30, v13, a3
+	vsrl.vi v13, v13, 19
+	vor.vv v13, v13, v30
+	vsll.vi v30, v4, 15
+	vsrl.vx v4, v4, a5
+	vor.vv v4, v4, v30
+	vsll.vi v30, v15, 21
+	vsrl.vx v15, v15, a1
+	vor.vv v15, v15, v30
+	vsll.vi v30, v6, 8
+	vsrl.vx v6, v6, s1
+	vor.vv v6, v6, v30
+	vsll.vi v30, v11, 18
+	vsrl.vx v11, v11, a4
+	vor.vv v11, v11, v30
+	vsll.vi v30, v2, 2
+	vsrl.vx v2, v2, s4
+	vor.vv v2, v2, v30
+	vsll.vx v30, v18, s3
+	vsrl.vi v18, v18, 3
+	vor.vv v18, v18, v30
+	vsll.vx v30, v9, s1
+	vsrl.vi v9, v9, 8
+	vor.vv v9, v9, v30
+	vsll.vi v30, v20, 14
+	vsrl.vx v20, v20, a6
+	vor.vv v20, v20, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v20
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v5
+	vnot.v v25, v5
+	vand.vv v25, v25, v10
+	vxor.vv v0, v0, v25
+	vnot.v v25, v10
+	vand.vv v25, v25, v15
+	vxor.vv v5, v5, v25
+	vnot.v v25, v15
+	vand.vv v25, v25, v20
+	vxor.vv v10, v10, v25
+	vxor.vv v15, v15, v30
+	vxor.vv v20, v20, v31
+	vnot.v v30, v18
+	vand.vv v30, v30, v23
+	vnot.v v31, v23
+	vand.vv v31, v31, v3
+	vnot.v v25, v3
+	vand.vv v25, v25, v8
+	vxor.vv v23, v23, v25
+	vnot.v v25, v8
+	vand.vv v25, v25, v13
+	vxor.vv v3, v3, v25
+	vnot.v v25, v13
+	vand.vv v25, v25, v18
+	vxor.vv v8, v8, v25
+	vxor.vv v13, v13, v30
+	vxor.vv v18, v18, v31
+	vnot.v v30, v11
+	vand.vv v30, v30, v16
+	vnot.v v31, v16
+	vand.vv v31, v31, v21
+	vnot.v v25, v21
+	vand.vv v25, v25, v1
+	vxor.vv v16, v16, v25
+	vnot.v v25, v1
+	vand.vv v25, v25, v6
+	vxor.vv v21, v21, v25
+	vnot.v v25, v6
+	vand.vv v25, v25, v11
+	vxor.vv v1, v1, v25
+	vxor.vv v6, v6, v30
+	vxor.vv v11, v11, v31
+	vnot.v v30, v9
+	vand.vv v30, v30, v14
+	vnot.v v31, v14
+	vand.vv v31, v31, v19
+	vnot.v v25, v19
+	vand.vv v25, v25, v24
+	vxor.vv v14, v14, v25
+	vnot.v v25, v24
+	vand.vv v25, v25, v4
+	vxor.vv v19, v19, v25
+	vnot.v v25, v4
+	vand.vv v25, v25, v9
+	vxor.vv v24, v24, v25
+	vxor.vv v4, v4, v30
+	vxor.vv v9, v9, v31
+	vnot.v v30, v2
+	vand.vv v30, v30, v7
+	vnot.v v31, v7
+	vand.vv v31, v31, v12
+	vnot.v v25, v12
+	vand.vv v25, v25, v17
+	vxor.vv v7, v7, v25
+	vnot.v v25, v17
+	vand.vv v25, v25, v22
+	vxor.vv v12, v12, v25
+	vnot.v v25, v22
+	vand.vv v25, v25, v2
+	vxor.vv v17, v17, v25
+	vxor.vv v22, v22, v30
+	vxor.vv v2, v2, v31
+	// iota: 0x8000000000008002
+	lui t1, 1048559
+	srli t1, t1, 1
+	xori t1, t1, -2046
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 17 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v23
+	vxor.vv v25, v25, v16
+	vxor.vv v25, v25, v14
+	vxor.vv v25, v25, v7
+	vxor.vv v26, v5, v3
+	vxor.vv v26, v26, v21
+	vxor.vv v26, v26, v19
+	vxor.vv v26, v26, v12
+	vxor.vv v27, v10, v8
+	vxor.vv v27, v27, v1
+	vxor.vv v27, v27, v24
+	vxor.vv v27, v27, v17
+	vxor.vv v28, v15, v13
+	vxor.vv v28, v28, v6
+	vxor.vv v28, v28, v4
+	vxor.vv v28, v28, v22
+	vxor.vv v29, v20, v18
+	vxor.vv v29, v29, v11
+	vxor.vv v29, v29, v9
+	vxor.vv v29, v29, v2
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v7, v7, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v5, v5, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v12, v12, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v10, v10, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v17, v17, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v15, v15, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v22, v22, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v20, v20, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v2, v2, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v5, 1
+	vsrl.vx v5, v5, s5
+	vor.vv v5, v5, v30
+	vsll.vx v30, v10, s4
+	vsrl.vi v10, v10, 2
+	vor.vv v10, v10, v30
+	vsll.vi v30, v15, 28
+	vsrl.vx v15, v15, t3
+	vor.vv v15, v15, v30
+	vsll.vi v30, v20, 27
+	vsrl.vx v20, v20, t4
+	vor.vv v20, v20, v30
+	vsll.vx v30, v23, t3
+	vsrl.vi v23, v23, 28
+	vor.vv v23, v23, v30
+	vsll.vx v30, v3, a2
+	vsrl.vi v3, v3, 20
+	vor.vv v3, v3, v30
+	vsll.vi v30, v8, 6
+	vsrl.vx v8, v8, s2
+	vor.vv v8, v8, v30
+	vsll.vx v30, v13, s0
+	vsrl.vi v13, v13, 9
+	vor.vv v13, v13, v30
+	vsll.vi v30, v18, 20
+	vsrl.vx v18, v18, a2
+	vor.vv v18, v18, v30
+	vsll.vi v30, v16, 3
+	vsrl.vx v16, v16, s3
+	vor.vv v16, v16, v30
+	vsll.vi v30, v21, 10
+	vsrl.vx v21, v21, a7
+	vor.vv v21, v21, v30
+	vsll.vx v30, v1, a1
+	vsrl.vi v1, v1, 21
+	vor.vv v1, v1, v30
+	vsll.vi v30, v6, 25
+	vsrl.vx v6, v6, t5
+	vor.vv v6, v6, v30
+	vsll.vx v30, v11, t5
+	vsrl.vi v11, v11, 25
+	vor.vv v11, v11, v30
+	vsll.vx v30, v14, t6
+	vsrl.vi v14, v14, 23
+	vor.vv v14, v14, v30
+	vsll.vx v30, v19, a3
+	vsrl.vi v19, v19, 19
+	vor.vv v19, v19, v30
+	vsll.vi v30, v24, 15
+	vsrl.vx v24, v24, a5
+	vor.vv v24, v24, v30
+	vsll.vi v30, v4, 21
+	vsrl.vx v4, v4, a1
+	vor.vv v4, v4, v30
+	vsll.vi v30, v9, 8
+	vsrl.vx v9, v9, s1
+	vor.vv v9, v9, v30
+	vsll.vi v30, v7, 18
+	vsrl.vx v7, v7, a4
+	vor.vv v7, v7, v30
+	vsll.vi v30, v12, 2
+	vsrl.vx v12, v12, s4
+	vor.vv v12, v12, v30
+	vsll.vx v30, v17, s3
+	vsrl.vi v17, v17, 3
+	vor.vv v17, v17, v30
+	vsll.vx v30, v22, s1
+	vsrl.vi v22, v22, 8
+	vor.vv v22, v22, v30
+	vsll.vi v30, v2, 14
+	vsrl.vx v2, v2, a6
+	vor.vv v2, v2, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v2
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v3
+	vnot.v v25, v3
+	vand.vv v25, v25, v1
+	vxor.vv v0, v0, v25
+	vnot.v v25, v1
+	vand.vv v25, v25, v4
+	vxor.vv v3, v3, v25
+	vnot.v v25, v4
+	vand.vv v25, v25, v2
+	vxor.vv v1, v1, v25
+	vxor.vv v4, v4, v30
+	vxor.vv v2, v2, v31
+	vnot.v v30, v17
+	vand.vv v30, v30, v15
+	vnot.v v31, v15
+	vand.vv v31, v31, v18
+	vnot.v v25, v18
+	vand.vv v25, v25, v16
+	vxor.vv v15, v15, v25
+	vnot.v v25, v16
+	vand.vv v25, v25, v19
+	vxor.vv v18, v18, v25
+	vnot.v v25, v19
+	vand.vv v25, v25, v17
+	vxor.vv v16, v16, v25
+	vxor.vv v19, v19, v30
+	vxor.vv v17, v17, v31
+	vnot.v v30, v7
+	vand.vv v30, v30, v5
+	vnot.v v31, v5
+	vand.vv v31, v31, v8
+	vnot.v v25, v8
+	vand.vv v25, v25, v6
+	vxor.vv v5, v5, v25
+	vnot.v v25, v6
+	vand.vv v25, v25, v9
+	vxor.vv v8, v8, v25
+	vnot.v v25, v9
+	vand.vv v25, v25, v7
+	vxor.vv v6, v6, v25
+	vxor.vv v9, v9, v30
+	vxor.vv v7, v7, v31
+	vnot.v v30, v22
+	vand.vv v30, v30, v20
+	vnot.v v31, v20
+	vand.vv v31, v31, v23
+	vnot.v v25, v23
+	vand.vv v25, v25, v21
+	vxor.vv v20, v20, v25
+	vnot.v v25, v21
+	vand.vv v25, v25, v24
+	vxor.vv v23, v23, v25
+	vnot.v v25, v24
+	vand.vv v25, v25, v22
+	vxor.vv v21, v21, v25
+	vxor.vv v24, v24, v30
+	vxor.vv v22, v22, v31
+	vnot.v v30, v12
+	vand.vv v30, v30, v10
+	vnot.v v31, v10
+	vand.vv v31, v31, v13
+	vnot.v v25, v13
+	vand.vv v25, v25, v11
+	vxor.vv v10, v10, v25
+	vnot.v v25, v11
+	vand.vv v25, v25, v14
+	vxor.vv v13, v13, v25
+	vnot.v v25, v14
+	vand.vv v25, v25, v12
+	vxor.vv v11, v11, v25
+	vxor.vv v14, v14, v30
+	vxor.vv v12, v12, v31
+	// iota: 0x8000000000000080
+	addi t2, zero, -256
+	srli t1, t2, 1
+	xor t1, t1, t2
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 18 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v15
+	vxor.vv v25, v25, v5
+	vxor.vv v25, v25, v20
+	vxor.vv v25, v25, v10
+	vxor.vv v26, v3, v18
+	vxor.vv v26, v26, v8
+	vxor.vv v26, v26, v23
+	vxor.vv v26, v26, v13
+	vxor.vv v27, v1, v16
+	vxor.vv v27, v27, v6
+	vxor.vv v27, v27, v21
+	vxor.vv v27, v27, v11
+	vxor.vv v28, v4, v19
+	vxor.vv v28, v28, v9
+	vxor.vv v28, v28, v24
+	vxor.vv v28, v28, v14
+	vxor.vv v29, v2, v17
+	vxor.vv v29, v29, v7
+	vxor.vv v29, v29, v22
+	vxor.vv v29, v29, v12
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v10, v10, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v3, v3, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v13, v13, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v1, v1, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v11, v11, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v4, v4, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v14, v14, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v2, v2, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v12, v12, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v3, 1
+	vsrl.vx v3, v3, s5
+	vor.vv v3, v3, v30
+	vsll.vx v30, v1, s4
+	vsrl.vi v1, v1, 2
+	vor.vv v1, v1, v30
+	vsll.vi v30, v4, 28
+	vsrl.vx v4, v4, t3
+	vor.vv v4, v4, v30
+	vsll.vi v30, v2, 27
+	vsrl.vx v2, v2, t4
+	vor.vv v2, v2, v30
+	vsll.vx v30, v15, t3
+	vsrl.vi v15, v15, 28
+	vor.vv v15, v15, v30
+	vsll.vx v30, v18, a2
+	vsrl.vi v18, v18, 20
+	vor.vv v18, v18, v30
+	vsll.vi v30, v16, 6
+	vsrl.vx v16, v16, s2
+	vor.vv v16, v16, v30
+	vsll.vx v30, v19, s0
+	vsrl.vi v19, v19, 9
+	vor.vv v19, v19, v30
+	vsll.vi v30, v17, 20
+	vsrl.vx v17, v17, a2
+	vor.vv v17, v17, v30
+	vsll.vi v30, v5, 3
+	vsrl.vx v5, v5, s3
+	vor.vv v5, v5, v30
+	vsll.vi v30, v8, 10
+	vsrl.vx v8, v8, a7
+	vor.vv v8, v8, v30
+	vsll.vx v30, v6, a1
+	vsrl.vi v6, v6, 21
+	vor.vv v6, v6, v30
+	vsll.vi v30, v9, 25
+	vsrl.vx v9, v9, t5
+	vor.vv v9, v9, v30
+	vsll.vx v30, v7, t5
+	vsrl.vi v7, v7, 25
+	vor.vv v7, v7, v30
+	vsll.vx v30, v20, t6
+	vsrl.vi v20, v20, 23
+	vor.vv v20, v20, v30
+	vsll.vx v30, v23, a3
+	vsrl.vi v23, v23, 19
+	vor.vv v23, v23, v30
+	vsll.vi v30, v21, 15
+	vsrl.vx v21, v21, a5
+	vor.vv v21, v21, v30
+	vsll.vi v30, v24, 21
+	vsrl.vx v24, v24, a1
+	vor.vv v24, v24, v30
+	vsll.vi v30, v22, 8
+	vsrl.vx v22, v22, s1
+	vor.vv v22, v22, v30
+	vsll.vi v30, v10, 18
+	vsrl.vx v10, v10, a4
+	vor.vv v10, v10, v30
+	vsll.vi v30, v13, 2
+	vsrl.vx v13, v13, s4
+	vor.vv v13, v13, v30
+	vsll.vx v30, v11, s3
+	vsrl.vi v11, v11, 3
+	vor.vv v11, v11, v30
+	vsll.vx v30, v14, s1
+	vsrl.vi v14, v14, 8
+	vor.vv v14, v14, v30
+	vsll.vi v30, v12, 14
+	vsrl.vx v12, v12, a6
+	vor.vv v12, v12, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v12
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v18
+	vnot.v v25, v18
+	vand.vv v25, v25, v6
+	vxor.vv v0, v0, v25
+	vnot.v v25, v6
+	vand.vv v25, v25, v24
+	vxor.vv v18, v18, v25
+	vnot.v v25, v24
+	vand.vv v25, v25, v12
+	vxor.vv v6, v6, v25
+	vxor.vv v24, v24, v30
+	vxor.vv v12, v12, v31
+	vnot.v v30, v11
+	vand.vv v30, v30, v4
+	vnot.v v31, v4
+	vand.vv v31, v31, v17
+	vnot.v v25, v17
+	vand.vv v25, v25, v5
+	vxor.vv v4, v4, v25
+	vnot.v v25, v5
+	vand.vv v25, v25, v23
+	vxor.vv v17, v17, v25
+	vnot.v v25, v23
+	vand.vv v25, v25, v11
+	vxor.vv v5, v5, v25
+	vxor.vv v23, v23, v30
+	vxor.vv v11, v11, v31
+	vnot.v v30, v10
+	vand.vv v30, v30, v3
+	vnot.v v31, v3
+	vand.vv v31, v31, v16
+	vnot.v v25, v16
+	vand.vv v25, v25, v9
+	vxor.vv v3, v3, v25
+	vnot.v v25, v9
+	vand.vv v25, v25, v22
+	vxor.vv v16, v16, v25
+	vnot.v v25, v22
+	vand.vv v25, v25, v10
+	vxor.vv v9, v9, v25
+	vxor.vv v22, v22, v30
+	vxor.vv v10, v10, v31
+	vnot.v v30, v14
+	vand.vv v30, v30, v2
+	vnot.v v31, v2
+	vand.vv v31, v31, v15
+	vnot.v v25, v15
+	vand.vv v25, v25, v8
+	vxor.vv v2, v2, v25
+	vnot.v v25, v8
+	vand.vv v25, v25, v21
+	vxor.vv v15, v15, v25
+	vnot.v v25, v21
+	vand.vv v25, v25, v14
+	vxor.vv v8, v8, v25
+	vxor.vv v21, v21, v30
+	vxor.vv v14, v14, v31
+	vnot.v v30, v13
+	vand.vv v30, v30, v1
+	vnot.v v31, v1
+	vand.vv v31, v31, v19
+	vnot.v v25, v19
+	vand.vv v25, v25, v7
+	vxor.vv v1, v1, v25
+	vnot.v v25, v7
+	vand.vv v25, v25, v20
+	vxor.vv v19, v19, v25
+	vnot.v v25, v20
+	vand.vv v25, v25, v13
+	vxor.vv v7, v7, v25
+	vxor.vv v20, v20, v30
+	vxor.vv v13, v13, v31
+	// iota: 0x000000000000800a
+	lui t1, 16389
+	srli t1, t1, 11
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 19 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v4
+	vxor.vv v25, v25, v3
+	vxor.vv v25, v25, v2
+	vxor.vv v25, v25, v1
+	vxor.vv v26, v18, v17
+	vxor.vv v26, v26, v16
+	vxor.vv v26, v26, v15
+	vxor.vv v26, v26, v19
+	vxor.vv v27, v6, v5
+	vxor.vv v27, v27, v9
+	vxor.vv v27, v27, v8
+	vxor.vv v27, v27, v7
+	vxor.vv v28, v24, v23
+	vxor.vv v28, v28, v22
+	vxor.vv v28, v28, v21
+	vxor.vv v28, v28, v20
+	vxor.vv v29, v12, v11
+	vxor.vv v29, v29, v10
+	vxor.vv v29, v29, v14
+	vxor.vv v29, v29, v13
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v1, v1, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v18, v18, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v19, v19, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v6, v6, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v7, v7, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v24, v24, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v20, v20, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v12, v12, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v13, v13, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v18, 1
+	vsrl.vx v18, v18, s5
+	vor.vv v18, v18, v30
+	vsll.vx v30, v6, s4
+	vsrl.vi v6, v6, 2
+	vor.vv v6, v6, v30
+	vsll.vi v30, v24, 28
+	vsrl.vx v24, v24, t3
+	vor.vv v24, v24, v30
+	vsll.vi v30, v12, 27
+	vsrl.vx v12, v12, t4
+	vor.vv v12, v12, v30
+	vsll.vx v30, v4, t3
+	vsrl.vi v4, v4, 28
+	vor.vv v4, v4, v30
+	vsll.vx v30, v17, a2
+	vsrl.vi v17, v17, 20
+	vor.vv v17, v17, v30
+	vsll.vi v30, v5, 6
+	vsrl.vx v5, v5, s2
+	vor.vv v5, v5, v30
+	vsll.vx v30, v23, s0
+	vsrl.vi v23, v23, 9
+	vor.vv v23, v23, v30
+	vsll.vi v30, v11, 20
+	vsrl.vx v11, v11, a2
+	vor.vv v11, v11, v30
+	vsll.vi v30, v3, 3
+	vsrl.vx v3, v3, s3
+	vor.vv v3, v3, v30
+	vsll.vi v30, v16, 10
+	vsrl.vx v16, v16, a7
+	vor.vv v16, v16, v30
+	vsll.vx v30, v9, a1
+	vsrl.vi v9, v9, 21
+	vor.vv v9, v9, v30
+	vsll.vi v30, v22, 25
+	vsrl.vx v22, v22, t5
+	vor.vv v22, v22, v30
+	vsll.vx v30, v10, t5
+	vsrl.vi v10, v10, 25
+	vor.vv v10, v10, v30
+	vsll.vx v30, v2, t6
+	vsrl.vi v2, v2, 23
+	vor.vv v2, v2, v30
+	vsll.vx v30, v15, a3
+	vsrl.vi v15, v15, 19
+	vor.vv v15, v15, v30
+	vsll.vi v30, v8, 15
+	vsrl.vx v8, v8, a5
+	vor.vv v8, v8, v30
+	vsll.vi v30, v21, 21
+	vsrl.vx v21, v21, a1
+	vor.vv v21, v21, v30
+	vsll.vi v30, v14, 8
+	vsrl.vx v14, v14, s1
+	vor.vv v14, v14, v30
+	vsll.vi v30, v1, 18
+	vsrl.vx v1, v1, a4
+	vor.vv v1, v1, v30
+	vsll.vi v30, v19, 2
+	vsrl.vx v19, v19, s4
+	vor.vv v19, v19, v30
+	vsll.vx v30, v7, s3
+	vsrl.vi v7, v7, 3
+	vor.vv v7, v7, v30
+	vsll.vx v30, v20, s1
+	vsrl.vi v20, v20, 8
+	vor.vv v20, v20, v30
+	vsll.vi v30, v13, 14
+	vsrl.vx v13, v13, a6
+	vor.vv v13, v13, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v13
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v17
+	vnot.v v25, v17
+	vand.vv v25, v25, v9
+	vxor.vv v0, v0, v25
+	vnot.v v25, v9
+	vand.vv v25, v25, v21
+	vxor.vv v17, v17, v25
+	vnot.v v25, v21
+	vand.vv v25, v25, v13
+	vxor.vv v9, v9, v25
+	vxor.vv v21, v21, v30
+	vxor.vv v13, v13, v31
+	vnot.v v30, v7
+	vand.vv v30, v30, v24
+	vnot.v v31, v24
+	vand.vv v31, v31, v11
+	vnot.v v25, v11
+	vand.vv v25, v25, v3
+	vxor.vv v24, v24, v25
+	vnot.v v25, v3
+	vand.vv v25, v25, v15
+	vxor.vv v11, v11, v25
+	vnot.v v25, v15
+	vand.vv v25, v25, v7
+	vxor.vv v3, v3, v25
+	vxor.vv v15, v15, v30
+	vxor.vv v7, v7, v31
+	vnot.v v30, v1
+	vand.vv v30, v30, v18
+	vnot.v v31, v18
+	vand.vv v31, v31, v5
+	vnot.v v25, v5
+	vand.vv v25, v25, v22
+	vxor.vv v18, v18, v25
+	vnot.v v25, v22
+	vand.vv v25, v25, v14
+	vxor.vv v5, v5, v25
+	vnot.v v25, v14
+	vand.vv v25, v25, v1
+	vxor.vv v22, v22, v25
+	vxor.vv v14, v14, v30
+	vxor.vv v1, v1, v31
+	vnot.v v30, v20
+	vand.vv v30, v30, v12
+	vnot.v v31, v12
+	vand.vv v31, v31, v4
+	vnot.v v25, v4
+	vand.vv v25, v25, v16
+	vxor.vv v12, v12, v25
+	vnot.v v25, v16
+	vand.vv v25, v25, v8
+	vxor.vv v4, v4, v25
+	vnot.v v25, v8
+	vand.vv v25, v25, v20
+	vxor.vv v16, v16, v25
+	vxor.vv v8, v8, v30
+	vxor.vv v20, v20, v31
+	vnot.v v30, v19
+	vand.vv v30, v30, v6
+	vnot.v v31, v6
+	vand.vv v31, v31, v23
+	vnot.v v25, v23
+	vand.vv v25, v25, v10
+	vxor.vv v6, v6, v25
+	vnot.v v25, v10
+	vand.vv v25, v25, v2
+	vxor.vv v23, v23, v25
+	vnot.v v25, v2
+	vand.vv v25, v25, v19
+	vxor.vv v10, v10, v25
+	vxor.vv v2, v2, v30
+	vxor.vv v19, v19, v31
+	// iota: 0x800000008000000a
+	lui t2, 524288
+	slli t2, t2, 1
+	srli t1, t2, 1
+	xor t1, t1, t2
+	xori t1, t1, 10
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 20 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v24
+	vxor.vv v25, v25, v18
+	vxor.vv v25, v25, v12
+	vxor.vv v25, v25, v6
+	vxor.vv v26, v17, v11
+	vxor.vv v26, v26, v5
+	vxor.vv v26, v26, v4
+	vxor.vv v26, v26, v23
+	vxor.vv v27, v9, v3
+	vxor.vv v27, v27, v22
+	vxor.vv v27, v27, v16
+	vxor.vv v27, v27, v10
+	vxor.vv v28, v21, v15
+	vxor.vv v28, v28, v14
+	vxor.vv v28, v28, v8
+	vxor.vv v28, v28, v2
+	vxor.vv v29, v13, v7
+	vxor.vv v29, v29, v1
+	vxor.vv v29, v29, v20
+	vxor.vv v29, v29, v19
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v6, v6, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v17, v17, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v23, v23, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v9, v9, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v10, v10, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v21, v21, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v2, v2, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v13, v13, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v19, v19, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v17, 1
+	vsrl.vx v17, v17, s5
+	vor.vv v17, v17, v30
+	vsll.vx v30, v9, s4
+	vsrl.vi v9, v9, 2
+	vor.vv v9, v9, v30
+	vsll.vi v30, v21, 28
+	vsrl.vx v21, v21, t3
+	vor.vv v21, v21, v30
+	vsll.vi v30, v13, 27
+	vsrl.vx v13, v13, t4
+	vor.vv v13, v13, v30
+	vsll.vx v30, v24, t3
+	vsrl.vi v24, v24, 28
+	vor.vv v24, v24, v30
+	vsll.vx v30, v11, a2
+	vsrl.vi v11, v11, 20
+	vor.vv v11, v11, v30
+	vsll.vi v30, v3, 6
+	vsrl.vx v3, v3, s2
+	vor.vv v3, v3, v30
+	vsll.vx v30, v15, s0
+	vsrl.vi v15, v15, 9
+	vor.vv v15, v15, v30
+	vsll.vi v30, v7, 20
+	vsrl.vx v7, v7, a2
+	vor.vv v7, v7, v30
+	vsll.vi v30, v18, 3
+	vsrl.vx v18, v18, s3
+	vor.vv v18, v18, v30
+	vsll.vi v30, v5, 10
+	vsrl.vx v5, v5, a7
+	vor.vv v5, v5, v30
+	vsll.vx v30, v22, a1
+	vsrl.vi v22, v22, 21
+	vor.vv v22, v22, v30
+	vsll.vi v30, v14, 25
+	vsrl.vx v14, v14, t5
+	vor.vv v14, v14, v30
+	vsll.vx v30, v1, t5
+	vsrl.vi v1, v1, 25
+	vor.vv v1, v1, v30
+	vsll.vx v30, v12, t6
+	vsrl.vi v12, v12, 23
+	vor.vv v12, v12, v30
+	vsll.vx v30, v4, a3
+	vsrl.vi v4, v4, 19
+	vor.vv v4, v4, v30
+	vsll.vi v30, v16, 15
+	vsrl.vx v16, v16, a5
+	vor.vv v16, v16, v30
+	vsll.vi v30, v8, 21
+	vsrl.vx v8, v8, a1
+	vor.vv v8, v8, v30
+	vsll.vi v30, v20, 8
+	vsrl.vx v20, v20, s1
+	vor.vv v20, v20, v30
+	vsll.vi v30, v6, 18
+	vsrl.vx v6, v6, a4
+	vor.vv v6, v6, v30
+	vsll.vi v30, v23, 2
+	vsrl.vx v23, v23, s4
+	vor.vv v23, v23, v30
+	vsll.vx v30, v10, s3
+	vsrl.vi v10, v10, 3
+	vor.vv v10, v10, v30
+	vsll.vx v30, v2, s1
+	vsrl.vi v2, v2, 8
+	vor.vv v2, v2, v30
+	vsll.vi v30, v19, 14
+	vsrl.vx v19, v19, a6
+	vor.vv v19, v19, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v19
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v11
+	vnot.v v25, v11
+	vand.vv v25, v25, v22
+	vxor.vv v0, v0, v25
+	vnot.v v25, v22
+	vand.vv v25, v25, v8
+	vxor.vv v11, v11, v25
+	vnot.v v25, v8
+	vand.vv v25, v25, v19
+	vxor.vv v22, v22, v25
+	vxor.vv v8, v8, v30
+	vxor.vv v19, v19, v31
+	vnot.v v30, v10
+	vand.vv v30, v30, v21
+	vnot.v v31, v21
+	vand.vv v31, v31, v7
+	vnot.v v25, v7
+	vand.vv v25, v25, v18
+	vxor.vv v21, v21, v25
+	vnot.v v25, v18
+	vand.vv v25, v25, v4
+	vxor.vv v7, v7, v25
+	vnot.v v25, v4
+	vand.vv v25, v25, v10
+	vxor.vv v18, v18, v25
+	vxor.vv v4, v4, v30
+	vxor.vv v10, v10, v31
+	vnot.v v30, v6
+	vand.vv v30, v30, v17
+	vnot.v v31, v17
+	vand.vv v31, v31, v3
+	vnot.v v25, v3
+	vand.vv v25, v25, v14
+	vxor.vv v17, v17, v25
+	vnot.v v25, v14
+	vand.vv v25, v25, v20
+	vxor.vv v3, v3, v25
+	vnot.v v25, v20
+	vand.vv v25, v25, v6
+	vxor.vv v14, v14, v25
+	vxor.vv v20, v20, v30
+	vxor.vv v6, v6, v31
+	vnot.v v30, v2
+	vand.vv v30, v30, v13
+	vnot.v v31, v13
+	vand.vv v31, v31, v24
+	vnot.v v25, v24
+	vand.vv v25, v25, v5
+	vxor.vv v13, v13, v25
+	vnot.v v25, v5
+	vand.vv v25, v25, v16
+	vxor.vv v24, v24, v25
+	vnot.v v25, v16
+	vand.vv v25, v25, v2
+	vxor.vv v5, v5, v25
+	vxor.vv v16, v16, v30
+	vxor.vv v2, v2, v31
+	vnot.v v30, v23
+	vand.vv v30, v30, v9
+	vnot.v v31, v9
+	vand.vv v31, v31, v15
+	vnot.v v25, v15
+	vand.vv v25, v25, v1
+	vxor.vv v9, v9, v25
+	vnot.v v25, v1
+	vand.vv v25, v25, v12
+	vxor.vv v15, v15, v25
+	vnot.v v25, v12
+	vand.vv v25, v25, v23
+	vxor.vv v1, v1, v25
+	vxor.vv v12, v12, v30
+	vxor.vv v23, v23, v31
+	// iota: 0x8000000080008081
+	lui t2, 262148
+	slli t2, t2, 1
+	slli t1, t2, 48
+	xor t1, t1, t2
+	xori t1, t1, 129
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 21 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v21
+	vxor.vv v25, v25, v17
+	vxor.vv v25, v25, v13
+	vxor.vv v25, v25, v9
+	vxor.vv v26, v11, v7
+	vxor.vv v26, v26, v3
+	vxor.vv v26, v26, v24
+	vxor.vv v26, v26, v15
+	vxor.vv v27, v22, v18
+	vxor.vv v27, v27, v14
+	vxor.vv v27, v27, v5
+	vxor.vv v27, v27, v1
+	vxor.vv v28, v8, v4
+	vxor.vv v28, v28, v20
+	vxor.vv v28, v28, v16
+	vxor.vv v28, v28, v12
+	vxor.vv v29, v19, v10
+	vxor.vv v29, v29, v6
+	vxor.vv v29, v29, v2
+	vxor.vv v29, v29, v23
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v9, v9, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v11, v11, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v15, v15, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v22, v22, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v1, v1, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v8, v8, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v12, v12, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v19, v19, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v23, v23, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v11, 1
+	vsrl.vx v11, v11, s5
+	vor.vv v11, v11, v30
+	vsll.vx v30, v22, s4
+	vsrl.vi v22, v22, 2
+	vor.vv v22, v22, v30
+	vsll.vi v30, v8, 28
+	vsrl.vx v8, v8, t3
+	vor.vv v8, v8, v30
+	vsll.vi v30, v19, 27
+	vsrl.vx v19, v19, t4
+	vor.vv v19, v19, v30
+	vsll.vx v30, v21, t3
+	vsrl.vi v21, v21, 28
+	vor.vv v21, v21, v30
+	vsll.vx v30, v7, a2
+	vsrl.vi v7, v7, 20
+	vor.vv v7, v7, v30
+	vsll.vi v30, v18, 6
+	vsrl.vx v18, v18, s2
+	vor.vv v18, v18, v30
+	vsll.vx v30, v4, s0
+	vsrl.vi v4, v4, 9
+	vor.vv v4, v4, v30
+	vsll.vi v30, v10, 20
+	vsrl.vx v10, v10, a2
+	vor.vv v10, v10, v30
+	vsll.vi v30, v17, 3
+	vsrl.vx v17, v17, s3
+	vor.vv v17, v17, v30
+	vsll.vi v30, v3, 10
+	vsrl.vx v3, v3, a7
+	vor.vv v3, v3, v30
+	vsll.vx v30, v14, a1
+	vsrl.vi v14, v14, 21
+	vor.vv v14, v14, v30
+	vsll.vi v30, v20, 25
+	vsrl.vx v20, v20, t5
+	vor.vv v20, v20, v30
+	vsll.vx v30, v6, t5
+	vsrl.vi v6, v6, 25
+	vor.vv v6, v6, v30
+	vsll.vx v30, v13, t6
+	vsrl.vi v13, v13, 23
+	vor.vv v13, v13, v30
+	vsll.vx v30, v24, a3
+	vsrl.vi v24, v24, 19
+	vor.vv v24, v24, v30
+	vsll.vi v30, v5, 15
+	vsrl.vx v5, v5, a5
+	vor.vv v5, v5, v30
+	vsll.vi v30, v16, 21
+	vsrl.vx v16, v16, a1
+	vor.vv v16, v16, v30
+	vsll.vi v30, v2, 8
+	vsrl.vx v2, v2, s1
+	vor.vv v2, v2, v30
+	vsll.vi v30, v9, 18
+	vsrl.vx v9, v9, a4
+	vor.vv v9, v9, v30
+	vsll.vi v30, v15, 2
+	vsrl.vx v15, v15, s4
+	vor.vv v15, v15, v30
+	vsll.vx v30, v1, s3
+	vsrl.vi v1, v1, 3
+	vor.vv v1, v1, v30
+	vsll.vx v30, v12, s1
+	vsrl.vi v12, v12, 8
+	vor.vv v12, v12, v30
+	vsll.vi v30, v23, 14
+	vsrl.vx v23, v23, a6
+	vor.vv v23, v23, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v23
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v7
+	vnot.v v25, v7
+	vand.vv v25, v25, v14
+	vxor.vv v0, v0, v25
+	vnot.v v25, v14
+	vand.vv v25, v25, v16
+	vxor.vv v7, v7, v25
+	vnot.v v25, v16
+	vand.vv v25, v25, v23
+	vxor.vv v14, v14, v25
+	vxor.vv v16, v16, v30
+	vxor.vv v23, v23, v31
+	vnot.v v30, v1
+	vand.vv v30, v30, v8
+	vnot.v v31, v8
+	vand.vv v31, v31, v10
+	vnot.v v25, v10
+	vand.vv v25, v25, v17
+	vxor.vv v8, v8, v25
+	vnot.v v25, v17
+	vand.vv v25, v25, v24
+	vxor.vv v10, v10, v25
+	vnot.v v25, v24
+	vand.vv v25, v25, v1
+	vxor.vv v17, v17, v25
+	vxor.vv v24, v24, v30
+	vxor.vv v1, v1, v31
+	vnot.v v30, v9
+	vand.vv v30, v30, v11
+	vnot.v v31, v11
+	vand.vv v31, v31, v18
+	vnot.v v25, v18
+	vand.vv v25, v25, v20
+	vxor.vv v11, v11, v25
+	vnot.v v25, v20
+	vand.vv v25, v25, v2
+	vxor.vv v18, v18, v25
+	vnot.v v25, v2
+	vand.vv v25, v25, v9
+	vxor.vv v20, v20, v25
+	vxor.vv v2, v2, v30
+	vxor.vv v9, v9, v31
+	vnot.v v30, v12
+	vand.vv v30, v30, v19
+	vnot.v v31, v19
+	vand.vv v31, v31, v21
+	vnot.v v25, v21
+	vand.vv v25, v25, v3
+	vxor.vv v19, v19, v25
+	vnot.v v25, v3
+	vand.vv v25, v25, v5
+	vxor.vv v21, v21, v25
+	vnot.v v25, v5
+	vand.vv v25, v25, v12
+	vxor.vv v3, v3, v25
+	vxor.vv v5, v5, v30
+	vxor.vv v12, v12, v31
+	vnot.v v30, v15
+	vand.vv v30, v30, v22
+	vnot.v v31, v22
+	vand.vv v31, v31, v4
+	vnot.v v25, v4
+	vand.vv v25, v25, v6
+	vxor.vv v22, v22, v25
+	vnot.v v25, v6
+	vand.vv v25, v25, v13
+	vxor.vv v4, v4, v25
+	vnot.v v25, v13
+	vand.vv v25, v25, v15
+	vxor.vv v6, v6, v25
+	vxor.vv v13, v13, v30
+	vxor.vv v15, v15, v31
+	// iota: 0x8000000000008080
+	lui t1, 1048559
+	srli t1, t1, 1
+	xori t1, t1, -1920
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 22 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v8
+	vxor.vv v25, v25, v11
+	vxor.vv v25, v25, v19
+	vxor.vv v25, v25, v22
+	vxor.vv v26, v7, v10
+	vxor.vv v26, v26, v18
+	vxor.vv v26, v26, v21
+	vxor.vv v26, v26, v4
+	vxor.vv v27, v14, v17
+	vxor.vv v27, v27, v20
+	vxor.vv v27, v27, v3
+	vxor.vv v27, v27, v6
+	vxor.vv v28, v16, v24
+	vxor.vv v28, v28, v2
+	vxor.vv v28, v28, v5
+	vxor.vv v28, v28, v13
+	vxor.vv v29, v23, v1
+	vxor.vv v29, v29, v9
+	vxor.vv v29, v29, v12
+	vxor.vv v29, v29, v15
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v22, v22, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v7, v7, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v4, v4, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v14, v14, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v6, v6, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v16, v16, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v13, v13, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v23, v23, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v15, v15, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v7, 1
+	vsrl.vx v7, v7, s5
+	vor.vv v7, v7, v30
+	vsll.vx v30, v14, s4
+	vsrl.vi v14, v14, 2
+	vor.vv v14, v14, v30
+	vsll.vi v30, v16, 28
+	vsrl.vx v16, v16, t3
+	vor.vv v16, v16, v30
+	vsll.vi v30, v23, 27
+	vsrl.vx v23, v23, t4
+	vor.vv v23, v23, v30
+	vsll.vx v30, v8, t3
+	vsrl.vi v8, v8, 28
+	vor.vv v8, v8, v30
+	vsll.vx v30, v10, a2
+	vsrl.vi v10, v10, 20
+	vor.vv v10, v10, v30
+	vsll.vi v30, v17, 6
+	vsrl.vx v17, v17, s2
+	vor.vv v17, v17, v30
+	vsll.vx v30, v24, s0
+	vsrl.vi v24, v24, 9
+	vor.vv v24, v24, v30
+	vsll.vi v30, v1, 20
+	vsrl.vx v1, v1, a2
+	vor.vv v1, v1, v30
+	vsll.vi v30, v11, 3
+	vsrl.vx v11, v11, s3
+	vor.vv v11, v11, v30
+	vsll.vi v30, v18, 10
+	vsrl.vx v18, v18, a7
+	vor.vv v18, v18, v30
+	vsll.vx v30, v20, a1
+	vsrl.vi v20, v20, 21
+	vor.vv v20, v20, v30
+	vsll.vi v30, v2, 25
+	vsrl.vx v2, v2, t5
+	vor.vv v2, v2, v30
+	vsll.vx v30, v9, t5
+	vsrl.vi v9, v9, 25
+	vor.vv v9, v9, v30
+	vsll.vx v30, v19, t6
+	vsrl.vi v19, v19, 23
+	vor.vv v19, v19, v30
+	vsll.vx v30, v21, a3
+	vsrl.vi v21, v21, 19
+	vor.vv v21, v21, v30
+	vsll.vi v30, v3, 15
+	vsrl.vx v3, v3, a5
+	vor.vv v3, v3, v30
+	vsll.vi v30, v5, 21
+	vsrl.vx v5, v5, a1
+	vor.vv v5, v5, v30
+	vsll.vi v30, v12, 8
+	vsrl.vx v12, v12, s1
+	vor.vv v12, v12, v30
+	vsll.vi v30, v22, 18
+	vsrl.vx v22, v22, a4
+	vor.vv v22, v22, v30
+	vsll.vi v30, v4, 2
+	vsrl.vx v4, v4, s4
+	vor.vv v4, v4, v30
+	vsll.vx v30, v6, s3
+	vsrl.vi v6, v6, 3
+	vor.vv v6, v6, v30
+	vsll.vx v30, v13, s1
+	vsrl.vi v13, v13, 8
+	vor.vv v13, v13, v30
+	vsll.vi v30, v15, 14
+	vsrl.vx v15, v15, a6
+	vor.vv v15, v15, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v15
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v10
+	vnot.v v25, v10
+	vand.vv v25, v25, v20
+	vxor.vv v0, v0, v25
+	vnot.v v25, v20
+	vand.vv v25, v25, v5
+	vxor.vv v10, v10, v25
+	vnot.v v25, v5
+	vand.vv v25, v25, v15
+	vxor.vv v20, v20, v25
+	vxor.vv v5, v5, v30
+	vxor.vv v15, v15, v31
+	vnot.v v30, v6
+	vand.vv v30, v30, v16
+	vnot.v v31, v16
+	vand.vv v31, v31, v1
+	vnot.v v25, v1
+	vand.vv v25, v25, v11
+	vxor.vv v16, v16, v25
+	vnot.v v25, v11
+	vand.vv v25, v25, v21
+	vxor.vv v1, v1, v25
+	vnot.v v25, v21
+	vand.vv v25, v25, v6
+	vxor.vv v11, v11, v25
+	vxor.vv v21, v21, v30
+	vxor.vv v6, v6, v31
+	vnot.v v30, v22
+	vand.vv v30, v30, v7
+	vnot.v v31, v7
+	vand.vv v31, v31, v17
+	vnot.v v25, v17
+	vand.vv v25, v25, v2
+	vxor.vv v7, v7, v25
+	vnot.v v25, v2
+	vand.vv v25, v25, v12
+	vxor.vv v17, v17, v25
+	vnot.v v25, v12
+	vand.vv v25, v25, v22
+	vxor.vv v2, v2, v25
+	vxor.vv v12, v12, v30
+	vxor.vv v22, v22, v31
+	vnot.v v30, v13
+	vand.vv v30, v30, v23
+	vnot.v v31, v23
+	vand.vv v31, v31, v8
+	vnot.v v25, v8
+	vand.vv v25, v25, v18
+	vxor.vv v23, v23, v25
+	vnot.v v25, v18
+	vand.vv v25, v25, v3
+	vxor.vv v8, v8, v25
+	vnot.v v25, v3
+	vand.vv v25, v25, v13
+	vxor.vv v18, v18, v25
+	vxor.vv v3, v3, v30
+	vxor.vv v13, v13, v31
+	vnot.v v30, v4
+	vand.vv v30, v30, v14
+	vnot.v v31, v14
+	vand.vv v31, v31, v24
+	vnot.v v25, v24
+	vand.vv v25, v25, v9
+	vxor.vv v14, v14, v25
+	vnot.v v25, v9
+	vand.vv v25, v25, v19
+	vxor.vv v24, v24, v25
+	vnot.v v25, v19
+	vand.vv v25, v25, v4
+	vxor.vv v9, v9, v25
+	vxor.vv v19, v19, v30
+	vxor.vv v4, v4, v31
+	// iota: 0x0000000080000001
+	lui t1, 262144
+	slli t1, t1, 1
+	xori t1, t1, 1
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 23 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v16
+	vxor.vv v25, v25, v7
+	vxor.vv v25, v25, v23
+	vxor.vv v25, v25, v14
+	vxor.vv v26, v10, v1
+	vxor.vv v26, v26, v17
+	vxor.vv v26, v26, v8
+	vxor.vv v26, v26, v24
+	vxor.vv v27, v20, v11
+	vxor.vv v27, v27, v2
+	vxor.vv v27, v27, v18
+	vxor.vv v27, v27, v9
+	vxor.vv v28, v5, v21
+	vxor.vv v28, v28, v12
+	vxor.vv v28, v28, v3
+	vxor.vv v28, v28, v19
+	vxor.vv v29, v15, v6
+	vxor.vv v29, v29, v22
+	vxor.vv v29, v29, v13
+	vxor.vv v29, v29, v4
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v14, v14, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v10, v10, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v24, v24, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v20, v20, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v9, v9, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v5, v5, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v19, v19, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v15, v15, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v4, v4, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v10, 1
+	vsrl.vx v10, v10, s5
+	vor.vv v10, v10, v30
+	vsll.vx v30, v20, s4
+	vsrl.vi v20, v20, 2
+	vor.vv v20, v20, v30
+	vsll.vi v30, v5, 28
+	vsrl.vx v5, v5, t3
+	vor.vv v5, v5, v30
+	vsll.vi v30, v15, 27
+	vsrl.vx v15, v15, t4
+	vor.vv v15, v15, v30
+	vsll.vx v30, v16, t3
+	vsrl.vi v16, v16, 28
+	vor.vv v16, v16, v30
+	vsll.vx v30, v1, a2
+	vsrl.vi v1, v1, 20
+	vor.vv v1, v1, v30
+	vsll.vi v30, v11, 6
+	vsrl.vx v11, v11, s2
+	vor.vv v11, v11, v30
+	vsll.vx v30, v21, s0
+	vsrl.vi v21, v21, 9
+	vor.vv v21, v21, v30
+	vsll.vi v30, v6, 20
+	vsrl.vx v6, v6, a2
+	vor.vv v6, v6, v30
+	vsll.vi v30, v7, 3
+	vsrl.vx v7, v7, s3
+	vor.vv v7, v7, v30
+	vsll.vi v30, v17, 10
+	vsrl.vx v17, v17, a7
+	vor.vv v17, v17, v30
+	vsll.vx v30, v2, a1
+	vsrl.vi v2, v2, 21
+	vor.vv v2, v2, v30
+	vsll.vi v30, v12, 25
+	vsrl.vx v12, v12, t5
+	vor.vv v12, v12, v30
+	vsll.vx v30, v22, t5
+	vsrl.vi v22, v22, 25
+	vor.vv v22, v22, v30
+	vsll.vx v30, v23, t6
+	vsrl.vi v23, v23, 23
+	vor.vv v23, v23, v30
+	vsll.vx v30, v8, a3
+	vsrl.vi v8, v8, 19
+	vor.vv v8, v8, v30
+	vsll.vi v30, v18, 15
+	vsrl.vx v18, v18, a5
+	vor.vv v18, v18, v30
+	vsll.vi v30, v3, 21
+	vsrl.vx v3, v3, a1
+	vor.vv v3, v3, v30
+	vsll.vi v30, v13, 8
+	vsrl.vx v13, v13, s1
+	vor.vv v13, v13, v30
+	vsll.vi v30, v14, 18
+	vsrl.vx v14, v14, a4
+	vor.vv v14, v14, v30
+	vsll.vi v30, v24, 2
+	vsrl.vx v24, v24, s4
+	vor.vv v24, v24, v30
+	vsll.vx v30, v9, s3
+	vsrl.vi v9, v9, 3
+	vor.vv v9, v9, v30
+	vsll.vx v30, v19, s1
+	vsrl.vi v19, v19, 8
+	vor.vv v19, v19, v30
+	vsll.vi v30, v4, 14
+	vsrl.vx v4, v4, a6
+	vor.vv v4, v4, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v4
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v1
+	vnot.v v25, v1
+	vand.vv v25, v25, v2
+	vxor.vv v0, v0, v25
+	vnot.v v25, v2
+	vand.vv v25, v25, v3
+	vxor.vv v1, v1, v25
+	vnot.v v25, v3
+	vand.vv v25, v25, v4
+	vxor.vv v2, v2, v25
+	vxor.vv v3, v3, v30
+	vxor.vv v4, v4, v31
+	vnot.v v30, v9
+	vand.vv v30, v30, v5
+	vnot.v v31, v5
+	vand.vv v31, v31, v6
+	vnot.v v25, v6
+	vand.vv v25, v25, v7
+	vxor.vv v5, v5, v25
+	vnot.v v25, v7
+	vand.vv v25, v25, v8
+	vxor.vv v6, v6, v25
+	vnot.v v25, v8
+	vand.vv v25, v25, v9
+	vxor.vv v7, v7, v25
+	vxor.vv v8, v8, v30
+	vxor.vv v9, v9, v31
+	vnot.v v30, v14
+	vand.vv v30, v30, v10
+	vnot.v v31, v10
+	vand.vv v31, v31, v11
+	vnot.v v25, v11
+	vand.vv v25, v25, v12
+	vxor.vv v10, v10, v25
+	vnot.v v25, v12
+	vand.vv v25, v25, v13
+	vxor.vv v11, v11, v25
+	vnot.v v25, v13
+	vand.vv v25, v25, v14
+	vxor.vv v12, v12, v25
+	vxor.vv v13, v13, v30
+	vxor.vv v14, v14, v31
+	vnot.v v30, v19
+	vand.vv v30, v30, v15
+	vnot.v v31, v15
+	vand.vv v31, v31, v16
+	vnot.v v25, v16
+	vand.vv v25, v25, v17
+	vxor.vv v15, v15, v25
+	vnot.v v25, v17
+	vand.vv v25, v25, v18
+	vxor.vv v16, v16, v25
+	vnot.v v25, v18
+	vand.vv v25, v25, v19
+	vxor.vv v17, v17, v25
+	vxor.vv v18, v18, v30
+	vxor.vv v19, v19, v31
+	vnot.v v30, v24
+	vand.vv v30, v30, v20
+	vnot.v v31, v20
+	vand.vv v31, v31, v21
+	vnot.v v25, v21
+	vand.vv v25, v25, v22
+	vxor.vv v20, v20, v25
+	vnot.v v25, v22
+	vand.vv v25, v25, v23
+	vxor.vv v21, v21, v25
+	vnot.v v25, v23
+	vand.vv v25, v25, v24
+	vxor.vv v22, v22, v25
+	vxor.vv v23, v23, v30
+	vxor.vv v24, v24, v31
+	// iota: 0x8000000080008008
+	lui t2, 262148
+	slli t2, t2, 1
+	slli t1, t2, 48
+	xor t1, t1, t2
+	xori t1, t1, 8
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// The lanes back where the first round expects them: XOR swaps.
+	vxor.vv v1, v1, v4
+	vxor.vv v4, v4, v1
+	vxor.vv v1, v1, v4
+	vxor.vv v2, v2, v3
+	vxor.vv v3, v3, v2
+	vxor.vv v2, v2, v3
+	vxor.vv v5, v5, v20
+	vxor.vv v20, v20, v5
+	vxor.vv v5, v5, v20
+	vxor.vv v6, v6, v24
+	vxor.vv v24, v24, v6
+	vxor.vv v6, v6, v24
+	vxor.vv v7, v7, v23
+	vxor.vv v23, v23, v7
+	vxor.vv v7, v7, v23
+	vxor.vv v8, v8, v22
+	vxor.vv v22, v22, v8
+	vxor.vv v8, v8, v22
+	vxor.vv v9, v9, v21
+	vxor.vv v21, v21, v9
+	vxor.vv v9, v9, v21
+	vxor.vv v10, v10, v15
+	vxor.vv v15, v15, v10
+	vxor.vv v10, v10, v15
+	vxor.vv v11, v11, v19
+	vxor.vv v19, v19, v11
+	vxor.vv v11, v11, v19
+	vxor.vv v12, v12, v18
+	vxor.vv v18, v18, v12
+	vxor.vv v12, v12, v18
+	vxor.vv v13, v13, v17
+	vxor.vv v17, v17, v13
+	vxor.vv v13, v13, v17
+	vxor.vv v14, v14, v16
+	vxor.vv v16, v16, v14
+	vxor.vv v14, v14, v16
+	// the blocks left
+	ld t0, 48(sp)
+	addi t0, t0, -1
+	sd t0, 48(sp)
+	bnez t0, LOCAL(sponge_keccakp1600_12_riscv64_v_x2_absorb136_blocks_again)
+	j LOCAL(sponge_keccakp1600_12_riscv64_v_x2_absorb136_blocks_done)
+LOCAL(sponge_keccakp1600_12_riscv64_v_x2_absorb136_blocks_again):
+	j LOCAL(sponge_keccakp1600_12_riscv64_v_x2_absorb136_blocks_block)
+LOCAL(sponge_keccakp1600_12_riscv64_v_x2_absorb136_blocks_done):
+
+	// Store the states (every lane is back in its register).
+	vse64.v v0, 0(a0)
+	addi t0, a0, 16
+	vse64.v v4, 0(t0)
+	addi t0, a0, 32
+	vse64.v v3, 0(t0)
+	addi t0, a0, 48
+	vse64.v v2, 0(t0)
+	addi t0, a0, 64
+	vse64.v v1, 0(t0)
+	addi t0, a0, 80
+	vse64.v v20, 0(t0)
+	addi t0, a0, 96
+	vse64.v v24, 0(t0)
+	addi t0, a0, 112
+	vse64.v v23, 0(t0)
+	addi t0, a0, 128
+	vse64.v v22, 0(t0)
+	addi t0, a0, 144
+	vse64.v v21, 0(t0)
+	addi t0, a0, 160
+	vse64.v v15, 0(t0)
+	addi t0, a0, 176
+	vse64.v v19, 0(t0)
+	addi t0, a0, 192
+	vse64.v v18, 0(t0)
+	addi t0, a0, 208
+	vse64.v v17, 0(t0)
+	addi t0, a0, 224
+	vse64.v v16, 0(t0)
+	addi t0, a0, 240
+	vse64.v v10, 0(t0)
+	addi t0, a0, 256
+	vse64.v v14, 0(t0)
+	addi t0, a0, 272
+	vse64.v v13, 0(t0)
+	addi t0, a0, 288
+	vse64.v v12, 0(t0)
+	addi t0, a0, 304
+	vse64.v v11, 0(t0)
+	addi t0, a0, 320
+	vse64.v v5, 0(t0)
+	addi t0, a0, 336
+	vse64.v v9, 0(t0)
+	addi t0, a0, 352
+	vse64.v v8, 0(t0)
+	addi t0, a0, 368
+	vse64.v v7, 0(t0)
+	addi t0, a0, 384
+	vse64.v v6, 0(t0)
+	// The vector registers hold the states: zero them (none is preserved by a call).
+	vxor.vv v0, v0, v0
+	vxor.vv v1, v1, v1
+	vxor.vv v2, v2, v2
+	vxor.vv v3, v3, v3
+	vxor.vv v4, v4, v4
+	vxor.vv v5, v5, v5
+	vxor.vv v6, v6, v6
+	vxor.vv v7, v7, v7
+	vxor.vv v8, v8, v8
+	vxor.vv v9, v9, v9
+	vxor.vv v10, v10, v10
+	vxor.vv v11, v11, v11
+	vxor.vv v12, v12, v12
+	vxor.vv v13, v13, v13
+	vxor.vv v14, v14, v14
+	vxor.vv v15, v15, v15
+	vxor.vv v16, v16, v16
+	vxor.vv v17, v17, v17
+	vxor.vv v18, v18, v18
+	vxor.vv v19, v19, v19
+	vxor.vv v20, v20, v20
+	vxor.vv v21, v21, v21
+	vxor.vv v22, v22, v22
+	vxor.vv v23, v23, v23
+	vxor.vv v24, v24, v24
+	vxor.vv v25, v25, v25
+	vxor.vv v26, v26, v26
+	vxor.vv v27, v27, v27
+	vxor.vv v28, v28, v28
+	vxor.vv v29, v29, v29
+	vxor.vv v30, v30, v30
+	vxor.vv v31, v31, v31
+	// No lane stays in a register: clear the caller-saved ones written.
+	xor t0, t0, t0
+	xor t1, t1, t1
+	xor t2, t2, t2
+	xor a1, a1, a1
+	xor a2, a2, a2
+	xor a3, a3, a3
+	xor a4, a4, a4
+	xor a5, a5, a5
+	xor a6, a6, a6
+	xor a7, a7, a7
+	xor t3, t3, t3
+	xor t4, t4, t4
+	xor t5, t5, t5
+	xor t6, t6, t6
+	ld s0, 0(sp)
+	ld s1, 8(sp)
+	ld s2, 16(sp)
+	ld s3, 24(sp)
+	ld s4, 32(sp)
+	ld s5, 40(sp)
+	addi sp, sp, 80
+	.cfi_restore s0
+	.cfi_restore s1
+	.cfi_restore s2
+	.cfi_restore s3
+	.cfi_restore s4
+	.cfi_restore s5
+	.cfi_def_cfa_offset 0
+	ret
+	.cfi_endproc
+	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_riscv64_v_x2_absorb136_blocks))
+
+// For each of block_count blocks: XOR the next 21 lanes of blocks[s] into state s for each of the 2 states, then Keccak-p[1600, 12] on each (KT128's leaves).
+// void sponge_keccakp1600_12_riscv64_v_x2_absorb168_blocks(uint64_t state[50], const uint8_t* const blocks[2], size_t block_count)
+// entry: absorb keccak-p1600 rounds=12 rate=168 lanes=2
+	.globl SYMBOL(sponge_keccakp1600_12_riscv64_v_x2_absorb168_blocks)
+	HIDDEN(SYMBOL(sponge_keccakp1600_12_riscv64_v_x2_absorb168_blocks))
+	FUNCTION_TYPE(SYMBOL(sponge_keccakp1600_12_riscv64_v_x2_absorb168_blocks))
+	.p2align 5
+SYMBOL(sponge_keccakp1600_12_riscv64_v_x2_absorb168_blocks):
+	.cfi_startproc
+	// vl = 2 (e64, m1), or trap: VLEN must hold 2 lanes.
+	vsetivli t0, 2, 216                     // e64, m1, ta, ma
+	addi t0, t0, -2
+	beqz t0, LOCAL(riscv64_v_x2_vl_checked13)
+	unimp
+LOCAL(riscv64_v_x2_vl_checked13):
+	// Save s0-s5 (they hold shift amounts).
+	addi sp, sp, -80
+	.cfi_def_cfa_offset 80
+	sd s0, 0(sp)
+	sd s1, 8(sp)
+	sd s2, 16(sp)
+	sd s3, 24(sp)
+	sd s4, 32(sp)
+	sd s5, 40(sp)
+	.cfi_offset s0, -80
+	.cfi_offset s1, -72
+	.cfi_offset s2, -64
+	.cfi_offset s3, -56
+	.cfi_offset s4, -48
+	.cfi_offset s5, -40
+	// The block count and the N block pointers (blocks[s] in a1) into the frame.
+	sd a2, 48(sp)
+	ld t1, 0(a1)
+	sd t1, 56(sp)
+	ld t1, 8(a1)
+	sd t1, 64(sp)
+	// Lane i of every state into its register.
+	vle64.v v0, 0(a0)
+	addi t0, a0, 16
+	vle64.v v4, 0(t0)
+	addi t0, a0, 32
+	vle64.v v3, 0(t0)
+	addi t0, a0, 48
+	vle64.v v2, 0(t0)
+	addi t0, a0, 64
+	vle64.v v1, 0(t0)
+	addi t0, a0, 80
+	vle64.v v20, 0(t0)
+	addi t0, a0, 96
+	vle64.v v24, 0(t0)
+	addi t0, a0, 112
+	vle64.v v23, 0(t0)
+	addi t0, a0, 128
+	vle64.v v22, 0(t0)
+	addi t0, a0, 144
+	vle64.v v21, 0(t0)
+	addi t0, a0, 160
+	vle64.v v15, 0(t0)
+	addi t0, a0, 176
+	vle64.v v19, 0(t0)
+	addi t0, a0, 192
+	vle64.v v18, 0(t0)
+	addi t0, a0, 208
+	vle64.v v17, 0(t0)
+	addi t0, a0, 224
+	vle64.v v16, 0(t0)
+	addi t0, a0, 240
+	vle64.v v10, 0(t0)
+	addi t0, a0, 256
+	vle64.v v14, 0(t0)
+	addi t0, a0, 272
+	vle64.v v13, 0(t0)
+	addi t0, a0, 288
+	vle64.v v12, 0(t0)
+	addi t0, a0, 304
+	vle64.v v11, 0(t0)
+	addi t0, a0, 320
+	vle64.v v5, 0(t0)
+	addi t0, a0, 336
+	vle64.v v9, 0(t0)
+	addi t0, a0, 352
+	vle64.v v8, 0(t0)
+	addi t0, a0, 368
+	vle64.v v7, 0(t0)
+	addi t0, a0, 384
+	vle64.v v6, 0(t0)
+	beqz a2, LOCAL(sponge_keccakp1600_12_riscv64_v_x2_absorb168_blocks_none)
+	j LOCAL(sponge_keccakp1600_12_riscv64_v_x2_absorb168_blocks_block)
+LOCAL(sponge_keccakp1600_12_riscv64_v_x2_absorb168_blocks_none):
+	j LOCAL(sponge_keccakp1600_12_riscv64_v_x2_absorb168_blocks_done)
+LOCAL(sponge_keccakp1600_12_riscv64_v_x2_absorb168_blocks_block):
+	// Each state's next block from the frame; lane i of the N blocks gathered and XORed.
+	ld t1, 56(sp)
+	ld t2, 64(sp)
+	ld a1, 0(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 0(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v0, v0, v30
+	ld a1, 8(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 8(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v4, v4, v30
+	ld a1, 16(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 16(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v3, v3, v30
+	ld a1, 24(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 24(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v2, v2, v30
+	ld a1, 32(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 32(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v1, v1, v30
+	ld a1, 40(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 40(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v20, v20, v30
+	ld a1, 48(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 48(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v24, v24, v30
+	ld a1, 56(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 56(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v23, v23, v30
+	ld a1, 64(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 64(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v22, v22, v30
+	ld a1, 72(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 72(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v21, v21, v30
+	ld a1, 80(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 80(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v15, v15, v30
+	ld a1, 88(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 88(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v19, v19, v30
+	ld a1, 96(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 96(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v18, v18, v30
+	ld a1, 104(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 104(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v17, v17, v30
+	ld a1, 112(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 112(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v16, v16, v30
+	ld a1, 120(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 120(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v10, v10, v30
+	ld a1, 128(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 128(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v14, v14, v30
+	ld a1, 136(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 136(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v13, v13, v30
+	ld a1, 144(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 144(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v12, v12, v30
+	ld a1, 152(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 152(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v11, v11, v30
+	ld a1, 160(t1)
+	vslide1down.vx v30, v30, a1
+	ld a1, 160(t2)
+	vslide1down.vx v30, v30, a1
+	vxor.vv v5, v5, v30
+	// each state's pointer on by the rate
+	addi t1, t1, 168
+	sd t1, 56(sp)
+	addi t2, t2, 168
+	sd t2, 64(sp)
+	// The shift amounts of 32 and up, for the rotations' vsll.vx and vsrl.vx.
+	addi t3, zero, 36
+	addi t4, zero, 37
+	addi t5, zero, 39
+	addi t6, zero, 41
+	addi a1, zero, 43
+	addi a2, zero, 44
+	addi a3, zero, 45
+	addi a4, zero, 46
+	addi a5, zero, 49
+	addi a6, zero, 50
+	addi a7, zero, 54
+	addi s0, zero, 55
+	addi s1, zero, 56
+	addi s2, zero, 58
+	addi s3, zero, 61
+	addi s4, zero, 62
+	addi s5, zero, 63
+	// ---- round 12 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v20
+	vxor.vv v25, v25, v15
+	vxor.vv v25, v25, v10
+	vxor.vv v25, v25, v5
+	vxor.vv v26, v4, v24
+	vxor.vv v26, v26, v19
+	vxor.vv v26, v26, v14
+	vxor.vv v26, v26, v9
+	vxor.vv v27, v3, v23
+	vxor.vv v27, v27, v18
+	vxor.vv v27, v27, v13
+	vxor.vv v27, v27, v8
+	vxor.vv v28, v2, v22
+	vxor.vv v28, v28, v17
+	vxor.vv v28, v28, v12
+	vxor.vv v28, v28, v7
+	vxor.vv v29, v1, v21
+	vxor.vv v29, v29, v16
+	vxor.vv v29, v29, v11
+	vxor.vv v29, v29, v6
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v5, v5, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v4, v4, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v9, v9, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v3, v3, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v8, v8, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v2, v2, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v7, v7, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v1, v1, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v6, v6, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v4, 1
+	vsrl.vx v4, v4, s5
+	vor.vv v4, v4, v30
+	vsll.vx v30, v3, s4
+	vsrl.vi v3, v3, 2
+	vor.vv v3, v3, v30
+	vsll.vi v30, v2, 28
+	vsrl.vx v2, v2, t3
+	vor.vv v2, v2, v30
+	vsll.vi v30, v1, 27
+	vsrl.vx v1, v1, t4
+	vor.vv v1, v1, v30
+	vsll.vx v30, v20, t3
+	vsrl.vi v20, v20, 28
+	vor.vv v20, v20, v30
+	vsll.vx v30, v24, a2
+	vsrl.vi v24, v24, 20
+	vor.vv v24, v24, v30
+	vsll.vi v30, v23, 6
+	vsrl.vx v23, v23, s2
+	vor.vv v23, v23, v30
+	vsll.vx v30, v22, s0
+	vsrl.vi v22, v22, 9
+	vor.vv v22, v22, v30
+	vsll.vi v30, v21, 20
+	vsrl.vx v21, v21, a2
+	vor.vv v21, v21, v30
+	vsll.vi v30, v15, 3
+	vsrl.vx v15, v15, s3
+	vor.vv v15, v15, v30
+	vsll.vi v30, v19, 10
+	vsrl.vx v19, v19, a7
+	vor.vv v19, v19, v30
+	vsll.vx v30, v18, a1
+	vsrl.vi v18, v18, 21
+	vor.vv v18, v18, v30
+	vsll.vi v30, v17, 25
+	vsrl.vx v17, v17, t5
+	vor.vv v17, v17, v30
+	vsll.vx v30, v16, t5
+	vsrl.vi v16, v16, 25
+	vor.vv v16, v16, v30
+	vsll.vx v30, v10, t6
+	vsrl.vi v10, v10, 23
+	vor.vv v10, v10, v30
+	vsll.vx v30, v14, a3
+	vsrl.vi v14, v14, 19
+	vor.vv v14, v14, v30
+	vsll.vi v30, v13, 15
+	vsrl.vx v13, v13, a5
+	vor.vv v13, v13, v30
+	vsll.vi v30, v12, 21
+	vsrl.vx v12, v12, a1
+	vor.vv v12, v12, v30
+	vsll.vi v30, v11, 8
+	vsrl.vx v11, v11, s1
+	vor.vv v11, v11, v30
+	vsll.vi v30, v5, 18
+	vsrl.vx v5, v5, a4
+	vor.vv v5, v5, v30
+	vsll.vi v30, v9, 2
+	vsrl.vx v9, v9, s4
+	vor.vv v9, v9, v30
+	vsll.vx v30, v8, s3
+	vsrl.vi v8, v8, 3
+	vor.vv v8, v8, v30
+	vsll.vx v30, v7, s1
+	vsrl.vi v7, v7, 8
+	vor.vv v7, v7, v30
+	vsll.vi v30, v6, 14
+	vsrl.vx v6, v6, a6
+	vor.vv v6, v6, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v6
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v24
+	vnot.v v25, v24
+	vand.vv v25, v25, v18
+	vxor.vv v0, v0, v25
+	vnot.v v25, v18
+	vand.vv v25, v25, v12
+	vxor.vv v24, v24, v25
+	vnot.v v25, v12
+	vand.vv v25, v25, v6
+	vxor.vv v18, v18, v25
+	vxor.vv v12, v12, v30
+	vxor.vv v6, v6, v31
+	vnot.v v30, v8
+	vand.vv v30, v30, v2
+	vnot.v v31, v2
+	vand.vv v31, v31, v21
+	vnot.v v25, v21
+	vand.vv v25, v25, v15
+	vxor.vv v2, v2, v25
+	vnot.v v25, v15
+	vand.vv v25, v25, v14
+	vxor.vv v21, v21, v25
+	vnot.v v25, v14
+	vand.vv v25, v25, v8
+	vxor.vv v15, v15, v25
+	vxor.vv v14, v14, v30
+	vxor.vv v8, v8, v31
+	vnot.v v30, v5
+	vand.vv v30, v30, v4
+	vnot.v v31, v4
+	vand.vv v31, v31, v23
+	vnot.v v25, v23
+	vand.vv v25, v25, v17
+	vxor.vv v4, v4, v25
+	vnot.v v25, v17
+	vand.vv v25, v25, v11
+	vxor.vv v23, v23, v25
+	vnot.v v25, v11
+	vand.vv v25, v25, v5
+	vxor.vv v17, v17, v25
+	vxor.vv v11, v11, v30
+	vxor.vv v5, v5, v31
+	vnot.v v30, v7
+	vand.vv v30, v30, v1
+	vnot.v v31, v1
+	vand.vv v31, v31, v20
+	vnot.v v25, v20
+	vand.vv v25, v25, v19
+	vxor.vv v1, v1, v25
+	vnot.v v25, v19
+	vand.vv v25, v25, v13
+	vxor.vv v20, v20, v25
+	vnot.v v25, v13
+	vand.vv v25, v25, v7
+	vxor.vv v19, v19, v25
+	vxor.vv v13, v13, v30
+	vxor.vv v7, v7, v31
+	vnot.v v30, v9
+	vand.vv v30, v30, v3
+	vnot.v v31, v3
+	vand.vv v31, v31, v22
+	vnot.v v25, v22
+	vand.vv v25, v25, v16
+	vxor.vv v3, v3, v25
+	vnot.v v25, v16
+	vand.vv v25, v25, v10
+	vxor.vv v22, v22, v25
+	vnot.v v25, v10
+	vand.vv v25, v25, v9
+	vxor.vv v16, v16, v25
+	vxor.vv v10, v10, v30
+	vxor.vv v9, v9, v31
+	// iota: 0x000000008000808b
+	lui t1, 262148
+	slli t1, t1, 1
+	xori t1, t1, 139
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 13 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v2
+	vxor.vv v25, v25, v4
+	vxor.vv v25, v25, v1
+	vxor.vv v25, v25, v3
+	vxor.vv v26, v24, v21
+	vxor.vv v26, v26, v23
+	vxor.vv v26, v26, v20
+	vxor.vv v26, v26, v22
+	vxor.vv v27, v18, v15
+	vxor.vv v27, v27, v17
+	vxor.vv v27, v27, v19
+	vxor.vv v27, v27, v16
+	vxor.vv v28, v12, v14
+	vxor.vv v28, v28, v11
+	vxor.vv v28, v28, v13
+	vxor.vv v28, v28, v10
+	vxor.vv v29, v6, v8
+	vxor.vv v29, v29, v5
+	vxor.vv v29, v29, v7
+	vxor.vv v29, v29, v9
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v3, v3, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v24, v24, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v22, v22, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v18, v18, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v16, v16, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v12, v12, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v10, v10, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v6, v6, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v9, v9, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v24, 1
+	vsrl.vx v24, v24, s5
+	vor.vv v24, v24, v30
+	vsll.vx v30, v18, s4
+	vsrl.vi v18, v18, 2
+	vor.vv v18, v18, v30
+	vsll.vi v30, v12, 28
+	vsrl.vx v12, v12, t3
+	vor.vv v12, v12, v30
+	vsll.vi v30, v6, 27
+	vsrl.vx v6, v6, t4
+	vor.vv v6, v6, v30
+	vsll.vx v30, v2, t3
+	vsrl.vi v2, v2, 28
+	vor.vv v2, v2, v30
+	vsll.vx v30, v21, a2
+	vsrl.vi v21, v21, 20
+	vor.vv v21, v21, v30
+	vsll.vi v30, v15, 6
+	vsrl.vx v15, v15, s2
+	vor.vv v15, v15, v30
+	vsll.vx v30, v14, s0
+	vsrl.vi v14, v14, 9
+	vor.vv v14, v14, v30
+	vsll.vi v30, v8, 20
+	vsrl.vx v8, v8, a2
+	vor.vv v8, v8, v30
+	vsll.vi v30, v4, 3
+	vsrl.vx v4, v4, s3
+	vor.vv v4, v4, v30
+	vsll.vi v30, v23, 10
+	vsrl.vx v23, v23, a7
+	vor.vv v23, v23, v30
+	vsll.vx v30, v17, a1
+	vsrl.vi v17, v17, 21
+	vor.vv v17, v17, v30
+	vsll.vi v30, v11, 25
+	vsrl.vx v11, v11, t5
+	vor.vv v11, v11, v30
+	vsll.vx v30, v5, t5
+	vsrl.vi v5, v5, 25
+	vor.vv v5, v5, v30
+	vsll.vx v30, v1, t6
+	vsrl.vi v1, v1, 23
+	vor.vv v1, v1, v30
+	vsll.vx v30, v20, a3
+	vsrl.vi v20, v20, 19
+	vor.vv v20, v20, v30
+	vsll.vi v30, v19, 15
+	vsrl.vx v19, v19, a5
+	vor.vv v19, v19, v30
+	vsll.vi v30, v13, 21
+	vsrl.vx v13, v13, a1
+	vor.vv v13, v13, v30
+	vsll.vi v30, v7, 8
+	vsrl.vx v7, v7, s1
+	vor.vv v7, v7, v30
+	vsll.vi v30, v3, 18
+	vsrl.vx v3, v3, a4
+	vor.vv v3, v3, v30
+	vsll.vi v30, v22, 2
+	vsrl.vx v22, v22, s4
+	vor.vv v22, v22, v30
+	vsll.vx v30, v16, s3
+	vsrl.vi v16, v16, 3
+	vor.vv v16, v16, v30
+	vsll.vx v30, v10, s1
+	vsrl.vi v10, v10, 8
+	vor.vv v10, v10, v30
+	vsll.vi v30, v9, 14
+	vsrl.vx v9, v9, a6
+	vor.vv v9, v9, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v9
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v21
+	vnot.v v25, v21
+	vand.vv v25, v25, v17
+	vxor.vv v0, v0, v25
+	vnot.v v25, v17
+	vand.vv v25, v25, v13
+	vxor.vv v21, v21, v25
+	vnot.v v25, v13
+	vand.vv v25, v25, v9
+	vxor.vv v17, v17, v25
+	vxor.vv v13, v13, v30
+	vxor.vv v9, v9, v31
+	vnot.v v30, v16
+	vand.vv v30, v30, v12
+	vnot.v v31, v12
+	vand.vv v31, v31, v8
+	vnot.v v25, v8
+	vand.vv v25, v25, v4
+	vxor.vv v12, v12, v25
+	vnot.v v25, v4
+	vand.vv v25, v25, v20
+	vxor.vv v8, v8, v25
+	vnot.v v25, v20
+	vand.vv v25, v25, v16
+	vxor.vv v4, v4, v25
+	vxor.vv v20, v20, v30
+	vxor.vv v16, v16, v31
+	vnot.v v30, v3
+	vand.vv v30, v30, v24
+	vnot.v v31, v24
+	vand.vv v31, v31, v15
+	vnot.v v25, v15
+	vand.vv v25, v25, v11
+	vxor.vv v24, v24, v25
+	vnot.v v25, v11
+	vand.vv v25, v25, v7
+	vxor.vv v15, v15, v25
+	vnot.v v25, v7
+	vand.vv v25, v25, v3
+	vxor.vv v11, v11, v25
+	vxor.vv v7, v7, v30
+	vxor.vv v3, v3, v31
+	vnot.v v30, v10
+	vand.vv v30, v30, v6
+	vnot.v v31, v6
+	vand.vv v31, v31, v2
+	vnot.v v25, v2
+	vand.vv v25, v25, v23
+	vxor.vv v6, v6, v25
+	vnot.v v25, v23
+	vand.vv v25, v25, v19
+	vxor.vv v2, v2, v25
+	vnot.v v25, v19
+	vand.vv v25, v25, v10
+	vxor.vv v23, v23, v25
+	vxor.vv v19, v19, v30
+	vxor.vv v10, v10, v31
+	vnot.v v30, v22
+	vand.vv v30, v30, v18
+	vnot.v v31, v18
+	vand.vv v31, v31, v14
+	vnot.v v25, v14
+	vand.vv v25, v25, v5
+	vxor.vv v18, v18, v25
+	vnot.v v25, v5
+	vand.vv v25, v25, v1
+	vxor.vv v14, v14, v25
+	vnot.v v25, v1
+	vand.vv v25, v25, v22
+	vxor.vv v5, v5, v25
+	vxor.vv v1, v1, v30
+	vxor.vv v22, v22, v31
+	// iota: 0x800000000000008b
+	addi t2, zero, -243
+	srli t1, t2, 1
+	xor t1, t1, t2
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 14 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v12
+	vxor.vv v25, v25, v24
+	vxor.vv v25, v25, v6
+	vxor.vv v25, v25, v18
+	vxor.vv v26, v21, v8
+	vxor.vv v26, v26, v15
+	vxor.vv v26, v26, v2
+	vxor.vv v26, v26, v14
+	vxor.vv v27, v17, v4
+	vxor.vv v27, v27, v11
+	vxor.vv v27, v27, v23
+	vxor.vv v27, v27, v5
+	vxor.vv v28, v13, v20
+	vxor.vv v28, v28, v7
+	vxor.vv v28, v28, v19
+	vxor.vv v28, v28, v1
+	vxor.vv v29, v9, v16
+	vxor.vv v29, v29, v3
+	vxor.vv v29, v29, v10
+	vxor.vv v29, v29, v22
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v18, v18, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v21, v21, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v14, v14, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v17, v17, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v5, v5, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v13, v13, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v1, v1, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v9, v9, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v22, v22, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v21, 1
+	vsrl.vx v21, v21, s5
+	vor.vv v21, v21, v30
+	vsll.vx v30, v17, s4
+	vsrl.vi v17, v17, 2
+	vor.vv v17, v17, v30
+	vsll.vi v30, v13, 28
+	vsrl.vx v13, v13, t3
+	vor.vv v13, v13, v30
+	vsll.vi v30, v9, 27
+	vsrl.vx v9, v9, t4
+	vor.vv v9, v9, v30
+	vsll.vx v30, v12, t3
+	vsrl.vi v12, v12, 28
+	vor.vv v12, v12, v30
+	vsll.vx v30, v8, a2
+	vsrl.vi v8, v8, 20
+	vor.vv v8, v8, v30
+	vsll.vi v30, v4, 6
+	vsrl.vx v4, v4, s2
+	vor.vv v4, v4, v30
+	vsll.vx v30, v20, s0
+	vsrl.vi v20, v20, 9
+	vor.vv v20, v20, v30
+	vsll.vi v30, v16, 20
+	vsrl.vx v16, v16, a2
+	vor.vv v16, v16, v30
+	vsll.vi v30, v24, 3
+	vsrl.vx v24, v24, s3
+	vor.vv v24, v24, v30
+	vsll.vi v30, v15, 10
+	vsrl.vx v15, v15, a7
+	vor.vv v15, v15, v30
+	vsll.vx v30, v11, a1
+	vsrl.vi v11, v11, 21
+	vor.vv v11, v11, v30
+	vsll.vi v30, v7, 25
+	vsrl.vx v7, v7, t5
+	vor.vv v7, v7, v30
+	vsll.vx v30, v3, t5
+	vsrl.vi v3, v3, 25
+	vor.vv v3, v3, v30
+	vsll.vx v30, v6, t6
+	vsrl.vi v6, v6, 23
+	vor.vv v6, v6, v30
+	vsll.vx v30, v2, a3
+	vsrl.vi v2, v2, 19
+	vor.vv v2, v2, v30
+	vsll.vi v30, v23, 15
+	vsrl.vx v23, v23, a5
+	vor.vv v23, v23, v30
+	vsll.vi v30, v19, 21
+	vsrl.vx v19, v19, a1
+	vor.vv v19, v19, v30
+	vsll.vi v30, v10, 8
+	vsrl.vx v10, v10, s1
+	vor.vv v10, v10, v30
+	vsll.vi v30, v18, 18
+	vsrl.vx v18, v18, a4
+	vor.vv v18, v18, v30
+	vsll.vi v30, v14, 2
+	vsrl.vx v14, v14, s4
+	vor.vv v14, v14, v30
+	vsll.vx v30, v5, s3
+	vsrl.vi v5, v5, 3
+	vor.vv v5, v5, v30
+	vsll.vx v30, v1, s1
+	vsrl.vi v1, v1, 8
+	vor.vv v1, v1, v30
+	vsll.vi v30, v22, 14
+	vsrl.vx v22, v22, a6
+	vor.vv v22, v22, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v22
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v8
+	vnot.v v25, v8
+	vand.vv v25, v25, v11
+	vxor.vv v0, v0, v25
+	vnot.v v25, v11
+	vand.vv v25, v25, v19
+	vxor.vv v8, v8, v25
+	vnot.v v25, v19
+	vand.vv v25, v25, v22
+	vxor.vv v11, v11, v25
+	vxor.vv v19, v19, v30
+	vxor.vv v22, v22, v31
+	vnot.v v30, v5
+	vand.vv v30, v30, v13
+	vnot.v v31, v13
+	vand.vv v31, v31, v16
+	vnot.v v25, v16
+	vand.vv v25, v25, v24
+	vxor.vv v13, v13, v25
+	vnot.v v25, v24
+	vand.vv v25, v25, v2
+	vxor.vv v16, v16, v25
+	vnot.v v25, v2
+	vand.vv v25, v25, v5
+	vxor.vv v24, v24, v25
+	vxor.vv v2, v2, v30
+	vxor.vv v5, v5, v31
+	vnot.v v30, v18
+	vand.vv v30, v30, v21
+	vnot.v v31, v21
+	vand.vv v31, v31, v4
+	vnot.v v25, v4
+	vand.vv v25, v25, v7
+	vxor.vv v21, v21, v25
+	vnot.v v25, v7
+	vand.vv v25, v25, v10
+	vxor.vv v4, v4, v25
+	vnot.v v25, v10
+	vand.vv v25, v25, v18
+	vxor.vv v7, v7, v25
+	vxor.vv v10, v10, v30
+	vxor.vv v18, v18, v31
+	vnot.v v30, v1
+	vand.vv v30, v30, v9
+	vnot.v v31, v9
+	vand.vv v31, v31, v12
+	vnot.v v25, v12
+	vand.vv v25, v25, v15
+	vxor.vv v9, v9, v25
+	vnot.v v25, v15
+	vand.vv v25, v25, v23
+	vxor.vv v12, v12, v25
+	vnot.v v25, v23
+	vand.vv v25, v25, v1
+	vxor.vv v15, v15, v25
+	vxor.vv v23, v23, v30
+	vxor.vv v1, v1, v31
+	vnot.v v30, v14
+	vand.vv v30, v30, v17
+	vnot.v v31, v17
+	vand.vv v31, v31, v20
+	vnot.v v25, v20
+	vand.vv v25, v25, v3
+	vxor.vv v17, v17, v25
+	vnot.v v25, v3
+	vand.vv v25, v25, v6
+	vxor.vv v20, v20, v25
+	vnot.v v25, v6
+	vand.vv v25, v25, v14
+	vxor.vv v3, v3, v25
+	vxor.vv v6, v6, v30
+	vxor.vv v14, v14, v31
+	// iota: 0x8000000000008089
+	lui t1, 1048559
+	srli t1, t1, 1
+	xori t1, t1, -1911
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 15 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v13
+	vxor.vv v25, v25, v21
+	vxor.vv v25, v25, v9
+	vxor.vv v25, v25, v17
+	vxor.vv v26, v8, v16
+	vxor.vv v26, v26, v4
+	vxor.vv v26, v26, v12
+	vxor.vv v26, v26, v20
+	vxor.vv v27, v11, v24
+	vxor.vv v27, v27, v7
+	vxor.vv v27, v27, v15
+	vxor.vv v27, v27, v3
+	vxor.vv v28, v19, v2
+	vxor.vv v28, v28, v10
+	vxor.vv v28, v28, v23
+	vxor.vv v28, v28, v6
+	vxor.vv v29, v22, v5
+	vxor.vv v29, v29, v18
+	vxor.vv v29, v29, v1
+	vxor.vv v29, v29, v14
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v17, v17, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v8, v8, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v20, v20, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v11, v11, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v3, v3, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v19, v19, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v6, v6, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v22, v22, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v14, v14, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v8, 1
+	vsrl.vx v8, v8, s5
+	vor.vv v8, v8, v30
+	vsll.vx v30, v11, s4
+	vsrl.vi v11, v11, 2
+	vor.vv v11, v11, v30
+	vsll.vi v30, v19, 28
+	vsrl.vx v19, v19, t3
+	vor.vv v19, v19, v30
+	vsll.vi v30, v22, 27
+	vsrl.vx v22, v22, t4
+	vor.vv v22, v22, v30
+	vsll.vx v30, v13, t3
+	vsrl.vi v13, v13, 28
+	vor.vv v13, v13, v30
+	vsll.vx v30, v16, a2
+	vsrl.vi v16, v16, 20
+	vor.vv v16, v16, v30
+	vsll.vi v30, v24, 6
+	vsrl.vx v24, v24, s2
+	vor.vv v24, v24, v30
+	vsll.vx v30, v2, s0
+	vsrl.vi v2, v2, 9
+	vor.vv v2, v2, v30
+	vsll.vi v30, v5, 20
+	vsrl.vx v5, v5, a2
+	vor.vv v5, v5, v30
+	vsll.vi v30, v21, 3
+	vsrl.vx v21, v21, s3
+	vor.vv v21, v21, v30
+	vsll.vi v30, v4, 10
+	vsrl.vx v4, v4, a7
+	vor.vv v4, v4, v30
+	vsll.vx v30, v7, a1
+	vsrl.vi v7, v7, 21
+	vor.vv v7, v7, v30
+	vsll.vi v30, v10, 25
+	vsrl.vx v10, v10, t5
+	vor.vv v10, v10, v30
+	vsll.vx v30, v18, t5
+	vsrl.vi v18, v18, 25
+	vor.vv v18, v18, v30
+	vsll.vx v30, v9, t6
+	vsrl.vi v9, v9, 23
+	vor.vv v9, v9, v30
+	vsll.vx v30, v12, a3
+	vsrl.vi v12, v12, 19
+	vor.vv v12, v12, v30
+	vsll.vi v30, v15, 15
+	vsrl.vx v15, v15, a5
+	vor.vv v15, v15, v30
+	vsll.vi v30, v23, 21
+	vsrl.vx v23, v23, a1
+	vor.vv v23, v23, v30
+	vsll.vi v30, v1, 8
+	vsrl.vx v1, v1, s1
+	vor.vv v1, v1, v30
+	vsll.vi v30, v17, 18
+	vsrl.vx v17, v17, a4
+	vor.vv v17, v17, v30
+	vsll.vi v30, v20, 2
+	vsrl.vx v20, v20, s4
+	vor.vv v20, v20, v30
+	vsll.vx v30, v3, s3
+	vsrl.vi v3, v3, 3
+	vor.vv v3, v3, v30
+	vsll.vx v30, v6, s1
+	vsrl.vi v6, v6, 8
+	vor.vv v6, v6, v30
+	vsll.vi v30, v14, 14
+	vsrl.vx v14, v14, a6
+	vor.vv v14, v14, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v14
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v16
+	vnot.v v25, v16
+	vand.vv v25, v25, v7
+	vxor.vv v0, v0, v25
+	vnot.v v25, v7
+	vand.vv v25, v25, v23
+	vxor.vv v16, v16, v25
+	vnot.v v25, v23
+	vand.vv v25, v25, v14
+	vxor.vv v7, v7, v25
+	vxor.vv v23, v23, v30
+	vxor.vv v14, v14, v31
+	vnot.v v30, v3
+	vand.vv v30, v30, v19
+	vnot.v v31, v19
+	vand.vv v31, v31, v5
+	vnot.v v25, v5
+	vand.vv v25, v25, v21
+	vxor.vv v19, v19, v25
+	vnot.v v25, v21
+	vand.vv v25, v25, v12
+	vxor.vv v5, v5, v25
+	vnot.v v25, v12
+	vand.vv v25, v25, v3
+	vxor.vv v21, v21, v25
+	vxor.vv v12, v12, v30
+	vxor.vv v3, v3, v31
+	vnot.v v30, v17
+	vand.vv v30, v30, v8
+	vnot.v v31, v8
+	vand.vv v31, v31, v24
+	vnot.v v25, v24
+	vand.vv v25, v25, v10
+	vxor.vv v8, v8, v25
+	vnot.v v25, v10
+	vand.vv v25, v25, v1
+	vxor.vv v24, v24, v25
+	vnot.v v25, v1
+	vand.vv v25, v25, v17
+	vxor.vv v10, v10, v25
+	vxor.vv v1, v1, v30
+	vxor.vv v17, v17, v31
+	vnot.v v30, v6
+	vand.vv v30, v30, v22
+	vnot.v v31, v22
+	vand.vv v31, v31, v13
+	vnot.v v25, v13
+	vand.vv v25, v25, v4
+	vxor.vv v22, v22, v25
+	vnot.v v25, v4
+	vand.vv v25, v25, v15
+	vxor.vv v13, v13, v25
+	vnot.v v25, v15
+	vand.vv v25, v25, v6
+	vxor.vv v4, v4, v25
+	vxor.vv v15, v15, v30
+	vxor.vv v6, v6, v31
+	vnot.v v30, v20
+	vand.vv v30, v30, v11
+	vnot.v v31, v11
+	vand.vv v31, v31, v2
+	vnot.v v25, v2
+	vand.vv v25, v25, v18
+	vxor.vv v11, v11, v25
+	vnot.v v25, v18
+	vand.vv v25, v25, v9
+	vxor.vv v2, v2, v25
+	vnot.v v25, v9
+	vand.vv v25, v25, v20
+	vxor.vv v18, v18, v25
+	vxor.vv v9, v9, v30
+	vxor.vv v20, v20, v31
+	// iota: 0x8000000000008003
+	lui t1, 1048559
+	srli t1, t1, 1
+	xori t1, t1, -2045
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 16 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v19
+	vxor.vv v25, v25, v8
+	vxor.vv v25, v25, v22
+	vxor.vv v25, v25, v11
+	vxor.vv v26, v16, v5
+	vxor.vv v26, v26, v24
+	vxor.vv v26, v26, v13
+	vxor.vv v26, v26, v2
+	vxor.vv v27, v7, v21
+	vxor.vv v27, v27, v10
+	vxor.vv v27, v27, v4
+	vxor.vv v27, v27, v18
+	vxor.vv v28, v23, v12
+	vxor.vv v28, v28, v1
+	vxor.vv v28, v28, v15
+	vxor.vv v28, v28, v9
+	vxor.vv v29, v14, v3
+	vxor.vv v29, v29, v17
+	vxor.vv v29, v29, v6
+	vxor.vv v29, v29, v20
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v11, v11, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v16, v16, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v2, v2, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v7, v7, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v18, v18, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v23, v23, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v9, v9, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v14, v14, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v20, v20, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v16, 1
+	vsrl.vx v16, v16, s5
+	vor.vv v16, v16, v30
+	vsll.vx v30, v7, s4
+	vsrl.vi v7, v7, 2
+	vor.vv v7, v7, v30
+	vsll.vi v30, v23, 28
+	vsrl.vx v23, v23, t3
+	vor.vv v23, v23, v30
+	vsll.vi v30, v14, 27
+	vsrl.vx v14, v14, t4
+	vor.vv v14, v14, v30
+	vsll.vx v30, v19, t3
+	vsrl.vi v19, v19, 28
+	vor.vv v19, v19, v30
+	vsll.vx v30, v5, a2
+	vsrl.vi v5, v5, 20
+	vor.vv v5, v5, v30
+	vsll.vi v30, v21, 6
+	vsrl.vx v21, v21, s2
+	vor.vv v21, v21, v30
+	vsll.vx v30, v12, s0
+	vsrl.vi v12, v12, 9
+	vor.vv v12, v12, v30
+	vsll.vi v30, v3, 20
+	vsrl.vx v3, v3, a2
+	vor.vv v3, v3, v30
+	vsll.vi v30, v8, 3
+	vsrl.vx v8, v8, s3
+	vor.vv v8, v8, v30
+	vsll.vi v30, v24, 10
+	vsrl.vx v24, v24, a7
+	vor.vv v24, v24, v30
+	vsll.vx v30, v10, a1
+	vsrl.vi v10, v10, 21
+	vor.vv v10, v10, v30
+	vsll.vi v30, v1, 25
+	vsrl.vx v1, v1, t5
+	vor.vv v1, v1, v30
+	vsll.vx v30, v17, t5
+	vsrl.vi v17, v17, 25
+	vor.vv v17, v17, v30
+	vsll.vx v30, v22, t6
+	vsrl.vi v22, v22, 23
+	vor.vv v22, v22, v30
+	vsll.vx v30, v13, a3
+	vsrl.vi v13, v13, 19
+	vor.vv v13, v13, v30
+	vsll.vi v30, v4, 15
+	vsrl.vx v4, v4, a5
+	vor.vv v4, v4, v30
+	vsll.vi v30, v15, 21
+	vsrl.vx v15, v15, a1
+	vor.vv v15, v15, v30
+	vsll.vi v30, v6, 8
+	vsrl.vx v6, v6, s1
+	vor.vv v6, v6, v30
+	vsll.vi v30, v11, 18
+	vsrl.vx v11, v11, a4
+	vor.vv v11, v11, v30
+	vsll.vi v30, v2, 2
+	vsrl.vx v2, v2, s4
+	vor.vv v2, v2, v30
+	vsll.vx v30, v18, s3
+	vsrl.vi v18, v18, 3
+	vor.vv v18, v18, v30
+	vsll.vx v30, v9, s1
+	vsrl.vi v9, v9, 8
+	vor.vv v9, v9, v30
+	vsll.vi v30, v20, 14
+	vsrl.vx v20, v20, a6
+	vor.vv v20, v20, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v20
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v5
+	vnot.v v25, v5
+	vand.vv v25, v25, v10
+	vxor.vv v0, v0, v25
+	vnot.v v25, v10
+	vand.vv v25, v25, v15
+	vxor.vv v5, v5, v25
+	vnot.v v25, v15
+	vand.vv v25, v25, v20
+	vxor.vv v10, v10, v25
+	vxor.vv v15, v15, v30
+	vxor.vv v20, v20, v31
+	vnot.v v30, v18
+	vand.vv v30, v30, v23
+	vnot.v v31, v23
+	vand.vv v31, v31, v3
+	vnot.v v25, v3
+	vand.vv v25, v25, v8
+	vxor.vv v23, v23, v25
+	vnot.v v25, v8
+	vand.vv v25, v25, v13
+	vxor.vv v3, v3, v25
+	vnot.v v25, v13
+	vand.vv v25, v25, v18
+	vxor.vv v8, v8, v25
+	vxor.vv v13, v13, v30
+	vxor.vv v18, v18, v31
+	vnot.v v30, v11
+	vand.vv v30, v30, v16
+	vnot.v v31, v16
+	vand.vv v31, v31, v21
+	vnot.v v25, v21
+	vand.vv v25, v25, v1
+	vxor.vv v16, v16, v25
+	vnot.v v25, v1
+	vand.vv v25, v25, v6
+	vxor.vv v21, v21, v25
+	vnot.v v25, v6
+	vand.vv v25, v25, v11
+	vxor.vv v1, v1, v25
+	vxor.vv v6, v6, v30
+	vxor.vv v11, v11, v31
+	vnot.v v30, v9
+	vand.vv v30, v30, v14
+	vnot.v v31, v14
+	vand.vv v31, v31, v19
+	vnot.v v25, v19
+	vand.vv v25, v25, v24
+	vxor.vv v14, v14, v25
+	vnot.v v25, v24
+	vand.vv v25, v25, v4
+	vxor.vv v19, v19, v25
+	vnot.v v25, v4
+	vand.vv v25, v25, v9
+	vxor.vv v24, v24, v25
+	vxor.vv v4, v4, v30
+	vxor.vv v9, v9, v31
+	vnot.v v30, v2
+	vand.vv v30, v30, v7
+	vnot.v v31, v7
+	vand.vv v31, v31, v12
+	vnot.v v25, v12
+	vand.vv v25, v25, v17
+	vxor.vv v7, v7, v25
+	vnot.v v25, v17
+	vand.vv v25, v25, v22
+	vxor.vv v12, v12, v25
+	vnot.v v25, v22
+	vand.vv v25, v25, v2
+	vxor.vv v17, v17, v25
+	vxor.vv v22, v22, v30
+	vxor.vv v2, v2, v31
+	// iota: 0x8000000000008002
+	lui t1, 1048559
+	srli t1, t1, 1
+	xori t1, t1, -2046
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 17 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v23
+	vxor.vv v25, v25, v16
+	vxor.vv v25, v25, v14
+	vxor.vv v25, v25, v7
+	vxor.vv v26, v5, v3
+	vxor.vv v26, v26, v21
+	vxor.vv v26, v26, v19
+	vxor.vv v26, v26, v12
+	vxor.vv v27, v10, v8
+	vxor.vv v27, v27, v1
+	vxor.vv v27, v27, v24
+	vxor.vv v27, v27, v17
+	vxor.vv v28, v15, v13
+	vxor.vv v28, v28, v6
+	vxor.vv v28, v28, v4
+	vxor.vv v28, v28, v22
+	vxor.vv v29, v20, v18
+	vxor.vv v29, v29, v11
+	vxor.vv v29, v29, v9
+	vxor.vv v29, v29, v2
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v7, v7, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v5, v5, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v12, v12, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v10, v10, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v17, v17, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v15, v15, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v22, v22, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v20, v20, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v2, v2, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v5, 1
+	vsrl.vx v5, v5, s5
+	vor.vv v5, v5, v30
+	vsll.vx v30, v10, s4
+	vsrl.vi v10, v10, 2
+	vor.vv v10, v10, v30
+	vsll.vi v30, v15, 28
+	vsrl.vx v15, v15, t3
+	vor.vv v15, v15, v30
+	vsll.vi v30, v20, 27
+	vsrl.vx v20, v20, t4
+	vor.vv v20, v20, v30
+	vsll.vx v30, v23, t3
+	vsrl.vi v23, v23, 28
+	vor.vv v23, v23, v30
+	vsll.vx v30, v3, a2
+	vsrl.vi v3, v3, 20
+	vor.vv v3, v3, v30
+	vsll.vi v30, v8, 6
+	vsrl.vx v8, v8, s2
+	vor.vv v8, v8, v30
+	vsll.vx v30, v13, s0
+	vsrl.vi v13, v13, 9
+	vor.vv v13, v13, v30
+	vsll.vi v30, v18, 20
+	vsrl.vx v18, v18, a2
+	vor.vv v18, v18, v30
+	vsll.vi v30, v16, 3
+	vsrl.vx v16, v16, s3
+	vor.vv v16, v16, v30
+	vsll.vi v30, v21, 10
+	vsrl.vx v21, v21, a7
+	vor.vv v21, v21, v30
+	vsll.vx v30, v1, a1
+	vsrl.vi v1, v1, 21
+	vor.vv v1, v1, v30
+	vsll.vi v30, v6, 25
+	vsrl.vx v6, v6, t5
+	vor.vv v6, v6, v30
+	vsll.vx v30, v11, t5
+	vsrl.vi v11, v11, 25
+	vor.vv v11, v11, v30
+	vsll.vx v30, v14, t6
+	vsrl.vi v14, v14, 23
+	vor.vv v14, v14, v30
+	vsll.vx v30, v19, a3
+	vsrl.vi v19, v19, 19
+	vor.vv v19, v19, v30
+	vsll.vi v30, v24, 15
+	vsrl.vx v24, v24, a5
+	vor.vv v24, v24, v30
+	vsll.vi v30, v4, 21
+	vsrl.vx v4, v4, a1
+	vor.vv v4, v4, v30
+	vsll.vi v30, v9, 8
+	vsrl.vx v9, v9, s1
+	vor.vv v9, v9, v30
+	vsll.vi v30, v7, 18
+	vsrl.vx v7, v7, a4
+	vor.vv v7, v7, v30
+	vsll.vi v30, v12, 2
+	vsrl.vx v12, v12, s4
+	vor.vv v12, v12, v30
+	vsll.vx v30, v17, s3
+	vsrl.vi v17, v17, 3
+	vor.vv v17, v17, v30
+	vsll.vx v30, v22, s1
+	vsrl.vi v22, v22, 8
+	vor.vv v22, v22, v30
+	vsll.vi v30, v2, 14
+	vsrl.vx v2, v2, a6
+	vor.vv v2, v2, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v2
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v3
+	vnot.v v25, v3
+	vand.vv v25, v25, v1
+	vxor.vv v0, v0, v25
+	vnot.v v25, v1
+	vand.vv v25, v25, v4
+	vxor.vv v3, v3, v25
+	vnot.v v25, v4
+	vand.vv v25, v25, v2
+	vxor.vv v1, v1, v25
+	vxor.vv v4, v4, v30
+	vxor.vv v2, v2, v31
+	vnot.v v30, v17
+	vand.vv v30, v30, v15
+	vnot.v v31, v15
+	vand.vv v31, v31, v18
+	vnot.v v25, v18
+	vand.vv v25, v25, v16
+	vxor.vv v15, v15, v25
+	vnot.v v25, v16
+	vand.vv v25, v25, v19
+	vxor.vv v18, v18, v25
+	vnot.v v25, v19
+	vand.vv v25, v25, v17
+	vxor.vv v16, v16, v25
+	vxor.vv v19, v19, v30
+	vxor.vv v17, v17, v31
+	vnot.v v30, v7
+	vand.vv v30, v30, v5
+	vnot.v v31, v5
+	vand.vv v31, v31, v8
+	vnot.v v25, v8
+	vand.vv v25, v25, v6
+	vxor.vv v5, v5, v25
+	vnot.v v25, v6
+	vand.vv v25, v25, v9
+	vxor.vv v8, v8, v25
+	vnot.v v25, v9
+	vand.vv v25, v25, v7
+	vxor.vv v6, v6, v25
+	vxor.vv v9, v9, v30
+	vxor.vv v7, v7, v31
+	vnot.v v30, v22
+	vand.vv v30, v30, v20
+	vnot.v v31, v20
+	vand.vv v31, v31, v23
+	vnot.v v25, v23
+	vand.vv v25, v25, v21
+	vxor.vv v20, v20, v25
+	vnot.v v25, v21
+	vand.vv v25, v25, v24
+	vxor.vv v23, v23, v25
+	vnot.v v25, v24
+	vand.vv v25, v25, v22
+	vxor.vv v21, v21, v25
+	vxor.vv v24, v24, v30
+	vxor.vv v22, v22, v31
+	vnot.v v30, v12
+	vand.vv v30, v30, v10
+	vnot.v v31, v10
+	vand.vv v31, v31, v13
+	vnot.v v25, v13
+	vand.vv v25, v25, v11
+	vxor.vv v10, v10, v25
+	vnot.v v25, v11
+	vand.vv v25, v25, v14
+	vxor.vv v13, v13, v25
+	vnot.v v25, v14
+	vand.vv v25, v25, v12
+	vxor.vv v11, v11, v25
+	vxor.vv v14, v14, v30
+	vxor.vv v12, v12, v31
+	// iota: 0x8000000000000080
+	addi t2, zero, -256
+	srli t1, t2, 1
+	xor t1, t1, t2
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 18 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v15
+	vxor.vv v25, v25, v5
+	vxor.vv v25, v25, v20
+	vxor.vv v25, v25, v10
+	vxor.vv v26, v3, v18
+	vxor.vv v26, v26, v8
+	vxor.vv v26, v26, v23
+	vxor.vv v26, v26, v13
+	vxor.vv v27, v1, v16
+	vxor.vv v27, v27, v6
+	vxor.vv v27, v27, v21
+	vxor.vv v27, v27, v11
+	vxor.vv v28, v4, v19
+	vxor.vv v28, v28, v9
+	vxor.vv v28, v28, v24
+	vxor.vv v28, v28, v14
+	vxor.vv v29, v2, v17
+	vxor.vv v29, v29, v7
+	vxor.vv v29, v29, v22
+	vxor.vv v29, v29, v12
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v10, v10, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v3, v3, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v13, v13, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v1, v1, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v11, v11, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v4, v4, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v14, v14, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v2, v2, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v12, v12, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v3, 1
+	vsrl.vx v3, v3, s5
+	vor.vv v3, v3, v30
+	vsll.vx v30, v1, s4
+	vsrl.vi v1, v1, 2
+	vor.vv v1, v1, v30
+	vsll.vi v30, v4, 28
+	vsrl.vx v4, v4, t3
+	vor.vv v4, v4, v30
+	vsll.vi v30, v2, 27
+	vsrl.vx v2, v2, t4
+	vor.vv v2, v2, v30
+	vsll.vx v30, v15, t3
+	vsrl.vi v15, v15, 28
+	vor.vv v15, v15, v30
+	vsll.vx v30, v18, a2
+	vsrl.vi v18, v18, 20
+	vor.vv v18, v18, v30
+	vsll.vi v30, v16, 6
+	vsrl.vx v16, v16, s2
+	vor.vv v16, v16, v30
+	vsll.vx v30, v19, s0
+	vsrl.vi v19, v19, 9
+	vor.vv v19, v19, v30
+	vsll.vi v30, v17, 20
+	vsrl.vx v17, v17, a2
+	vor.vv v17, v17, v30
+	vsll.vi v30, v5, 3
+	vsrl.vx v5, v5, s3
+	vor.vv v5, v5, v30
+	vsll.vi v30, v8, 10
+	vsrl.vx v8, v8, a7
+	vor.vv v8, v8, v30
+	vsll.vx v30, v6, a1
+	vsrl.vi v6, v6, 21
+	vor.vv v6, v6, v30
+	vsll.vi v30, v9, 25
+	vsrl.vx v9, v9, t5
+	vor.vv v9, v9, v30
+	vsll.vx v30, v7, t5
+	vsrl.vi v7, v7, 25
+	vor.vv v7, v7, v30
+	vsll.vx v30, v20, t6
+	vsrl.vi v20, v20, 23
+	vor.vv v20, v20, v30
+	vsll.vx v30, v23, a3
+	vsrl.vi v23, v23, 19
+	vor.vv v23, v23, v30
+	vsll.vi v30, v21, 15
+	vsrl.vx v21, v21, a5
+	vor.vv v21, v21, v30
+	vsll.vi v30, v24, 21
+	vsrl.vx v24, v24, a1
+	vor.vv v24, v24, v30
+	vsll.vi v30, v22, 8
+	vsrl.vx v22, v22, s1
+	vor.vv v22, v22, v30
+	vsll.vi v30, v10, 18
+	vsrl.vx v10, v10, a4
+	vor.vv v10, v10, v30
+	vsll.vi v30, v13, 2
+	vsrl.vx v13, v13, s4
+	vor.vv v13, v13, v30
+	vsll.vx v30, v11, s3
+	vsrl.vi v11, v11, 3
+	vor.vv v11, v11, v30
+	vsll.vx v30, v14, s1
+	vsrl.vi v14, v14, 8
+	vor.vv v14, v14, v30
+	vsll.vi v30, v12, 14
+	vsrl.vx v12, v12, a6
+	vor.vv v12, v12, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v12
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v18
+	vnot.v v25, v18
+	vand.vv v25, v25, v6
+	vxor.vv v0, v0, v25
+	vnot.v v25, v6
+	vand.vv v25, v25, v24
+	vxor.vv v18, v18, v25
+	vnot.v v25, v24
+	vand.vv v25, v25, v12
+	vxor.vv v6, v6, v25
+	vxor.vv v24, v24, v30
+	vxor.vv v12, v12, v31
+	vnot.v v30, v11
+	vand.vv v30, v30, v4
+	vnot.v v31, v4
+	vand.vv v31, v31, v17
+	vnot.v v25, v17
+	vand.vv v25, v25, v5
+	vxor.vv v4, v4, v25
+	vnot.v v25, v5
+	vand.vv v25, v25, v23
+	vxor.vv v17, v17, v25
+	vnot.v v25, v23
+	vand.vv v25, v25, v11
+	vxor.vv v5, v5, v25
+	vxor.vv v23, v23, v30
+	vxor.vv v11, v11, v31
+	vnot.v v30, v10
+	vand.vv v30, v30, v3
+	vnot.v v31, v3
+	vand.vv v31, v31, v16
+	vnot.v v25, v16
+	vand.vv v25, v25, v9
+	vxor.vv v3, v3, v25
+	vnot.v v25, v9
+	vand.vv v25, v25, v22
+	vxor.vv v16, v16, v25
+	vnot.v v25, v22
+	vand.vv v25, v25, v10
+	vxor.vv v9, v9, v25
+	vxor.vv v22, v22, v30
+	vxor.vv v10, v10, v31
+	vnot.v v30, v14
+	vand.vv v30, v30, v2
+	vnot.v v31, v2
+	vand.vv v31, v31, v15
+	vnot.v v25, v15
+	vand.vv v25, v25, v8
+	vxor.vv v2, v2, v25
+	vnot.v v25, v8
+	vand.vv v25, v25, v21
+	vxor.vv v15, v15, v25
+	vnot.v v25, v21
+	vand.vv v25, v25, v14
+	vxor.vv v8, v8, v25
+	vxor.vv v21, v21, v30
+	vxor.vv v14, v14, v31
+	vnot.v v30, v13
+	vand.vv v30, v30, v1
+	vnot.v v31, v1
+	vand.vv v31, v31, v19
+	vnot.v v25, v19
+	vand.vv v25, v25, v7
+	vxor.vv v1, v1, v25
+	vnot.v v25, v7
+	vand.vv v25, v25, v20
+	vxor.vv v19, v19, v25
+	vnot.v v25, v20
+	vand.vv v25, v25, v13
+	vxor.vv v7, v7, v25
+	vxor.vv v20, v20, v30
+	vxor.vv v13, v13, v31
+	// iota: 0x000000000000800a
+	lui t1, 16389
+	srli t1, t1, 11
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 19 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v4
+	vxor.vv v25, v25, v3
+	vxor.vv v25, v25, v2
+	vxor.vv v25, v25, v1
+	vxor.vv v26, v18, v17
+	vxor.vv v26, v26, v16
+	vxor.vv v26, v26, v15
+	vxor.vv v26, v26, v19
+	vxor.vv v27, v6, v5
+	vxor.vv v27, v27, v9
+	vxor.vv v27, v27, v8
+	vxor.vv v27, v27, v7
+	vxor.vv v28, v24, v23
+	vxor.vv v28, v28, v22
+	vxor.vv v28, v28, v21
+	vxor.vv v28, v28, v20
+	vxor.vv v29, v12, v11
+	vxor.vv v29, v29, v10
+	vxor.vv v29, v29, v14
+	vxor.vv v29, v29, v13
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v1, v1, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v18, v18, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v19, v19, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v6, v6, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v7, v7, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v24, v24, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v20, v20, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v12, v12, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v13, v13, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v18, 1
+	vsrl.vx v18, v18, s5
+	vor.vv v18, v18, v30
+	vsll.vx v30, v6, s4
+	vsrl.vi v6, v6, 2
+	vor.vv v6, v6, v30
+	vsll.vi v30, v24, 28
+	vsrl.vx v24, v24, t3
+	vor.vv v24, v24, v30
+	vsll.vi v30, v12, 27
+	vsrl.vx v12, v12, t4
+	vor.vv v12, v12, v30
+	vsll.vx v30, v4, t3
+	vsrl.vi v4, v4, 28
+	vor.vv v4, v4, v30
+	vsll.vx v30, v17, a2
+	vsrl.vi v17, v17, 20
+	vor.vv v17, v17, v30
+	vsll.vi v30, v5, 6
+	vsrl.vx v5, v5, s2
+	vor.vv v5, v5, v30
+	vsll.vx v30, v23, s0
+	vsrl.vi v23, v23, 9
+	vor.vv v23, v23, v30
+	vsll.vi v30, v11, 20
+	vsrl.vx v11, v11, a2
+	vor.vv v11, v11, v30
+	vsll.vi v30, v3, 3
+	vsrl.vx v3, v3, s3
+	vor.vv v3, v3, v30
+	vsll.vi v30, v16, 10
+	vsrl.vx v16, v16, a7
+	vor.vv v16, v16, v30
+	vsll.vx v30, v9, a1
+	vsrl.vi v9, v9, 21
+	vor.vv v9, v9, v30
+	vsll.vi v30, v22, 25
+	vsrl.vx v22, v22, t5
+	vor.vv v22, v22, v30
+	vsll.vx v30, v10, t5
+	vsrl.vi v10, v10, 25
+	vor.vv v10, v10, v30
+	vsll.vx v30, v2, t6
+	vsrl.vi v2, v2, 23
+	vor.vv v2, v2, v30
+	vsll.vx v30, v15, a3
+	vsrl.vi v15, v15, 19
+	vor.vv v15, v15, v30
+	vsll.vi v30, v8, 15
+	vsrl.vx v8, v8, a5
+	vor.vv v8, v8, v30
+	vsll.vi v30, v21, 21
+	vsrl.vx v21, v21, a1
+	vor.vv v21, v21, v30
+	vsll.vi v30, v14, 8
+	vsrl.vx v14, v14, s1
+	vor.vv v14, v14, v30
+	vsll.vi v30, v1, 18
+	vsrl.vx v1, v1, a4
+	vor.vv v1, v1, v30
+	vsll.vi v30, v19, 2
+	vsrl.vx v19, v19, s4
+	vor.vv v19, v19, v30
+	vsll.vx v30, v7, s3
+	vsrl.vi v7, v7, 3
+	vor.vv v7, v7, v30
+	vsll.vx v30, v20, s1
+	vsrl.vi v20, v20, 8
+	vor.vv v20, v20, v30
+	vsll.vi v30, v13, 14
+	vsrl.vx v13, v13, a6
+	vor.vv v13, v13, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v13
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v17
+	vnot.v v25, v17
+	vand.vv v25, v25, v9
+	vxor.vv v0, v0, v25
+	vnot.v v25, v9
+	vand.vv v25, v25, v21
+	vxor.vv v17, v17, v25
+	vnot.v v25, v21
+	vand.vv v25, v25, v13
+	vxor.vv v9, v9, v25
+	vxor.vv v21, v21, v30
+	vxor.vv v13, v13, v31
+	vnot.v v30, v7
+	vand.vv v30, v30, v24
+	vnot.v v31, v24
+	vand.vv v31, v31, v11
+	vnot.v v25, v11
+	vand.vv v25, v25, v3
+	vxor.vv v24, v24, v25
+	vnot.v v25, v3
+	vand.vv v25, v25, v15
+	vxor.vv v11, v11, v25
+	vnot.v v25, v15
+	vand.vv v25, v25, v7
+	vxor.vv v3, v3, v25
+	vxor.vv v15, v15, v30
+	vxor.vv v7, v7, v31
+	vnot.v v30, v1
+	vand.vv v30, v30, v18
+	vnot.v v31, v18
+	vand.vv v31, v31, v5
+	vnot.v v25, v5
+	vand.vv v25, v25, v22
+	vxor.vv v18, v18, v25
+	vnot.v v25, v22
+	vand.vv v25, v25, v14
+	vxor.vv v5, v5, v25
+	vnot.v v25, v14
+	vand.vv v25, v25, v1
+	vxor.vv v22, v22, v25
+	vxor.vv v14, v14, v30
+	vxor.vv v1, v1, v31
+	vnot.v v30, v20
+	vand.vv v30, v30, v12
+	vnot.v v31, v12
+	vand.vv v31, v31, v4
+	vnot.v v25, v4
+	vand.vv v25, v25, v16
+	vxor.vv v12, v12, v25
+	vnot.v v25, v16
+	vand.vv v25, v25, v8
+	vxor.vv v4, v4, v25
+	vnot.v v25, v8
+	vand.vv v25, v25, v20
+	vxor.vv v16, v16, v25
+	vxor.vv v8, v8, v30
+	vxor.vv v20, v20, v31
+	vnot.v v30, v19
+	vand.vv v30, v30, v6
+	vnot.v v31, v6
+	vand.vv v31, v31, v23
+	vnot.v v25, v23
+	vand.vv v25, v25, v10
+	vxor.vv v6, v6, v25
+	vnot.v v25, v10
+	vand.vv v25, v25, v2
+	vxor.vv v23, v23, v25
+	vnot.v v25, v2
+	vand.vv v25, v25, v19
+	vxor.vv v10, v10, v25
+	vxor.vv v2, v2, v30
+	vxor.vv v19, v19, v31
+	// iota: 0x800000008000000a
+	lui t2, 524288
+	slli t2, t2, 1
+	srli t1, t2, 1
+	xor t1, t1, t2
+	xori t1, t1, 10
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 20 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v24
+	vxor.vv v25, v25, v18
+	vxor.vv v25, v25, v12
+	vxor.vv v25, v25, v6
+	vxor.vv v26, v17, v11
+	vxor.vv v26, v26, v5
+	vxor.vv v26, v26, v4
+	vxor.vv v26, v26, v23
+	vxor.vv v27, v9, v3
+	vxor.vv v27, v27, v22
+	vxor.vv v27, v27, v16
+	vxor.vv v27, v27, v10
+	vxor.vv v28, v21, v15
+	vxor.vv v28, v28, v14
+	vxor.vv v28, v28, v8
+	vxor.vv v28, v28, v2
+	vxor.vv v29, v13, v7
+	vxor.vv v29, v29, v1
+	vxor.vv v29, v29, v20
+	vxor.vv v29, v29, v19
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v6, v6, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v17, v17, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v23, v23, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v9, v9, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v10, v10, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v21, v21, v30
+	vxor.vv v15, v15, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v2, v2, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v13, v13, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v19, v19, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v17, 1
+	vsrl.vx v17, v17, s5
+	vor.vv v17, v17, v30
+	vsll.vx v30, v9, s4
+	vsrl.vi v9, v9, 2
+	vor.vv v9, v9, v30
+	vsll.vi v30, v21, 28
+	vsrl.vx v21, v21, t3
+	vor.vv v21, v21, v30
+	vsll.vi v30, v13, 27
+	vsrl.vx v13, v13, t4
+	vor.vv v13, v13, v30
+	vsll.vx v30, v24, t3
+	vsrl.vi v24, v24, 28
+	vor.vv v24, v24, v30
+	vsll.vx v30, v11, a2
+	vsrl.vi v11, v11, 20
+	vor.vv v11, v11, v30
+	vsll.vi v30, v3, 6
+	vsrl.vx v3, v3, s2
+	vor.vv v3, v3, v30
+	vsll.vx v30, v15, s0
+	vsrl.vi v15, v15, 9
+	vor.vv v15, v15, v30
+	vsll.vi v30, v7, 20
+	vsrl.vx v7, v7, a2
+	vor.vv v7, v7, v30
+	vsll.vi v30, v18, 3
+	vsrl.vx v18, v18, s3
+	vor.vv v18, v18, v30
+	vsll.vi v30, v5, 10
+	vsrl.vx v5, v5, a7
+	vor.vv v5, v5, v30
+	vsll.vx v30, v22, a1
+	vsrl.vi v22, v22, 21
+	vor.vv v22, v22, v30
+	vsll.vi v30, v14, 25
+	vsrl.vx v14, v14, t5
+	vor.vv v14, v14, v30
+	vsll.vx v30, v1, t5
+	vsrl.vi v1, v1, 25
+	vor.vv v1, v1, v30
+	vsll.vx v30, v12, t6
+	vsrl.vi v12, v12, 23
+	vor.vv v12, v12, v30
+	vsll.vx v30, v4, a3
+	vsrl.vi v4, v4, 19
+	vor.vv v4, v4, v30
+	vsll.vi v30, v16, 15
+	vsrl.vx v16, v16, a5
+	vor.vv v16, v16, v30
+	vsll.vi v30, v8, 21
+	vsrl.vx v8, v8, a1
+	vor.vv v8, v8, v30
+	vsll.vi v30, v20, 8
+	vsrl.vx v20, v20, s1
+	vor.vv v20, v20, v30
+	vsll.vi v30, v6, 18
+	vsrl.vx v6, v6, a4
+	vor.vv v6, v6, v30
+	vsll.vi v30, v23, 2
+	vsrl.vx v23, v23, s4
+	vor.vv v23, v23, v30
+	vsll.vx v30, v10, s3
+	vsrl.vi v10, v10, 3
+	vor.vv v10, v10, v30
+	vsll.vx v30, v2, s1
+	vsrl.vi v2, v2, 8
+	vor.vv v2, v2, v30
+	vsll.vi v30, v19, 14
+	vsrl.vx v19, v19, a6
+	vor.vv v19, v19, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v19
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v11
+	vnot.v v25, v11
+	vand.vv v25, v25, v22
+	vxor.vv v0, v0, v25
+	vnot.v v25, v22
+	vand.vv v25, v25, v8
+	vxor.vv v11, v11, v25
+	vnot.v v25, v8
+	vand.vv v25, v25, v19
+	vxor.vv v22, v22, v25
+	vxor.vv v8, v8, v30
+	vxor.vv v19, v19, v31
+	vnot.v v30, v10
+	vand.vv v30, v30, v21
+	vnot.v v31, v21
+	vand.vv v31, v31, v7
+	vnot.v v25, v7
+	vand.vv v25, v25, v18
+	vxor.vv v21, v21, v25
+	vnot.v v25, v18
+	vand.vv v25, v25, v4
+	vxor.vv v7, v7, v25
+	vnot.v v25, v4
+	vand.vv v25, v25, v10
+	vxor.vv v18, v18, v25
+	vxor.vv v4, v4, v30
+	vxor.vv v10, v10, v31
+	vnot.v v30, v6
+	vand.vv v30, v30, v17
+	vnot.v v31, v17
+	vand.vv v31, v31, v3
+	vnot.v v25, v3
+	vand.vv v25, v25, v14
+	vxor.vv v17, v17, v25
+	vnot.v v25, v14
+	vand.vv v25, v25, v20
+	vxor.vv v3, v3, v25
+	vnot.v v25, v20
+	vand.vv v25, v25, v6
+	vxor.vv v14, v14, v25
+	vxor.vv v20, v20, v30
+	vxor.vv v6, v6, v31
+	vnot.v v30, v2
+	vand.vv v30, v30, v13
+	vnot.v v31, v13
+	vand.vv v31, v31, v24
+	vnot.v v25, v24
+	vand.vv v25, v25, v5
+	vxor.vv v13, v13, v25
+	vnot.v v25, v5
+	vand.vv v25, v25, v16
+	vxor.vv v24, v24, v25
+	vnot.v v25, v16
+	vand.vv v25, v25, v2
+	vxor.vv v5, v5, v25
+	vxor.vv v16, v16, v30
+	vxor.vv v2, v2, v31
+	vnot.v v30, v23
+	vand.vv v30, v30, v9
+	vnot.v v31, v9
+	vand.vv v31, v31, v15
+	vnot.v v25, v15
+	vand.vv v25, v25, v1
+	vxor.vv v9, v9, v25
+	vnot.v v25, v1
+	vand.vv v25, v25, v12
+	vxor.vv v15, v15, v25
+	vnot.v v25, v12
+	vand.vv v25, v25, v23
+	vxor.vv v1, v1, v25
+	vxor.vv v12, v12, v30
+	vxor.vv v23, v23, v31
+	// iota: 0x8000000080008081
+	lui t2, 262148
+	slli t2, t2, 1
+	slli t1, t2, 48
+	xor t1, t1, t2
+	xori t1, t1, 129
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 21 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v21
+	vxor.vv v25, v25, v17
+	vxor.vv v25, v25, v13
+	vxor.vv v25, v25, v9
+	vxor.vv v26, v11, v7
+	vxor.vv v26, v26, v3
+	vxor.vv v26, v26, v24
+	vxor.vv v26, v26, v15
+	vxor.vv v27, v22, v18
+	vxor.vv v27, v27, v14
+	vxor.vv v27, v27, v5
+	vxor.vv v27, v27, v1
+	vxor.vv v28, v8, v4
+	vxor.vv v28, v28, v20
+	vxor.vv v28, v28, v16
+	vxor.vv v28, v28, v12
+	vxor.vv v29, v19, v10
+	vxor.vv v29, v29, v6
+	vxor.vv v29, v29, v2
+	vxor.vv v29, v29, v23
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v9, v9, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v11, v11, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v15, v15, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v22, v22, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v14, v14, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v1, v1, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v8, v8, v30
+	vxor.vv v4, v4, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v12, v12, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v19, v19, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v23, v23, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v11, 1
+	vsrl.vx v11, v11, s5
+	vor.vv v11, v11, v30
+	vsll.vx v30, v22, s4
+	vsrl.vi v22, v22, 2
+	vor.vv v22, v22, v30
+	vsll.vi v30, v8, 28
+	vsrl.vx v8, v8, t3
+	vor.vv v8, v8, v30
+	vsll.vi v30, v19, 27
+	vsrl.vx v19, v19, t4
+	vor.vv v19, v19, v30
+	vsll.vx v30, v21, t3
+	vsrl.vi v21, v21, 28
+	vor.vv v21, v21, v30
+	vsll.vx v30, v7, a2
+	vsrl.vi v7, v7, 20
+	vor.vv v7, v7, v30
+	vsll.vi v30, v18, 6
+	vsrl.vx v18, v18, s2
+	vor.vv v18, v18, v30
+	vsll.vx v30, v4, s0
+	vsrl.vi v4, v4, 9
+	vor.vv v4, v4, v30
+	vsll.vi v30, v10, 20
+	vsrl.vx v10, v10, a2
+	vor.vv v10, v10, v30
+	vsll.vi v30, v17, 3
+	vsrl.vx v17, v17, s3
+	vor.vv v17, v17, v30
+	vsll.vi v30, v3, 10
+	vsrl.vx v3, v3, a7
+	vor.vv v3, v3, v30
+	vsll.vx v30, v14, a1
+	vsrl.vi v14, v14, 21
+	vor.vv v14, v14, v30
+	vsll.vi v30, v20, 25
+	vsrl.vx v20, v20, t5
+	vor.vv v20, v20, v30
+	vsll.vx v30, v6, t5
+	vsrl.vi v6, v6, 25
+	vor.vv v6, v6, v30
+	vsll.vx v30, v13, t6
+	vsrl.vi v13, v13, 23
+	vor.vv v13, v13, v30
+	vsll.vx v30, v24, a3
+	vsrl.vi v24, v24, 19
+	vor.vv v24, v24, v30
+	vsll.vi v30, v5, 15
+	vsrl.vx v5, v5, a5
+	vor.vv v5, v5, v30
+	vsll.vi v30, v16, 21
+	vsrl.vx v16, v16, a1
+	vor.vv v16, v16, v30
+	vsll.vi v30, v2, 8
+	vsrl.vx v2, v2, s1
+	vor.vv v2, v2, v30
+	vsll.vi v30, v9, 18
+	vsrl.vx v9, v9, a4
+	vor.vv v9, v9, v30
+	vsll.vi v30, v15, 2
+	vsrl.vx v15, v15, s4
+	vor.vv v15, v15, v30
+	vsll.vx v30, v1, s3
+	vsrl.vi v1, v1, 3
+	vor.vv v1, v1, v30
+	vsll.vx v30, v12, s1
+	vsrl.vi v12, v12, 8
+	vor.vv v12, v12, v30
+	vsll.vi v30, v23, 14
+	vsrl.vx v23, v23, a6
+	vor.vv v23, v23, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v23
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v7
+	vnot.v v25, v7
+	vand.vv v25, v25, v14
+	vxor.vv v0, v0, v25
+	vnot.v v25, v14
+	vand.vv v25, v25, v16
+	vxor.vv v7, v7, v25
+	vnot.v v25, v16
+	vand.vv v25, v25, v23
+	vxor.vv v14, v14, v25
+	vxor.vv v16, v16, v30
+	vxor.vv v23, v23, v31
+	vnot.v v30, v1
+	vand.vv v30, v30, v8
+	vnot.v v31, v8
+	vand.vv v31, v31, v10
+	vnot.v v25, v10
+	vand.vv v25, v25, v17
+	vxor.vv v8, v8, v25
+	vnot.v v25, v17
+	vand.vv v25, v25, v24
+	vxor.vv v10, v10, v25
+	vnot.v v25, v24
+	vand.vv v25, v25, v1
+	vxor.vv v17, v17, v25
+	vxor.vv v24, v24, v30
+	vxor.vv v1, v1, v31
+	vnot.v v30, v9
+	vand.vv v30, v30, v11
+	vnot.v v31, v11
+	vand.vv v31, v31, v18
+	vnot.v v25, v18
+	vand.vv v25, v25, v20
+	vxor.vv v11, v11, v25
+	vnot.v v25, v20
+	vand.vv v25, v25, v2
+	vxor.vv v18, v18, v25
+	vnot.v v25, v2
+	vand.vv v25, v25, v9
+	vxor.vv v20, v20, v25
+	vxor.vv v2, v2, v30
+	vxor.vv v9, v9, v31
+	vnot.v v30, v12
+	vand.vv v30, v30, v19
+	vnot.v v31, v19
+	vand.vv v31, v31, v21
+	vnot.v v25, v21
+	vand.vv v25, v25, v3
+	vxor.vv v19, v19, v25
+	vnot.v v25, v3
+	vand.vv v25, v25, v5
+	vxor.vv v21, v21, v25
+	vnot.v v25, v5
+	vand.vv v25, v25, v12
+	vxor.vv v3, v3, v25
+	vxor.vv v5, v5, v30
+	vxor.vv v12, v12, v31
+	vnot.v v30, v15
+	vand.vv v30, v30, v22
+	vnot.v v31, v22
+	vand.vv v31, v31, v4
+	vnot.v v25, v4
+	vand.vv v25, v25, v6
+	vxor.vv v22, v22, v25
+	vnot.v v25, v6
+	vand.vv v25, v25, v13
+	vxor.vv v4, v4, v25
+	vnot.v v25, v13
+	vand.vv v25, v25, v15
+	vxor.vv v6, v6, v25
+	vxor.vv v13, v13, v30
+	vxor.vv v15, v15, v31
+	// iota: 0x8000000000008080
+	lui t1, 1048559
+	srli t1, t1, 1
+	xori t1, t1, -1920
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 22 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v8
+	vxor.vv v25, v25, v11
+	vxor.vv v25, v25, v19
+	vxor.vv v25, v25, v22
+	vxor.vv v26, v7, v10
+	vxor.vv v26, v26, v18
+	vxor.vv v26, v26, v21
+	vxor.vv v26, v26, v4
+	vxor.vv v27, v14, v17
+	vxor.vv v27, v27, v20
+	vxor.vv v27, v27, v3
+	vxor.vv v27, v27, v6
+	vxor.vv v28, v16, v24
+	vxor.vv v28, v28, v2
+	vxor.vv v28, v28, v5
+	vxor.vv v28, v28, v13
+	vxor.vv v29, v23, v1
+	vxor.vv v29, v29, v9
+	vxor.vv v29, v29, v12
+	vxor.vv v29, v29, v15
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v19, v19, v30
+	vxor.vv v22, v22, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v7, v7, v30
+	vxor.vv v10, v10, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v4, v4, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v14, v14, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v20, v20, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v6, v6, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v16, v16, v30
+	vxor.vv v24, v24, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v5, v5, v30
+	vxor.vv v13, v13, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v23, v23, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v9, v9, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v15, v15, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v7, 1
+	vsrl.vx v7, v7, s5
+	vor.vv v7, v7, v30
+	vsll.vx v30, v14, s4
+	vsrl.vi v14, v14, 2
+	vor.vv v14, v14, v30
+	vsll.vi v30, v16, 28
+	vsrl.vx v16, v16, t3
+	vor.vv v16, v16, v30
+	vsll.vi v30, v23, 27
+	vsrl.vx v23, v23, t4
+	vor.vv v23, v23, v30
+	vsll.vx v30, v8, t3
+	vsrl.vi v8, v8, 28
+	vor.vv v8, v8, v30
+	vsll.vx v30, v10, a2
+	vsrl.vi v10, v10, 20
+	vor.vv v10, v10, v30
+	vsll.vi v30, v17, 6
+	vsrl.vx v17, v17, s2
+	vor.vv v17, v17, v30
+	vsll.vx v30, v24, s0
+	vsrl.vi v24, v24, 9
+	vor.vv v24, v24, v30
+	vsll.vi v30, v1, 20
+	vsrl.vx v1, v1, a2
+	vor.vv v1, v1, v30
+	vsll.vi v30, v11, 3
+	vsrl.vx v11, v11, s3
+	vor.vv v11, v11, v30
+	vsll.vi v30, v18, 10
+	vsrl.vx v18, v18, a7
+	vor.vv v18, v18, v30
+	vsll.vx v30, v20, a1
+	vsrl.vi v20, v20, 21
+	vor.vv v20, v20, v30
+	vsll.vi v30, v2, 25
+	vsrl.vx v2, v2, t5
+	vor.vv v2, v2, v30
+	vsll.vx v30, v9, t5
+	vsrl.vi v9, v9, 25
+	vor.vv v9, v9, v30
+	vsll.vx v30, v19, t6
+	vsrl.vi v19, v19, 23
+	vor.vv v19, v19, v30
+	vsll.vx v30, v21, a3
+	vsrl.vi v21, v21, 19
+	vor.vv v21, v21, v30
+	vsll.vi v30, v3, 15
+	vsrl.vx v3, v3, a5
+	vor.vv v3, v3, v30
+	vsll.vi v30, v5, 21
+	vsrl.vx v5, v5, a1
+	vor.vv v5, v5, v30
+	vsll.vi v30, v12, 8
+	vsrl.vx v12, v12, s1
+	vor.vv v12, v12, v30
+	vsll.vi v30, v22, 18
+	vsrl.vx v22, v22, a4
+	vor.vv v22, v22, v30
+	vsll.vi v30, v4, 2
+	vsrl.vx v4, v4, s4
+	vor.vv v4, v4, v30
+	vsll.vx v30, v6, s3
+	vsrl.vi v6, v6, 3
+	vor.vv v6, v6, v30
+	vsll.vx v30, v13, s1
+	vsrl.vi v13, v13, 8
+	vor.vv v13, v13, v30
+	vsll.vi v30, v15, 14
+	vsrl.vx v15, v15, a6
+	vor.vv v15, v15, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v15
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v10
+	vnot.v v25, v10
+	vand.vv v25, v25, v20
+	vxor.vv v0, v0, v25
+	vnot.v v25, v20
+	vand.vv v25, v25, v5
+	vxor.vv v10, v10, v25
+	vnot.v v25, v5
+	vand.vv v25, v25, v15
+	vxor.vv v20, v20, v25
+	vxor.vv v5, v5, v30
+	vxor.vv v15, v15, v31
+	vnot.v v30, v6
+	vand.vv v30, v30, v16
+	vnot.v v31, v16
+	vand.vv v31, v31, v1
+	vnot.v v25, v1
+	vand.vv v25, v25, v11
+	vxor.vv v16, v16, v25
+	vnot.v v25, v11
+	vand.vv v25, v25, v21
+	vxor.vv v1, v1, v25
+	vnot.v v25, v21
+	vand.vv v25, v25, v6
+	vxor.vv v11, v11, v25
+	vxor.vv v21, v21, v30
+	vxor.vv v6, v6, v31
+	vnot.v v30, v22
+	vand.vv v30, v30, v7
+	vnot.v v31, v7
+	vand.vv v31, v31, v17
+	vnot.v v25, v17
+	vand.vv v25, v25, v2
+	vxor.vv v7, v7, v25
+	vnot.v v25, v2
+	vand.vv v25, v25, v12
+	vxor.vv v17, v17, v25
+	vnot.v v25, v12
+	vand.vv v25, v25, v22
+	vxor.vv v2, v2, v25
+	vxor.vv v12, v12, v30
+	vxor.vv v22, v22, v31
+	vnot.v v30, v13
+	vand.vv v30, v30, v23
+	vnot.v v31, v23
+	vand.vv v31, v31, v8
+	vnot.v v25, v8
+	vand.vv v25, v25, v18
+	vxor.vv v23, v23, v25
+	vnot.v v25, v18
+	vand.vv v25, v25, v3
+	vxor.vv v8, v8, v25
+	vnot.v v25, v3
+	vand.vv v25, v25, v13
+	vxor.vv v18, v18, v25
+	vxor.vv v3, v3, v30
+	vxor.vv v13, v13, v31
+	vnot.v v30, v4
+	vand.vv v30, v30, v14
+	vnot.v v31, v14
+	vand.vv v31, v31, v24
+	vnot.v v25, v24
+	vand.vv v25, v25, v9
+	vxor.vv v14, v14, v25
+	vnot.v v25, v9
+	vand.vv v25, v25, v19
+	vxor.vv v24, v24, v25
+	vnot.v v25, v19
+	vand.vv v25, v25, v4
+	vxor.vv v9, v9, v25
+	vxor.vv v19, v19, v30
+	vxor.vv v4, v4, v31
+	// iota: 0x0000000080000001
+	lui t1, 262144
+	slli t1, t1, 1
+	xori t1, t1, 1
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// ---- round 23 ----
+	// theta: the five column sums in v25-v29, each D applied as it is made.
+	vxor.vv v25, v0, v16
+	vxor.vv v25, v25, v7
+	vxor.vv v25, v25, v23
+	vxor.vv v25, v25, v14
+	vxor.vv v26, v10, v1
+	vxor.vv v26, v26, v17
+	vxor.vv v26, v26, v8
+	vxor.vv v26, v26, v24
+	vxor.vv v27, v20, v11
+	vxor.vv v27, v27, v2
+	vxor.vv v27, v27, v18
+	vxor.vv v27, v27, v9
+	vxor.vv v28, v5, v21
+	vxor.vv v28, v28, v12
+	vxor.vv v28, v28, v3
+	vxor.vv v28, v28, v19
+	vxor.vv v29, v15, v6
+	vxor.vv v29, v29, v22
+	vxor.vv v29, v29, v13
+	vxor.vv v29, v29, v4
+	vsll.vi v31, v26, 1
+	vsrl.vx v30, v26, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v29
+	vxor.vv v0, v0, v30
+	vxor.vv v16, v16, v30
+	vxor.vv v7, v7, v30
+	vxor.vv v23, v23, v30
+	vxor.vv v14, v14, v30
+	vsll.vi v31, v27, 1
+	vsrl.vx v30, v27, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v25
+	vxor.vv v10, v10, v30
+	vxor.vv v1, v1, v30
+	vxor.vv v17, v17, v30
+	vxor.vv v8, v8, v30
+	vxor.vv v24, v24, v30
+	vsll.vi v31, v28, 1
+	vsrl.vx v30, v28, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v26
+	vxor.vv v20, v20, v30
+	vxor.vv v11, v11, v30
+	vxor.vv v2, v2, v30
+	vxor.vv v18, v18, v30
+	vxor.vv v9, v9, v30
+	vsll.vi v31, v29, 1
+	vsrl.vx v30, v29, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v27
+	vxor.vv v5, v5, v30
+	vxor.vv v21, v21, v30
+	vxor.vv v12, v12, v30
+	vxor.vv v3, v3, v30
+	vxor.vv v19, v19, v30
+	vsll.vi v31, v25, 1
+	vsrl.vx v30, v25, s5
+	vor.vv v30, v30, v31
+	vxor.vv v30, v30, v28
+	vxor.vv v15, v15, v30
+	vxor.vv v6, v6, v30
+	vxor.vv v22, v22, v30
+	vxor.vv v13, v13, v30
+	vxor.vv v4, v4, v30
+	// rho in place; pi renames the registers (the next round's lane map).
+	vsll.vi v30, v10, 1
+	vsrl.vx v10, v10, s5
+	vor.vv v10, v10, v30
+	vsll.vx v30, v20, s4
+	vsrl.vi v20, v20, 2
+	vor.vv v20, v20, v30
+	vsll.vi v30, v5, 28
+	vsrl.vx v5, v5, t3
+	vor.vv v5, v5, v30
+	vsll.vi v30, v15, 27
+	vsrl.vx v15, v15, t4
+	vor.vv v15, v15, v30
+	vsll.vx v30, v16, t3
+	vsrl.vi v16, v16, 28
+	vor.vv v16, v16, v30
+	vsll.vx v30, v1, a2
+	vsrl.vi v1, v1, 20
+	vor.vv v1, v1, v30
+	vsll.vi v30, v11, 6
+	vsrl.vx v11, v11, s2
+	vor.vv v11, v11, v30
+	vsll.vx v30, v21, s0
+	vsrl.vi v21, v21, 9
+	vor.vv v21, v21, v30
+	vsll.vi v30, v6, 20
+	vsrl.vx v6, v6, a2
+	vor.vv v6, v6, v30
+	vsll.vi v30, v7, 3
+	vsrl.vx v7, v7, s3
+	vor.vv v7, v7, v30
+	vsll.vi v30, v17, 10
+	vsrl.vx v17, v17, a7
+	vor.vv v17, v17, v30
+	vsll.vx v30, v2, a1
+	vsrl.vi v2, v2, 21
+	vor.vv v2, v2, v30
+	vsll.vi v30, v12, 25
+	vsrl.vx v12, v12, t5
+	vor.vv v12, v12, v30
+	vsll.vx v30, v22, t5
+	vsrl.vi v22, v22, 25
+	vor.vv v22, v22, v30
+	vsll.vx v30, v23, t6
+	vsrl.vi v23, v23, 23
+	vor.vv v23, v23, v30
+	vsll.vx v30, v8, a3
+	vsrl.vi v8, v8, 19
+	vor.vv v8, v8, v30
+	vsll.vi v30, v18, 15
+	vsrl.vx v18, v18, a5
+	vor.vv v18, v18, v30
+	vsll.vi v30, v3, 21
+	vsrl.vx v3, v3, a1
+	vor.vv v3, v3, v30
+	vsll.vi v30, v13, 8
+	vsrl.vx v13, v13, s1
+	vor.vv v13, v13, v30
+	vsll.vi v30, v14, 18
+	vsrl.vx v14, v14, a4
+	vor.vv v14, v14, v30
+	vsll.vi v30, v24, 2
+	vsrl.vx v24, v24, s4
+	vor.vv v24, v24, v30
+	vsll.vx v30, v9, s3
+	vsrl.vi v9, v9, 3
+	vor.vv v9, v9, v30
+	vsll.vx v30, v19, s1
+	vsrl.vi v19, v19, 8
+	vor.vv v19, v19, v30
+	vsll.vi v30, v4, 14
+	vsrl.vx v4, v4, a6
+	vor.vv v4, v4, v30
+	// chi row by row, in place: ~b & c as vnot and vand.
+	vnot.v v30, v4
+	vand.vv v30, v30, v0
+	vnot.v v31, v0
+	vand.vv v31, v31, v1
+	vnot.v v25, v1
+	vand.vv v25, v25, v2
+	vxor.vv v0, v0, v25
+	vnot.v v25, v2
+	vand.vv v25, v25, v3
+	vxor.vv v1, v1, v25
+	vnot.v v25, v3
+	vand.vv v25, v25, v4
+	vxor.vv v2, v2, v25
+	vxor.vv v3, v3, v30
+	vxor.vv v4, v4, v31
+	vnot.v v30, v9
+	vand.vv v30, v30, v5
+	vnot.v v31, v5
+	vand.vv v31, v31, v6
+	vnot.v v25, v6
+	vand.vv v25, v25, v7
+	vxor.vv v5, v5, v25
+	vnot.v v25, v7
+	vand.vv v25, v25, v8
+	vxor.vv v6, v6, v25
+	vnot.v v25, v8
+	vand.vv v25, v25, v9
+	vxor.vv v7, v7, v25
+	vxor.vv v8, v8, v30
+	vxor.vv v9, v9, v31
+	vnot.v v30, v14
+	vand.vv v30, v30, v10
+	vnot.v v31, v10
+	vand.vv v31, v31, v11
+	vnot.v v25, v11
+	vand.vv v25, v25, v12
+	vxor.vv v10, v10, v25
+	vnot.v v25, v12
+	vand.vv v25, v25, v13
+	vxor.vv v11, v11, v25
+	vnot.v v25, v13
+	vand.vv v25, v25, v14
+	vxor.vv v12, v12, v25
+	vxor.vv v13, v13, v30
+	vxor.vv v14, v14, v31
+	vnot.v v30, v19
+	vand.vv v30, v30, v15
+	vnot.v v31, v15
+	vand.vv v31, v31, v16
+	vnot.v v25, v16
+	vand.vv v25, v25, v17
+	vxor.vv v15, v15, v25
+	vnot.v v25, v17
+	vand.vv v25, v25, v18
+	vxor.vv v16, v16, v25
+	vnot.v v25, v18
+	vand.vv v25, v25, v19
+	vxor.vv v17, v17, v25
+	vxor.vv v18, v18, v30
+	vxor.vv v19, v19, v31
+	vnot.v v30, v24
+	vand.vv v30, v30, v20
+	vnot.v v31, v20
+	vand.vv v31, v31, v21
+	vnot.v v25, v21
+	vand.vv v25, v25, v22
+	vxor.vv v20, v20, v25
+	vnot.v v25, v22
+	vand.vv v25, v25, v23
+	vxor.vv v21, v21, v25
+	vnot.v v25, v23
+	vand.vv v25, v25, v24
+	vxor.vv v22, v22, v25
+	vxor.vv v23, v23, v30
+	vxor.vv v24, v24, v31
+	// iota: 0x8000000080008008
+	lui t2, 262148
+	slli t2, t2, 1
+	slli t1, t2, 48
+	xor t1, t1, t2
+	xori t1, t1, 8
+	vxor.vx v0, v0, t1
+	// ---- end of round ----
+	// The lanes back where the first round expects them: XOR swaps.
+	vxor.vv v1, v1, v4
+	vxor.vv v4, v4, v1
+	vxor.vv v1, v1, v4
+	vxor.vv v2, v2, v3
+	vxor.vv v3, v3, v2
+	vxor.vv v2, v2, v3
+	vxor.vv v5, v5, v20
+	vxor.vv v20, v20, v5
+	vxor.vv v5, v5, v20
+	vxor.vv v6, v6, v24
+	vxor.vv v24, v24, v6
+	vxor.vv v6, v6, v24
+	vxor.vv v7, v7, v23
+	vxor.vv v23, v23, v7
+	vxor.vv v7, v7, v23
+	vxor.vv v8, v8, v22
+	vxor.vv v22, v22, v8
+	vxor.vv v8, v8, v22
+	vxor.vv v9, v9, v21
+	vxor.vv v21, v21, v9
+	vxor.vv v9, v9, v21
+	vxor.vv v10, v10, v15
+	vxor.vv v15, v15, v10
+	vxor.vv v10, v10, v15
+	vxor.vv v11, v11, v19
+	vxor.vv v19, v19, v11
+	vxor.vv v11, v11, v19
+	vxor.vv v12, v12, v18
+	vxor.vv v18, v18, v12
+	vxor.vv v12, v12, v18
+	vxor.vv v13, v13, v17
+	vxor.vv v17, v17, v13
+	vxor.vv v13, v13, v17
+	vxor.vv v14, v14, v16
+	vxor.vv v16, v16, v14
+	vxor.vv v14, v14, v16
+	// the blocks left
+	ld t0, 48(sp)
+	addi t0, t0, -1
+	sd t0, 48(sp)
+	bnez t0, LOCAL(sponge_keccakp1600_12_riscv64_v_x2_absorb168_blocks_again)
+	j LOCAL(sponge_keccakp1600_12_riscv64_v_x2_absorb168_blocks_done)
+LOCAL(sponge_keccakp1600_12_riscv64_v_x2_absorb168_blocks_again):
+	j LOCAL(sponge_keccakp1600_12_riscv64_v_x2_absorb168_blocks_block)
+LOCAL(sponge_keccakp1600_12_riscv64_v_x2_absorb168_blocks_done):
+
+	// Store the states (every lane is back in its register).
+	vse64.v v0, 0(a0)
+	addi t0, a0, 16
+	vse64.v v4, 0(t0)
+	addi t0, a0, 32
+	vse64.v v3, 0(t0)
+	addi t0, a0, 48
+	vse64.v v2, 0(t0)
+	addi t0, a0, 64
+	vse64.v v1, 0(t0)
+	addi t0, a0, 80
+	vse64.v v20, 0(t0)
+	addi t0, a0, 96
+	vse64.v v24, 0(t0)
+	addi t0, a0, 112
+	vse64.v v23, 0(t0)
+	addi t0, a0, 128
+	vse64.v v22, 0(t0)
+	addi t0, a0, 144
+	vse64.v v21, 0(t0)
+	addi t0, a0, 160
+	vse64.v v15, 0(t0)
+	addi t0, a0, 176
+	vse64.v v19, 0(t0)
+	addi t0, a0, 192
+	vse64.v v18, 0(t0)
+	addi t0, a0, 208
+	vse64.v v17, 0(t0)
+	addi t0, a0, 224
+	vse64.v v16, 0(t0)
+	addi t0, a0, 240
+	vse64.v v10, 0(t0)
+	addi t0, a0, 256
+	vse64.v v14, 0(t0)
+	addi t0, a0, 272
+	vse64.v v13, 0(t0)
+	addi t0, a0, 288
+	vse64.v v12, 0(t0)
+	addi t0, a0, 304
+	vse64.v v11, 0(t0)
+	addi t0, a0, 320
+	vse64.v v5, 0(t0)
+	addi t0, a0, 336
+	vse64.v v9, 0(t0)
+	addi t0, a0, 352
+	vse64.v v8, 0(t0)
+	addi t0, a0, 368
+	vse64.v v7, 0(t0)
+	addi t0, a0, 384
+	vse64.v v6, 0(t0)
+	// The vector registers hold the states: zero them (none is preserved by a call).
+	vxor.vv v0, v0, v0
+	vxor.vv v1, v1, v1
+	vxor.vv v2, v2, v2
+	vxor.vv v3, v3, v3
+	vxor.vv v4, v4, v4
+	vxor.vv v5, v5, v5
+	vxor.vv v6, v6, v6
+	vxor.vv v7, v7, v7
+	vxor.vv v8, v8, v8
+	vxor.vv v9, v9, v9
+	vxor.vv v10, v10, v10
+	vxor.vv v11, v11, v11
+	vxor.vv v12, v12, v12
+	vxor.vv v13, v13, v13
+	vxor.vv v14, v14, v14
+	vxor.vv v15, v15, v15
+	vxor.vv v16, v16, v16
+	vxor.vv v17, v17, v17
+	vxor.vv v18, v18, v18
+	vxor.vv v19, v19, v19
+	vxor.vv v20, v20, v20
+	vxor.vv v21, v21, v21
+	vxor.vv v22, v22, v22
+	vxor.vv v23, v23, v23
+	vxor.vv v24, v24, v24
+	vxor.vv v25, v25, v25
+	vxor.vv v26, v26, v26
+	vxor.vv v27, v27, v27
+	vxor.vv v28, v28, v28
+	vxor.vv v29, v29, v29
+	vxor.vv v30, v30, v30
+	vxor.vv v31, v31, v31
+	// No lane stays in a register: clear the caller-saved ones written.
+	xor t0, t0, t0
+	xor t1, t1, t1
+	xor t2, t2, t2
+	xor a1, a1, a1
+	xor a2, a2, a2
+	xor a3, a3, a3
+	xor a4, a4, a4
+	xor a5, a5, a5
+	xor a6, a6, a6
+	xor a7, a7, a7
+	xor t3, t3, t3
+	xor t4, t4, t4
+	xor t5, t5, t5
+	xor t6, t6, t6
+	ld s0, 0(sp)
+	ld s1, 8(sp)
+	ld s2, 16(sp)
+	ld s3, 24(sp)
+	ld s4, 32(sp)
+	ld s5, 40(sp)
+	addi sp, sp, 80
+	.cfi_restore s0
+	.cfi_restore s1
+	.cfi_restore s2
+	.cfi_restore s3
+	.cfi_restore s4
+	.cfi_restore s5
+	.cfi_def_cfa_offset 0
+	ret
+	.cfi_endproc
+	FUNCTION_SIZE(SYMBOL(sponge_keccakp1600_12_riscv64_v_x2_absorb168_blocks))
 
 #if defined(__ELF__)
 	.section .note.GNU-stack, "", @progbits

@@ -163,9 +163,13 @@ void sponge_keccakf1600_riscv64_v_x8_absorb104(uint64_t state[200], const uint8_
 void sponge_keccakf1600_riscv64_v_x8_absorb136(uint64_t state[200], const uint8_t* const blocks[8]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakf1600_riscv64_v_x8_absorb144(uint64_t state[200], const uint8_t* const blocks[8]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakf1600_riscv64_v_x8_absorb168(uint64_t state[200], const uint8_t* const blocks[8]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_riscv64_v_x8_absorb136_blocks(uint64_t state[200], const uint8_t* const blocks[8], size_t block_count) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_riscv64_v_x8_absorb168_blocks(uint64_t state[200], const uint8_t* const blocks[8], size_t block_count) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_riscv64_v_x8(uint64_t state[200]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_riscv64_v_x8_absorb136(uint64_t state[200], const uint8_t* const blocks[8]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_riscv64_v_x8_absorb168(uint64_t state[200], const uint8_t* const blocks[8]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_riscv64_v_x8_absorb136_blocks(uint64_t state[200], const uint8_t* const blocks[8], size_t block_count) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_riscv64_v_x8_absorb168_blocks(uint64_t state[200], const uint8_t* const blocks[8], size_t block_count) SPONGE_KERNEL_NOEXCEPT;
 
 /* riscv64-v-x4 (generated/keccakf1600_riscv64_v_x4.S) */
 void sponge_keccakf1600_riscv64_v_x4(uint64_t state[100]) SPONGE_KERNEL_NOEXCEPT;
@@ -174,9 +178,13 @@ void sponge_keccakf1600_riscv64_v_x4_absorb104(uint64_t state[100], const uint8_
 void sponge_keccakf1600_riscv64_v_x4_absorb136(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakf1600_riscv64_v_x4_absorb144(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakf1600_riscv64_v_x4_absorb168(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_riscv64_v_x4_absorb136_blocks(uint64_t state[100], const uint8_t* const blocks[4], size_t block_count) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_riscv64_v_x4_absorb168_blocks(uint64_t state[100], const uint8_t* const blocks[4], size_t block_count) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_riscv64_v_x4(uint64_t state[100]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_riscv64_v_x4_absorb136(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_riscv64_v_x4_absorb168(uint64_t state[100], const uint8_t* const blocks[4]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_riscv64_v_x4_absorb136_blocks(uint64_t state[100], const uint8_t* const blocks[4], size_t block_count) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_riscv64_v_x4_absorb168_blocks(uint64_t state[100], const uint8_t* const blocks[4], size_t block_count) SPONGE_KERNEL_NOEXCEPT;
 
 /* riscv64-v-x2 (generated/keccakf1600_riscv64_v_x2.S) */
 void sponge_keccakf1600_riscv64_v_x2(uint64_t state[50]) SPONGE_KERNEL_NOEXCEPT;
@@ -185,9 +193,13 @@ void sponge_keccakf1600_riscv64_v_x2_absorb104(uint64_t state[50], const uint8_t
 void sponge_keccakf1600_riscv64_v_x2_absorb136(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakf1600_riscv64_v_x2_absorb144(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakf1600_riscv64_v_x2_absorb168(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_riscv64_v_x2_absorb136_blocks(uint64_t state[50], const uint8_t* const blocks[2], size_t block_count) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakf1600_riscv64_v_x2_absorb168_blocks(uint64_t state[50], const uint8_t* const blocks[2], size_t block_count) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_riscv64_v_x2(uint64_t state[50]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_riscv64_v_x2_absorb136(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
 void sponge_keccakp1600_12_riscv64_v_x2_absorb168(uint64_t state[50], const uint8_t* const blocks[2]) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_riscv64_v_x2_absorb136_blocks(uint64_t state[50], const uint8_t* const blocks[2], size_t block_count) SPONGE_KERNEL_NOEXCEPT;
+void sponge_keccakp1600_12_riscv64_v_x2_absorb168_blocks(uint64_t state[50], const uint8_t* const blocks[2], size_t block_count) SPONGE_KERNEL_NOEXCEPT;
 
 /* ascon-amd64-bmi2 (generated/ascon_p320_amd64_bmi2.S) */
 void sponge_ascon_p320_amd64_bmi2_p12(uint64_t state[5]) SPONGE_KERNEL_NOEXCEPT;
@@ -375,9 +387,13 @@ void sponge_ascon_p320_riscv64_zbb_decrypt(uint64_t state[5], const uint8_t* in,
   X(absorb, "keccak-f1600", 24, 136, 8, sponge_keccakf1600_riscv64_v_x8_absorb136) \
   X(absorb, "keccak-f1600", 24, 144, 8, sponge_keccakf1600_riscv64_v_x8_absorb144) \
   X(absorb, "keccak-f1600", 24, 168, 8, sponge_keccakf1600_riscv64_v_x8_absorb168) \
+  X(absorb, "keccak-f1600", 24, 136, 8, sponge_keccakf1600_riscv64_v_x8_absorb136_blocks) \
+  X(absorb, "keccak-f1600", 24, 168, 8, sponge_keccakf1600_riscv64_v_x8_absorb168_blocks) \
   X(permute, "keccak-p1600", 12, 0, 8, sponge_keccakp1600_12_riscv64_v_x8) \
   X(absorb, "keccak-p1600", 12, 136, 8, sponge_keccakp1600_12_riscv64_v_x8_absorb136) \
-  X(absorb, "keccak-p1600", 12, 168, 8, sponge_keccakp1600_12_riscv64_v_x8_absorb168)
+  X(absorb, "keccak-p1600", 12, 168, 8, sponge_keccakp1600_12_riscv64_v_x8_absorb168) \
+  X(absorb, "keccak-p1600", 12, 136, 8, sponge_keccakp1600_12_riscv64_v_x8_absorb136_blocks) \
+  X(absorb, "keccak-p1600", 12, 168, 8, sponge_keccakp1600_12_riscv64_v_x8_absorb168_blocks)
 #define SPONGE_KERNEL_RISCV64_V_X8_CPU_FEATURES \
   {"v", 0, 0, 0, 0, 0, 0, 0x0, 0x4}, \
   {"zvl512b", 0, 0, 0, 0, 0, 0, 0x0, 0x0},
@@ -390,9 +406,13 @@ void sponge_ascon_p320_riscv64_zbb_decrypt(uint64_t state[5], const uint8_t* in,
   X(absorb, "keccak-f1600", 24, 136, 4, sponge_keccakf1600_riscv64_v_x4_absorb136) \
   X(absorb, "keccak-f1600", 24, 144, 4, sponge_keccakf1600_riscv64_v_x4_absorb144) \
   X(absorb, "keccak-f1600", 24, 168, 4, sponge_keccakf1600_riscv64_v_x4_absorb168) \
+  X(absorb, "keccak-f1600", 24, 136, 4, sponge_keccakf1600_riscv64_v_x4_absorb136_blocks) \
+  X(absorb, "keccak-f1600", 24, 168, 4, sponge_keccakf1600_riscv64_v_x4_absorb168_blocks) \
   X(permute, "keccak-p1600", 12, 0, 4, sponge_keccakp1600_12_riscv64_v_x4) \
   X(absorb, "keccak-p1600", 12, 136, 4, sponge_keccakp1600_12_riscv64_v_x4_absorb136) \
-  X(absorb, "keccak-p1600", 12, 168, 4, sponge_keccakp1600_12_riscv64_v_x4_absorb168)
+  X(absorb, "keccak-p1600", 12, 168, 4, sponge_keccakp1600_12_riscv64_v_x4_absorb168) \
+  X(absorb, "keccak-p1600", 12, 136, 4, sponge_keccakp1600_12_riscv64_v_x4_absorb136_blocks) \
+  X(absorb, "keccak-p1600", 12, 168, 4, sponge_keccakp1600_12_riscv64_v_x4_absorb168_blocks)
 #define SPONGE_KERNEL_RISCV64_V_X4_CPU_FEATURES \
   {"v", 0, 0, 0, 0, 0, 0, 0x0, 0x4}, \
   {"zvl256b", 0, 0, 0, 0, 0, 0, 0x0, 0x0},
@@ -405,9 +425,13 @@ void sponge_ascon_p320_riscv64_zbb_decrypt(uint64_t state[5], const uint8_t* in,
   X(absorb, "keccak-f1600", 24, 136, 2, sponge_keccakf1600_riscv64_v_x2_absorb136) \
   X(absorb, "keccak-f1600", 24, 144, 2, sponge_keccakf1600_riscv64_v_x2_absorb144) \
   X(absorb, "keccak-f1600", 24, 168, 2, sponge_keccakf1600_riscv64_v_x2_absorb168) \
+  X(absorb, "keccak-f1600", 24, 136, 2, sponge_keccakf1600_riscv64_v_x2_absorb136_blocks) \
+  X(absorb, "keccak-f1600", 24, 168, 2, sponge_keccakf1600_riscv64_v_x2_absorb168_blocks) \
   X(permute, "keccak-p1600", 12, 0, 2, sponge_keccakp1600_12_riscv64_v_x2) \
   X(absorb, "keccak-p1600", 12, 136, 2, sponge_keccakp1600_12_riscv64_v_x2_absorb136) \
-  X(absorb, "keccak-p1600", 12, 168, 2, sponge_keccakp1600_12_riscv64_v_x2_absorb168)
+  X(absorb, "keccak-p1600", 12, 168, 2, sponge_keccakp1600_12_riscv64_v_x2_absorb168) \
+  X(absorb, "keccak-p1600", 12, 136, 2, sponge_keccakp1600_12_riscv64_v_x2_absorb136_blocks) \
+  X(absorb, "keccak-p1600", 12, 168, 2, sponge_keccakp1600_12_riscv64_v_x2_absorb168_blocks)
 #define SPONGE_KERNEL_RISCV64_V_X2_CPU_FEATURES \
   {"v", 0, 0, 0, 0, 0, 0, 0x0, 0x4},
 

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <optional>
@@ -233,6 +234,80 @@ std::size_t iota_instructions_bit_by_bit() {
   for (const std::uint64_t constant : keccak::model().round_constants)
     n += plan_bit_by_bit(constant).instructions();
   return n;
+}
+
+// d = `step` applied to a (addi and lui build from nothing, ignoring a).
+void emit_build_step(Emitter& e, Reg d, Reg a, const BuildStep& step) {
+  switch (step.op) {
+    case BuildOp::addi:
+      e.addi(d, zero, step.imm);
+      break;
+    case BuildOp::lui:
+      e.lui(d, step.imm);
+      break;
+    case BuildOp::rori:
+      e.rori(d, a, static_cast<int>(step.imm));
+      break;
+    case BuildOp::slli:
+      e.slli(d, a, static_cast<int>(step.imm));
+      break;
+    case BuildOp::srli:
+      e.srli(d, a, static_cast<int>(step.imm));
+      break;
+    case BuildOp::xori:
+      e.xori(d, a, step.imm);
+      break;
+    case BuildOp::add:
+      e.addi(d, a, step.imm);
+      break;
+  }
+}
+
+// What a kernel does with an iota plan as walk_iota_plan visits it: the scalar kernel XORs
+// the low bits and then each part into the lane as the part is built; the vector kernel
+// builds the whole constant in a register, the low bits last, and XORs it into every
+// state's lane at once.
+struct IotaPlanOps {
+  bool low_first = false;
+  std::function<void(std::int64_t low, bool has_parts)> low;
+  std::function<void(std::size_t part, const BuildStep&)> step;
+  std::function<void(std::size_t part)> part_built;
+};
+
+void walk_iota_plan(const IotaPlan& plan, const IotaPlanOps& ops) {
+  const bool has_parts = !plan.parts.empty();
+  if (ops.low_first && plan.low != 0) ops.low(plan.low, has_parts);
+  for (std::size_t part = 0; part < plan.parts.size(); ++part) {
+    for (const BuildStep& step : plan.parts[part])
+      ops.step(part, step);
+    ops.part_built(part);
+  }
+  if (!ops.low_first && plan.low != 0) ops.low(plan.low, has_parts);
+}
+
+// One row of chi in place, b(x) ^= ~b(x+1) & b(x+2): the two terms that need the row's
+// first lanes (for lanes 3 and 4) first, into t[0] and t[1], then the other three through
+// t[2]. `and_not(d, a, b)` leaves a & ~b in d (d differs from a and b); `exclusive_or(d, a,
+// b)` leaves a ^ b.
+template <typename AndNot, typename ExclusiveOr>
+void emit_chi_row(const std::array<Reg, 5>& b, const std::array<Reg, 3>& t, AndNot and_not,
+                  ExclusiveOr exclusive_or) {
+  and_not(t[0], b[0], b[4]);  // for lane 3
+  and_not(t[1], b[1], b[0]);  // for lane 4
+  for (std::size_t x = 0; x < 3; ++x) {
+    and_not(t[2], b[x + 2], b[x + 1]);
+    exclusive_or(b[x], b[x], t[2]);
+  }
+  exclusive_or(b[3], b[3], t[0]);
+  exclusive_or(b[4], b[4], t[1]);
+}
+
+// Row y of the lanes as `map` places them.
+std::array<Reg, 5> lane_row(const LaneMap& map, int y) {
+  std::array<Reg, 5> row{};
+  for (int x = 0; x < 5; ++x)
+    row[static_cast<std::size_t>(x)] = map[static_cast<std::size_t>(keccak::lane_index(x, y))];
+  return row;
 }
 
 class Riscv64KeccakBuilder {
@@ -475,17 +550,9 @@ class Riscv64KeccakBuilder {
     e.comment("chi row by row, in place: the two terms that need the row's first lanes first.");
     const LaneMap& next = maps_[static_cast<std::size_t>(round + 1)];
     for (int y = 0; y < 5; ++y) {
-      const auto b = [&](int x) {
-        return next[static_cast<std::size_t>(keccak::lane_index(x, y))];
-      };
-      and_not(e, kT0, b(0), b(4));  // for lane 3
-      and_not(e, kT1, b(1), b(0));  // for lane 4
-      for (int x = 0; x < 3; ++x) {
-        and_not(e, kT2, b(x + 2), b(x + 1));
-        e.xor_(b(x), b(x), kT2);
-      }
-      e.xor_(b(3), b(3), kT0);
-      e.xor_(b(4), b(4), kT1);
+      emit_chi_row(
+          lane_row(next, y), {kT0, kT1, kT2}, [&](Reg d, Reg a, Reg b) { and_not(e, d, a, b); },
+          [&](Reg d, Reg a, Reg b) { e.xor_(d, a, b); });
     }
     emit_iota(e, next[0], round);
   }
@@ -494,36 +561,12 @@ class Riscv64KeccakBuilder {
   void emit_iota(Emitter& e, Reg lane, int round) const {
     e.comment(fmt::format("iota: 0x{:016x}",
                           keccak::model().round_constants[static_cast<std::size_t>(round)]));
-    const IotaPlan& plan = iota_plans(zbb_)[static_cast<std::size_t>(round)];
-    if (plan.low != 0) e.xori(lane, lane, plan.low);
-    for (const std::vector<BuildStep>& part : plan.parts) {
-      for (const BuildStep& step : part) {
-        switch (step.op) {
-          case BuildOp::addi:
-            e.addi(kT0, zero, step.imm);
-            break;
-          case BuildOp::lui:
-            e.lui(kT0, step.imm);
-            break;
-          case BuildOp::rori:
-            e.rori(kT0, kT0, static_cast<int>(step.imm));
-            break;
-          case BuildOp::slli:
-            e.slli(kT0, kT0, static_cast<int>(step.imm));
-            break;
-          case BuildOp::srli:
-            e.srli(kT0, kT0, static_cast<int>(step.imm));
-            break;
-          case BuildOp::xori:
-            e.xori(kT0, kT0, step.imm);
-            break;
-          case BuildOp::add:
-            e.addi(kT0, kT0, step.imm);
-            break;
-        }
-      }
-      e.xor_(lane, lane, kT0);
-    }
+    IotaPlanOps ops;
+    ops.low_first = true;
+    ops.low = [&](std::int64_t low, bool) { e.xori(lane, lane, low); };
+    ops.step = [&](std::size_t, const BuildStep& step) { emit_build_step(e, kT0, kT0, step); };
+    ops.part_built = [&](std::size_t) { e.xor_(lane, lane, kT0); };
+    walk_iota_plan(iota_plans(zbb_)[static_cast<std::size_t>(round)], ops);
   }
 
   static std::vector<std::string> header_lines(bool zbb, const HeaderFigures& figures) {
@@ -628,6 +671,16 @@ constexpr std::array<Reg, 17> kShiftRegisters = {x(28), x(29), x(30), x(31), a(1
 // s0, s1 and s2-s5 hold shift amounts: callee-saved, so the frame keeps the caller's.
 constexpr std::array<Reg, 6> kVectorSavedRegisters = {x(8), x(9), x(18), x(19), x(20), x(21)};
 constexpr int kVectorFrameBytes = 48;
+// The block entries' frame: s0-s5, the blocks left, and each state's next block pointer
+// (moved on by the rate after its block; the scalar registers hold shift amounts).
+constexpr int kLargestLeafRate = 168;  // KT128's and ParallelHash128's: the header's figures
+constexpr int kBlockCountSlot = kVectorFrameBytes;
+constexpr int kBlockPointerSlot = kBlockCountSlot + 8;
+int block_frame_bytes(int states) {
+  return (kBlockPointerSlot + 8 * states + 15) / 16 * 16;
+}
+// blocks[s] while a block is XORed in (the shift amounts are set after it).
+constexpr std::array<Reg, 8> kBlockPointers = {x(6), x(7), x(28), x(29), x(30), x(31), a(2), a(3)};
 
 LaneMap vector_load_registers() {
   LaneMap map{};
@@ -646,6 +699,23 @@ std::vector<int> large_shift_amounts() {
   std::sort(amounts.begin(), amounts.end());
   amounts.erase(std::unique(amounts.begin(), amounts.end()), amounts.end());
   return amounts;
+}
+
+// The register swaps that move every lane from the register `from` names to the one `to`
+// names: one a lane not yet in place, a cycle of k registers taking k - 1.
+std::vector<std::pair<Reg, Reg>> lane_swaps(const LaneMap& from, const LaneMap& to) {
+  std::vector<std::pair<Reg, Reg>> swaps;
+  LaneMap now = from;
+  for (std::size_t lane = 0; lane < now.size(); ++lane) {
+    const Reg here = now[lane], there = to[lane];
+    if (here == there) continue;
+    swaps.emplace_back(here, there);
+    for (Reg& r : now) {
+      if (r == there) r = here;
+    }
+    now[lane] = there;
+  }
+  return swaps;
 }
 
 class Riscv64VectorKeccakBuilder {
@@ -680,11 +750,24 @@ class Riscv64VectorKeccakBuilder {
       emit_permute_entry(variant);
       for (const keccak::Rate& rate : variant.absorb_rates)
         emit_absorb_entry(variant, rate);
+      for (const keccak::Rate& rate : variant.leaf_rates)
+        emit_absorb_blocks_entry(variant, rate);
     }
-    kernel_.header = [states = states_, suffix = suffix_](const HeaderInputs& in) {
+    kernel_.header = [states = states_, suffix = suffix_,
+                      per_block = block_loop_instructions_](const HeaderInputs& in) {
+      // A call of the absorb entry at the largest leaf rate, each variant's, for the
+      // comparison with a block of the block entry's loop.
+      std::map<int, std::uint64_t> per_call;
+      for (const keccak::RoundVariant& variant : keccak::model().variants) {
+        const std::string symbol = entry_symbol(variant, suffix, kLargestLeafRate);
+        for (const audit::EntryAudit& entry : in.audit.entries) {
+          if (entry.symbol == symbol) per_call[variant.rounds] = entry.per_permutation.total;
+        }
+      }
       return header_lines(
           states,
-          header_figures(in.audit, entry_symbol(keccak::model().variants.front(), suffix, 0)));
+          header_figures(in.audit, entry_symbol(keccak::model().variants.front(), suffix, 0)),
+          per_block, per_call);
     };
     return std::move(kernel_);
   }
@@ -713,6 +796,98 @@ class Riscv64VectorKeccakBuilder {
     e.j(round_labels_.at(variant.first_round()));
   }
 
+  // block_count blocks a state in one call: the lanes stay in v0-v24 from block to block,
+  // where the entry's first round expects them; each block is XORed in as the absorb
+  // entries do, from pointers kept in the frame, and the rounds are the entry's own copy
+  // (they return to the block loop, not to the store). A 12-round permutation leaves the
+  // lanes where round 0 expects them, so it is followed by the swaps that put them back
+  // where round 12 does.
+  void emit_absorb_blocks_entry(const keccak::RoundVariant& variant, const keccak::Rate& rate) {
+    Function& function = add_absorb_blocks_entry(kernel_, variant, suffix_, rate, states_);
+    const std::string symbol = function.symbol;
+    Emitter e(kernel_.program, function);
+    const int frame = block_frame_bytes(states_);
+    const LaneMap& map = maps_[static_cast<std::size_t>(variant.first_round())];
+    emit_vector_length_check(e);
+    emit_prologue(e, frame);
+    e.comment("The block count and the N block pointers (blocks[s] in a1) into the frame.");
+    e.sd(a(2), at(sp, kBlockCountSlot));
+    for (int s = 0; s < states_; ++s) {
+      e.ld(kConstant, at(a(1), 8 * s));
+      e.sd(kConstant, at(sp, kBlockPointerSlot + 8 * s));
+    }
+    emit_load(e, variant, 0);
+    const LabelId block = kernel_.program.new_label(symbol + "_block");
+    const LabelId done = kernel_.program.new_label(symbol + "_done");
+    // A branch reaches 4 KiB and the rounds are longer: each far target is reached by j,
+    // the branch falling through into the path that runs on (the audit walks that one).
+    const LabelId none = kernel_.program.new_label(symbol + "_none");
+    const LabelId again = kernel_.program.new_label(symbol + "_again");
+    e.beqz(a(2), none);
+    e.j(block);
+    e.bind(none);
+    e.j(done);
+    e.bind(block);
+    emit_xor_next_blocks(e, map, rate);
+    emit_shift_amounts(e);
+    emit_rounds(e, variant.first_round(), false);
+    emit_lane_swaps(e, maps_[keccak::kRounds], map);
+    e.comment("the blocks left");
+    e.ld(kVectorLength, at(sp, kBlockCountSlot));
+    e.addi(kVectorLength, kVectorLength, -1);
+    e.sd(kVectorLength, at(sp, kBlockCountSlot));
+    e.bnez(kVectorLength, again);
+    e.j(done);
+    e.bind(again);
+    e.j(block);
+    e.bind(done);
+    // What one more block runs: the loop but the j to the store.
+    const auto& items = function.items;
+    const auto loop_start = std::find_if(items.begin(), items.end(), [&](const Item& item) {
+      const auto* label = std::get_if<LabelDef>(&item);
+      return label != nullptr && label->id == block;
+    });
+    block_loop_instructions_[variant.rounds] = static_cast<std::size_t>(
+        std::count_if(loop_start, items.end(),
+                      [](const Item& item) { return std::holds_alternative<Instruction>(item); }) -
+        1);
+    emit_store_and_return(e, map, frame);
+  }
+
+  // Lane i of each state's next block XORed into lane i (in the registers `map` names), the
+  // pointers from the frame and back, each on by the rate.
+  void emit_xor_next_blocks(Emitter& e, const LaneMap& map, const keccak::Rate& rate) {
+    e.comment("Each state's next block from the frame; lane i of the N blocks gathered and XORed.");
+    for (int s = 0; s < states_; ++s)
+      e.ld(kBlockPointers[static_cast<std::size_t>(s)], at(sp, kBlockPointerSlot + 8 * s));
+    for (int lane = 0; lane < rate.lanes(); ++lane) {
+      for (int s = 0; s < states_; ++s) {
+        e.ld(a(1), at(kBlockPointers[static_cast<std::size_t>(s)], kLaneBytes * lane));
+        e.vslide1down(kVT0, kVT0, a(1));
+      }
+      e.vxor(map[static_cast<std::size_t>(lane)], map[static_cast<std::size_t>(lane)], kVT0);
+    }
+    e.comment("each state's pointer on by the rate");
+    for (int s = 0; s < states_; ++s) {
+      const Reg pointer = kBlockPointers[static_cast<std::size_t>(s)];
+      e.addi(pointer, pointer, rate.bytes);
+      e.sd(pointer, at(sp, kBlockPointerSlot + 8 * s));
+    }
+  }
+
+  // Every lane from the register `from` names into the one `to` names, by XOR swaps
+  // (three vxor each).
+  void emit_lane_swaps(Emitter& e, const LaneMap& from, const LaneMap& to) {
+    const std::vector<std::pair<Reg, Reg>> swaps = lane_swaps(from, to);
+    if (swaps.empty()) return;
+    e.comment("The lanes back where the first round expects them: XOR swaps.");
+    for (const auto& [here, there] : swaps) {
+      e.vxor(here, here, there);
+      e.vxor(there, there, here);
+      e.vxor(here, here, there);
+    }
+  }
+
   // vl = N or the entry traps: a CPU whose VLEN holds fewer than N 64-bit elements would
   // otherwise permute fewer states than the caller passed, silently.
   void emit_vector_length_check(Emitter& e) {
@@ -728,15 +903,14 @@ class Riscv64VectorKeccakBuilder {
     e.bind(checked);
   }
 
-  void emit_prologue(Emitter& e) {
+  void emit_prologue(Emitter& e, int frame = kVectorFrameBytes) {
     e.comment("Save s0-s5 (they hold shift amounts).");
-    e.addi(sp, sp, -kVectorFrameBytes);
-    e.cfi({CfiKind::def_cfa_offset, kVectorFrameBytes});
+    e.addi(sp, sp, -frame);
+    e.cfi({CfiKind::def_cfa_offset, frame});
     for (std::size_t i = 0; i < kVectorSavedRegisters.size(); ++i)
       e.sd(kVectorSavedRegisters[i], at(sp, static_cast<std::int32_t>(8 * i)));
     for (std::size_t i = 0; i < kVectorSavedRegisters.size(); ++i)
-      e.cfi({CfiKind::offset, -kVectorFrameBytes + static_cast<int>(8 * i),
-             kVectorSavedRegisters[i]});
+      e.cfi({CfiKind::offset, -frame + static_cast<int>(8 * i), kVectorSavedRegisters[i]});
   }
 
   // Lane i of the N states (8N bytes at state + 8Ni) into the register the entry's first
@@ -744,7 +918,7 @@ class Riscv64VectorKeccakBuilder {
   // state's block gathered into a temporary by N scalar loads and vslide1down.
   void emit_load(Emitter& e, const keccak::RoundVariant& variant, int block_lanes) {
     const LaneMap& map = maps_[static_cast<std::size_t>(variant.first_round())];
-    const std::array<Reg, 8> pointers = {x(6), x(7), x(28), x(29), x(30), x(31), a(2), a(3)};
+    const std::array<Reg, 8>& pointers = kBlockPointers;
     if (block_lanes > 0) {
       e.comment("The N block pointers (blocks[s] in a1).");
       for (int s = 0; s < states_; ++s)
@@ -796,27 +970,37 @@ class Riscv64VectorKeccakBuilder {
   }
 
   void emit_body(Emitter& e) {
-    for (int round = 0; round < keccak::kRounds; ++round) {
-      if (const auto label = round_labels_.find(round); label != round_labels_.end()) {
+    emit_rounds(e, 0, true);
+    emit_store_and_return(e, maps_[keccak::kRounds], kVectorFrameBytes);
+  }
+
+  // Rounds `first` to 23, unrolled; `bind_labels`: the shared body, which the other entries
+  // jump into at round 0 or 12.
+  void emit_rounds(Emitter& e, int first, bool bind_labels) {
+    for (int round = first; round < keccak::kRounds; ++round) {
+      if (const auto label = round_labels_.find(round);
+          bind_labels && label != round_labels_.end()) {
         e.bind(label->second);
       }
       e.begin_round(round, false);
       emit_round(e, round);
       e.end_round();
     }
+  }
+
+  void emit_store_and_return(Emitter& e, const LaneMap& map, int frame) {
     e.blank();
     e.comment("Store the states (every lane is back in its register).");
     for (int lane = 0; lane < keccak::kLanes; ++lane) {
       emit_lane_address(e, lane);
-      e.vse64(maps_[keccak::kRounds][static_cast<std::size_t>(lane)],
-              at(lane == 0 ? kState : kVectorLength));
+      e.vse64(map[static_cast<std::size_t>(lane)], at(lane == 0 ? kState : kVectorLength));
     }
     e.comment("The vector registers hold the states: zero them (none is preserved by a call).");
     for (int r = 0; r < 32; ++r)
       e.vxor(v(r), v(r), v(r));
     for (std::size_t i = 0; i < kVectorSavedRegisters.size(); ++i)
       e.ld(kVectorSavedRegisters[i], at(sp, static_cast<std::int32_t>(8 * i)));
-    e.addi(sp, sp, kVectorFrameBytes);
+    e.addi(sp, sp, frame);
     for (const Reg r : kVectorSavedRegisters)
       e.cfi({CfiKind::restore, 0, r});
     e.cfi({CfiKind::def_cfa_offset, 0});
@@ -852,20 +1036,13 @@ class Riscv64VectorKeccakBuilder {
     const LaneMap& next = maps_[static_cast<std::size_t>(round + 1)];
     const Reg kVT2 = kColumnSum[0];  // the column sums are dead after theta
     for (int y = 0; y < 5; ++y) {
-      const auto b = [&](int x) {
-        return next[static_cast<std::size_t>(keccak::lane_index(x, y))];
-      };
-      e.vnot(kVT0, b(4));  // for lane 3
-      e.vand(kVT0, kVT0, b(0));
-      e.vnot(kVT1, b(0));  // for lane 4
-      e.vand(kVT1, kVT1, b(1));
-      for (int x = 0; x < 3; ++x) {
-        e.vnot(kVT2, b(x + 1));
-        e.vand(kVT2, kVT2, b(x + 2));
-        e.vxor(b(x), b(x), kVT2);
-      }
-      e.vxor(b(3), b(3), kVT0);
-      e.vxor(b(4), b(4), kVT1);
+      emit_chi_row(
+          lane_row(next, y), {kVT0, kVT1, kVT2},
+          [&](Reg d, Reg a, Reg b) {
+            e.vnot(d, b);
+            e.vand(d, d, a);
+          },
+          [&](Reg d, Reg a, Reg b) { e.vxor(d, a, b); });
     }
     emit_iota(e, next[0], round);
   }
@@ -877,52 +1054,35 @@ class Riscv64VectorKeccakBuilder {
     e.comment(fmt::format("iota: 0x{:016x}",
                           keccak::model().round_constants[static_cast<std::size_t>(round)]));
     const IotaPlan& plan = iota_plans(false)[static_cast<std::size_t>(round)];
-    const auto emit_step = [&](Reg d, Reg a, const BuildStep& step) {
-      switch (step.op) {
-        case BuildOp::addi:
-          e.addi(d, zero, step.imm);
-          break;
-        case BuildOp::lui:
-          e.lui(d, step.imm);
-          break;
-        case BuildOp::rori:
-          throw GenerationError("riscv64-v: a rotation in iota's plan without Zbb");
-        case BuildOp::slli:
-          e.slli(d, a, static_cast<int>(step.imm));
-          break;
-        case BuildOp::srli:
-          e.srli(d, a, static_cast<int>(step.imm));
-          break;
-        case BuildOp::xori:
-          e.xori(d, a, step.imm);
-          break;
-        case BuildOp::add:
-          e.addi(d, a, step.imm);
-          break;
-      }
-    };
-    if (plan.parts.size() == 1) {
-      for (const BuildStep& step : plan.parts[0])
-        emit_step(kConstant, kConstant, step);
-    } else if (plan.parts.size() == 2 && plan.parts[1].size() == 1) {
-      for (const BuildStep& step : plan.parts[0])
-        emit_step(kPart, kPart, step);
-      emit_step(kConstant, kPart, plan.parts[1][0]);
-      e.xor_(kConstant, kConstant, kPart);
-    } else if (!plan.parts.empty()) {
+    const bool shifted_part = plan.parts.size() == 2 && plan.parts[1].size() == 1;
+    if (plan.parts.size() > 1 && !shifted_part) {
       throw GenerationError("riscv64-v: an iota plan of a shape this builder does not emit");
     }
-    if (plan.low != 0) {
-      if (plan.parts.empty()) {
-        e.addi(kConstant, zero, plan.low);
+    IotaPlanOps ops;
+    ops.low = [&](std::int64_t low, bool has_parts) {
+      if (has_parts) {
+        e.xori(kConstant, kConstant, low);
       } else {
-        e.xori(kConstant, kConstant, plan.low);
+        e.addi(kConstant, zero, low);
       }
-    }
+    };
+    ops.step = [&](std::size_t part, const BuildStep& step) {
+      if (step.op == BuildOp::rori) {
+        throw GenerationError("riscv64-v: a rotation in iota's plan without Zbb");
+      }
+      const Reg built = shifted_part && part == 0 ? kPart : kConstant;
+      emit_build_step(e, built, shifted_part ? kPart : kConstant, step);
+    };
+    ops.part_built = [&](std::size_t part) {
+      if (shifted_part && part == 1) e.xor_(kConstant, kConstant, kPart);
+    };
+    walk_iota_plan(plan, ops);
     e.vxor(lane, lane, kConstant, true);
   }
 
-  static std::vector<std::string> header_lines(int states, const HeaderFigures& figures) {
+  static std::vector<std::string> header_lines(int states, const HeaderFigures& figures,
+                                               const std::map<int, std::size_t>& per_block,
+                                               const std::map<int, std::uint64_t>& per_call) {
     const audit::EntryAudit& permute = figures.permute;
     const std::uint64_t theta = 5 * 4 + 5 * (3 + 1 + 5), rho = 24 * 3, chi = 5 * 15;
     if (permute.per_round.total <= theta + rho + chi) {
@@ -931,7 +1091,9 @@ class Riscv64VectorKeccakBuilder {
     const std::uint64_t iota = permute.per_round.total - theta - rho - chi;
     const std::uint64_t total = permute.per_permutation.total;
     constexpr double kZbbPermutation = 3322;  // riscv64-zbb's audit count
-    return {
+    const LaneMap round12 = lane_maps(vector_load_registers())[keccak::kRounds / 2];
+    const std::size_t swaps = lane_swaps(vector_load_registers(), round12).size();
+    std::vector<std::string> lines = {
         fmt::format("Keccak-p[1600] on {} states at once for riscv64 with the vector extension",
                     states),
         "(V, RVV 1.0), LP64.",
@@ -960,28 +1122,60 @@ class Riscv64VectorKeccakBuilder {
         "Rounds: 24, unrolled, pi by renaming (as riscv64-zbb); a 12-round entry loads the lanes",
         "where round 12 expects them and jumps there. Iota: the constant built in t1 from",
         "immediates as riscv64's plan builds it, then one vxor.vx.",
-        "",
-        "Figures of the code (the audit's; the first round's):",
-        fmt::format(
-            "  per round          {}  ({} states: {:.1f} a state; theta {}, rho {}, chi {}, "
-            "iota {})",
-            permute.per_round.total, states, static_cast<double>(permute.per_round.total) / states,
-            theta, rho, chi, iota),
-        "  loop               0 per round, 0 per permutation",
-        fmt::format("  per permutation    {}  (one call of the permute entry)", total),
-        fmt::format("  per state          {:.0f}  ({} states; riscv64-zbb: 3,322, so {:.2f} of it)",
-                    static_cast<double>(total) / states, states,
-                    static_cast<double>(total) / states / kZbbPermutation),
-        fmt::format("  permute entry      {} instructions, {} bytes", permute.static_instructions,
-                    permute.code_bytes),
-        fmt::format("  absorb entry       up to {} before the branch into the rounds",
-                    figures.largest_absorb_instructions),
-        fmt::format("  frame              {} bytes, {} registers saved", permute.frame_bytes,
-                    permute.saved_registers.size()),
-        "",
-        ".option norvc and norelax: every instruction is the 4-byte word the encoder writes.",
-        "Speed: not measured; no RISC-V hardware here (qemu runs it for the tests).",
+        "Block entries (<absorb entry>_blocks, at the tree modes' leaf rates: KT128 and KT256",
+        "at 12 rounds, ParallelHash at 24): block_count blocks a state in one call. The lanes",
+        "stay in v0-v24 from block to block; the count and the N block pointers live in the",
+        fmt::format("frame ({} bytes: s0-s5, the count, blocks[0..{}]), since the scalar "
+                    "registers hold the",
+                    block_frame_bytes(states), states - 1),
+        "shift amounts; each block is gathered and XORed in as above, the shift amounts set",
+        "again, and the rounds run as the entry's own unrolled copy. After 12 rounds pi's",
+        fmt::format("renaming has moved lane i to where round 0 expects it: {} XOR swaps ({} "
+                    "vxor.vv)",
+                    count_word(static_cast<int>(swaps)), 3 * swaps),
+        "put the lanes back where round 12 expects them. 0 blocks leave the states as they",
+        "were. A call a block would also run, each block, the vl check, the frame, the 25",
+        "lanes' loads and stores and the 32 vector registers' zeroing.",
     };
+    const std::vector<std::string> bound = block_entry_bound_lines();
+    lines.insert(lines.end(), bound.begin(), bound.end());
+    lines.insert(
+        lines.end(),
+        {
+            "",
+            "Figures of the code (the audit's; the first round's):",
+            fmt::format(
+                "  per round          {}  ({} states: {:.1f} a state; theta {}, rho {}, chi {}, "
+                "iota {})",
+                permute.per_round.total, states,
+                static_cast<double>(permute.per_round.total) / states, theta, rho, chi, iota),
+            "  loop               0 per round, 0 per permutation",
+            fmt::format("  per permutation    {}  (one call of the permute entry)", total),
+            fmt::format(
+                "  per state          {:.0f}  ({} states; riscv64-zbb: 3,322, so {:.2f} of it)",
+                static_cast<double>(total) / states, states,
+                static_cast<double>(total) / states / kZbbPermutation),
+            fmt::format("  permute entry      {} instructions, {} bytes",
+                        permute.static_instructions, permute.code_bytes),
+            fmt::format("  absorb entry       up to {} before the branch into the rounds",
+                        figures.largest_absorb_instructions),
+            fmt::format("  block entry        up to {} (with its own rounds, store and restore)",
+                        figures.largest_block_entry_instructions),
+            fmt::format("  a block            {} at 24 rounds, {} at 12 (rate {}: one more turn of "
+                        "the loop;",
+                        per_block.at(keccak::kRounds), per_block.at(keccak::kRounds / 2),
+                        kLargestLeafRate),
+            fmt::format("                     a call of the absorb entry: {} and {})",
+                        per_call.at(keccak::kRounds), per_call.at(keccak::kRounds / 2)),
+            fmt::format(
+                "  frame              {} bytes, {} registers saved (block entries: {} saved)",
+                permute.frame_bytes, permute.saved_registers.size(),
+                figures.block_entry_saved_registers),
+            "",
+            ".option norvc and norelax: every instruction is the 4-byte word the encoder writes.",
+            "Speed: not measured; no RISC-V hardware here (qemu runs it for the tests).",
+        });
+    return lines;
   }
 
   int states_;
@@ -991,6 +1185,9 @@ class Riscv64VectorKeccakBuilder {
   BuiltKernel kernel_;
   std::map<int, LabelId> round_labels_;
   bool body_emitted_ = false;
+  // Instructions one more block runs in a block entry's loop, by round count (the last
+  // leaf rate's, the largest).
+  std::map<int, std::size_t> block_loop_instructions_;
 };
 
 }  // namespace

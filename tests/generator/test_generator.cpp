@@ -870,7 +870,8 @@ TEST_CASE("the manifest names every file with its sha256 and entries") {
     // count's absorb entries.
     const std::string& name = spec.name;
     const bool block_entries = name == "amd64-avx512-x8" || name == "amd64-avx512-x4" ||
-                               name == "amd64-avx2-x4" || name == "arm64-sha3-x2";
+                               name == "amd64-avx2-x4" || name == "arm64-sha3-x2" ||
+                               name.starts_with("riscv64-v-x");
     REQUIRE(entries.size() == (block_entries ? 13u : 9u));
     CHECK(entries[0]["permutation"] == "keccak-f1600");
     CHECK(entries[0]["rounds"] == 24);

@@ -434,6 +434,36 @@ TEST_CASE("prove: the Windows x64 entries take their System V entries' proofs as
   }
 }
 
+// A riscv64 vector block entry keeps each state's next block pointer in its frame and moves
+// it on by the rate after the block: one moved by 160 instead of 168 still proves one block,
+// and is refused from two blocks on, the induction's case included.
+TEST_CASE("prove: a riscv64-v block entry that moves a pointer by other than the rate is refused") {
+  const kernels::KernelSpec& spec = kernel_named("riscv64-v-x2");
+  Program program = committed_program(spec);
+  const std::string symbol = "sponge_keccakp1600_12_riscv64_v_x2_absorb168_blocks";
+  Function& entry = *std::find_if(program.functions.begin(), program.functions.end(),
+                                  [&](const Function& f) { return f.symbol == symbol; });
+  const Operand second_pointer{riscv64::x(7)};  // blocks[1] while a block is XORed in
+  const auto advance = std::find_if(entry.items.begin(), entry.items.end(), [&](const Item& item) {
+    const auto* in = std::get_if<Instruction>(&item);
+    return in != nullptr && in->mnemonic == Mnemonic::riscv64_addi &&
+           in->operands.at(0) == second_pointer && in->operands.at(1) == second_pointer &&
+           in->operands.at(2) == Operand{Imm{168}};
+  });
+  REQUIRE(advance != entry.items.end());
+  std::get<Instruction>(*advance).operands[2] = Imm{160};
+  prove::ProveOptions options;
+  options.entry = symbol;
+  const prove::KernelProof proof = prove::prove_kernel(spec, program, options);
+  REQUIRE(proof.entries.size() == 4);
+  for (const prove::EntryProof& e : proof.entries) {
+    CAPTURE(e.variant);
+    CAPTURE(e.failure);
+    const bool at_most_one = e.variant == "block_count 0" || e.variant == "block_count 1";
+    CHECK(e.proven == at_most_one);
+  }
+}
+
 // A round proven once is taken for the same round elsewhere (the entries' shared rounds:
 // unrolled copies known by their text, a round loop that every entry jumps into known by
 // where it is), with the same figures as running it; a round whose code differs in one

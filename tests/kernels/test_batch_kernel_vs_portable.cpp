@@ -182,7 +182,8 @@ TEST_CASE("the generated batch kernels this CPU runs have their block entries") 
   std::size_t checked = 0;
   for (const KeccakBatchKernel* kernel : sponge::detail::compiled_batch_kernels()) {
     if (kernel->name != "amd64-avx512-x8" && kernel->name != "amd64-avx512-x4" &&
-        kernel->name != "amd64-avx2-x4" && kernel->name != "arm64-sha3-x2") {
+        kernel->name != "amd64-avx2-x4" && kernel->name != "arm64-sha3-x2" &&
+        !kernel->name.starts_with("riscv64-v-x")) {
       continue;
     }
     if (!kernel->cpu_supports()) continue;
@@ -203,6 +204,16 @@ TEST_CASE("the generated batch kernels this CPU runs have their block entries") 
   CHECK(checked == expected);
 #elif defined(__aarch64__) && defined(__linux__)
   CHECK(checked == (cpu_has_independently("sha3") ? 1u : 0u));
+#elif defined(__riscv) && __riscv_xlen == 64 && defined(__linux__)
+  // riscv64-v-x2, -x4 and -x8 are compiled in; V and the VLEN decide which run.
+  using namespace sponge::detail;
+  std::size_t fitting = 0;
+  if (riscv_extension_present(riscv_extension_sources(), kRiscvHwprobeImaV, "v")) {
+    for (const unsigned states : {2u, 4u, 8u})
+      fitting += 64u * states <= riscv_vlen_bits() ? 1 : 0;
+  }
+  INFO("V and VLEN allow " << fitting << " vector kernels");
+  CHECK(checked == fitting);
 #endif
 }
 
