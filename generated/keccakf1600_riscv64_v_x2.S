@@ -52,7 +52,7 @@
 //   permute entry      5376 instructions, 21504 bytes
 //   absorb entry       up to 186 before the branch into the rounds
 //   block entry        up to 275 (the rounds, the store and the restore shared)
-//   a block            5324 at 24 rounds, 2775 at 12 (rate 168: one more turn of the loop;
+//   a block            5324 at 24 rounds, 2771 at 12 (rate 168: one more turn of the loop;
 //                      a call of the absorb entry: 5474 and 2887)
 //   frame              80 bytes, 6 registers saved (block entries: 6 saved)
 //
@@ -6673,7 +6673,7 @@ LOCAL(riscv64_v_x2_vl_checked7):
 	j LOCAL(sponge_keccakf1600_riscv64_v_x2_absorb136_blocks_block)
 
 	// The shared rounds' tail goes on here after each block: the blocks left.
-LOCAL(keccakf1600_riscv64_v_x2_block_entry1):
+LOCAL(keccakf1600_riscv64_v_x2_block_entry4):
 	ld t0, 48(sp)
 	addi t0, t0, -1
 	sd t0, 48(sp)
@@ -6792,8 +6792,8 @@ LOCAL(sponge_keccakf1600_riscv64_v_x2_absorb136_blocks_block):
 	addi s3, zero, 61
 	addi s4, zero, 62
 	addi s5, zero, 63
-	// t0 = 1: the rounds' tail comes back to this entry.
-	addi t0, zero, 1
+	// t0 = 4: the rounds' tail comes back to this entry.
+	addi t0, zero, 4
 	j LOCAL(keccakf1600_riscv64_v_x2_round0)
 LOCAL(sponge_keccakf1600_riscv64_v_x2_absorb136_blocks_none):
 	// 0 blocks: the lanes where the tail's store expects them.
@@ -7929,7 +7929,7 @@ LOCAL(riscv64_v_x2_vl_checked13):
 	j LOCAL(sponge_keccakp1600_12_riscv64_v_x2_absorb168_blocks_block)
 
 	// The shared rounds' tail goes on here after each block: the blocks left.
-LOCAL(keccakf1600_riscv64_v_x2_block_entry4):
+LOCAL(keccakf1600_riscv64_v_x2_block_entry1):
 	ld t0, 48(sp)
 	addi t0, t0, -1
 	sd t0, 48(sp)
@@ -8105,8 +8105,8 @@ LOCAL(sponge_keccakp1600_12_riscv64_v_x2_absorb168_blocks_block):
 	addi s3, zero, 61
 	addi s4, zero, 62
 	addi s5, zero, 63
-	// t0 = 4: the rounds' tail comes back to this entry.
-	addi t0, zero, 4
+	// t0 = 1: the rounds' tail comes back to this entry.
+	addi t0, zero, 1
 	j LOCAL(keccakf1600_riscv64_v_x2_round12)
 LOCAL(sponge_keccakp1600_12_riscv64_v_x2_absorb168_blocks_none):
 	// 0 blocks: the lanes where the tail's store expects them.

@@ -52,7 +52,7 @@
 //   permute entry      5376 instructions, 21504 bytes
 //   absorb entry       up to 444 before the branch into the rounds
 //   block entry        up to 557 (the rounds, the store and the restore shared)
-//   a block            5594 at 24 rounds, 3045 at 12 (rate 168: one more turn of the loop;
+//   a block            5594 at 24 rounds, 3041 at 12 (rate 168: one more turn of the loop;
 //                      a call of the absorb entry: 5732 and 3145)
 //   frame              128 bytes, 6 registers saved (block entries: 6 saved)
 //
@@ -7651,7 +7651,7 @@ LOCAL(riscv64_v_x8_vl_checked7):
 	j LOCAL(sponge_keccakf1600_riscv64_v_x8_absorb136_blocks_block)
 
 	// The shared rounds' tail goes on here after each block: the blocks left.
-LOCAL(keccakf1600_riscv64_v_x8_block_entry1):
+LOCAL(keccakf1600_riscv64_v_x8_block_entry4):
 	ld t0, 48(sp)
 	addi t0, t0, -1
 	sd t0, 48(sp)
@@ -7992,8 +7992,8 @@ LOCAL(sponge_keccakf1600_riscv64_v_x8_absorb136_blocks_block):
 	addi s3, zero, 61
 	addi s4, zero, 62
 	addi s5, zero, 63
-	// t0 = 1: the rounds' tail comes back to this entry.
-	addi t0, zero, 1
+	// t0 = 4: the rounds' tail comes back to this entry.
+	addi t0, zero, 4
 	j LOCAL(keccakf1600_riscv64_v_x8_round0)
 LOCAL(sponge_keccakf1600_riscv64_v_x8_absorb136_blocks_none):
 	// 0 blocks: the lanes where the tail's store expects them.
@@ -10125,7 +10125,7 @@ LOCAL(riscv64_v_x8_vl_checked13):
 	j LOCAL(sponge_keccakp1600_12_riscv64_v_x8_absorb168_blocks_block)
 
 	// The shared rounds' tail goes on here after each block: the blocks left.
-LOCAL(keccakf1600_riscv64_v_x8_block_entry4):
+LOCAL(keccakf1600_riscv64_v_x8_block_entry1):
 	ld t0, 48(sp)
 	addi t0, t0, -1
 	sd t0, 48(sp)
@@ -10571,8 +10571,8 @@ LOCAL(sponge_keccakp1600_12_riscv64_v_x8_absorb168_blocks_block):
 	addi s3, zero, 61
 	addi s4, zero, 62
 	addi s5, zero, 63
-	// t0 = 4: the rounds' tail comes back to this entry.
-	addi t0, zero, 4
+	// t0 = 1: the rounds' tail comes back to this entry.
+	addi t0, zero, 1
 	j LOCAL(keccakf1600_riscv64_v_x8_round12)
 LOCAL(sponge_keccakp1600_12_riscv64_v_x8_absorb168_blocks_none):
 	// 0 blocks: the lanes where the tail's store expects them.

@@ -753,14 +753,20 @@ class Riscv64VectorKeccakBuilder {
     }
     store_ = program.new_label(fmt::format("keccakf1600_{}_store", suffix_));
     // The block entries by number, from 1 (what t0 holds through their rounds), each with
-    // the label where the shared tail goes on with it.
+    // the label where the shared tail goes on with it. The tail tries them in this order,
+    // each later one two instructions a block dearer: rate 168 first (KT128's leaves at 12
+    // rounds, then ParallelHash128's at 24), then 136.
     for (const keccak::RoundVariant& variant : keccak::model().variants) {
-      for (const keccak::Rate& rate : variant.leaf_rates) {
-        const int number = static_cast<int>(block_entries_.size()) + 1;
-        block_entries_.push_back(
-            {variant.rounds, rate.bytes,
-             program.new_label(fmt::format("keccakf1600_{}_block_entry{}", suffix_, number))});
-      }
+      for (const keccak::Rate& rate : variant.leaf_rates)
+        block_entries_.push_back({variant.rounds, rate.bytes, kNoLabel});
+    }
+    std::stable_sort(block_entries_.begin(), block_entries_.end(),
+                     [](const BlockEntry& a, const BlockEntry& b) {
+                       return a.rate != b.rate ? a.rate > b.rate : a.rounds < b.rounds;
+                     });
+    for (std::size_t i = 0; i < block_entries_.size(); ++i) {
+      block_entries_[i].next =
+          program.new_label(fmt::format("keccakf1600_{}_block_entry{}", suffix_, i + 1));
     }
     for (const keccak::RoundVariant& variant : keccak::model().variants) {
       emit_permute_entry(variant);
