@@ -113,8 +113,9 @@ HeaderFigures header_figures(const audit::KernelAudit& audit, const std::string&
       figures.permute = entry;
       found = true;
     } else if (entry.shape.kind == EntryKind::absorb) {
-      // A multi-state entry with a block count runs its own rounds: counted apart from the
-      // entries that jump into the shared loop.
+      // A multi-state entry with a block count carries its block loop (and, but for
+      // riscv64-v's, its own rounds): counted apart from the entries that jump into the
+      // shared rounds.
       const bool block_entry = entry.shape.lanes > 1 && entry.shape.takes_block_count();
       std::size_t& largest = block_entry ? figures.largest_block_entry_instructions
                                          : figures.largest_absorb_instructions;

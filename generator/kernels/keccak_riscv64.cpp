@@ -670,15 +670,20 @@ constexpr std::array<Reg, 17> kShiftRegisters = {x(28), x(29), x(30), x(31), a(1
                                                  x(9),  x(18), x(19), x(20), x(21)};
 // s0, s1 and s2-s5 hold shift amounts: callee-saved, so the frame keeps the caller's.
 constexpr std::array<Reg, 6> kVectorSavedRegisters = {x(8), x(9), x(18), x(19), x(20), x(21)};
-constexpr int kVectorFrameBytes = 48;
-// The block entries' frame: s0-s5, the blocks left, and each state's next block pointer
-// (moved on by the rate after its block; the scalar registers hold shift amounts).
+// Every entry's frame: s0-s5, then the block entries' blocks left and each state's next
+// block pointer (moved on by the rate after its block; the scalar registers hold shift
+// amounts). One size for all: the entries share the rounds' tail, which stores the states
+// and releases the frame.
 constexpr int kLargestLeafRate = 168;  // KT128's and ParallelHash128's: the header's figures
-constexpr int kBlockCountSlot = kVectorFrameBytes;
+constexpr int kBlockCountSlot = 8 * static_cast<int>(kVectorSavedRegisters.size());
 constexpr int kBlockPointerSlot = kBlockCountSlot + 8;
-int block_frame_bytes(int states) {
+int vector_frame_bytes(int states) {
   return (kBlockPointerSlot + 8 * states + 15) / 16 * 16;
 }
+// t0 through the rounds (kVectorLength's register, free once the lanes are loaded): 0, or
+// the number (from 1) of the block entry whose block they permute, which the shared tail
+// reads to go on with that entry's next block.
+constexpr Reg kBlockEntry = x(5);
 // blocks[s] while a block is XORed in (the shift amounts are set after it).
 constexpr std::array<Reg, 8> kBlockPointers = {x(6), x(7), x(28), x(29), x(30), x(31), a(2), a(3)};
 
@@ -746,6 +751,23 @@ class Riscv64VectorKeccakBuilder {
       round_labels_[round] =
           program.new_label(fmt::format("keccakf1600_{}_round{}", suffix_, round));
     }
+    store_ = program.new_label(fmt::format("keccakf1600_{}_store", suffix_));
+    // The block entries by number, from 1 (what t0 holds through their rounds), each with
+    // the label where the shared tail goes on with it. The tail tries them in this order,
+    // each later one two instructions a block dearer: rate 168 first (KT128's leaves at 12
+    // rounds, then ParallelHash128's at 24), then 136.
+    for (const keccak::RoundVariant& variant : keccak::model().variants) {
+      for (const keccak::Rate& rate : variant.leaf_rates)
+        block_entries_.push_back({variant.rounds, rate.bytes, kNoLabel});
+    }
+    std::stable_sort(block_entries_.begin(), block_entries_.end(),
+                     [](const BlockEntry& a, const BlockEntry& b) {
+                       return a.rate != b.rate ? a.rate > b.rate : a.rounds < b.rounds;
+                     });
+    for (std::size_t i = 0; i < block_entries_.size(); ++i) {
+      block_entries_[i].next =
+          program.new_label(fmt::format("keccakf1600_{}_block_entry{}", suffix_, i + 1));
+    }
     for (const keccak::RoundVariant& variant : keccak::model().variants) {
       emit_permute_entry(variant);
       for (const keccak::Rate& rate : variant.absorb_rates)
@@ -753,8 +775,18 @@ class Riscv64VectorKeccakBuilder {
       for (const keccak::Rate& rate : variant.leaf_rates)
         emit_absorb_blocks_entry(variant, rate);
     }
-    kernel_.header = [states = states_, suffix = suffix_,
-                      per_block = block_loop_instructions_](const HeaderInputs& in) {
+    // What one more block runs in a block entry's loop at the largest leaf rate: the next
+    // block's part of the entry (counted down, swaps, XORed in), the shared rounds and
+    // their tail's test, and the tail's way to the entry.
+    std::map<int, std::size_t> per_block;
+    for (std::size_t i = 0; i < block_entries_.size(); ++i) {
+      const BlockEntry& entry = block_entries_[i];
+      if (entry.rate != kLargestLeafRate) continue;
+      per_block[entry.rounds] = entry.next_block_instructions +
+                                shared_round_instructions_.at(keccak::kRounds - entry.rounds) +
+                                dispatch_instructions(i + 1);
+    }
+    kernel_.header = [states = states_, suffix = suffix_, per_block](const HeaderInputs& in) {
       // A call of the absorb entry at the largest leaf rate, each variant's, for the
       // comparison with a block of the block entry's loop.
       std::map<int, std::uint64_t> per_call;
@@ -773,12 +805,21 @@ class Riscv64VectorKeccakBuilder {
   }
 
  private:
+  struct BlockEntry {
+    int rounds;
+    int rate;
+    LabelId next;  // where the shared tail goes on with the entry after a block
+    std::size_t next_block_instructions = 0;  // from `next` through the jump into the rounds
+  };
+
+  // The entries that permute once set t0 to 0, so the shared tail stores the states.
   void emit_permute_entry(const keccak::RoundVariant& variant) {
     Emitter e(kernel_.program, add_permute_entry(kernel_, variant, suffix_, states_));
     emit_vector_length_check(e);
     emit_prologue(e);
     emit_load(e, variant, 0);
     emit_shift_amounts(e);
+    emit_no_block_entry(e);
     if (body_emitted_) {
       e.j(round_labels_.at(variant.first_round()));
       return;
@@ -793,23 +834,37 @@ class Riscv64VectorKeccakBuilder {
     emit_prologue(e);
     emit_load(e, variant, rate.lanes());
     emit_shift_amounts(e);
+    emit_no_block_entry(e);
     e.j(round_labels_.at(variant.first_round()));
+  }
+
+  void emit_no_block_entry(Emitter& e) {
+    e.comment("t0 = 0: no block entry, the rounds' tail stores the states and returns.");
+    e.addi(kBlockEntry, zero, 0);
   }
 
   // block_count blocks a state in one call: the lanes stay in v0-v24 from block to block,
   // where the entry's first round expects them; each block is XORed in as the absorb
-  // entries do, from pointers kept in the frame, and the rounds are the entry's own copy
-  // (they return to the block loop, not to the store). A 12-round permutation leaves the
-  // lanes where round 0 expects them, so it is followed by the swaps that put them back
-  // where round 12 does.
+  // entries do, from pointers kept in the frame, and the rounds are the shared ones, with
+  // t0 = the entry's number: their tail comes back here, which counts the block and goes
+  // on with the next or stores through the tail's store. A 12-round permutation leaves the
+  // lanes where round 0 expects them, so a next block starts with the swaps that put them
+  // back where round 12 does (and 0 blocks with the swaps the other way).
   void emit_absorb_blocks_entry(const keccak::RoundVariant& variant, const keccak::Rate& rate) {
     Function& function = add_absorb_blocks_entry(kernel_, variant, suffix_, rate, states_);
     const std::string symbol = function.symbol;
     Emitter e(kernel_.program, function);
-    const int frame = block_frame_bytes(states_);
     const LaneMap& map = maps_[static_cast<std::size_t>(variant.first_round())];
+    const LaneMap& after_rounds = maps_[keccak::kRounds];
+    const auto number = static_cast<std::size_t>(
+        std::find_if(block_entries_.begin(), block_entries_.end(),
+                     [&](const BlockEntry& b) {
+                       return b.rounds == variant.rounds && b.rate == rate.bytes;
+                     }) -
+        block_entries_.begin());
+    BlockEntry& entry = block_entries_.at(number);
     emit_vector_length_check(e);
-    emit_prologue(e, frame);
+    emit_prologue(e);
     e.comment("The block count and the N block pointers (blocks[s] in a1) into the frame.");
     e.sd(a(2), at(sp, kBlockCountSlot));
     for (int s = 0; s < states_; ++s) {
@@ -818,40 +873,56 @@ class Riscv64VectorKeccakBuilder {
     }
     emit_load(e, variant, 0);
     const LabelId block = kernel_.program.new_label(symbol + "_block");
-    const LabelId done = kernel_.program.new_label(symbol + "_done");
+    const LabelId more = kernel_.program.new_label(symbol + "_more");
     // A branch reaches 4 KiB and the rounds are longer: each far target is reached by j,
     // the branch falling through into the path that runs on (the audit walks that one).
     const LabelId none = kernel_.program.new_label(symbol + "_none");
-    const LabelId again = kernel_.program.new_label(symbol + "_again");
     e.beqz(a(2), none);
     e.j(block);
-    e.bind(none);
-    e.j(done);
+    e.blank();
+    e.comment("The shared rounds' tail goes on here after each block: the blocks left.");
+    e.bind(entry.next);
+    e.ld(kBlockEntry, at(sp, kBlockCountSlot));
+    e.addi(kBlockEntry, kBlockEntry, -1);
+    e.sd(kBlockEntry, at(sp, kBlockCountSlot));
+    e.bnez(kBlockEntry, more);
+    e.j(store_);
+    e.bind(more);
+    emit_lane_swaps(e, after_rounds, map);
     e.bind(block);
     emit_xor_next_blocks(e, map, rate);
     emit_shift_amounts(e);
-    emit_rounds(e, variant.first_round(), false);
-    emit_lane_swaps(e, maps_[keccak::kRounds], map);
-    e.comment("the blocks left");
-    e.ld(kVectorLength, at(sp, kBlockCountSlot));
-    e.addi(kVectorLength, kVectorLength, -1);
-    e.sd(kVectorLength, at(sp, kBlockCountSlot));
-    e.bnez(kVectorLength, again);
-    e.j(done);
-    e.bind(again);
-    e.j(block);
-    e.bind(done);
-    // What one more block runs: the loop but the j to the store.
-    const auto& items = function.items;
-    const auto loop_start = std::find_if(items.begin(), items.end(), [&](const Item& item) {
-      const auto* label = std::get_if<LabelDef>(&item);
-      return label != nullptr && label->id == block;
-    });
-    block_loop_instructions_[variant.rounds] = static_cast<std::size_t>(
-        std::count_if(loop_start, items.end(),
-                      [](const Item& item) { return std::holds_alternative<Instruction>(item); }) -
-        1);
-    emit_store_and_return(e, map, frame);
+    e.comment(fmt::format("t0 = {}: the rounds' tail comes back to this entry.", number + 1));
+    e.addi(kBlockEntry, zero, static_cast<std::int64_t>(number + 1));
+    e.j(round_labels_.at(variant.first_round()));
+    e.bind(none);
+    // One more block runs everything from `next` to `none` but the j to the store.
+    entry.next_block_instructions = instructions_between(function.items, entry.next, none) - 1;
+    e.comment("0 blocks: the lanes where the tail's store expects them.");
+    emit_lane_swaps(e, map, after_rounds);
+    e.j(store_);
+  }
+
+  // The instructions of `items` from label `from` up to label `to`.
+  static std::size_t instructions_between(const std::vector<Item>& items, LabelId from,
+                                          LabelId to) {
+    bool counting = false;
+    std::size_t n = 0;
+    for (const Item& item : items) {
+      if (const auto* label = std::get_if<LabelDef>(&item)) {
+        if (label->id == to && counting) return n;
+        if (label->id == from) counting = true;
+      }
+      n += counting && std::holds_alternative<Instruction>(item) ? 1 : 0;
+    }
+    throw GenerationError("riscv64-v: a label the builder counts from is not bound");
+  }
+
+  // The instructions the shared tail's way to block entry `number` (from 1) runs: one
+  // addi and bnez past each entry before it, then the addi, the bnez and the j to it (the
+  // last entry: only the j).
+  std::size_t dispatch_instructions(std::size_t number) const {
+    return 2 * (number - 1) + (number < block_entries_.size() ? 3 : 1);
   }
 
   // Lane i of each state's next block XORed into lane i (in the registers `map` names), the
@@ -880,7 +951,7 @@ class Riscv64VectorKeccakBuilder {
   void emit_lane_swaps(Emitter& e, const LaneMap& from, const LaneMap& to) {
     const std::vector<std::pair<Reg, Reg>> swaps = lane_swaps(from, to);
     if (swaps.empty()) return;
-    e.comment("The lanes back where the first round expects them: XOR swaps.");
+    e.comment("The lanes by XOR swaps into the registers the code after expects them in.");
     for (const auto& [here, there] : swaps) {
       e.vxor(here, here, there);
       e.vxor(there, there, here);
@@ -903,7 +974,8 @@ class Riscv64VectorKeccakBuilder {
     e.bind(checked);
   }
 
-  void emit_prologue(Emitter& e, int frame = kVectorFrameBytes) {
+  void emit_prologue(Emitter& e) {
+    const int frame = vector_frame_bytes(states_);
     e.comment("Save s0-s5 (they hold shift amounts).");
     e.addi(sp, sp, -frame);
     e.cfi({CfiKind::def_cfa_offset, frame});
@@ -969,9 +1041,34 @@ class Riscv64VectorKeccakBuilder {
     e.vor(d, d, scratch);
   }
 
+  // The rounds every entry runs, and their tail: t0 = 0 stores the states and returns,
+  // t0 = k goes on with block entry k (each by j: its code is beyond a branch's reach).
   void emit_body(Emitter& e) {
     emit_rounds(e, 0, true);
-    emit_store_and_return(e, maps_[keccak::kRounds], kVectorFrameBytes);
+    e.blank();
+    e.comment("t0: 0, or the block entry whose block these rounds permuted.");
+    const LabelId to_block_entry =
+        kernel_.program.new_label(fmt::format("keccakf1600_{}_to_block_entry", suffix_));
+    e.bnez(kBlockEntry, to_block_entry);
+    e.bind(store_);
+    for (const auto& [round, label] : round_labels_) {
+      shared_round_instructions_[round] =
+          instructions_between(kernel_.program.functions.back().items, label, store_);
+    }
+    emit_store_and_return(e, maps_[keccak::kRounds]);
+    e.bind(to_block_entry);
+    for (std::size_t i = 0; i < block_entries_.size(); ++i) {
+      if (i + 1 < block_entries_.size()) {
+        const LabelId not_this = kernel_.program.new_label(
+            fmt::format("keccakf1600_{}_not_block_entry{}", suffix_, i + 1));
+        e.addi(kBlockEntry, kBlockEntry, -1);
+        e.bnez(kBlockEntry, not_this);
+        e.j(block_entries_[i].next);
+        e.bind(not_this);
+      } else {
+        e.j(block_entries_[i].next);
+      }
+    }
   }
 
   // Rounds `first` to 23, unrolled; `bind_labels`: the shared body, which the other entries
@@ -988,7 +1085,8 @@ class Riscv64VectorKeccakBuilder {
     }
   }
 
-  void emit_store_and_return(Emitter& e, const LaneMap& map, int frame) {
+  void emit_store_and_return(Emitter& e, const LaneMap& map) {
+    const int frame = vector_frame_bytes(states_);
     e.blank();
     e.comment("Store the states (every lane is back in its register).");
     for (int lane = 0; lane < keccak::kLanes; ++lane) {
@@ -1113,29 +1211,33 @@ class Riscv64VectorKeccakBuilder {
         "instruction is masked, so v0 is a lane), v25-v29 theta's column sums, v30-v31 and v25",
         fmt::format("the temporaries of theta's D, rho and chi ({} vector temporaries). Scalar:",
                     kVectorTemporaries),
-        "a0 the state pointer, t0 vl and then each lane's address, t1-t2 iota's constant, and",
-        "t3-t6, a1-a7, s0-s5 the 17 shift amounts of 32 and up (vsll.vi and vsrl.vi reach 31;",
-        "no Zvbb here, so a rotation is vsll, vsrl and vor, and chi's ~b & c is vnot and",
-        "vand). a1 holds the block pointers' array until the block is absorbed.",
-        fmt::format("Frame: {} bytes: s0-s5. The 32 vector registers are zeroed before the return.",
-                    permute.frame_bytes),
-        "Rounds: 24, unrolled, pi by renaming (as riscv64-zbb); a 12-round entry loads the lanes",
-        "where round 12 expects them and jumps there. Iota: the constant built in t1 from",
-        "immediates as riscv64's plan builds it, then one vxor.vx.",
+        "a0 the state pointer; t0 vl, each lane's address, and through the rounds the block",
+        "entry their tail goes on with (0: none); t1-t2 iota's constant; t3-t6, a1-a7, s0-s5",
+        "the 17 shift amounts of 32 and up (vsll.vi and vsrl.vi reach 31; no Zvbb here, so a",
+        "rotation is vsll, vsrl and vor, and chi's ~b & c is vnot and vand). a1 holds the",
+        "block pointers' array until the block is absorbed.",
+        fmt::format("Frame: {} bytes: s0-s5, the block entries' count and blocks[0..{}], one size "
+                    "for every",
+                    permute.frame_bytes, states - 1),
+        "entry (they share the tail that releases it). The 32 vector registers are zeroed",
+        "before the return.",
+        "Rounds: 24, unrolled, pi by renaming (as riscv64-zbb), once in the file: every entry",
+        "jumps into them, a 12-round entry where round 12 expects the lanes it loaded there.",
+        "Their tail tests t0: 0 stores the states and returns; k goes on with block entry k",
+        "(an addi and a bnez past each entry before it, then a j). Iota: the constant built",
+        "in t1 from immediates as riscv64's plan builds it, then one vxor.vx.",
         "Block entries (<absorb entry>_blocks, at the tree modes' leaf rates: KT128 and KT256",
         "at 12 rounds, ParallelHash at 24): block_count blocks a state in one call. The lanes",
         "stay in v0-v24 from block to block; the count and the N block pointers live in the",
-        fmt::format("frame ({} bytes: s0-s5, the count, blocks[0..{}]), since the scalar "
-                    "registers hold the",
-                    block_frame_bytes(states), states - 1),
-        "shift amounts; each block is gathered and XORed in as above, the shift amounts set",
-        "again, and the rounds run as the entry's own unrolled copy. After 12 rounds pi's",
-        fmt::format("renaming has moved lane i to where round 0 expects it: {} XOR swaps ({} "
-                    "vxor.vv)",
+        "frame, since the scalar registers hold the shift amounts; each block is gathered and",
+        "XORed in as above, the shift amounts set again, t0 set to the entry's number and the",
+        "shared rounds run. Their tail comes back to the entry, which counts the block and",
+        "goes on with the next or jumps to the tail's store. After 12 rounds pi's renaming has",
+        fmt::format("moved lane i to where round 0 expects it: {} XOR swaps ({} vxor.vv) put the",
                     count_word(static_cast<int>(swaps)), 3 * swaps),
-        "put the lanes back where round 12 expects them. 0 blocks leave the states as they",
-        "were. A call a block would also run, each block, the vl check, the frame, the 25",
-        "lanes' loads and stores and the 32 vector registers' zeroing.",
+        "lanes back where round 12 expects them before the next block (0 blocks: the other",
+        "way, before the store). A call a block would also run, each block, the vl check, the",
+        "frame, the 25 lanes' loads and stores and the 32 vector registers' zeroing.",
     };
     const std::vector<std::string> bound = block_entry_bound_lines();
     lines.insert(lines.end(), bound.begin(), bound.end());
@@ -1159,8 +1261,9 @@ class Riscv64VectorKeccakBuilder {
                         permute.static_instructions, permute.code_bytes),
             fmt::format("  absorb entry       up to {} before the branch into the rounds",
                         figures.largest_absorb_instructions),
-            fmt::format("  block entry        up to {} (with its own rounds, store and restore)",
-                        figures.largest_block_entry_instructions),
+            fmt::format(
+                "  block entry        up to {} (the rounds, the store and the restore shared)",
+                figures.largest_block_entry_instructions),
             fmt::format("  a block            {} at 24 rounds, {} at 12 (rate {}: one more turn of "
                         "the loop;",
                         per_block.at(keccak::kRounds), per_block.at(keccak::kRounds / 2),
@@ -1184,10 +1287,11 @@ class Riscv64VectorKeccakBuilder {
   std::vector<int> amounts_;
   BuiltKernel kernel_;
   std::map<int, LabelId> round_labels_;
+  LabelId store_ = kNoLabel;
+  std::vector<BlockEntry> block_entries_;
+  // The instructions from each round label through the tail's test.
+  std::map<int, std::size_t> shared_round_instructions_;
   bool body_emitted_ = false;
-  // Instructions one more block runs in a block entry's loop, by round count (the last
-  // leaf rate's, the largest).
-  std::map<int, std::size_t> block_loop_instructions_;
 };
 
 }  // namespace
