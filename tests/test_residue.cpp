@@ -70,17 +70,16 @@ constexpr std::size_t kScenarioDepth = 2048;
 #endif
 
 // Overwrites the stack below the caller with a pattern, so what is found later was written
-// by the scenario and not by an earlier test. It writes from its own stack pointer down
-// with plain stores, as copy_dead_stack reads: a local array would leave the top of this
-// function's frame unpainted wherever the compiler puts something above the array (ASan's
-// frame header and redzones at -O1 left about 200 bytes, where the binding run's saved
-// registers survived with lanes of the test's own model).
+// by the scenario and not by an earlier test. Not instrumented, so the array is the whole
+// frame: under ASan an instrumented frame puts its header and redzones above the array,
+// and at -O1 that left about 200 bytes unpainted, where the binding run's resolver had
+// saved registers holding lanes of the test's own model. (Stores below the stack pointer
+// would not do: at -O0 a leaf function keeps its own locals there, in the red zone.)
 [[gnu::noinline, gnu::no_sanitize_address, gnu::no_sanitize_undefined]] void paint_stack() {
-  std::uintptr_t sp;
-  SPONGE_TEST_READ_SP(sp);
-  volatile std::uint8_t* below = reinterpret_cast<volatile std::uint8_t*>(sp);
-  for (std::size_t i = 1; i <= kPaintBytes; ++i)
-    below[-static_cast<std::ptrdiff_t>(i)] = 0xA5;
+  unsigned char area[kPaintBytes];
+  volatile unsigned char* painted = area;
+  for (std::size_t i = 0; i < kPaintBytes; ++i)
+    painted[i] = 0xA5;
 }
 
 // Runs `scenario` `Depth` bytes below the caller.
