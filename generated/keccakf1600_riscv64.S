@@ -16,9 +16,10 @@
 // Theta: D[x] = C[x-1] ^ rotl(C[x+1], 1) uses each column sum twice, and at its peak
 // four of the C and D are live where the 25 lanes leave three temporaries. With four
 // an order takes 55, the least (20 XORs for the sums, 5 rotations, 5 XORs, 25 to
-// apply). With three, a search over theta's steps (sum a column, rotate, XOR two
-// temporaries, apply a D to a column, recover a column's C after its D by summing the
-// column into the D) found none under 57 with Zbb (values of at most two terms).
+// apply). With three and Zbb, an exhaustive search over theta's steps (sum a column
+// into a temporary, rotate, XOR two temporaries, apply a D, store to or load from one
+// frame slot; values any XOR of the sums and their rotations) finds none under 57, and
+// none of 57 without the slot: tests/generator/test_theta_orders.cpp.
 // This order takes 73: the 55 order's, but C1 waits in the frame (sd, ld)
 // from D0 to D2, and three rotations borrow a temporary (sd, ld). Putting all five
 // sums through the frame took 80.

@@ -494,8 +494,8 @@ class Riscv64KeccakBuilder {
   // theta with the three temporaries (a = kT0, b = kT1, c = kT2) and one spilled column sum.
   // D[x] = C[x-1] ^ rotl(C[x+1], 1) needs each C twice; with 25 lanes in registers the
   // order below holds at most three of C and D at a time but for C1, which waits in the
-  // frame from D0 to D2: 57 instructions with Zbb, where a search of the orders without a
-  // spill found none under 57 either (the header says what it tried).
+  // frame from D0 to D2: 57 instructions with Zbb, the fewest of any order with three
+  // temporaries (tests/generator/test_theta_orders.cpp searches them all).
   template <typename Lane>
   void emit_theta(Emitter& e, const Lane& lane) {
     const auto column_sum = [&](Reg d, int x) {
@@ -601,9 +601,10 @@ class Riscv64KeccakBuilder {
         "Theta: D[x] = C[x-1] ^ rotl(C[x+1], 1) uses each column sum twice, and at its peak",
         "four of the C and D are live where the 25 lanes leave three temporaries. With four",
         "an order takes 55, the least (20 XORs for the sums, 5 rotations, 5 XORs, 25 to",
-        "apply). With three, a search over theta's steps (sum a column, rotate, XOR two",
-        "temporaries, apply a D to a column, recover a column's C after its D by summing the",
-        "column into the D) found none under 57 with Zbb (values of at most two terms).",
+        "apply). With three and Zbb, an exhaustive search over theta's steps (sum a column",
+        "into a temporary, rotate, XOR two temporaries, apply a D, store to or load from one",
+        "frame slot; values any XOR of the sums and their rotations) finds none under 57, and",
+        "none of 57 without the slot: tests/generator/test_theta_orders.cpp.",
         fmt::format("This order takes {}: the 55 order's, but C1 waits in the frame (sd, ld)",
                     theta),
         zbb ? "from D0 to D2. Putting all five sums through the frame took 70."
