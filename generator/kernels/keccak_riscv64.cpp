@@ -898,25 +898,10 @@ class Riscv64VectorKeccakBuilder {
     e.j(round_labels_.at(variant.first_round()));
     e.bind(none);
     // One more block runs everything from `next` to `none` but the j to the store.
-    entry.next_block_instructions = instructions_between(function.items, entry.next, none) - 1;
+    entry.next_block_instructions = function.instructions_between(entry.next, none) - 1;
     e.comment("0 blocks: the lanes where the tail's store expects them.");
     emit_lane_swaps(e, map, after_rounds);
     e.j(store_);
-  }
-
-  // The instructions of `items` from label `from` up to label `to`.
-  static std::size_t instructions_between(const std::vector<Item>& items, LabelId from,
-                                          LabelId to) {
-    bool counting = false;
-    std::size_t n = 0;
-    for (const Item& item : items) {
-      if (const auto* label = std::get_if<LabelDef>(&item)) {
-        if (label->id == to && counting) return n;
-        if (label->id == from) counting = true;
-      }
-      n += counting && std::holds_alternative<Instruction>(item) ? 1 : 0;
-    }
-    throw GenerationError("riscv64-v: a label the builder counts from is not bound");
   }
 
   // The instructions the shared tail's way to block entry `number` (from 1) runs: one
@@ -1054,7 +1039,7 @@ class Riscv64VectorKeccakBuilder {
     e.bind(store_);
     for (const auto& [round, label] : round_labels_) {
       shared_round_instructions_[round] =
-          instructions_between(kernel_.program.functions.back().items, label, store_);
+          kernel_.program.functions.back().instructions_between(label, store_);
     }
     emit_store_and_return(e, maps_[keccak::kRounds]);
     e.bind(to_block_entry);

@@ -88,6 +88,22 @@ std::size_t Function::instruction_count() const {
   return count;
 }
 
+std::size_t Function::instructions_between(LabelId from, LabelId to) const {
+  bool counting = false;
+  std::size_t count = 0;
+  for (const Item& item : items) {
+    if (const auto* label = std::get_if<LabelDef>(&item)) {
+      if (label->id == to && counting) return count;
+      if (label->id == from) counting = true;
+    }
+    count += counting && std::holds_alternative<Instruction>(item);
+  }
+  throw GenerationError(
+      fmt::format("{}: counting instructions from label {} to label {}, but "
+                  "{} is not bound{}",
+                  symbol, from, to, counting ? to : from, counting ? " after the first" : ""));
+}
+
 std::size_t Program::instruction_count() const {
   std::size_t count = 0;
   for (const Function& function : functions)

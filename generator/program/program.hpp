@@ -221,6 +221,9 @@ struct Function {
   int frame_bytes = 0;
 
   std::size_t instruction_count() const;
+  // The instructions from label `from` up to label `to` (bound after it), for a builder's
+  // figures of a path through its code.
+  std::size_t instructions_between(LabelId from, LabelId to) const;
 };
 
 // 64-bit constants placed after the functions, in the text section (see the writers).
