@@ -5642,6 +5642,14 @@ LOCAL(keccakf1600_riscv64_v_x2_store):
 	.cfi_def_cfa_offset 0
 	ret
 LOCAL(keccakf1600_riscv64_v_x2_to_block_entry):
+	// Still in the frame (the CFI after the ret above says otherwise): state it again.
+	.cfi_def_cfa_offset 80
+	.cfi_offset s0, -80
+	.cfi_offset s1, -72
+	.cfi_offset s2, -64
+	.cfi_offset s3, -56
+	.cfi_offset s4, -48
+	.cfi_offset s5, -40
 	addi t0, t0, -1
 	bnez t0, LOCAL(keccakf1600_riscv64_v_x2_not_block_entry1)
 	j LOCAL(keccakf1600_riscv64_v_x2_block_entry1)

@@ -5642,6 +5642,14 @@ LOCAL(keccakf1600_riscv64_v_x4_store):
 	.cfi_def_cfa_offset 0
 	ret
 LOCAL(keccakf1600_riscv64_v_x4_to_block_entry):
+	// Still in the frame (the CFI after the ret above says otherwise): state it again.
+	.cfi_def_cfa_offset 96
+	.cfi_offset s0, -96
+	.cfi_offset s1, -88
+	.cfi_offset s2, -80
+	.cfi_offset s3, -72
+	.cfi_offset s4, -64
+	.cfi_offset s5, -56
 	addi t0, t0, -1
 	bnez t0, LOCAL(keccakf1600_riscv64_v_x4_not_block_entry1)
 	j LOCAL(keccakf1600_riscv64_v_x4_block_entry1)

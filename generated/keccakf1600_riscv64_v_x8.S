@@ -5642,6 +5642,14 @@ LOCAL(keccakf1600_riscv64_v_x8_store):
 	.cfi_def_cfa_offset 0
 	ret
 LOCAL(keccakf1600_riscv64_v_x8_to_block_entry):
+	// Still in the frame (the CFI after the ret above says otherwise): state it again.
+	.cfi_def_cfa_offset 128
+	.cfi_offset s0, -128
+	.cfi_offset s1, -120
+	.cfi_offset s2, -112
+	.cfi_offset s3, -104
+	.cfi_offset s4, -96
+	.cfi_offset s5, -88
 	addi t0, t0, -1
 	bnez t0, LOCAL(keccakf1600_riscv64_v_x8_not_block_entry1)
 	j LOCAL(keccakf1600_riscv64_v_x8_block_entry1)

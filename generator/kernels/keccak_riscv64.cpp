@@ -967,6 +967,12 @@ class Riscv64VectorKeccakBuilder {
     e.cfi({CfiKind::def_cfa_offset, frame});
     for (std::size_t i = 0; i < kVectorSavedRegisters.size(); ++i)
       e.sd(kVectorSavedRegisters[i], at(sp, static_cast<std::int32_t>(8 * i)));
+    emit_saved_registers_cfi(e);
+  }
+
+  // Where the prologue saved s0-s5, for the unwinder.
+  void emit_saved_registers_cfi(Emitter& e) {
+    const int frame = vector_frame_bytes(states_);
     for (std::size_t i = 0; i < kVectorSavedRegisters.size(); ++i)
       e.cfi({CfiKind::offset, -frame + static_cast<int>(8 * i), kVectorSavedRegisters[i]});
   }
@@ -1043,6 +1049,11 @@ class Riscv64VectorKeccakBuilder {
     }
     emit_store_and_return(e, maps_[keccak::kRounds]);
     e.bind(to_block_entry);
+    // The jumps to the block entries run in the frame, which the CFI after the store's ret
+    // no longer describes: the unwinder needs it stated again from here.
+    e.comment("Still in the frame (the CFI after the ret above says otherwise): state it again.");
+    e.cfi({CfiKind::def_cfa_offset, vector_frame_bytes(states_)});
+    emit_saved_registers_cfi(e);
     for (std::size_t i = 0; i < block_entries_.size(); ++i) {
       if (i + 1 < block_entries_.size()) {
         const LabelId not_this = kernel_.program.new_label(

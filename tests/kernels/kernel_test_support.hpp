@@ -10,6 +10,14 @@
 #include <string_view>
 #include <vector>
 
+#if defined(__riscv) && __riscv_xlen == 64 && defined(__linux__)
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#endif
+
 #include "batch/batch_kernel.hpp"
 #include "keccak/keccak_kernel.hpp"
 
@@ -234,5 +242,47 @@ inline bool cpu_has_bmi1_bmi2_independently() {
   return false;
 #endif
 }
+
+#if defined(__riscv) && __riscv_xlen == 64 && defined(__linux__)
+// Whether this CPU executes the instruction `try_instruction` runs, tried in a child process
+// that a CPU without the instruction's extension kills with SIGILL. The runtime never tries an
+// instruction (it believes riscv_hwprobe, SPONGE_RISCV_EXTENSIONS, AT_HWCAP and the ISA
+// string), so this checks what it was told against the CPU itself.
+inline bool riscv_cpu_executes(void (*try_instruction)()) {
+  const pid_t child = fork();
+  if (child < 0) return false;
+  if (child == 0) {
+    const rlimit no_core{0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);
+    std::signal(SIGILL, SIG_DFL);  // not doctest's handler: the parent reads the signal
+    try_instruction();
+    _exit(0);
+  }
+  int status = 0;
+  if (waitpid(child, &status, 0) != child) return false;
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+inline void try_zbb_instruction() {
+  asm volatile(".option push\n.option arch, +zbb\nrori t0, t0, 1\n.option pop" ::: "t0");
+}
+
+inline void try_v_instruction() {
+  asm volatile(".option push\n.option arch, +v\nvsetivli t0, 1, e64, m1, ta, ma\n.option pop" ::
+                   : "t0");
+}
+
+inline bool cpu_has_zbb_independently() {
+  return riscv_cpu_executes(try_zbb_instruction);
+}
+
+// VLEN in bits from the vlenb CSR, or 0 where the CPU has no V (reading it would trap).
+inline unsigned cpu_vlen_bits_independently() {
+  if (!riscv_cpu_executes(try_v_instruction)) return 0;
+  unsigned long vlenb = 0;
+  asm volatile(".option push\n.option arch, +v\ncsrr %0, vlenb\n.option pop" : "=r"(vlenb));
+  return static_cast<unsigned>(vlenb * 8);
+}
+#endif
 
 }  // namespace sponge_kernel_test

@@ -1,6 +1,7 @@
 // The CFI of the generated assembly kernel (amd64-bmi2 on x86-64, arm64-sha3 on aarch64,
-// arm64-scalar when built with SPONGE_UNWIND_ARM64_SCALAR, and the multi-state amd64-avx2-x4,
-// amd64-avx512-x8, amd64-avx512-x4 and arm64-sha3-x2 when built with
+// riscv64-zbb on riscv64; arm64-scalar and riscv64 when built with SPONGE_UNWIND_ARM64_SCALAR
+// or SPONGE_UNWIND_RISCV64, and the multi-state amd64-avx2-x4, amd64-avx512-x8,
+// amd64-avx512-x4, arm64-sha3-x2 and riscv64-v-x2, -x4 and -x8 when built with
 // SPONGE_UNWIND_<KERNEL> for each),
 // proved by unwinding out of it: a 20 kHz SIGALRM samples a loop of kernel calls; whenever
 // the interrupted PC lies inside the kernel's code, the handler walks the stack with
@@ -18,12 +19,17 @@
 // recovered through the kernel's .cfi_offset rules wherever the kernel has clobbered the
 // registers themselves. libgcc's aarch64 unwinder reads d8-d15 as DWARF registers 72-79:
 // its register size table gives them 8 bytes (the callee-saved low halves), and the
-// signal frame's rules (the fpsimd record of the ucontext) cover v0-v31.
+// signal frame's rules (the fpsimd record of the ucontext) cover v0-v31. On riscv64 the
+// shim's fs0-fs11 are DWARF registers 40-41 and 50-59, which the signal frame's rules leave
+// alone (they cover x0-x31), so the walk reads them as the kernel left them.
 //
 // Everything but the small per-architecture part below (which kernel, the interrupted PC in
-// the ucontext, an independent CPU check) is shared. Under qemu-user (the aarch64 cross
-// build) signals arrive at translation-block boundaries only, so the samples cover fewer
-// distinct instructions than on hardware.
+// the ucontext, an independent CPU check) is shared. Under qemu-user (the aarch64 and
+// riscv64 cross builds) signals arrive at translation-block boundaries only, so the samples
+// cover fewer distinct instructions than on hardware. The sampling loops run on until enough
+// samples landed inside the kernel (100 for the walk, 200 per saved register seen clobbered,
+// within kSamplingLimit), and the test cases require at least one walk and 50 samples per
+// saved register clobbered: a run whose samples miss the kernel fails, never passes on none.
 #include <doctest/doctest.h>
 #include <signal.h>
 #include <ucontext.h>
@@ -157,8 +163,64 @@ constexpr std::array<int, kCalleeSavedCount> kDwarfRegister = {19, 20, 21, 22, 2
 constexpr std::array<bool, kCalleeSavedCount> kKernelSaves = {
     false, false, false, false, false, false, false, false, false,
     false, true,  true,  true,  true,  true,  true,  true,  true};
+#elif defined(__riscv) && __riscv_xlen == 64 && defined(__linux__)
+// The one-state kernels hold lanes in ra and s0-s11 and save all thirteen: the walk reaches
+// the test's loop only through ra's .cfi_offset rule. The vector kernels keep shift amounts
+// in s0-s5 and save those six. None touches fs0-fs11; libgcc's riscv64 signal frame has
+// rules for x0-x31 only, so the walk reads fs0-fs11 as the handler found them, the
+// interrupted values, which must still be the shim's canaries.
+#if defined(SPONGE_UNWIND_RISCV64_V_X8) || defined(SPONGE_UNWIND_RISCV64_V_X4) || \
+    defined(SPONGE_UNWIND_RISCV64_V_X2)
+#if defined(SPONGE_UNWIND_RISCV64_V_X8)
+constexpr std::string_view kKernelName = "riscv64-v-x8";
+constexpr int kStates = 8;
+#elif defined(SPONGE_UNWIND_RISCV64_V_X4)
+constexpr std::string_view kKernelName = "riscv64-v-x4";
+constexpr int kStates = 4;
 #else
-#error "test_unwind.cpp: tests/kernels/CMakeLists.txt registers it on x86-64 and aarch64 Linux"
+constexpr std::string_view kKernelName = "riscv64-v-x2";
+constexpr int kStates = 2;
+#endif
+constexpr const char* kCpuLacksKernel =
+    "this CPU has no V, or its VLEN holds fewer 64-bit lanes than the kernel's states";
+// V executed, and the vlenb CSR read, by the test itself (kernel_test_support.hpp).
+bool cpu_runs_kernel_independently() {
+  return cpu_vlen_bits_independently() >= 64u * kStates;
+}
+constexpr std::array<bool, kCalleeSavedCount> kKernelSaves = {
+    true,  true,  true,  true,  true,  true,  false, false, false, false, false, false,
+    false, false, false, false, false, false, false, false, false, false, false, false};
+#elif defined(SPONGE_UNWIND_RISCV64)
+constexpr std::string_view kKernelName = "riscv64";
+constexpr int kStates = 1;
+constexpr const char* kCpuLacksKernel = "this CPU is not riscv64";
+bool cpu_runs_kernel_independently() {
+  return true;  // RV64GC
+}
+constexpr std::array<bool, kCalleeSavedCount> kKernelSaves = {
+    true,  true,  true,  true,  true,  true,  true,  true,  true,  true,  true,  true,
+    false, false, false, false, false, false, false, false, false, false, false, false};
+#else
+constexpr std::string_view kKernelName = "riscv64-zbb";
+constexpr int kStates = 1;
+constexpr const char* kCpuLacksKernel = "this CPU has no Zbb (rori raised SIGILL)";
+// A Zbb instruction executed by the test itself (kernel_test_support.hpp).
+bool cpu_runs_kernel_independently() {
+  return cpu_has_zbb_independently();
+}
+constexpr std::array<bool, kCalleeSavedCount> kKernelSaves = {
+    true,  true,  true,  true,  true,  true,  true,  true,  true,  true,  true,  true,
+    false, false, false, false, false, false, false, false, false, false, false, false};
+#endif
+std::uintptr_t interrupted_pc(const ucontext_t& context) {
+  return static_cast<std::uintptr_t>(context.uc_mcontext.__gregs[REG_PC]);
+}
+// The DWARF numbers of the shim's registers (abi_shim.hpp order: s0-s11, fs0-fs11): s0-s1
+// are x8-x9, s2-s11 x18-x27, and f<n> is 32 + n (fs0-fs1 f8-f9, fs2-fs11 f18-f27).
+constexpr std::array<int, kCalleeSavedCount> kDwarfRegister = {
+    8, 9, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 40, 41, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59};
+#else
+#error "test_unwind.cpp: registered on x86-64, aarch64 and riscv64 Linux only"
 #endif
 // ---- end of the per-architecture part ----
 
@@ -259,8 +321,10 @@ std::atomic<std::uint64_t> g_in_kernel{0};
 std::atomic<std::uint64_t> g_reached_marker{0};
 std::atomic<std::uint64_t> g_kernel_frame_ok{0};
 std::atomic<std::uint64_t> g_kernel_cfa_ok{0};
-// The first failing walk, for the report (written by the handler once, read afterwards).
-std::atomic<bool> g_have_failure{false};
+// The first failing walk, for the report (written by the handler once, read afterwards). The
+// flags are words, not bools: GCC 12 has no inline byte-wide exchange on riscv64 (it calls
+// libatomic), and a word's is one amoswap.w, safe in a signal handler.
+std::atomic<int> g_have_failure{0};
 std::array<std::uintptr_t, kMaxFrames> g_failure_ips{};
 std::array<std::uintptr_t, kMaxFrames> g_failure_regions{};
 std::size_t g_failure_frames = 0;
@@ -321,7 +385,7 @@ void sample(int, siginfo_t*, void* context) {
     const bool cfa_ok = walk.reached_marker && walk.marker_callee_cfa == g_expected_cfa;
     if (cfa_ok) g_kernel_cfa_ok.fetch_add(1, std::memory_order_relaxed);
     if ((!walk.reached_marker || !walk.kernel_frame_ok || !cfa_ok) &&
-        !g_have_failure.exchange(true)) {
+        g_have_failure.exchange(1) == 0) {
       g_failure_pc = pc;
       g_failure_cfa = walk.marker_callee_cfa;
       g_failure_frames = walk.frames;
@@ -405,7 +469,7 @@ std::atomic<std::uint64_t> g_registers_recovered{0};  // every canary found at t
 // the kernel had saved and clobbered it, so only its .cfi_offset rule can recover it.
 std::array<std::atomic<std::uint64_t>, kCalleeSavedCount> g_clobbered_samples{};
 std::array<std::atomic<std::uint64_t>, kCalleeSavedCount> g_clobbered_recovered{};
-std::atomic<bool> g_have_register_failure{false};
+std::atomic<int> g_have_register_failure{0};
 std::uintptr_t g_register_failure_pc = 0;
 bool g_register_failure_reached_shim = false;
 std::array<std::uint64_t, kCalleeSavedCount> g_register_failure_canary{};
@@ -473,7 +537,7 @@ void sample_registers(int, siginfo_t*, void* context) {
     }
     if (walk.reached_shim) g_registers_reached_shim.fetch_add(1, std::memory_order_relaxed);
     if (all_recovered) g_registers_recovered.fetch_add(1, std::memory_order_relaxed);
-    if (!all_recovered && !g_have_register_failure.exchange(true)) {
+    if (!all_recovered && g_have_register_failure.exchange(1) == 0) {
       g_register_failure_pc = pc;
       g_register_failure_reached_shim = walk.reached_shim;
       for (std::size_t reg = 0; reg < kCalleeSavedCount; ++reg)
@@ -582,7 +646,7 @@ TEST_CASE("the unwinder walks out of the assembly kernel from any sampled instru
                       << g_reached_marker.load() << ", found the kernel's FDE in "
                       << g_kernel_frame_ok.load() << " and the kernel frame's CFA right in "
                       << g_kernel_cfa_ok.load());
-  if (g_have_failure.load()) {
+  if (g_have_failure.load() != 0) {
     std::string frames;
     char line[80];
     for (std::size_t i = 0; i < g_failure_frames; ++i) {
@@ -689,7 +753,7 @@ TEST_CASE("the unwinder recovers the callee-saved registers the kernel saved (it
                       << kCalleeSavedCount << " canaries there in " << g_registers_recovered.load()
                       << "; recovered/clobbered in the kernel frame, per saved register:"
                       << per_register);
-  if (g_have_register_failure.load()) {
+  if (g_have_register_failure.load() != 0) {
     std::string lines;
     char line[160];
     for (std::size_t reg = 0; reg < kCalleeSavedCount; ++reg) {
