@@ -90,7 +90,8 @@
 // before it writes or accepts the file, and `spongegen prove`
 // proves the file as committed: for every input state, block and block count, each entry
 // leaves the state and output the model computes (generator/model), and the callee-saved
-// registers and the stack as its caller had them; --no-prove skips it. How: "The proof"
+// registers and the stack as its caller had them, and its CFI puts the CFA at the
+// caller's stack pointer before every instruction; --no-prove skips it. How: "The proof"
 // in docs/generator-and-audit.md.
 
 #if defined(__APPLE__)

@@ -45,7 +45,9 @@ void write_headers(std::vector<GeneratedKernel>& kernels,
                                   "block count, each entry",
                                   "leaves the state and output the model computes "
                                   "(generator/model), and the callee-saved",
-                                  "registers and the stack as its caller had them; --no-prove "
+                                  "registers and the stack as its caller had them, and its CFI "
+                                  "puts the CFA at the",
+                                  "caller's stack pointer before every instruction; --no-prove "
                                   "skips it. How: \"The proof\"",
                                   "in docs/generator-and-audit.md.",
                               });

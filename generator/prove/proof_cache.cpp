@@ -72,9 +72,10 @@ class Digest {
         },
         operand);
   }
-  // The code the prover runs: instructions, labels and round markers. Comments, blank
-  // lines and CFI directives are text for people and unwinders, which the prover never
-  // reads (prover.cpp skips every other item).
+  // The code the prover runs: instructions, labels and round markers, and the CFI rows that
+  // place the CFA, which it checks before every instruction. Comments, blank lines and the
+  // other CFI directives are text for people and unwinders, which the prover never reads
+  // (prover.cpp skips every other item).
   void add(const Function& function) {
     add(function.symbol);
     const EntryShape& shape = function.shape;
@@ -105,6 +106,12 @@ class Digest {
         add(marker->begin);
         add(marker->round);
         add(marker->in_loop);
+      } else if (const auto* cfi = std::get_if<Cfi>(&item);
+                 cfi != nullptr && (cfi->kind == CfiKind::adjust_cfa_offset ||
+                                    cfi->kind == CfiKind::def_cfa_offset)) {
+        add('C');
+        add(cfi->kind);
+        add(cfi->value);
       }
     }
     add('E');

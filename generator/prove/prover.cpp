@@ -37,6 +37,28 @@ constexpr std::size_t kMostSteps = 4'000'000;
 // The block count of the run that also proves every larger count (Run::check_block_loop).
 constexpr std::size_t kInductionBlocks = 3;
 
+// The CFA that a function's CFI describes at each of its items, as bytes above the stack
+// pointer: the unwinder reads the rows in address order, whichever path reached the
+// instruction, so code after a return or reached by a jump is described by the rows above it.
+// Empty for a function without CFI (Go ABI0 code, Windows x64 entries: their unwinding is
+// the toolchain's or the unwind codes').
+std::vector<std::int64_t> cfa_offsets(const std::vector<Item>& items, std::int64_t at_entry) {
+  if (std::none_of(items.begin(), items.end(),
+                   [](const Item& item) { return std::holds_alternative<Cfi>(item); })) {
+    return {};
+  }
+  std::vector<std::int64_t> offsets(items.size());
+  std::int64_t offset = at_entry;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    offsets[i] = offset;
+    if (const auto* cfi = std::get_if<Cfi>(&items[i])) {
+      if (cfi->kind == CfiKind::adjust_cfa_offset) offset += cfi->value;
+      if (cfi->kind == CfiKind::def_cfa_offset) offset = cfi->value;
+    }
+  }
+  return offsets;
+}
+
 // The failure of one run: the proof's reason, in words.
 struct ProofFailure {
   std::string reason;
@@ -1061,6 +1083,15 @@ void Run::execute(EntryProof& proof) {
       }
     }
   }
+  // The CFA the CFI must describe before every instruction: the stack pointer of the call
+  // that entered the function running (the entry's caller's, then each call's).
+  std::map<const std::vector<Item>*, std::vector<std::int64_t>> cfa_at;
+  for (const auto* list : {&program_.functions, &program_.win64_entries}) {
+    for (const Function& f : *list)
+      cfa_at[&f.items] = cfa_offsets(f.items, target_.call_pushes_bytes());
+  }
+  std::vector<Pointer> call_stack_pointers{
+      Pointer{stack_region_, kStackTop + target_.call_pushes_bytes()}};
   struct Frame {
     const std::vector<Item>* items;
     std::size_t index;
@@ -1087,6 +1118,21 @@ void Run::execute(EntryProof& proof) {
     const auto* instruction = std::get_if<Instruction>(&item);
     if (instruction == nullptr) continue;
     ++proof.instructions;
+    if (const std::vector<std::int64_t>& cfa = cfa_at.at(items); !cfa.empty()) {
+      const Value& sp = target_.stack_pointer_value(machine_);
+      const std::int64_t described = cfa[index - 1];
+      if (!sp.is_address() || sp.pointer->region != call_stack_pointers.back().region ||
+          sp.pointer->offset + described != call_stack_pointers.back().offset) {
+        throw ProofFailure{fmt::format(
+            "at `{}`: the CFI puts the CFA at the stack pointer + {}, where the caller's stack "
+            "pointer is{}",
+            writers::format_instruction(program_, *instruction), described,
+            sp.is_address() && sp.pointer->region == call_stack_pointers.back().region
+                ? fmt::format(" the stack pointer + {}",
+                              call_stack_pointers.back().offset - sp.pointer->offset)
+                : " not on this stack")};
+      }
+    }
     const InstructionSpec& row = instruction_spec(instruction->mnemonic);
     if (row.has(kConditionalBranch) || row.has(kUnconditionalBranch)) {
       // A summarized call covers a straight-line adapter: one path for every block count.
@@ -1127,6 +1173,12 @@ void Run::execute(EntryProof& proof) {
           machine_.store(*sp.pointer, return_address);
         }
         calls.push_back({items, index});
+        {
+          const Value& sp = target_.stack_pointer_value(machine_);
+          address_of(sp, "the stack pointer");
+          call_stack_pointers.push_back(
+              {sp.pointer->region, sp.pointer->offset + target_.call_pushes_bytes()});
+        }
         items = &program_.functions.at(control.function).items;
         index = 0;
         break;
@@ -1176,6 +1228,7 @@ void Run::execute(EntryProof& proof) {
         items = calls.back().items;
         index = calls.back().index;
         calls.pop_back();
+        call_stack_pointers.pop_back();
         break;
       }
     }

@@ -326,8 +326,9 @@ TEST_CASE("prove: a block loop that does not repeat is refused for every count f
   Function& entry = *std::find_if(program.functions.begin(), program.functions.end(),
                                   [&](const Function& f) { return f.symbol == symbol; });
   auto& items = entry.items;
-  // After the last push of the prologue: r15 (saved there) points at the stack; after the
-  // block loop's label, one word further each block.
+  // After the last push of the prologue and its CFI (which the proof checks before every
+  // instruction): r15 (saved there) points at the stack; after the block loop's label, one
+  // word further each block.
   const auto last_push = std::find_if(items.rbegin(), items.rend(), [](const Item& item) {
     const auto* in = std::get_if<Instruction>(&item);
     return in != nullptr && in->mnemonic == Mnemonic::amd64_push;
@@ -343,11 +344,14 @@ TEST_CASE("prove: a block loop that does not repeat is refused for every count f
   const Reg r15{RegClass::gp64, 15}, rsp{RegClass::gp64, 4};
   const std::size_t label_at = static_cast<std::size_t>(items.rend() - loop_label) - 1;
   const std::size_t push_at = static_cast<std::size_t>(items.rend() - last_push) - 1;
-  REQUIRE(push_at < label_at);
+  std::size_t after_push = push_at + 1;
+  while (after_push < items.size() && std::holds_alternative<Cfi>(items[after_push]))
+    ++after_push;
+  REQUIRE(after_push <= label_at);
   items.insert(items.begin() + static_cast<std::ptrdiff_t>(label_at + 1),
                Instruction{Mnemonic::amd64_add, {r15, Imm{8}}, ""});
   items.insert(
-      items.begin() + static_cast<std::ptrdiff_t>(push_at + 1),
+      items.begin() + static_cast<std::ptrdiff_t>(after_push),
       Instruction{Mnemonic::amd64_lea, {r15, Mem{rsp, 0, Addressing::offset, kNoLabel, 8}}, ""});
   prove::ProveOptions options;
   options.entry = symbol;
@@ -461,6 +465,61 @@ TEST_CASE("prove: a riscv64-v block entry that moves a pointer by other than the
     CAPTURE(e.failure);
     const bool at_most_one = e.variant == "block_count 0" || e.variant == "block_count 1";
     CHECK(e.proven == at_most_one);
+  }
+}
+
+// The unwinder reads the CFI's rows in address order, whichever path reached an instruction:
+// the proof requires, before every instruction it runs, that the rows describe the CFA as the
+// caller's stack pointer. A push described as 16 bytes, and the riscv64-v tail's jump code
+// (after the store's ret, reached by a jump while the frame is still there) left with the
+// epilogue's rows, are both refused.
+TEST_CASE("prove: CFI that puts the CFA anywhere but at the caller's stack pointer is refused") {
+  const auto cfi_refused = [](const prove::KernelProof& proof,
+                              bool (*expected_proven)(const std::string& variant)) {
+    REQUIRE(!proof.entries.empty());
+    for (const prove::EntryProof& e : proof.entries) {
+      CAPTURE(e.variant);
+      CAPTURE(e.failure);
+      CHECK(e.proven == expected_proven(e.variant));
+      if (!e.proven)
+        CHECK(e.failure.find("the CFI puts the CFA at the stack pointer") != std::string::npos);
+    }
+  };
+  {
+    const kernels::KernelSpec& spec = kernel_named("amd64-bmi2");
+    Program program = committed_program(spec);
+    Function& permute = program.functions.front();
+    const auto first_push =
+        std::find_if(permute.items.begin(), permute.items.end(), [](const Item& item) {
+          const auto* cfi = std::get_if<Cfi>(&item);
+          return cfi != nullptr && cfi->kind == CfiKind::adjust_cfa_offset;
+        });
+    REQUIRE(first_push != permute.items.end());
+    std::get<Cfi>(*first_push).value = 16;
+    prove::ProveOptions options;
+    options.entry = permute.symbol;
+    cfi_refused(prove::prove_kernel(spec, program, options),
+                [](const std::string&) { return false; });
+  }
+  {
+    const kernels::KernelSpec& spec = kernel_named("riscv64-v-x2");
+    Program program = committed_program(spec);
+    std::vector<Item>& items = program.functions.front().items;
+    const auto is_def_cfa = [](const Item& item) {
+      const auto* cfi = std::get_if<Cfi>(&item);
+      return cfi != nullptr && cfi->kind == CfiKind::def_cfa_offset;
+    };
+    const auto epilogue = std::find_if(items.begin(), items.end(), [&](const Item& item) {
+      return is_def_cfa(item) && std::get<Cfi>(item).value == 0;
+    });
+    REQUIRE(epilogue != items.end());
+    const auto restated = std::find_if(std::next(epilogue), items.end(), is_def_cfa);
+    REQUIRE(restated != items.end());
+    items.erase(restated);
+    prove::ProveOptions options;
+    options.entry = "sponge_keccakp1600_12_riscv64_v_x2_absorb168_blocks";
+    cfi_refused(prove::prove_kernel(spec, program, options),
+                [](const std::string& variant) { return variant == "block_count 0"; });
   }
 }
 
