@@ -72,10 +72,9 @@ class Digest {
         },
         operand);
   }
-  // The code the prover runs: instructions, labels and round markers, and the CFI rows that
-  // place the CFA, which it checks before every instruction. Comments, blank lines and the
-  // other CFI directives are text for people and unwinders, which the prover never reads
-  // (prover.cpp skips every other item).
+  // The code the prover runs: instructions, labels and round markers, and the CFI, which it
+  // checks before every instruction. Comments and blank lines are text for people, which the
+  // prover never reads (prover.cpp skips every other item).
   void add(const Function& function) {
     add(function.symbol);
     const EntryShape& shape = function.shape;
@@ -106,12 +105,11 @@ class Digest {
         add(marker->begin);
         add(marker->round);
         add(marker->in_loop);
-      } else if (const auto* cfi = std::get_if<Cfi>(&item);
-                 cfi != nullptr && (cfi->kind == CfiKind::adjust_cfa_offset ||
-                                    cfi->kind == CfiKind::def_cfa_offset)) {
+      } else if (const auto* cfi = std::get_if<Cfi>(&item)) {
         add('C');
         add(cfi->kind);
         add(cfi->value);
+        add(cfi->reg);
       }
     }
     add('E');

@@ -37,26 +37,47 @@ constexpr std::size_t kMostSteps = 4'000'000;
 // The block count of the run that also proves every larger count (Run::check_block_loop).
 constexpr std::size_t kInductionBlocks = 3;
 
-// The CFA that a function's CFI describes at each of its items, as bytes above the stack
-// pointer: the unwinder reads the rows in address order, whichever path reached the
-// instruction, so code after a return or reached by a jump is described by the rows above it.
-// Empty for a function without CFI (Go ABI0 code, Windows x64 entries: their unwinding is
-// the toolchain's or the unwind codes').
-std::vector<std::int64_t> cfa_offsets(const std::vector<Item>& items, std::int64_t at_entry) {
+// A register's CFI rule: its caller's value is saved at the CFA + offset.
+struct SavedRule {
+  Reg reg;
+  std::int64_t offset;
+};
+
+// What a function's CFI describes before each of its items: the unwinder reads the rows in
+// address order, whichever path reached the instruction, so code after a return or reached
+// by a jump is described by the rows above it. Empty for a function without CFI (Go ABI0
+// code, Windows x64 entries: their unwinding is the toolchain's or the unwind codes').
+struct CfiRows {
+  std::vector<std::int64_t> cfa;     // the CFA, as bytes above the stack pointer
+  std::vector<std::uint32_t> saved;  // the rules in force: an index into rule_sets
+  std::vector<std::vector<SavedRule>> rule_sets;
+};
+
+CfiRows cfi_rows(const std::vector<Item>& items, std::int64_t cfa_at_entry) {
+  CfiRows rows;
   if (std::none_of(items.begin(), items.end(),
                    [](const Item& item) { return std::holds_alternative<Cfi>(item); })) {
-    return {};
+    return rows;
   }
-  std::vector<std::int64_t> offsets(items.size());
-  std::int64_t offset = at_entry;
+  rows.cfa.resize(items.size());
+  rows.saved.resize(items.size());
+  rows.rule_sets.emplace_back();
+  std::int64_t cfa = cfa_at_entry;
   for (std::size_t i = 0; i < items.size(); ++i) {
-    offsets[i] = offset;
-    if (const auto* cfi = std::get_if<Cfi>(&items[i])) {
-      if (cfi->kind == CfiKind::adjust_cfa_offset) offset += cfi->value;
-      if (cfi->kind == CfiKind::def_cfa_offset) offset = cfi->value;
+    rows.cfa[i] = cfa;
+    rows.saved[i] = static_cast<std::uint32_t>(rows.rule_sets.size() - 1);
+    const auto* cfi = std::get_if<Cfi>(&items[i]);
+    if (cfi == nullptr) continue;
+    if (cfi->kind == CfiKind::adjust_cfa_offset) cfa += cfi->value;
+    if (cfi->kind == CfiKind::def_cfa_offset) cfa = cfi->value;
+    if (cfi->kind == CfiKind::offset || cfi->kind == CfiKind::restore) {
+      std::vector<SavedRule> rules = rows.rule_sets.back();
+      std::erase_if(rules, [&](const SavedRule& rule) { return rule.reg == cfi->reg; });
+      if (cfi->kind == CfiKind::offset) rules.push_back({cfi->reg, cfi->value});
+      rows.rule_sets.push_back(std::move(rules));
     }
   }
-  return offsets;
+  return rows;
 }
 
 // The failure of one run: the proof's reason, in words.
@@ -159,6 +180,22 @@ class Run {
   // except before the first round (completed 0), where the cut is optional.
   void cut(int completed);
   void check_return();
+  // Before `at`, item `item` of a function with CFI: the rows put the CFA at `caller_sp`, and
+  // (in the entry's own code, where the registers' values at the call are known) each
+  // register the caller needs back, and the return address on a machine with a link
+  // register, is where its rule says: in memory at the CFA + offset, or with no rule, in
+  // the register itself.
+  void check_cfi(const CfiRows& cfi, std::size_t item, const Pointer& caller_sp, bool entry_code,
+                 const Instruction& at);
+  // Whether `in` may change what check_cfi's register rules look at, given the rules in force:
+  // a store on the stack, a register the caller needs back that no rule saves, a push, call,
+  // return or writeback. Where none may, the rules' check is not repeated (it compares whole
+  // words, which would take most of a proof's time).
+  bool may_move_saved_values(const InstructionSpec& row, const Instruction& in,
+                             const std::vector<SavedRule>& rules, const Pointer& caller_sp);
+  PreservedRegisters cfi_preserved_;
+  bool saved_values_moved_ = true;
+  std::pair<const CfiRows*, std::uint32_t> rules_checked_{nullptr, 0};
   // The straight-line code from the round marker before item `start` of `items` to the next,
   // if it is a round whose proof may be taken from another's (prove/round_reuse.hpp).
   const RoundReuse::Segment* segment_at(const std::vector<Item>& items, std::size_t start,
@@ -753,6 +790,133 @@ void Run::check_return() {
   }
 }
 
+void Run::check_cfi(const CfiRows& cfi, std::size_t item, const Pointer& caller_sp, bool entry_code,
+                    const Instruction& at) {
+  const auto failure = [&](const std::string& what) {
+    return ProofFailure{
+        fmt::format("at `{}`: {}", writers::format_instruction(program_, at), what)};
+  };
+  const Value& sp = target_.stack_pointer_value(machine_);
+  const std::int64_t described = cfi.cfa[item];
+  if (!sp.is_address() || sp.pointer->region != caller_sp.region) {
+    throw failure("the stack pointer is not on the stack the call left it on");
+  }
+  if (sp.pointer->offset + described != caller_sp.offset) {
+    throw failure(fmt::format(
+        "the CFI puts the CFA at the stack pointer + {}, where the caller's stack pointer is the "
+        "stack pointer + {}",
+        described, caller_sp.offset - sp.pointer->offset));
+  }
+  if (!entry_code || case_.win64 || go_abi()) return;
+  const std::pair<const CfiRows*, std::uint32_t> rules_now{&cfi, cfi.saved[item]};
+  if (!saved_values_moved_ && rules_checked_ == rules_now) return;
+  saved_values_moved_ = false;
+  rules_checked_ = rules_now;
+  const auto same = [](const Value& a, const Value& b) {
+    return a.is_address() == b.is_address() &&
+           (a.is_address() ? *a.pointer == *b.pointer : a.bits == b.bits);
+  };
+  const std::vector<SavedRule>& rules = cfi.rule_sets[cfi.saved[item]];
+  const auto slot = [&](const Reg& reg) -> std::optional<std::optional<Value>> {
+    const auto rule =
+        std::find_if(rules.begin(), rules.end(), [&](const SavedRule& r) { return r.reg == reg; });
+    if (rule == rules.end()) return std::nullopt;
+    const std::int64_t offset = caller_sp.offset + rule->offset;
+    const auto& words = machine_.regions().at(static_cast<std::size_t>(caller_sp.region)).words;
+    if (offset < 0 || offset % 8 != 0 || static_cast<std::size_t>(offset / 8) >= words.size()) {
+      return std::optional<Value>{};
+    }
+    return words[static_cast<std::size_t>(offset / 8)];
+  };
+  const auto check = [&](const Reg& reg, const std::string& name, const Value& now,
+                         const Value& caller) {
+    if (const auto saved = slot(reg)) {
+      if (!*saved || !same(**saved, caller)) {
+        throw failure(fmt::format(
+            "the CFI says {} is saved at the CFA {:+}, which does not hold its caller's value",
+            name, std::find_if(rules.begin(), rules.end(), [&](const SavedRule& r) {
+                    return r.reg == reg;
+                  })->offset));
+      }
+    } else if (!same(now, caller)) {
+      throw failure(fmt::format(
+          "{} no longer holds its caller's value, and the CFI says nowhere where it is saved",
+          name));
+    }
+  };
+  const PreservedRegisters& preserved = cfi_preserved_;
+  for (int r : preserved.gp) {
+    check(Reg{RegClass::gp64, static_cast<std::uint8_t>(r)}, target_.gp_name(r), machine_.gp(r),
+          initial_gp_[static_cast<std::size_t>(r)]);
+  }
+  if (const std::optional<Reg> link = target_.link_register()) {
+    check(*link, target_.gp_name(link->index), machine_.gp(link->index),
+          Value::address({return_region_, 0}));
+  }
+  for (int v : preserved.vectors) {
+    // The saved part: the low 64 bits (arm64's d8-d15, the one vector word preserved).
+    if (preserved.vector_words != 1) break;
+    const Reg reg{RegClass::fp64, static_cast<std::uint8_t>(v)};
+    Value now, caller;
+    now.bits = machine_.vector(v)[0];
+    caller.bits = initial_vector_[static_cast<std::size_t>(v)][0];
+    check(reg, fmt::format("d{}", v), now, caller);
+  }
+}
+
+bool Run::may_move_saved_values(const InstructionSpec& row, const Instruction& in,
+                                const std::vector<SavedRule>& rules, const Pointer& caller_sp) {
+  if (row.has(kPush) || row.has(kPop) || row.has(kCall) || row.has(kReturn) ||
+      row.has(kClearsVectorRegisters)) {
+    return true;
+  }
+  const auto unsaved = [&](const Reg& reg) {
+    return std::none_of(rules.begin(), rules.end(),
+                        [&](const SavedRule& r) { return r.reg == reg; });
+  };
+  const auto contains = [](const std::vector<int>& list, int value) {
+    return std::find(list.begin(), list.end(), value) != list.end();
+  };
+  const std::optional<Reg> link = target_.link_register();
+  for (std::size_t i = 0; i < std::min(in.operands.size(), row.operand_count); ++i) {
+    const Access access = row.operands[i].access;
+    const bool written = access == Access::write || access == Access::read_write;
+    if (const auto* mem = std::get_if<Mem>(&in.operands[i])) {
+      if (mem->addressing == Addressing::pre_index || mem->addressing == Addressing::post_index)
+        return true;
+      if (!written) continue;
+      // A store moves a saved value if it may reach a rule's slot: bytes from the address up
+      // to its size (amd64's operand says it; elsewhere up to 64 bytes, a pair of q registers
+      // or a vector register of up to 512 bits).
+      const Value& base = mem->base == target_.stack_pointer()
+                              ? target_.stack_pointer_value(machine_)
+                              : machine_.gp(mem->base.index);
+      if (!base.is_address()) return true;
+      if (base.pointer->region != caller_sp.region) continue;
+      const std::int64_t begin = base.pointer->offset + mem->disp;
+      const std::int64_t end = begin + (mem->bytes != 0 ? mem->bytes : 64);
+      for (const SavedRule& rule : rules) {
+        const std::int64_t slot = caller_sp.offset + rule.offset;
+        if (slot + 8 > begin && slot < end) return true;
+      }
+      continue;
+    }
+    const auto* reg = std::get_if<Reg>(&in.operands[i]);
+    if (reg == nullptr || !written) continue;
+    if (reg->cls == RegClass::gp64 || reg->cls == RegClass::gp32) {
+      const Reg wide{RegClass::gp64, reg->index};
+      if ((contains(cfi_preserved_.gp, reg->index) || (link && link->index == reg->index)) &&
+          unsaved(wide)) {
+        return true;
+      }
+    } else if (contains(cfi_preserved_.vectors, reg->index) &&
+               unsaved(Reg{RegClass::fp64, reg->index})) {
+      return true;
+    }
+  }
+  return false;
+}
+
 std::int64_t Run::stack_bytes() const {
   // Every word the entry read below its return address it wrote first (a load of a word
   // nothing wrote fails the proof): the lowest written word is the deepest it went.
@@ -1085,10 +1249,11 @@ void Run::execute(EntryProof& proof) {
   }
   // The CFA the CFI must describe before every instruction: the stack pointer of the call
   // that entered the function running (the entry's caller's, then each call's).
-  std::map<const std::vector<Item>*, std::vector<std::int64_t>> cfa_at;
+  cfi_preserved_ = target_.preserved_registers(false, false);
+  std::map<const std::vector<Item>*, CfiRows> cfi_at;
   for (const auto* list : {&program_.functions, &program_.win64_entries}) {
     for (const Function& f : *list)
-      cfa_at[&f.items] = cfa_offsets(f.items, target_.call_pushes_bytes());
+      cfi_at[&f.items] = cfi_rows(f.items, target_.call_pushes_bytes());
   }
   std::vector<Pointer> call_stack_pointers{
       Pointer{stack_region_, kStackTop + target_.call_pushes_bytes()}};
@@ -1118,22 +1283,13 @@ void Run::execute(EntryProof& proof) {
     const auto* instruction = std::get_if<Instruction>(&item);
     if (instruction == nullptr) continue;
     ++proof.instructions;
-    if (const std::vector<std::int64_t>& cfa = cfa_at.at(items); !cfa.empty()) {
-      const Value& sp = target_.stack_pointer_value(machine_);
-      const std::int64_t described = cfa[index - 1];
-      if (!sp.is_address() || sp.pointer->region != call_stack_pointers.back().region ||
-          sp.pointer->offset + described != call_stack_pointers.back().offset) {
-        throw ProofFailure{fmt::format(
-            "at `{}`: the CFI puts the CFA at the stack pointer + {}, where the caller's stack "
-            "pointer is{}",
-            writers::format_instruction(program_, *instruction), described,
-            sp.is_address() && sp.pointer->region == call_stack_pointers.back().region
-                ? fmt::format(" the stack pointer + {}",
-                              call_stack_pointers.back().offset - sp.pointer->offset)
-                : " not on this stack")};
-      }
-    }
     const InstructionSpec& row = instruction_spec(instruction->mnemonic);
+    if (const CfiRows& cfi = cfi_at.at(items); !cfi.cfa.empty()) {
+      check_cfi(cfi, index - 1, call_stack_pointers.back(), calls.empty(), *instruction);
+      if (may_move_saved_values(row, *instruction, cfi.rule_sets[cfi.saved[index - 1]],
+                                call_stack_pointers.back()))
+        saved_values_moved_ = true;
+    }
     if (row.has(kConditionalBranch) || row.has(kUnconditionalBranch)) {
       // A summarized call covers a straight-line adapter: one path for every block count.
       if (call_summarized()) {

@@ -470,36 +470,40 @@ TEST_CASE("prove: a riscv64-v block entry that moves a pointer by other than the
 
 // The unwinder reads the CFI's rows in address order, whichever path reached an instruction:
 // the proof requires, before every instruction it runs, that the rows describe the CFA as the
-// caller's stack pointer. A push described as 16 bytes, and the riscv64-v tail's jump code
-// (after the store's ret, reached by a jump while the frame is still there) left with the
-// epilogue's rows, are both refused.
-TEST_CASE("prove: CFI that puts the CFA anywhere but at the caller's stack pointer is refused") {
-  const auto cfi_refused = [](const prove::KernelProof& proof,
-                              bool (*expected_proven)(const std::string& variant)) {
+// caller's stack pointer and each register the caller needs back where it is. Refused: a push
+// described as 16 bytes; the riscv64-v tail's jump code (after the store's ret, reached by a
+// jump while the frame is still there) left with the epilogue's rows; s3's slot 8 bytes off;
+// rbx's rule dropped.
+TEST_CASE("prove: CFI that misplaces the CFA or a saved register is refused") {
+  std::string expected_failure;
+  const auto cfi_refused = [&](const prove::KernelProof& proof,
+                               bool (*expected_proven)(const std::string& variant)) {
     REQUIRE(!proof.entries.empty());
     for (const prove::EntryProof& e : proof.entries) {
       CAPTURE(e.variant);
       CAPTURE(e.failure);
       CHECK(e.proven == expected_proven(e.variant));
-      if (!e.proven)
-        CHECK(e.failure.find("the CFI puts the CFA at the stack pointer") != std::string::npos);
+      if (!e.proven) CHECK(e.failure.find(expected_failure) != std::string::npos);
     }
   };
+  const auto find_cfi = [](std::vector<Item>& items, CfiKind kind, std::optional<Reg> reg) {
+    const auto at = std::find_if(items.begin(), items.end(), [&](const Item& item) {
+      const auto* cfi = std::get_if<Cfi>(&item);
+      return cfi != nullptr && cfi->kind == kind && (!reg || cfi->reg == *reg);
+    });
+    REQUIRE(at != items.end());
+    return at;
+  };
+  const auto never = [](const std::string&) { return false; };
+  expected_failure = "the CFI puts the CFA at the stack pointer";
   {
     const kernels::KernelSpec& spec = kernel_named("amd64-bmi2");
     Program program = committed_program(spec);
     Function& permute = program.functions.front();
-    const auto first_push =
-        std::find_if(permute.items.begin(), permute.items.end(), [](const Item& item) {
-          const auto* cfi = std::get_if<Cfi>(&item);
-          return cfi != nullptr && cfi->kind == CfiKind::adjust_cfa_offset;
-        });
-    REQUIRE(first_push != permute.items.end());
-    std::get<Cfi>(*first_push).value = 16;
+    std::get<Cfi>(*find_cfi(permute.items, CfiKind::adjust_cfa_offset, std::nullopt)).value = 16;
     prove::ProveOptions options;
     options.entry = permute.symbol;
-    cfi_refused(prove::prove_kernel(spec, program, options),
-                [](const std::string&) { return false; });
+    cfi_refused(prove::prove_kernel(spec, program, options), never);
   }
   {
     const kernels::KernelSpec& spec = kernel_named("riscv64-v-x2");
@@ -520,6 +524,29 @@ TEST_CASE("prove: CFI that puts the CFA anywhere but at the caller's stack point
     options.entry = "sponge_keccakp1600_12_riscv64_v_x2_absorb168_blocks";
     cfi_refused(prove::prove_kernel(spec, program, options),
                 [](const std::string& variant) { return variant == "block_count 0"; });
+  }
+  {
+    const kernels::KernelSpec& spec = kernel_named("riscv64-zbb");
+    Program program = committed_program(spec);
+    Function& permute = program.functions.front();
+    std::get<Cfi>(*find_cfi(permute.items, CfiKind::offset, riscv64::x(19))).value += 8;
+    prove::ProveOptions options;
+    options.entry = permute.symbol;
+    expected_failure = "the CFI says s3 is saved at the CFA";
+    cfi_refused(prove::prove_kernel(spec, program, options), never);
+  }
+  {
+    const kernels::KernelSpec& spec = kernel_named("amd64-bmi2");
+    Program program = committed_program(spec);
+    Function& permute = program.functions.front();
+    permute.items.erase(find_cfi(permute.items, CfiKind::offset, Reg{RegClass::gp64, 3}));
+    prove::ProveOptions options;
+    options.entry = permute.symbol;
+    // The Windows x64 entry calls this code: the rules are checked where the registers' values
+    // at the call are known, in the entry's own code.
+    options.system_v_only = true;
+    expected_failure = "rbx no longer holds its caller's value, and the CFI says nowhere";
+    cfi_refused(prove::prove_kernel(spec, program, options), never);
   }
 }
 
