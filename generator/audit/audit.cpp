@@ -8,6 +8,7 @@
 #include "isa/amd64/amd64.hpp"
 #include "isa/amd64/win64_unwind.hpp"
 #include "isa/target.hpp"
+#include "program/cfi_rows.hpp"
 #include "writers/asmjit_encoder.hpp"
 
 namespace spongegen::audit {
@@ -172,8 +173,7 @@ KernelAudit audit_program(const Program& program, const writers::EncodedProgram&
         return;
       }
       if (const auto* cfi = std::get_if<Cfi>(step.item)) {
-        if (cfi->kind == CfiKind::adjust_cfa_offset) cfa += static_cast<int>(cfi->value);
-        if (cfi->kind == CfiKind::def_cfa_offset) cfa = static_cast<int>(cfi->value) + initial_cfa;
+        cfa = static_cast<int>(cfa_after(*cfi, cfa));
         if (cfi->kind == CfiKind::offset) {
           entry.saved_registers.push_back(
               location_name(program.isa, register_location(program.isa, cfi->reg)));

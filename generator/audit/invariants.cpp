@@ -9,6 +9,7 @@
 #include "isa/amd64/amd64.hpp"
 #include "isa/amd64/win64_unwind.hpp"
 #include "isa/target.hpp"
+#include "program/cfi_rows.hpp"
 #include "program/instruction_table.hpp"
 #include "writers/gas_writer.hpp"
 
@@ -334,13 +335,10 @@ class EntryChecker {
 // register and does not tell an allocation from a push), to compare with the unwind codes'.
 Win64Frame frame_of_cfi(const Function& function, std::size_t end_item) {
   Win64Frame frame;
-  for (std::size_t i = 0; i < end_item; ++i) {
-    const auto* cfi = std::get_if<Cfi>(&function.items[i]);
-    if (cfi == nullptr) continue;
-    if (cfi->kind == CfiKind::adjust_cfa_offset) frame.cfa_offset += cfi->value;
-    if (cfi->kind == CfiKind::def_cfa_offset) frame.cfa_offset = cfi->value;
-    if (cfi->kind == CfiKind::offset) frame.pushed.emplace_back(cfi->reg, cfi->value);
-  }
+  const CfiRows rows = cfi_rows(function.items, frame.cfa_offset);
+  frame.cfa_offset = rows.cfa.at(end_item);
+  for (const SavedRule& rule : rows.rule_sets[rows.saved[end_item]])
+    frame.pushed.emplace_back(rule.reg, rule.offset);
   return frame;
 }
 

@@ -17,6 +17,7 @@
 
 #include "audit/semantics.hpp"
 #include "isa/target.hpp"
+#include "program/cfi_rows.hpp"
 #include "program/instruction_table.hpp"
 #include "prove/machine.hpp"
 #include "prove/proof_cache.hpp"
@@ -37,46 +38,18 @@ constexpr std::size_t kMostSteps = 4'000'000;
 // The block count of the run that also proves every larger count (Run::check_block_loop).
 constexpr std::size_t kInductionBlocks = 3;
 
-// A register's CFI rule: its caller's value is saved at the CFA + offset.
-struct SavedRule {
-  Reg reg;
-  std::int64_t offset;
-};
+// The CFI rows of every function that has them, by its items: every function of a GNU
+// assembler file (each opens with .cfi_startproc, so one without a CFI item is described
+// too: the CFA where the call left it). Go ABI0 code and Windows x64 entries have none: their
+// unwinding is the toolchain's or the unwind codes'. The rows depend on the Program alone,
+// so each kernel's proof reads them once for all its cases.
+using CfiOfFunctions = std::map<const std::vector<Item>*, CfiRows>;
 
-// What a function's CFI describes before each of its items: the unwinder reads the rows in
-// address order, whichever path reached the instruction, so code after a return or reached
-// by a jump is described by the rows above it. Empty for a function without CFI (Go ABI0
-// code, Windows x64 entries: their unwinding is the toolchain's or the unwind codes').
-struct CfiRows {
-  std::vector<std::int64_t> cfa;     // the CFA, as bytes above the stack pointer
-  std::vector<std::uint32_t> saved;  // the rules in force: an index into rule_sets
-  std::vector<std::vector<SavedRule>> rule_sets;
-};
-
-CfiRows cfi_rows(const std::vector<Item>& items, std::int64_t cfa_at_entry) {
-  CfiRows rows;
-  if (std::none_of(items.begin(), items.end(),
-                   [](const Item& item) { return std::holds_alternative<Cfi>(item); })) {
-    return rows;
-  }
-  rows.cfa.resize(items.size());
-  rows.saved.resize(items.size());
-  rows.rule_sets.emplace_back();
-  std::int64_t cfa = cfa_at_entry;
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    rows.cfa[i] = cfa;
-    rows.saved[i] = static_cast<std::uint32_t>(rows.rule_sets.size() - 1);
-    const auto* cfi = std::get_if<Cfi>(&items[i]);
-    if (cfi == nullptr) continue;
-    if (cfi->kind == CfiKind::adjust_cfa_offset) cfa += cfi->value;
-    if (cfi->kind == CfiKind::def_cfa_offset) cfa = cfi->value;
-    if (cfi->kind == CfiKind::offset || cfi->kind == CfiKind::restore) {
-      std::vector<SavedRule> rules = rows.rule_sets.back();
-      std::erase_if(rules, [&](const SavedRule& rule) { return rule.reg == cfi->reg; });
-      if (cfi->kind == CfiKind::offset) rules.push_back({cfi->reg, cfi->value});
-      rows.rule_sets.push_back(std::move(rules));
-    }
-  }
+CfiOfFunctions cfi_of_functions(const Program& program) {
+  CfiOfFunctions rows;
+  if (program.go_abi0) return rows;
+  for (const Function& f : program.functions)
+    rows[&f.items] = cfi_rows(f.items, target(program.isa).call_pushes_bytes());
   return rows;
 }
 
@@ -136,11 +109,12 @@ class Inputs {
 
 class Run {
  public:
-  Run(const kernels::KernelSpec& spec, const Program& program, const Case& c,
-      std::optional<std::uint64_t> seed, const std::vector<CallSummary>* summaries = nullptr,
-      RoundReuse* reuse = nullptr)
+  Run(const kernels::KernelSpec& spec, const Program& program, const CfiOfFunctions& cfi,
+      const Case& c, std::optional<std::uint64_t> seed,
+      const std::vector<CallSummary>* summaries = nullptr, RoundReuse* reuse = nullptr)
       : kernel_(spec),
         program_(program),
+        cfi_of_functions_(cfi),
         target_(target(program.isa)),
         case_(c),
         inputs_(machine_, seed),
@@ -193,9 +167,6 @@ class Run {
   // words, which would take most of a proof's time).
   bool may_move_saved_values(const InstructionSpec& row, const Instruction& in,
                              const std::vector<SavedRule>& rules, const Pointer& caller_sp);
-  PreservedRegisters cfi_preserved_;
-  bool saved_values_moved_ = true;
-  std::pair<const CfiRows*, std::uint32_t> rules_checked_{nullptr, 0};
   // The straight-line code from the round marker before item `start` of `items` to the next,
   // if it is a round whose proof may be taken from another's (prove/round_reuse.hpp).
   const RoundReuse::Segment* segment_at(const std::vector<Item>& items, std::size_t start,
@@ -205,6 +176,7 @@ class Run {
 
   const kernels::KernelSpec& kernel_;
   const Program& program_;
+  const CfiOfFunctions& cfi_of_functions_;
   const Target& target_;
   Case case_;
   Machine machine_;
@@ -220,6 +192,11 @@ class Run {
   std::array<Value, 32> initial_gp_{};
   std::array<VectorValue, 32> initial_vector_{};
   int boundaries_ = 0;
+  // The CFI's proof (check_cfi): the registers a caller needs back, and the rules last found
+  // in place, whose check is repeated only after a write that may move a saved value.
+  PreservedRegisters cfi_preserved_;
+  bool saved_values_moved_ = true;
+  std::pair<const CfiRows*, std::uint32_t> rules_checked_{nullptr, 0};
   // The induction over the block count (check_block_loop): the machine right after the
   // boundaries that start blocks 1 and 2, the variables the inputs and the boundaries use.
   struct Snapshot {
@@ -253,6 +230,7 @@ class Run {
     const std::vector<Item>* items;
     std::size_t start;
     const RoundReuse::Segment* segment;
+    std::string cfi_context;
     int round;
     std::vector<Word> model_state;
     Machine before;
@@ -279,8 +257,21 @@ class Run {
   // Replays the rounds from item `index` of `items` on while they have records, and starts
   // recording the first that has none; returns the item after the last replayed round (of
   // `items` as it leaves it).
+  // `caller_sp` and `entry_code` as check_cfi takes them: a recorded round holds no call or
+  // return, so they hold for every round replayed.
   std::size_t replay_rounds(const std::vector<Item>*& items, std::size_t index, int& rounds_entered,
-                            EntryProof& proof, std::size_t& steps);
+                            EntryProof& proof, std::size_t& steps, const Pointer& caller_sp,
+                            bool entry_code);
+  // What the CFI's checks of a round from item `start` of `items` depend on besides its code
+  // (whose text holds the CFI directives within it): the row above it, where the call that
+  // entered its function left the stack pointer, and whether the register rules are checked.
+  // A replayed round's instructions are not checked, so its record must be one whose were
+  // checked against the same.
+  std::string cfi_context(const std::vector<Item>& items, std::size_t start,
+                          const Pointer& caller_sp, bool entry_code) const;
+  bool checks_saved_registers(bool entry_code) const {
+    return entry_code && !case_.win64 && !go_abi();
+  }
 
  public:
   bool block_loop_checked_ = false;
@@ -807,7 +798,7 @@ void Run::check_cfi(const CfiRows& cfi, std::size_t item, const Pointer& caller_
         "stack pointer + {}",
         described, caller_sp.offset - sp.pointer->offset));
   }
-  if (!entry_code || case_.win64 || go_abi()) return;
+  if (!checks_saved_registers(entry_code)) return;
   const std::pair<const CfiRows*, std::uint32_t> rules_now{&cfi, cfi.saved[item]};
   if (!saved_values_moved_ && rules_checked_ == rules_now) return;
   saved_values_moved_ = false;
@@ -817,26 +808,24 @@ void Run::check_cfi(const CfiRows& cfi, std::size_t item, const Pointer& caller_
            (a.is_address() ? *a.pointer == *b.pointer : a.bits == b.bits);
   };
   const std::vector<SavedRule>& rules = cfi.rule_sets[cfi.saved[item]];
-  const auto slot = [&](const Reg& reg) -> std::optional<std::optional<Value>> {
-    const auto rule =
-        std::find_if(rules.begin(), rules.end(), [&](const SavedRule& r) { return r.reg == reg; });
-    if (rule == rules.end()) return std::nullopt;
-    const std::int64_t offset = caller_sp.offset + rule->offset;
+  // The word a rule's slot holds; nothing where the slot is no word of the caller's stack.
+  const auto slot = [&](const SavedRule& rule) -> std::optional<Value> {
+    const std::int64_t offset = caller_sp.offset + rule.offset;
     const auto& words = machine_.regions().at(static_cast<std::size_t>(caller_sp.region)).words;
     if (offset < 0 || offset % 8 != 0 || static_cast<std::size_t>(offset / 8) >= words.size()) {
-      return std::optional<Value>{};
+      return std::nullopt;
     }
     return words[static_cast<std::size_t>(offset / 8)];
   };
   const auto check = [&](const Reg& reg, const std::string& name, const Value& now,
                          const Value& caller) {
-    if (const auto saved = slot(reg)) {
-      if (!*saved || !same(**saved, caller)) {
+    const auto rule =
+        std::find_if(rules.begin(), rules.end(), [&](const SavedRule& r) { return r.reg == reg; });
+    if (rule != rules.end()) {
+      if (const std::optional<Value> saved = slot(*rule); !saved || !same(*saved, caller)) {
         throw failure(fmt::format(
             "the CFI says {} is saved at the CFA {:+}, which does not hold its caller's value",
-            name, std::find_if(rules.begin(), rules.end(), [&](const SavedRule& r) {
-                    return r.reg == reg;
-                  })->offset));
+            name, rule->offset));
       }
     } else if (!same(now, caller)) {
       throw failure(fmt::format(
@@ -1052,6 +1041,11 @@ const RoundReuse::Segment* Run::segment_at(const std::vector<Item>& items, std::
         segment.end = i;
         return segment;
       }
+      if (const auto* cfi = std::get_if<Cfi>(&items[i])) {
+        segment.code += writers::cfi_line(program_, *cfi);
+        segment.code += '\n';
+        continue;
+      }
       const auto* instruction = std::get_if<Instruction>(&items[i]);
       if (instruction == nullptr) continue;
       const InstructionSpec& row = instruction_spec(instruction->mnemonic);
@@ -1069,17 +1063,36 @@ const RoundReuse::Segment* Run::segment_at(const std::vector<Item>& items, std::
   });
 }
 
+std::string Run::cfi_context(const std::vector<Item>& items, std::size_t start,
+                             const Pointer& caller_sp, bool entry_code) const {
+  const auto found = cfi_of_functions_.find(&items);
+  if (found == cfi_of_functions_.end()) return "no CFI";
+  const CfiRows& cfi = found->second;
+  std::string context =
+      fmt::format("CFA at the stack pointer + {}, the caller's stack pointer at {}, rules",
+                  cfi.cfa[start], caller_sp.offset);
+  for (const SavedRule& rule : cfi.rule_sets[cfi.saved[start]]) {
+    context +=
+        fmt::format(" {}:{} at {}", static_cast<int>(rule.reg.cls), rule.reg.index, rule.offset);
+  }
+  if (checks_saved_registers(entry_code)) context += ", checked";
+  return context;
+}
+
 std::size_t Run::replay_rounds(const std::vector<Item>*& items, std::size_t index,
-                               int& rounds_entered, EntryProof& proof, std::size_t& steps) {
+                               int& rounds_entered, EntryProof& proof, std::size_t& steps,
+                               const Pointer& caller_sp, bool entry_code) {
   while (const RoundReuse::Segment* segment = segment_at(*items, index, rounds_entered)) {
     const int round = *spec_->next_round_before_a_round();
+    std::string context = cfi_context(*items, index, caller_sp, entry_code);
     std::optional<RoundReuse::Replayed> replayed =
-        reuse_->replay({*segment, round, spec_->state()}, machine_);
+        reuse_->replay({*segment, context, round, spec_->state()}, machine_);
     if (!replayed) {
-      if (!reuse_->seen_before({*segment, round, spec_->state()})) return index;
+      if (!reuse_->seen_before({*segment, context, round, spec_->state()})) return index;
       recording_ = Recording{items,
                              index,
                              segment,
+                             std::move(context),
                              round,
                              spec_->state(),
                              machine_,
@@ -1107,12 +1120,16 @@ std::size_t Run::replay_rounds(const std::vector<Item>*& items, std::size_t inde
     proof.instructions += replayed->instructions;
     steps += replayed->instructions;
     ++proof.rounds_replayed;
+    // Its record's checks held at its end; the next instruction's check of the rules sees
+    // the machine the replay left.
+    saved_values_moved_ = true;
     spec_->pass_round(std::move(replayed->model_state));
     ++boundaries_;
     ++rounds_entered;
-    // Past the next round's marker, whose boundary the record holds.
-    if (replayed->end_items == nullptr) {
-      index += replayed->end + 1;
+    // Past the next round's marker, whose boundary the record holds: straight code's is its
+    // own copy's (copies of one text may differ in the labels between their instructions).
+    if (segment->straight) {
+      index = segment->end + 1;
     } else {
       items = static_cast<const std::vector<Item>*>(replayed->end_items);
       index = replayed->end + 1;
@@ -1227,12 +1244,13 @@ std::optional<Run::CodeRuns> Run::run_recorded_code_again() {
 
 void Run::keep_record(const CodeRuns& runs, const std::vector<Item>* end_items, std::size_t end) {
   const Recording& recording = *recording_;
-  // Straight code ends where its text does, in whichever copy replays it.
+  // Straight code ends at its own copy's marker (Segment::end), wherever it is replayed.
   const bool straight = recording.segment->straight;
-  reuse_->record({*recording.segment, recording.round, recording.model_state},
-                 {recording.before, machine_, runs.writes, runs.reads, runs.instructions,
-                  recording.accesses, boundary_words_, spec_->state(), recording.branched,
-                  straight ? nullptr : end_items, straight ? end - recording.start : end});
+  reuse_->record(
+      {*recording.segment, recording.cfi_context, recording.round, recording.model_state},
+      {recording.before, machine_, runs.writes, runs.reads, runs.instructions, recording.accesses,
+       boundary_words_, spec_->state(), recording.branched, straight ? nullptr : end_items,
+       straight ? 0 : end});
 }
 
 void Run::execute(EntryProof& proof) {
@@ -1250,11 +1268,6 @@ void Run::execute(EntryProof& proof) {
   // The CFA the CFI must describe before every instruction: the stack pointer of the call
   // that entered the function running (the entry's caller's, then each call's).
   cfi_preserved_ = target_.preserved_registers(false, false);
-  std::map<const std::vector<Item>*, CfiRows> cfi_at;
-  for (const auto* list : {&program_.functions, &program_.win64_entries}) {
-    for (const Function& f : *list)
-      cfi_at[&f.items] = cfi_rows(f.items, target_.call_pushes_bytes());
-  }
   std::vector<Pointer> call_stack_pointers{
       Pointer{stack_region_, kStackTop + target_.call_pushes_bytes()}};
   struct Frame {
@@ -1276,7 +1289,8 @@ void Run::execute(EntryProof& proof) {
         if (recorded) keep_record(*recorded, items, index - 1);
         recording_.reset();
         ++rounds_entered;
-        index = replay_rounds(items, index, rounds_entered, proof, steps);
+        index = replay_rounds(items, index, rounds_entered, proof, steps,
+                              call_stack_pointers.back(), calls.empty());
       }
       continue;
     }
@@ -1284,7 +1298,8 @@ void Run::execute(EntryProof& proof) {
     if (instruction == nullptr) continue;
     ++proof.instructions;
     const InstructionSpec& row = instruction_spec(instruction->mnemonic);
-    if (const CfiRows& cfi = cfi_at.at(items); !cfi.cfa.empty()) {
+    if (const auto cfi_at = cfi_of_functions_.find(items); cfi_at != cfi_of_functions_.end()) {
+      const CfiRows& cfi = cfi_at->second;
       check_cfi(cfi, index - 1, call_stack_pointers.back(), calls.empty(), *instruction);
       if (may_move_saved_values(row, *instruction, cfi.rule_sets[cfi.saved[index - 1]],
                                 call_stack_pointers.back()))
@@ -1457,7 +1472,8 @@ bool KernelProof::proven() const {
 
 namespace {
 
-EntryProof prove_case(const kernels::KernelSpec& spec, const Program& program, const Case& c,
+EntryProof prove_case(const kernels::KernelSpec& spec, const Program& program,
+                      const CfiOfFunctions& cfi, const Case& c,
                       const std::vector<CallSummary>& summaries, RoundReuse* reuse) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
@@ -1474,7 +1490,7 @@ EntryProof prove_case(const kernels::KernelSpec& spec, const Program& program, c
         entry.shape.parameters.size() == 4 ? (c.in_place ? ", out == in" : ", out apart") : "");
   }
   try {
-    Run run(spec, program, c, std::nullopt, &summaries, reuse);
+    Run run(spec, program, cfi, c, std::nullopt, &summaries, reuse);
     run.execute(proof);
     proof.stack_bytes = run.stack_bytes();
     run.preserved(proof);
@@ -1493,7 +1509,7 @@ EntryProof prove_case(const kernels::KernelSpec& spec, const Program& program, c
     // A concrete input on which the entry and the model differ, if a random one shows it.
     for (int trial = 1; trial <= kCounterexampleTrials && proof.counterexample.empty(); ++trial) {
       EntryProof concrete;
-      Run run(spec, program, c, static_cast<std::uint64_t>(trial));
+      Run run(spec, program, cfi, c, static_cast<std::uint64_t>(trial));
       try {
         run.execute(concrete);
       } catch (const ProofFailure& differs) {
@@ -1535,6 +1551,7 @@ KernelProof prove_kernel(const kernels::KernelSpec& spec, const Program& program
   // to the others (the calling thread is one of them).
   std::vector<CallSummary> summaries;
   RoundReuse reuse;
+  const CfiOfFunctions cfi = cfi_of_functions(program);
   for (bool win64 : {false, true}) {
     std::vector<std::size_t> todo;
     for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -1551,7 +1568,7 @@ KernelProof prove_kernel(const kernels::KernelSpec& spec, const Program& program
     const auto work = [&] {
       for (std::size_t k; (k = next.fetch_add(1)) < todo.size();) {
         try {
-          result.entries[todo[k]] = prove_case(spec, program, cases[todo[k]], summaries,
+          result.entries[todo[k]] = prove_case(spec, program, cfi, cases[todo[k]], summaries,
                                                options.reuse_rounds ? &reuse : nullptr);
         } catch (...) {
           const std::lock_guard<std::mutex> lock(error_mutex);

@@ -1,5 +1,7 @@
 #include "prove/round_reuse.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <set>
 #include <type_traits>
@@ -406,7 +408,7 @@ std::vector<std::uint64_t> signature(const Machine& machine, const std::vector<P
 }
 
 std::string group_key(const RoundReuse::RoundStart& start) {
-  return start.segment.code + "round " + std::to_string(start.round);
+  return fmt::format("{}{}\nround {}", start.segment.code, start.context, start.round);
 }
 
 }  // namespace

@@ -8,9 +8,10 @@
 // round of some code and round constant is proven the second time, its record is kept (a
 // round nothing repeats is not worth one): the places the code read and what they
 // held, the model's state it started from and the round's constant, and the machine as the
-// boundary left it. A later round of the same code, round constant, model state and read
-// contents (variables renamed in order, regions matched by name and shape) takes the
-// recorded machine instead of being run and checked again.
+// boundary left it. A later round of the same code, round constant, model state, read
+// contents (variables renamed in order, regions matched by name and shape) and context (what
+// the run's other checks of each instruction depend on: the CFI rows over it and the call
+// that entered it) takes the recorded machine instead of being run and checked again.
 //
 // Why that is sound, for every round it replaces:
 // - The code's writes depend on its reads alone. Checked the first time a path (the
@@ -44,6 +45,7 @@
 #include <set>
 #include <span>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -128,9 +130,11 @@ class RoundReuse {
   const Segment* segment(const void* items, std::size_t start,
                          const std::function<std::optional<Segment>()>& make);
 
-  // Where a round starts: its code, the round constant's index, the model's state.
+  // Where a round starts: its code, what the run's checks of it depend on besides the code
+  // and the machine (the prover's CFI context), the round constant's index, the model's state.
   struct RoundStart {
     const Segment& segment;
+    std::string_view context;
     int round;
     std::span<const Word> model_state;
   };
@@ -139,7 +143,8 @@ class RoundReuse {
     std::vector<Machine::Access> accesses;  // the recorded run's, for the block loop's check
     std::vector<Word> model_state;          // after the round: fresh variables
     bool branched = false;                  // the code branched
-    // The next marker: item `end` of `end_items`, or with none, `end` items after the start.
+    // The next marker of code that branches: item `end` of `end_items` (straight code's is
+    // the replaying copy's own Segment::end).
     const void* end_items = nullptr;
     std::size_t end = 0;
   };

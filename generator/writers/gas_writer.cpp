@@ -15,23 +15,6 @@ std::string format_operand(const Program& program, const Operand& operand) {
   return target(program.isa).gas_operand(program, operand);
 }
 
-std::string cfi_line(const Program& program, const Cfi& cfi) {
-  auto reg_name = [&] { return format_operand(program, cfi.reg); };
-  switch (cfi.kind) {
-    case CfiKind::adjust_cfa_offset:
-      return fmt::format(".cfi_adjust_cfa_offset {}", cfi.value);
-    case CfiKind::def_cfa_offset:
-      return fmt::format(".cfi_def_cfa_offset {}", cfi.value);
-    case CfiKind::offset:
-      return fmt::format(".cfi_offset {}, {}", reg_name(), cfi.value);
-    case CfiKind::restore:
-      return fmt::format(".cfi_restore {}", reg_name());
-    case CfiKind::negate_ra_state:
-      return ".cfi_negate_ra_state";
-  }
-  throw GenerationError("unknown CFI kind");
-}
-
 void append_comment_block(std::string& out, const std::vector<std::string>& lines) {
   for (const std::string& line : lines) {
     out += line.empty() ? "//\n" : "// " + line + "\n";
@@ -114,6 +97,23 @@ std::string round_marker_line(const RoundMarker& marker) {
   if (!marker.begin) return "\t// ---- end of round ----";
   if (!marker.in_loop) return fmt::format("\t// ---- round {} ----", marker.round);
   return fmt::format("\t// ---- round {} of the loop ----", marker.round);
+}
+
+std::string cfi_line(const Program& program, const Cfi& cfi) {
+  auto reg_name = [&] { return format_operand(program, cfi.reg); };
+  switch (cfi.kind) {
+    case CfiKind::adjust_cfa_offset:
+      return fmt::format(".cfi_adjust_cfa_offset {}", cfi.value);
+    case CfiKind::def_cfa_offset:
+      return fmt::format(".cfi_def_cfa_offset {}", cfi.value);
+    case CfiKind::offset:
+      return fmt::format(".cfi_offset {}, {}", reg_name(), cfi.value);
+    case CfiKind::restore:
+      return fmt::format(".cfi_restore {}", reg_name());
+    case CfiKind::negate_ra_state:
+      return ".cfi_negate_ra_state";
+  }
+  throw GenerationError("unknown CFI kind");
 }
 
 std::string format_instruction(const Program& program, const Instruction& instruction) {

@@ -16,6 +16,8 @@ std::string write_gas(const Program& program);
 
 // One instruction as it appears in the file, e.g. "rorx r8, r8, 20"; for error messages.
 std::string format_instruction(const Program& program, const Instruction& instruction);
+// One CFI directive as it appears in the file, e.g. ".cfi_offset rbx, -16".
+std::string cfi_line(const Program& program, const Cfi& cfi);
 // A local label as every ISA prints it: LOCAL(name), which the object format macros resolve.
 std::string local_label(const Program& program, LabelId id);
 

@@ -616,6 +616,59 @@ TEST_CASE("prove: a round proven once is taken for the same round, never for ano
   }
 }
 
+// A replayed round's instructions are not run, so what the run checks of each besides the
+// values (the CFI) must be its record's, and the replay resumes at its own copy's next
+// marker: ascon-arm64's entries each carry the same rounds' text, and the first entry's sixth
+// round is changed in what lies between its instructions only.
+TEST_CASE("prove: a replayed round stands under its own copy's CFI and ends at its own marker") {
+  const kernels::KernelSpec& spec = kernel_named("ascon-arm64");
+  // Puts `item` after the sixth round's instruction `n` (0: its first) in ascon-arm64's first
+  // entry, whose text is otherwise that of the other entries' sixth rounds.
+  const auto insert_in_round_six = [](Program& program, int n, Item item) {
+    std::vector<Item>& items = program.functions.front().items;
+    int markers = 0, instructions = 0;
+    const auto at = std::find_if(items.begin(), items.end(), [&](const Item& it) {
+      if (const auto* marker = std::get_if<RoundMarker>(&it)) markers += marker->begin ? 1 : 0;
+      return markers == 6 && std::holds_alternative<Instruction>(it) && instructions++ == n;
+    });
+    REQUIRE(at != items.end());
+    items.insert(std::next(at), std::move(item));
+  };
+  Program mutant = committed_program(spec);
+  const std::string mutated = mutant.functions.front().symbol;
+  // One worker: the first entry's cases run last, after the hash entry's (which runs the same
+  // rounds once a block) recorded the sixth round.
+  prove::ProveOptions options;
+  options.most_blocks = 2;
+  options.threads = 1;
+  SUBCASE("a label between its instructions") {
+    insert_in_round_six(mutant, 0, LabelDef{mutant.new_label("inside_round_six")});
+    const prove::KernelProof proof = prove::prove_kernel(spec, mutant, options);
+    int replayed = 0;
+    for (const prove::EntryProof& e : proof.entries) {
+      CAPTURE(e.symbol);
+      CAPTURE(e.failure);
+      CHECK(e.proven);
+      if (e.symbol == mutated) replayed += e.rounds_replayed;
+    }
+    CHECK(replayed > 0);
+  }
+  SUBCASE("a CFA moved and moved back inside it") {
+    insert_in_round_six(mutant, 3, Cfi{CfiKind::adjust_cfa_offset, -16});
+    insert_in_round_six(mutant, 0, Cfi{CfiKind::adjust_cfa_offset, 16});
+    const prove::KernelProof proof = prove::prove_kernel(spec, mutant, options);
+    for (const prove::EntryProof& e : proof.entries) {
+      CAPTURE(e.symbol);
+      CAPTURE(e.failure);
+      CHECK(e.proven == (e.symbol != mutated));
+      if (!e.proven) {
+        CHECK(e.failure.find("the CFI puts the CFA at the stack pointer + 16") !=
+              std::string::npos);
+      }
+    }
+  }
+}
+
 // What a round's record rests on: its writes depend on the places it read and on nothing
 // else, shown by running it again where every other place holds fresh variables.
 TEST_CASE("prove: a round that reads a place its reads leave out is not recorded") {
