@@ -154,9 +154,10 @@ Program every_row() {
   return program;
 }
 
-ProcessResult assemble(const std::string& wat, const TemporaryFolder& folder, std::string& wasm) {
-  const auto source = folder.path() / "rows.wat";
-  const auto module = folder.path() / "rows.wasm";
+ProcessResult assemble(const std::string& wat, const TemporaryFolder& folder, std::string& wasm,
+                       const std::string& name = "rows") {
+  const auto source = folder.path() / (name + ".wat");
+  const auto module = folder.path() / (name + ".wasm");
   write_binary_file(source, wat);
   ProcessResult result =
       run_process({SPONGEGEN_TEST_WAT2WASM, source.string(), "-o", module.string()});
@@ -252,6 +253,13 @@ TEST_CASE("every wasm32 row, at the edges of its encoding, encodes as wat2wasm a
   CAPTURE(locate(program, encoded, differ));
   CHECK(ours.size() == wasm.size());
   CHECK(differ == ours.size());
+
+  // A module with no function and no table: wabt leaves the empty sections out.
+  std::string bare;
+  const Program empty = empty_program("wasm32-empty");
+  REQUIRE(assemble(write_wat(empty), folder, bare, "empty").exit_status == 0);
+  const std::vector<std::uint8_t> empty_encoded = wasm32::encode(empty).code;
+  CHECK(std::string(empty_encoded.begin(), empty_encoded.end()) == bare);
 
   const ProcessResult validated =
       run_process({SPONGEGEN_TEST_WASM_VALIDATE, (folder.path() / "rows.wasm").string()});

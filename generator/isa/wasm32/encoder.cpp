@@ -153,7 +153,7 @@ writers::EncodedProgram encode(const Program& program) {
     payload.insert(payload.end(), count, static_cast<std::uint8_t>(ValueType::i32));
     unsigned_leb(payload, 0);  // no results
   }
-  section(module, kTypeSection, payload);
+  if (!types.parameter_counts.empty()) section(module, kTypeSection, payload);
 
   payload.clear();
   unsigned_leb(payload, 1);
@@ -168,7 +168,8 @@ writers::EncodedProgram encode(const Program& program) {
   unsigned_leb(payload, program.functions.size());
   for (std::uint32_t type : types.of_function)
     unsigned_leb(payload, type);
-  section(module, kFunctionSection, payload);
+  const bool functions = !program.functions.empty();  // wabt leaves empty sections out
+  if (functions) section(module, kFunctionSection, payload);
 
   payload.clear();
   unsigned_leb(payload, program.functions.size());
@@ -177,7 +178,7 @@ writers::EncodedProgram encode(const Program& program) {
     payload.push_back(kFunctionKind);
     unsigned_leb(payload, f);
   }
-  section(module, kExportSection, payload);
+  if (functions) section(module, kExportSection, payload);
 
   // The code: each body's offset within the section's bytes first, made absolute below.
   payload.clear();
@@ -216,7 +217,7 @@ writers::EncodedProgram encode(const Program& program) {
     payload.insert(payload.end(), body.begin(), body.end());
     encoded.functions.push_back(std::move(out));
   }
-  const std::size_t code = section(module, kCodeSection, payload);
+  const std::size_t code = functions ? section(module, kCodeSection, payload) : 0;
   for (writers::EncodedFunction& function : encoded.functions)
     function.offset += code;
 

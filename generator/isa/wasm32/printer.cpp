@@ -625,7 +625,7 @@ class Reader {
     }
   }
 
-  Program program_;
+  Program program_{};
   std::vector<std::string_view> lines_;
   std::size_t at_ = 0;
   std::map<std::string, LabelId, std::less<>> labels_;

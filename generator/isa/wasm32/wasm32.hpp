@@ -119,7 +119,8 @@ Structure check_structure(const Program& program, const Function& function);
 
 // The text format: the module the encoder encodes, one row's lowering a line each.
 std::string write_wat(const Program& program);
-// Reads exactly what write_wat writes (anything else is refused, naming the line).
+// Reads exactly what write_wat writes (anything else is refused, naming the line). The
+// Program's isa is the caller's to set: the wasm32 Target's.
 Program read_wat(std::string_view text, const std::string& kernel_name);
 // The binary module: code is the whole .wasm; each function's offset is its body's (its
 // locals' declaration), its instruction offsets from there; each table's offset is its
