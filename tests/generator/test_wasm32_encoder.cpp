@@ -390,5 +390,13 @@ TEST_CASE("the .wat reader refuses what write_wat does not write, naming the lin
   // A table at another address than its place.
   CHECK(refusal(replaced("(data (i32.const 16)", "(data (i32.const 24)"))
             .find("the table's address is 24, not 16") != std::string::npos);
+  // The types in another order than their first use.
+  CHECK(refusal(replaced("(type $t0 (func (param i32 i32 i32)))\n  (type $t1 (func (param i32)))",
+                         "(type $t0 (func (param i32)))\n  (type $t1 (func (param i32 i32 i32)))"))
+            .find("expected the type of 3 i32 parameters") != std::string::npos);
+  // A type no function uses.
+  CHECK(refusal(replaced("(type $t2 (func))\n",
+                         "(type $t2 (func))\n  (type $t3 (func (param i32 i32)))\n"))
+            .find("not declared once each, in first-use order") != std::string::npos);
   CHECK(refusal(wat) == "(read)");
 }

@@ -221,13 +221,17 @@ class Reader {
       throw GenerationError(fmt::format("line {} ({}): {}", at_, lines_[at_ - 1], error.what()));
     }
     at_ = 0;
-    const std::vector<std::uint32_t> addresses = table_addresses(program_);
     for (const auto& [label, address] : addresses_read_) {
       const std::uint32_t expected = table_address(program_, label);
       if (address != expected) {
         throw GenerationError(fmt::format("table {} is at {}, not at {} as an i32.const says",
                                           program_.label_names.at(label), expected, address));
       }
+    }
+    // The types as the encoder numbers them, so wat2wasm's module is the encoder's.
+    const FunctionTypes types = function_types(program_);
+    if (types.parameter_counts != parameter_counts_ || types.of_function != declared_types_) {
+      throw GenerationError("the function types are not declared once each, in first-use order");
     }
     for (const Function& function : program_.functions) {
       check_function(program_, function);
@@ -348,6 +352,7 @@ class Reader {
       throw GenerationError(fmt::format("expected the type of {} i32 parameters", parameters));
     }
     if (head.size() != 6 + 3 * parameters) throw GenerationError("unreadable parameters");
+    declared_types_.push_back(static_cast<std::uint32_t>(*type));
     std::map<std::string, Reg, std::less<>> locals;
     for (std::size_t i = 0; i < parameters; ++i) {
       const std::string name = "$" + function.shape.parameters[i].name;
@@ -630,6 +635,7 @@ class Reader {
   std::size_t at_ = 0;
   std::map<std::string, LabelId, std::less<>> labels_;
   std::vector<std::size_t> parameter_counts_;
+  std::vector<std::uint32_t> declared_types_;  // each function's
   std::vector<std::pair<LabelId, std::uint32_t>> addresses_read_;
   bool imported_ = false;
 };
