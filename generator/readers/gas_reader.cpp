@@ -14,6 +14,63 @@
 #include "writers/gas_writer.hpp"
 
 namespace spongegen::readers {
+
+// The parameters of a prototype line, the inverse of c_prototype:
+// "// void f(uint64_t state[25], const uint8_t block[168])".
+std::vector<Parameter> parse_parameters(std::string_view line) {
+  const std::size_t open = line.find('('), close = line.rfind(')');
+  if (open == std::string_view::npos || close == std::string_view::npos || close < open) {
+    throw GenerationError("unreadable prototype");
+  }
+  std::vector<Parameter> parameters;
+  for (const std::string& text : split_operands(line.substr(open + 1, close - open - 1))) {
+    const std::size_t space = text.rfind(' ');
+    if (space == std::string::npos) throw GenerationError("unreadable parameter " + text);
+    Parameter parameter{text.substr(0, space), text.substr(space + 1), 0};
+    if (const std::size_t bracket = parameter.name.find('['); bracket != std::string::npos) {
+      const auto extent =
+          parse_integer(std::string_view(parameter.name)
+                            .substr(bracket + 1, parameter.name.size() - bracket - 2));
+      if (!extent) throw GenerationError("unreadable parameter " + text);
+      parameter.extent = static_cast<int>(*extent);
+      parameter.name.resize(bracket);
+    }
+    parameters.push_back(std::move(parameter));
+  }
+  return parameters;
+}
+
+// The inverse of entry_shape_line: "absorb keccak-p1600 rounds=12 rate=168 lanes=1".
+EntryShape parse_entry_shape(std::string_view text) {
+  EntryShape shape;
+  std::vector<std::string_view> words;
+  for (std::size_t space; !text.empty(); text.remove_prefix(space + 1)) {
+    space = text.find(' ');
+    words.push_back(text.substr(0, space));
+    if (space == std::string_view::npos) break;
+  }
+  if (words.size() != 5) throw GenerationError("unreadable entry line");
+  bool known = false;
+  for (const EntryKind kind : kEntryKinds) {
+    if (words[0] == entry_kind_name(kind)) {
+      shape.kind = kind;
+      known = true;
+    }
+  }
+  if (!known) throw GenerationError("unknown entry kind");
+  shape.permutation = std::string(words[1]);
+  auto field = [&](std::string_view word, std::string_view name) {
+    const auto value = starts_with(word, name) ? parse_integer(word.substr(name.size()))
+                                               : std::optional<std::int64_t>();
+    if (!value) throw GenerationError("unreadable entry field " + std::string(name));
+    return static_cast<int>(*value);
+  };
+  shape.rounds = field(words[2], "rounds=");
+  shape.rate_bytes = field(words[3], "rate=");
+  shape.lanes = field(words[4], "lanes=");
+  return shape;
+}
+
 namespace {
 
 class Reader : public OperandReader {
@@ -162,62 +219,6 @@ class Reader : public OperandReader {
       function().items.push_back(RoundMarker{true, static_cast<int>(*round), false});
       if (program_.functions.size() == 1) ++legacy_rounds_;
     }
-  }
-
-  // The parameters of a prototype line, the inverse of c_prototype:
-  // "// void f(uint64_t state[25], const uint8_t block[168])".
-  static std::vector<Parameter> parse_parameters(std::string_view line) {
-    const std::size_t open = line.find('('), close = line.rfind(')');
-    if (open == std::string_view::npos || close == std::string_view::npos || close < open) {
-      throw GenerationError("unreadable prototype");
-    }
-    std::vector<Parameter> parameters;
-    for (const std::string& text : split_operands(line.substr(open + 1, close - open - 1))) {
-      const std::size_t space = text.rfind(' ');
-      if (space == std::string::npos) throw GenerationError("unreadable parameter " + text);
-      Parameter parameter{text.substr(0, space), text.substr(space + 1), 0};
-      if (const std::size_t bracket = parameter.name.find('['); bracket != std::string::npos) {
-        const auto extent =
-            parse_integer(std::string_view(parameter.name)
-                              .substr(bracket + 1, parameter.name.size() - bracket - 2));
-        if (!extent) throw GenerationError("unreadable parameter " + text);
-        parameter.extent = static_cast<int>(*extent);
-        parameter.name.resize(bracket);
-      }
-      parameters.push_back(std::move(parameter));
-    }
-    return parameters;
-  }
-
-  // The inverse of entry_shape_line: "absorb keccak-p1600 rounds=12 rate=168 lanes=1".
-  static EntryShape parse_entry_shape(std::string_view text) {
-    EntryShape shape;
-    std::vector<std::string_view> words;
-    for (std::size_t space; !text.empty(); text.remove_prefix(space + 1)) {
-      space = text.find(' ');
-      words.push_back(text.substr(0, space));
-      if (space == std::string_view::npos) break;
-    }
-    if (words.size() != 5) throw GenerationError("unreadable entry line");
-    bool known = false;
-    for (const EntryKind kind : kEntryKinds) {
-      if (words[0] == entry_kind_name(kind)) {
-        shape.kind = kind;
-        known = true;
-      }
-    }
-    if (!known) throw GenerationError("unknown entry kind");
-    shape.permutation = std::string(words[1]);
-    auto field = [&](std::string_view word, std::string_view name) {
-      const auto value = starts_with(word, name) ? parse_integer(word.substr(name.size()))
-                                                 : std::optional<std::int64_t>();
-      if (!value) throw GenerationError("unreadable entry field " + std::string(name));
-      return static_cast<int>(*value);
-    };
-    shape.rounds = field(words[2], "rounds=");
-    shape.rate_bytes = field(words[3], "rate=");
-    shape.lanes = field(words[4], "lanes=");
-    return shape;
   }
 
   void read_directive(std::string_view line) {

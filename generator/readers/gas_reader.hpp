@@ -7,6 +7,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "program/program.hpp"
 
@@ -14,5 +15,11 @@ namespace spongegen::readers {
 
 // Throws GenerationError naming the line it cannot read.
 Program read_gas(std::string_view text, const std::string& kernel_name);
+
+// The pieces of a function's header comment, shared with the other text formats' readers:
+// the parameters of a prototype line (the inverse of c_prototype), and an entry shape (the
+// inverse of entry_shape_line).
+std::vector<Parameter> parse_parameters(std::string_view line);
+EntryShape parse_entry_shape(std::string_view text);
 
 }  // namespace spongegen::readers
