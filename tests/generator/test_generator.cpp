@@ -16,6 +16,7 @@
 #include "audit/mca.hpp"
 #include "isa/amd64/amd64.hpp"
 #include "isa/arm64/arm64.hpp"
+#include "isa/target.hpp"
 #include "kernels/keccak_entries.hpp"
 #include "kernels/kernel.hpp"
 #include "kernels/register_clearing.hpp"
@@ -204,7 +205,7 @@ TEST_CASE("generation is deterministic and every kernel reads back as it was wri
     CHECK(text == second_run[k].written.text);
     CHECK(text.find("DO NOT EDIT") != std::string::npos);
     CHECK(text.find(".note.GNU-stack") != std::string::npos);
-    const Program read = readers::read_gas(text, spec.name);
+    const Program read = target(spec.isa).read_text(text, spec.name);
     CHECK(read.isa == spec.isa);
     CHECK(listing(read) == listing(first.written.program));
     REQUIRE(read.functions.size() == first.written.program.functions.size());
