@@ -5,7 +5,7 @@
 #   SPONGE_KERNEL_ISAS                the ISAs a kernel may have (amd64, arm64, riscv64)
 #   SPONGE_TARGET_ISA                 one of them, or empty: this build's target ISA
 #   SPONGE_GENERATED_KERNELS          every kernel the manifest lists, in its order
-#   SPONGE_GENERATED_KERNELS_<isa>    the kernels of one ISA
+#   SPONGE_GENERATED_KERNELS_<isa>    the kernels of one ISA the runtime links
 #   SPONGE_GENERATED_<table>_<isa>    those of one runtime table: KECCAK (one state a call),
 #                                     KECCAK_BATCH (several) or ASCON, best first (the
 #                                     registry's order, as generated/sponge_kernels.h has it)
@@ -14,6 +14,10 @@
 #   SPONGE_KERNEL_<name>_TABLE        KECCAK, KECCAK_BATCH or ASCON
 #   SPONGE_KERNEL_<name>_STATES       the states one call permutes
 #   SPONGE_KERNEL_<name>_ID           the name as an identifier part (amd64_bmi2)
+#   SPONGE_KERNEL_<name>_RUNTIME      ON where the runtime library links the kernel's file,
+#                                     OFF for a kernel another runtime loads (the manifest's
+#                                     "links_into_runtime": false), which joins neither the
+#                                     per-ISA nor the per-table lists
 set(SPONGE_KERNEL_ISAS amd64 arm64 riscv64)
 function(sponge_read_generated_kernels manifest_path)
   # A regeneration that adds or removes a kernel configures the build again.
@@ -53,15 +57,24 @@ function(sponge_read_generated_kernels manifest_path)
       message(FATAL_ERROR "${manifest_path}: kernel ${name} has ISA '${isa}', which the build "
                           "does not know")
     endif()
+    string(JSON links ERROR_VARIABLE links_absent GET "${manifest}" files ${f} links_into_runtime)
+    if(links_absent)
+      set(runtime ON)
+    else()
+      set(runtime ${links})
+    endif()
     string(REPLACE "-" "_" id "${name}")
     list(APPEND all ${name})
-    list(APPEND per_isa_${isa} ${name})
-    list(APPEND per_table_${table}_${isa} ${name})
+    if(runtime)
+      list(APPEND per_isa_${isa} ${name})
+      list(APPEND per_table_${table}_${isa} ${name})
+    endif()
     set(SPONGE_KERNEL_${name}_FILE ${path} PARENT_SCOPE)
     set(SPONGE_KERNEL_${name}_ISA ${isa} PARENT_SCOPE)
     set(SPONGE_KERNEL_${name}_TABLE ${table} PARENT_SCOPE)
     set(SPONGE_KERNEL_${name}_STATES ${states} PARENT_SCOPE)
     set(SPONGE_KERNEL_${name}_ID ${id} PARENT_SCOPE)
+    set(SPONGE_KERNEL_${name}_RUNTIME ${runtime} PARENT_SCOPE)
   endforeach()
   set(SPONGE_GENERATED_KERNELS ${all} PARENT_SCOPE)
   foreach(isa IN LISTS SPONGE_KERNEL_ISAS)

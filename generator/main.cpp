@@ -34,11 +34,11 @@
 #include "audit/encoding_proof.hpp"
 #include "audit/invariants.hpp"
 #include "audit/mca.hpp"
+#include "isa/target.hpp"
 #include "kernels/kernel.hpp"
 #include "pipeline/generate.hpp"
 #include "prove/proof_cache.hpp"
 #include "prove/prover.hpp"
-#include "readers/gas_reader.hpp"
 #include "writers/go_writer.hpp"
 #include "writers/manifest.hpp"
 #include "writers/output_folder.hpp"
@@ -522,13 +522,13 @@ std::optional<std::string> committed_text(const std::string& ref, const std::str
   return run_capture(git + "show '" + ref + ":generated/" + file + "'");
 }
 
-// The reference copy of a kernel's .S file, parsed; a malformed one names its file and line.
+// The reference copy of a kernel's file, parsed; a malformed one names its file and line.
 Program read_reference(const std::string& text, const std::string& ref,
                        const kernels::KernelSpec& spec) {
   const std::string where = fs::is_directory(ref) ? (fs::path(ref) / spec.file_name).string()
                                                   : ref + ":generated/" + spec.file_name;
   try {
-    return readers::read_gas(text, spec.name);
+    return target(spec.isa).read_text(text, spec.name);
   } catch (const GenerationError& error) {
     throw InputError("reference " + where + " is malformed: " + error.what());
   }
@@ -721,7 +721,7 @@ int command_prove(const Options& options) {
         throw InputError("cannot read the kernel file " + describe(path, file));
       }
       try {
-        program = readers::read_gas(file.contents, spec.name);
+        program = target(spec.isa).read_text(file.contents, spec.name);
       } catch (const GenerationError& error) {
         throw InputError(path.string() + " is malformed: " + error.what());
       }

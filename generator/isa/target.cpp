@@ -2,6 +2,9 @@
 
 #include <array>
 
+#include "readers/gas_reader.hpp"
+#include "writers/gas_writer.hpp"
+
 namespace spongegen {
 
 // Each ISA's folder defines <name>::isa_target() (isa/<name>/target.cpp).
@@ -19,6 +22,18 @@ std::span<const Target* const> targets() {
 #undef SPONGEGEN_ISA
   });
   return kTargets;
+}
+
+std::string Target::write_text(const Program& program) const {
+  return writers::write_gas(program);
+}
+
+Program Target::read_text(std::string_view text, const std::string& kernel_name) const {
+  return readers::read_gas(text, kernel_name);
+}
+
+std::optional<Target::BinaryFile> Target::binary_file(const writers::EncodedProgram&) const {
+  return std::nullopt;
 }
 
 const Target& target(Isa isa) {

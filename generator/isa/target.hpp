@@ -137,6 +137,27 @@ class Target {
   virtual std::vector<Operand> read_operands(const std::vector<std::string>& texts,
                                              OperandReader& reader) const = 0;
 
+  // The kernel's committed text (its KernelSpec::file_name in generated/): what `generate`
+  // writes, `check` compares and `prove` reads back and proves, so a hand edit is what gets
+  // proven. The GNU assembler's .S file by default; an ISA whose toolchain reads another
+  // syntax writes and reads its own.
+  virtual std::string write_text(const Program& program) const;
+  // Throws GenerationError naming the line it cannot read.
+  virtual Program read_text(std::string_view text, const std::string& kernel_name) const;
+  // A binary shipped beside the text, named after it with `extension`: `check` compares it
+  // byte for byte like every generated file. None by default, where the system assembler
+  // makes the object from the text.
+  struct BinaryFile {
+    std::string extension;  // ".wasm"
+    std::string bytes;
+  };
+  virtual std::optional<BinaryFile> binary_file(const writers::EncodedProgram& encoded) const;
+  // Whether the kernels are assembled into the runtime library (sponge). The C header's
+  // declarations and runtime tables and the build's kernel lists (manifest.json) hold only
+  // the kernels of ISAs that are; a kernel another runtime loads is generated, audited and
+  // proven all the same.
+  virtual bool links_into_runtime() const { return true; }
+
   // The Go assembler: one instruction as the Go writer prints it.
   virtual std::string go_instruction(const Program& program, const Function& function,
                                      const Instruction& instruction) const = 0;

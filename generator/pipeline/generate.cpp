@@ -14,7 +14,6 @@
 #include "verify/jit_verify.hpp"
 #include "writers/asmjit_encoder.hpp"
 #include "writers/c_header.hpp"
-#include "writers/gas_writer.hpp"
 #include "writers/go_writer.hpp"
 #include "writers/rust_writer.hpp"
 
@@ -129,14 +128,23 @@ std::vector<GeneratedKernel> generate_kernels(bool verify, bool prove, const Ver
     audit::KernelAudit audit =
         audit::audit_program(kernel.program, encoded, audit::kDefaultIssueWidth);
     composers.push_back(std::move(kernel.header));
-    generated.push_back(GeneratedKernel{
-        &spec, std::move(audit),
-        writers::WrittenKernel{
-            spec.file_name, spec.cpu_features, std::move(kernel.program), std::move(encoded), {}}});
+    generated.push_back(GeneratedKernel{&spec, std::move(audit),
+                                        writers::WrittenKernel{.file_name = spec.file_name,
+                                                               .cpu_features = spec.cpu_features,
+                                                               .program = std::move(kernel.program),
+                                                               .encoded = std::move(encoded),
+                                                               .text = {},
+                                                               .binary = {}}});
   }
   write_headers(generated, composers);
-  for (GeneratedKernel& kernel : generated)
-    kernel.written.text = writers::write_gas(kernel.written.program);
+  for (GeneratedKernel& kernel : generated) {
+    const Target& isa = target(kernel.written.program.isa);
+    kernel.written.text = isa.write_text(kernel.written.program);
+    if (auto binary = isa.binary_file(kernel.written.encoded)) {
+      kernel.written.binary = writers::GeneratedFile{file_stem(*kernel.spec) + binary->extension,
+                                                     std::move(binary->bytes)};
+    }
+  }
   return generated;
 }
 
@@ -145,6 +153,7 @@ std::vector<writers::GeneratedFile> output_files(const std::vector<GeneratedKern
   std::vector<writers::WrittenKernel> written;
   for (const GeneratedKernel& kernel : kernels) {
     files.push_back({kernel.written.file_name, kernel.written.text});
+    if (kernel.written.binary) files.push_back(*kernel.written.binary);
     written.push_back(kernel.written);
   }
   files.push_back({writers::kCHeaderName, writers::write_c_header(written)});

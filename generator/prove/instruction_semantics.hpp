@@ -1,5 +1,5 @@
-// What the amd64 and arm64 semantics share: the instruction's operands, the 32-bit views of
-// general-purpose registers, and the constant tables that labels name.
+// What the ISAs' semantics share: the instruction's operands, the 32-bit views of
+// general-purpose registers, adding an immediate, and the constant tables that labels name.
 #pragma once
 
 #include "prove/machine.hpp"
@@ -23,6 +23,23 @@ class InstructionSemantics {
     for (std::size_t bit = 32; bit < 64; ++bit)
       value.bits[bit] = Poly{};
     return value;
+  }
+
+  // An add of an immediate to a register that sets no flags (riscv64's addi): address
+  // arithmetic (an address plus an integer), the block count's decrement, or arithmetic on
+  // known integers; `what` names the operand in the error for anything else.
+  static Value add_immediate(Value a, std::int64_t delta, const char* what) {
+    if (a.block_count) {
+      if (delta != -1) throw MachineError("the block count changed by other than -1");
+      Value counted = Value::integer(count_of(a, "the block count") - 1);
+      counted.block_count = true;
+      return counted;
+    }
+    if (a.is_address()) {
+      a.pointer->offset += delta;
+      return a;
+    }
+    return Value::integer(integer_of(a, what) + static_cast<std::uint64_t>(delta));
   }
 
   // The region of the constant table `label` names; throws for a label of code.

@@ -61,6 +61,11 @@ struct Region {
 inline constexpr int kVectorWords = 8;  // 512 bits: a zmm register (arm64 uses 2)
 using VectorValue = std::array<Word, kVectorWords>;
 
+// The registers of each file the machine holds, general-purpose and vector alike: every ISA
+// numbers its registers below it. 64 rather than a CPU's 32: where registers are a function's
+// locals (WebAssembly's), a kernel may name more.
+inline constexpr int kMachineRegisters = 64;
+
 class Machine {
  public:
   Machine();
@@ -107,8 +112,8 @@ class Machine {
 
  private:
   std::vector<Region> regions_;
-  std::array<Value, 32> gp_{};
-  std::array<VectorValue, 32> vector_{};
+  std::array<Value, kMachineRegisters> gp_{};
+  std::array<VectorValue, kMachineRegisters> vector_{};
   Value stack_pointer_{};
   Variable next_variable_ = 1;
   mutable std::optional<std::uint64_t> stale_seed_;

@@ -80,8 +80,8 @@ struct CallSummary {
   std::size_t block_count;
   bool in_place;
   std::int64_t stack_bytes;
-  std::uint32_t preserved_gp;  // and rsp, which the proof returns where the call left it
-  std::array<std::uint8_t, 32> preserved_vector_words;
+  std::uint64_t preserved_gp;  // and rsp, which the proof returns where the call left it
+  std::array<std::uint8_t, kMachineRegisters> preserved_vector_words;
 };
 
 // The words an entry starts from: variables (the proof), or random integers (the search for
@@ -189,8 +189,8 @@ class Run {
   ConcreteOutcome model_outcome_;
   std::vector<std::vector<Word>> input_words_;  // each input region's words at the call
   std::vector<Word> initial_state_;
-  std::array<Value, 32> initial_gp_{};
-  std::array<VectorValue, 32> initial_vector_{};
+  std::array<Value, kMachineRegisters> initial_gp_{};
+  std::array<VectorValue, kMachineRegisters> initial_vector_{};
   int boundaries_ = 0;
   // The CFI's proof (check_cfi): the registers a caller needs back, and the rules last found
   // in place, whose check is repeated only after a write that may move a saved value.
@@ -200,8 +200,8 @@ class Run {
   // The induction over the block count (check_block_loop): the machine right after the
   // boundaries that start blocks 1 and 2, the variables the inputs and the boundaries use.
   struct Snapshot {
-    std::array<Value, 32> gp;
-    std::array<VectorValue, 32> vector;
+    std::array<Value, kMachineRegisters> gp;
+    std::array<VectorValue, kMachineRegisters> vector;
     Value stack_pointer;
     std::optional<bool> zero_flag;
     std::vector<std::vector<std::optional<Value>>> regions;
@@ -308,15 +308,15 @@ void Run::lay_out() {
     initial_state_.push_back(inputs_.next());
   // Initial registers: whatever the caller left, as free words, so that a result that uses
   // one, or a callee-saved register not restored, shows.
-  for (int r = 0; r < 32; ++r) {
+  for (int r = 0; r < kMachineRegisters; ++r) {
     machine_.gp(r) = Value::data(inputs_.next());
     for (Word& word : machine_.vector(r))
       word = inputs_.next();
   }
   initial_gp_ = {};
-  for (int r = 0; r < 32; ++r)
+  for (int r = 0; r < kMachineRegisters; ++r)
     initial_gp_[static_cast<std::size_t>(r)] = machine_.gp(r);
-  for (int r = 0; r < 32; ++r)
+  for (int r = 0; r < kMachineRegisters; ++r)
     initial_vector_[static_cast<std::size_t>(r)] = machine_.vector(r);
 
   stack_region_ = machine_.add_region("the stack", kStackBytes, true);
@@ -438,7 +438,7 @@ void Run::lay_out() {
 // the state and the stack (outputs and inputs keep the variables they were written with).
 template <class Visit>
 void for_each_location(Machine& machine, std::initializer_list<int> regions, const Visit& visit) {
-  for (int r = 0; r < 32; ++r) {
+  for (int r = 0; r < kMachineRegisters; ++r) {
     Value& v = machine.gp(r);
     if (!v.is_address()) visit(v.bits);
     for (Word& word : machine.vector(r))
@@ -566,7 +566,7 @@ void Run::cut(int completed) {
 Run::Snapshot Run::snapshot() const {
   Snapshot shot;
   const Machine& m = machine_;
-  for (int r = 0; r < 32; ++r) {
+  for (int r = 0; r < kMachineRegisters; ++r) {
     shot.gp[static_cast<std::size_t>(r)] = m.gp(r);
     shot.vector[static_cast<std::size_t>(r)] = m.vector(r);
   }
@@ -671,7 +671,7 @@ void Run::check_block_loop(const Snapshot& before, const Snapshot& after) const 
       }
     }
   }
-  for (int r = 0; r < 32; ++r) {
+  for (int r = 0; r < kMachineRegisters; ++r) {
     const std::size_t i = static_cast<std::size_t>(r);
     if (!same(before.gp[i], after.gp[i])) fail(fmt::format("general-purpose register {}", r));
     for (std::size_t w = 0; w < kVectorWords; ++w) {
@@ -928,11 +928,11 @@ std::int64_t Run::stack_bytes() const {
 // return address become unknown. Why this is sound:
 // docs/generator-and-audit.md, "The proof".
 void Run::preserved(EntryProof& proof) const {
-  for (int r = 0; r < 32; ++r) {
+  for (int r = 0; r < kMachineRegisters; ++r) {
     const std::size_t i = static_cast<std::size_t>(r);
     const Value& now = machine_.gp(r);
     if (!now.is_address() && !now.block_count && now.bits == initial_gp_[i].bits) {
-      proof.preserved_gp |= 1u << r;
+      proof.preserved_gp |= std::uint64_t{1} << r;
     }
     for (std::size_t w = 0; w < kVectorWords; ++w) {
       if (machine_.vector(r)[w] == initial_vector_[i][w]) {
@@ -1005,7 +1005,7 @@ bool Run::summarize_call(std::size_t function) {
   Region& stack = machine_.region(stack_region_);
   for (std::size_t w = 0; w < static_cast<std::size_t>(return_slot / 8); ++w)
     stack.words[w].reset();
-  for (int r = 0; r < 32; ++r) {
+  for (int r = 0; r < kMachineRegisters; ++r) {
     if (r != target_.stack_pointer().index && ((summary->preserved_gp >> r) & 1u) == 0) {
       machine_.gp(r) = Value::data(inputs_.next());
     }

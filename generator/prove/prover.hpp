@@ -19,6 +19,7 @@
 
 #include "kernels/kernel.hpp"
 #include "program/program.hpp"
+#include "prove/machine.hpp"
 #include "verify/jit_verify.hpp"
 
 namespace spongegen::prove {
@@ -54,8 +55,8 @@ struct EntryProof {
   bool call_summarized = false;
   // Proven: the registers (bit r) and vector register words (bit w of register r) that hold
   // their caller's value at the return, whatever it was.
-  std::uint32_t preserved_gp = 0;
-  std::array<std::uint8_t, 32> preserved_vector_words{};
+  std::uint64_t preserved_gp = 0;
+  std::array<std::uint8_t, kMachineRegisters> preserved_vector_words{};
   double seconds = 0;
 };
 

@@ -1,6 +1,7 @@
-// generated/sponge_kernels.h: the C prototypes of every generated entry, and per kernel an
-// X-macro list of its entries (with their shapes) and its CPU features, so the runtime
-// declares and tables the kernels from the generator's declarations instead of by hand.
+// generated/sponge_kernels.h: the C prototypes of every entry the runtime links (the kernels
+// of the ISAs whose Target::links_into_runtime), and per kernel an X-macro list of its entries
+// (with their shapes) and its CPU features, so the runtime declares and tables the kernels
+// from the generator's declarations instead of by hand.
 #pragma once
 
 #include <string>

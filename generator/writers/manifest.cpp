@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "isa/target.hpp"
 #include "writers/asmjit_encoder.hpp"
 
 namespace spongegen::writers {
@@ -51,6 +52,13 @@ std::string write_manifest(const std::vector<WrittenKernel>& kernels) {
     file["isa"] = std::string(isa_name(written.program.isa));
     file["cpu_features"] = cpu_features;
     file["sha256"] = sha256_hex(written.text);
+    if (written.binary) {
+      file["binary"] = {{"path", written.binary->name},
+                        {"sha256", sha256_hex(written.binary->contents)}};
+    }
+    // Written only where false, so a manifest without it (every ISA's before one answered
+    // false) still reads as linked: cmake/SpongeGeneratedKernels.cmake reads it so.
+    if (!target(written.program.isa).links_into_runtime()) file["links_into_runtime"] = false;
     file["instructions"] = written.program.instruction_count();
     file["code_bytes"] = written.encoded.code.size();
     nlohmann::ordered_json options = nlohmann::ordered_json::object();

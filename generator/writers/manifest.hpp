@@ -2,6 +2,7 @@
 // shaped it, so a reviewer (or a script) can see what a regeneration changed at a glance.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,10 @@ struct WrittenKernel {
   std::vector<CpuFeature> cpu_features;  // all needed to run any entry
   Program program;                       // with its header
   EncodedProgram encoded;
-  std::string text;  // the .S file
+  std::string text;  // the .S file (Target::write_text)
+  // The binary shipped beside it (Target::binary_file), if its ISA has one: its name in
+  // generated/ and its bytes.
+  std::optional<GeneratedFile> binary;
 };
 
 std::string sha256_hex(const std::string& bytes);

@@ -12,12 +12,12 @@
 #include <string>
 
 #include "isa/riscv64/riscv64.hpp"
+#include "isa/target.hpp"
 #include "kernels/kernel.hpp"
 #include "program/instruction_table.hpp"
 #include "prove/anf.hpp"
 #include "prove/prover.hpp"
 #include "prove/round_reuse.hpp"
-#include "readers/gas_reader.hpp"
 #include "spongegen_process.hpp"
 #include "support/splitmix64.hpp"
 #include "writers/gas_writer.hpp"
@@ -29,7 +29,7 @@ Program committed_program(const kernels::KernelSpec& spec) {
   std::ifstream in(std::string(SPONGEGEN_GENERATED_DIR) + "/" + spec.file_name);
   std::stringstream text;
   text << in.rdbuf();
-  return readers::read_gas(text.str(), spec.name);
+  return target(spec.isa).read_text(text.str(), spec.name);
 }
 
 // The instructions of the first round region of the first function: the code every

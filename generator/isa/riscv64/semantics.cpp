@@ -36,22 +36,6 @@ class Riscv64 : public InstructionSemantics {
     return at;
   }
 
-  // addi: address arithmetic (an address plus an integer), the block count's decrement, or
-  // arithmetic on known integers.
-  Value add_immediate(Value a, std::int64_t delta) const {
-    if (a.block_count) {
-      if (delta != -1) throw MachineError("the block count changed by other than -1");
-      Value counted = Value::integer(count_of(a, "the block count") - 1);
-      counted.block_count = true;
-      return counted;
-    }
-    if (a.is_address()) {
-      a.pointer->offset += delta;
-      return a;
-    }
-    return Value::integer(integer_of(a, "an operand of addi") + static_cast<std::uint64_t>(delta));
-  }
-
   // The vector rows act on vl 64-bit elements (e64, m1); the elements above vl are left
   // as they were (the tail is agnostic: the kernels never read it).
   std::size_t vl() const {
@@ -78,7 +62,7 @@ Control Riscv64::run() {
   const Mnemonic mnemonic = instruction_.mnemonic;
   switch (mnemonic) {
     case Mnemonic::riscv64_addi:
-      write_gp(reg(0), add_immediate(read_gp(reg(1)), imm(2)));
+      write_gp(reg(0), add_immediate(read_gp(reg(1)), imm(2), "an operand of addi"));
       return {};
     case Mnemonic::riscv64_xor:
       if (operand(1) == operand(2)) {
