@@ -77,20 +77,20 @@ commands:
       The kernels, their files and their entries.
   audit [--json] [--width N] [--diff REF] [--mca [CPU,...]] [--kernel NAME] [--entry SYMBOL]
         [--prove]
-      For each kernel entry: instruction mix per round and per permutation, frame,
-      saved registers, code bytes, the longest dependency chain of a round, and the
-      latency and issue-width bounds (width N, default 6). --json prints JSON.
-      --prove adds each entry's proof (as `prove --built`; with --kernel, that kernel's
-      only): what was proven, the instructions executed, the round boundaries matched and
-      the seconds it took.
+      For each entry of every kernel, or of the one --kernel NAME names: instruction mix
+      per round and per permutation, frame, saved registers, code bytes, the longest
+      dependency chain of a round, and the latency and issue-width bounds (width N,
+      default 6). --json prints JSON.
+      --prove adds each entry's proof (as `prove --built`): what was proven, the
+      instructions executed, the round boundaries matched and the seconds it took.
       --diff REF compares the kernels as built now with those committed at git ref REF
       (or in folder REF): the figures that changed and the changed instructions by round.
       --mca runs llvm-mca (LLVM 14) on each kernel's first entry, the rounds of one call
       repeated, for the core models given (comma-separated) or every default one of its
       ISA (znver2, znver3, icelake-server, sapphirerapids, alderlake; cortex-a72,
       neoverse-n1, neoverse-v1, neoverse-n2, cortex-x2, apple-m1): modelled cycles, not
-      measured. --kernel NAME limits it to one kernel, --entry SYMBOL to one entry (any
-      entry of any kernel) instead of each kernel's first.
+      measured. --entry SYMBOL (with --mca only) models that entry (of any kernel)
+      instead of each kernel's first.
   prove [--dir DIR] [--rust-dir RUSTDIR] [--kernel NAME] [--entry SYMBOL] [--built]
         [--no-cache] [--no-reuse]
       Prove that each entry of each kernel file in DIR, as read back from the file (or,
@@ -535,10 +535,18 @@ Program read_reference(const std::string& text, const std::string& ref,
 }
 
 int command_audit(const Options& options) {
+  if (!options.entry.empty() && !options.mca) throw UsageError{"audit --entry goes with --mca"};
+  // Every kernel, or the one --kernel names (an unknown name is an error, not an empty audit).
+  std::vector<const kernels::KernelSpec*> selected;
+  for (const kernels::KernelSpec& spec : kernels::all_kernels()) {
+    if (options.kernel.empty() || spec.name == options.kernel) selected.push_back(&spec);
+  }
+  if (selected.empty()) find_kernel(options.kernel);
   std::vector<std::pair<Program, audit::KernelAudit>> now, before;
   std::vector<audit::KernelAudit> audits;
   std::vector<std::string> invariant_lines;
-  for (const kernels::KernelSpec& spec : kernels::all_kernels()) {
+  for (const kernels::KernelSpec* selected_spec : selected) {
+    const kernels::KernelSpec& spec = *selected_spec;
     Program program = spec.build().program;
     audits.push_back(audit::audit_program(program, options.width));
     const auto problems = audit::check_invariants(program);
@@ -564,9 +572,8 @@ int command_audit(const Options& options) {
   }
   if (options.mca) {
     bool found = false;
-    for (const kernels::KernelSpec& spec : kernels::all_kernels()) {
-      if (!options.kernel.empty() && spec.name != options.kernel) continue;
-      const Program program = spec.build().program;
+    for (const kernels::KernelSpec* spec : selected) {
+      const Program program = spec->build().program;
       std::size_t function = 0;
       if (!options.entry.empty()) {
         while (function < program.functions.size() &&
@@ -578,27 +585,20 @@ int command_audit(const Options& options) {
       found = true;
       const std::vector<std::string> cpus =
           options.mca_cpus.empty() ? audit::default_mca_cpus(program.isa) : options.mca_cpus;
-      fmt::print("kernel {} ({})\n{}", spec.name, isa_name(program.isa),
+      fmt::print("kernel {} ({})\n{}", spec->name, isa_name(program.isa),
                  audit::format_mca(program, function, cpus));
     }
     if (!found) {
-      throw UsageError{options.entry.empty()
-                           ? "audit --kernel: no kernel named '" + options.kernel + "'"
-                           : "audit --entry: no entry named '" + options.entry + "'" +
-                                 (options.kernel.empty() ? "" : " in kernel " + options.kernel)};
+      throw UsageError{"audit --entry: no entry named '" + options.entry + "'" +
+                       (options.kernel.empty() ? "" : " in kernel " + options.kernel)};
     }
     return 0;
   }
-  // audit --prove: each kernel's proof, entry case by entry case.
-  // audit --prove: each kernel's proof (only the kernel --kernel names, if it names one),
-  // entry case by entry case; an empty proof for the others.
+  // audit --prove: each audited kernel's proof, entry case by entry case.
   std::vector<prove::KernelProof> proofs;
   if (options.prove_in_audit) {
-    for (const kernels::KernelSpec& spec : kernels::all_kernels()) {
-      proofs.push_back(!options.kernel.empty() && spec.name != options.kernel
-                           ? prove::KernelProof{spec.name, {}, 0}
-                           : prove::prove_kernel(spec, spec.build().program));
-    }
+    for (const kernels::KernelSpec* spec : selected)
+      proofs.push_back(prove::prove_kernel(*spec, spec->build().program));
   }
   const auto case_name = [](const prove::EntryProof& entry) {
     return fmt::format("{}{}{}", entry.symbol, entry.win64 ? " (Windows x64)" : "",
@@ -789,7 +789,9 @@ int main(int argc, char** argv) {
     if (options.command == "prove") return command_prove(options);
     return command_list();
   } catch (const UsageError& error) {
-    fmt::print(stderr, "spongegen: {}\n\n{}", error.message, kUsage);
+    // The message says what was wrong; the whole usage would bury it.
+    fmt::print(stderr, "spongegen: {}\n(spongegen --help lists the commands and their options)\n",
+               error.message);
     return 2;
   } catch (const InputError& error) {
     fmt::print(stderr, "spongegen: {}\n", error.what());

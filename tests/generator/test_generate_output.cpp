@@ -58,6 +58,25 @@ TEST_CASE("generate leaves the previous files intact when a file cannot be writt
   CHECK(names_in(out) == before);  // no temporary file left behind
 }
 
+TEST_CASE(
+    "spongegen audit --kernel audits that kernel alone, and refuses a name it does not know") {
+  const ProcessResult one = run_spongegen({"audit", "--kernel", "ascon-arm64"});
+  REQUIRE(one.exited);
+  CHECK(one.exit_status == 0);
+  CHECK(one.output.find("kernel ascon-arm64 (arm64)") != std::string::npos);
+  CHECK(one.output.find("ascon-arm64: invariants") != std::string::npos);
+  CHECK(one.output.find("kernel amd64-bmi2") == std::string::npos);
+  CHECK(one.output.find("amd64-bmi2: invariants") == std::string::npos);
+  const ProcessResult unknown = run_spongegen({"audit", "--kernel", "nope"});
+  REQUIRE(unknown.exited);
+  CHECK(unknown.exit_status == 2);
+  CHECK(unknown.output.find("no kernel named 'nope' (kernels: amd64-bmi2") != std::string::npos);
+  const ProcessResult entry_alone = run_spongegen({"audit", "--entry", "nope"});
+  REQUIRE(entry_alone.exited);
+  CHECK(entry_alone.exit_status == 2);
+  CHECK(entry_alone.output.find("audit --entry goes with --mca") != std::string::npos);
+}
+
 TEST_CASE("spongegen audit --mca prints one entry's model, and names an entry it cannot find") {
   const ProcessResult entry = run_spongegen(
       {"audit", "--mca", "znver3", "--entry", "sponge_ascon_p320_amd64_bmi2_absorb_hash"});
@@ -71,4 +90,7 @@ TEST_CASE("spongegen audit --mca prints one entry's model, and names an entry it
   REQUIRE(missing.exited);
   CHECK(missing.exit_status == 2);
   CHECK(missing.output.find("audit --entry: no entry named 'nope'") != std::string::npos);
+  // The message, and where the usage is, not the usage itself.
+  CHECK(missing.output.find("spongegen --help lists the commands") != std::string::npos);
+  CHECK(missing.output.find("commands:") == std::string::npos);
 }
