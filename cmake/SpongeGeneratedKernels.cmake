@@ -2,7 +2,7 @@
 # configure time, so that no CMake list names a kernel by hand.
 #
 # sponge_read_generated_kernels(<manifest.json>) sets, in the caller's scope:
-#   SPONGE_KERNEL_ISAS                the ISAs a kernel may have (amd64, arm64, riscv64)
+#   SPONGE_KERNEL_ISAS                the ISAs a kernel may have (amd64, arm64, riscv64, wasm32)
 #   SPONGE_TARGET_ISA                 one of them, or empty: this build's target ISA
 #   SPONGE_GENERATED_KERNELS          every kernel the manifest lists, in its order
 #   SPONGE_GENERATED_KERNELS_<isa>    the kernels of one ISA the runtime links
@@ -18,7 +18,7 @@
 #                                     OFF for a kernel another runtime loads (the manifest's
 #                                     "links_into_runtime": false), which joins neither the
 #                                     per-ISA nor the per-table lists
-set(SPONGE_KERNEL_ISAS amd64 arm64 riscv64)
+set(SPONGE_KERNEL_ISAS amd64 arm64 riscv64 wasm32)
 function(sponge_read_generated_kernels manifest_path)
   # A regeneration that adds or removes a kernel configures the build again.
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${manifest_path}")

@@ -47,6 +47,10 @@ inline constexpr CpuFeature kRiscvV{"v", Isa::riscv64, 0, 0, 0, 0, 0, {}, 0, 1u 
 inline constexpr CpuFeature kZvl256b{"zvl256b", Isa::riscv64, 0, 0, 0, 0, 0, {}, 0, 0};
 inline constexpr CpuFeature kZvl512b{"zvl512b", Isa::riscv64, 0, 0, 0, 0, 0, {}, 0, 0};
 
+// WebAssembly's fixed-width SIMD (the v128 rows), standard since WebAssembly 2.0: no CPU
+// reports it; the engine does, by validating a module that uses it (WebAssembly.validate).
+inline constexpr CpuFeature kWasmSimd128{"simd128", Isa::wasm32, 0, 0, 0, 0, 0, {}, 0, 0};
+
 // XCR0 bits 1 and 2: the OS saves the SSE (xmm) and AVX (upper ymm) state.
 inline constexpr unsigned kXcr0SseAvx = 0x6;
 inline constexpr CpuFeature kAvx{"avx", Isa::amd64, 1, 0, 2, 28, 0, {}, kXcr0SseAvx};

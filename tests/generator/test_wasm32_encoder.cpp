@@ -26,40 +26,26 @@ using namespace spongegen_test;
 
 namespace {
 
-// Appends rows to one function. (wasm32::Emitter checks each row's ISA against the
-// Program's through the Target registry; these tests need only the rows.)
-class Rows {
- public:
-  Rows(Program& program, std::string symbol, std::vector<std::string> parameters)
-      : program_(program) {
-    Function function{std::move(symbol), "rows of the wasm32 table", {}, {}};
-    function.shape.permutation = "none";
-    for (std::string& name : parameters)
-      function.shape.parameters.push_back({"uint32_t", std::move(name), 0});
-    program.functions.push_back(std::move(function));
-    index_ = program.functions.size() - 1;
-  }
-  void add(Mnemonic mnemonic, std::vector<Operand> operands, std::string comment = {}) {
-    function().items.emplace_back(Instruction{mnemonic, std::move(operands), std::move(comment)});
-  }
-  void bind(LabelId label) { function().items.emplace_back(LabelDef{label}); }
-  void comment(std::string text) { function().items.emplace_back(Comment{std::move(text)}); }
-  void item(Item item) { function().items.push_back(std::move(item)); }
-  LabelId label(std::string name) { return program_.new_label(std::move(name)); }
-  Function& function() { return program_.functions[index_]; }
-
- private:
-  Program& program_;
-  std::size_t index_;
-};
+// A new function of `program` with i32 parameters named `parameters`, for an Emitter (each
+// function is written before the next is added: the Emitter holds it by reference).
+Function& add_function(Program& program, std::string symbol, std::vector<std::string> parameters) {
+  Function function{std::move(symbol), "rows of the wasm32 table", {}, {}};
+  function.shape.permutation = "none";
+  for (std::string& name : parameters)
+    function.shape.parameters.push_back({"uint32_t", std::move(name), 0});
+  program.functions.push_back(std::move(function));
+  return program.functions.back();
+}
 
 Program empty_program(std::string kernel_name) {
   Program program{};
+  program.isa = Isa::wasm32;
   program.kernel_name = std::move(kernel_name);
   return program;
 }
 
 using M = Mnemonic;
+using Binary = void (Emitter::*)(Reg, Reg, Reg);
 
 const std::vector<std::int64_t> kConstants = {
     0, -1, 63, 64, -64, -65, 8191, 8192, INT32_MIN, INT32_MAX, INT64_MIN, INT64_MAX};
@@ -71,86 +57,98 @@ Program every_row() {
   const LabelId second_table = program.new_label("second_table");
   program.tables.push_back({round_constants, "two quads", {1, 0x8000000000008082}});
   program.tables.push_back({second_table, "one quad", {0xffffffffffffffff}});
-
-  Rows s(program, "scalars", {"state", "blocks", "block_count"});
   const Reg state = parameter(0), count = parameter(2);
-  s.comment("locals 127 and 128: one and two LEB128 bytes");
-  for (std::int32_t offset : {0, 127, 128}) {
-    s.add(M::wasm32_i64_load, {x(127), at(state, offset)});
-    s.add(M::wasm32_i64_store, {x(128), at(parameter(1), offset)});
+  {
+    Emitter s(program, add_function(program, "scalars", {"state", "blocks", "block_count"}));
+    s.comment("locals 127 and 128: one and two LEB128 bytes");
+    for (std::int32_t offset : {0, 127, 128}) {
+      s.i64_load(x(127), at(state, offset));
+      s.i64_store(x(128), at(parameter(1), offset));
+    }
+    s.i64_load(x(3), at(w(5), INT32_MAX));
+    s.annotate("the largest offset");
+    for (const auto& r :
+         std::vector<std::vector<Reg>>{{x(127), x(128), x(3)}, {x(3), x(3), x(128)}}) {
+      for (Binary op : {&Emitter::i64_xor, &Emitter::i64_and, &Emitter::i64_or})
+        (s.*op)(r[0], r[1], r[2]);
+    }
+    for (std::int64_t value : kConstants)
+      s.i64_xor_const(x(128), x(127), value);
+    for (int amount : {0, 1, 63}) {
+      s.i64_rotl(x(127), x(128), amount);
+      s.i64_rotr(x(128), x(127), amount);
+    }
+    s.begin_round(3, false);
+    s.i64_copy(x(3), x(128));
+    s.end_round();
+    s.blank();
+    for (std::int64_t value : {0L, 16L, -1L, 63L, 64L, -65L, long{INT32_MIN}, long{INT32_MAX}}) {
+      s.i32_add_const(w(5), state, static_cast<std::int32_t>(value));
+      s.i32_const(w(4), static_cast<std::int32_t>(value));
+    }
+    s.i32_table_address(w(5), round_constants);
+    s.i32_table_address(w(4), second_table);
+    s.i32_wrap_i64(w(4), x(127));
+    // Branches at depth 0, 1 and 2 from inside the loop, and each construct's label bound
+    // where a branch to it arrives.
+    const LabelId outer = program.new_label("outer"), inner = program.new_label("inner"),
+                  again = program.new_label("again");
+    s.block(outer);
+    s.block(inner);
+    s.loop(again);
+    s.bind(again);
+    s.i32_add_const(count, count, -1);
+    s.br_if(again, count);
+    s.annotate("depth 0");
+    s.br_if_eqz(inner, count);
+    s.annotate("depth 1");
+    s.br_if(outer, w(4));
+    s.annotate("depth 2");
+    s.br(outer);
+    s.end();
+    s.br(inner);
+    s.annotate("depth 0 after the loop");
+    s.end();
+    s.bind(inner);
+    s.end();
+    s.bind(outer);
+    s.return_();
   }
-  s.add(M::wasm32_i64_load, {x(3), at(w(5), INT32_MAX)}, "the largest offset");
-  for (const auto& r :
-       std::vector<std::vector<Reg>>{{x(127), x(128), x(3)}, {x(3), x(3), x(128)}}) {
-    for (M m : {M::wasm32_i64_xor, M::wasm32_i64_and, M::wasm32_i64_or})
-      s.add(m, {r[0], r[1], r[2]});
+  {
+    // Three scalar locals (state, $x1 and $x2), so v124 and v125 are locals 127 and 128.
+    Emitter e(program, add_function(program, "vectors", {"state"}));
+    const Reg a = v(124), b = v(125), c = v(0);
+    e.i64_load(x(2), at(state, 8));
+    for (std::int32_t offset : {0, 127, 128}) {
+      e.v128_load(a, at(state, offset));
+      e.v128_store(b, at(state, offset));
+      e.v128_load64_zero(b, at(state, offset));
+      for (int lane : {0, 1})
+        e.v128_load64_lane(a, at(state, offset), b, lane);
+    }
+    for (const auto& r : std::vector<std::vector<Reg>>{{a, b, c}, {c, a, a}}) {
+      for (Binary op :
+           {&Emitter::v128_xor, &Emitter::v128_and, &Emitter::v128_or, &Emitter::v128_andnot})
+        (e.*op)(r[0], r[1], r[2]);
+    }
+    e.begin_round(0, true);
+    e.comment("");
+    for (int amount : {0, 1, 63}) {
+      e.i64x2_shl(a, b, amount);
+      e.i64x2_shr_u(b, a, amount);
+    }
+    for (std::int64_t value : kConstants)
+      e.v128_xor_splat_const(c, b, value);
   }
-  for (std::int64_t value : kConstants)
-    s.add(M::wasm32_i64_xor_const, {x(128), x(127), Imm{value}});
-  for (int amount : {0, 1, 63}) {
-    s.add(M::wasm32_i64_rotl, {x(127), x(128), Imm{amount}});
-    s.add(M::wasm32_i64_rotr, {x(128), x(127), Imm{amount}});
+  {
+    Emitter none(program, add_function(program, "no_parameters", {}));
+    none.return_();
   }
-  s.item(RoundMarker{true, 3, false});
-  s.add(M::wasm32_i64_copy, {x(3), x(128)});
-  s.item(RoundMarker{false, 0, false});
-  s.item(Blank{});
-  for (std::int64_t value : {0L, 16L, -1L, 63L, 64L, -65L, long{INT32_MIN}, long{INT32_MAX}}) {
-    s.add(M::wasm32_i32_add_const, {w(5), state, Imm{value}});
-    s.add(M::wasm32_i32_const, {w(4), Imm{value}});
+  {
+    // A type already declared: the first function's, by its index.
+    Emitter again(program, add_function(program, "same_type", {"state", "blocks", "block_count"}));
+    again.i64_copy(x(3), x(4));
   }
-  s.add(M::wasm32_i32_table_address, {w(5), LabelRef{round_constants}});
-  s.add(M::wasm32_i32_table_address, {w(4), LabelRef{second_table}});
-  s.add(M::wasm32_i32_wrap_i64, {w(4), x(127)});
-  // Branches at depth 0, 1 and 2 from inside the loop, and each construct's label bound where
-  // a branch to it arrives.
-  const LabelId outer = s.label("outer"), inner = s.label("inner"), again = s.label("again");
-  s.add(M::wasm32_block, {LabelRef{outer}});
-  s.add(M::wasm32_block, {LabelRef{inner}});
-  s.add(M::wasm32_loop, {LabelRef{again}});
-  s.bind(again);
-  s.add(M::wasm32_i32_add_const, {count, count, Imm{-1}});
-  s.add(M::wasm32_br_if, {LabelRef{again}, count}, "depth 0");
-  s.add(M::wasm32_br_if_eqz, {LabelRef{inner}, count}, "depth 1");
-  s.add(M::wasm32_br_if, {LabelRef{outer}, w(4)}, "depth 2");
-  s.add(M::wasm32_br, {LabelRef{outer}});
-  s.add(M::wasm32_end, {});
-  s.add(M::wasm32_br, {LabelRef{inner}}, "depth 0 after the loop");
-  s.add(M::wasm32_end, {});
-  s.bind(inner);
-  s.add(M::wasm32_end, {});
-  s.bind(outer);
-  s.add(M::wasm32_return, {});
-
-  // Three scalar locals (state, $x1 and $x2), so v124 and v125 are locals 127 and 128.
-  Rows v(program, "vectors", {"state"});
-  const Reg a = wasm32::v(124), b = wasm32::v(125), c = wasm32::v(0);
-  v.add(M::wasm32_i64_load, {x(2), at(state, 8)});
-  for (std::int32_t offset : {0, 127, 128}) {
-    v.add(M::wasm32_v128_load, {a, at(state, offset)});
-    v.add(M::wasm32_v128_store, {b, at(state, offset)});
-    v.add(M::wasm32_v128_load64_zero, {b, at(state, offset)});
-    for (int lane : {0, 1})
-      v.add(M::wasm32_v128_load64_lane, {a, at(state, offset), b, Imm{lane}});
-  }
-  for (const auto& r : std::vector<std::vector<Reg>>{{a, b, c}, {c, a, a}}) {
-    for (M m : {M::wasm32_v128_xor, M::wasm32_v128_and, M::wasm32_v128_or, M::wasm32_v128_andnot})
-      v.add(m, {r[0], r[1], r[2]});
-  }
-  v.item(RoundMarker{true, 0, true});
-  v.comment("");
-  for (int amount : {0, 1, 63}) {
-    v.add(M::wasm32_i64x2_shl, {a, b, Imm{amount}});
-    v.add(M::wasm32_i64x2_shr_u, {b, a, Imm{amount}});
-  }
-  for (std::int64_t value : kConstants)
-    v.add(M::wasm32_v128_xor_splat_const, {c, b, Imm{value}});
-
-  Rows none(program, "no_parameters", {});
-  none.add(M::wasm32_return, {});
-  // A type already declared: the first function's, by its index.
-  Rows again_scalar(program, "same_type", {"state", "blocks", "block_count"});
-  again_scalar.add(M::wasm32_i64_copy, {x(3), x(4)});
   return program;
 }
 
@@ -337,9 +335,9 @@ TEST_CASE("what WebAssembly cannot say is refused, naming the instruction") {
   };
   for (const Case& c : cases) {
     CAPTURE(c.name);
+    // The items themselves, as no Emitter would write them.
     Program one = program;
-    Rows rows(one, "refused", {"state"});
-    rows.function().items = c.rows;
+    add_function(one, "refused", {"state"}).items = c.rows;
     for (const bool text : {false, true}) {
       std::string refusal;
       try {

@@ -117,10 +117,7 @@ std::string local_name(const Function& function, const Reg& reg) {
   if (reg.cls == RegClass::gp32 && reg.index < parameters) {
     return "$" + function.shape.parameters[reg.index].name;
   }
-  if (reg.cls == RegClass::gp32 || reg.cls == RegClass::gp64) return fmt::format("$x{}", reg.index);
-  if (reg.cls == RegClass::vec) return fmt::format("$v{}", reg.index);
-  if (reg.cls == RegClass::sp) return "sp";
-  return fmt::format("(register class {}, index {})", static_cast<int>(reg.cls), reg.index);
+  return register_name(reg);
 }
 
 std::string label_name(const Program& program, LabelId id) {
@@ -355,13 +352,46 @@ Locals check_function(const Program& program, const Function& function) {
     if (i >= locals.types.size()) locals.types.push_back(scalars[i].value_or(ValueType::i64));
     locals.names.push_back(i < function.shape.parameters.size()
                                ? "$" + function.shape.parameters[i].name
-                               : fmt::format("$x{}", i));
+                               : register_name(locals.types[i] == ValueType::i32
+                                                   ? w(static_cast<int>(i))
+                                                   : x(static_cast<int>(i))));
   }
   for (int k = 0; k < vectors; ++k) {
     locals.types.push_back(ValueType::v128);
     locals.names.push_back(fmt::format("$v{}", k));
   }
   return locals;
+}
+
+std::string register_name(const Reg& reg) {
+  if (reg.cls == RegClass::gp32) return fmt::format("$w{}", reg.index);
+  if (reg.cls == RegClass::gp64) return fmt::format("$x{}", reg.index);
+  if (reg.cls == RegClass::vec) return fmt::format("$v{}", reg.index);
+  if (reg.cls == RegClass::sp) return "sp";
+  return fmt::format("(register class {}, index {})", static_cast<int>(reg.cls), reg.index);
+}
+
+std::optional<Reg> parse_register(std::string_view name) {
+  if (name == "sp") return kStackPointer;
+  if (name.size() < 3 || name[0] != '$') return std::nullopt;
+  const std::string_view digits = name.substr(2);
+  if (digits.size() > 3 || (digits.size() > 1 && digits[0] == '0')) return std::nullopt;
+  int index = 0;
+  for (const char c : digits) {
+    if (c < '0' || c > '9') return std::nullopt;
+    index = index * 10 + (c - '0');
+  }
+  if (index > 255) return std::nullopt;
+  switch (name[1]) {
+    case 'w':
+      return w(index);
+    case 'x':
+      return x(index);
+    case 'v':
+      return v(index);
+    default:
+      return std::nullopt;
+  }
 }
 
 }  // namespace spongegen::wasm32

@@ -375,20 +375,21 @@ class Reader {
         const std::vector<std::string_view> parts = words(text);
         const bool vector = parts.size() == 3 && parts[2] == "v128)";
         if (!first_vector && vector) first_vector = index;
-        const std::string expected =
-            first_vector ? fmt::format("$v{}", index - *first_vector) : fmt::format("$x{}", index);
-        if (parts.size() != 3 || parts[1] != expected) {
-          throw GenerationError(fmt::format("expected local {} ({})", index, expected));
-        }
+        std::optional<Reg> local;
         if (vector) {
-          locals.emplace(expected, v(static_cast<int>(index - *first_vector)));
-        } else if (!first_vector && parts[2] == "i64)") {
-          locals.emplace(expected, x(static_cast<int>(index)));
-        } else if (!first_vector && parts[2] == "i32)") {
-          locals.emplace(expected, w(static_cast<int>(index)));
+          local = v(static_cast<int>(index - *first_vector));
+        } else if (!first_vector && parts.size() == 3 && parts[2] == "i64)") {
+          local = x(static_cast<int>(index));
+        } else if (!first_vector && parts.size() == 3 && parts[2] == "i32)") {
+          local = w(static_cast<int>(index));
         } else {
           throw GenerationError("a local is i32, i64 or v128, the v128 ones last");
         }
+        const std::string expected = register_name(*local);
+        if (parts[1] != expected) {
+          throw GenerationError(fmt::format("expected local {} ({})", index, expected));
+        }
+        locals.emplace(expected, *local);
         ++index;
         continue;
       }

@@ -6,10 +6,11 @@
 // parameter count. The other scalar locals follow at their own index, i64 locals as
 // Reg{gp64, i} and i32 locals as Reg{gp32, i}; an index no instruction names is an i64
 // local. The v128 locals come after every scalar one: Reg{vec, k, d2} is local (number of
-// scalar locals) + k. The .wat names them $<parameter name>, $x<i> and $v<k>.
+// scalar locals) + k. The .wat names them $<parameter name>, $w<i> (i32), $x<i> (i64) and $v<k>.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -116,6 +117,12 @@ struct Structure {
 // construct around it, and every label is bound right after its loop or its block's end;
 // throws a GenerationError naming the instruction otherwise.
 Structure check_structure(const Program& program, const Function& function);
+
+// A local's name in the .wat when it is no parameter, and in messages: $w<i> for an i32
+// local (or parameter) i, $x<i> for an i64 local i, $v<k> for v128 local k; "sp" for the
+// prover's stack pointer. parse_register reads these names back.
+std::string register_name(const Reg& reg);
+std::optional<Reg> parse_register(std::string_view name);
 
 // The text format: the module the encoder encodes, one row's lowering a line each.
 std::string write_wat(const Program& program);
