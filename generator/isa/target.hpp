@@ -157,6 +157,11 @@ class Target {
   // the kernels of ISAs that are; a kernel another runtime loads is generated, audited and
   // proven all the same.
   virtual bool links_into_runtime() const { return true; }
+  // Whether the code runs on registers and a stack its caller shares: callee-saved registers
+  // to give back, a frame its CFI describes, caller-saved registers a later spill could write
+  // out (so the entries clear them). A WebAssembly function's locals are its own and die
+  // with the call.
+  virtual bool shares_registers_with_caller() const { return true; }
 
   // The Go assembler: one instruction as the Go writer prints it.
   virtual std::string go_instruction(const Program& program, const Function& function,

@@ -92,6 +92,8 @@ BuiltKernel build_keccak_riscv64_zbb();
 BuiltKernel build_keccak_riscv64();
 // riscv64-v-x<states>: `states` lane-interleaved states on the vector registers (V).
 BuiltKernel build_keccak_riscv64_v(int states);
+// wasm-scalar: one state on a WebAssembly function's i64 locals.
+BuiltKernel build_keccak_wasm_scalar();
 
 // The portable Keccak-p[1600] reference for an entry of any round count and rate.
 void keccak_reference_call(const EntryShape& shape, const EntryCall& call);

@@ -98,6 +98,10 @@ ClearingSummary emit_clear_caller_saved(Program& program) {
 
 std::vector<std::string> clearing_header_lines(const Program& program,
                                                const ClearingSummary& summary) {
+  if (!target(program.isa).shares_registers_with_caller()) {
+    if (!summary.cleared.empty()) throw GenerationError("cleared registers no caller shares");
+    return {"", "Nothing to clear at a return: no register or stack is shared with the caller."};
+  }
   std::vector<std::string> lines = {
       "",
       "Before it returns, every entry clears each caller-saved register a call reaching that",

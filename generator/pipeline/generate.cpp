@@ -39,17 +39,28 @@ void write_headers(std::vector<GeneratedKernel>& kernels,
         windows ? ", the" : ""));
     lines.push_back(fmt::format("{}before it writes or accepts the file, and `spongegen prove`",
                                 windows ? "Windows x64 entries included, " : ""));
-    lines.insert(lines.end(), {
-                                  "proves the file as committed: for every input state, block and "
-                                  "block count, each entry",
-                                  "leaves the state and output the model computes "
-                                  "(generator/model), and the callee-saved",
-                                  "registers and the stack as its caller had them, and its CFI "
-                                  "puts the CFA at the",
-                                  "caller's stack pointer before every instruction; --no-prove "
-                                  "skips it. How: \"The proof\"",
-                                  "in docs/generator-and-audit.md.",
-                              });
+    if (target(kernels[i].written.program.isa).shares_registers_with_caller()) {
+      lines.insert(lines.end(), {
+                                    "proves the file as committed: for every input state, block "
+                                    "and block count, each entry",
+                                    "leaves the state and output the model computes "
+                                    "(generator/model), and the callee-saved",
+                                    "registers and the stack as its caller had them, and its CFI "
+                                    "puts the CFA at the",
+                                    "caller's stack pointer before every instruction; --no-prove "
+                                    "skips it. How: \"The proof\"",
+                                    "in docs/generator-and-audit.md.",
+                                });
+    } else {
+      lines.insert(lines.end(), {
+                                    "proves the file as committed: for every input state, block "
+                                    "and block count, each entry",
+                                    "leaves the state and output the model computes "
+                                    "(generator/model) and writes no other",
+                                    "memory; --no-prove skips it. How: \"The proof\" in "
+                                    "docs/generator-and-audit.md.",
+                                });
+    }
     kernels[i].written.program.header_lines = std::move(lines);
   }
 }

@@ -4,7 +4,13 @@
 
 namespace spongegen::prove {
 
-Machine::Machine() {
+Machine::Machine(int registers) {
+  if (registers < kNativeRegisters || registers > kMachineRegisters) {
+    throw MachineError(fmt::format("{} registers in a file: the machine holds {} to {}", registers,
+                                   kNativeRegisters, kMachineRegisters));
+  }
+  gp_.resize(static_cast<std::size_t>(registers));
+  vector_.resize(static_cast<std::size_t>(registers));
   for (Value& reg : gp_)
     reg = Value::integer(0);
   stack_pointer_ = Value::integer(0);

@@ -80,7 +80,8 @@ struct CallSummary {
   std::size_t block_count;
   bool in_place;
   std::int64_t stack_bytes;
-  std::uint64_t preserved_gp;  // and rsp, which the proof returns where the call left it
+  std::bitset<kMachineRegisters>
+      preserved_gp;  // and rsp, which the proof returns where the call left it
   std::array<std::uint8_t, kMachineRegisters> preserved_vector_words;
 };
 
@@ -107,6 +108,25 @@ class Inputs {
   std::uint64_t seed_;
 };
 
+// The registers each of the machine's files needs for `program`: one past the highest index
+// any register operand or memory base names, kNativeRegisters at least.
+int register_count(const Program& program) {
+  int count = kNativeRegisters;
+  const auto note = [&](const Reg& reg) { count = std::max(count, reg.index + 1); };
+  for (const Function& function : program.functions) {
+    for (const Item& item : function.items) {
+      const auto* instruction = std::get_if<Instruction>(&item);
+      if (instruction == nullptr) continue;
+      for (const Operand& operand : instruction->operands) {
+        if (const auto* reg = std::get_if<Reg>(&operand)) note(*reg);
+        const auto* mem = std::get_if<Mem>(&operand);
+        if (mem != nullptr && mem->base != kNoBase) note(mem->base);
+      }
+    }
+  }
+  return count;
+}
+
 class Run {
  public:
   Run(const kernels::KernelSpec& spec, const Program& program, const CfiOfFunctions& cfi,
@@ -117,6 +137,7 @@ class Run {
         cfi_of_functions_(cfi),
         target_(target(program.isa)),
         case_(c),
+        machine_(register_count(program)),
         inputs_(machine_, seed),
         summaries_(summaries),
         reuse_(reuse) {}
@@ -189,8 +210,8 @@ class Run {
   ConcreteOutcome model_outcome_;
   std::vector<std::vector<Word>> input_words_;  // each input region's words at the call
   std::vector<Word> initial_state_;
-  std::array<Value, kMachineRegisters> initial_gp_{};
-  std::array<VectorValue, kMachineRegisters> initial_vector_{};
+  GpFile initial_gp_;
+  VectorFile initial_vector_;
   int boundaries_ = 0;
   // The CFI's proof (check_cfi): the registers a caller needs back, and the rules last found
   // in place, whose check is repeated only after a write that may move a saved value.
@@ -200,8 +221,8 @@ class Run {
   // The induction over the block count (check_block_loop): the machine right after the
   // boundaries that start blocks 1 and 2, the variables the inputs and the boundaries use.
   struct Snapshot {
-    std::array<Value, kMachineRegisters> gp;
-    std::array<VectorValue, kMachineRegisters> vector;
+    GpFile gp;
+    VectorFile vector;
     Value stack_pointer;
     std::optional<bool> zero_flag;
     std::vector<std::vector<std::optional<Value>>> regions;
@@ -308,16 +329,13 @@ void Run::lay_out() {
     initial_state_.push_back(inputs_.next());
   // Initial registers: whatever the caller left, as free words, so that a result that uses
   // one, or a callee-saved register not restored, shows.
-  for (int r = 0; r < kMachineRegisters; ++r) {
+  for (int r = 0; r < machine_.registers(); ++r) {
     machine_.gp(r) = Value::data(inputs_.next());
     for (Word& word : machine_.vector(r))
       word = inputs_.next();
   }
-  initial_gp_ = {};
-  for (int r = 0; r < kMachineRegisters; ++r)
-    initial_gp_[static_cast<std::size_t>(r)] = machine_.gp(r);
-  for (int r = 0; r < kMachineRegisters; ++r)
-    initial_vector_[static_cast<std::size_t>(r)] = machine_.vector(r);
+  initial_gp_ = machine_.gp_registers();
+  initial_vector_ = machine_.vector_registers();
 
   stack_region_ = machine_.add_region("the stack", kStackBytes, true);
   return_region_ = machine_.add_region("the caller's code", 0, false);
@@ -438,7 +456,7 @@ void Run::lay_out() {
 // the state and the stack (outputs and inputs keep the variables they were written with).
 template <class Visit>
 void for_each_location(Machine& machine, std::initializer_list<int> regions, const Visit& visit) {
-  for (int r = 0; r < kMachineRegisters; ++r) {
+  for (int r = 0; r < machine.registers(); ++r) {
     Value& v = machine.gp(r);
     if (!v.is_address()) visit(v.bits);
     for (Word& word : machine.vector(r))
@@ -566,10 +584,8 @@ void Run::cut(int completed) {
 Run::Snapshot Run::snapshot() const {
   Snapshot shot;
   const Machine& m = machine_;
-  for (int r = 0; r < kMachineRegisters; ++r) {
-    shot.gp[static_cast<std::size_t>(r)] = m.gp(r);
-    shot.vector[static_cast<std::size_t>(r)] = m.vector(r);
-  }
+  shot.gp = m.gp_registers();
+  shot.vector = m.vector_registers();
   shot.stack_pointer = m.stack_pointer();
   shot.zero_flag = m.zero_flag;
   for (const Region& region : machine_.regions())
@@ -671,7 +687,7 @@ void Run::check_block_loop(const Snapshot& before, const Snapshot& after) const 
       }
     }
   }
-  for (int r = 0; r < kMachineRegisters; ++r) {
+  for (int r = 0; r < static_cast<int>(before.gp.size()); ++r) {
     const std::size_t i = static_cast<std::size_t>(r);
     if (!same(before.gp[i], after.gp[i])) fail(fmt::format("general-purpose register {}", r));
     for (std::size_t w = 0; w < kVectorWords; ++w) {
@@ -928,11 +944,11 @@ std::int64_t Run::stack_bytes() const {
 // return address become unknown. Why this is sound:
 // docs/generator-and-audit.md, "The proof".
 void Run::preserved(EntryProof& proof) const {
-  for (int r = 0; r < kMachineRegisters; ++r) {
+  for (int r = 0; r < machine_.registers(); ++r) {
     const std::size_t i = static_cast<std::size_t>(r);
     const Value& now = machine_.gp(r);
     if (!now.is_address() && !now.block_count && now.bits == initial_gp_[i].bits) {
-      proof.preserved_gp |= std::uint64_t{1} << r;
+      proof.preserved_gp.set(i);
     }
     for (std::size_t w = 0; w < kVectorWords; ++w) {
       if (machine_.vector(r)[w] == initial_vector_[i][w]) {
@@ -1005,8 +1021,9 @@ bool Run::summarize_call(std::size_t function) {
   Region& stack = machine_.region(stack_region_);
   for (std::size_t w = 0; w < static_cast<std::size_t>(return_slot / 8); ++w)
     stack.words[w].reset();
-  for (int r = 0; r < kMachineRegisters; ++r) {
-    if (r != target_.stack_pointer().index && ((summary->preserved_gp >> r) & 1u) == 0) {
+  for (int r = 0; r < machine_.registers(); ++r) {
+    if (r != target_.stack_pointer().index &&
+        !summary->preserved_gp.test(static_cast<std::size_t>(r))) {
       machine_.gp(r) = Value::data(inputs_.next());
     }
     for (std::size_t w = 0; w < kVectorWords; ++w) {

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <array>
+#include <bitset>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -55,7 +56,7 @@ struct EntryProof {
   bool call_summarized = false;
   // Proven: the registers (bit r) and vector register words (bit w of register r) that hold
   // their caller's value at the return, whatever it was.
-  std::uint64_t preserved_gp = 0;
+  std::bitset<kMachineRegisters> preserved_gp;
   std::array<std::uint8_t, kMachineRegisters> preserved_vector_words{};
   double seconds = 0;
 };

@@ -245,9 +245,9 @@ class Renaming {
 
 template <class Visit>
 void for_each_place(const Machine& machine, const Visit& visit) {
-  for (int r = 0; r < kMachineRegisters; ++r)
+  for (int r = 0; r < machine.registers(); ++r)
     visit(Place{Place::Kind::gp, r, 0});
-  for (int r = 0; r < kMachineRegisters; ++r) {
+  for (int r = 0; r < machine.registers(); ++r) {
     for (int w = 0; w < kVectorWords; ++w)
       visit(Place{Place::Kind::vector_word, r, w});
   }
@@ -415,10 +415,8 @@ std::string group_key(const RoundReuse::RoundStart& start) {
 
 Registers registers_of(const Machine& machine) {
   Registers registers;
-  for (int r = 0; r < kMachineRegisters; ++r) {
-    registers.gp[static_cast<std::size_t>(r)] = machine.gp(r);
-    registers.vector[static_cast<std::size_t>(r)] = machine.vector(r);
-  }
+  registers.gp = machine.gp_registers();
+  registers.vector = machine.vector_registers();
   registers.stack_pointer = machine.stack_pointer();
   registers.zero_flag = machine.zero_flag;
   registers.vector_length = machine.vector_length;
@@ -460,7 +458,7 @@ std::optional<std::vector<Place>> code_writes(const Machine& before, const Machi
           {Place::Kind::memory, access.at.region, static_cast<int>(access.at.offset / 8)});
     }
   }
-  for (int r = 0; r < kMachineRegisters; ++r) {
+  for (int r = 0; r < before.registers(); ++r) {
     if (!same_value(before.gp(r), after.gp(r)) ||
         !same_value(poisoned_before.gp[static_cast<std::size_t>(r)], poisoned_after.gp(r))) {
       written.insert({Place::Kind::gp, r, 0});

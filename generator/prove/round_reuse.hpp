@@ -82,8 +82,8 @@ Machine with_unread_places_fresh(const Machine& machine, const std::vector<Place
 
 // A machine's registers, flag and stack pointer.
 struct Registers {
-  std::array<Value, kMachineRegisters> gp;
-  std::array<VectorValue, kMachineRegisters> vector;
+  GpFile gp;
+  VectorFile vector;
   Value stack_pointer;
   std::optional<bool> zero_flag;
   int vector_length = 0;

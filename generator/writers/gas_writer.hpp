@@ -7,12 +7,16 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "program/program.hpp"
 
 namespace spongegen::writers {
 
 std::string write_gas(const Program& program);
+// The lines every kernel file opens with, as comments in its own syntax: what made it and how
+// to make it again.
+std::vector<std::string> generated_file_notice();
 
 // One instruction as it appears in the file, e.g. "rorx r8, r8, 20"; for error messages.
 std::string format_instruction(const Program& program, const Instruction& instruction);

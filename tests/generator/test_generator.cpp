@@ -49,6 +49,12 @@ int rounds_a_turn(const Program& program) {
   return 0;
 }
 
+// Whether the kernel's text is GNU assembler source, which the runtime links (the .S files),
+// rather than a module of its own (wasm32's .wat).
+bool is_assembler_source(const kernels::KernelSpec& spec) {
+  return target(spec.isa).links_into_runtime();
+}
+
 // Whether the kernel unrolls all 24 rounds (riscv64): no loop, and rounds whose length
 // follows iota's constant.
 bool unrolls_every_round(const Program& program) {
@@ -204,7 +210,7 @@ TEST_CASE("generation is deterministic and every kernel reads back as it was wri
     const std::string text = first.written.text;
     CHECK(text == second_run[k].written.text);
     CHECK(text.find("DO NOT EDIT") != std::string::npos);
-    CHECK(text.find(".note.GNU-stack") != std::string::npos);
+    if (is_assembler_source(spec)) CHECK(text.find(".note.GNU-stack") != std::string::npos);
     const Program read = target(spec.isa).read_text(text, spec.name);
     CHECK(read.isa == spec.isa);
     CHECK(listing(read) == listing(first.written.program));
@@ -365,13 +371,17 @@ TEST_CASE("the 12-round entries run the shared loop half as often") {
     const int loop_rounds = rounds_a_turn(spec.build().program);
     const bool loops = loop_rounds < keccak::kRounds;
     // per_round is the first round's: with more than one round a turn, the turn's loop test
-    // (4 instructions on amd64) is in its last round; with one, per_round holds it.
-    const std::uint64_t loop_test = spec.isa == Isa::amd64 && loops && loop_rounds > 1 ? 4 : 0;
+    // (4 instructions on amd64, 3 rows on wasm32) is in its last round; with one, per_round
+    // holds it.
+    const bool test_in_last_round = spec.isa == Isa::amd64 || spec.isa == Isa::wasm32;
+    const std::uint64_t loop_test =
+        test_in_last_round && loops && loop_rounds > 1 ? (spec.isa == Isa::amd64 ? 4 : 3) : 0;
     const std::uint64_t twelve_rounds =
-        spec.isa == Isa::amd64 && loops
+        test_in_last_round && loops
             ? (12 / loop_rounds) * (loop_rounds * permute24.per_round.total + loop_test)
             : 12 * permute24.per_round.total;
-    const std::uint64_t own_code = spec.isa == Isa::amd64 ? 1 : 2;
+    // wasm32: each entry has its loop, and starts it one constant pointer's add further on.
+    const std::uint64_t own_code = spec.isa == Isa::amd64 || spec.isa == Isa::wasm32 ? 1 : 2;
     CHECK(permute24.per_permutation.total - twelve_rounds + own_code ==
           permute12.per_permutation.total);
     for (int rate : {136, 168}) {
@@ -386,6 +396,7 @@ TEST_CASE("the 12-round entries run the shared loop half as often") {
 TEST_CASE("a .S file from before entry shapes reads as 24-round entries") {
   for (const auto& spec : kernels::all_kernels()) {
     if (spec.family != "keccak-p1600") continue;  // Keccak kernels' entries and headers
+    if (!is_assembler_source(spec)) continue;     // .wat files came after entry shapes
     CAPTURE(spec.name);
     const Program now = spec.build().program;
     const int loop_turns = keccak::kRounds / rounds_a_turn(now);
@@ -481,7 +492,7 @@ TEST_CASE("every figure of the code in a kernel's header is the audit's") {
                                     permute.round_chain_cycles)) != std::string::npos);
       CHECK(header.find(fmt::format("gathered by the last chi row  {}  permute",
                                     permute.per_round.total)) != std::string::npos);
-    } else if (!unrolls_every_round(program)) {
+    } else if (spec.isa == Isa::arm64 && !unrolls_every_round(program)) {
       CHECK(header.find(fmt::format("loop costs {} instructions a round",
                                     permute.loop_overhead / keccak::kRounds)) != std::string::npos);
       CHECK(header.find(fmt::format("keeps the rounds in {} bytes", permute.per_round.total * 4)) !=
@@ -513,6 +524,7 @@ TEST_CASE("audit --diff shows a changed instruction under its round") {
 TEST_CASE("audit --diff against a .S without round markers says unknown, not 0") {
   for (const auto& spec : kernels::all_kernels()) {
     if (spec.family != "keccak-p1600") continue;  // Keccak kernels' entries and headers
+    if (!is_assembler_source(spec)) continue;     // .wat files came after round markers
     CAPTURE(spec.name);
     const Program now = spec.build().program;
     std::string old_text;
@@ -626,6 +638,9 @@ TEST_CASE("an entry returning with data in caller-saved registers is refused; cl
 TEST_CASE("every kernel's clearing is needed: without one of its instructions it is refused") {
   for (const auto& spec : kernels::all_kernels()) {
     CAPTURE(spec.name);
+    // A WebAssembly function's locals die with the call: there is nothing to clear
+    // (Target::is_caller_saved is false for every one), which a test below checks.
+    if (spec.isa == Isa::wasm32) continue;
     Program program = spec.build().program;
     // The first clearing instruction of the first function: the one after the comment.
     auto& items = program.functions.front().items;
@@ -643,6 +658,20 @@ TEST_CASE("every kernel's clearing is needed: without one of its instructions it
     // The return is the first function's; the entry reported may be another that reaches it.
     CHECK(any_contains(problems, ": returns (" + program.functions.front().symbol + ", '"));
     CHECK(any_contains(problems, "holding what it computed: its last write is no zeroing idiom"));
+  }
+}
+
+TEST_CASE("a wasm32 kernel's entries clear nothing: no local outlives the call") {
+  for (const auto& spec : kernels::all_kernels()) {
+    if (spec.isa != Isa::wasm32) continue;
+    CAPTURE(spec.name);
+    const Program built = spec.build().program;
+    Program program = built;
+    const kernels::ClearingSummary summary = kernels::emit_clear_caller_saved(program);
+    CHECK(summary.cleared.empty());
+    CHECK(summary.most == 0);
+    CHECK(listing(program) == listing(built));
+    CHECK(audit::check_invariants(program).empty());
   }
 }
 
@@ -866,6 +895,18 @@ TEST_CASE("the manifest names every file with its sha256 and entries") {
       CHECK(entries[6]["kind"] == "decrypt");
       continue;
     }
+    if (spec.isa == Isa::wasm32) {
+      // Each rate's one-block absorb entry, then its block entry: 24 rounds at five rates,
+      // 12 at two. The module beside the text, which the runtime does not link.
+      REQUIRE(entries.size() == 16u);
+      CHECK(entries[14]["symbol"] == "sponge_keccakp1600_12_wasm_scalar_absorb168");
+      CHECK(entries[15]["symbol"] == "sponge_keccakp1600_12_wasm_scalar_absorb168_blocks");
+      CHECK(entries[15]["rounds"] == 12);
+      CHECK(manifest["files"][i]["binary"]["path"] == "keccakf1600_wasm_scalar.wasm");
+      CHECK(manifest["files"][i]["links_into_runtime"] == false);
+      CHECK(spec.cpu_features.empty());
+      continue;
+    }
     // 24 rounds: permute and five rates; 12 rounds: permute and rates 136, 168. The
     // generated batch kernels add block entries at the leaf rates 136 and 168 after each round
     // count's absorb entries.
@@ -906,7 +947,7 @@ TEST_CASE("the manifest names every file with its sha256 and entries") {
         "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
-// A Target's binary file (Target::binary_file; none of today's ISAs has one) goes into
+// A Target's binary file (Target::binary_file: wasm32's .wasm; here a stand-in) goes into
 // generated/ right after its text, so `check` compares it, and the manifest names it; the
 // manifest of a kernel without one, which the runtime links, is as it always was.
 TEST_CASE("a kernel's binary file is written beside its text and named in the manifest") {

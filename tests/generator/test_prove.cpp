@@ -126,7 +126,7 @@ std::vector<Mutant> mutants_of(const Program& original) {
     const Instruction& in = std::get<Instruction>(original.functions[0].items[item]);
     const std::string_view name = instruction_spec(in.mnemonic).text;
     if (name != "xor" && name != "eor" && name != "vpxor" && name != "vpxorq" &&
-        name != "vxor.vv") {
+        name != "vxor.vv" && name != "i64.xor") {
       continue;
     }
     if (in.operands.size() == 3 && in.operands[0] != in.operands[1]) continue;  // not in place
@@ -156,7 +156,9 @@ std::vector<Mutant> mutants_of(const Program& original) {
     const Instruction& in = std::get<Instruction>(original.functions[0].items[item]);
     if (in.operands.size() < 2 || !std::holds_alternative<Reg>(in.operands.back())) continue;
     const Reg source = std::get<Reg>(in.operands.back());
-    if (source.cls == RegClass::sp || source.index == 4 || source.index >= 30) continue;
+    // Not amd64's rsp, nor arm64's x30, xzr or sp (WebAssembly's locals have no such roles).
+    if (source.cls == RegClass::sp) continue;
+    if (original.isa != Isa::wasm32 && (source.index == 4 || source.index >= 30)) continue;
     mutate(fmt::format("another register as the last source of `{}`", text(item)), [&](Program& p) {
       Reg& reg = std::get<Reg>(instruction_at(p, item).operands.back());
       reg.index = static_cast<std::uint8_t>(reg.index == 0 ? 1 : reg.index - 1);

@@ -67,7 +67,7 @@ class Bench {
   static constexpr std::uint64_t kMemory[8] = {
       0x0001020304050607, 0x8899aabbccddeeff, 0xfedcba9876543210, 0x0123456789abcdef,
       0xffffffffffffffff, 0x8000000000000001, 0x5555555555555555, 0x0f0f0f0f0f0f0f0f};
-  prove::Machine machine;
+  prove::Machine machine{prove::kMachineRegisters};
   prove::LabelRegions labels;
   std::set<M> ran;
   int memory_ = -1, table_ = -1;

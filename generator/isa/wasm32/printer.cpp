@@ -95,6 +95,8 @@ std::string quad_text(std::uint64_t value) {
 std::string write_wat(const Program& program) {
   if (!program.win64_entries.empty()) throw GenerationError("wasm32 has no Windows entries");
   std::string out;
+  for (const std::string& line : writers::generated_file_notice())
+    out += comment_line(line) + "\n";
   for (const std::string& line : program.header_lines)
     out += comment_line(line) + "\n";
   out += "(module\n";

@@ -110,6 +110,7 @@ class Wasm32Target final : public Target {
   }
   // The package's JavaScript loads the module; the C runtime links none of it.
   bool links_into_runtime() const override { return false; }
+  bool shares_registers_with_caller() const override { return false; }
 
   writers::EncodedProgram encode(const Program& program) const override {
     return wasm32::encode(program);
