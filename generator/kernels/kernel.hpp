@@ -94,6 +94,8 @@ BuiltKernel build_keccak_riscv64();
 BuiltKernel build_keccak_riscv64_v(int states);
 // wasm-scalar: one state on a WebAssembly function's i64 locals.
 BuiltKernel build_keccak_wasm_scalar();
+// wasm-simd128: two states in the 64-bit lanes of a WebAssembly function's v128 locals.
+BuiltKernel build_keccak_wasm_simd128();
 
 // The portable Keccak-p[1600] reference for an entry of any round count and rate.
 void keccak_reference_call(const EntryShape& shape, const EntryCall& call);

@@ -70,12 +70,14 @@ std::vector<Mutant> mutants_of(const Program& original) {
                                        std::get<Instruction>(original.functions[0].items[item]));
   };
   // A rotation by one more bit: of a rotate instruction, of a rotated operand (arm64), or of
-  // the left shift of a rotation made of two shifts (riscv64 without Zbb, and its vectors).
+  // the left shift of a rotation made of two shifts (riscv64 without Zbb, its vectors,
+  // WebAssembly's SIMD128).
   for (std::size_t item : round) {
     const Instruction& in = std::get<Instruction>(original.functions[0].items[item]);
     const bool rotate = (instruction_spec(in.mnemonic).cls == InstructionClass::rotate ||
                          instruction_spec(in.mnemonic).text == "slli" ||
-                         instruction_spec(in.mnemonic).text == "vsll.vi") &&
+                         instruction_spec(in.mnemonic).text == "vsll.vi" ||
+                         instruction_spec(in.mnemonic).text == "i64x2.shl") &&
                         std::holds_alternative<Imm>(in.operands.back());
     const auto* rotated = std::get_if<ShiftedReg>(&in.operands.back());
     if (!rotate && (rotated == nullptr || rotated->shift != Shift::ror)) continue;
@@ -126,7 +128,7 @@ std::vector<Mutant> mutants_of(const Program& original) {
     const Instruction& in = std::get<Instruction>(original.functions[0].items[item]);
     const std::string_view name = instruction_spec(in.mnemonic).text;
     if (name != "xor" && name != "eor" && name != "vpxor" && name != "vpxorq" &&
-        name != "vxor.vv" && name != "i64.xor") {
+        name != "vxor.vv" && name != "i64.xor" && name != "v128.xor") {
       continue;
     }
     if (in.operands.size() == 3 && in.operands[0] != in.operands[1]) continue;  // not in place

@@ -2,7 +2,7 @@
 // WebAssembly engine on random states and blocks, against Keccak-p[1600] written here in
 // BigInt from FIPS 202 (itself checked first against the permutation's published answer for
 // the zero state): every round count, every rate, block counts 0 to 3, blocks at odd
-// addresses. The module's data segment (iota's table at address 0) must come through
+// addresses, and each state of a multi-state kernel against its own reference. The module's data segment (iota's table at address 0) must come through
 // untouched, and no entry may write a byte of memory outside its state.
 //
 //   node --test tests/wasm/kernels.test.mjs   (SPONGE_GENERATED_DIR: the folder; generated/)
@@ -80,13 +80,14 @@ function randomBytes(length) {
   }
   return bytes;
 }
-const lanesOf = (bytes, at) => {
+const lanesOf = (bytes, at, count) => {
   const view = new DataView(bytes.buffer, bytes.byteOffset + at);
-  return Array.from({ length: 25 }, (_, i) => view.getBigUint64(8 * i, true));
+  return Array.from({ length: count }, (_, i) => view.getBigUint64(8 * i, true));
 };
 
 const kStateAt = 1024; // past the data segment
-const kBlocksAt = 2048 + 3; // an odd address: loads of any alignment
+const kSlotsAt = 2048; // the block pointers' slots of the entries on more than one state
+const kBlocksAt = 4096 + 3; // an odd address: loads of any alignment
 
 test("the manifest lists the wasm32 kernels", () => {
   assert.ok(wasmFiles.length > 0, `no wasm32 kernel in ${generated}/manifest.json`);
@@ -105,30 +106,48 @@ for (const file of wasmFiles) {
       const call = instance.exports[entry.symbol];
       assert.equal(typeof call, "function", `${entry.symbol} is not exported`);
       const takesCount = entry.prototype.includes("block_count");
+      const states = entry.lanes;
+      const stateBytes = 200 * states;
       for (const blockCount of takesCount ? [0, 1, 2, 3] : [1]) {
-        const state = randomBytes(200);
-        const blocks = randomBytes(Math.max(entry.rate_bytes, 1) * Math.max(blockCount, 1));
+        const state = randomBytes(stateBytes);
+        const blockBytes = Math.max(entry.rate_bytes, 1) * Math.max(blockCount, 1);
+        // One state: its blocks at kBlocksAt. More: state s's at kBlocksAt + s * (blockBytes
+        // + 5), and an array of 8-byte slots holding their addresses at kSlotsAt.
+        const blockAt = (s) => kBlocksAt + s * (blockBytes + 5);
+        const blocks = Array.from({ length: states }, () => randomBytes(blockBytes));
         heap.fill(0xa5, kStateAt);
         heap.set(state, kStateAt);
-        heap.set(blocks, kBlocksAt);
+        blocks.forEach((bytes, s) => heap.set(bytes, blockAt(s)));
+        const slots = new DataView(memory.buffer, kSlotsAt);
+        for (let s = 0; s < states; ++s) slots.setBigUint64(8 * s, BigInt(blockAt(s)), true);
         const before = heap.slice();
-        const expected = lanesOf(state, 0);
-        const absorbed = entry.kind === "permute" ? 1 : blockCount;
-        for (let b = 0; b < absorbed; ++b) {
-          if (entry.kind === "absorb") {
-            const block = new DataView(blocks.buffer, b * entry.rate_bytes);
-            for (let i = 0; i < entry.rate_bytes / 8; ++i) expected[i] ^= block.getBigUint64(8 * i, true);
+        const words = lanesOf(state, 0, 25 * states);
+        const expected = [];
+        for (let s = 0; s < states; ++s) {
+          const lanes = Array.from({ length: 25 }, (_, i) => words[states * i + s]);
+          const absorbed = entry.kind === "permute" ? 1 : blockCount;
+          for (let b = 0; b < absorbed; ++b) {
+            if (entry.kind === "absorb") {
+              const block = new DataView(blocks[s].buffer, b * entry.rate_bytes);
+              for (let i = 0; i < entry.rate_bytes / 8; ++i) lanes[i] ^= block.getBigUint64(8 * i, true);
+            }
+            keccakP(lanes, entry.rounds);
           }
-          keccakP(expected, entry.rounds);
+          lanes.forEach((lane, i) => (expected[states * i + s] = lane));
         }
+        const blocksArgument = states === 1 ? kBlocksAt : kSlotsAt;
         if (entry.kind === "permute") call(kStateAt);
-        else if (takesCount) call(kStateAt, kBlocksAt, blockCount);
-        else call(kStateAt, kBlocksAt);
+        else if (takesCount) call(kStateAt, blocksArgument, blockCount);
+        else call(kStateAt, blocksArgument);
         const what = `${entry.symbol}, ${blockCount} blocks`;
-        assert.deepEqual(lanesOf(heap, kStateAt), expected, what);
+        assert.deepEqual(lanesOf(heap, kStateAt, 25 * states), expected, what);
         // Nothing else written: the segment, the blocks and every byte around them.
         assert.deepEqual(heap.subarray(0, kStateAt), segment, `${what}: the data segment`);
-        assert.deepEqual(heap.subarray(kStateAt + 200), before.subarray(kStateAt + 200), `${what}: past the state`);
+        assert.deepEqual(
+          heap.subarray(kStateAt + stateBytes),
+          before.subarray(kStateAt + stateBytes),
+          `${what}: past the state`,
+        );
       }
     }
   });
