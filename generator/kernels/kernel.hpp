@@ -105,5 +105,6 @@ void ascon_reference_call(const EntryShape& shape, const EntryCall& call);
 BuiltKernel build_ascon_amd64_bmi2();
 BuiltKernel build_ascon_arm64();
 BuiltKernel build_ascon_riscv64_zbb();
+BuiltKernel build_ascon_wasm();
 
 }  // namespace spongegen::kernels

@@ -150,6 +150,14 @@ std::vector<KernelSpec> listed_kernels() {
        ascon_reference_call,
        build_ascon_riscv64_zbb,
        {}},
+      {"ascon-p320",
+       "ascon-wasm",
+       "ascon_p320_wasm.wat",
+       Isa::wasm32,
+       {},  // WebAssembly 2.0
+       ascon_reference_call,
+       build_ascon_wasm,
+       {}},
   };
 }
 

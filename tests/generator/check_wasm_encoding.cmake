@@ -1,10 +1,8 @@
 # The committed .wasm against what wabt's wat2wasm, an assembler independent of ours, makes of
 # the committed .wat, byte for byte; and wasm-validate's word on the committed module.
 #   MODE=pristine  the committed .wat: wat2wasm's bytes must be the committed .wasm's
-#   MODE=tampered  a copy of the .wat with theta's first rotation by 1 made one by 2 (the
-#                  constant before its `i64.rotl`, or before its `i64x2.shl` where SIMD128
-#                  rotates by two shifts): the bytes must differ, or the comparison could
-#                  not fail
+#   MODE=tampered  a copy of the .wat with its first rotation by 1 made one by 2: the bytes
+#                  must differ, or the comparison could not fail
 foreach(variable WAT2WASM WASM_VALIDATE SOURCE BINARY WORK_DIR MODE)
   if(NOT DEFINED ${variable} OR "${${variable}}" STREQUAL "")
     message(FATAL_ERROR "check_wasm_encoding.cmake: ${variable} is not set")
@@ -14,16 +12,20 @@ file(MAKE_DIRECTORY "${WORK_DIR}")
 set(source "${SOURCE}")
 if(MODE STREQUAL "tampered")
   file(READ "${SOURCE}" text)
-  set(rotation "i64.const")
-  set(operation "i64.rotl")
-  set(line "${rotation} 1\n      ${operation}\n")
-  string(FIND "${text}" "${line}" at)
-  if(at EQUAL -1)
-    set(rotation "i32.const")
-    set(operation "i64x2.shl")
-    set(line "${rotation} 1\n      ${operation}\n")
-    string(FIND "${text}" "${line}" at)
-  endif()
+  # The first rotation by 1 of the three forms: Keccak's i64.rotl, Ascon's i64.rotr, SIMD128's
+  # i64x2.shl of a rotation made of two shifts.
+  set(at -1)
+  foreach(form "i64.const|i64.rotl" "i64.const|i64.rotr" "i32.const|i64x2.shl")
+    if(at EQUAL -1)
+      string(REPLACE "|" ";" parts "${form}")
+      list(GET parts 0 rotation)
+      list(GET parts 1 operation)
+      string(REGEX MATCH "${rotation} 1\n *${operation}\n" line "${text}")
+      if(NOT line STREQUAL "")
+        string(FIND "${text}" "${line}" at)
+      endif()
+    endif()
+  endforeach()
   if(at EQUAL -1)
     message(FATAL_ERROR "no rotation by 1 to tamper with in ${SOURCE}")
   endif()
@@ -32,7 +34,8 @@ if(MODE STREQUAL "tampered")
   math(EXPR tail_start "${at} + ${length}")
   string(SUBSTRING "${text}" ${tail_start} -1 tail)
   set(source "${WORK_DIR}/tampered.wat")
-  file(WRITE "${source}" "${head}${rotation} 2\n      ${operation}\n${tail}")
+  string(REPLACE "${rotation} 1\n" "${rotation} 2\n" changed "${line}")
+  file(WRITE "${source}" "${head}${changed}${tail}")
 endif()
 set(assembled "${WORK_DIR}/${MODE}.wasm")
 execute_process(COMMAND "${WAT2WASM}" "${source}" -o "${assembled}"

@@ -103,12 +103,14 @@ std::vector<Mutant> mutants_of(const Program& original) {
   if (original.tables.empty()) {
     for (std::size_t item : round) {
       const Instruction& in = std::get<Instruction>(original.functions[0].items[item]);
-      // `xor r, imm` (amd64) or `xori r, r, imm` (riscv64): a constant XORed into a lane;
+      // `xor r, imm` (amd64), `xori r, r, imm` (riscv64) or `i64.xor_const` (wasm32): a
+      // constant XORed into a lane;
       // `addi r, zero, imm` (riscv64's vector kernels): the constant a vxor.vx XORs in.
       const std::string_view name = instruction_spec(in.mnemonic).text;
       const bool xor_constant =
           (in.operands.size() == 2 && std::holds_alternative<Imm>(in.operands[1])) ||
-          ((name == "xori" || (name == "addi" && in.operands.at(1) == Operand{riscv64::zero})) &&
+          ((name == "xori" || name == "i64.xor_const" ||
+            (name == "addi" && in.operands.at(1) == Operand{riscv64::zero})) &&
            std::holds_alternative<Imm>(in.operands.back()));
       if (!xor_constant) continue;
       mutate(fmt::format("bit 0 of the constant in `{}`", text(item)), [&](Program& p) {

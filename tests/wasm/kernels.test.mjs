@@ -1,7 +1,7 @@
 // Every entry of every wasm32 kernel in a generated folder's manifest, run by Node's
-// WebAssembly engine on random states and blocks, against Keccak-p[1600] written here in
-// BigInt from FIPS 202 (itself checked first against the permutation's published answer for
-// the zero state): every round count, every rate, block counts 0 to 3, blocks at odd
+// WebAssembly engine on random states and blocks, against Keccak-p[1600] and Ascon-p[320]
+// written here in BigInt from FIPS 202 and SP 800-232 (each checked first against a published
+// answer: the permutation of the zero state, Ascon-Hash256 of the empty message): every round count, every rate, block counts 0 to 3, blocks at odd
 // addresses, and each state of a multi-state kernel against its own reference. The module's data segment (iota's table at address 0) must come through
 // untouched, and no entry may write a byte of memory outside its state.
 //
@@ -70,6 +70,71 @@ test("the reference gives Keccak-f[1600]'s published permutation of the zero sta
   assert.equal(lanes[24], 0xeaf1ff7b5ceca249n);
 });
 
+// ---- the reference: SP 800-232's Ascon-p[320] on 5 BigInt words ----
+const rotr = (v, n) => ((v >> BigInt(n)) | (v << BigInt(64 - n))) & mask;
+const asconRotations = [[19, 28], [61, 39], [1, 6], [10, 17], [7, 41]];
+
+// The last `rounds` rounds of Ascon-p[320], in place.
+function asconP(x, rounds) {
+  for (let round = 12 - rounds; round < 12; ++round) {
+    x[2] ^= BigInt(((0xf - round) << 4) | round);
+    x[0] ^= x[4];
+    x[4] ^= x[3];
+    x[2] ^= x[1];
+    const t = x.map((v, i) => ~v & mask & x[(i + 1) % 5]);
+    for (let i = 0; i < 5; ++i) x[i] ^= t[(i + 1) % 5];
+    x[1] ^= x[0];
+    x[0] ^= x[4];
+    x[3] ^= x[2];
+    x[2] = ~x[2] & mask;
+    for (let i = 0; i < 5; ++i) x[i] ^= rotr(x[i], asconRotations[i][0]) ^ rotr(x[i], asconRotations[i][1]);
+  }
+}
+
+test("the reference gives Ascon-Hash256 of the empty message as SP 800-232's first vector", () => {
+  const kat = readFileSync(join(here, "..", "kat", "ascon-sp800-232", "asconhash256", "LWC_HASH_KAT_128_256.txt"), "utf8");
+  const expected = /MD = ([0-9A-F]+)/.exec(kat)[1].toLowerCase();
+  const x = [0x0000080100cc0002n, 0n, 0n, 0n, 0n];
+  asconP(x, 12);
+  x[0] ^= 1n; // the empty message's padding
+  asconP(x, 12);
+  let digest = "";
+  for (let i = 0; i < 4; ++i) {
+    if (i > 0) asconP(x, 12);
+    for (let b = 0; b < 8; ++b) digest += Number((x[0] >> BigInt(8 * b)) & 0xffn).toString(16).padStart(2, "0");
+  }
+  assert.equal(digest, expected);
+});
+
+// What an Ascon entry does to `words` (and the output it writes), as the runtime's portable
+// entries: each block XORed into the rate (encrypt writing the sum, decrypt the plaintext and
+// taking the ciphertext as the rate), then the rounds.
+function asconEntry(entry, words, input, blockCount) {
+  const view = new DataView(input.buffer, input.byteOffset);
+  const output = new Uint8Array(input.length);
+  const outView = new DataView(output.buffer);
+  if (entry.kind === "permute") {
+    asconP(words, entry.rounds);
+    return output;
+  }
+  const rateWords = entry.rate_bytes / 8;
+  for (let b = 0; b < blockCount; ++b) {
+    for (let w = 0; w < rateWords; ++w) {
+      const at = b * entry.rate_bytes + 8 * w;
+      const word = view.getBigUint64(at, true);
+      if (entry.kind === "decrypt") {
+        outView.setBigUint64(at, words[w] ^ word, true);
+        words[w] = word;
+      } else {
+        words[w] ^= word;
+        if (entry.kind === "encrypt") outView.setBigUint64(at, words[w], true);
+      }
+    }
+    asconP(words, entry.rounds);
+  }
+  return output;
+}
+
 // ---- the kernels ----
 let seed = 0x9e3779b97f4a7c15n;
 function randomBytes(length) {
@@ -102,8 +167,12 @@ for (const file of wasmFiles) {
     const heap = new Uint8Array(memory.buffer);
     const segment = heap.slice(0, kStateAt);
     for (const entry of file.entries) {
-      assert.equal(entry.permutation.startsWith("keccak"), true, entry.symbol);
       const call = instance.exports[entry.symbol];
+      if (entry.permutation === "ascon-p320") {
+        checkAsconEntry(entry, call, heap, segment);
+        continue;
+      }
+      assert.equal(entry.permutation.startsWith("keccak"), true, entry.symbol);
       assert.equal(typeof call, "function", `${entry.symbol} is not exported`);
       const takesCount = entry.prototype.includes("block_count");
       const states = entry.lanes;
@@ -151,4 +220,38 @@ for (const file of wasmFiles) {
       }
     }
   });
+}
+
+const kOutAt = 8192 + 1; // the output of encrypt and decrypt entries apart from their input
+
+// One Ascon entry at block counts 0 to 3 (and encrypt and decrypt in place too).
+function checkAsconEntry(entry, call, heap, segment) {
+  assert.equal(typeof call, "function", `${entry.symbol} is not exported`);
+  const crypt = entry.kind === "encrypt" || entry.kind === "decrypt";
+  for (const blockCount of entry.kind === "permute" ? [1] : [0, 1, 2, 3]) {
+    for (const inPlace of crypt ? [false, true] : [false]) {
+      const state = randomBytes(40);
+      const input = randomBytes(Math.max(entry.rate_bytes * blockCount, 1));
+      heap.fill(0xa5, kStateAt);
+      heap.set(state, kStateAt);
+      heap.set(input, kBlocksAt);
+      const before = heap.slice();
+      const words = lanesOf(state, 0, 5);
+      const output = asconEntry(entry, words, input, blockCount);
+      const outAt = inPlace ? kBlocksAt : kOutAt;
+      if (entry.kind === "permute") call(kStateAt);
+      else if (crypt) call(kStateAt, kBlocksAt, outAt, blockCount);
+      else call(kStateAt, kBlocksAt, blockCount);
+      const what = `${entry.symbol}, ${blockCount} blocks${inPlace ? ", in place" : ""}`;
+      assert.deepEqual(lanesOf(heap, kStateAt, 5), words, what);
+      const written = crypt ? entry.rate_bytes * blockCount : 0;
+      if (crypt) assert.deepEqual(heap.subarray(outAt, outAt + written), output.subarray(0, written), `${what}: the output`);
+      // Nothing else written: the segment, the input (unless in place) and the bytes around.
+      assert.deepEqual(heap.subarray(0, kStateAt), segment, `${what}: the data segment`);
+      const untouched = (from, to) =>
+        assert.deepEqual(heap.subarray(from, to), before.subarray(from, to), `${what}: bytes ${from} to ${to}`);
+      untouched(kStateAt + 40, crypt ? outAt : heap.length);
+      if (crypt) untouched(outAt + written, heap.length);
+    }
+  }
 }
