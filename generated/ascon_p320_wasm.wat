@@ -156,7 +156,7 @@
     local.get $x3
     local.get $x2
     i64.xor
-    local.set $x3
+    local.set $x3  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
     local.get $x8
     i64.const 61
     i64.rotr
@@ -172,7 +172,7 @@
     local.get $x8
     local.get $x2
     i64.xor
-    local.set $x8
+    local.set $x8  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
     local.get $x5
     i64.const 1
     i64.rotr
@@ -192,7 +192,7 @@
     local.get $x5
     local.get $x2
     i64.xor
-    local.set $x5
+    local.set $x5  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
     local.get $x7
     i64.const 10
     i64.rotr
@@ -208,7 +208,7 @@
     local.get $x7
     local.get $x2
     i64.xor
-    local.set $x7
+    local.set $x7  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
     local.get $x6
     i64.const 7
     i64.rotr
@@ -224,7 +224,7 @@
     local.get $x6
     local.get $x2
     i64.xor
-    local.set $x6
+    local.set $x6  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
     ;; ---- end of round ----
     ;; ---- round 1 ----
     local.get $x3
@@ -306,7 +306,7 @@
     local.get $x5
     local.get $x7
     i64.xor
-    local.set $x5
+    local.set $x5  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
     local.get $x4
     i64.const 61
     i64.rotr
@@ -322,7 +322,7 @@
     local.get $x4
     local.get $x7
     i64.xor
-    local.set $x4
+    local.set $x4  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
     local.get $x6
     i64.const 1
     i64.rotr
@@ -342,7 +342,7 @@
     local.get $x6
     local.get $x7
     i64.xor
-    local.set $x6
+    local.set $x6  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
     local.get $x2
     i64.const 10
     i64.rotr
@@ -358,7 +358,7 @@
     local.get $x2
     local.get $x7
     i64.xor
-    local.set $x2
+    local.set $x2  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
     local.get $x1
     i64.const 7
     i64.rotr
@@ -374,7 +374,7 @@
     local.get $x1
     local.get $x7
     i64.xor
-    local.set $x1
+    local.set $x1  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
     ;; ---- end of round ----
     ;; ---- round 2 ----
     local.get $x5
@@ -456,7 +456,7 @@
     local.get $x6
     local.get $x4
     i64.xor
-    local.set $x6
+    local.set $x6  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
     local.get $x8
     i64.const 61
     i64.rotr
@@ -472,7 +472,7 @@
     local.get $x8
     local.get $x4
     i64.xor
-    local.set $x8
+    local.set $x8  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
     local.get $x1
     i64.const 1
     i64.rotr
@@ -492,7 +492,7 @@
     local.get $x1
     local.get $x4
     i64.xor
-    local.set $x1
+    local.set $x1  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
     local.get $x7
     i64.const 10
     i64.rotr
@@ -508,7 +508,7 @@
     local.get $x7
     local.get $x4
     i64.xor
-    local.set $x7
+    local.set $x7  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
     local.get $x3
     i64.const 7
     i64.rotr
@@ -524,7 +524,7 @@
     local.get $x3
     local.get $x4
     i64.xor
-    local.set $x3
+    local.set $x3  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
     ;; ---- end of round ----
     ;; ---- round 3 ----
     local.get $x6
@@ -606,7 +606,7 @@
     local.get $x1
     local.get $x7
     i64.xor
-    local.set $x1
+    local.set $x1  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
     local.get $x5
     i64.const 61
     i64.rotr
@@ -622,7 +622,7 @@
     local.get $x5
     local.get $x7
     i64.xor
-    local.set $x5
+    local.set $x5  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
     local.get $x3
     i64.const 1
     i64.rotr
@@ -642,7 +642,7 @@
     local.get $x3
     local.get $x7
     i64.xor
-    local.set $x3
+    local.set $x3  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
     local.get $x4
     i64.const 10
     i64.rotr
@@ -658,7 +658,7 @@
     local.get $x4
     local.get $x7
     i64.xor
-    local.set $x4
+    local.set $x4  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
     local.get $x2
     i64.const 7
     i64.rotr
@@ -674,7 +674,7 @@
     local.get $x2
     local.get $x7
     i64.xor
-    local.set $x2
+    local.set $x2  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
     ;; ---- end of round ----
     ;; ---- round 4 ----
     local.get $x1
@@ -756,7 +756,7 @@
     local.get $x3
     local.get $x4
     i64.xor
-    local.set $x3
+    local.set $x3  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
     local.get $x8
     i64.const 61
     i64.rotr
@@ -772,7 +772,7 @@
     local.get $x8
     local.get $x4
     i64.xor
-    local.set $x8
+    local.set $x8  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
     local.get $x2
     i64.const 1
     i64.rotr
@@ -792,7 +792,7 @@
     local.get $x2
     local.get $x4
     i64.xor
-    local.set $x2
+    local.set $x2  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
     local.get $x7
     i64.const 10
     i64.rotr
@@ -808,7 +808,7 @@
     local.get $x7
     local.get $x4
     i64.xor
-    local.set $x7
+    local.set $x7  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
     local.get $x6
     i64.const 7
     i64.rotr
@@ -824,7 +824,7 @@
     local.get $x6
     local.get $x4
     i64.xor
-    local.set $x6
+    local.set $x6  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
     ;; ---- end of round ----
     ;; ---- round 5 ----
     local.get $x3
@@ -906,7 +906,7 @@
     local.get $x2
     local.get $x7
     i64.xor
-    local.set $x2
+    local.set $x2  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
     local.get $x5
     i64.const 61
     i64.rotr
@@ -922,7 +922,7 @@
     local.get $x5
     local.get $x7
     i64.xor
-    local.set $x5
+    local.set $x5  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
     local.get $x6
     i64.const 1
     i64.rotr
@@ -942,7 +942,7 @@
     local.get $x6
     local.get $x7
     i64.xor
-    local.set $x6
+    local.set $x6  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
     local.get $x4
     i64.const 10
     i64.rotr
@@ -958,7 +958,7 @@
     local.get $x4
     local.get $x7
     i64.xor
-    local.set $x4
+    local.set $x4  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
     local.get $x1
     i64.const 7
     i64.rotr
@@ -974,7 +974,7 @@
     local.get $x1
     local.get $x7
     i64.xor
-    local.set $x1
+    local.set $x1  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
     ;; ---- end of round ----
     ;; ---- round 6 ----
     local.get $x2
@@ -1056,7 +1056,7 @@
     local.get $x6
     local.get $x4
     i64.xor
-    local.set $x6
+    local.set $x6  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
     local.get $x8
     i64.const 61
     i64.rotr
@@ -1072,7 +1072,7 @@
     local.get $x8
     local.get $x4
     i64.xor
-    local.set $x8
+    local.set $x8  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
     local.get $x1
     i64.const 1
     i64.rotr
@@ -1092,7 +1092,7 @@
     local.get $x1
     local.get $x4
     i64.xor
-    local.set $x1
+    local.set $x1  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
     local.get $x7
     i64.const 10
     i64.rotr
@@ -1108,7 +1108,7 @@
     local.get $x7
     local.get $x4
     i64.xor
-    local.set $x7
+    local.set $x7  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
     local.get $x3
     i64.const 7
     i64.rotr
@@ -1124,7 +1124,7 @@
     local.get $x3
     local.get $x4
     i64.xor
-    local.set $x3
+    local.set $x3  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
     ;; ---- end of round ----
     ;; ---- round 7 ----
     local.get $x6
@@ -1206,7 +1206,7 @@
     local.get $x1
     local.get $x7
     i64.xor
-    local.set $x1
+    local.set $x1  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
     local.get $x5
     i64.const 61
     i64.rotr
@@ -1222,7 +1222,7 @@
     local.get $x5
     local.get $x7
     i64.xor
-    local.set $x5
+    local.set $x5  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
     local.get $x3
     i64.const 1
     i64.rotr
@@ -1242,7 +1242,7 @@
     local.get $x3
     local.get $x7
     i64.xor
-    local.set $x3
+    local.set $x3  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
     local.get $x4
     i64.const 10
     i64.rotr
@@ -1258,7 +1258,7 @@
     local.get $x4
     local.get $x7
     i64.xor
-    local.set $x4
+    local.set $x4  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
     local.get $x2
     i64.const 7
     i64.rotr
@@ -1274,7 +1274,7 @@
     local.get $x2
     local.get $x7
     i64.xor
-    local.set $x2
+    local.set $x2  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
     ;; ---- end of round ----
     ;; ---- round 8 ----
     local.get $x1
@@ -1356,7 +1356,7 @@
     local.get $x3
     local.get $x4
     i64.xor
-    local.set $x3
+    local.set $x3  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
     local.get $x8
     i64.const 61
     i64.rotr
@@ -1372,7 +1372,7 @@
     local.get $x8
     local.get $x4
     i64.xor
-    local.set $x8
+    local.set $x8  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
     local.get $x2
     i64.const 1
     i64.rotr
@@ -1392,7 +1392,7 @@
     local.get $x2
     local.get $x4
     i64.xor
-    local.set $x2
+    local.set $x2  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
     local.get $x7
     i64.const 10
     i64.rotr
@@ -1408,7 +1408,7 @@
     local.get $x7
     local.get $x4
     i64.xor
-    local.set $x7
+    local.set $x7  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
     local.get $x6
     i64.const 7
     i64.rotr
@@ -1424,7 +1424,7 @@
     local.get $x6
     local.get $x4
     i64.xor
-    local.set $x6
+    local.set $x6  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
     ;; ---- end of round ----
     ;; ---- round 9 ----
     local.get $x3
@@ -1506,7 +1506,7 @@
     local.get $x2
     local.get $x7
     i64.xor
-    local.set $x2
+    local.set $x2  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
     local.get $x5
     i64.const 61
     i64.rotr
@@ -1522,7 +1522,7 @@
     local.get $x5
     local.get $x7
     i64.xor
-    local.set $x5
+    local.set $x5  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
     local.get $x6
     i64.const 1
     i64.rotr
@@ -1542,7 +1542,7 @@
     local.get $x6
     local.get $x7
     i64.xor
-    local.set $x6
+    local.set $x6  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
     local.get $x4
     i64.const 10
     i64.rotr
@@ -1558,7 +1558,7 @@
     local.get $x4
     local.get $x7
     i64.xor
-    local.set $x4
+    local.set $x4  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
     local.get $x1
     i64.const 7
     i64.rotr
@@ -1574,7 +1574,7 @@
     local.get $x1
     local.get $x7
     i64.xor
-    local.set $x1
+    local.set $x1  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
     ;; ---- end of round ----
     ;; ---- round 10 ----
     local.get $x2
@@ -1656,7 +1656,7 @@
     local.get $x6
     local.get $x4
     i64.xor
-    local.set $x6
+    local.set $x6  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
     local.get $x8
     i64.const 61
     i64.rotr
@@ -1672,7 +1672,7 @@
     local.get $x8
     local.get $x4
     i64.xor
-    local.set $x8
+    local.set $x8  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
     local.get $x1
     i64.const 1
     i64.rotr
@@ -1692,7 +1692,7 @@
     local.get $x1
     local.get $x4
     i64.xor
-    local.set $x1
+    local.set $x1  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
     local.get $x7
     i64.const 10
     i64.rotr
@@ -1708,7 +1708,7 @@
     local.get $x7
     local.get $x4
     i64.xor
-    local.set $x7
+    local.set $x7  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
     local.get $x3
     i64.const 7
     i64.rotr
@@ -1724,7 +1724,7 @@
     local.get $x3
     local.get $x4
     i64.xor
-    local.set $x3
+    local.set $x3  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
     ;; ---- end of round ----
     ;; ---- round 11 ----
     local.get $x6
@@ -1806,7 +1806,7 @@
     local.get $x1
     local.get $x7
     i64.xor
-    local.set $x1
+    local.set $x1  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
     local.get $x5
     i64.const 61
     i64.rotr
@@ -1822,7 +1822,7 @@
     local.get $x5
     local.get $x7
     i64.xor
-    local.set $x5
+    local.set $x5  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
     local.get $x3
     i64.const 1
     i64.rotr
@@ -1838,7 +1838,7 @@
     local.get $x3
     local.get $x7
     i64.xor
-    local.set $x3
+    local.set $x3  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
     local.get $x4
     i64.const 10
     i64.rotr
@@ -1854,7 +1854,7 @@
     local.get $x4
     local.get $x7
     i64.xor
-    local.set $x4
+    local.set $x4  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
     local.get $x2
     i64.const 7
     i64.rotr
@@ -1870,7 +1870,7 @@
     local.get $x2
     local.get $x7
     i64.xor
-    local.set $x2
+    local.set $x2  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
     ;; ---- end of round ----
     local.get $state
     local.get $x1
@@ -2002,7 +2002,7 @@
     local.get $x3
     local.get $x2
     i64.xor
-    local.set $x3
+    local.set $x3  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
     local.get $x8
     i64.const 61
     i64.rotr
@@ -2018,7 +2018,7 @@
     local.get $x8
     local.get $x2
     i64.xor
-    local.set $x8
+    local.set $x8  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
     local.get $x5
     i64.const 1
     i64.rotr
@@ -2038,7 +2038,7 @@
     local.get $x5
     local.get $x2
     i64.xor
-    local.set $x5
+    local.set $x5  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
     local.get $x7
     i64.const 10
     i64.rotr
@@ -2054,7 +2054,7 @@
     local.get $x7
     local.get $x2
     i64.xor
-    local.set $x7
+    local.set $x7  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
     local.get $x6
     i64.const 7
     i64.rotr
@@ -2070,7 +2070,7 @@
     local.get $x6
     local.get $x2
     i64.xor
-    local.set $x6
+    local.set $x6  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
     ;; ---- end of round ----
     ;; ---- round 1 ----
     local.get $x3
@@ -2152,7 +2152,7 @@
     local.get $x5
     local.get $x7
     i64.xor
-    local.set $x5
+    local.set $x5  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
     local.get $x4
     i64.const 61
     i64.rotr
@@ -2168,7 +2168,7 @@
     local.get $x4
     local.get $x7
     i64.xor
-    local.set $x4
+    local.set $x4  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
     local.get $x6
     i64.const 1
     i64.rotr
@@ -2188,7 +2188,7 @@
     local.get $x6
     local.get $x7
     i64.xor
-    local.set $x6
+    local.set $x6  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
     local.get $x2
     i64.const 10
     i64.rotr
@@ -2204,7 +2204,7 @@
     local.get $x2
     local.get $x7
     i64.xor
-    local.set $x2
+    local.set $x2  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
     local.get $x1
     i64.const 7
     i64.rotr
@@ -2220,7 +2220,7 @@
     local.get $x1
     local.get $x7
     i64.xor
-    local.set $x1
+    local.set $x1  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
     ;; ---- end of round ----
     ;; ---- round 2 ----
     local.get $x5
@@ -2302,7 +2302,7 @@
     local.get $x6
     local.get $x4
     i64.xor
-    local.set $x6
+    local.set $x6  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
     local.get $x8
     i64.const 61
     i64.rotr
@@ -2318,7 +2318,7 @@
     local.get $x8
     local.get $x4
     i64.xor
-    local.set $x8
+    local.set $x8  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
     local.get $x1
     i64.const 1
     i64.rotr
@@ -2338,7 +2338,7 @@
     local.get $x1
     local.get $x4
     i64.xor
-    local.set $x1
+    local.set $x1  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
     local.get $x7
     i64.const 10
     i64.rotr
@@ -2354,7 +2354,7 @@
     local.get $x7
     local.get $x4
     i64.xor
-    local.set $x7
+    local.set $x7  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
     local.get $x3
     i64.const 7
     i64.rotr
@@ -2370,7 +2370,7 @@
     local.get $x3
     local.get $x4
     i64.xor
-    local.set $x3
+    local.set $x3  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
     ;; ---- end of round ----
     ;; ---- round 3 ----
     local.get $x6
@@ -2452,7 +2452,7 @@
     local.get $x1
     local.get $x7
     i64.xor
-    local.set $x1
+    local.set $x1  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
     local.get $x5
     i64.const 61
     i64.rotr
@@ -2468,7 +2468,7 @@
     local.get $x5
     local.get $x7
     i64.xor
-    local.set $x5
+    local.set $x5  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
     local.get $x3
     i64.const 1
     i64.rotr
@@ -2488,7 +2488,7 @@
     local.get $x3
     local.get $x7
     i64.xor
-    local.set $x3
+    local.set $x3  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
     local.get $x4
     i64.const 10
     i64.rotr
@@ -2504,7 +2504,7 @@
     local.get $x4
     local.get $x7
     i64.xor
-    local.set $x4
+    local.set $x4  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
     local.get $x2
     i64.const 7
     i64.rotr
@@ -2520,7 +2520,7 @@
     local.get $x2
     local.get $x7
     i64.xor
-    local.set $x2
+    local.set $x2  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
     ;; ---- end of round ----
     ;; ---- round 4 ----
     local.get $x1
@@ -2602,7 +2602,7 @@
     local.get $x3
     local.get $x4
     i64.xor
-    local.set $x3
+    local.set $x3  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
     local.get $x8
     i64.const 61
     i64.rotr
@@ -2618,7 +2618,7 @@
     local.get $x8
     local.get $x4
     i64.xor
-    local.set $x8
+    local.set $x8  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
     local.get $x2
     i64.const 1
     i64.rotr
@@ -2638,7 +2638,7 @@
     local.get $x2
     local.get $x4
     i64.xor
-    local.set $x2
+    local.set $x2  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
     local.get $x7
     i64.const 10
     i64.rotr
@@ -2654,7 +2654,7 @@
     local.get $x7
     local.get $x4
     i64.xor
-    local.set $x7
+    local.set $x7  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
     local.get $x6
     i64.const 7
     i64.rotr
@@ -2670,7 +2670,7 @@
     local.get $x6
     local.get $x4
     i64.xor
-    local.set $x6
+    local.set $x6  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
     ;; ---- end of round ----
     ;; ---- round 5 ----
     local.get $x3
@@ -2752,7 +2752,7 @@
     local.get $x2
     local.get $x7
     i64.xor
-    local.set $x2
+    local.set $x2  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
     local.get $x5
     i64.const 61
     i64.rotr
@@ -2768,7 +2768,7 @@
     local.get $x5
     local.get $x7
     i64.xor
-    local.set $x5
+    local.set $x5  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
     local.get $x6
     i64.const 1
     i64.rotr
@@ -2788,7 +2788,7 @@
     local.get $x6
     local.get $x7
     i64.xor
-    local.set $x6
+    local.set $x6  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
     local.get $x4
     i64.const 10
     i64.rotr
@@ -2804,7 +2804,7 @@
     local.get $x4
     local.get $x7
     i64.xor
-    local.set $x4
+    local.set $x4  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
     local.get $x1
     i64.const 7
     i64.rotr
@@ -2820,7 +2820,7 @@
     local.get $x1
     local.get $x7
     i64.xor
-    local.set $x1
+    local.set $x1  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
     ;; ---- end of round ----
     ;; ---- round 6 ----
     local.get $x2
@@ -2902,7 +2902,7 @@
     local.get $x6
     local.get $x4
     i64.xor
-    local.set $x6
+    local.set $x6  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
     local.get $x8
     i64.const 61
     i64.rotr
@@ -2918,7 +2918,7 @@
     local.get $x8
     local.get $x4
     i64.xor
-    local.set $x8
+    local.set $x8  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
     local.get $x1
     i64.const 1
     i64.rotr
@@ -2938,7 +2938,7 @@
     local.get $x1
     local.get $x4
     i64.xor
-    local.set $x1
+    local.set $x1  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
     local.get $x7
     i64.const 10
     i64.rotr
@@ -2954,7 +2954,7 @@
     local.get $x7
     local.get $x4
     i64.xor
-    local.set $x7
+    local.set $x7  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
     local.get $x3
     i64.const 7
     i64.rotr
@@ -2970,7 +2970,7 @@
     local.get $x3
     local.get $x4
     i64.xor
-    local.set $x3
+    local.set $x3  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
     ;; ---- end of round ----
     ;; ---- round 7 ----
     local.get $x6
@@ -3052,7 +3052,7 @@
     local.get $x1
     local.get $x7
     i64.xor
-    local.set $x1
+    local.set $x1  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
     local.get $x5
     i64.const 61
     i64.rotr
@@ -3068,7 +3068,7 @@
     local.get $x5
     local.get $x7
     i64.xor
-    local.set $x5
+    local.set $x5  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
     local.get $x3
     i64.const 1
     i64.rotr
@@ -3084,7 +3084,7 @@
     local.get $x3
     local.get $x7
     i64.xor
-    local.set $x3
+    local.set $x3  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
     local.get $x4
     i64.const 10
     i64.rotr
@@ -3100,7 +3100,7 @@
     local.get $x4
     local.get $x7
     i64.xor
-    local.set $x4
+    local.set $x4  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
     local.get $x2
     i64.const 7
     i64.rotr
@@ -3116,7 +3116,7 @@
     local.get $x2
     local.get $x7
     i64.xor
-    local.set $x2
+    local.set $x2  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
     ;; ---- end of round ----
     local.get $state
     local.get $x1
@@ -3248,7 +3248,7 @@
     local.get $x3
     local.get $x2
     i64.xor
-    local.set $x3
+    local.set $x3  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
     local.get $x8
     i64.const 61
     i64.rotr
@@ -3264,7 +3264,7 @@
     local.get $x8
     local.get $x2
     i64.xor
-    local.set $x8
+    local.set $x8  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
     local.get $x5
     i64.const 1
     i64.rotr
@@ -3284,7 +3284,7 @@
     local.get $x5
     local.get $x2
     i64.xor
-    local.set $x5
+    local.set $x5  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
     local.get $x7
     i64.const 10
     i64.rotr
@@ -3300,7 +3300,7 @@
     local.get $x7
     local.get $x2
     i64.xor
-    local.set $x7
+    local.set $x7  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
     local.get $x6
     i64.const 7
     i64.rotr
@@ -3316,7 +3316,7 @@
     local.get $x6
     local.get $x2
     i64.xor
-    local.set $x6
+    local.set $x6  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
     ;; ---- end of round ----
     ;; ---- round 1 ----
     local.get $x3
@@ -3398,7 +3398,7 @@
     local.get $x5
     local.get $x7
     i64.xor
-    local.set $x5
+    local.set $x5  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
     local.get $x4
     i64.const 61
     i64.rotr
@@ -3414,7 +3414,7 @@
     local.get $x4
     local.get $x7
     i64.xor
-    local.set $x4
+    local.set $x4  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
     local.get $x6
     i64.const 1
     i64.rotr
@@ -3434,7 +3434,7 @@
     local.get $x6
     local.get $x7
     i64.xor
-    local.set $x6
+    local.set $x6  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
     local.get $x2
     i64.const 10
     i64.rotr
@@ -3450,7 +3450,7 @@
     local.get $x2
     local.get $x7
     i64.xor
-    local.set $x2
+    local.set $x2  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
     local.get $x1
     i64.const 7
     i64.rotr
@@ -3466,7 +3466,7 @@
     local.get $x1
     local.get $x7
     i64.xor
-    local.set $x1
+    local.set $x1  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
     ;; ---- end of round ----
     ;; ---- round 2 ----
     local.get $x5
@@ -3548,7 +3548,7 @@
     local.get $x6
     local.get $x4
     i64.xor
-    local.set $x6
+    local.set $x6  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
     local.get $x8
     i64.const 61
     i64.rotr
@@ -3564,7 +3564,7 @@
     local.get $x8
     local.get $x4
     i64.xor
-    local.set $x8
+    local.set $x8  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
     local.get $x1
     i64.const 1
     i64.rotr
@@ -3584,7 +3584,7 @@
     local.get $x1
     local.get $x4
     i64.xor
-    local.set $x1
+    local.set $x1  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
     local.get $x7
     i64.const 10
     i64.rotr
@@ -3600,7 +3600,7 @@
     local.get $x7
     local.get $x4
     i64.xor
-    local.set $x7
+    local.set $x7  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
     local.get $x3
     i64.const 7
     i64.rotr
@@ -3616,7 +3616,7 @@
     local.get $x3
     local.get $x4
     i64.xor
-    local.set $x3
+    local.set $x3  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
     ;; ---- end of round ----
     ;; ---- round 3 ----
     local.get $x6
@@ -3698,7 +3698,7 @@
     local.get $x1
     local.get $x7
     i64.xor
-    local.set $x1
+    local.set $x1  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
     local.get $x5
     i64.const 61
     i64.rotr
@@ -3714,7 +3714,7 @@
     local.get $x5
     local.get $x7
     i64.xor
-    local.set $x5
+    local.set $x5  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
     local.get $x3
     i64.const 1
     i64.rotr
@@ -3734,7 +3734,7 @@
     local.get $x3
     local.get $x7
     i64.xor
-    local.set $x3
+    local.set $x3  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
     local.get $x4
     i64.const 10
     i64.rotr
@@ -3750,7 +3750,7 @@
     local.get $x4
     local.get $x7
     i64.xor
-    local.set $x4
+    local.set $x4  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
     local.get $x2
     i64.const 7
     i64.rotr
@@ -3766,7 +3766,7 @@
     local.get $x2
     local.get $x7
     i64.xor
-    local.set $x2
+    local.set $x2  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
     ;; ---- end of round ----
     ;; ---- round 4 ----
     local.get $x1
@@ -3848,7 +3848,7 @@
     local.get $x3
     local.get $x4
     i64.xor
-    local.set $x3
+    local.set $x3  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
     local.get $x8
     i64.const 61
     i64.rotr
@@ -3864,7 +3864,7 @@
     local.get $x8
     local.get $x4
     i64.xor
-    local.set $x8
+    local.set $x8  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
     local.get $x2
     i64.const 1
     i64.rotr
@@ -3884,7 +3884,7 @@
     local.get $x2
     local.get $x4
     i64.xor
-    local.set $x2
+    local.set $x2  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
     local.get $x7
     i64.const 10
     i64.rotr
@@ -3900,7 +3900,7 @@
     local.get $x7
     local.get $x4
     i64.xor
-    local.set $x7
+    local.set $x7  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
     local.get $x6
     i64.const 7
     i64.rotr
@@ -3916,7 +3916,7 @@
     local.get $x6
     local.get $x4
     i64.xor
-    local.set $x6
+    local.set $x6  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
     ;; ---- end of round ----
     ;; ---- round 5 ----
     local.get $x3
@@ -3998,7 +3998,7 @@
     local.get $x2
     local.get $x7
     i64.xor
-    local.set $x2
+    local.set $x2  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
     local.get $x5
     i64.const 61
     i64.rotr
@@ -4014,7 +4014,7 @@
     local.get $x5
     local.get $x7
     i64.xor
-    local.set $x5
+    local.set $x5  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
     local.get $x6
     i64.const 1
     i64.rotr
@@ -4030,7 +4030,7 @@
     local.get $x6
     local.get $x7
     i64.xor
-    local.set $x6
+    local.set $x6  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
     local.get $x4
     i64.const 10
     i64.rotr
@@ -4046,7 +4046,7 @@
     local.get $x4
     local.get $x7
     i64.xor
-    local.set $x4
+    local.set $x4  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
     local.get $x1
     i64.const 7
     i64.rotr
@@ -4062,7 +4062,7 @@
     local.get $x1
     local.get $x7
     i64.xor
-    local.set $x1
+    local.set $x1  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
     ;; ---- end of round ----
     local.get $state
     local.get $x2
@@ -4210,7 +4210,7 @@
         local.get $x5
         local.get $x4
         i64.xor
-        local.set $x5
+        local.set $x5  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x10
         i64.const 61
         i64.rotr
@@ -4226,7 +4226,7 @@
         local.get $x10
         local.get $x4
         i64.xor
-        local.set $x10
+        local.set $x10  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x7
         i64.const 1
         i64.rotr
@@ -4246,7 +4246,7 @@
         local.get $x7
         local.get $x4
         i64.xor
-        local.set $x7
+        local.set $x7  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x9
         i64.const 10
         i64.rotr
@@ -4262,7 +4262,7 @@
         local.get $x9
         local.get $x4
         i64.xor
-        local.set $x9
+        local.set $x9  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x8
         i64.const 7
         i64.rotr
@@ -4278,7 +4278,7 @@
         local.get $x8
         local.get $x4
         i64.xor
-        local.set $x8
+        local.set $x8  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         ;; ---- round 1 ----
         local.get $x5
@@ -4360,7 +4360,7 @@
         local.get $x7
         local.get $x9
         i64.xor
-        local.set $x7
+        local.set $x7  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x6
         i64.const 61
         i64.rotr
@@ -4376,7 +4376,7 @@
         local.get $x6
         local.get $x9
         i64.xor
-        local.set $x6
+        local.set $x6  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x8
         i64.const 1
         i64.rotr
@@ -4396,7 +4396,7 @@
         local.get $x8
         local.get $x9
         i64.xor
-        local.set $x8
+        local.set $x8  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x4
         i64.const 10
         i64.rotr
@@ -4412,7 +4412,7 @@
         local.get $x4
         local.get $x9
         i64.xor
-        local.set $x4
+        local.set $x4  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x3
         i64.const 7
         i64.rotr
@@ -4428,7 +4428,7 @@
         local.get $x3
         local.get $x9
         i64.xor
-        local.set $x3
+        local.set $x3  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         ;; ---- round 2 ----
         local.get $x7
@@ -4510,7 +4510,7 @@
         local.get $x8
         local.get $x6
         i64.xor
-        local.set $x8
+        local.set $x8  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x10
         i64.const 61
         i64.rotr
@@ -4526,7 +4526,7 @@
         local.get $x10
         local.get $x6
         i64.xor
-        local.set $x10
+        local.set $x10  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x3
         i64.const 1
         i64.rotr
@@ -4546,7 +4546,7 @@
         local.get $x3
         local.get $x6
         i64.xor
-        local.set $x3
+        local.set $x3  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x9
         i64.const 10
         i64.rotr
@@ -4562,7 +4562,7 @@
         local.get $x9
         local.get $x6
         i64.xor
-        local.set $x9
+        local.set $x9  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x5
         i64.const 7
         i64.rotr
@@ -4578,7 +4578,7 @@
         local.get $x5
         local.get $x6
         i64.xor
-        local.set $x5
+        local.set $x5  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         ;; ---- round 3 ----
         local.get $x8
@@ -4660,7 +4660,7 @@
         local.get $x3
         local.get $x9
         i64.xor
-        local.set $x3
+        local.set $x3  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x7
         i64.const 61
         i64.rotr
@@ -4676,7 +4676,7 @@
         local.get $x7
         local.get $x9
         i64.xor
-        local.set $x7
+        local.set $x7  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x5
         i64.const 1
         i64.rotr
@@ -4696,7 +4696,7 @@
         local.get $x5
         local.get $x9
         i64.xor
-        local.set $x5
+        local.set $x5  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x6
         i64.const 10
         i64.rotr
@@ -4712,7 +4712,7 @@
         local.get $x6
         local.get $x9
         i64.xor
-        local.set $x6
+        local.set $x6  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x4
         i64.const 7
         i64.rotr
@@ -4728,7 +4728,7 @@
         local.get $x4
         local.get $x9
         i64.xor
-        local.set $x4
+        local.set $x4  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         ;; ---- round 4 ----
         local.get $x3
@@ -4810,7 +4810,7 @@
         local.get $x5
         local.get $x6
         i64.xor
-        local.set $x5
+        local.set $x5  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x10
         i64.const 61
         i64.rotr
@@ -4826,7 +4826,7 @@
         local.get $x10
         local.get $x6
         i64.xor
-        local.set $x10
+        local.set $x10  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x4
         i64.const 1
         i64.rotr
@@ -4846,7 +4846,7 @@
         local.get $x4
         local.get $x6
         i64.xor
-        local.set $x4
+        local.set $x4  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x9
         i64.const 10
         i64.rotr
@@ -4862,7 +4862,7 @@
         local.get $x9
         local.get $x6
         i64.xor
-        local.set $x9
+        local.set $x9  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x8
         i64.const 7
         i64.rotr
@@ -4878,7 +4878,7 @@
         local.get $x8
         local.get $x6
         i64.xor
-        local.set $x8
+        local.set $x8  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         ;; ---- round 5 ----
         local.get $x5
@@ -4960,7 +4960,7 @@
         local.get $x4
         local.get $x9
         i64.xor
-        local.set $x4
+        local.set $x4  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x7
         i64.const 61
         i64.rotr
@@ -4976,7 +4976,7 @@
         local.get $x7
         local.get $x9
         i64.xor
-        local.set $x7
+        local.set $x7  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x8
         i64.const 1
         i64.rotr
@@ -4996,7 +4996,7 @@
         local.get $x8
         local.get $x9
         i64.xor
-        local.set $x8
+        local.set $x8  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x6
         i64.const 10
         i64.rotr
@@ -5012,7 +5012,7 @@
         local.get $x6
         local.get $x9
         i64.xor
-        local.set $x6
+        local.set $x6  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x3
         i64.const 7
         i64.rotr
@@ -5028,7 +5028,7 @@
         local.get $x3
         local.get $x9
         i64.xor
-        local.set $x3
+        local.set $x3  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         ;; ---- round 6 ----
         local.get $x4
@@ -5110,7 +5110,7 @@
         local.get $x8
         local.get $x6
         i64.xor
-        local.set $x8
+        local.set $x8  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x10
         i64.const 61
         i64.rotr
@@ -5126,7 +5126,7 @@
         local.get $x10
         local.get $x6
         i64.xor
-        local.set $x10
+        local.set $x10  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x3
         i64.const 1
         i64.rotr
@@ -5146,7 +5146,7 @@
         local.get $x3
         local.get $x6
         i64.xor
-        local.set $x3
+        local.set $x3  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x9
         i64.const 10
         i64.rotr
@@ -5162,7 +5162,7 @@
         local.get $x9
         local.get $x6
         i64.xor
-        local.set $x9
+        local.set $x9  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x5
         i64.const 7
         i64.rotr
@@ -5178,7 +5178,7 @@
         local.get $x5
         local.get $x6
         i64.xor
-        local.set $x5
+        local.set $x5  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         ;; ---- round 7 ----
         local.get $x8
@@ -5260,7 +5260,7 @@
         local.get $x3
         local.get $x9
         i64.xor
-        local.set $x3
+        local.set $x3  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x7
         i64.const 61
         i64.rotr
@@ -5276,7 +5276,7 @@
         local.get $x7
         local.get $x9
         i64.xor
-        local.set $x7
+        local.set $x7  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x5
         i64.const 1
         i64.rotr
@@ -5296,7 +5296,7 @@
         local.get $x5
         local.get $x9
         i64.xor
-        local.set $x5
+        local.set $x5  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x6
         i64.const 10
         i64.rotr
@@ -5312,7 +5312,7 @@
         local.get $x6
         local.get $x9
         i64.xor
-        local.set $x6
+        local.set $x6  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x4
         i64.const 7
         i64.rotr
@@ -5328,7 +5328,7 @@
         local.get $x4
         local.get $x9
         i64.xor
-        local.set $x4
+        local.set $x4  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         ;; ---- round 8 ----
         local.get $x3
@@ -5410,7 +5410,7 @@
         local.get $x5
         local.get $x6
         i64.xor
-        local.set $x5
+        local.set $x5  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x10
         i64.const 61
         i64.rotr
@@ -5426,7 +5426,7 @@
         local.get $x10
         local.get $x6
         i64.xor
-        local.set $x10
+        local.set $x10  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x4
         i64.const 1
         i64.rotr
@@ -5446,7 +5446,7 @@
         local.get $x4
         local.get $x6
         i64.xor
-        local.set $x4
+        local.set $x4  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x9
         i64.const 10
         i64.rotr
@@ -5462,7 +5462,7 @@
         local.get $x9
         local.get $x6
         i64.xor
-        local.set $x9
+        local.set $x9  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x8
         i64.const 7
         i64.rotr
@@ -5478,7 +5478,7 @@
         local.get $x8
         local.get $x6
         i64.xor
-        local.set $x8
+        local.set $x8  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         ;; ---- round 9 ----
         local.get $x5
@@ -5560,7 +5560,7 @@
         local.get $x4
         local.get $x9
         i64.xor
-        local.set $x4
+        local.set $x4  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x7
         i64.const 61
         i64.rotr
@@ -5576,7 +5576,7 @@
         local.get $x7
         local.get $x9
         i64.xor
-        local.set $x7
+        local.set $x7  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x8
         i64.const 1
         i64.rotr
@@ -5596,7 +5596,7 @@
         local.get $x8
         local.get $x9
         i64.xor
-        local.set $x8
+        local.set $x8  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x6
         i64.const 10
         i64.rotr
@@ -5612,7 +5612,7 @@
         local.get $x6
         local.get $x9
         i64.xor
-        local.set $x6
+        local.set $x6  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x3
         i64.const 7
         i64.rotr
@@ -5628,7 +5628,7 @@
         local.get $x3
         local.get $x9
         i64.xor
-        local.set $x3
+        local.set $x3  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         ;; ---- round 10 ----
         local.get $x4
@@ -5710,7 +5710,7 @@
         local.get $x8
         local.get $x6
         i64.xor
-        local.set $x8
+        local.set $x8  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x10
         i64.const 61
         i64.rotr
@@ -5726,7 +5726,7 @@
         local.get $x10
         local.get $x6
         i64.xor
-        local.set $x10
+        local.set $x10  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x3
         i64.const 1
         i64.rotr
@@ -5746,7 +5746,7 @@
         local.get $x3
         local.get $x6
         i64.xor
-        local.set $x3
+        local.set $x3  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x9
         i64.const 10
         i64.rotr
@@ -5762,7 +5762,7 @@
         local.get $x9
         local.get $x6
         i64.xor
-        local.set $x9
+        local.set $x9  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x5
         i64.const 7
         i64.rotr
@@ -5778,7 +5778,7 @@
         local.get $x5
         local.get $x6
         i64.xor
-        local.set $x5
+        local.set $x5  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         ;; ---- round 11 ----
         local.get $x8
@@ -5860,7 +5860,7 @@
         local.get $x3
         local.get $x9
         i64.xor
-        local.set $x3
+        local.set $x3  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x7
         i64.const 61
         i64.rotr
@@ -5876,7 +5876,7 @@
         local.get $x7
         local.get $x9
         i64.xor
-        local.set $x7
+        local.set $x7  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x5
         i64.const 1
         i64.rotr
@@ -5892,7 +5892,7 @@
         local.get $x5
         local.get $x9
         i64.xor
-        local.set $x5
+        local.set $x5  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x6
         i64.const 10
         i64.rotr
@@ -5908,7 +5908,7 @@
         local.get $x6
         local.get $x9
         i64.xor
-        local.set $x6
+        local.set $x6  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x4
         i64.const 7
         i64.rotr
@@ -5924,7 +5924,7 @@
         local.get $x4
         local.get $x9
         i64.xor
-        local.set $x4
+        local.set $x4  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         local.get $x7
         local.set $x8
@@ -6093,7 +6093,7 @@
         local.get $x5
         local.get $x4
         i64.xor
-        local.set $x5
+        local.set $x5  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x10
         i64.const 61
         i64.rotr
@@ -6109,7 +6109,7 @@
         local.get $x10
         local.get $x4
         i64.xor
-        local.set $x10
+        local.set $x10  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x7
         i64.const 1
         i64.rotr
@@ -6129,7 +6129,7 @@
         local.get $x7
         local.get $x4
         i64.xor
-        local.set $x7
+        local.set $x7  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x9
         i64.const 10
         i64.rotr
@@ -6145,7 +6145,7 @@
         local.get $x9
         local.get $x4
         i64.xor
-        local.set $x9
+        local.set $x9  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x8
         i64.const 7
         i64.rotr
@@ -6161,7 +6161,7 @@
         local.get $x8
         local.get $x4
         i64.xor
-        local.set $x8
+        local.set $x8  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         ;; ---- round 1 ----
         local.get $x5
@@ -6243,7 +6243,7 @@
         local.get $x7
         local.get $x9
         i64.xor
-        local.set $x7
+        local.set $x7  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x6
         i64.const 61
         i64.rotr
@@ -6259,7 +6259,7 @@
         local.get $x6
         local.get $x9
         i64.xor
-        local.set $x6
+        local.set $x6  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x8
         i64.const 1
         i64.rotr
@@ -6279,7 +6279,7 @@
         local.get $x8
         local.get $x9
         i64.xor
-        local.set $x8
+        local.set $x8  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x4
         i64.const 10
         i64.rotr
@@ -6295,7 +6295,7 @@
         local.get $x4
         local.get $x9
         i64.xor
-        local.set $x4
+        local.set $x4  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x3
         i64.const 7
         i64.rotr
@@ -6311,7 +6311,7 @@
         local.get $x3
         local.get $x9
         i64.xor
-        local.set $x3
+        local.set $x3  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         ;; ---- round 2 ----
         local.get $x7
@@ -6393,7 +6393,7 @@
         local.get $x8
         local.get $x6
         i64.xor
-        local.set $x8
+        local.set $x8  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x10
         i64.const 61
         i64.rotr
@@ -6409,7 +6409,7 @@
         local.get $x10
         local.get $x6
         i64.xor
-        local.set $x10
+        local.set $x10  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x3
         i64.const 1
         i64.rotr
@@ -6429,7 +6429,7 @@
         local.get $x3
         local.get $x6
         i64.xor
-        local.set $x3
+        local.set $x3  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x9
         i64.const 10
         i64.rotr
@@ -6445,7 +6445,7 @@
         local.get $x9
         local.get $x6
         i64.xor
-        local.set $x9
+        local.set $x9  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x5
         i64.const 7
         i64.rotr
@@ -6461,7 +6461,7 @@
         local.get $x5
         local.get $x6
         i64.xor
-        local.set $x5
+        local.set $x5  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         ;; ---- round 3 ----
         local.get $x8
@@ -6543,7 +6543,7 @@
         local.get $x3
         local.get $x9
         i64.xor
-        local.set $x3
+        local.set $x3  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x7
         i64.const 61
         i64.rotr
@@ -6559,7 +6559,7 @@
         local.get $x7
         local.get $x9
         i64.xor
-        local.set $x7
+        local.set $x7  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x5
         i64.const 1
         i64.rotr
@@ -6579,7 +6579,7 @@
         local.get $x5
         local.get $x9
         i64.xor
-        local.set $x5
+        local.set $x5  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x6
         i64.const 10
         i64.rotr
@@ -6595,7 +6595,7 @@
         local.get $x6
         local.get $x9
         i64.xor
-        local.set $x6
+        local.set $x6  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x4
         i64.const 7
         i64.rotr
@@ -6611,7 +6611,7 @@
         local.get $x4
         local.get $x9
         i64.xor
-        local.set $x4
+        local.set $x4  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         ;; ---- round 4 ----
         local.get $x3
@@ -6693,7 +6693,7 @@
         local.get $x5
         local.get $x6
         i64.xor
-        local.set $x5
+        local.set $x5  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x10
         i64.const 61
         i64.rotr
@@ -6709,7 +6709,7 @@
         local.get $x10
         local.get $x6
         i64.xor
-        local.set $x10
+        local.set $x10  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x4
         i64.const 1
         i64.rotr
@@ -6729,7 +6729,7 @@
         local.get $x4
         local.get $x6
         i64.xor
-        local.set $x4
+        local.set $x4  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x9
         i64.const 10
         i64.rotr
@@ -6745,7 +6745,7 @@
         local.get $x9
         local.get $x6
         i64.xor
-        local.set $x9
+        local.set $x9  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x8
         i64.const 7
         i64.rotr
@@ -6761,7 +6761,7 @@
         local.get $x8
         local.get $x6
         i64.xor
-        local.set $x8
+        local.set $x8  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         ;; ---- round 5 ----
         local.get $x5
@@ -6843,7 +6843,7 @@
         local.get $x4
         local.get $x9
         i64.xor
-        local.set $x4
+        local.set $x4  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x7
         i64.const 61
         i64.rotr
@@ -6859,7 +6859,7 @@
         local.get $x7
         local.get $x9
         i64.xor
-        local.set $x7
+        local.set $x7  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x8
         i64.const 1
         i64.rotr
@@ -6879,7 +6879,7 @@
         local.get $x8
         local.get $x9
         i64.xor
-        local.set $x8
+        local.set $x8  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x6
         i64.const 10
         i64.rotr
@@ -6895,7 +6895,7 @@
         local.get $x6
         local.get $x9
         i64.xor
-        local.set $x6
+        local.set $x6  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x3
         i64.const 7
         i64.rotr
@@ -6911,7 +6911,7 @@
         local.get $x3
         local.get $x9
         i64.xor
-        local.set $x3
+        local.set $x3  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         ;; ---- round 6 ----
         local.get $x4
@@ -6993,7 +6993,7 @@
         local.get $x8
         local.get $x6
         i64.xor
-        local.set $x8
+        local.set $x8  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x10
         i64.const 61
         i64.rotr
@@ -7009,7 +7009,7 @@
         local.get $x10
         local.get $x6
         i64.xor
-        local.set $x10
+        local.set $x10  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x3
         i64.const 1
         i64.rotr
@@ -7029,7 +7029,7 @@
         local.get $x3
         local.get $x6
         i64.xor
-        local.set $x3
+        local.set $x3  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x9
         i64.const 10
         i64.rotr
@@ -7045,7 +7045,7 @@
         local.get $x9
         local.get $x6
         i64.xor
-        local.set $x9
+        local.set $x9  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x5
         i64.const 7
         i64.rotr
@@ -7061,7 +7061,7 @@
         local.get $x5
         local.get $x6
         i64.xor
-        local.set $x5
+        local.set $x5  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         ;; ---- round 7 ----
         local.get $x8
@@ -7143,7 +7143,7 @@
         local.get $x3
         local.get $x9
         i64.xor
-        local.set $x3
+        local.set $x3  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x7
         i64.const 61
         i64.rotr
@@ -7159,7 +7159,7 @@
         local.get $x7
         local.get $x9
         i64.xor
-        local.set $x7
+        local.set $x7  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x5
         i64.const 1
         i64.rotr
@@ -7175,7 +7175,7 @@
         local.get $x5
         local.get $x9
         i64.xor
-        local.set $x5
+        local.set $x5  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x6
         i64.const 10
         i64.rotr
@@ -7191,7 +7191,7 @@
         local.get $x6
         local.get $x9
         i64.xor
-        local.set $x6
+        local.set $x6  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x4
         i64.const 7
         i64.rotr
@@ -7207,7 +7207,7 @@
         local.get $x4
         local.get $x9
         i64.xor
-        local.set $x4
+        local.set $x4  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         local.get $x7
         local.set $x8
@@ -7386,7 +7386,7 @@
         local.get $x6
         local.get $x5
         i64.xor
-        local.set $x6
+        local.set $x6  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x11
         i64.const 61
         i64.rotr
@@ -7402,7 +7402,7 @@
         local.get $x11
         local.get $x5
         i64.xor
-        local.set $x11
+        local.set $x11  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x8
         i64.const 1
         i64.rotr
@@ -7422,7 +7422,7 @@
         local.get $x8
         local.get $x5
         i64.xor
-        local.set $x8
+        local.set $x8  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x10
         i64.const 10
         i64.rotr
@@ -7438,7 +7438,7 @@
         local.get $x10
         local.get $x5
         i64.xor
-        local.set $x10
+        local.set $x10  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x9
         i64.const 7
         i64.rotr
@@ -7454,7 +7454,7 @@
         local.get $x9
         local.get $x5
         i64.xor
-        local.set $x9
+        local.set $x9  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         ;; ---- round 1 ----
         local.get $x6
@@ -7536,7 +7536,7 @@
         local.get $x8
         local.get $x10
         i64.xor
-        local.set $x8
+        local.set $x8  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x7
         i64.const 61
         i64.rotr
@@ -7552,7 +7552,7 @@
         local.get $x7
         local.get $x10
         i64.xor
-        local.set $x7
+        local.set $x7  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x9
         i64.const 1
         i64.rotr
@@ -7572,7 +7572,7 @@
         local.get $x9
         local.get $x10
         i64.xor
-        local.set $x9
+        local.set $x9  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x5
         i64.const 10
         i64.rotr
@@ -7588,7 +7588,7 @@
         local.get $x5
         local.get $x10
         i64.xor
-        local.set $x5
+        local.set $x5  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x4
         i64.const 7
         i64.rotr
@@ -7604,7 +7604,7 @@
         local.get $x4
         local.get $x10
         i64.xor
-        local.set $x4
+        local.set $x4  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         ;; ---- round 2 ----
         local.get $x8
@@ -7686,7 +7686,7 @@
         local.get $x9
         local.get $x7
         i64.xor
-        local.set $x9
+        local.set $x9  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x11
         i64.const 61
         i64.rotr
@@ -7702,7 +7702,7 @@
         local.get $x11
         local.get $x7
         i64.xor
-        local.set $x11
+        local.set $x11  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x4
         i64.const 1
         i64.rotr
@@ -7722,7 +7722,7 @@
         local.get $x4
         local.get $x7
         i64.xor
-        local.set $x4
+        local.set $x4  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x10
         i64.const 10
         i64.rotr
@@ -7738,7 +7738,7 @@
         local.get $x10
         local.get $x7
         i64.xor
-        local.set $x10
+        local.set $x10  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x6
         i64.const 7
         i64.rotr
@@ -7754,7 +7754,7 @@
         local.get $x6
         local.get $x7
         i64.xor
-        local.set $x6
+        local.set $x6  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         ;; ---- round 3 ----
         local.get $x9
@@ -7836,7 +7836,7 @@
         local.get $x4
         local.get $x10
         i64.xor
-        local.set $x4
+        local.set $x4  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x8
         i64.const 61
         i64.rotr
@@ -7852,7 +7852,7 @@
         local.get $x8
         local.get $x10
         i64.xor
-        local.set $x8
+        local.set $x8  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x6
         i64.const 1
         i64.rotr
@@ -7872,7 +7872,7 @@
         local.get $x6
         local.get $x10
         i64.xor
-        local.set $x6
+        local.set $x6  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x7
         i64.const 10
         i64.rotr
@@ -7888,7 +7888,7 @@
         local.get $x7
         local.get $x10
         i64.xor
-        local.set $x7
+        local.set $x7  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x5
         i64.const 7
         i64.rotr
@@ -7904,7 +7904,7 @@
         local.get $x5
         local.get $x10
         i64.xor
-        local.set $x5
+        local.set $x5  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         ;; ---- round 4 ----
         local.get $x4
@@ -7986,7 +7986,7 @@
         local.get $x6
         local.get $x7
         i64.xor
-        local.set $x6
+        local.set $x6  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x11
         i64.const 61
         i64.rotr
@@ -8002,7 +8002,7 @@
         local.get $x11
         local.get $x7
         i64.xor
-        local.set $x11
+        local.set $x11  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x5
         i64.const 1
         i64.rotr
@@ -8022,7 +8022,7 @@
         local.get $x5
         local.get $x7
         i64.xor
-        local.set $x5
+        local.set $x5  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x10
         i64.const 10
         i64.rotr
@@ -8038,7 +8038,7 @@
         local.get $x10
         local.get $x7
         i64.xor
-        local.set $x10
+        local.set $x10  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x9
         i64.const 7
         i64.rotr
@@ -8054,7 +8054,7 @@
         local.get $x9
         local.get $x7
         i64.xor
-        local.set $x9
+        local.set $x9  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         ;; ---- round 5 ----
         local.get $x6
@@ -8136,7 +8136,7 @@
         local.get $x5
         local.get $x10
         i64.xor
-        local.set $x5
+        local.set $x5  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x8
         i64.const 61
         i64.rotr
@@ -8152,7 +8152,7 @@
         local.get $x8
         local.get $x10
         i64.xor
-        local.set $x8
+        local.set $x8  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x9
         i64.const 1
         i64.rotr
@@ -8172,7 +8172,7 @@
         local.get $x9
         local.get $x10
         i64.xor
-        local.set $x9
+        local.set $x9  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x7
         i64.const 10
         i64.rotr
@@ -8188,7 +8188,7 @@
         local.get $x7
         local.get $x10
         i64.xor
-        local.set $x7
+        local.set $x7  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x4
         i64.const 7
         i64.rotr
@@ -8204,7 +8204,7 @@
         local.get $x4
         local.get $x10
         i64.xor
-        local.set $x4
+        local.set $x4  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         ;; ---- round 6 ----
         local.get $x5
@@ -8286,7 +8286,7 @@
         local.get $x9
         local.get $x7
         i64.xor
-        local.set $x9
+        local.set $x9  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x11
         i64.const 61
         i64.rotr
@@ -8302,7 +8302,7 @@
         local.get $x11
         local.get $x7
         i64.xor
-        local.set $x11
+        local.set $x11  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x4
         i64.const 1
         i64.rotr
@@ -8322,7 +8322,7 @@
         local.get $x4
         local.get $x7
         i64.xor
-        local.set $x4
+        local.set $x4  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x10
         i64.const 10
         i64.rotr
@@ -8338,7 +8338,7 @@
         local.get $x10
         local.get $x7
         i64.xor
-        local.set $x10
+        local.set $x10  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x6
         i64.const 7
         i64.rotr
@@ -8354,7 +8354,7 @@
         local.get $x6
         local.get $x7
         i64.xor
-        local.set $x6
+        local.set $x6  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         ;; ---- round 7 ----
         local.get $x9
@@ -8436,7 +8436,7 @@
         local.get $x4
         local.get $x10
         i64.xor
-        local.set $x4
+        local.set $x4  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x8
         i64.const 61
         i64.rotr
@@ -8452,7 +8452,7 @@
         local.get $x8
         local.get $x10
         i64.xor
-        local.set $x8
+        local.set $x8  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x6
         i64.const 1
         i64.rotr
@@ -8468,7 +8468,7 @@
         local.get $x6
         local.get $x10
         i64.xor
-        local.set $x6
+        local.set $x6  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x7
         i64.const 10
         i64.rotr
@@ -8484,7 +8484,7 @@
         local.get $x7
         local.get $x10
         i64.xor
-        local.set $x7
+        local.set $x7  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x5
         i64.const 7
         i64.rotr
@@ -8500,7 +8500,7 @@
         local.get $x5
         local.get $x10
         i64.xor
-        local.set $x5
+        local.set $x5  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         local.get $x8
         local.set $x9
@@ -8679,7 +8679,7 @@
         local.get $x6
         local.get $x9
         i64.xor
-        local.set $x6
+        local.set $x6  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x11
         i64.const 61
         i64.rotr
@@ -8695,7 +8695,7 @@
         local.get $x11
         local.get $x9
         i64.xor
-        local.set $x11
+        local.set $x11  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x8
         i64.const 1
         i64.rotr
@@ -8715,7 +8715,7 @@
         local.get $x8
         local.get $x9
         i64.xor
-        local.set $x8
+        local.set $x8  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x5
         i64.const 10
         i64.rotr
@@ -8731,7 +8731,7 @@
         local.get $x5
         local.get $x9
         i64.xor
-        local.set $x5
+        local.set $x5  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x4
         i64.const 7
         i64.rotr
@@ -8747,7 +8747,7 @@
         local.get $x4
         local.get $x9
         i64.xor
-        local.set $x4
+        local.set $x4  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         ;; ---- round 1 ----
         local.get $x6
@@ -8829,7 +8829,7 @@
         local.get $x8
         local.get $x6
         i64.xor
-        local.set $x8
+        local.set $x8  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x10
         i64.const 61
         i64.rotr
@@ -8845,7 +8845,7 @@
         local.get $x10
         local.get $x6
         i64.xor
-        local.set $x10
+        local.set $x10  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x4
         i64.const 1
         i64.rotr
@@ -8865,7 +8865,7 @@
         local.get $x4
         local.get $x6
         i64.xor
-        local.set $x4
+        local.set $x4  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x9
         i64.const 10
         i64.rotr
@@ -8881,7 +8881,7 @@
         local.get $x9
         local.get $x6
         i64.xor
-        local.set $x9
+        local.set $x9  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x7
         i64.const 7
         i64.rotr
@@ -8897,7 +8897,7 @@
         local.get $x7
         local.get $x6
         i64.xor
-        local.set $x7
+        local.set $x7  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         ;; ---- round 2 ----
         local.get $x8
@@ -8979,7 +8979,7 @@
         local.get $x4
         local.get $x9
         i64.xor
-        local.set $x4
+        local.set $x4  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x11
         i64.const 61
         i64.rotr
@@ -8995,7 +8995,7 @@
         local.get $x11
         local.get $x9
         i64.xor
-        local.set $x11
+        local.set $x11  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x7
         i64.const 1
         i64.rotr
@@ -9015,7 +9015,7 @@
         local.get $x7
         local.get $x9
         i64.xor
-        local.set $x7
+        local.set $x7  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x6
         i64.const 10
         i64.rotr
@@ -9031,7 +9031,7 @@
         local.get $x6
         local.get $x9
         i64.xor
-        local.set $x6
+        local.set $x6  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x5
         i64.const 7
         i64.rotr
@@ -9047,7 +9047,7 @@
         local.get $x5
         local.get $x9
         i64.xor
-        local.set $x5
+        local.set $x5  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         ;; ---- round 3 ----
         local.get $x4
@@ -9129,7 +9129,7 @@
         local.get $x7
         local.get $x6
         i64.xor
-        local.set $x7
+        local.set $x7  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x10
         i64.const 61
         i64.rotr
@@ -9145,7 +9145,7 @@
         local.get $x10
         local.get $x6
         i64.xor
-        local.set $x10
+        local.set $x10  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x5
         i64.const 1
         i64.rotr
@@ -9165,7 +9165,7 @@
         local.get $x5
         local.get $x6
         i64.xor
-        local.set $x5
+        local.set $x5  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x9
         i64.const 10
         i64.rotr
@@ -9181,7 +9181,7 @@
         local.get $x9
         local.get $x6
         i64.xor
-        local.set $x9
+        local.set $x9  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x8
         i64.const 7
         i64.rotr
@@ -9197,7 +9197,7 @@
         local.get $x8
         local.get $x6
         i64.xor
-        local.set $x8
+        local.set $x8  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         ;; ---- round 4 ----
         local.get $x7
@@ -9279,7 +9279,7 @@
         local.get $x5
         local.get $x9
         i64.xor
-        local.set $x5
+        local.set $x5  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x11
         i64.const 61
         i64.rotr
@@ -9295,7 +9295,7 @@
         local.get $x11
         local.get $x9
         i64.xor
-        local.set $x11
+        local.set $x11  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x8
         i64.const 1
         i64.rotr
@@ -9315,7 +9315,7 @@
         local.get $x8
         local.get $x9
         i64.xor
-        local.set $x8
+        local.set $x8  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x6
         i64.const 10
         i64.rotr
@@ -9331,7 +9331,7 @@
         local.get $x6
         local.get $x9
         i64.xor
-        local.set $x6
+        local.set $x6  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x4
         i64.const 7
         i64.rotr
@@ -9347,7 +9347,7 @@
         local.get $x4
         local.get $x9
         i64.xor
-        local.set $x4
+        local.set $x4  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         ;; ---- round 5 ----
         local.get $x5
@@ -9429,7 +9429,7 @@
         local.get $x8
         local.get $x6
         i64.xor
-        local.set $x8
+        local.set $x8  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x10
         i64.const 61
         i64.rotr
@@ -9445,7 +9445,7 @@
         local.get $x10
         local.get $x6
         i64.xor
-        local.set $x10
+        local.set $x10  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x4
         i64.const 1
         i64.rotr
@@ -9465,7 +9465,7 @@
         local.get $x4
         local.get $x6
         i64.xor
-        local.set $x4
+        local.set $x4  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x9
         i64.const 10
         i64.rotr
@@ -9481,7 +9481,7 @@
         local.get $x9
         local.get $x6
         i64.xor
-        local.set $x9
+        local.set $x9  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x7
         i64.const 7
         i64.rotr
@@ -9497,7 +9497,7 @@
         local.get $x7
         local.get $x6
         i64.xor
-        local.set $x7
+        local.set $x7  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         ;; ---- round 6 ----
         local.get $x8
@@ -9579,7 +9579,7 @@
         local.get $x4
         local.get $x9
         i64.xor
-        local.set $x4
+        local.set $x4  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x11
         i64.const 61
         i64.rotr
@@ -9595,7 +9595,7 @@
         local.get $x11
         local.get $x9
         i64.xor
-        local.set $x11
+        local.set $x11  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x7
         i64.const 1
         i64.rotr
@@ -9615,7 +9615,7 @@
         local.get $x7
         local.get $x9
         i64.xor
-        local.set $x7
+        local.set $x7  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x6
         i64.const 10
         i64.rotr
@@ -9631,7 +9631,7 @@
         local.get $x6
         local.get $x9
         i64.xor
-        local.set $x6
+        local.set $x6  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x5
         i64.const 7
         i64.rotr
@@ -9647,7 +9647,7 @@
         local.get $x5
         local.get $x9
         i64.xor
-        local.set $x5
+        local.set $x5  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         ;; ---- round 7 ----
         local.get $x4
@@ -9729,7 +9729,7 @@
         local.get $x7
         local.get $x6
         i64.xor
-        local.set $x7
+        local.set $x7  ;; x0 ^= rotr(x0, 19) ^ rotr(x0, 28)
         local.get $x10
         i64.const 61
         i64.rotr
@@ -9745,7 +9745,7 @@
         local.get $x10
         local.get $x6
         i64.xor
-        local.set $x10
+        local.set $x10  ;; x1 ^= rotr(x1, 61) ^ rotr(x1, 39)
         local.get $x5
         i64.const 1
         i64.rotr
@@ -9761,7 +9761,7 @@
         local.get $x5
         local.get $x6
         i64.xor
-        local.set $x5
+        local.set $x5  ;; x2 ^= rotr(x2, 1) ^ rotr(x2, 6)
         local.get $x9
         i64.const 10
         i64.rotr
@@ -9777,7 +9777,7 @@
         local.get $x9
         local.get $x6
         i64.xor
-        local.set $x9
+        local.set $x9  ;; x3 ^= rotr(x3, 10) ^ rotr(x3, 17)
         local.get $x8
         i64.const 7
         i64.rotr
@@ -9793,7 +9793,7 @@
         local.get $x8
         local.get $x6
         i64.xor
-        local.set $x8
+        local.set $x8  ;; x4 ^= rotr(x4, 7) ^ rotr(x4, 41)
         ;; ---- end of round ----
         local.get $x7
         local.set $x4

@@ -157,4 +157,94 @@ void restore_words(AsconRegisterFile& file, const AsconRegisterFile::Words& targ
   throw GenerationError("Ascon kernels: the words' registers do not converge to the loop's");
 }
 
+void emit_three_operand_rounds(const ThreeOperandAsconRows& rows, AsconRegisterFile& file,
+                               const ascon::SubstitutionFormula& formula, int first_round,
+                               const std::function<void()>& substitution, std::string_view kernel) {
+  const ascon::Model& model = ascon::model();
+  const bool complemented_x2 = ((formula.complemented_outputs >> 2) & 1) != 0;
+  if ((formula.complemented_outputs & ~(1u << 2)) != 0) {
+    throw GenerationError(
+        fmt::format("{}: formula '{}' complements a word other than x2", kernel, formula.name));
+  }
+  auto constant = [&](int round) {
+    return static_cast<std::int64_t>(model.round_constants[static_cast<std::size_t>(round)]);
+  };
+  for (int round = first_round; round < ascon::kMaxRounds; ++round) {
+    rows.builder.begin_round(round - first_round, false);
+    if (round == first_round) {
+      rows.exclusive_or_constant(file.words()[2], file.words()[2], constant(round));
+      rows.builder.annotate(fmt::format("round {}: x2 ^= 0x{:02x}", round, constant(round)));
+    }
+    substitution();
+    std::optional<std::int64_t> x2_mask;
+    if (round + 1 < ascon::kMaxRounds) {
+      x2_mask = constant(round + 1) ^ (complemented_x2 ? -1 : 0);
+    }
+    for (int word = 0; word < ascon::kWords; ++word) {
+      const Reg x = file.words()[static_cast<std::size_t>(word)];
+      const ascon::LinearRotations rotations = model.linear[static_cast<std::size_t>(word)];
+      const Reg first = file.take(), second = file.take();
+      rows.rotate_right(first, x, rotations.first);
+      rows.rotate_right(second, x, rotations.second);
+      rows.exclusive_or(x, x, first);
+      if (word == 2 && x2_mask) {
+        rows.exclusive_or_constant(second, second, *x2_mask);
+        rows.builder.annotate(fmt::format("the next round's constant{}, folded in",
+                                          *x2_mask < 0 ? " and the deferred NOT" : ""));
+      }
+      rows.exclusive_or(x, x, second);
+      rows.builder.annotate(fmt::format("x{} ^= rotr(x{}, {}) ^ rotr(x{}, {})", word, word,
+                                        rotations.first, word, rotations.second));
+      file.release(first);
+      file.release(second);
+    }
+    if (round + 1 == ascon::kMaxRounds && complemented_x2) {
+      rows.complement(file.words()[2], file.words()[2]);
+      rows.builder.annotate("the deferred NOT of the last round");
+    }
+    rows.builder.end_round();
+  }
+}
+
+void emit_three_operand_block_input(const ThreeOperandAsconRows& rows, AsconRegisterFile& file,
+                                    const AsconEntryPlan& plan, Reg input, Reg output) {
+  constexpr int kWordBytes = 8;
+  const bool crypt = plan.kind == EntryKind::encrypt || plan.kind == EntryKind::decrypt;
+  AsconRegisterFile::Words& words = file.words();
+  std::array<Reg, 2> in{};
+  for (int w = 0; w < plan.rate_words(); ++w) {
+    in[static_cast<std::size_t>(w)] = file.take();
+    rows.load(in[static_cast<std::size_t>(w)], input, kWordBytes * w);
+  }
+  for (int w = 0; w < plan.rate_words(); ++w) {
+    Reg& word = words[static_cast<std::size_t>(w)];
+    const Reg block_word = in[static_cast<std::size_t>(w)];
+    rows.exclusive_or(word, word, block_word);
+    if (crypt) {
+      rows.store(word, output, kWordBytes * w);
+      rows.builder.annotate(plan.kind == EntryKind::encrypt ? "ciphertext" : "plaintext");
+    }
+    if (plan.kind == EntryKind::decrypt) word = block_word;  // the ciphertext becomes the rate
+    file.release(block_word);
+  }
+  rows.advance(input, plan.rate_bytes);
+  if (crypt) rows.advance(output, plan.rate_bytes);
+}
+
+const ascon::SubstitutionFormula& fewest_instructions(
+    const std::function<int(const ascon::SubstitutionFormula&)>& count,
+    std::vector<std::pair<std::string, int>>& counts) {
+  const ascon::SubstitutionFormula* best = nullptr;
+  int best_count = 0;
+  for (const ascon::SubstitutionFormula& formula : ascon::model().formulas) {
+    const int instructions = count(formula);
+    counts.push_back({std::string(formula.name), instructions});
+    if (best == nullptr || instructions < best_count) {
+      best = &formula;
+      best_count = instructions;
+    }
+  }
+  return *best;
+}
+
 }  // namespace spongegen::kernels

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -63,6 +64,42 @@ class AsconRegisterFile {
 int emit_three_operand_substitution(
     AsconRegisterFile& file, const ascon::SubstitutionFormula& formula, Reg placeholder,
     const std::function<void(ascon::BooleanOp, Reg dst, Reg a, Reg b)>& emit);
+
+// The rows a three-operand ISA's Ascon rounds and block loops are made of (riscv64 with Zbb,
+// wasm32), as its builder's Emitter writes them; `builder` takes the round markers and the
+// annotations.
+struct ThreeOperandAsconRows {
+  FunctionBuilder& builder;
+  std::function<void(Reg d, Reg a, int amount)> rotate_right;
+  std::function<void(Reg d, Reg a, Reg b)> exclusive_or;
+  std::function<void(Reg d, Reg a, std::int64_t constant)> exclusive_or_constant;
+  std::function<void(Reg d, Reg a)> complement;
+  std::function<void(Reg d, Reg base, int offset)> load;
+  std::function<void(Reg s, Reg base, int offset)> store;
+  std::function<void(Reg pointer, int bytes)> advance;
+};
+
+// Rounds first_round .. 11, unrolled: the first round adds its constant to x2; every other
+// round's is folded into the linear layer of the round before (XORed into x2's second
+// rotation), with the complement of a formula that leaves x2 complemented (the linear layer
+// maps ~x to ~L(x)); after the last round of such a formula one NOT makes x2 true again. A
+// word of the linear layer is x ^= rotr(x, first) ^ rotr(x, second), the rotations side by
+// side. `substitution` emits one substitution layer; `kernel` names the kernel in errors.
+void emit_three_operand_rounds(const ThreeOperandAsconRows& rows, AsconRegisterFile& file,
+                               const ascon::SubstitutionFormula& formula, int first_round,
+                               const std::function<void()>& substitution, std::string_view kernel);
+
+// A mode entry's block into the rate (and out), then the pointers advanced: `input` the
+// blocks (or in), `output` out (encrypt, decrypt). Inputs are loaded before outputs are
+// stored, so `out` may be `in`.
+void emit_three_operand_block_input(const ThreeOperandAsconRows& rows, AsconRegisterFile& file,
+                                    const AsconEntryPlan& plan, Reg input, Reg output);
+
+// The formula `count` gives the fewest instructions, each formula's count added to `counts`
+// (for the header).
+const ascon::SubstitutionFormula& fewest_instructions(
+    const std::function<int(const ascon::SubstitutionFormula&)>& count,
+    std::vector<std::pair<std::string, int>>& counts);
 
 // Moves the file's words back to `target`, the registers they had where a block loop starts
 // (a parallel move; a cycle goes through a free register of the pool). `move(dst, src)`

@@ -10,7 +10,6 @@
 
 #include <array>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -83,63 +82,16 @@ int emit_substitution(Emitter& e, Registers& file, const ascon::SubstitutionForm
                                          });
 }
 
-// x ^= rotr(x, first) ^ rotr(x, second): both rotations from x side by side, then two XOR,
-// three instructions deep. For x2, `x2_mask` (if any) is XORed into the second rotation,
-// beside the first XOR: the next round's constant, and all ones where the substitution left
-// x2 complemented.
-void emit_linear_layer(Emitter& e, Registers& file, std::optional<std::int64_t> x2_mask) {
-  const ascon::Model& model = ascon::model();
-  for (int word = 0; word < ascon::kWords; ++word) {
-    const Reg x = file.words()[static_cast<std::size_t>(word)];
-    const ascon::LinearRotations rotations = model.linear[static_cast<std::size_t>(word)];
-    const Reg first = file.take(), second = file.take();
-    e.rori(first, x, rotations.first);
-    e.rori(second, x, rotations.second);
-    e.xor_(x, x, first);
-    if (word == 2 && x2_mask) {
-      e.xori(second, second, *x2_mask);
-      e.annotate(fmt::format("the next round's constant{}, folded in",
-                             *x2_mask < 0 ? " and the deferred NOT" : ""));
-    }
-    e.xor_(x, x, second);
-    e.annotate(fmt::format("x{} ^= rotr(x{}, {}) ^ rotr(x{}, {})", word, word, rotations.first,
-                           word, rotations.second));
-    file.release(first);
-    file.release(second);
-  }
-}
-
-// Rounds first_round .. 11, unrolled. The first round adds its constant to x2 (xori); every
-// other round's is folded into the previous linear layer, with the complement of a formula
-// that leaves x2 complemented (the linear layer maps ~x to ~L(x)); after the last round of
-// such a formula one NOT makes x2 true again.
-void emit_rounds(Emitter& e, Registers& file, const ascon::SubstitutionFormula& formula,
-                 int first_round) {
-  const ascon::Model& model = ascon::model();
-  const bool complemented_x2 = ((formula.complemented_outputs >> 2) & 1) != 0;
-  if ((formula.complemented_outputs & ~(1u << 2)) != 0) {
-    throw GenerationError(fmt::format(
-        "ascon-riscv64-zbb: formula '{}' complements a word other than x2", formula.name));
-  }
-  auto constant = [&](int round) {
-    return static_cast<std::int64_t>(model.round_constants[static_cast<std::size_t>(round)]);
-  };
-  for (int round = first_round; round < ascon::kMaxRounds; ++round) {
-    e.begin_round(round - first_round, false);
-    if (round == first_round) {
-      e.xori(file.words()[2], file.words()[2], constant(round));
-      e.annotate(fmt::format("round {}: x2 ^= 0x{:02x}", round, constant(round)));
-    }
-    emit_substitution(e, file, formula);
-    std::optional<std::int64_t> mask;
-    if (round + 1 < ascon::kMaxRounds) mask = constant(round + 1) ^ (complemented_x2 ? -1 : 0);
-    emit_linear_layer(e, file, mask);
-    if (round + 1 == ascon::kMaxRounds && complemented_x2) {
-      e.not_(file.words()[2], file.words()[2]);
-      e.annotate("the deferred NOT of the last round");
-    }
-    e.end_round();
-  }
+// The rows of the rounds and block loops the Ascon builders share, as riscv64 writes them.
+ThreeOperandAsconRows rows_of(Emitter& e) {
+  return {e,
+          [&e](Reg d, Reg a, int amount) { e.rori(d, a, amount); },
+          [&e](Reg d, Reg a, Reg b) { e.xor_(d, a, b); },
+          [&e](Reg d, Reg a, std::int64_t constant) { e.xori(d, a, constant); },
+          [&e](Reg d, Reg a) { e.not_(d, a); },
+          [&e](Reg d, Reg base, int offset) { e.ld(d, at(base, offset)); },
+          [&e](Reg s, Reg base, int offset) { e.sd(s, at(base, offset)); },
+          [&e](Reg pointer, int bytes) { e.addi(pointer, pointer, bytes); }};
 }
 
 class AsconRiscv64Builder {
@@ -173,22 +125,16 @@ class AsconRiscv64Builder {
   // The formula with the fewest instructions a round (every formula is expressible with
   // Zbb; a deferred NOT costs nothing, folded into the next round's constant).
   const ascon::SubstitutionFormula& choose_formula() {
-    const ascon::SubstitutionFormula* best = nullptr;
-    int best_count = 0;
-    for (const ascon::SubstitutionFormula& formula : ascon::model().formulas) {
-      Program scratch;
-      scratch.isa = Isa::riscv64;
-      scratch.functions.push_back(Function{"count", "", {}, {}});
-      Emitter e(scratch, scratch.functions.back());
-      Registers file(initial_words());
-      const int count = emit_substitution(e, file, formula);
-      counts_.push_back({std::string(formula.name), count});
-      if (best == nullptr || count < best_count) {
-        best = &formula;
-        best_count = count;
-      }
-    }
-    return *best;
+    return fewest_instructions(
+        [](const ascon::SubstitutionFormula& formula) {
+          Program scratch;
+          scratch.isa = Isa::riscv64;
+          scratch.functions.push_back(Function{"count", "", {}, {}});
+          Emitter e(scratch, scratch.functions.back());
+          Registers file(initial_words());
+          return emit_substitution(e, file, formula);
+        },
+        counts_);
   }
 
   void emit_entry(const AsconEntryPlan& plan) {
@@ -197,8 +143,14 @@ class AsconRiscv64Builder {
     const WordRegisters& words = file.words();
     for (int word = 0; word < ascon::kWords; ++word)
       e.ld(words[static_cast<std::size_t>(word)], at(kState, kWordBytes * word));
+    const ThreeOperandAsconRows rows = rows_of(e);
+    const auto rounds = [&] {
+      emit_three_operand_rounds(
+          rows, file, *formula_, plan.first_round(), [&] { emit_substitution(e, file, *formula_); },
+          "ascon-riscv64-zbb");
+    };
     if (plan.kind == EntryKind::permute) {
-      emit_rounds(e, file, *formula_, plan.first_round());
+      rounds();
     } else {
       const Reg count = plan.kind == EntryKind::absorb ? kCountOrOut : kCryptCount;
       const LabelId loop = kernel_.program.new_label(plan.symbol + "_block");
@@ -206,8 +158,8 @@ class AsconRiscv64Builder {
       e.beqz(count, done);
       e.bind(loop);
       const WordRegisters at_loop = file.words();
-      emit_block_input(e, file, plan);
-      emit_rounds(e, file, *formula_, plan.first_round());
+      emit_three_operand_block_input(rows, file, plan, kInput, kCountOrOut);
+      rounds();
       restore_words(file, at_loop, [&](Reg dst, Reg src) { e.mv(dst, src); });
       e.addi(count, count, -1);
       e.bnez(count, loop);
@@ -216,32 +168,6 @@ class AsconRiscv64Builder {
     for (int word = 0; word < ascon::kWords; ++word)
       e.sd(file.words()[static_cast<std::size_t>(word)], at(kState, kWordBytes * word));
     e.ret();
-  }
-
-  // The block's words into the rate (and out), then the pointers advanced. Inputs are
-  // loaded before outputs are stored, so `out` may be `in`.
-  void emit_block_input(Emitter& e, Registers& file, const AsconEntryPlan& plan) {
-    WordRegisters& words = file.words();
-    std::array<Reg, 2> input{};
-    for (int w = 0; w < plan.rate_words(); ++w) {
-      input[static_cast<std::size_t>(w)] = file.take();
-      e.ld(input[static_cast<std::size_t>(w)], at(kInput, kWordBytes * w));
-    }
-    for (int w = 0; w < plan.rate_words(); ++w) {
-      Reg& word = words[static_cast<std::size_t>(w)];
-      const Reg in = input[static_cast<std::size_t>(w)];
-      e.xor_(word, word, in);
-      if (plan.kind == EntryKind::encrypt || plan.kind == EntryKind::decrypt) {
-        e.sd(word, at(kCountOrOut, kWordBytes * w));
-        e.annotate(plan.kind == EntryKind::encrypt ? "ciphertext" : "plaintext");
-      }
-      if (plan.kind == EntryKind::decrypt) word = in;  // the ciphertext becomes the rate
-      file.release(in);
-    }
-    e.addi(kInput, kInput, plan.rate_bytes);
-    if (plan.kind == EntryKind::encrypt || plan.kind == EntryKind::decrypt) {
-      e.addi(kCountOrOut, kCountOrOut, plan.rate_bytes);
-    }
   }
 
   // The header up to the comparisons: what the builder decided.

@@ -10,9 +10,7 @@
 // The round constant is an i64.const, folded into the linear layer of the round before.
 #include <fmt/format.h>
 
-#include <array>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -86,59 +84,16 @@ int emit_substitution(Emitter& e, AsconRegisterFile& file, const Locals& l,
   return rows + operations;
 }
 
-// x ^= rotr(x, first) ^ rotr(x, second). For x2, `x2_mask` (if any) is XORed into the second
-// rotation: the next round's constant, and all ones where the substitution left x2
-// complemented.
-void emit_linear_layer(Emitter& e, AsconRegisterFile& file, std::optional<std::int64_t> x2_mask) {
-  const ascon::Model& model = ascon::model();
-  for (int word = 0; word < ascon::kWords; ++word) {
-    const Reg x = file.words()[static_cast<std::size_t>(word)];
-    const ascon::LinearRotations rotations = model.linear[static_cast<std::size_t>(word)];
-    const Reg first = file.take(), second = file.take();
-    e.i64_rotr(first, x, rotations.first);
-    e.i64_rotr(second, x, rotations.second);
-    e.i64_xor(x, x, first);
-    if (word == 2 && x2_mask) {
-      e.i64_xor_const(second, second, *x2_mask);
-      e.annotate(fmt::format("the next round's constant{}, folded in",
-                             *x2_mask < 0 ? " and the deferred NOT" : ""));
-    }
-    e.i64_xor(x, x, second);
-    file.release(first);
-    file.release(second);
-  }
-}
-
-// Rounds first_round .. 11, unrolled, as ascon-riscv64-zbb's: the first round adds its
-// constant to x2; every other round's is folded into the previous linear layer, with the
-// complement of a formula that leaves x2 complemented; one NOT after the last round.
-void emit_rounds(Emitter& e, AsconRegisterFile& file, const Locals& l,
-                 const ascon::SubstitutionFormula& formula, int first_round) {
-  const ascon::Model& model = ascon::model();
-  const bool complemented_x2 = ((formula.complemented_outputs >> 2) & 1) != 0;
-  if ((formula.complemented_outputs & ~(1u << 2)) != 0) {
-    throw GenerationError(
-        fmt::format("ascon-wasm: formula '{}' complements a word other than x2", formula.name));
-  }
-  auto constant = [&](int round) {
-    return static_cast<std::int64_t>(model.round_constants[static_cast<std::size_t>(round)]);
-  };
-  for (int round = first_round; round < ascon::kMaxRounds; ++round) {
-    e.begin_round(round - first_round, false);
-    if (round == first_round) {
-      e.i64_xor_const(file.words()[2], file.words()[2], constant(round));
-      e.annotate(fmt::format("round {}: x2 ^= 0x{:02x}", round, constant(round)));
-    }
-    emit_substitution(e, file, l, formula);
-    std::optional<std::int64_t> mask;
-    if (round + 1 < ascon::kMaxRounds) mask = constant(round + 1) ^ (complemented_x2 ? -1 : 0);
-    emit_linear_layer(e, file, mask);
-    if (round + 1 == ascon::kMaxRounds && complemented_x2) {
-      e.i64_xor_const(file.words()[2], file.words()[2], -1);
-      e.annotate("the deferred NOT of the last round");
-    }
-    e.end_round();
-  }
+// The rows of the rounds and block loops the Ascon builders share, as wasm32 writes them.
+ThreeOperandAsconRows rows_of(Emitter& e) {
+  return {e,
+          [&e](Reg d, Reg a, int amount) { e.i64_rotr(d, a, amount); },
+          [&e](Reg d, Reg a, Reg b) { e.i64_xor(d, a, b); },
+          [&e](Reg d, Reg a, std::int64_t constant) { e.i64_xor_const(d, a, constant); },
+          [&e](Reg d, Reg a) { e.i64_xor_const(d, a, -1); },
+          [&e](Reg d, Reg base, int offset) { e.i64_load(d, at(base, offset)); },
+          [&e](Reg s, Reg base, int offset) { e.i64_store(s, at(base, offset)); },
+          [&e](Reg pointer, int bytes) { e.i32_add_const(pointer, pointer, bytes); }};
 }
 
 class AsconWasmBuilder {
@@ -180,23 +135,17 @@ class AsconWasmBuilder {
  private:
   // The formula with the fewest rows a round (an and-not or or-not is two rows here).
   const ascon::SubstitutionFormula& choose_formula() {
-    const ascon::SubstitutionFormula* best = nullptr;
-    int best_count = 0;
-    for (const ascon::SubstitutionFormula& formula : ascon::model().formulas) {
-      Program scratch;
-      scratch.isa = Isa::wasm32;
-      scratch.functions.push_back(Function{"count", "", {}, {}});
-      Emitter e(scratch, scratch.functions.back());
-      const Locals l(1);
-      AsconRegisterFile file(l.pool(), l.initial_words());
-      const int count = emit_substitution(e, file, l, formula);
-      counts_.push_back({std::string(formula.name), count});
-      if (best == nullptr || count < best_count) {
-        best = &formula;
-        best_count = count;
-      }
-    }
-    return *best;
+    return fewest_instructions(
+        [](const ascon::SubstitutionFormula& formula) {
+          Program scratch;
+          scratch.isa = Isa::wasm32;
+          scratch.functions.push_back(Function{"count", "", {}, {}});
+          Emitter e(scratch, scratch.functions.back());
+          const Locals l(1);
+          AsconRegisterFile file(l.pool(), l.initial_words());
+          return emit_substitution(e, file, l, formula);
+        },
+        counts_);
   }
 
   void emit_entry(const AsconEntryPlan& plan) {
@@ -207,8 +156,14 @@ class AsconWasmBuilder {
     AsconRegisterFile file(l.pool(), l.initial_words());
     for (int word = 0; word < ascon::kWords; ++word)
       e.i64_load(file.words()[static_cast<std::size_t>(word)], at(kState, kWordBytes * word));
+    const ThreeOperandAsconRows rows = rows_of(e);
+    const auto rounds = [&] {
+      emit_three_operand_rounds(
+          rows, file, *formula_, plan.first_round(),
+          [&] { emit_substitution(e, file, l, *formula_); }, "ascon-wasm");
+    };
     if (plan.kind == EntryKind::permute) {
-      emit_rounds(e, file, l, *formula_, plan.first_round());
+      rounds();
     } else {
       // Zero blocks leave the state as it was (loaded and stored back unchanged).
       const Reg count = plan.kind == EntryKind::absorb ? kCountOrOut : kCryptCount;
@@ -219,8 +174,8 @@ class AsconWasmBuilder {
       e.loop(next_block);
       e.bind(next_block);
       const AsconRegisterFile::Words at_loop = file.words();
-      emit_block_input(e, file, plan);
-      emit_rounds(e, file, l, *formula_, plan.first_round());
+      emit_three_operand_block_input(rows, file, plan, kInput, kCountOrOut);
+      rounds();
       restore_words(file, at_loop, [&](Reg dst, Reg src) { e.i64_copy(dst, src); });
       e.i32_add_const(count, count, -1);
       e.br_if(next_block, count);
@@ -231,32 +186,6 @@ class AsconWasmBuilder {
     for (int word = 0; word < ascon::kWords; ++word)
       e.i64_store(file.words()[static_cast<std::size_t>(word)], at(kState, kWordBytes * word));
     e.return_();
-  }
-
-  // The block's words into the rate (and out), then the pointers advanced. Inputs are
-  // loaded before outputs are stored, so `out` may be `in`.
-  static void emit_block_input(Emitter& e, AsconRegisterFile& file, const AsconEntryPlan& plan) {
-    AsconRegisterFile::Words& words = file.words();
-    std::array<Reg, 2> input{};
-    for (int w = 0; w < plan.rate_words(); ++w) {
-      input[static_cast<std::size_t>(w)] = file.take();
-      e.i64_load(input[static_cast<std::size_t>(w)], at(kInput, kWordBytes * w));
-    }
-    for (int w = 0; w < plan.rate_words(); ++w) {
-      Reg& word = words[static_cast<std::size_t>(w)];
-      const Reg in = input[static_cast<std::size_t>(w)];
-      e.i64_xor(word, word, in);
-      if (plan.kind == EntryKind::encrypt || plan.kind == EntryKind::decrypt) {
-        e.i64_store(word, at(kCountOrOut, kWordBytes * w));
-        e.annotate(plan.kind == EntryKind::encrypt ? "ciphertext" : "plaintext");
-      }
-      if (plan.kind == EntryKind::decrypt) word = in;  // the ciphertext becomes the rate
-      file.release(in);
-    }
-    e.i32_add_const(kInput, kInput, plan.rate_bytes);
-    if (plan.kind == EntryKind::encrypt || plan.kind == EntryKind::decrypt) {
-      e.i32_add_const(kCountOrOut, kCountOrOut, plan.rate_bytes);
-    }
   }
 
   std::vector<std::string> decision_lines() const {
