@@ -46,6 +46,10 @@ are key=value attributes):
               offline, its files in a temporary folder, with the dependencies of the toml
               block before it (else `sponge` alone), and run; it must exit 0. Without cargo
               the block (and its output block) is not run.
+  js          A complete ES module program, run with node, `@spongegen/hashes` resolving to a
+              copy of the source tree's js/ package (its kernels embedded from generated/ by
+              its scripts/embed.mjs); it must exit 0. Without node the block (and its output
+              block) is not run.
   cmake       A consumer project's CMakeLists.txt: configured against the installed build
               (CMAKE_PREFIX_PATH), built in a copy of the work folder, and every executable
               it declares is run.
@@ -280,6 +284,24 @@ class Checker:
         run([self.args.go, "build", "-o", binary, os.path.relpath(program, gopath + "/src")],
             work, env=env, what="go build")
         return run([binary], work, env=env, what="running the Go program")
+
+    def js_run(self, text, work, name):
+        if not self.args.node:
+            self.not_run.append(f"(node is not found here) the JavaScript program {name}")
+            return SKIPPED
+        modules = os.path.join(self.scratch, "js", "node_modules")
+        package = os.path.join(modules, "@spongegen", "hashes")
+        if not os.path.isdir(package):
+            shutil.copytree(os.path.join(self.source, "js"), package,
+                            ignore=shutil.ignore_patterns("node_modules", "kernels.js"))
+            env = dict(os.environ, SPONGE_GENERATED_DIR=os.path.join(self.source, "generated"))
+            run([self.args.node, os.path.join(package, "scripts", "embed.mjs")], work, env=env,
+                what="the package's scripts/embed.mjs")
+        # Beside node_modules, so node resolves the package's name from the program.
+        program = os.path.join(self.scratch, "js", f"{os.path.basename(work)}-{name}.mjs")
+        with open(program, "w", encoding="utf-8") as f:
+            f.write(text)
+        return run([self.args.node, program], work, what="running the JavaScript program")
 
     def rust_dependencies(self, text):
         try:
@@ -519,6 +541,8 @@ class Checker:
                 elif language == "rust":
                     output = self.rust_build_and_run(text, work, f"block{number}",
                                                      rust_dependencies)
+                elif language == "js":
+                    output = self.js_run(text, work, f"block{number}")
                 elif language == "cmake":
                     output = self.cmake_block(text, work)
                 elif language == "bat":
@@ -597,6 +621,7 @@ def main():
     parser.add_argument("--python", default="")
     parser.add_argument("--gocode", default="/usr/share/gocode")
     parser.add_argument("--cargo", default="")
+    parser.add_argument("--node", default="")
     # Builds whose generator is too slow to prove every kernel in a test (sanitizers, Debug):
     # `spongegen check` runs there with --no-prove (the proof has tests of its own).
     parser.add_argument("--spongegen-check-without-proof", action="store_true")

@@ -1,0 +1,42 @@
+// Keccak-256 in Node: this package against @noble/hashes, hash-wasm and js-sha3 (the
+// devDependencies, at the lockfile's versions), in one run: 32 B, 1 KiB and 1 MiB messages,
+// medians of interleaved repetitions. `npm run bench`.
+import { keccak_256 as noble } from "@noble/hashes/sha3.js";
+import hashWasm from "hash-wasm";
+import jsSha3 from "js-sha3";
+import { keccak_256 as ours } from "../sha3.js";
+
+const hashWasmKeccak = await hashWasm.createKeccak(256);
+const peers = {
+  "@spongegen/hashes": (m) => ours(m),
+  "@noble/hashes": (m) => noble(m),
+  "hash-wasm": (m) => {
+    hashWasmKeccak.init();
+    hashWasmKeccak.update(m);
+    return hashWasmKeccak.digest("binary");
+  },
+  "js-sha3": (m) => jsSha3.keccak_256.array(m),
+};
+const repetitions = 11;
+const median = (values) => values.sort((a, b) => a - b)[values.length >> 1];
+console.log(`Node ${process.version}; medians of ${repetitions} interleaved repetitions`);
+for (const size of [32, 1024, 1 << 20]) {
+  const message = new Uint8Array(size).map((_, i) => i & 0xff);
+  const digests = new Set(Object.values(peers).map((f) => Buffer.from(f(message)).toString("hex")));
+  if (digests.size !== 1) throw new Error(`the peers disagree on ${size} bytes`);
+  const calls = Math.max(1, Math.floor((1 << 21) / (size + 64)));
+  const times = Object.fromEntries(Object.keys(peers).map((name) => [name, []]));
+  for (let r = 0; r < repetitions; ++r) {
+    for (const [name, f] of Object.entries(peers)) {
+      const start = process.hrtime.bigint();
+      for (let i = 0; i < calls; ++i) f(message);
+      times[name].push(Number(process.hrtime.bigint() - start) / calls);
+    }
+  }
+  const ourTime = median(times["@spongegen/hashes"]);
+  for (const [name, values] of Object.entries(times)) {
+    const ns = median(values);
+    const shown = ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : `${(ns / 1e3).toFixed(2)} us`;
+    console.log(`keccak_256 ${String(size).padStart(7)} B  ${name.padEnd(18)} ${shown.padStart(10)}  ${(ns / ourTime).toFixed(2)}x ours`);
+  }
+}

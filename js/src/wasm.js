@@ -1,0 +1,70 @@
+// The wasm-scalar kernel of spongegen (generated/keccakf1600_wasm_scalar.wasm, proven by
+// `spongegen prove`), instantiated once when the package is imported, and the two calls the
+// sponges make of it. The module's memory is the package's own: iota's table at address 0 (the
+// module's data segment), one state at kStateAt, the blocks of a call from kBlocksAt. A call
+// copies a state and its blocks in, runs the kernel entry and copies the state out; then it
+// zeroes what it copied in, so nothing of a state or an input stays in the module's memory.
+import { scalar } from "./kernels.js";
+
+const kPages = 2;
+const kStateAt = 1024; // past the data segment
+const kBlocksAt = 4096;
+const kBlocksCapacity = kPages * 65536 - kBlocksAt;
+
+const decode = (base64) => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+const memory = new WebAssembly.Memory({ initial: kPages, maximum: kPages });
+const { instance } = await WebAssembly.instantiate(decode(scalar), { env: { memory } });
+const heap = new Uint8Array(memory.buffer);
+const stateView = heap.subarray(kStateAt, kStateAt + 200); // made once: a view is an allocation
+const entries = instance.exports;
+
+// The entries by round count, and the block entries by round count and rate, looked up once.
+const stem = (rounds) => (rounds === 24 ? "sponge_keccakf1600_wasm_scalar" : `sponge_keccakp1600_${rounds}_wasm_scalar`);
+const permutes = new Map();
+const blockEntries = new Map();
+for (const [name, f] of Object.entries(entries)) {
+  for (const rounds of [24, 12]) {
+    if (name === stem(rounds)) permutes.set(rounds, f);
+    const match = name.startsWith(stem(rounds) + "_absorb") && /_absorb(\d+)_blocks$/.exec(name);
+    if (match) blockEntries.set(rounds * 1000 + Number(match[1]), f);
+  }
+}
+function found(f, what) {
+  if (f === undefined) throw new Error(`the wasm-scalar kernel has no ${what}`);
+  return f;
+}
+
+/** Keccak-p[1600, rounds] (24 or 12) on the 200 bytes of `state`, in place. */
+export function permute(state, rounds) {
+  const call = found(permutes.get(rounds), `${rounds}-round permutation`);
+  stateView.set(state);
+  call(kStateAt);
+  state.set(stateView);
+  stateView.fill(0);
+}
+
+/**
+ * For each of the `count` blocks of `rate` bytes at data[offset..]: XOR it into `state`, then
+ * Keccak-p[1600, rounds]; in chunks of as many whole blocks as the module's memory holds.
+ */
+export function absorbBlocks(state, rate, rounds, data, offset, count) {
+  const call = found(blockEntries.get(rounds * 1000 + rate), `${rounds}-round block entry at rate ${rate}`);
+  const most = Math.floor(kBlocksCapacity / rate);
+  stateView.set(state);
+  while (count > 0) {
+    const blocks = Math.min(count, most);
+    const bytes = blocks * rate;
+    heap.set(data.subarray(offset, offset + bytes), kBlocksAt);
+    call(kStateAt, kBlocksAt, blocks);
+    heap.fill(0, kBlocksAt, kBlocksAt + bytes);
+    offset += bytes;
+    count -= blocks;
+  }
+  state.set(stateView);
+  stateView.fill(0);
+}
+
+/** What tests look at: whether the module's memory holds anything but its data segment. */
+export function moduleMemoryIsClean() {
+  return heap.subarray(kStateAt).every((byte) => byte === 0);
+}
