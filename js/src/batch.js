@@ -1,0 +1,136 @@
+// keccak_256_batch: Keccak-256 of many messages, two at a time on the wasm-simd128 kernel
+// (generated/keccakf1600_wasm_simd128.wasm: two states in the 64-bit lanes of v128 locals),
+// where the engine validates SIMD128; one at a time on wasm-scalar elsewhere. A pair's whole
+// blocks run in lockstep, then its final (padded) blocks in lockstep where the two messages
+// have as many blocks; a pair of unequal lengths finishes each message alone. The module's
+// memory is zeroed after each call, as the scalar one's.
+import { simd128 } from "./kernels.js";
+import { absorbBlocks, permute } from "./wasm.js";
+import { keccak_256 } from "./sha3.js";
+
+const kRate = 136;
+const kPages = 2;
+const kStatesAt = 1024; // two interleaved states: lane i of state s at word 2i + s
+const kSlotsAt = 1536; // the block entries' two 8-byte block pointer slots
+const kBlocksAt = 4096;
+const kHalf = Math.floor((kPages * 65536 - kBlocksAt) / 2 / kRate) * kRate; // each state's
+
+const decode = (base64) => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+const simdBytes = decode(simd128);
+let simd = null;
+if (WebAssembly.validate(simdBytes)) {
+  const memory = new WebAssembly.Memory({ initial: kPages, maximum: kPages });
+  const { instance } = await WebAssembly.instantiate(simdBytes, { env: { memory } });
+  const heap = new Uint8Array(memory.buffer);
+  const slots = new DataView(memory.buffer, kSlotsAt, 16);
+  slots.setBigUint64(0, BigInt(kBlocksAt), true);
+  slots.setBigUint64(8, BigInt(kBlocksAt + kHalf), true);
+  simd = {
+    heap,
+    states: heap.subarray(kStatesAt, kStatesAt + 400),
+    blocks: instance.exports.sponge_keccakf1600_wasm_simd128_absorb136_blocks,
+    block: instance.exports.sponge_keccakf1600_wasm_simd128_absorb136,
+  };
+}
+
+/** Whether keccak_256_batch runs two messages at a time (the engine has SIMD128). */
+export const batchIsSimd = simd !== null;
+
+function assertMessages(messages) {
+  if (!Array.isArray(messages)) throw new TypeError("expected array of Uint8Array, got type=" + typeof messages);
+  for (const m of messages) {
+    if (!(m instanceof Uint8Array)) throw new TypeError("expected Uint8Array, got type=" + typeof m);
+  }
+}
+
+// The message's last block, padded (Keccak's 0x01 ... 0x80), written at `at`.
+function writeFinalBlock(heap, at, message) {
+  const tail = message.length % kRate;
+  heap.fill(0, at, at + kRate);
+  heap.set(message.subarray(message.length - tail), at);
+  heap[at + tail] ^= 0x01;
+  heap[at + kRate - 1] ^= 0x80;
+}
+
+// Each state's 200 bytes out of the interleaved pair.
+function split(states) {
+  const one = [new Uint8Array(200), new Uint8Array(200)];
+  for (let lane = 0; lane < 25; ++lane) {
+    for (let s = 0; s < 2; ++s) one[s].set(states.subarray(16 * lane + 8 * s, 16 * lane + 8 * s + 8), 8 * lane);
+  }
+  return one;
+}
+
+// One message alone from `state` (its first `done` whole blocks absorbed): the rest of its
+// whole blocks, its final block, its digest.
+function finishAlone(state, message, done) {
+  const whole = Math.floor(message.length / kRate);
+  if (whole > done) absorbBlocks(state, kRate, 24, message, done * kRate, whole - done);
+  const last = new Uint8Array(kRate);
+  const tail = message.length % kRate;
+  last.set(message.subarray(message.length - tail));
+  last[tail] ^= 0x01;
+  last[kRate - 1] ^= 0x80;
+  for (let i = 0; i < kRate; ++i) state[i] ^= last[i];
+  permute(state, 24);
+  const digest = state.slice(0, 32);
+  state.fill(0);
+  last.fill(0);
+  return digest;
+}
+
+function pair(a, b, digests) {
+  const { heap, states } = simd;
+  const common = Math.min(Math.floor(a.length / kRate), Math.floor(b.length / kRate));
+  let written = 0; // bytes of each half holding a message's blocks, zeroed after
+  for (let done = 0; done < common; ) {
+    const blocks = Math.min(common - done, kHalf / kRate);
+    heap.set(a.subarray(done * kRate, (done + blocks) * kRate), kBlocksAt);
+    heap.set(b.subarray(done * kRate, (done + blocks) * kRate), kBlocksAt + kHalf);
+    simd.blocks(kStatesAt, kSlotsAt, blocks);
+    written = Math.max(written, blocks * kRate);
+    done += blocks;
+  }
+  heap.fill(0, kBlocksAt, kBlocksAt + written);
+  heap.fill(0, kBlocksAt + kHalf, kBlocksAt + kHalf + written);
+  if (Math.floor(a.length / kRate) === common && Math.floor(b.length / kRate) === common) {
+    writeFinalBlock(heap, kBlocksAt, a);
+    writeFinalBlock(heap, kBlocksAt + kHalf, b);
+    simd.block(kStatesAt, kSlotsAt);
+    heap.fill(0, kBlocksAt, kBlocksAt + kRate);
+    heap.fill(0, kBlocksAt + kHalf, kBlocksAt + kHalf + kRate);
+    const da = new Uint8Array(32), db = new Uint8Array(32);
+    for (let i = 0; i < 32; ++i) {
+      const at = 16 * (i >> 3) + (i & 7);
+      da[i] = states[at];
+      db[i] = states[at + 8];
+    }
+    states.fill(0);
+    digests.push(da, db);
+    return;
+  }
+  const [sa, sb] = split(states);
+  states.fill(0);
+  digests.push(finishAlone(sa, a, common), finishAlone(sb, b, common));
+}
+
+/** Keccak-256 of each message, in order: an array of 32-byte digests. */
+export function keccak_256_batch(messages) {
+  assertMessages(messages);
+  const digests = [];
+  if (simd === null) {
+    for (const m of messages) digests.push(keccak_256(m));
+    return digests;
+  }
+  simd.states.fill(0);
+  let i = 0;
+  for (; i + 1 < messages.length; i += 2) pair(messages[i], messages[i + 1], digests);
+  if (i < messages.length) digests.push(keccak_256(messages[i]));
+  return digests;
+}
+
+/** What tests look at: whether the SIMD module's memory holds anything but its slots. */
+export function batchMemoryIsClean() {
+  if (simd === null) return true;
+  return simd.heap.subarray(kStatesAt, kSlotsAt).every((b) => b === 0) && simd.heap.subarray(kBlocksAt).every((b) => b === 0);
+}
