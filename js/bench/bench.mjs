@@ -2,10 +2,11 @@
 // devDependencies, at the lockfile's versions), in one run: 32 B, 1 KiB and 1 MiB messages,
 // medians of interleaved repetitions. `npm run bench`.
 import { keccak_256 as noble } from "@noble/hashes/sha3.js";
+import { kt128 as nobleKt128 } from "@noble/hashes/sha3-addons.js";
 import hashWasm from "hash-wasm";
 import jsSha3 from "js-sha3";
 import { keccak_256 as ours } from "../sha3.js";
-import { keccak_256_batch } from "../index.js";
+import { keccak_256_batch, kt128 } from "../index.js";
 
 const hashWasmKeccak = await hashWasm.createKeccak(256);
 const peers = {
@@ -56,4 +57,23 @@ for (const size of [32, 1024, 1 << 20]) {
   }
   const a = median(one), b = median(batch);
   console.log(`keccak_256_batch 1,024 x 32 B: ${(b / 1e3).toFixed(2)} us a message, one at a time ${(a / 1e3).toFixed(2)} us: ${(a / b).toFixed(2)}x`);
+}
+
+// KT128 of 1 MiB against noble's.
+{
+  const message = new Uint8Array(1 << 20).map((_, i) => i & 0xff);
+  if (Buffer.from(kt128(message)).toString("hex") !== Buffer.from(nobleKt128(message)).toString("hex")) {
+    throw new Error("kt128 disagrees with noble's");
+  }
+  const a = [], b = [];
+  for (let r = 0; r < 5; ++r) {
+    let start = process.hrtime.bigint();
+    kt128(message);
+    a.push(Number(process.hrtime.bigint() - start));
+    start = process.hrtime.bigint();
+    nobleKt128(message);
+    b.push(Number(process.hrtime.bigint() - start));
+  }
+  const ours = median(a), theirs = median(b);
+  console.log(`kt128 1 MiB: ${(ours / 1e6).toFixed(2)} ms, @noble/hashes ${(theirs / 1e6).toFixed(2)} ms: ${(theirs / ours).toFixed(2)}x ours`);
 }

@@ -1,0 +1,1 @@
+export * from "./src/sha3-addons.js";
