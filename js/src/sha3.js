@@ -110,6 +110,7 @@ export class Keccak {
   _cloneInto(to) {
     const { blockLen, suffix, outputLen, rounds, enableXOF } = this;
     to ||= new Keccak(blockLen, suffix, outputLen, enableXOF, rounds);
+    to.blockLen = blockLen;
     to.state.set(this.state);
     to.pos = this.pos;
     to.posOut = this.posOut;

@@ -16,7 +16,7 @@ const kat = process.env.SPONGE_KAT_DIR ?? join(here, "..", "..", "tests", "kat")
 const hex = (bytes) => Buffer.from(bytes).toString("hex");
 // RFC 9861's test messages: ptn(n), the bytes 00 01 .. FA repeated.
 const ptn = (n) => Uint8Array.from({ length: n }, (_, i) => i % 251);
-const names = ["turboshake128", "turboshake256", "kt128", "kt256"];
+const names = ["turboshake128", "turboshake256", "kt128", "kt256", "cshake128", "cshake256", "kmac128", "kmac256", "kmac128xof", "kmac256xof", "tuplehash128", "tuplehash256", "tuplehash128xof", "tuplehash256xof", "parallelhash128", "parallelhash256", "parallelhash128xof", "parallelhash256xof"];
 
 test("every TurboSHAKE and KangarooTwelve function of noble is here, from the root too", () => {
   for (const name of names) {
@@ -25,6 +25,39 @@ test("every TurboSHAKE and KangarooTwelve function of noble is here, from the ro
     assert.equal(ours[name].outputLen, noble[name].outputLen, name);
     assert.equal(ours[name].blockLen, noble[name].blockLen, name);
     assert.equal(ours[name].canXOF, noble[name].canXOF, name);
+  }
+});
+
+test("cSHAKE, KMAC, TupleHash and ParallelHash agree with noble around their rates", () => {
+  for (const bitsName of ["128", "256"]) {
+    const rate = ours[`cshake${bitsName}`].blockLen;
+    for (const length of [0, 1, rate - 1, rate, rate + 1, 2 * rate + 3, 3000]) {
+      const message = ptn(length);
+      const check = (name, f, what) => assert.equal(hex(f(ours[name])), hex(f(noble[name])), `${name}, ${length} bytes, ${what}`);
+      for (const opts of [undefined, {}, { personalization: ptn(3) }, { NISTfn: "Email Signature", personalization: ptn(rate) }, { dkLen: rate + 2 }]) {
+        check(`cshake${bitsName}`, (h) => h(message, opts), JSON.stringify(opts));
+      }
+      for (const key of [ptn(0), ptn(32), ptn(rate + 1)]) {
+        for (const suffix of ["", "xof"]) {
+          check(`kmac${bitsName}${suffix}`, (h) => h(key, message, { personalization: ptn(5) }), `key ${key.length}`);
+          check(`kmac${bitsName}${suffix}`, (h) => h(key, message, { dkLen: 50 }), `key ${key.length}, dkLen 50`);
+        }
+      }
+      for (const suffix of ["", "xof"]) {
+        check(`tuplehash${bitsName}${suffix}`, (h) => h([message, ptn(3), ptn(0)], { personalization: ptn(7) }), "three elements");
+        check(`tuplehash${bitsName}${suffix}`, (h) => h([]), "no element");
+        for (const blockLen of [1, 8, rate, 1000]) {
+          check(`parallelhash${bitsName}${suffix}`, (h) => h(message, { blockLen, personalization: ptn(2) }), `blockLen ${blockLen}`);
+        }
+        check(`parallelhash${bitsName}${suffix}`, (h) => h(message), "defaults");
+      }
+      // Streaming and clone.
+      const a = ours[`kmac${bitsName}`].create(ptn(16)).update(message.subarray(0, length >> 1));
+      const b = a.clone();
+      a.update(message.subarray(length >> 1));
+      b.update(message.subarray(length >> 1));
+      assert.equal(hex(a.digest()), hex(b.digest()), `kmac${bitsName} clone, ${length} bytes`);
+    }
   }
 });
 
@@ -96,6 +129,37 @@ test("RFC 9861's known answers (tests/kat/rfc9861)", () => {
   }
 });
 
+// tests/kat/sp800-185: NIST's examples of cSHAKE, KMAC, KMACXOF, TupleHash and ParallelHash.
+test("SP 800-185's examples (tests/kat/sp800-185)", () => {
+  const bytes = (field) => Uint8Array.from(Buffer.from(field ?? "", "hex"));
+  let count = 0;
+  for (const file of ["cshake.txt", "kmac.txt", "kmacxof.txt", "tuplehash.txt", "tuplehashxof.txt", "parallelhash.txt", "parallelhashxof.txt"]) {
+    const text = readFileSync(join(kat, "sp800-185", file), "utf8");
+    for (const block of text.split(/\n\s*\n/)) {
+      const fields = [...block.matchAll(/^(\w+) =[ ]?(.*)$/gm)];
+      const v = Object.fromEntries(fields.map((m) => [m[1], m[2]]));
+      if (v.Output === undefined) continue;
+      const elements = fields.filter((m) => m[1] === "Element").map((m) => bytes(m[2]));
+      const dkLen = Number(v.OutputBits) / 8;
+      const personalization = bytes(v.Customization);
+      const name = v.Function.toLowerCase().replace(/xof(\d+)$/, "$1xof"); // KMACXOF128: kmac128xof
+      let out;
+      if (name.startsWith("cshake")) {
+        out = ours[name](bytes(v.Data), { dkLen, personalization, NISTfn: bytes(v.FunctionName) });
+      } else if (name.startsWith("kmac")) {
+        out = ours[name](bytes(v.Key), bytes(v.Data), { dkLen, personalization });
+      } else if (name.startsWith("tuplehash")) {
+        out = ours[name](elements, { dkLen, personalization });
+      } else {
+        out = ours[name](bytes(v.Data), { dkLen, personalization, blockLen: Number(v.BlockSize) });
+      }
+      assert.equal(hex(out), v.Output, `${file}: ${v.Function}`);
+      ++count;
+    }
+  }
+  assert.ok(count >= 20, `${count} examples read`);
+});
+
 test("misuse raises noble's errors", () => {
   const same = (f, g, what) => {
     let expected;
@@ -110,9 +174,19 @@ test("misuse raises noble's errors", () => {
   for (const D of [0, 0x80, 1.5, "6"]) {
     same(() => ours.turboshake128(ptn(1), { D }), () => noble.turboshake128(ptn(1), { D }), `D ${D}`);
   }
-  for (const name of names) {
+  for (const name of ["turboshake128", "turboshake256", "kt128", "kt256"]) {
     same(() => ours[name](ptn(1), { dkLen: 0 }), () => noble[name](ptn(1), { dkLen: 0 }), `${name} dkLen 0`);
     same(() => ours[name]("abc"), () => noble[name]("abc"), `${name} of a string`);
   }
+  // SP 800-185's functions take an empty output as noble does.
+  assert.equal(hex(ours.cshake128(ptn(1), { dkLen: 0 })), hex(noble.cshake128(ptn(1), { dkLen: 0 })));
+  same(() => ours.cshake128("abc"), () => noble.cshake128("abc"), "cshake128 of a string");
   same(() => ours.kt128(ptn(1), { personalization: "x" }), () => noble.kt128(ptn(1), { personalization: "x" }), "a string personalization");
+  same(() => ours.kmac256("key", ptn(1)), () => noble.kmac256("key", ptn(1)), "a string key");
+  same(() => ours.tuplehash256(ptn(3)), () => noble.tuplehash256(ptn(3)), "a tuple that is no array");
+  same(() => ours.tuplehash256([ptn(1), "x"]), () => noble.tuplehash256([ptn(1), "x"]), "an element that is no bytes");
+  for (const blockLen of [0, -1, 1.5]) {
+    same(() => ours.parallelhash128(ptn(9), { blockLen }), () => noble.parallelhash128(ptn(9), { blockLen }), `ParallelHash blockLen ${blockLen}`);
+  }
+  same(() => ours.cshake128(ptn(1), { personalization: "x" }), () => noble.cshake128(ptn(1), { personalization: "x" }), "cSHAKE string customization");
 });
