@@ -1,5 +1,6 @@
 export * from "./sha3.js";
 export * from "./sha3-addons.js";
+export * from "./ascon.js";
 /** Keccak-256 of each message, two at a time with WebAssembly SIMD128 where the engine has it. */
 export declare function keccak_256_batch(messages: Uint8Array[]): Uint8Array[];
 /** Whether keccak_256_batch runs two messages at a time. */
