@@ -3,7 +3,7 @@
 // sponge is here; the permutation and the absorption of whole blocks are the generated
 // kernel's (src/wasm.js).
 import { abytes, aexists, anumber, aoutput, checkOpts, createHasher, oidNist } from "./utils.js";
-import { absorbBlocks, permute } from "./wasm.js";
+import { absorbBlocks, hashInOneCall, permute } from "./wasm.js";
 
 /** A Keccak sponge: rate `blockLen` bytes, domain `suffix`, `rounds` 24 or 12. */
 export class Keccak {
@@ -126,12 +126,21 @@ export class Keccak {
 }
 
 const genKeccak = (suffix, blockLen, outputLen, info = {}) =>
-  createHasher(() => new Keccak(blockLen, suffix, outputLen), info);
+  createHasher(() => new Keccak(blockLen, suffix, outputLen), info, {
+    oneCall: (msg) => hashInOneCall(blockLen, suffix, 24, abytes(msg), outputLen),
+  });
 const genShake = (suffix, blockLen, outputLen, info = {}) =>
-  createHasher((opts = {}) => {
-    opts = checkOpts(opts);
-    return new Keccak(blockLen, suffix, opts.dkLen === undefined ? outputLen : opts.dkLen, true);
-  }, info);
+  createHasher(
+    (opts = {}) => {
+      opts = checkOpts(opts);
+      return new Keccak(blockLen, suffix, opts.dkLen === undefined ? outputLen : opts.dkLen, true);
+    },
+    info,
+    {
+      // Without options only: an option's errors are the hasher's to raise.
+      oneCall: (msg, opts) => (opts === undefined ? hashInOneCall(blockLen, suffix, 24, abytes(msg), outputLen) : undefined),
+    },
+  );
 
 /** SHA3-224 hash function. */
 export const sha3_224 = genKeccak(0x06, 144, 28, oidNist(0x07));

@@ -37,13 +37,19 @@ export function checkOpts(opts, title = "opts") {
   return Object.assign(Object.create(null), opts);
 }
 
-export function createHasher(hashCons, info = {}, { reuse = true } = {}) {
+export function createHasher(hashCons, info = {}, { reuse = true, oneCall } = {}) {
   // A call without options reuses one instance (reset first; its digest wipes its state):
   // allocating a hasher's 200-byte state took more time than the permutation of a short
   // message. JavaScript runs one call at a time, so no two calls share it at once. A hasher
   // with more state than the sponge's (KangarooTwelve's leaves) is made afresh (`reuse`).
   let shared;
+  // `oneCall(msg, opts)`, where given, hashes a whole message in one kernel call, or returns
+  // undefined (then the hasher does).
   const hashC = (msg, opts) => {
+    if (oneCall !== undefined) {
+      const out = oneCall(msg, opts);
+      if (out !== undefined) return out;
+    }
     if (opts !== undefined || !reuse) return hashCons(opts).update(msg).digest();
     shared ||= hashCons(undefined);
     shared._reset();

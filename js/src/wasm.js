@@ -64,6 +64,37 @@ export function absorbBlocks(state, rate, rounds, data, offset, count) {
   stateView.fill(0);
 }
 
+/**
+ * A whole hash in one kernel call, where the message and its padding fit the module's memory:
+ * the message padded into whole blocks (`suffix` after it, 0x80 in the last byte of its last
+ * block) through the block entry from the zero state, then the output read from the state,
+ * permuting again for each further block of output. Returns the `outputLen` bytes, or
+ * undefined when the message is too long for one call.
+ */
+export function hashInOneCall(rate, suffix, rounds, message, outputLen) {
+  const blocks = Math.floor(message.length / rate) + 1;
+  if (blocks * rate > kBlocksCapacity) return undefined;
+  const call = found(blockEntries.get(rounds * 1000 + rate), `${rounds}-round block entry at rate ${rate}`);
+  const end = kBlocksAt + blocks * rate;
+  heap.set(message, kBlocksAt);
+  heap.fill(0, kBlocksAt + message.length, end);
+  heap[kBlocksAt + message.length] ^= suffix;
+  heap[end - 1] ^= 0x80;
+  stateView.fill(0);
+  call(kStateAt, kBlocksAt, blocks);
+  heap.fill(0, kBlocksAt, end);
+  const out = new Uint8Array(outputLen);
+  for (let pos = 0; ; ) {
+    const take = Math.min(rate, outputLen - pos);
+    out.set(stateView.subarray(0, take), pos);
+    pos += take;
+    if (pos === outputLen) break;
+    found(permutes.get(rounds), `${rounds}-round permutation`)(kStateAt);
+  }
+  stateView.fill(0);
+  return out;
+}
+
 /** What tests look at: whether the module's memory holds anything but its data segment. */
 export function moduleMemoryIsClean() {
   return heap.subarray(kStateAt).every((byte) => byte === 0);
