@@ -1,4 +1,5 @@
-// Keccak-p[1600] for WebAssembly on i64 locals (wasm-scalar).
+// Keccak-p[1600] for WebAssembly: one state on i64 locals (wasm-scalar), two in the 64-bit
+// lanes of v128 locals with SIMD128 (wasm-simd128), the same round on both.
 //
 // A WebAssembly function declares as many locals as it likes and the engine's compiler
 // allocates the machine's registers, so the builder's task is a round whose data flow the
@@ -9,7 +10,8 @@
 // one turn of a loop over the round constants, so the lanes are back in `a` after each turn
 // and a function holds two rounds, not 24: WebAssembly has no jump into another function,
 // so every entry carries its own copy of the loop, and a copy of 24 rounds would make each
-// entry twelve times as large.
+// entry twelve times as large. The scalar round complements six lanes (one NOT a row of chi
+// where there would be five); SIMD128's v128.andnot makes that pointless for two states.
 #include <fmt/format.h>
 
 #include <algorithm>
