@@ -1,6 +1,6 @@
 // The wasm-scalar kernel of spongegen (generated/keccakf1600_wasm_scalar.wasm, proven by
-// `spongegen prove`), instantiated once when the package is imported, and the two calls the
-// sponges make of it. The module's memory is the package's own: iota's table at address 0 (the
+// `spongegen prove`), instantiated once when the package is imported, and the calls the
+// sponges make of it (a permutation, whole blocks, a whole one-shot hash). The module's memory is the package's own: iota's table at address 0 (the
 // module's data segment), one state at kStateAt, the blocks of a call from kBlocksAt. A call
 // copies a state and its blocks in, runs the kernel entry and copies the state out; then it
 // zeroes what it copied in, so nothing of a state or an input stays in the module's memory.
