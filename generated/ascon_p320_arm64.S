@@ -29,8 +29,8 @@
 // Chosen: ePrint 2023/1721, ORN (the fewest).
 //
 // Against ascon_p320_amd64_bmi2.S, from the audit (`spongegen audit`):
-//   first round of p12     arm64 27, amd64 38 instructions
-//   p12, whole call        arm64 341, amd64 474 instructions
+//   first round of p12     arm64 27, amd64 42 instructions
+//   p12, whole call        arm64 341, amd64 521 instructions
 //   round chain            arm64 7, amd64 8 cycles (the audit's latency model)
 // Speed: measured on no arm64 machine (qemu runs the tests, not the clock).
 //
