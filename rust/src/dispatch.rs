@@ -5,6 +5,7 @@
 use core::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::portable;
+use crate::wipe::wipe_stack_below;
 
 type Permute = unsafe extern "C" fn(state: *mut u64);
 type Absorb = unsafe extern "C" fn(state: *mut u64, block: *const u8);
@@ -46,10 +47,12 @@ pub(crate) struct Ascon {
     p6: Permute,
 }
 
-// The portable code behind the kernels' signatures, so that one table type serves both.
+// The portable code behind the kernels' signatures, so that one table type serves both;
+// each then zeroes the stack the permutation used, as the kernels clear their own.
 // Safety (of each): `state` points to the 25 (or 5) lanes, `block` to a rate's bytes.
 unsafe extern "C" fn portable_permute<const ROUNDS: usize>(state: *mut u64) {
     portable::keccak_p1600(&mut *(state as *mut [u64; 25]), ROUNDS);
+    wipe_stack_below();
 }
 unsafe extern "C" fn portable_absorb<const RATE: usize, const ROUNDS: usize>(
     state: *mut u64,
@@ -58,9 +61,11 @@ unsafe extern "C" fn portable_absorb<const RATE: usize, const ROUNDS: usize>(
     let state = &mut *(state as *mut [u64; 25]);
     portable::xor_block(state, core::slice::from_raw_parts(block, RATE));
     portable::keccak_p1600(state, ROUNDS);
+    wipe_stack_below();
 }
 unsafe extern "C" fn portable_ascon<const ROUNDS: usize>(state: *mut u64) {
     portable::ascon_p320(&mut *(state as *mut [u64; 5]), ROUNDS);
+    wipe_stack_below();
 }
 
 static PORTABLE: Single = Single {

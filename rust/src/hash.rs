@@ -2,6 +2,7 @@
 //! TurboSHAKE128, KT128, and Keccak-256 of many messages on the batch kernels.
 
 use crate::dispatch::{self, Batch};
+use crate::wipe::{wipe, wipe_slice};
 
 /// A sponge of `RATE` bytes on Keccak-p[1600] with 24 or 12 rounds.
 #[derive(Clone)]
@@ -16,15 +17,6 @@ impl<const RATE: usize> Sponge<RATE> {
     pub(crate) const fn new(twelve_rounds: bool) -> Self {
         Sponge {
             state: [0; 25],
-            buffer: [0; RATE],
-            filled: 0,
-            twelve_rounds,
-        }
-    }
-
-    fn from_state(state: [u64; 25], twelve_rounds: bool) -> Self {
-        Sponge {
-            state,
             buffer: [0; RATE],
             filled: 0,
             twelve_rounds,
@@ -53,18 +45,30 @@ impl<const RATE: usize> Sponge<RATE> {
         self.filled = tail.len();
     }
 
-    /// Pads with `domain` (its bits before the padding's first 1) and absorbs the last block.
-    pub(crate) fn finish(mut self, domain: u8) -> XofReader {
+    /// Pads with `domain` (its bits before the padding's first 1), absorbs the last block,
+    /// and returns the reader, the state moved into it; the sponge is left as `new` made it.
+    pub(crate) fn finish(&mut self, domain: u8) -> XofReader {
         self.buffer[self.filled..].fill(0);
         self.buffer[self.filled] ^= domain;
         self.buffer[RATE - 1] ^= 0x80;
         dispatch::single().absorb(&mut self.state, &self.buffer, self.twelve_rounds);
+        wipe(&mut self.buffer, [0; RATE]);
+        self.filled = 0;
+        // Built in the caller's place: a reader made in a local and then returned would leave
+        // the local's copy of the state behind.
         XofReader {
-            state: self.state,
+            state: core::mem::take(&mut self.state),
             rate: RATE,
             offset: 0,
             twelve_rounds: self.twelve_rounds,
         }
+    }
+}
+
+impl<const RATE: usize> Drop for Sponge<RATE> {
+    fn drop(&mut self) {
+        wipe(&mut self.state, [0; 25]);
+        wipe(&mut self.buffer, [0; RATE]);
     }
 }
 
@@ -96,6 +100,12 @@ impl XofReader {
     }
 }
 
+impl Drop for XofReader {
+    fn drop(&mut self) {
+        wipe(&mut self.state, [0; 25]);
+    }
+}
+
 fn read_digest<const N: usize>(reader: XofReader) -> [u8; N] {
     lanes_to_bytes(&reader.state)
 }
@@ -124,7 +134,10 @@ fn one_shot<const RATE: usize, const N: usize>(data: &[u8], domain: u8) -> [u8; 
     last[tail.len()] ^= domain;
     last[RATE - 1] ^= 0x80;
     kernel.absorb(&mut state, &last, false);
-    lanes_to_bytes(&state)
+    let digest = lanes_to_bytes(&state);
+    wipe(&mut state, [0; 25]);
+    wipe(&mut last, [0; RATE]);
+    digest
 }
 
 const KECCAK_DOMAIN: u8 = 0x01;
@@ -152,7 +165,15 @@ impl Keccak256 {
     pub fn update(&mut self, data: &[u8]) {
         self.sponge.absorb(data);
     }
-    pub fn finalize(self) -> [u8; 32] {
+    /// The digest. `self` is taken by value, as RustCrypto's hashers take it: the compiler
+    /// may leave a copy of the state where the hasher was before the move, which no code can
+    /// reach to wipe; `finalize_reset` finishes the hasher where it is and leaves nothing.
+    pub fn finalize(mut self) -> [u8; 32] {
+        self.finalize_reset()
+    }
+    /// The digest, and the hasher back to the state of `new()`; its state and buffer are
+    /// zeroed where they are.
+    pub fn finalize_reset(&mut self) -> [u8; 32] {
         read_digest(self.sponge.finish(KECCAK_DOMAIN))
     }
     /// Back to the state of `new()`, to hash another message.
@@ -197,8 +218,15 @@ macro_rules! shake {
             pub fn update(&mut self, data: &[u8]) {
                 self.sponge.absorb(data);
             }
-            /// Ends the input; the reader gives the output.
-            pub fn finalize_xof(self) -> XofReader {
+            /// Ends the input; the reader gives the output. As `Keccak256::finalize`, a
+            /// move of `self` may leave a copy of the state behind; `finalize_xof_reset`
+            /// does not.
+            pub fn finalize_xof(mut self) -> XofReader {
+                self.finalize_xof_reset()
+            }
+            /// Ends the input and returns the reader, with this hasher back to the state
+            /// of `new()` (its state and buffer zeroed where they are).
+            pub fn finalize_xof_reset(&mut self) -> XofReader {
                 self.sponge.finish(SHAKE_DOMAIN)
             }
         }
@@ -306,6 +334,8 @@ fn leaf_group(batch: &Batch, leaves: &[&[u8]], out: &mut [[u8; 32]]) {
     }
     batch.absorb_blocks(states, &tails[..lanes], 1, true);
     extract_digests(states, lanes, out);
+    wipe_slice(states, 0);
+    wipe_slice(&mut last[..lanes], [0; RATE]);
 }
 
 /// Each state's first four lanes, from lane-interleaved states (lane i of state s at
@@ -396,8 +426,10 @@ fn kt128_with(
         let mut cv = [0u8; 32];
         leaf.finish(KT_LEAF_DOMAIN).read(&mut cv);
         node.absorb(&cv);
+        wipe(&mut cv, [0; 32]);
         index += 1;
     }
+    wipe(&mut cvs, [[0; 32]; KT_GROUP]);
     let encoded_len = length_encode(leaf_count, &mut encoded);
     node.absorb(&encoded[..encoded_len]);
     node.absorb(&[0xff, 0xff]);
@@ -464,16 +496,19 @@ fn keccak256_group(batch: &Batch, messages: &[&[u8]], digests: &mut [[u8; 32]]) 
         }
         batch.absorb_blocks(states, &tails[..lanes], 1, false);
         extract_digests(states, lanes, digests);
+        wipe_slice(states, 0);
+        wipe_slice(&mut last[..lanes], [0; RATE]);
         return;
     }
     // Lengths that part after the common blocks: each state finishes on its own.
     for (s, (message, digest)) in messages.iter().zip(digests).enumerate() {
-        let mut state = [0u64; 25];
-        for (i, lane) in state.iter_mut().enumerate() {
+        // Filled in place: a state built apart and moved in would leave its copy behind.
+        let mut sponge = Sponge::<RATE>::new(false);
+        for (i, lane) in sponge.state.iter_mut().enumerate() {
             *lane = states[lanes * i + s];
         }
-        let mut sponge = Sponge::<RATE>::from_state(state, false);
         sponge.absorb(&message[common * RATE..]);
         *digest = read_digest(sponge.finish(KECCAK_DOMAIN));
     }
+    wipe_slice(states, 0);
 }

@@ -3,6 +3,7 @@
 
 use crate::dispatch;
 use crate::portable;
+use crate::wipe::wipe_slice;
 
 /// The number of lanes of a Keccak-p[1600] state.
 pub const PLEN: usize = 25;
@@ -65,6 +66,7 @@ fn p1600_many(states: &mut [[u64; PLEN]], round_count: usize) {
                 }
                 rest = tail;
             }
+            wipe_slice(interleaved, 0);
         }
     }
     for state in rest {

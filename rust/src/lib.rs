@@ -21,6 +21,7 @@ mod dispatch;
 mod hash;
 pub mod keccak;
 mod portable;
+mod wipe;
 
 // Generated: each file declares every entry of its kernel, the crate calls some.
 #[cfg(not(feature = "force-portable"))]

@@ -95,6 +95,12 @@ fn keccak256_known_answers() {
                 hasher.update(piece);
             }
             assert_eq!(hasher.finalize().to_vec(), digest, "{file} streamed");
+            // finalize_reset: the digest, then the hasher as new, twice over.
+            let mut hasher = sponge::Keccak256::new();
+            for _ in 0..2 {
+                hasher.update(&message);
+                assert_eq!(hasher.finalize_reset().to_vec(), digest, "{file} reset");
+            }
         }
     }
 }
@@ -153,6 +159,20 @@ fn shake_known_answers() {
             let mut out = vec![0u8; expected.len()];
             shake(rate_128, &message, &mut out);
             assert_eq!(out, expected, "{file}");
+            // finalize_xof_reset: the output, then the hasher as new, twice over.
+            let mut shake128 = sponge::Shake128::new();
+            let mut shake256 = sponge::Shake256::new();
+            for _ in 0..2 {
+                out.fill(0);
+                if rate_128 {
+                    shake128.update(&message);
+                    shake128.finalize_xof_reset().read(&mut out);
+                } else {
+                    shake256.update(&message);
+                    shake256.finalize_xof_reset().read(&mut out);
+                }
+                assert_eq!(out, expected, "{file} reset");
+            }
         }
     }
 }
