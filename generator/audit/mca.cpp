@@ -11,6 +11,7 @@
 #include <optional>
 #include <regex>
 #include <set>
+#include <stdexcept>
 
 #include "audit/semantics.hpp"
 #include "isa/target.hpp"
@@ -111,7 +112,14 @@ McaEstimate run_llvm_mca(const Program& program, std::size_t function, const std
   std::filesystem::remove(path);
   const auto cycles = field(output, "Total Cycles");
   const auto bound = field(output, "Block RThroughput");
-  if (!cycles || !bound || output.find("not a recognized processor") != std::string::npos) {
+  if (output.find("not a recognized processor") != std::string::npos) {
+    // A misspelt core model is the caller's mistake, not a row of figures: say so and stop.
+    throw std::invalid_argument(fmt::format(
+        "audit --mca: llvm-mca has no core model '{}' for {} ({} -mtriple={} -mcpu=help "
+        "lists them)",
+        cpu, target(program.isa).name(), find_llvm_mca(), triple));
+  }
+  if (!cycles || !bound) {
     estimate.problem = output.substr(0, output.find('\n'));
     return estimate;
   }

@@ -93,4 +93,11 @@ TEST_CASE("spongegen audit --mca prints one entry's model, and names an entry it
   // The message, and where the usage is, not the usage itself.
   CHECK(missing.output.find("spongegen --help lists the commands") != std::string::npos);
   CHECK(missing.output.find("commands:") == std::string::npos);
+  // A core model llvm-mca does not know fails the command, naming it.
+  const ProcessResult unknown =
+      run_spongegen({"audit", "--mca", "nosuchcpu", "--entry", "sponge_ascon_p320_amd64_bmi2_p12"});
+  REQUIRE(unknown.exited);
+  CHECK(unknown.exit_status == 1);
+  CHECK(unknown.output.find("llvm-mca has no core model 'nosuchcpu' for amd64") !=
+        std::string::npos);
 }

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 #include "ascon/ascon_portable.hpp"  // the runtime's portable substitution layer
@@ -1077,8 +1078,12 @@ TEST_CASE("audit --mca: llvm-mca models an entry's rounds on a core the machine 
   REQUIRE_MESSAGE(n1.ok, n1.problem);
   CHECK(n1.rounds == 24);
   CHECK(n1.cycles > 0);
-  // A core model llvm-mca does not know is reported, not hidden.
-  const audit::McaEstimate unknown = audit::run_llvm_mca(scalar, 0, "no-such-core");
-  CHECK(!unknown.ok);
-  CHECK(!unknown.problem.empty());
+  // A core model llvm-mca does not know stops the audit with its name, not a row of figures.
+  try {
+    audit::run_llvm_mca(scalar, 0, "no-such-core");
+    FAIL("no-such-core was modelled");
+  } catch (const std::invalid_argument& error) {
+    CHECK(std::string(error.what()).find("no core model 'no-such-core' for arm64") !=
+          std::string::npos);
+  }
 }
