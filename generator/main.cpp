@@ -424,6 +424,16 @@ int check_folder(const fs::path& dir, const std::vector<writers::GeneratedFile>&
 }
 
 int command_check(const Options& options) {
+  // A folder that is not there is a mistyped path, not a list of every file missing from it;
+  // said before the kernels are built.
+  const auto require_folder = [](const char* option, const fs::path& folder) {
+    if (!fs::is_directory(folder)) {
+      throw InputError(fmt::format("check {} {}: no such folder", option, folder.string()));
+    }
+  };
+  require_folder("--dir", options.dir);
+  if (options.rust_dir) require_folder("--rust-dir", *options.rust_dir);
+  if (options.go_dir) require_folder("--go-dir", *options.go_dir);
   const auto kernels = generate_kernels(options, false);
   auto files = pipeline::output_files(kernels);
   int differences = check_folder(options.dir, files, [](const fs::path&) { return true; });

@@ -35,6 +35,17 @@ void require_failure(const ProcessResult& result, const std::string& expected) {
 
 }  // namespace
 
+TEST_CASE("check names a folder that is not there, before building anything") {
+  TemporaryFolder folder("check-no-folder");
+  const fs::path absent = folder.path() / "absent";
+  require_failure(run_spongegen({"check", "--dir", absent.string()}),
+                  "check --dir " + absent.string() + ": no such folder");
+  const ProcessResult rust =
+      run_spongegen({"check", "--dir", kGenerated.string(), "--rust-dir", absent.string()});
+  require_failure(rust, "check --rust-dir " + absent.string() + ": no such folder");
+  CHECK(rust.output.find("missing:") == std::string::npos);
+}
+
 TEST_CASE("check --dir names a folder in a file's place and a FIFO as not a file") {
   TemporaryFolder folder("check-not-a-file");
   const fs::path dir = folder.path() / "generated";
