@@ -303,9 +303,12 @@ impl<'a> KtInput<'a> {
 fn leaf_chaining_values(leaves: &[&[u8]], out: &mut [[u8; 32]]) {
     let mut done = 0;
     if let Some(batch) = dispatch::batch() {
+        // Zero here, and zero again after each group, which wipes it.
+        let mut states = [0u64; 25 * 8];
         while leaves.len() - done >= batch.lanes {
             let group = &leaves[done..done + batch.lanes];
-            leaf_group(batch, group, &mut out[done..done + batch.lanes]);
+            let states = &mut states[..25 * batch.lanes];
+            leaf_group(batch, states, group, &mut out[done..done + batch.lanes]);
             done += batch.lanes;
         }
     }
@@ -314,28 +317,48 @@ fn leaf_chaining_values(leaves: &[&[u8]], out: &mut [[u8; 32]]) {
     }
 }
 
-fn leaf_group(batch: &Batch, leaves: &[&[u8]], out: &mut [[u8; 32]]) {
+/// One leaf a state of the batch kernel, from `states` (the lanes' interleaved states) zero;
+/// `states` is zero again after it.
+fn leaf_group(batch: &Batch, states: &mut [u64], leaves: &[&[u8]], out: &mut [[u8; 32]]) {
     const RATE: usize = 168;
     let lanes = batch.lanes;
-    let mut states = [0u64; 25 * 8];
-    let states = &mut states[..25 * lanes];
     let whole = KT_CHUNK / RATE;
     batch.absorb_blocks(states, leaves, whole, true);
-    let mut last = [[0u8; RATE]; 8];
-    for (block, leaf) in last.iter_mut().zip(leaves) {
-        let tail = &leaf[whole * RATE..];
-        block[..tail.len()].copy_from_slice(tail);
-        block[tail.len()] ^= KT_LEAF_DOMAIN;
-        block[RATE - 1] ^= 0x80;
+    for (s, leaf) in leaves.iter().enumerate() {
+        xor_final_block::<RATE>(states, lanes, s, &leaf[whole * RATE..], KT_LEAF_DOMAIN);
     }
-    let mut tails: [&[u8]; 8] = [&[]; 8];
-    for (tail, block) in tails.iter_mut().zip(&last) {
-        *tail = block;
-    }
-    batch.absorb_blocks(states, &tails[..lanes], 1, true);
+    batch.permute(states, true);
     extract_digests(states, lanes, out);
     wipe_slice(states, 0);
-    wipe_slice(&mut last[..lanes], [0; RATE]);
+}
+
+/// XORs into state `s` of lane-interleaved states (lane i at `states[lanes * i + s]`) the
+/// final block a sponge of RATE bytes would absorb: `tail` (shorter than RATE), `domain`
+/// after it, the padding's last 1 in byte RATE - 1. Lane by lane, without building the
+/// block: the permute entry then finishes the states, where the absorb entry would first
+/// gather every lane of every block.
+fn xor_final_block<const RATE: usize>(
+    states: &mut [u64],
+    lanes: usize,
+    s: usize,
+    tail: &[u8],
+    domain: u8,
+) {
+    let mut words = tail.chunks_exact(8);
+    let mut lane = 0;
+    for word in &mut words {
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(word);
+        states[lanes * lane + s] ^= u64::from_le_bytes(bytes);
+        lane += 1;
+    }
+    let rest = words.remainder();
+    let mut last = [0u8; 8];
+    last[..rest.len()].copy_from_slice(rest);
+    last[rest.len()] = domain;
+    states[lanes * lane + s] ^= u64::from_le_bytes(last);
+    states[lanes * (RATE / 8 - 1) + s] ^= 0x80 << 56;
+    wipe(&mut last, [0; 8]);
 }
 
 /// Each state's first four lanes, from lane-interleaved states (lane i of state s at
@@ -450,9 +473,13 @@ pub fn keccak256_batch(messages: &[&[u8]], digests: &mut [[u8; 32]]) {
     let mut done = 0;
     if let Some(batch) = dispatch::batch() {
         let lanes = batch.lanes;
+        // Zero here, and zero again after each group, which wipes it.
+        let mut states = [0u64; 25 * 8];
+        let states = &mut states[..25 * lanes];
         while messages.len() - done >= lanes {
             keccak256_group(
                 batch,
+                states,
                 &messages[done..done + lanes],
                 &mut digests[done..done + lanes],
             );
@@ -465,7 +492,7 @@ pub fn keccak256_batch(messages: &[&[u8]], digests: &mut [[u8; 32]]) {
             let mut group: [&[u8]; 8] = [&[]; 8];
             group[..rest].copy_from_slice(&messages[done..]);
             let mut out = [[0u8; 32]; 8];
-            keccak256_group(batch, &group[..lanes], &mut out[..lanes]);
+            keccak256_group(batch, states, &group[..lanes], &mut out[..lanes]);
             digests[done..].copy_from_slice(&out[..rest]);
             done = messages.len();
         }
@@ -475,29 +502,25 @@ pub fn keccak256_batch(messages: &[&[u8]], digests: &mut [[u8; 32]]) {
     }
 }
 
-fn keccak256_group(batch: &Batch, messages: &[&[u8]], digests: &mut [[u8; 32]]) {
+/// Keccak-256 of one message a state of the batch kernel, from `states` (the lanes'
+/// interleaved states) zero; `states` is zero again after it.
+fn keccak256_group(
+    batch: &Batch,
+    states: &mut [u64],
+    messages: &[&[u8]],
+    digests: &mut [[u8; 32]],
+) {
     const RATE: usize = 136;
     let lanes = batch.lanes;
-    let mut states = [0u64; 25 * 8];
-    let states = &mut states[..25 * lanes];
     let common = messages.iter().map(|m| m.len() / RATE).min().unwrap_or(0);
     batch.absorb_blocks(states, messages, common, false);
     if messages.iter().all(|m| m.len() / RATE == common) {
-        let mut last = [[0u8; RATE]; 8];
-        for (block, message) in last.iter_mut().zip(messages) {
-            let tail = &message[common * RATE..];
-            block[..tail.len()].copy_from_slice(tail);
-            block[tail.len()] ^= KECCAK_DOMAIN;
-            block[RATE - 1] ^= 0x80;
+        for (s, message) in messages.iter().enumerate() {
+            xor_final_block::<RATE>(states, lanes, s, &message[common * RATE..], KECCAK_DOMAIN);
         }
-        let mut tails: [&[u8]; 8] = [&[]; 8];
-        for (tail, block) in tails.iter_mut().zip(&last) {
-            *tail = block;
-        }
-        batch.absorb_blocks(states, &tails[..lanes], 1, false);
+        batch.permute(states, false);
         extract_digests(states, lanes, digests);
         wipe_slice(states, 0);
-        wipe_slice(&mut last[..lanes], [0; RATE]);
         return;
     }
     // Lengths that part after the common blocks: each state finishes on its own.
