@@ -2,8 +2,12 @@
 // (generated/keccakf1600_wasm_simd128.wasm: two states in the 64-bit lanes of v128 locals),
 // where the engine validates SIMD128; one at a time on wasm-scalar elsewhere. A pair's whole
 // blocks run in lockstep, then its final (padded) blocks in lockstep where the two messages
-// have as many blocks; a pair of unequal lengths finishes each message alone. The module's
-// memory is zeroed after each call, as the scalar one's.
+// have as many blocks; a pair of unequal lengths finishes each message alone. Runs of pairs
+// of messages shorter than a block (the common case: trie nodes, keys, addresses) go through a
+// second instance of the module whose memory holds a state pair, a slot pair and two blocks
+// for each of hundreds of pairs: the blocks are all written, then the kernel called once a
+// pair with nothing between the calls, then the digests all read. The modules' memory is
+// zeroed after each call, as the scalar one's.
 import { simd128 } from "./kernels.js";
 import { absorbBlocks, permute } from "./wasm.js";
 import { keccak_256 } from "./sha3.js";
@@ -15,12 +19,23 @@ const kSlotsAt = 1536; // the block entries' two 8-byte block pointer slots
 const kBlocksAt = 4096;
 const kHalf = Math.floor((kPages * 65536 - kBlocksAt) / 2 / kRate) * kRate; // each state's
 
+// The runs of short pairs: pair p's interleaved states at kRunStatesAt + 400p, its two block
+// pointers at kRunSlotsAt + 16p (written once: they point at its blocks), its two blocks at
+// kRunBlocksAt + 272p.
+const kRunPages = 4;
+const kRunStatesAt = 1024; // past the data segment (iota's table)
+const kRunPairs = Math.floor((kRunPages * 65536 - kRunStatesAt) / (400 + 16 + 2 * kRate));
+const kRunSlotsAt = kRunStatesAt + 400 * kRunPairs;
+const kRunBlocksAt = kRunSlotsAt + 16 * kRunPairs;
+
 const decode = (base64) => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
 const simdBytes = decode(simd128);
 let simd = null;
+let run = null;
 if (WebAssembly.validate(simdBytes)) {
+  const module = await WebAssembly.compile(simdBytes);
   const memory = new WebAssembly.Memory({ initial: kPages, maximum: kPages });
-  const { instance } = await WebAssembly.instantiate(simdBytes, { env: { memory } });
+  const instance = await WebAssembly.instantiate(module, { env: { memory } });
   const heap = new Uint8Array(memory.buffer);
   const slots = new DataView(memory.buffer, kSlotsAt, 16);
   slots.setBigUint64(0, BigInt(kBlocksAt), true);
@@ -31,6 +46,14 @@ if (WebAssembly.validate(simdBytes)) {
     blocks: instance.exports.sponge_keccakf1600_wasm_simd128_absorb136_blocks,
     block: instance.exports.sponge_keccakf1600_wasm_simd128_absorb136,
   };
+  const runMemory = new WebAssembly.Memory({ initial: kRunPages, maximum: kRunPages });
+  const runInstance = await WebAssembly.instantiate(module, { env: { memory: runMemory } });
+  const runSlots = new BigUint64Array(runMemory.buffer, kRunSlotsAt, 2 * kRunPairs);
+  for (let p = 0; p < kRunPairs; ++p) {
+    runSlots[2 * p] = BigInt(kRunBlocksAt + 2 * kRate * p);
+    runSlots[2 * p + 1] = BigInt(kRunBlocksAt + 2 * kRate * p + kRate);
+  }
+  run = { heap: new Uint8Array(runMemory.buffer), block: runInstance.exports.sponge_keccakf1600_wasm_simd128_absorb136 };
 }
 
 /** Whether keccak_256_batch runs two messages at a time (the engine has SIMD128). */
@@ -114,6 +137,32 @@ function pair(a, b, digests) {
   digests.push(finishAlone(sa, a, common), finishAlone(sb, b, common));
 }
 
+// `pairs` pairs of messages shorter than a block, messages[from..from + 2 * pairs): each
+// padded block written in place (the blocks are zero between calls), one kernel call a pair,
+// the digests read, then the states and blocks zeroed.
+function shortPairs(messages, from, pairs, digests) {
+  const { heap, block } = run;
+  for (let k = 0; k < 2 * pairs; ++k) {
+    const message = messages[from + k];
+    const at = kRunBlocksAt + kRate * k;
+    heap.set(message, at);
+    heap[at + message.length] = 0x01;
+    heap[at + kRate - 1] ^= 0x80;
+  }
+  for (let p = 0; p < pairs; ++p) block(kRunStatesAt + 400 * p, kRunSlotsAt + 16 * p);
+  for (let p = 0; p < pairs; ++p) {
+    const da = new Uint8Array(32), db = new Uint8Array(32);
+    for (let i = 0; i < 32; ++i) {
+      const at = kRunStatesAt + 400 * p + 16 * (i >> 3) + (i & 7);
+      da[i] = heap[at];
+      db[i] = heap[at + 8];
+    }
+    digests.push(da, db);
+  }
+  heap.fill(0, kRunStatesAt, kRunStatesAt + 400 * pairs);
+  heap.fill(0, kRunBlocksAt, kRunBlocksAt + 2 * kRate * pairs);
+}
+
 /** Keccak-256 of each message, in order: an array of 32-byte digests. */
 export function keccak_256_batch(messages) {
   assertMessages(messages);
@@ -123,14 +172,34 @@ export function keccak_256_batch(messages) {
     return digests;
   }
   simd.states.fill(0);
+  const short = (k) => messages[k].length < kRate;
   let i = 0;
-  for (; i + 1 < messages.length; i += 2) pair(messages[i], messages[i + 1], digests);
+  while (i + 1 < messages.length) {
+    let pairs = 0;
+    while (pairs < kRunPairs && i + 2 * pairs + 1 < messages.length && short(i + 2 * pairs) && short(i + 2 * pairs + 1)) ++pairs;
+    if (pairs > 0) {
+      shortPairs(messages, i, pairs, digests);
+      i += 2 * pairs;
+    } else {
+      pair(messages[i], messages[i + 1], digests);
+      i += 2;
+    }
+  }
   if (i < messages.length) digests.push(keccak_256(messages[i]));
   return digests;
 }
 
-/** What tests look at: whether the SIMD module's memory holds anything but its slots. */
+/** What tests look at: whether the SIMD modules' memories hold anything but their slots. */
 export function batchMemoryIsClean() {
   if (simd === null) return true;
-  return simd.heap.subarray(kStatesAt, kSlotsAt).every((b) => b === 0) && simd.heap.subarray(kBlocksAt).every((b) => b === 0);
+  const zero = (heap, from, to) => heap.subarray(from, to).every((b) => b === 0);
+  return (
+    zero(simd.heap, kStatesAt, kSlotsAt) &&
+    zero(simd.heap, kBlocksAt) &&
+    zero(run.heap, kRunStatesAt, kRunSlotsAt) &&
+    zero(run.heap, kRunBlocksAt)
+  );
 }
+
+/** What tests look at: how many pairs of short messages one run of the kernel takes. */
+export const batchRunPairs = kRunPairs;

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { batchIsSimd, keccak_256, keccak_256_batch } from "../index.js";
-import { batchMemoryIsClean } from "../src/batch.js";
+import { batchMemoryIsClean, batchRunPairs } from "../src/batch.js";
 
 const lengths = [0, 1, 32, 135, 136, 137, 271, 272, 273, 500, 64, 64, 136, 0, 1000, 999, 32, 32, 300000, 5];
 const message = (length, salt) => Uint8Array.from({ length }, (_, i) => (i * 31 + salt * 7 + length) & 0xff);
@@ -21,6 +21,20 @@ test("keccak_256_batch of 1 to 20 messages equals keccak_256 of each", () => {
     digests.forEach((digest, i) => assert.deepEqual(digest, keccak_256(messages[i]), `message ${i} of ${count}, ${messages[i].length} bytes`));
     assert.ok(batchMemoryIsClean(), `the SIMD module's memory after ${count} messages`);
   }
+});
+
+test("keccak_256_batch of more short messages than one run holds, with long ones between", () => {
+  // Runs of short pairs longer than the run memory takes, cut by a pair with a long message,
+  // a pair of one short and one long, and an odd count.
+  const lengths = [];
+  for (let k = 0; k < 2 * batchRunPairs + 7; ++k) lengths.push(k % 136);
+  lengths.push(136, 20, 300, 7);
+  for (let k = 0; k < 2 * batchRunPairs + 3; ++k) lengths.push((k * 7) % 136);
+  const messages = lengths.map((length, i) => message(length, i));
+  const digests = keccak_256_batch(messages);
+  assert.equal(digests.length, messages.length);
+  digests.forEach((digest, i) => assert.deepEqual(digest, keccak_256(messages[i]), `message ${i}, ${messages[i].length} bytes`));
+  assert.ok(batchMemoryIsClean(), "the SIMD modules' memory after the runs");
 });
 
 test("keccak_256_batch refuses what is not an array of Uint8Array", () => {
