@@ -40,6 +40,12 @@ try {
     }
   }
   const messages = Array.from({ length: 1024 }, (_, i) => new Uint8Array(32).fill(i & 0xff));
+  // Warmed up first: the engine compiles a WebAssembly function with its fast tier only once
+  // it has run a while, and the batch's SIMD entry has not run before this case.
+  for (let r = 0; r < 20; ++r) {
+    for (const m of messages) ours(m);
+    keccak_256_batch(messages);
+  }
   const one = [], batch = [];
   for (let r = 0; r < repetitions; ++r) {
     let start = performance.now();
@@ -49,7 +55,9 @@ try {
     keccak_256_batch(messages);
     batch.push(((performance.now() - start) * 1e6) / 1024);
   }
-  lines.push(`keccak_256_batch 1,024 x 32 B: ${(median(batch) / 1e3).toFixed(2)} us a message, one at a time ${(median(one) / 1e3).toFixed(2)} us: ${(median(one) / median(batch)).toFixed(2)}x`);
+  // The fastest repetitions too: on a shared host other programs only add time.
+  const fa = Math.min(...one), fb = Math.min(...batch);
+  lines.push(`keccak_256_batch 1,024 x 32 B: ${(median(batch) / 1e3).toFixed(2)} us a message, one at a time ${(median(one) / 1e3).toFixed(2)} us: ${(median(one) / median(batch)).toFixed(2)}x (fastest: ${(fb / 1e3).toFixed(2)} against ${(fa / 1e3).toFixed(2)} us, ${(fa / fb).toFixed(2)}x)`);
   const big = new Uint8Array(1 << 20).map((_, i) => i & 0xff);
   const a = [], b = [];
   for (let r = 0; r < 5; ++r) {

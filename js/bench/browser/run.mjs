@@ -3,7 +3,13 @@ import { open } from "../../test/browser/serve.mjs";
 
 const { browser, page, errors, close } = await open("/pkg/bench/browser/index.html");
 try {
-  await page.waitForFunction("window.bench !== undefined", { timeout: 600000 });
+  // A page whose module fails to load never sets window.bench: stop at its first error.
+  const deadline = Date.now() + 600000;
+  while (!(await page.evaluate(() => window.bench !== undefined))) {
+    if (errors.length > 0) throw new Error(`the bench page failed: ${errors.join("\n")}`);
+    if (Date.now() > deadline) throw new Error("the bench page did not finish in 10 minutes");
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
   console.log(`${await browser.version()}; medians of 11 interleaved repetitions`);
   for (const line of [...(await page.evaluate(() => window.bench)), ...errors]) console.log(line);
 } finally {

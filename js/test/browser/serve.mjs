@@ -40,6 +40,9 @@ export async function open(path) {
     headless: true,
     // Root runs the tests here: Chromium's sandbox refuses root.
     args: ["--no-sandbox", "--headless=new"],
+    // The bench's page runs its cases in one task, minutes on a busy host; puppeteer's
+    // default of 180 s for a protocol call would end the run while the page still works.
+    protocolTimeout: 600000,
   });
   const page = await browser.newPage();
   const errors = [];
