@@ -102,6 +102,18 @@ function finishAlone(state, message, done) {
   return digest;
 }
 
+// The two digests of the interleaved state pair at heap[at..] (lane i of state s at word
+// 2i + s), onto `digests`.
+function pushDigests(heap, at, digests) {
+  const da = new Uint8Array(32), db = new Uint8Array(32);
+  for (let i = 0; i < 32; ++i) {
+    const from = at + 16 * (i >> 3) + (i & 7);
+    da[i] = heap[from];
+    db[i] = heap[from + 8];
+  }
+  digests.push(da, db);
+}
+
 function pair(a, b, digests) {
   const { heap, states } = simd;
   const common = Math.min(Math.floor(a.length / kRate), Math.floor(b.length / kRate));
@@ -122,14 +134,8 @@ function pair(a, b, digests) {
     simd.block(kStatesAt, kSlotsAt);
     heap.fill(0, kBlocksAt, kBlocksAt + kRate);
     heap.fill(0, kBlocksAt + kHalf, kBlocksAt + kHalf + kRate);
-    const da = new Uint8Array(32), db = new Uint8Array(32);
-    for (let i = 0; i < 32; ++i) {
-      const at = 16 * (i >> 3) + (i & 7);
-      da[i] = states[at];
-      db[i] = states[at + 8];
-    }
+    pushDigests(states, 0, digests);
     states.fill(0);
-    digests.push(da, db);
     return;
   }
   const [sa, sb] = split(states);
@@ -150,15 +156,7 @@ function shortPairs(messages, from, pairs, digests) {
     heap[at + kRate - 1] ^= 0x80;
   }
   for (let p = 0; p < pairs; ++p) block(kRunStatesAt + 400 * p, kRunSlotsAt + 16 * p);
-  for (let p = 0; p < pairs; ++p) {
-    const da = new Uint8Array(32), db = new Uint8Array(32);
-    for (let i = 0; i < 32; ++i) {
-      const at = kRunStatesAt + 400 * p + 16 * (i >> 3) + (i & 7);
-      da[i] = heap[at];
-      db[i] = heap[at + 8];
-    }
-    digests.push(da, db);
-  }
+  for (let p = 0; p < pairs; ++p) pushDigests(heap, kRunStatesAt + 400 * p, digests);
   heap.fill(0, kRunStatesAt, kRunStatesAt + 400 * pairs);
   heap.fill(0, kRunBlocksAt, kRunBlocksAt + 2 * kRate * pairs);
 }
