@@ -5,3 +5,5 @@ export * from "./ascon.js";
 export declare function keccak_256_batch(messages: Uint8Array[]): Uint8Array[];
 /** Whether keccak_256_batch runs two messages at a time. */
 export declare const batchIsSimd: boolean;
+/** The scalar kernel this engine runs: wasm-scalar-memory in V8 before 12, else wasm-scalar. */
+export declare const scalarKernel: "wasm-scalar" | "wasm-scalar-memory";

@@ -94,6 +94,8 @@ BuiltKernel build_keccak_riscv64();
 BuiltKernel build_keccak_riscv64_v(int states);
 // wasm-scalar: one state on a WebAssembly function's i64 locals.
 BuiltKernel build_keccak_wasm_scalar();
+// wasm-scalar-memory: one state in the module's memory, rewritten in place each round.
+BuiltKernel build_keccak_wasm_scalar_memory();
 // wasm-simd128: two states in the 64-bit lanes of a WebAssembly function's v128 locals.
 BuiltKernel build_keccak_wasm_simd128();
 

@@ -1,10 +1,20 @@
-// The wasm-scalar kernel of spongegen (generated/keccakf1600_wasm_scalar.wasm, proven by
-// `spongegen prove`), instantiated once when the package is imported, and the calls the
-// sponges make of it (a permutation, whole blocks, a whole one-shot hash). The module's memory is the package's own: iota's table at address 0 (the
-// module's data segment), one state at kStateAt, the blocks of a call from kBlocksAt. A call
-// copies a state and its blocks in, runs the kernel entry and copies the state out; then it
-// zeroes what it copied in, so nothing of a state or an input stays in the module's memory.
-import { scalar } from "./kernels.js";
+// The scalar Keccak kernel of spongegen this engine runs fastest, instantiated once when the
+// package is imported, and the calls the sponges make of it (a permutation, whole blocks, a
+// whole one-shot hash). Both kernels are proven by `spongegen prove` and have the same
+// entries: wasm-scalar (generated/keccakf1600_wasm_scalar.wasm) keeps the lanes in locals,
+// wasm-scalar-memory (keccakf1600_wasm_scalar_memory.wasm) in the state, in memory. V8 before
+// 12 (Node 20 and earlier) runs the second faster, newer V8 (Chromium 156) the first; the
+// kernels' headers give the figures. The module's memory is the package's own: iota's table
+// at address 0 (the module's data segment), one state at kStateAt, the blocks of a call from
+// kBlocksAt. A call copies a state and its blocks in, runs the kernel entry and copies the
+// state out; then it zeroes what it copied in, so nothing of a state or an input stays in the
+// module's memory.
+import { scalar, scalarMemory } from "./kernels.js";
+
+const v8Major = Number(globalThis.process?.versions?.v8?.split(".")[0]);
+/** Which kernel this engine runs: "wasm-scalar-memory" in V8 before 12, else "wasm-scalar". */
+export const scalarKernel = v8Major > 0 && v8Major < 12 ? "wasm-scalar-memory" : "wasm-scalar";
+const suffix = scalarKernel.replaceAll("-", "_");
 
 const kPages = 2;
 const kStateAt = 1024; // past the data segment
@@ -13,13 +23,16 @@ const kBlocksCapacity = kPages * 65536 - kBlocksAt;
 
 const decode = (base64) => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
 const memory = new WebAssembly.Memory({ initial: kPages, maximum: kPages });
-const { instance } = await WebAssembly.instantiate(decode(scalar), { env: { memory } });
+const { instance } = await WebAssembly.instantiate(
+  decode(scalarKernel === "wasm-scalar" ? scalar : scalarMemory),
+  { env: { memory } },
+);
 const heap = new Uint8Array(memory.buffer);
 const stateView = heap.subarray(kStateAt, kStateAt + 200); // made once: a view is an allocation
 const entries = instance.exports;
 
 // The entries by round count, and the block entries by round count and rate, looked up once.
-const stem = (rounds) => (rounds === 24 ? "sponge_keccakf1600_wasm_scalar" : `sponge_keccakp1600_${rounds}_wasm_scalar`);
+const stem = (rounds) => (rounds === 24 ? `sponge_keccakf1600_${suffix}` : `sponge_keccakp1600_${rounds}_${suffix}`);
 const permutes = new Map();
 const blockEntries = new Map();
 for (const [name, f] of Object.entries(entries)) {
@@ -30,7 +43,7 @@ for (const [name, f] of Object.entries(entries)) {
   }
 }
 function found(f, what) {
-  if (f === undefined) throw new Error(`the wasm-scalar kernel has no ${what}`);
+  if (f === undefined) throw new Error(`the ${scalarKernel} kernel has no ${what}`);
   return f;
 }
 
@@ -51,15 +64,18 @@ export function absorbBlocks(state, rate, rounds, data, offset, count) {
   const call = found(blockEntries.get(rounds * 1000 + rate), `${rounds}-round block entry at rate ${rate}`);
   const most = Math.floor(kBlocksCapacity / rate);
   stateView.set(state);
+  // Each chunk overwrites the last, and the first is the longest: one fill at the end zeroes
+  // every byte any of them left.
+  const written = Math.min(count, most) * rate;
   while (count > 0) {
     const blocks = Math.min(count, most);
     const bytes = blocks * rate;
     heap.set(data.subarray(offset, offset + bytes), kBlocksAt);
     call(kStateAt, kBlocksAt, blocks);
-    heap.fill(0, kBlocksAt, kBlocksAt + bytes);
     offset += bytes;
     count -= blocks;
   }
+  heap.fill(0, kBlocksAt, kBlocksAt + written);
   state.set(stateView);
   stateView.fill(0);
 }

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import * as noble from "@noble/hashes/sha3.js";
 import * as ours from "../sha3.js";
 import * as root from "../index.js";
-import { moduleMemoryIsClean } from "../src/wasm.js";
+import { moduleMemoryIsClean, scalarKernel } from "../src/wasm.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const kat = process.env.SPONGE_KAT_DIR ?? join(here, "..", "..", "tests", "kat");
@@ -62,6 +62,23 @@ test("one call and streaming agree with noble at every length around each rate",
       }
       assert.ok(moduleMemoryIsClean(), `${name}: the module's memory after ${length} bytes`);
     }
+  }
+});
+
+test("Node 20's V8 (11.3) runs wasm-scalar-memory, so these tests reach it", () => {
+  // Chromium's newer V8 runs wasm-scalar (test/browser/run.mjs requires it there).
+  if (Number(process.versions.v8.split(".")[0]) < 12) assert.equal(scalarKernel, "wasm-scalar-memory");
+  assert.equal(root.scalarKernel, scalarKernel);
+});
+
+test("inputs longer than the module's memory go in chunks, and the memory is left clean", () => {
+  // 124 KiB of blocks a call: 300,000 bytes is three chunks, the last one shorter.
+  for (const name of ["keccak_256", "sha3_512", "shake128"]) {
+    const message = randomBytes(300000);
+    const expected = hex(noble[name](message));
+    assert.equal(hex(ours[name](message)), expected, name);
+    assert.equal(hex(ours[name].create().update(message.subarray(0, 5)).update(message.subarray(5)).digest()), expected, `${name} streamed`);
+    assert.ok(moduleMemoryIsClean(), `${name}: the module's memory after 300,000 bytes`);
   }
 });
 

@@ -3,7 +3,7 @@
 import { keccak_256, sha3_256, shake256, Keccak } from "@spongegen/hashes/sha3.js";
 import { kt128, kmac256, tuplehash128, parallelhash256, turboshake128, cshake128 } from "@spongegen/hashes/sha3-addons.js";
 import { ascon_aead128, ascon_hash256, ascon_xof128, ascon_cxof128 } from "@spongegen/hashes/ascon.js";
-import { keccak_256_batch, batchIsSimd } from "@spongegen/hashes";
+import { keccak_256_batch, batchIsSimd, scalarKernel } from "@spongegen/hashes";
 
 const message: Uint8Array = new Uint8Array(3);
 const digest: Uint8Array = keccak_256(message);
@@ -21,6 +21,7 @@ const addons: Uint8Array[] = [
 ];
 const batch: Uint8Array[] = keccak_256_batch([message, message]);
 const simd: boolean = batchIsSimd;
+const kernel: "wasm-scalar" | "wasm-scalar-memory" = scalarKernel;
 const cipher = ascon_aead128(new Uint8Array(16), new Uint8Array(16), message);
 const sealed: Uint8Array = cipher.encrypt(message);
 const opened: Uint8Array = cipher.decrypt(sealed);
@@ -38,4 +39,4 @@ shake256(message, { length: 8 });
 kmac256(message);
 // @ts-expect-error: the batch takes an array
 keccak_256_batch(message);
-export { digest, out, xof, sizes, addons, batch, simd, opened, asconDigests };
+export { digest, out, xof, sizes, addons, batch, simd, kernel, opened, asconDigests };

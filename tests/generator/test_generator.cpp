@@ -899,16 +899,18 @@ TEST_CASE("the manifest names every file with its sha256 and entries") {
     if (spec.isa == Isa::wasm32) {
       // Each rate's one-block absorb entry, then its block entry: 24 rounds at five rates,
       // 12 at two. The module beside the text, which the runtime does not link.
-      // wasm-scalar on one state, wasm-simd128 on two.
-      const std::string stem = spec.name == "wasm-scalar" ? "wasm_scalar" : "wasm_simd128";
+      // wasm-scalar and wasm-scalar-memory on one state, wasm-simd128 on two.
+      const bool one_state = spec.name != "wasm-simd128";
+      std::string stem = spec.name;
+      std::replace(stem.begin(), stem.end(), '-', '_');
       REQUIRE(entries.size() == 16u);
       CHECK(entries[14]["symbol"] == "sponge_keccakp1600_12_" + stem + "_absorb168");
       CHECK(entries[15]["symbol"] == "sponge_keccakp1600_12_" + stem + "_absorb168_blocks");
       CHECK(entries[15]["rounds"] == 12);
-      CHECK(entries[15]["lanes"] == (spec.name == "wasm-scalar" ? 1 : 2));
+      CHECK(entries[15]["lanes"] == (one_state ? 1 : 2));
       CHECK(manifest["files"][i]["binary"]["path"] == "keccakf1600_" + stem + ".wasm");
       CHECK(manifest["files"][i]["links_into_runtime"] == false);
-      CHECK(spec.cpu_features.empty() == (spec.name == "wasm-scalar"));
+      CHECK(spec.cpu_features.empty() == one_state);
       continue;
     }
     // 24 rounds: permute and five rates; 12 rounds: permute and rates 136, 168. The

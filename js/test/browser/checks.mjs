@@ -9,7 +9,7 @@ import * as ours from "/pkg/index.js";
 
 const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 const ptn = (n) => Uint8Array.from({ length: n }, (_, i) => i % 251);
-const results = { checked: 0, failures: [], simd: ours.batchIsSimd };
+const results = { checked: 0, failures: [], simd: ours.batchIsSimd, scalarKernel: ours.scalarKernel };
 const expect = (what, actual, expected) => {
   results.checked++;
   if (actual !== expected && results.failures.length < 10) results.failures.push(`${what}: ${actual} != ${expected}`);
