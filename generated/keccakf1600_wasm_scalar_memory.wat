@@ -438,28 +438,6 @@
       local.get $state
       local.get $x2
       i64.store offset=96
-      local.get $x14
-      local.get $x15
-      i64.and
-      local.set $x3
-      local.get $x13
-      local.get $x3
-      i64.xor
-      local.set $x3
-      local.get $state
-      local.get $x3
-      i64.store offset=192
-      local.get $x15
-      local.get $x11
-      i64.or
-      local.set $x4
-      local.get $x14
-      local.get $x4
-      i64.xor
-      local.set $x4
-      local.get $state
-      local.get $x4
-      i64.store offset=48
       local.get $x11
       local.get $x12
       i64.and
@@ -471,6 +449,28 @@
       local.get $state
       local.get $x5
       i64.store offset=144
+      local.get $x15
+      local.get $x11
+      i64.or
+      local.set $x4
+      local.get $x14
+      local.get $x4
+      i64.xor
+      local.set $x4
+      local.get $state
+      local.get $x4
+      i64.store offset=48
+      local.get $x14
+      local.get $x15
+      i64.and
+      local.set $x3
+      local.get $x13
+      local.get $x3
+      i64.xor
+      local.set $x3
+      local.get $state
+      local.get $x3
+      i64.store offset=192
       ;; row 1: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=24
@@ -561,36 +561,6 @@
       local.get $x16
       i64.xor
       local.set $x2
-      local.get $x14
-      local.get $x17
-      i64.or
-      local.set $x16
-      local.get $x13
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=80
-      local.get $x3
-      local.get $x16
-      i64.xor
-      local.set $x3
-      local.get $x15
-      local.get $x11
-      i64.or
-      local.set $x16
-      local.get $x14
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=176
-      local.get $x4
-      local.get $x16
-      i64.xor
-      local.set $x4
       local.get $x11
       local.get $x12
       i64.and
@@ -606,6 +576,36 @@
       local.get $x16
       i64.xor
       local.set $x5
+      local.get $x15
+      local.get $x11
+      i64.or
+      local.set $x16
+      local.get $x14
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=176
+      local.get $x4
+      local.get $x16
+      i64.xor
+      local.set $x4
+      local.get $x14
+      local.get $x17
+      i64.or
+      local.set $x16
+      local.get $x13
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=80
+      local.get $x3
+      local.get $x16
+      i64.xor
+      local.set $x3
       ;; row 2: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=8
@@ -696,36 +696,6 @@
       local.get $x16
       i64.xor
       local.set $x2
-      local.get $x17
-      local.get $x15
-      i64.and
-      local.set $x16
-      local.get $x13
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=8
-      local.get $x3
-      local.get $x16
-      i64.xor
-      local.set $x3
-      local.get $x15
-      local.get $x11
-      i64.or
-      local.set $x16
-      local.get $x17
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=104
-      local.get $x4
-      local.get $x16
-      i64.xor
-      local.set $x4
       local.get $x11
       local.get $x12
       i64.and
@@ -741,6 +711,36 @@
       local.get $x16
       i64.xor
       local.set $x5
+      local.get $x15
+      local.get $x11
+      i64.or
+      local.set $x16
+      local.get $x17
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=104
+      local.get $x4
+      local.get $x16
+      i64.xor
+      local.set $x4
+      local.get $x17
+      local.get $x15
+      i64.and
+      local.set $x16
+      local.get $x13
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=8
+      local.get $x3
+      local.get $x16
+      i64.xor
+      local.set $x3
       ;; row 3: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=32
@@ -831,36 +831,6 @@
       local.get $x16
       i64.xor
       local.set $x2
-      local.get $x17
-      local.get $x15
-      i64.or
-      local.set $x16
-      local.get $x13
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=136
-      local.get $x3
-      local.get $x16
-      i64.xor
-      local.set $x3
-      local.get $x15
-      local.get $x11
-      i64.and
-      local.set $x16
-      local.get $x17
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=32
-      local.get $x4
-      local.get $x16
-      i64.xor
-      local.set $x4
       local.get $x11
       local.get $x12
       i64.or
@@ -876,6 +846,36 @@
       local.get $x16
       i64.xor
       local.set $x5
+      local.get $x15
+      local.get $x11
+      i64.and
+      local.set $x16
+      local.get $x17
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=32
+      local.get $x4
+      local.get $x16
+      i64.xor
+      local.set $x4
+      local.get $x17
+      local.get $x15
+      i64.or
+      local.set $x16
+      local.get $x13
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=136
+      local.get $x3
+      local.get $x16
+      i64.xor
+      local.set $x3
       ;; row 4: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=16
@@ -951,51 +951,6 @@
       local.get $x16
       i64.xor
       local.set $x1
-      local.get $x13
-      local.get $x14
-      i64.or
-      local.set $x16
-      local.get $x17
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=168
-      local.get $x2
-      local.get $x16
-      i64.xor
-      local.set $x2
-      local.get $x14
-      local.get $x15
-      i64.and
-      local.set $x16
-      local.get $x13
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=64
-      local.get $x3
-      local.get $x16
-      i64.xor
-      local.set $x3
-      local.get $x15
-      local.get $x11
-      i64.or
-      local.set $x16
-      local.get $x14
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=120
-      local.get $x4
-      local.get $x16
-      i64.xor
-      local.set $x4
       local.get $x11
       local.get $x12
       i64.and
@@ -1011,6 +966,51 @@
       local.get $x16
       i64.xor
       local.set $x5
+      local.get $x15
+      local.get $x11
+      i64.or
+      local.set $x16
+      local.get $x14
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=120
+      local.get $x4
+      local.get $x16
+      i64.xor
+      local.set $x4
+      local.get $x14
+      local.get $x15
+      i64.and
+      local.set $x16
+      local.get $x13
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=64
+      local.get $x3
+      local.get $x16
+      i64.xor
+      local.set $x3
+      local.get $x13
+      local.get $x14
+      i64.or
+      local.set $x16
+      local.get $x17
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=168
+      local.get $x2
+      local.get $x16
+      i64.xor
+      local.set $x2
       ;; ---- end of round ----
 
       ;; ---- round 1 of the loop ----
@@ -1141,28 +1141,6 @@
       local.get $state
       local.get $x2
       i64.store offset=8
-      local.get $x14
-      local.get $x15
-      i64.and
-      local.set $x3
-      local.get $x13
-      local.get $x3
-      i64.xor
-      local.set $x3
-      local.get $state
-      local.get $x3
-      i64.store offset=16
-      local.get $x15
-      local.get $x11
-      i64.or
-      local.set $x4
-      local.get $x14
-      local.get $x4
-      i64.xor
-      local.set $x4
-      local.get $state
-      local.get $x4
-      i64.store offset=24
       local.get $x11
       local.get $x12
       i64.and
@@ -1174,6 +1152,28 @@
       local.get $state
       local.get $x5
       i64.store offset=32
+      local.get $x15
+      local.get $x11
+      i64.or
+      local.set $x4
+      local.get $x14
+      local.get $x4
+      i64.xor
+      local.set $x4
+      local.get $state
+      local.get $x4
+      i64.store offset=24
+      local.get $x14
+      local.get $x15
+      i64.and
+      local.set $x3
+      local.get $x13
+      local.get $x3
+      i64.xor
+      local.set $x3
+      local.get $state
+      local.get $x3
+      i64.store offset=16
       ;; row 1: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=48
@@ -1264,36 +1264,6 @@
       local.get $x16
       i64.xor
       local.set $x2
-      local.get $x14
-      local.get $x17
-      i64.or
-      local.set $x16
-      local.get $x13
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=56
-      local.get $x3
-      local.get $x16
-      i64.xor
-      local.set $x3
-      local.get $x15
-      local.get $x11
-      i64.or
-      local.set $x16
-      local.get $x14
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=64
-      local.get $x4
-      local.get $x16
-      i64.xor
-      local.set $x4
       local.get $x11
       local.get $x12
       i64.and
@@ -1309,6 +1279,36 @@
       local.get $x16
       i64.xor
       local.set $x5
+      local.get $x15
+      local.get $x11
+      i64.or
+      local.set $x16
+      local.get $x14
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=64
+      local.get $x4
+      local.get $x16
+      i64.xor
+      local.set $x4
+      local.get $x14
+      local.get $x17
+      i64.or
+      local.set $x16
+      local.get $x13
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=56
+      local.get $x3
+      local.get $x16
+      i64.xor
+      local.set $x3
       ;; row 2: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=96
@@ -1399,36 +1399,6 @@
       local.get $x16
       i64.xor
       local.set $x2
-      local.get $x17
-      local.get $x15
-      i64.and
-      local.set $x16
-      local.get $x13
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=96
-      local.get $x3
-      local.get $x16
-      i64.xor
-      local.set $x3
-      local.get $x15
-      local.get $x11
-      i64.or
-      local.set $x16
-      local.get $x17
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=104
-      local.get $x4
-      local.get $x16
-      i64.xor
-      local.set $x4
       local.get $x11
       local.get $x12
       i64.and
@@ -1444,6 +1414,36 @@
       local.get $x16
       i64.xor
       local.set $x5
+      local.get $x15
+      local.get $x11
+      i64.or
+      local.set $x16
+      local.get $x17
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=104
+      local.get $x4
+      local.get $x16
+      i64.xor
+      local.set $x4
+      local.get $x17
+      local.get $x15
+      i64.and
+      local.set $x16
+      local.get $x13
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=96
+      local.get $x3
+      local.get $x16
+      i64.xor
+      local.set $x3
       ;; row 3: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=144
@@ -1534,36 +1534,6 @@
       local.get $x16
       i64.xor
       local.set $x2
-      local.get $x17
-      local.get $x15
-      i64.or
-      local.set $x16
-      local.get $x13
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=136
-      local.get $x3
-      local.get $x16
-      i64.xor
-      local.set $x3
-      local.get $x15
-      local.get $x11
-      i64.and
-      local.set $x16
-      local.get $x17
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=144
-      local.get $x4
-      local.get $x16
-      i64.xor
-      local.set $x4
       local.get $x11
       local.get $x12
       i64.or
@@ -1579,6 +1549,36 @@
       local.get $x16
       i64.xor
       local.set $x5
+      local.get $x15
+      local.get $x11
+      i64.and
+      local.set $x16
+      local.get $x17
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=144
+      local.get $x4
+      local.get $x16
+      i64.xor
+      local.set $x4
+      local.get $x17
+      local.get $x15
+      i64.or
+      local.set $x16
+      local.get $x13
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=136
+      local.get $x3
+      local.get $x16
+      i64.xor
+      local.set $x3
       ;; row 4: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=192
@@ -1654,51 +1654,6 @@
       local.get $x16
       i64.xor
       local.set $x1
-      local.get $x13
-      local.get $x14
-      i64.or
-      local.set $x16
-      local.get $x17
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=168
-      local.get $x2
-      local.get $x16
-      i64.xor
-      local.set $x2
-      local.get $x14
-      local.get $x15
-      i64.and
-      local.set $x16
-      local.get $x13
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=176
-      local.get $x3
-      local.get $x16
-      i64.xor
-      local.set $x3
-      local.get $x15
-      local.get $x11
-      i64.or
-      local.set $x16
-      local.get $x14
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=184
-      local.get $x4
-      local.get $x16
-      i64.xor
-      local.set $x4
       local.get $x11
       local.get $x12
       i64.and
@@ -1714,6 +1669,51 @@
       local.get $x16
       i64.xor
       local.set $x5
+      local.get $x15
+      local.get $x11
+      i64.or
+      local.set $x16
+      local.get $x14
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=184
+      local.get $x4
+      local.get $x16
+      i64.xor
+      local.set $x4
+      local.get $x14
+      local.get $x15
+      i64.and
+      local.set $x16
+      local.get $x13
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=176
+      local.get $x3
+      local.get $x16
+      i64.xor
+      local.set $x3
+      local.get $x13
+      local.get $x14
+      i64.or
+      local.set $x16
+      local.get $x17
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=168
+      local.get $x2
+      local.get $x16
+      i64.xor
+      local.set $x2
       local.get $w19
       i32.const 16
       i32.add
@@ -2320,28 +2320,6 @@
       local.get $state
       local.get $x3
       i64.store offset=96
-      local.get $x15
-      local.get $x16
-      i64.and
-      local.set $x4
-      local.get $x14
-      local.get $x4
-      i64.xor
-      local.set $x4
-      local.get $state
-      local.get $x4
-      i64.store offset=192
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x5
-      local.get $x15
-      local.get $x5
-      i64.xor
-      local.set $x5
-      local.get $state
-      local.get $x5
-      i64.store offset=48
       local.get $x12
       local.get $x13
       i64.and
@@ -2353,6 +2331,28 @@
       local.get $state
       local.get $x6
       i64.store offset=144
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x5
+      local.get $x15
+      local.get $x5
+      i64.xor
+      local.set $x5
+      local.get $state
+      local.get $x5
+      i64.store offset=48
+      local.get $x15
+      local.get $x16
+      i64.and
+      local.set $x4
+      local.get $x14
+      local.get $x4
+      i64.xor
+      local.set $x4
+      local.get $state
+      local.get $x4
+      i64.store offset=192
       ;; row 1: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=24
@@ -2443,36 +2443,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x15
-      local.get $x18
-      i64.or
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=80
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x15
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=176
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -2488,6 +2458,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x15
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=176
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x15
+      local.get $x18
+      i64.or
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=80
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 2: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=8
@@ -2578,36 +2578,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x18
-      local.get $x16
-      i64.and
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=8
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=104
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -2623,6 +2593,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=104
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x18
+      local.get $x16
+      i64.and
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=8
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 3: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=32
@@ -2713,36 +2713,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x18
-      local.get $x16
-      i64.or
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=136
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.and
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=32
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.or
@@ -2758,6 +2728,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.and
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=32
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x18
+      local.get $x16
+      i64.or
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=136
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 4: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=16
@@ -2833,51 +2833,6 @@
       local.get $x17
       i64.xor
       local.set $x2
-      local.get $x14
-      local.get $x15
-      i64.or
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=168
-      local.get $x3
-      local.get $x17
-      i64.xor
-      local.set $x3
-      local.get $x15
-      local.get $x16
-      i64.and
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=64
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x15
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=120
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -2893,6 +2848,51 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x15
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=120
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x15
+      local.get $x16
+      i64.and
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=64
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
+      local.get $x14
+      local.get $x15
+      i64.or
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=168
+      local.get $x3
+      local.get $x17
+      i64.xor
+      local.set $x3
       ;; ---- end of round ----
 
       ;; ---- round 1 of the loop ----
@@ -3023,28 +3023,6 @@
       local.get $state
       local.get $x3
       i64.store offset=8
-      local.get $x15
-      local.get $x16
-      i64.and
-      local.set $x4
-      local.get $x14
-      local.get $x4
-      i64.xor
-      local.set $x4
-      local.get $state
-      local.get $x4
-      i64.store offset=16
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x5
-      local.get $x15
-      local.get $x5
-      i64.xor
-      local.set $x5
-      local.get $state
-      local.get $x5
-      i64.store offset=24
       local.get $x12
       local.get $x13
       i64.and
@@ -3056,6 +3034,28 @@
       local.get $state
       local.get $x6
       i64.store offset=32
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x5
+      local.get $x15
+      local.get $x5
+      i64.xor
+      local.set $x5
+      local.get $state
+      local.get $x5
+      i64.store offset=24
+      local.get $x15
+      local.get $x16
+      i64.and
+      local.set $x4
+      local.get $x14
+      local.get $x4
+      i64.xor
+      local.set $x4
+      local.get $state
+      local.get $x4
+      i64.store offset=16
       ;; row 1: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=48
@@ -3146,36 +3146,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x15
-      local.get $x18
-      i64.or
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=56
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x15
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=64
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -3191,6 +3161,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x15
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=64
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x15
+      local.get $x18
+      i64.or
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=56
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 2: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=96
@@ -3281,36 +3281,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x18
-      local.get $x16
-      i64.and
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=96
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=104
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -3326,6 +3296,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=104
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x18
+      local.get $x16
+      i64.and
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=96
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 3: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=144
@@ -3416,36 +3416,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x18
-      local.get $x16
-      i64.or
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=136
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.and
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=144
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.or
@@ -3461,6 +3431,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.and
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=144
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x18
+      local.get $x16
+      i64.or
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=136
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 4: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=192
@@ -3536,51 +3536,6 @@
       local.get $x17
       i64.xor
       local.set $x2
-      local.get $x14
-      local.get $x15
-      i64.or
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=168
-      local.get $x3
-      local.get $x17
-      i64.xor
-      local.set $x3
-      local.get $x15
-      local.get $x16
-      i64.and
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=176
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x15
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=184
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -3596,6 +3551,51 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x15
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=184
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x15
+      local.get $x16
+      i64.and
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=176
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
+      local.get $x14
+      local.get $x15
+      i64.or
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=168
+      local.get $x3
+      local.get $x17
+      i64.xor
+      local.set $x3
       local.get $w20
       i32.const 16
       i32.add
@@ -4207,28 +4207,6 @@
           local.get $state
           local.get $x4
           i64.store offset=96
-          local.get $x16
-          local.get $x17
-          i64.and
-          local.set $x5
-          local.get $x15
-          local.get $x5
-          i64.xor
-          local.set $x5
-          local.get $state
-          local.get $x5
-          i64.store offset=192
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x6
-          local.get $x16
-          local.get $x6
-          i64.xor
-          local.set $x6
-          local.get $state
-          local.get $x6
-          i64.store offset=48
           local.get $x13
           local.get $x14
           i64.and
@@ -4240,6 +4218,28 @@
           local.get $state
           local.get $x7
           i64.store offset=144
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x6
+          local.get $x16
+          local.get $x6
+          i64.xor
+          local.set $x6
+          local.get $state
+          local.get $x6
+          i64.store offset=48
+          local.get $x16
+          local.get $x17
+          i64.and
+          local.set $x5
+          local.get $x15
+          local.get $x5
+          i64.xor
+          local.set $x5
+          local.get $state
+          local.get $x5
+          i64.store offset=192
           ;; row 1: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=24
@@ -4330,36 +4330,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x16
-          local.get $x19
-          i64.or
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=80
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x16
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=176
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -4375,6 +4345,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x16
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=176
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x16
+          local.get $x19
+          i64.or
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=80
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 2: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=8
@@ -4465,36 +4465,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x19
-          local.get $x17
-          i64.and
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=8
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=104
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -4510,6 +4480,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=104
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x19
+          local.get $x17
+          i64.and
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=8
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 3: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=32
@@ -4600,36 +4600,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x19
-          local.get $x17
-          i64.or
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=136
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.and
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=32
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.or
@@ -4645,6 +4615,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.and
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=32
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x19
+          local.get $x17
+          i64.or
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=136
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 4: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=16
@@ -4720,51 +4720,6 @@
           local.get $x18
           i64.xor
           local.set $x3
-          local.get $x15
-          local.get $x16
-          i64.or
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=168
-          local.get $x4
-          local.get $x18
-          i64.xor
-          local.set $x4
-          local.get $x16
-          local.get $x17
-          i64.and
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=64
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x16
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=120
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -4780,6 +4735,51 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x16
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=120
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x16
+          local.get $x17
+          i64.and
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=64
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
+          local.get $x15
+          local.get $x16
+          i64.or
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=168
+          local.get $x4
+          local.get $x18
+          i64.xor
+          local.set $x4
           ;; ---- end of round ----
 
           ;; ---- round 1 of the loop ----
@@ -4910,28 +4910,6 @@
           local.get $state
           local.get $x4
           i64.store offset=8
-          local.get $x16
-          local.get $x17
-          i64.and
-          local.set $x5
-          local.get $x15
-          local.get $x5
-          i64.xor
-          local.set $x5
-          local.get $state
-          local.get $x5
-          i64.store offset=16
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x6
-          local.get $x16
-          local.get $x6
-          i64.xor
-          local.set $x6
-          local.get $state
-          local.get $x6
-          i64.store offset=24
           local.get $x13
           local.get $x14
           i64.and
@@ -4943,6 +4921,28 @@
           local.get $state
           local.get $x7
           i64.store offset=32
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x6
+          local.get $x16
+          local.get $x6
+          i64.xor
+          local.set $x6
+          local.get $state
+          local.get $x6
+          i64.store offset=24
+          local.get $x16
+          local.get $x17
+          i64.and
+          local.set $x5
+          local.get $x15
+          local.get $x5
+          i64.xor
+          local.set $x5
+          local.get $state
+          local.get $x5
+          i64.store offset=16
           ;; row 1: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=48
@@ -5033,36 +5033,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x16
-          local.get $x19
-          i64.or
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=56
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x16
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=64
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -5078,6 +5048,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x16
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=64
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x16
+          local.get $x19
+          i64.or
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=56
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 2: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=96
@@ -5168,36 +5168,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x19
-          local.get $x17
-          i64.and
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=96
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=104
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -5213,6 +5183,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=104
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x19
+          local.get $x17
+          i64.and
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=96
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 3: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=144
@@ -5303,36 +5303,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x19
-          local.get $x17
-          i64.or
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=136
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.and
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=144
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.or
@@ -5348,6 +5318,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.and
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=144
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x19
+          local.get $x17
+          i64.or
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=136
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 4: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=192
@@ -5423,51 +5423,6 @@
           local.get $x18
           i64.xor
           local.set $x3
-          local.get $x15
-          local.get $x16
-          i64.or
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=168
-          local.get $x4
-          local.get $x18
-          i64.xor
-          local.set $x4
-          local.get $x16
-          local.get $x17
-          i64.and
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=176
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x16
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=184
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -5483,6 +5438,51 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x16
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=184
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x16
+          local.get $x17
+          i64.and
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=176
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
+          local.get $x15
+          local.get $x16
+          i64.or
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=168
+          local.get $x4
+          local.get $x18
+          i64.xor
+          local.set $x4
           local.get $w21
           i32.const 16
           i32.add
@@ -6169,28 +6169,6 @@
       local.get $state
       local.get $x3
       i64.store offset=96
-      local.get $x15
-      local.get $x16
-      i64.and
-      local.set $x4
-      local.get $x14
-      local.get $x4
-      i64.xor
-      local.set $x4
-      local.get $state
-      local.get $x4
-      i64.store offset=192
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x5
-      local.get $x15
-      local.get $x5
-      i64.xor
-      local.set $x5
-      local.get $state
-      local.get $x5
-      i64.store offset=48
       local.get $x12
       local.get $x13
       i64.and
@@ -6202,6 +6180,28 @@
       local.get $state
       local.get $x6
       i64.store offset=144
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x5
+      local.get $x15
+      local.get $x5
+      i64.xor
+      local.set $x5
+      local.get $state
+      local.get $x5
+      i64.store offset=48
+      local.get $x15
+      local.get $x16
+      i64.and
+      local.set $x4
+      local.get $x14
+      local.get $x4
+      i64.xor
+      local.set $x4
+      local.get $state
+      local.get $x4
+      i64.store offset=192
       ;; row 1: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=24
@@ -6292,36 +6292,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x15
-      local.get $x18
-      i64.or
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=80
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x15
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=176
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -6337,6 +6307,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x15
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=176
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x15
+      local.get $x18
+      i64.or
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=80
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 2: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=8
@@ -6427,36 +6427,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x18
-      local.get $x16
-      i64.and
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=8
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=104
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -6472,6 +6442,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=104
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x18
+      local.get $x16
+      i64.and
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=8
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 3: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=32
@@ -6562,36 +6562,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x18
-      local.get $x16
-      i64.or
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=136
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.and
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=32
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.or
@@ -6607,6 +6577,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.and
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=32
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x18
+      local.get $x16
+      i64.or
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=136
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 4: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=16
@@ -6682,51 +6682,6 @@
       local.get $x17
       i64.xor
       local.set $x2
-      local.get $x14
-      local.get $x15
-      i64.or
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=168
-      local.get $x3
-      local.get $x17
-      i64.xor
-      local.set $x3
-      local.get $x15
-      local.get $x16
-      i64.and
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=64
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x15
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=120
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -6742,6 +6697,51 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x15
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=120
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x15
+      local.get $x16
+      i64.and
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=64
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
+      local.get $x14
+      local.get $x15
+      i64.or
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=168
+      local.get $x3
+      local.get $x17
+      i64.xor
+      local.set $x3
       ;; ---- end of round ----
 
       ;; ---- round 1 of the loop ----
@@ -6872,28 +6872,6 @@
       local.get $state
       local.get $x3
       i64.store offset=8
-      local.get $x15
-      local.get $x16
-      i64.and
-      local.set $x4
-      local.get $x14
-      local.get $x4
-      i64.xor
-      local.set $x4
-      local.get $state
-      local.get $x4
-      i64.store offset=16
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x5
-      local.get $x15
-      local.get $x5
-      i64.xor
-      local.set $x5
-      local.get $state
-      local.get $x5
-      i64.store offset=24
       local.get $x12
       local.get $x13
       i64.and
@@ -6905,6 +6883,28 @@
       local.get $state
       local.get $x6
       i64.store offset=32
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x5
+      local.get $x15
+      local.get $x5
+      i64.xor
+      local.set $x5
+      local.get $state
+      local.get $x5
+      i64.store offset=24
+      local.get $x15
+      local.get $x16
+      i64.and
+      local.set $x4
+      local.get $x14
+      local.get $x4
+      i64.xor
+      local.set $x4
+      local.get $state
+      local.get $x4
+      i64.store offset=16
       ;; row 1: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=48
@@ -6995,36 +6995,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x15
-      local.get $x18
-      i64.or
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=56
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x15
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=64
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -7040,6 +7010,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x15
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=64
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x15
+      local.get $x18
+      i64.or
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=56
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 2: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=96
@@ -7130,36 +7130,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x18
-      local.get $x16
-      i64.and
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=96
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=104
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -7175,6 +7145,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=104
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x18
+      local.get $x16
+      i64.and
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=96
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 3: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=144
@@ -7265,36 +7265,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x18
-      local.get $x16
-      i64.or
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=136
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.and
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=144
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.or
@@ -7310,6 +7280,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.and
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=144
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x18
+      local.get $x16
+      i64.or
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=136
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 4: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=192
@@ -7385,51 +7385,6 @@
       local.get $x17
       i64.xor
       local.set $x2
-      local.get $x14
-      local.get $x15
-      i64.or
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=168
-      local.get $x3
-      local.get $x17
-      i64.xor
-      local.set $x3
-      local.get $x15
-      local.get $x16
-      i64.and
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=176
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x15
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=184
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -7445,6 +7400,51 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x15
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=184
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x15
+      local.get $x16
+      i64.and
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=176
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
+      local.get $x14
+      local.get $x15
+      i64.or
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=168
+      local.get $x3
+      local.get $x17
+      i64.xor
+      local.set $x3
       local.get $w20
       i32.const 16
       i32.add
@@ -8124,28 +8124,6 @@
           local.get $state
           local.get $x4
           i64.store offset=96
-          local.get $x16
-          local.get $x17
-          i64.and
-          local.set $x5
-          local.get $x15
-          local.get $x5
-          i64.xor
-          local.set $x5
-          local.get $state
-          local.get $x5
-          i64.store offset=192
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x6
-          local.get $x16
-          local.get $x6
-          i64.xor
-          local.set $x6
-          local.get $state
-          local.get $x6
-          i64.store offset=48
           local.get $x13
           local.get $x14
           i64.and
@@ -8157,6 +8135,28 @@
           local.get $state
           local.get $x7
           i64.store offset=144
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x6
+          local.get $x16
+          local.get $x6
+          i64.xor
+          local.set $x6
+          local.get $state
+          local.get $x6
+          i64.store offset=48
+          local.get $x16
+          local.get $x17
+          i64.and
+          local.set $x5
+          local.get $x15
+          local.get $x5
+          i64.xor
+          local.set $x5
+          local.get $state
+          local.get $x5
+          i64.store offset=192
           ;; row 1: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=24
@@ -8247,36 +8247,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x16
-          local.get $x19
-          i64.or
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=80
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x16
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=176
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -8292,6 +8262,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x16
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=176
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x16
+          local.get $x19
+          i64.or
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=80
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 2: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=8
@@ -8382,36 +8382,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x19
-          local.get $x17
-          i64.and
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=8
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=104
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -8427,6 +8397,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=104
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x19
+          local.get $x17
+          i64.and
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=8
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 3: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=32
@@ -8517,36 +8517,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x19
-          local.get $x17
-          i64.or
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=136
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.and
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=32
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.or
@@ -8562,6 +8532,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.and
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=32
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x19
+          local.get $x17
+          i64.or
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=136
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 4: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=16
@@ -8637,51 +8637,6 @@
           local.get $x18
           i64.xor
           local.set $x3
-          local.get $x15
-          local.get $x16
-          i64.or
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=168
-          local.get $x4
-          local.get $x18
-          i64.xor
-          local.set $x4
-          local.get $x16
-          local.get $x17
-          i64.and
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=64
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x16
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=120
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -8697,6 +8652,51 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x16
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=120
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x16
+          local.get $x17
+          i64.and
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=64
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
+          local.get $x15
+          local.get $x16
+          i64.or
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=168
+          local.get $x4
+          local.get $x18
+          i64.xor
+          local.set $x4
           ;; ---- end of round ----
 
           ;; ---- round 1 of the loop ----
@@ -8827,28 +8827,6 @@
           local.get $state
           local.get $x4
           i64.store offset=8
-          local.get $x16
-          local.get $x17
-          i64.and
-          local.set $x5
-          local.get $x15
-          local.get $x5
-          i64.xor
-          local.set $x5
-          local.get $state
-          local.get $x5
-          i64.store offset=16
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x6
-          local.get $x16
-          local.get $x6
-          i64.xor
-          local.set $x6
-          local.get $state
-          local.get $x6
-          i64.store offset=24
           local.get $x13
           local.get $x14
           i64.and
@@ -8860,6 +8838,28 @@
           local.get $state
           local.get $x7
           i64.store offset=32
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x6
+          local.get $x16
+          local.get $x6
+          i64.xor
+          local.set $x6
+          local.get $state
+          local.get $x6
+          i64.store offset=24
+          local.get $x16
+          local.get $x17
+          i64.and
+          local.set $x5
+          local.get $x15
+          local.get $x5
+          i64.xor
+          local.set $x5
+          local.get $state
+          local.get $x5
+          i64.store offset=16
           ;; row 1: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=48
@@ -8950,36 +8950,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x16
-          local.get $x19
-          i64.or
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=56
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x16
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=64
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -8995,6 +8965,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x16
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=64
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x16
+          local.get $x19
+          i64.or
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=56
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 2: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=96
@@ -9085,36 +9085,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x19
-          local.get $x17
-          i64.and
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=96
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=104
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -9130,6 +9100,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=104
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x19
+          local.get $x17
+          i64.and
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=96
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 3: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=144
@@ -9220,36 +9220,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x19
-          local.get $x17
-          i64.or
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=136
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.and
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=144
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.or
@@ -9265,6 +9235,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.and
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=144
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x19
+          local.get $x17
+          i64.or
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=136
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 4: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=192
@@ -9340,51 +9340,6 @@
           local.get $x18
           i64.xor
           local.set $x3
-          local.get $x15
-          local.get $x16
-          i64.or
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=168
-          local.get $x4
-          local.get $x18
-          i64.xor
-          local.set $x4
-          local.get $x16
-          local.get $x17
-          i64.and
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=176
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x16
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=184
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -9400,6 +9355,51 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x16
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=184
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x16
+          local.get $x17
+          i64.and
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=176
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
+          local.get $x15
+          local.get $x16
+          i64.or
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=168
+          local.get $x4
+          local.get $x18
+          i64.xor
+          local.set $x4
           local.get $w21
           i32.const 16
           i32.add
@@ -10154,28 +10154,6 @@
       local.get $state
       local.get $x3
       i64.store offset=96
-      local.get $x15
-      local.get $x16
-      i64.and
-      local.set $x4
-      local.get $x14
-      local.get $x4
-      i64.xor
-      local.set $x4
-      local.get $state
-      local.get $x4
-      i64.store offset=192
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x5
-      local.get $x15
-      local.get $x5
-      i64.xor
-      local.set $x5
-      local.get $state
-      local.get $x5
-      i64.store offset=48
       local.get $x12
       local.get $x13
       i64.and
@@ -10187,6 +10165,28 @@
       local.get $state
       local.get $x6
       i64.store offset=144
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x5
+      local.get $x15
+      local.get $x5
+      i64.xor
+      local.set $x5
+      local.get $state
+      local.get $x5
+      i64.store offset=48
+      local.get $x15
+      local.get $x16
+      i64.and
+      local.set $x4
+      local.get $x14
+      local.get $x4
+      i64.xor
+      local.set $x4
+      local.get $state
+      local.get $x4
+      i64.store offset=192
       ;; row 1: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=24
@@ -10277,36 +10277,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x15
-      local.get $x18
-      i64.or
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=80
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x15
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=176
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -10322,6 +10292,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x15
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=176
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x15
+      local.get $x18
+      i64.or
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=80
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 2: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=8
@@ -10412,36 +10412,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x18
-      local.get $x16
-      i64.and
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=8
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=104
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -10457,6 +10427,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=104
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x18
+      local.get $x16
+      i64.and
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=8
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 3: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=32
@@ -10547,36 +10547,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x18
-      local.get $x16
-      i64.or
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=136
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.and
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=32
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.or
@@ -10592,6 +10562,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.and
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=32
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x18
+      local.get $x16
+      i64.or
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=136
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 4: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=16
@@ -10667,51 +10667,6 @@
       local.get $x17
       i64.xor
       local.set $x2
-      local.get $x14
-      local.get $x15
-      i64.or
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=168
-      local.get $x3
-      local.get $x17
-      i64.xor
-      local.set $x3
-      local.get $x15
-      local.get $x16
-      i64.and
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=64
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x15
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=120
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -10727,6 +10682,51 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x15
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=120
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x15
+      local.get $x16
+      i64.and
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=64
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
+      local.get $x14
+      local.get $x15
+      i64.or
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=168
+      local.get $x3
+      local.get $x17
+      i64.xor
+      local.set $x3
       ;; ---- end of round ----
 
       ;; ---- round 1 of the loop ----
@@ -10857,28 +10857,6 @@
       local.get $state
       local.get $x3
       i64.store offset=8
-      local.get $x15
-      local.get $x16
-      i64.and
-      local.set $x4
-      local.get $x14
-      local.get $x4
-      i64.xor
-      local.set $x4
-      local.get $state
-      local.get $x4
-      i64.store offset=16
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x5
-      local.get $x15
-      local.get $x5
-      i64.xor
-      local.set $x5
-      local.get $state
-      local.get $x5
-      i64.store offset=24
       local.get $x12
       local.get $x13
       i64.and
@@ -10890,6 +10868,28 @@
       local.get $state
       local.get $x6
       i64.store offset=32
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x5
+      local.get $x15
+      local.get $x5
+      i64.xor
+      local.set $x5
+      local.get $state
+      local.get $x5
+      i64.store offset=24
+      local.get $x15
+      local.get $x16
+      i64.and
+      local.set $x4
+      local.get $x14
+      local.get $x4
+      i64.xor
+      local.set $x4
+      local.get $state
+      local.get $x4
+      i64.store offset=16
       ;; row 1: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=48
@@ -10980,36 +10980,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x15
-      local.get $x18
-      i64.or
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=56
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x15
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=64
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -11025,6 +10995,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x15
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=64
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x15
+      local.get $x18
+      i64.or
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=56
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 2: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=96
@@ -11115,36 +11115,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x18
-      local.get $x16
-      i64.and
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=96
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=104
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -11160,6 +11130,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=104
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x18
+      local.get $x16
+      i64.and
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=96
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 3: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=144
@@ -11250,36 +11250,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x18
-      local.get $x16
-      i64.or
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=136
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.and
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=144
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.or
@@ -11295,6 +11265,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.and
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=144
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x18
+      local.get $x16
+      i64.or
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=136
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 4: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=192
@@ -11370,51 +11370,6 @@
       local.get $x17
       i64.xor
       local.set $x2
-      local.get $x14
-      local.get $x15
-      i64.or
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=168
-      local.get $x3
-      local.get $x17
-      i64.xor
-      local.set $x3
-      local.get $x15
-      local.get $x16
-      i64.and
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=176
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x15
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=184
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -11430,6 +11385,51 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x15
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=184
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x15
+      local.get $x16
+      i64.and
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=176
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
+      local.get $x14
+      local.get $x15
+      i64.or
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=168
+      local.get $x3
+      local.get $x17
+      i64.xor
+      local.set $x3
       local.get $w20
       i32.const 16
       i32.add
@@ -12177,28 +12177,6 @@
           local.get $state
           local.get $x4
           i64.store offset=96
-          local.get $x16
-          local.get $x17
-          i64.and
-          local.set $x5
-          local.get $x15
-          local.get $x5
-          i64.xor
-          local.set $x5
-          local.get $state
-          local.get $x5
-          i64.store offset=192
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x6
-          local.get $x16
-          local.get $x6
-          i64.xor
-          local.set $x6
-          local.get $state
-          local.get $x6
-          i64.store offset=48
           local.get $x13
           local.get $x14
           i64.and
@@ -12210,6 +12188,28 @@
           local.get $state
           local.get $x7
           i64.store offset=144
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x6
+          local.get $x16
+          local.get $x6
+          i64.xor
+          local.set $x6
+          local.get $state
+          local.get $x6
+          i64.store offset=48
+          local.get $x16
+          local.get $x17
+          i64.and
+          local.set $x5
+          local.get $x15
+          local.get $x5
+          i64.xor
+          local.set $x5
+          local.get $state
+          local.get $x5
+          i64.store offset=192
           ;; row 1: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=24
@@ -12300,36 +12300,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x16
-          local.get $x19
-          i64.or
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=80
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x16
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=176
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -12345,6 +12315,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x16
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=176
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x16
+          local.get $x19
+          i64.or
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=80
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 2: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=8
@@ -12435,36 +12435,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x19
-          local.get $x17
-          i64.and
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=8
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=104
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -12480,6 +12450,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=104
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x19
+          local.get $x17
+          i64.and
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=8
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 3: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=32
@@ -12570,36 +12570,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x19
-          local.get $x17
-          i64.or
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=136
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.and
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=32
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.or
@@ -12615,6 +12585,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.and
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=32
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x19
+          local.get $x17
+          i64.or
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=136
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 4: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=16
@@ -12690,51 +12690,6 @@
           local.get $x18
           i64.xor
           local.set $x3
-          local.get $x15
-          local.get $x16
-          i64.or
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=168
-          local.get $x4
-          local.get $x18
-          i64.xor
-          local.set $x4
-          local.get $x16
-          local.get $x17
-          i64.and
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=64
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x16
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=120
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -12750,6 +12705,51 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x16
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=120
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x16
+          local.get $x17
+          i64.and
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=64
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
+          local.get $x15
+          local.get $x16
+          i64.or
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=168
+          local.get $x4
+          local.get $x18
+          i64.xor
+          local.set $x4
           ;; ---- end of round ----
 
           ;; ---- round 1 of the loop ----
@@ -12880,28 +12880,6 @@
           local.get $state
           local.get $x4
           i64.store offset=8
-          local.get $x16
-          local.get $x17
-          i64.and
-          local.set $x5
-          local.get $x15
-          local.get $x5
-          i64.xor
-          local.set $x5
-          local.get $state
-          local.get $x5
-          i64.store offset=16
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x6
-          local.get $x16
-          local.get $x6
-          i64.xor
-          local.set $x6
-          local.get $state
-          local.get $x6
-          i64.store offset=24
           local.get $x13
           local.get $x14
           i64.and
@@ -12913,6 +12891,28 @@
           local.get $state
           local.get $x7
           i64.store offset=32
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x6
+          local.get $x16
+          local.get $x6
+          i64.xor
+          local.set $x6
+          local.get $state
+          local.get $x6
+          i64.store offset=24
+          local.get $x16
+          local.get $x17
+          i64.and
+          local.set $x5
+          local.get $x15
+          local.get $x5
+          i64.xor
+          local.set $x5
+          local.get $state
+          local.get $x5
+          i64.store offset=16
           ;; row 1: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=48
@@ -13003,36 +13003,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x16
-          local.get $x19
-          i64.or
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=56
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x16
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=64
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -13048,6 +13018,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x16
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=64
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x16
+          local.get $x19
+          i64.or
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=56
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 2: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=96
@@ -13138,36 +13138,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x19
-          local.get $x17
-          i64.and
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=96
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=104
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -13183,6 +13153,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=104
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x19
+          local.get $x17
+          i64.and
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=96
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 3: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=144
@@ -13273,36 +13273,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x19
-          local.get $x17
-          i64.or
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=136
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.and
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=144
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.or
@@ -13318,6 +13288,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.and
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=144
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x19
+          local.get $x17
+          i64.or
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=136
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 4: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=192
@@ -13393,51 +13393,6 @@
           local.get $x18
           i64.xor
           local.set $x3
-          local.get $x15
-          local.get $x16
-          i64.or
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=168
-          local.get $x4
-          local.get $x18
-          i64.xor
-          local.set $x4
-          local.get $x16
-          local.get $x17
-          i64.and
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=176
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x16
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=184
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -13453,6 +13408,51 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x16
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=184
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x16
+          local.get $x17
+          i64.and
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=176
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
+          local.get $x15
+          local.get $x16
+          i64.or
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=168
+          local.get $x4
+          local.get $x18
+          i64.xor
+          local.set $x4
           local.get $w21
           i32.const 16
           i32.add
@@ -14224,28 +14224,6 @@
       local.get $state
       local.get $x3
       i64.store offset=96
-      local.get $x15
-      local.get $x16
-      i64.and
-      local.set $x4
-      local.get $x14
-      local.get $x4
-      i64.xor
-      local.set $x4
-      local.get $state
-      local.get $x4
-      i64.store offset=192
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x5
-      local.get $x15
-      local.get $x5
-      i64.xor
-      local.set $x5
-      local.get $state
-      local.get $x5
-      i64.store offset=48
       local.get $x12
       local.get $x13
       i64.and
@@ -14257,6 +14235,28 @@
       local.get $state
       local.get $x6
       i64.store offset=144
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x5
+      local.get $x15
+      local.get $x5
+      i64.xor
+      local.set $x5
+      local.get $state
+      local.get $x5
+      i64.store offset=48
+      local.get $x15
+      local.get $x16
+      i64.and
+      local.set $x4
+      local.get $x14
+      local.get $x4
+      i64.xor
+      local.set $x4
+      local.get $state
+      local.get $x4
+      i64.store offset=192
       ;; row 1: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=24
@@ -14347,36 +14347,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x15
-      local.get $x18
-      i64.or
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=80
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x15
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=176
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -14392,6 +14362,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x15
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=176
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x15
+      local.get $x18
+      i64.or
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=80
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 2: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=8
@@ -14482,36 +14482,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x18
-      local.get $x16
-      i64.and
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=8
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=104
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -14527,6 +14497,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=104
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x18
+      local.get $x16
+      i64.and
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=8
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 3: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=32
@@ -14617,36 +14617,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x18
-      local.get $x16
-      i64.or
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=136
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.and
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=32
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.or
@@ -14662,6 +14632,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.and
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=32
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x18
+      local.get $x16
+      i64.or
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=136
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 4: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=16
@@ -14737,51 +14737,6 @@
       local.get $x17
       i64.xor
       local.set $x2
-      local.get $x14
-      local.get $x15
-      i64.or
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=168
-      local.get $x3
-      local.get $x17
-      i64.xor
-      local.set $x3
-      local.get $x15
-      local.get $x16
-      i64.and
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=64
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x15
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=120
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -14797,6 +14752,51 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x15
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=120
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x15
+      local.get $x16
+      i64.and
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=64
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
+      local.get $x14
+      local.get $x15
+      i64.or
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=168
+      local.get $x3
+      local.get $x17
+      i64.xor
+      local.set $x3
       ;; ---- end of round ----
 
       ;; ---- round 1 of the loop ----
@@ -14927,28 +14927,6 @@
       local.get $state
       local.get $x3
       i64.store offset=8
-      local.get $x15
-      local.get $x16
-      i64.and
-      local.set $x4
-      local.get $x14
-      local.get $x4
-      i64.xor
-      local.set $x4
-      local.get $state
-      local.get $x4
-      i64.store offset=16
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x5
-      local.get $x15
-      local.get $x5
-      i64.xor
-      local.set $x5
-      local.get $state
-      local.get $x5
-      i64.store offset=24
       local.get $x12
       local.get $x13
       i64.and
@@ -14960,6 +14938,28 @@
       local.get $state
       local.get $x6
       i64.store offset=32
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x5
+      local.get $x15
+      local.get $x5
+      i64.xor
+      local.set $x5
+      local.get $state
+      local.get $x5
+      i64.store offset=24
+      local.get $x15
+      local.get $x16
+      i64.and
+      local.set $x4
+      local.get $x14
+      local.get $x4
+      i64.xor
+      local.set $x4
+      local.get $state
+      local.get $x4
+      i64.store offset=16
       ;; row 1: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=48
@@ -15050,36 +15050,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x15
-      local.get $x18
-      i64.or
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=56
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x15
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=64
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -15095,6 +15065,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x15
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=64
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x15
+      local.get $x18
+      i64.or
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=56
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 2: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=96
@@ -15185,36 +15185,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x18
-      local.get $x16
-      i64.and
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=96
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=104
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -15230,6 +15200,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=104
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x18
+      local.get $x16
+      i64.and
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=96
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 3: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=144
@@ -15320,36 +15320,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x18
-      local.get $x16
-      i64.or
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=136
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.and
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=144
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.or
@@ -15365,6 +15335,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.and
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=144
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x18
+      local.get $x16
+      i64.or
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=136
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 4: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=192
@@ -15440,51 +15440,6 @@
       local.get $x17
       i64.xor
       local.set $x2
-      local.get $x14
-      local.get $x15
-      i64.or
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=168
-      local.get $x3
-      local.get $x17
-      i64.xor
-      local.set $x3
-      local.get $x15
-      local.get $x16
-      i64.and
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=176
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x15
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=184
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -15500,6 +15455,51 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x15
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=184
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x15
+      local.get $x16
+      i64.and
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=176
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
+      local.get $x14
+      local.get $x15
+      i64.or
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=168
+      local.get $x3
+      local.get $x17
+      i64.xor
+      local.set $x3
       local.get $w20
       i32.const 16
       i32.add
@@ -16264,28 +16264,6 @@
           local.get $state
           local.get $x4
           i64.store offset=96
-          local.get $x16
-          local.get $x17
-          i64.and
-          local.set $x5
-          local.get $x15
-          local.get $x5
-          i64.xor
-          local.set $x5
-          local.get $state
-          local.get $x5
-          i64.store offset=192
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x6
-          local.get $x16
-          local.get $x6
-          i64.xor
-          local.set $x6
-          local.get $state
-          local.get $x6
-          i64.store offset=48
           local.get $x13
           local.get $x14
           i64.and
@@ -16297,6 +16275,28 @@
           local.get $state
           local.get $x7
           i64.store offset=144
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x6
+          local.get $x16
+          local.get $x6
+          i64.xor
+          local.set $x6
+          local.get $state
+          local.get $x6
+          i64.store offset=48
+          local.get $x16
+          local.get $x17
+          i64.and
+          local.set $x5
+          local.get $x15
+          local.get $x5
+          i64.xor
+          local.set $x5
+          local.get $state
+          local.get $x5
+          i64.store offset=192
           ;; row 1: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=24
@@ -16387,36 +16387,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x16
-          local.get $x19
-          i64.or
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=80
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x16
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=176
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -16432,6 +16402,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x16
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=176
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x16
+          local.get $x19
+          i64.or
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=80
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 2: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=8
@@ -16522,36 +16522,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x19
-          local.get $x17
-          i64.and
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=8
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=104
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -16567,6 +16537,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=104
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x19
+          local.get $x17
+          i64.and
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=8
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 3: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=32
@@ -16657,36 +16657,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x19
-          local.get $x17
-          i64.or
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=136
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.and
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=32
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.or
@@ -16702,6 +16672,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.and
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=32
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x19
+          local.get $x17
+          i64.or
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=136
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 4: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=16
@@ -16777,51 +16777,6 @@
           local.get $x18
           i64.xor
           local.set $x3
-          local.get $x15
-          local.get $x16
-          i64.or
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=168
-          local.get $x4
-          local.get $x18
-          i64.xor
-          local.set $x4
-          local.get $x16
-          local.get $x17
-          i64.and
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=64
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x16
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=120
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -16837,6 +16792,51 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x16
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=120
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x16
+          local.get $x17
+          i64.and
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=64
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
+          local.get $x15
+          local.get $x16
+          i64.or
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=168
+          local.get $x4
+          local.get $x18
+          i64.xor
+          local.set $x4
           ;; ---- end of round ----
 
           ;; ---- round 1 of the loop ----
@@ -16967,28 +16967,6 @@
           local.get $state
           local.get $x4
           i64.store offset=8
-          local.get $x16
-          local.get $x17
-          i64.and
-          local.set $x5
-          local.get $x15
-          local.get $x5
-          i64.xor
-          local.set $x5
-          local.get $state
-          local.get $x5
-          i64.store offset=16
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x6
-          local.get $x16
-          local.get $x6
-          i64.xor
-          local.set $x6
-          local.get $state
-          local.get $x6
-          i64.store offset=24
           local.get $x13
           local.get $x14
           i64.and
@@ -17000,6 +16978,28 @@
           local.get $state
           local.get $x7
           i64.store offset=32
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x6
+          local.get $x16
+          local.get $x6
+          i64.xor
+          local.set $x6
+          local.get $state
+          local.get $x6
+          i64.store offset=24
+          local.get $x16
+          local.get $x17
+          i64.and
+          local.set $x5
+          local.get $x15
+          local.get $x5
+          i64.xor
+          local.set $x5
+          local.get $state
+          local.get $x5
+          i64.store offset=16
           ;; row 1: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=48
@@ -17090,36 +17090,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x16
-          local.get $x19
-          i64.or
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=56
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x16
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=64
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -17135,6 +17105,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x16
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=64
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x16
+          local.get $x19
+          i64.or
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=56
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 2: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=96
@@ -17225,36 +17225,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x19
-          local.get $x17
-          i64.and
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=96
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=104
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -17270,6 +17240,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=104
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x19
+          local.get $x17
+          i64.and
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=96
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 3: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=144
@@ -17360,36 +17360,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x19
-          local.get $x17
-          i64.or
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=136
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.and
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=144
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.or
@@ -17405,6 +17375,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.and
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=144
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x19
+          local.get $x17
+          i64.or
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=136
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 4: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=192
@@ -17480,51 +17480,6 @@
           local.get $x18
           i64.xor
           local.set $x3
-          local.get $x15
-          local.get $x16
-          i64.or
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=168
-          local.get $x4
-          local.get $x18
-          i64.xor
-          local.set $x4
-          local.get $x16
-          local.get $x17
-          i64.and
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=176
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x16
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=184
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -17540,6 +17495,51 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x16
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=184
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x16
+          local.get $x17
+          i64.and
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=176
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
+          local.get $x15
+          local.get $x16
+          i64.or
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=168
+          local.get $x4
+          local.get $x18
+          i64.xor
+          local.set $x4
           local.get $w21
           i32.const 16
           i32.add
@@ -18362,28 +18362,6 @@
       local.get $state
       local.get $x3
       i64.store offset=96
-      local.get $x15
-      local.get $x16
-      i64.and
-      local.set $x4
-      local.get $x14
-      local.get $x4
-      i64.xor
-      local.set $x4
-      local.get $state
-      local.get $x4
-      i64.store offset=192
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x5
-      local.get $x15
-      local.get $x5
-      i64.xor
-      local.set $x5
-      local.get $state
-      local.get $x5
-      i64.store offset=48
       local.get $x12
       local.get $x13
       i64.and
@@ -18395,6 +18373,28 @@
       local.get $state
       local.get $x6
       i64.store offset=144
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x5
+      local.get $x15
+      local.get $x5
+      i64.xor
+      local.set $x5
+      local.get $state
+      local.get $x5
+      i64.store offset=48
+      local.get $x15
+      local.get $x16
+      i64.and
+      local.set $x4
+      local.get $x14
+      local.get $x4
+      i64.xor
+      local.set $x4
+      local.get $state
+      local.get $x4
+      i64.store offset=192
       ;; row 1: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=24
@@ -18485,36 +18485,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x15
-      local.get $x18
-      i64.or
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=80
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x15
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=176
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -18530,6 +18500,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x15
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=176
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x15
+      local.get $x18
+      i64.or
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=80
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 2: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=8
@@ -18620,36 +18620,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x18
-      local.get $x16
-      i64.and
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=8
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=104
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -18665,6 +18635,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=104
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x18
+      local.get $x16
+      i64.and
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=8
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 3: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=32
@@ -18755,36 +18755,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x18
-      local.get $x16
-      i64.or
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=136
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.and
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=32
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.or
@@ -18800,6 +18770,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.and
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=32
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x18
+      local.get $x16
+      i64.or
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=136
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 4: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=16
@@ -18875,51 +18875,6 @@
       local.get $x17
       i64.xor
       local.set $x2
-      local.get $x14
-      local.get $x15
-      i64.or
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=168
-      local.get $x3
-      local.get $x17
-      i64.xor
-      local.set $x3
-      local.get $x15
-      local.get $x16
-      i64.and
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=64
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x15
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=120
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -18935,6 +18890,51 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x15
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=120
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x15
+      local.get $x16
+      i64.and
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=64
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
+      local.get $x14
+      local.get $x15
+      i64.or
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=168
+      local.get $x3
+      local.get $x17
+      i64.xor
+      local.set $x3
       ;; ---- end of round ----
 
       ;; ---- round 1 of the loop ----
@@ -19065,28 +19065,6 @@
       local.get $state
       local.get $x3
       i64.store offset=8
-      local.get $x15
-      local.get $x16
-      i64.and
-      local.set $x4
-      local.get $x14
-      local.get $x4
-      i64.xor
-      local.set $x4
-      local.get $state
-      local.get $x4
-      i64.store offset=16
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x5
-      local.get $x15
-      local.get $x5
-      i64.xor
-      local.set $x5
-      local.get $state
-      local.get $x5
-      i64.store offset=24
       local.get $x12
       local.get $x13
       i64.and
@@ -19098,6 +19076,28 @@
       local.get $state
       local.get $x6
       i64.store offset=32
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x5
+      local.get $x15
+      local.get $x5
+      i64.xor
+      local.set $x5
+      local.get $state
+      local.get $x5
+      i64.store offset=24
+      local.get $x15
+      local.get $x16
+      i64.and
+      local.set $x4
+      local.get $x14
+      local.get $x4
+      i64.xor
+      local.set $x4
+      local.get $state
+      local.get $x4
+      i64.store offset=16
       ;; row 1: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=48
@@ -19188,36 +19188,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x15
-      local.get $x18
-      i64.or
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=56
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x15
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=64
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -19233,6 +19203,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x15
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=64
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x15
+      local.get $x18
+      i64.or
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=56
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 2: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=96
@@ -19323,36 +19323,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x18
-      local.get $x16
-      i64.and
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=96
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=104
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -19368,6 +19338,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=104
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x18
+      local.get $x16
+      i64.and
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=96
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 3: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=144
@@ -19458,36 +19458,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x18
-      local.get $x16
-      i64.or
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=136
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.and
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=144
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.or
@@ -19503,6 +19473,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.and
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=144
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x18
+      local.get $x16
+      i64.or
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=136
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 4: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=192
@@ -19578,51 +19578,6 @@
       local.get $x17
       i64.xor
       local.set $x2
-      local.get $x14
-      local.get $x15
-      i64.or
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=168
-      local.get $x3
-      local.get $x17
-      i64.xor
-      local.set $x3
-      local.get $x15
-      local.get $x16
-      i64.and
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=176
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x15
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=184
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -19638,6 +19593,51 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x15
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=184
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x15
+      local.get $x16
+      i64.and
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=176
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
+      local.get $x14
+      local.get $x15
+      i64.or
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=168
+      local.get $x3
+      local.get $x17
+      i64.xor
+      local.set $x3
       local.get $w20
       i32.const 16
       i32.add
@@ -20453,28 +20453,6 @@
           local.get $state
           local.get $x4
           i64.store offset=96
-          local.get $x16
-          local.get $x17
-          i64.and
-          local.set $x5
-          local.get $x15
-          local.get $x5
-          i64.xor
-          local.set $x5
-          local.get $state
-          local.get $x5
-          i64.store offset=192
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x6
-          local.get $x16
-          local.get $x6
-          i64.xor
-          local.set $x6
-          local.get $state
-          local.get $x6
-          i64.store offset=48
           local.get $x13
           local.get $x14
           i64.and
@@ -20486,6 +20464,28 @@
           local.get $state
           local.get $x7
           i64.store offset=144
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x6
+          local.get $x16
+          local.get $x6
+          i64.xor
+          local.set $x6
+          local.get $state
+          local.get $x6
+          i64.store offset=48
+          local.get $x16
+          local.get $x17
+          i64.and
+          local.set $x5
+          local.get $x15
+          local.get $x5
+          i64.xor
+          local.set $x5
+          local.get $state
+          local.get $x5
+          i64.store offset=192
           ;; row 1: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=24
@@ -20576,36 +20576,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x16
-          local.get $x19
-          i64.or
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=80
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x16
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=176
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -20621,6 +20591,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x16
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=176
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x16
+          local.get $x19
+          i64.or
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=80
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 2: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=8
@@ -20711,36 +20711,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x19
-          local.get $x17
-          i64.and
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=8
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=104
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -20756,6 +20726,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=104
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x19
+          local.get $x17
+          i64.and
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=8
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 3: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=32
@@ -20846,36 +20846,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x19
-          local.get $x17
-          i64.or
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=136
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.and
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=32
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.or
@@ -20891,6 +20861,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.and
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=32
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x19
+          local.get $x17
+          i64.or
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=136
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 4: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=16
@@ -20966,51 +20966,6 @@
           local.get $x18
           i64.xor
           local.set $x3
-          local.get $x15
-          local.get $x16
-          i64.or
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=168
-          local.get $x4
-          local.get $x18
-          i64.xor
-          local.set $x4
-          local.get $x16
-          local.get $x17
-          i64.and
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=64
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x16
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=120
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -21026,6 +20981,51 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x16
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=120
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x16
+          local.get $x17
+          i64.and
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=64
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
+          local.get $x15
+          local.get $x16
+          i64.or
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=168
+          local.get $x4
+          local.get $x18
+          i64.xor
+          local.set $x4
           ;; ---- end of round ----
 
           ;; ---- round 1 of the loop ----
@@ -21156,28 +21156,6 @@
           local.get $state
           local.get $x4
           i64.store offset=8
-          local.get $x16
-          local.get $x17
-          i64.and
-          local.set $x5
-          local.get $x15
-          local.get $x5
-          i64.xor
-          local.set $x5
-          local.get $state
-          local.get $x5
-          i64.store offset=16
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x6
-          local.get $x16
-          local.get $x6
-          i64.xor
-          local.set $x6
-          local.get $state
-          local.get $x6
-          i64.store offset=24
           local.get $x13
           local.get $x14
           i64.and
@@ -21189,6 +21167,28 @@
           local.get $state
           local.get $x7
           i64.store offset=32
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x6
+          local.get $x16
+          local.get $x6
+          i64.xor
+          local.set $x6
+          local.get $state
+          local.get $x6
+          i64.store offset=24
+          local.get $x16
+          local.get $x17
+          i64.and
+          local.set $x5
+          local.get $x15
+          local.get $x5
+          i64.xor
+          local.set $x5
+          local.get $state
+          local.get $x5
+          i64.store offset=16
           ;; row 1: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=48
@@ -21279,36 +21279,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x16
-          local.get $x19
-          i64.or
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=56
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x16
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=64
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -21324,6 +21294,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x16
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=64
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x16
+          local.get $x19
+          i64.or
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=56
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 2: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=96
@@ -21414,36 +21414,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x19
-          local.get $x17
-          i64.and
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=96
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=104
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -21459,6 +21429,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=104
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x19
+          local.get $x17
+          i64.and
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=96
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 3: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=144
@@ -21549,36 +21549,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x19
-          local.get $x17
-          i64.or
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=136
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.and
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=144
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.or
@@ -21594,6 +21564,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.and
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=144
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x19
+          local.get $x17
+          i64.or
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=136
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 4: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=192
@@ -21669,51 +21669,6 @@
           local.get $x18
           i64.xor
           local.set $x3
-          local.get $x15
-          local.get $x16
-          i64.or
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=168
-          local.get $x4
-          local.get $x18
-          i64.xor
-          local.set $x4
-          local.get $x16
-          local.get $x17
-          i64.and
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=176
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x16
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=184
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -21729,6 +21684,51 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x16
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=184
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x16
+          local.get $x17
+          i64.and
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=176
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
+          local.get $x15
+          local.get $x16
+          i64.or
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=168
+          local.get $x4
+          local.get $x18
+          i64.xor
+          local.set $x4
           local.get $w21
           i32.const 16
           i32.add
@@ -22197,28 +22197,6 @@
       local.get $state
       local.get $x2
       i64.store offset=96
-      local.get $x14
-      local.get $x15
-      i64.and
-      local.set $x3
-      local.get $x13
-      local.get $x3
-      i64.xor
-      local.set $x3
-      local.get $state
-      local.get $x3
-      i64.store offset=192
-      local.get $x15
-      local.get $x11
-      i64.or
-      local.set $x4
-      local.get $x14
-      local.get $x4
-      i64.xor
-      local.set $x4
-      local.get $state
-      local.get $x4
-      i64.store offset=48
       local.get $x11
       local.get $x12
       i64.and
@@ -22230,6 +22208,28 @@
       local.get $state
       local.get $x5
       i64.store offset=144
+      local.get $x15
+      local.get $x11
+      i64.or
+      local.set $x4
+      local.get $x14
+      local.get $x4
+      i64.xor
+      local.set $x4
+      local.get $state
+      local.get $x4
+      i64.store offset=48
+      local.get $x14
+      local.get $x15
+      i64.and
+      local.set $x3
+      local.get $x13
+      local.get $x3
+      i64.xor
+      local.set $x3
+      local.get $state
+      local.get $x3
+      i64.store offset=192
       ;; row 1: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=24
@@ -22320,36 +22320,6 @@
       local.get $x16
       i64.xor
       local.set $x2
-      local.get $x14
-      local.get $x17
-      i64.or
-      local.set $x16
-      local.get $x13
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=80
-      local.get $x3
-      local.get $x16
-      i64.xor
-      local.set $x3
-      local.get $x15
-      local.get $x11
-      i64.or
-      local.set $x16
-      local.get $x14
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=176
-      local.get $x4
-      local.get $x16
-      i64.xor
-      local.set $x4
       local.get $x11
       local.get $x12
       i64.and
@@ -22365,6 +22335,36 @@
       local.get $x16
       i64.xor
       local.set $x5
+      local.get $x15
+      local.get $x11
+      i64.or
+      local.set $x16
+      local.get $x14
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=176
+      local.get $x4
+      local.get $x16
+      i64.xor
+      local.set $x4
+      local.get $x14
+      local.get $x17
+      i64.or
+      local.set $x16
+      local.get $x13
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=80
+      local.get $x3
+      local.get $x16
+      i64.xor
+      local.set $x3
       ;; row 2: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=8
@@ -22455,36 +22455,6 @@
       local.get $x16
       i64.xor
       local.set $x2
-      local.get $x17
-      local.get $x15
-      i64.and
-      local.set $x16
-      local.get $x13
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=8
-      local.get $x3
-      local.get $x16
-      i64.xor
-      local.set $x3
-      local.get $x15
-      local.get $x11
-      i64.or
-      local.set $x16
-      local.get $x17
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=104
-      local.get $x4
-      local.get $x16
-      i64.xor
-      local.set $x4
       local.get $x11
       local.get $x12
       i64.and
@@ -22500,6 +22470,36 @@
       local.get $x16
       i64.xor
       local.set $x5
+      local.get $x15
+      local.get $x11
+      i64.or
+      local.set $x16
+      local.get $x17
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=104
+      local.get $x4
+      local.get $x16
+      i64.xor
+      local.set $x4
+      local.get $x17
+      local.get $x15
+      i64.and
+      local.set $x16
+      local.get $x13
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=8
+      local.get $x3
+      local.get $x16
+      i64.xor
+      local.set $x3
       ;; row 3: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=32
@@ -22590,36 +22590,6 @@
       local.get $x16
       i64.xor
       local.set $x2
-      local.get $x17
-      local.get $x15
-      i64.or
-      local.set $x16
-      local.get $x13
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=136
-      local.get $x3
-      local.get $x16
-      i64.xor
-      local.set $x3
-      local.get $x15
-      local.get $x11
-      i64.and
-      local.set $x16
-      local.get $x17
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=32
-      local.get $x4
-      local.get $x16
-      i64.xor
-      local.set $x4
       local.get $x11
       local.get $x12
       i64.or
@@ -22635,6 +22605,36 @@
       local.get $x16
       i64.xor
       local.set $x5
+      local.get $x15
+      local.get $x11
+      i64.and
+      local.set $x16
+      local.get $x17
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=32
+      local.get $x4
+      local.get $x16
+      i64.xor
+      local.set $x4
+      local.get $x17
+      local.get $x15
+      i64.or
+      local.set $x16
+      local.get $x13
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=136
+      local.get $x3
+      local.get $x16
+      i64.xor
+      local.set $x3
       ;; row 4: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=16
@@ -22710,51 +22710,6 @@
       local.get $x16
       i64.xor
       local.set $x1
-      local.get $x13
-      local.get $x14
-      i64.or
-      local.set $x16
-      local.get $x17
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=168
-      local.get $x2
-      local.get $x16
-      i64.xor
-      local.set $x2
-      local.get $x14
-      local.get $x15
-      i64.and
-      local.set $x16
-      local.get $x13
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=64
-      local.get $x3
-      local.get $x16
-      i64.xor
-      local.set $x3
-      local.get $x15
-      local.get $x11
-      i64.or
-      local.set $x16
-      local.get $x14
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=120
-      local.get $x4
-      local.get $x16
-      i64.xor
-      local.set $x4
       local.get $x11
       local.get $x12
       i64.and
@@ -22770,6 +22725,51 @@
       local.get $x16
       i64.xor
       local.set $x5
+      local.get $x15
+      local.get $x11
+      i64.or
+      local.set $x16
+      local.get $x14
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=120
+      local.get $x4
+      local.get $x16
+      i64.xor
+      local.set $x4
+      local.get $x14
+      local.get $x15
+      i64.and
+      local.set $x16
+      local.get $x13
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=64
+      local.get $x3
+      local.get $x16
+      i64.xor
+      local.set $x3
+      local.get $x13
+      local.get $x14
+      i64.or
+      local.set $x16
+      local.get $x17
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=168
+      local.get $x2
+      local.get $x16
+      i64.xor
+      local.set $x2
       ;; ---- end of round ----
 
       ;; ---- round 1 of the loop ----
@@ -22900,28 +22900,6 @@
       local.get $state
       local.get $x2
       i64.store offset=8
-      local.get $x14
-      local.get $x15
-      i64.and
-      local.set $x3
-      local.get $x13
-      local.get $x3
-      i64.xor
-      local.set $x3
-      local.get $state
-      local.get $x3
-      i64.store offset=16
-      local.get $x15
-      local.get $x11
-      i64.or
-      local.set $x4
-      local.get $x14
-      local.get $x4
-      i64.xor
-      local.set $x4
-      local.get $state
-      local.get $x4
-      i64.store offset=24
       local.get $x11
       local.get $x12
       i64.and
@@ -22933,6 +22911,28 @@
       local.get $state
       local.get $x5
       i64.store offset=32
+      local.get $x15
+      local.get $x11
+      i64.or
+      local.set $x4
+      local.get $x14
+      local.get $x4
+      i64.xor
+      local.set $x4
+      local.get $state
+      local.get $x4
+      i64.store offset=24
+      local.get $x14
+      local.get $x15
+      i64.and
+      local.set $x3
+      local.get $x13
+      local.get $x3
+      i64.xor
+      local.set $x3
+      local.get $state
+      local.get $x3
+      i64.store offset=16
       ;; row 1: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=48
@@ -23023,36 +23023,6 @@
       local.get $x16
       i64.xor
       local.set $x2
-      local.get $x14
-      local.get $x17
-      i64.or
-      local.set $x16
-      local.get $x13
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=56
-      local.get $x3
-      local.get $x16
-      i64.xor
-      local.set $x3
-      local.get $x15
-      local.get $x11
-      i64.or
-      local.set $x16
-      local.get $x14
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=64
-      local.get $x4
-      local.get $x16
-      i64.xor
-      local.set $x4
       local.get $x11
       local.get $x12
       i64.and
@@ -23068,6 +23038,36 @@
       local.get $x16
       i64.xor
       local.set $x5
+      local.get $x15
+      local.get $x11
+      i64.or
+      local.set $x16
+      local.get $x14
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=64
+      local.get $x4
+      local.get $x16
+      i64.xor
+      local.set $x4
+      local.get $x14
+      local.get $x17
+      i64.or
+      local.set $x16
+      local.get $x13
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=56
+      local.get $x3
+      local.get $x16
+      i64.xor
+      local.set $x3
       ;; row 2: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=96
@@ -23158,36 +23158,6 @@
       local.get $x16
       i64.xor
       local.set $x2
-      local.get $x17
-      local.get $x15
-      i64.and
-      local.set $x16
-      local.get $x13
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=96
-      local.get $x3
-      local.get $x16
-      i64.xor
-      local.set $x3
-      local.get $x15
-      local.get $x11
-      i64.or
-      local.set $x16
-      local.get $x17
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=104
-      local.get $x4
-      local.get $x16
-      i64.xor
-      local.set $x4
       local.get $x11
       local.get $x12
       i64.and
@@ -23203,6 +23173,36 @@
       local.get $x16
       i64.xor
       local.set $x5
+      local.get $x15
+      local.get $x11
+      i64.or
+      local.set $x16
+      local.get $x17
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=104
+      local.get $x4
+      local.get $x16
+      i64.xor
+      local.set $x4
+      local.get $x17
+      local.get $x15
+      i64.and
+      local.set $x16
+      local.get $x13
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=96
+      local.get $x3
+      local.get $x16
+      i64.xor
+      local.set $x3
       ;; row 3: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=144
@@ -23293,36 +23293,6 @@
       local.get $x16
       i64.xor
       local.set $x2
-      local.get $x17
-      local.get $x15
-      i64.or
-      local.set $x16
-      local.get $x13
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=136
-      local.get $x3
-      local.get $x16
-      i64.xor
-      local.set $x3
-      local.get $x15
-      local.get $x11
-      i64.and
-      local.set $x16
-      local.get $x17
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=144
-      local.get $x4
-      local.get $x16
-      i64.xor
-      local.set $x4
       local.get $x11
       local.get $x12
       i64.or
@@ -23338,6 +23308,36 @@
       local.get $x16
       i64.xor
       local.set $x5
+      local.get $x15
+      local.get $x11
+      i64.and
+      local.set $x16
+      local.get $x17
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=144
+      local.get $x4
+      local.get $x16
+      i64.xor
+      local.set $x4
+      local.get $x17
+      local.get $x15
+      i64.or
+      local.set $x16
+      local.get $x13
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=136
+      local.get $x3
+      local.get $x16
+      i64.xor
+      local.set $x3
       ;; row 4: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=192
@@ -23413,51 +23413,6 @@
       local.get $x16
       i64.xor
       local.set $x1
-      local.get $x13
-      local.get $x14
-      i64.or
-      local.set $x16
-      local.get $x17
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=168
-      local.get $x2
-      local.get $x16
-      i64.xor
-      local.set $x2
-      local.get $x14
-      local.get $x15
-      i64.and
-      local.set $x16
-      local.get $x13
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=176
-      local.get $x3
-      local.get $x16
-      i64.xor
-      local.set $x3
-      local.get $x15
-      local.get $x11
-      i64.or
-      local.set $x16
-      local.get $x14
-      local.get $x16
-      i64.xor
-      local.set $x16
-      local.get $state
-      local.get $x16
-      i64.store offset=184
-      local.get $x4
-      local.get $x16
-      i64.xor
-      local.set $x4
       local.get $x11
       local.get $x12
       i64.and
@@ -23473,6 +23428,51 @@
       local.get $x16
       i64.xor
       local.set $x5
+      local.get $x15
+      local.get $x11
+      i64.or
+      local.set $x16
+      local.get $x14
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=184
+      local.get $x4
+      local.get $x16
+      i64.xor
+      local.set $x4
+      local.get $x14
+      local.get $x15
+      i64.and
+      local.set $x16
+      local.get $x13
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=176
+      local.get $x3
+      local.get $x16
+      i64.xor
+      local.set $x3
+      local.get $x13
+      local.get $x14
+      i64.or
+      local.set $x16
+      local.get $x17
+      local.get $x16
+      i64.xor
+      local.set $x16
+      local.get $state
+      local.get $x16
+      i64.store offset=168
+      local.get $x2
+      local.get $x16
+      i64.xor
+      local.set $x2
       local.get $w19
       i32.const 16
       i32.add
@@ -24219,28 +24219,6 @@
       local.get $state
       local.get $x3
       i64.store offset=96
-      local.get $x15
-      local.get $x16
-      i64.and
-      local.set $x4
-      local.get $x14
-      local.get $x4
-      i64.xor
-      local.set $x4
-      local.get $state
-      local.get $x4
-      i64.store offset=192
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x5
-      local.get $x15
-      local.get $x5
-      i64.xor
-      local.set $x5
-      local.get $state
-      local.get $x5
-      i64.store offset=48
       local.get $x12
       local.get $x13
       i64.and
@@ -24252,6 +24230,28 @@
       local.get $state
       local.get $x6
       i64.store offset=144
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x5
+      local.get $x15
+      local.get $x5
+      i64.xor
+      local.set $x5
+      local.get $state
+      local.get $x5
+      i64.store offset=48
+      local.get $x15
+      local.get $x16
+      i64.and
+      local.set $x4
+      local.get $x14
+      local.get $x4
+      i64.xor
+      local.set $x4
+      local.get $state
+      local.get $x4
+      i64.store offset=192
       ;; row 1: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=24
@@ -24342,36 +24342,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x15
-      local.get $x18
-      i64.or
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=80
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x15
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=176
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -24387,6 +24357,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x15
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=176
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x15
+      local.get $x18
+      i64.or
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=80
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 2: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=8
@@ -24477,36 +24477,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x18
-      local.get $x16
-      i64.and
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=8
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=104
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -24522,6 +24492,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=104
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x18
+      local.get $x16
+      i64.and
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=8
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 3: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=32
@@ -24612,36 +24612,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x18
-      local.get $x16
-      i64.or
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=136
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.and
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=32
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.or
@@ -24657,6 +24627,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.and
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=32
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x18
+      local.get $x16
+      i64.or
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=136
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 4: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=16
@@ -24732,51 +24732,6 @@
       local.get $x17
       i64.xor
       local.set $x2
-      local.get $x14
-      local.get $x15
-      i64.or
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=168
-      local.get $x3
-      local.get $x17
-      i64.xor
-      local.set $x3
-      local.get $x15
-      local.get $x16
-      i64.and
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=64
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x15
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=120
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -24792,6 +24747,51 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x15
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=120
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x15
+      local.get $x16
+      i64.and
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=64
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
+      local.get $x14
+      local.get $x15
+      i64.or
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=168
+      local.get $x3
+      local.get $x17
+      i64.xor
+      local.set $x3
       ;; ---- end of round ----
 
       ;; ---- round 1 of the loop ----
@@ -24922,28 +24922,6 @@
       local.get $state
       local.get $x3
       i64.store offset=8
-      local.get $x15
-      local.get $x16
-      i64.and
-      local.set $x4
-      local.get $x14
-      local.get $x4
-      i64.xor
-      local.set $x4
-      local.get $state
-      local.get $x4
-      i64.store offset=16
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x5
-      local.get $x15
-      local.get $x5
-      i64.xor
-      local.set $x5
-      local.get $state
-      local.get $x5
-      i64.store offset=24
       local.get $x12
       local.get $x13
       i64.and
@@ -24955,6 +24933,28 @@
       local.get $state
       local.get $x6
       i64.store offset=32
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x5
+      local.get $x15
+      local.get $x5
+      i64.xor
+      local.set $x5
+      local.get $state
+      local.get $x5
+      i64.store offset=24
+      local.get $x15
+      local.get $x16
+      i64.and
+      local.set $x4
+      local.get $x14
+      local.get $x4
+      i64.xor
+      local.set $x4
+      local.get $state
+      local.get $x4
+      i64.store offset=16
       ;; row 1: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=48
@@ -25045,36 +25045,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x15
-      local.get $x18
-      i64.or
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=56
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x15
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=64
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -25090,6 +25060,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x15
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=64
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x15
+      local.get $x18
+      i64.or
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=56
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 2: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=96
@@ -25180,36 +25180,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x18
-      local.get $x16
-      i64.and
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=96
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=104
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -25225,6 +25195,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=104
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x18
+      local.get $x16
+      i64.and
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=96
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 3: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=144
@@ -25315,36 +25315,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x18
-      local.get $x16
-      i64.or
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=136
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.and
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=144
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.or
@@ -25360,6 +25330,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.and
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=144
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x18
+      local.get $x16
+      i64.or
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=136
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 4: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=192
@@ -25435,51 +25435,6 @@
       local.get $x17
       i64.xor
       local.set $x2
-      local.get $x14
-      local.get $x15
-      i64.or
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=168
-      local.get $x3
-      local.get $x17
-      i64.xor
-      local.set $x3
-      local.get $x15
-      local.get $x16
-      i64.and
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=176
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x15
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=184
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -25495,6 +25450,51 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x15
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=184
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x15
+      local.get $x16
+      i64.and
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=176
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
+      local.get $x14
+      local.get $x15
+      i64.or
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=168
+      local.get $x3
+      local.get $x17
+      i64.xor
+      local.set $x3
       local.get $w20
       i32.const 16
       i32.add
@@ -26246,28 +26246,6 @@
           local.get $state
           local.get $x4
           i64.store offset=96
-          local.get $x16
-          local.get $x17
-          i64.and
-          local.set $x5
-          local.get $x15
-          local.get $x5
-          i64.xor
-          local.set $x5
-          local.get $state
-          local.get $x5
-          i64.store offset=192
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x6
-          local.get $x16
-          local.get $x6
-          i64.xor
-          local.set $x6
-          local.get $state
-          local.get $x6
-          i64.store offset=48
           local.get $x13
           local.get $x14
           i64.and
@@ -26279,6 +26257,28 @@
           local.get $state
           local.get $x7
           i64.store offset=144
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x6
+          local.get $x16
+          local.get $x6
+          i64.xor
+          local.set $x6
+          local.get $state
+          local.get $x6
+          i64.store offset=48
+          local.get $x16
+          local.get $x17
+          i64.and
+          local.set $x5
+          local.get $x15
+          local.get $x5
+          i64.xor
+          local.set $x5
+          local.get $state
+          local.get $x5
+          i64.store offset=192
           ;; row 1: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=24
@@ -26369,36 +26369,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x16
-          local.get $x19
-          i64.or
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=80
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x16
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=176
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -26414,6 +26384,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x16
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=176
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x16
+          local.get $x19
+          i64.or
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=80
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 2: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=8
@@ -26504,36 +26504,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x19
-          local.get $x17
-          i64.and
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=8
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=104
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -26549,6 +26519,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=104
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x19
+          local.get $x17
+          i64.and
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=8
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 3: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=32
@@ -26639,36 +26639,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x19
-          local.get $x17
-          i64.or
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=136
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.and
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=32
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.or
@@ -26684,6 +26654,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.and
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=32
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x19
+          local.get $x17
+          i64.or
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=136
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 4: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=16
@@ -26759,51 +26759,6 @@
           local.get $x18
           i64.xor
           local.set $x3
-          local.get $x15
-          local.get $x16
-          i64.or
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=168
-          local.get $x4
-          local.get $x18
-          i64.xor
-          local.set $x4
-          local.get $x16
-          local.get $x17
-          i64.and
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=64
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x16
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=120
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -26819,6 +26774,51 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x16
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=120
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x16
+          local.get $x17
+          i64.and
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=64
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
+          local.get $x15
+          local.get $x16
+          i64.or
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=168
+          local.get $x4
+          local.get $x18
+          i64.xor
+          local.set $x4
           ;; ---- end of round ----
 
           ;; ---- round 1 of the loop ----
@@ -26949,28 +26949,6 @@
           local.get $state
           local.get $x4
           i64.store offset=8
-          local.get $x16
-          local.get $x17
-          i64.and
-          local.set $x5
-          local.get $x15
-          local.get $x5
-          i64.xor
-          local.set $x5
-          local.get $state
-          local.get $x5
-          i64.store offset=16
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x6
-          local.get $x16
-          local.get $x6
-          i64.xor
-          local.set $x6
-          local.get $state
-          local.get $x6
-          i64.store offset=24
           local.get $x13
           local.get $x14
           i64.and
@@ -26982,6 +26960,28 @@
           local.get $state
           local.get $x7
           i64.store offset=32
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x6
+          local.get $x16
+          local.get $x6
+          i64.xor
+          local.set $x6
+          local.get $state
+          local.get $x6
+          i64.store offset=24
+          local.get $x16
+          local.get $x17
+          i64.and
+          local.set $x5
+          local.get $x15
+          local.get $x5
+          i64.xor
+          local.set $x5
+          local.get $state
+          local.get $x5
+          i64.store offset=16
           ;; row 1: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=48
@@ -27072,36 +27072,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x16
-          local.get $x19
-          i64.or
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=56
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x16
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=64
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -27117,6 +27087,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x16
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=64
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x16
+          local.get $x19
+          i64.or
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=56
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 2: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=96
@@ -27207,36 +27207,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x19
-          local.get $x17
-          i64.and
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=96
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=104
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -27252,6 +27222,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=104
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x19
+          local.get $x17
+          i64.and
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=96
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 3: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=144
@@ -27342,36 +27342,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x19
-          local.get $x17
-          i64.or
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=136
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.and
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=144
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.or
@@ -27387,6 +27357,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.and
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=144
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x19
+          local.get $x17
+          i64.or
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=136
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 4: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=192
@@ -27462,51 +27462,6 @@
           local.get $x18
           i64.xor
           local.set $x3
-          local.get $x15
-          local.get $x16
-          i64.or
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=168
-          local.get $x4
-          local.get $x18
-          i64.xor
-          local.set $x4
-          local.get $x16
-          local.get $x17
-          i64.and
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=176
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x16
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=184
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -27522,6 +27477,51 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x16
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=184
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x16
+          local.get $x17
+          i64.and
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=176
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
+          local.get $x15
+          local.get $x16
+          i64.or
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=168
+          local.get $x4
+          local.get $x18
+          i64.xor
+          local.set $x4
           local.get $w21
           i32.const 16
           i32.add
@@ -28348,28 +28348,6 @@
       local.get $state
       local.get $x3
       i64.store offset=96
-      local.get $x15
-      local.get $x16
-      i64.and
-      local.set $x4
-      local.get $x14
-      local.get $x4
-      i64.xor
-      local.set $x4
-      local.get $state
-      local.get $x4
-      i64.store offset=192
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x5
-      local.get $x15
-      local.get $x5
-      i64.xor
-      local.set $x5
-      local.get $state
-      local.get $x5
-      i64.store offset=48
       local.get $x12
       local.get $x13
       i64.and
@@ -28381,6 +28359,28 @@
       local.get $state
       local.get $x6
       i64.store offset=144
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x5
+      local.get $x15
+      local.get $x5
+      i64.xor
+      local.set $x5
+      local.get $state
+      local.get $x5
+      i64.store offset=48
+      local.get $x15
+      local.get $x16
+      i64.and
+      local.set $x4
+      local.get $x14
+      local.get $x4
+      i64.xor
+      local.set $x4
+      local.get $state
+      local.get $x4
+      i64.store offset=192
       ;; row 1: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=24
@@ -28471,36 +28471,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x15
-      local.get $x18
-      i64.or
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=80
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x15
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=176
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -28516,6 +28486,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x15
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=176
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x15
+      local.get $x18
+      i64.or
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=80
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 2: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=8
@@ -28606,36 +28606,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x18
-      local.get $x16
-      i64.and
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=8
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=104
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -28651,6 +28621,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=104
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x18
+      local.get $x16
+      i64.and
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=8
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 3: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=32
@@ -28741,36 +28741,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x18
-      local.get $x16
-      i64.or
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=136
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.and
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=32
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.or
@@ -28786,6 +28756,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.and
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=32
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x18
+      local.get $x16
+      i64.or
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=136
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 4: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=16
@@ -28861,51 +28861,6 @@
       local.get $x17
       i64.xor
       local.set $x2
-      local.get $x14
-      local.get $x15
-      i64.or
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=168
-      local.get $x3
-      local.get $x17
-      i64.xor
-      local.set $x3
-      local.get $x15
-      local.get $x16
-      i64.and
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=64
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x15
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=120
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -28921,6 +28876,51 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x15
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=120
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x15
+      local.get $x16
+      i64.and
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=64
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
+      local.get $x14
+      local.get $x15
+      i64.or
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=168
+      local.get $x3
+      local.get $x17
+      i64.xor
+      local.set $x3
       ;; ---- end of round ----
 
       ;; ---- round 1 of the loop ----
@@ -29051,28 +29051,6 @@
       local.get $state
       local.get $x3
       i64.store offset=8
-      local.get $x15
-      local.get $x16
-      i64.and
-      local.set $x4
-      local.get $x14
-      local.get $x4
-      i64.xor
-      local.set $x4
-      local.get $state
-      local.get $x4
-      i64.store offset=16
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x5
-      local.get $x15
-      local.get $x5
-      i64.xor
-      local.set $x5
-      local.get $state
-      local.get $x5
-      i64.store offset=24
       local.get $x12
       local.get $x13
       i64.and
@@ -29084,6 +29062,28 @@
       local.get $state
       local.get $x6
       i64.store offset=32
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x5
+      local.get $x15
+      local.get $x5
+      i64.xor
+      local.set $x5
+      local.get $state
+      local.get $x5
+      i64.store offset=24
+      local.get $x15
+      local.get $x16
+      i64.and
+      local.set $x4
+      local.get $x14
+      local.get $x4
+      i64.xor
+      local.set $x4
+      local.get $state
+      local.get $x4
+      i64.store offset=16
       ;; row 1: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=48
@@ -29174,36 +29174,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x15
-      local.get $x18
-      i64.or
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=56
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x15
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=64
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -29219,6 +29189,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x15
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=64
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x15
+      local.get $x18
+      i64.or
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=56
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 2: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=96
@@ -29309,36 +29309,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x18
-      local.get $x16
-      i64.and
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=96
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=104
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -29354,6 +29324,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=104
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x18
+      local.get $x16
+      i64.and
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=96
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 3: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=144
@@ -29444,36 +29444,6 @@
       local.get $x17
       i64.xor
       local.set $x3
-      local.get $x18
-      local.get $x16
-      i64.or
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=136
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.and
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=144
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.or
@@ -29489,6 +29459,36 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.and
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=144
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x18
+      local.get $x16
+      i64.or
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=136
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
       ;; row 4: D, rho and pi into b, chi back into the words read
       local.get $state
       i64.load offset=192
@@ -29564,51 +29564,6 @@
       local.get $x17
       i64.xor
       local.set $x2
-      local.get $x14
-      local.get $x15
-      i64.or
-      local.set $x17
-      local.get $x18
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=168
-      local.get $x3
-      local.get $x17
-      i64.xor
-      local.set $x3
-      local.get $x15
-      local.get $x16
-      i64.and
-      local.set $x17
-      local.get $x14
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=176
-      local.get $x4
-      local.get $x17
-      i64.xor
-      local.set $x4
-      local.get $x16
-      local.get $x12
-      i64.or
-      local.set $x17
-      local.get $x15
-      local.get $x17
-      i64.xor
-      local.set $x17
-      local.get $state
-      local.get $x17
-      i64.store offset=184
-      local.get $x5
-      local.get $x17
-      i64.xor
-      local.set $x5
       local.get $x12
       local.get $x13
       i64.and
@@ -29624,6 +29579,51 @@
       local.get $x17
       i64.xor
       local.set $x6
+      local.get $x16
+      local.get $x12
+      i64.or
+      local.set $x17
+      local.get $x15
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=184
+      local.get $x5
+      local.get $x17
+      i64.xor
+      local.set $x5
+      local.get $x15
+      local.get $x16
+      i64.and
+      local.set $x17
+      local.get $x14
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=176
+      local.get $x4
+      local.get $x17
+      i64.xor
+      local.set $x4
+      local.get $x14
+      local.get $x15
+      i64.or
+      local.set $x17
+      local.get $x18
+      local.get $x17
+      i64.xor
+      local.set $x17
+      local.get $state
+      local.get $x17
+      i64.store offset=168
+      local.get $x3
+      local.get $x17
+      i64.xor
+      local.set $x3
       local.get $w20
       i32.const 16
       i32.add
@@ -30443,28 +30443,6 @@
           local.get $state
           local.get $x4
           i64.store offset=96
-          local.get $x16
-          local.get $x17
-          i64.and
-          local.set $x5
-          local.get $x15
-          local.get $x5
-          i64.xor
-          local.set $x5
-          local.get $state
-          local.get $x5
-          i64.store offset=192
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x6
-          local.get $x16
-          local.get $x6
-          i64.xor
-          local.set $x6
-          local.get $state
-          local.get $x6
-          i64.store offset=48
           local.get $x13
           local.get $x14
           i64.and
@@ -30476,6 +30454,28 @@
           local.get $state
           local.get $x7
           i64.store offset=144
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x6
+          local.get $x16
+          local.get $x6
+          i64.xor
+          local.set $x6
+          local.get $state
+          local.get $x6
+          i64.store offset=48
+          local.get $x16
+          local.get $x17
+          i64.and
+          local.set $x5
+          local.get $x15
+          local.get $x5
+          i64.xor
+          local.set $x5
+          local.get $state
+          local.get $x5
+          i64.store offset=192
           ;; row 1: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=24
@@ -30566,36 +30566,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x16
-          local.get $x19
-          i64.or
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=80
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x16
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=176
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -30611,6 +30581,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x16
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=176
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x16
+          local.get $x19
+          i64.or
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=80
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 2: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=8
@@ -30701,36 +30701,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x19
-          local.get $x17
-          i64.and
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=8
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=104
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -30746,6 +30716,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=104
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x19
+          local.get $x17
+          i64.and
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=8
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 3: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=32
@@ -30836,36 +30836,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x19
-          local.get $x17
-          i64.or
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=136
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.and
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=32
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.or
@@ -30881,6 +30851,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.and
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=32
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x19
+          local.get $x17
+          i64.or
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=136
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 4: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=16
@@ -30956,51 +30956,6 @@
           local.get $x18
           i64.xor
           local.set $x3
-          local.get $x15
-          local.get $x16
-          i64.or
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=168
-          local.get $x4
-          local.get $x18
-          i64.xor
-          local.set $x4
-          local.get $x16
-          local.get $x17
-          i64.and
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=64
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x16
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=120
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -31016,6 +30971,51 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x16
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=120
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x16
+          local.get $x17
+          i64.and
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=64
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
+          local.get $x15
+          local.get $x16
+          i64.or
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=168
+          local.get $x4
+          local.get $x18
+          i64.xor
+          local.set $x4
           ;; ---- end of round ----
 
           ;; ---- round 1 of the loop ----
@@ -31146,28 +31146,6 @@
           local.get $state
           local.get $x4
           i64.store offset=8
-          local.get $x16
-          local.get $x17
-          i64.and
-          local.set $x5
-          local.get $x15
-          local.get $x5
-          i64.xor
-          local.set $x5
-          local.get $state
-          local.get $x5
-          i64.store offset=16
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x6
-          local.get $x16
-          local.get $x6
-          i64.xor
-          local.set $x6
-          local.get $state
-          local.get $x6
-          i64.store offset=24
           local.get $x13
           local.get $x14
           i64.and
@@ -31179,6 +31157,28 @@
           local.get $state
           local.get $x7
           i64.store offset=32
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x6
+          local.get $x16
+          local.get $x6
+          i64.xor
+          local.set $x6
+          local.get $state
+          local.get $x6
+          i64.store offset=24
+          local.get $x16
+          local.get $x17
+          i64.and
+          local.set $x5
+          local.get $x15
+          local.get $x5
+          i64.xor
+          local.set $x5
+          local.get $state
+          local.get $x5
+          i64.store offset=16
           ;; row 1: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=48
@@ -31269,36 +31269,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x16
-          local.get $x19
-          i64.or
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=56
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x16
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=64
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -31314,6 +31284,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x16
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=64
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x16
+          local.get $x19
+          i64.or
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=56
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 2: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=96
@@ -31404,36 +31404,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x19
-          local.get $x17
-          i64.and
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=96
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=104
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -31449,6 +31419,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=104
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x19
+          local.get $x17
+          i64.and
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=96
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 3: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=144
@@ -31539,36 +31539,6 @@
           local.get $x18
           i64.xor
           local.set $x4
-          local.get $x19
-          local.get $x17
-          i64.or
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=136
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.and
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=144
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.or
@@ -31584,6 +31554,36 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.and
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=144
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x19
+          local.get $x17
+          i64.or
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=136
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
           ;; row 4: D, rho and pi into b, chi back into the words read
           local.get $state
           i64.load offset=192
@@ -31659,51 +31659,6 @@
           local.get $x18
           i64.xor
           local.set $x3
-          local.get $x15
-          local.get $x16
-          i64.or
-          local.set $x18
-          local.get $x19
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=168
-          local.get $x4
-          local.get $x18
-          i64.xor
-          local.set $x4
-          local.get $x16
-          local.get $x17
-          i64.and
-          local.set $x18
-          local.get $x15
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=176
-          local.get $x5
-          local.get $x18
-          i64.xor
-          local.set $x5
-          local.get $x17
-          local.get $x13
-          i64.or
-          local.set $x18
-          local.get $x16
-          local.get $x18
-          i64.xor
-          local.set $x18
-          local.get $state
-          local.get $x18
-          i64.store offset=184
-          local.get $x6
-          local.get $x18
-          i64.xor
-          local.set $x6
           local.get $x13
           local.get $x14
           i64.and
@@ -31719,6 +31674,51 @@
           local.get $x18
           i64.xor
           local.set $x7
+          local.get $x17
+          local.get $x13
+          i64.or
+          local.set $x18
+          local.get $x16
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=184
+          local.get $x6
+          local.get $x18
+          i64.xor
+          local.set $x6
+          local.get $x16
+          local.get $x17
+          i64.and
+          local.set $x18
+          local.get $x15
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=176
+          local.get $x5
+          local.get $x18
+          i64.xor
+          local.set $x5
+          local.get $x15
+          local.get $x16
+          i64.or
+          local.set $x18
+          local.get $x19
+          local.get $x18
+          i64.xor
+          local.set $x18
+          local.get $state
+          local.get $x18
+          i64.store offset=168
+          local.get $x4
+          local.get $x18
+          i64.xor
+          local.set $x4
           local.get $w21
           i32.const 16
           i32.add

@@ -90,6 +90,66 @@ constexpr std::array<ChiRow, 5> kChiRows = {{
     {1, {{{true, 1}, {false, 0}, {true}, {false}, {true}}}},
 }};
 
+// The order wasm-scalar-memory computes and stores a row's five results in. x86-64's AND and
+// OR overwrite their first operand, and V8 copies that operand first unless the operation is
+// its last use (it takes the operand that dies there as the first, where one does); the
+// results' stores keep the program's order in the engine's code, and with it the operations
+// that compute them. So the order is the one, of the 120, that leaves the fewest ANDs, ORs
+// and the row's NOT without an operand that dies there (XOR's other operand, the AND's or
+// OR's result, always does); the first such order. With the lanes in locals the engine
+// orders the operations itself.
+std::array<int, 5> result_order(const ChiRow& row) {
+  constexpr int kComplement = 5;  // the operand ~B[complemented]; 0 to 4 are B[0] to B[4]
+  struct Use {
+    bool overwrites;            // a NOT, AND or OR: it needs an operand that dies there
+    std::vector<int> operands;  // B[0] to B[4], kComplement
+  };
+  const auto copies = [&](const std::array<int, 5>& order) {
+    // The row's operations in the engine's order: each result's AND or OR, then its XOR; the
+    // NOT just before the first use of its result (the engine places it there).
+    std::vector<Use> uses;
+    bool negated = false;
+    const auto use = [&](bool overwrites, std::vector<int> operands) {
+      const bool needs_not =
+          std::find(operands.begin(), operands.end(), kComplement) != operands.end();
+      if (needs_not && !negated) uses.push_back({true, {row.complemented}});
+      negated = negated || needs_not;
+      uses.push_back({overwrites, std::move(operands)});
+    };
+    for (const int x : order) {
+      const ChiTerm& term = row.terms[static_cast<std::size_t>(x)];
+      const auto operand = [&](int offset) {
+        return term.complemented == offset ? kComplement : (x + offset) % 5;
+      };
+      use(true, {operand(1), operand(2)});
+      use(false, {operand(0)});
+    }
+    int count = 0;
+    for (std::size_t i = 0; i < uses.size(); ++i) {
+      if (!uses[i].overwrites) continue;
+      const bool one_dies =
+          std::any_of(uses[i].operands.begin(), uses[i].operands.end(), [&](int operand) {
+            return std::none_of(uses.begin() + static_cast<std::ptrdiff_t>(i) + 1, uses.end(),
+                                [&](const Use& later) {
+                                  return std::find(later.operands.begin(), later.operands.end(),
+                                                   operand) != later.operands.end();
+                                });
+          });
+      if (!one_dies) ++count;
+    }
+    return count;
+  };
+  std::array<int, 5> order = {0, 1, 2, 3, 4}, best = order;
+  int fewest = copies(order);
+  while (std::next_permutation(order.begin(), order.end())) {
+    if (const int n = copies(order); n < fewest) {
+      fewest = n;
+      best = order;
+    }
+  }
+  return best;
+}
+
 constexpr Reg kState = parameter(0);
 constexpr Reg kBlock = parameter(1);       // the one-block absorb entries' block
 constexpr Reg kBlocks = parameter(1);      // the block entries' first block
@@ -420,7 +480,7 @@ class Builder {
       }
       const ChiRow& row = kChiRows[static_cast<std::size_t>(y)];
       e.i64_xor_const(l.complement(), l.b(row.complemented), -1);
-      for (int x = 0; x < 5; ++x) {
+      for (const int x : result_order(row)) {
         const ChiTerm& term = row.terms[static_cast<std::size_t>(x)];
         const auto input = [&](int offset) {
           return term.complemented == offset ? l.complement() : l.b((x + offset) % 5);
