@@ -96,7 +96,7 @@ BuiltKernel build_keccak_riscv64_v(int states);
 BuiltKernel build_keccak_wasm_scalar();
 // wasm-scalar-memory: one state in the module's memory, rewritten in place each round.
 BuiltKernel build_keccak_wasm_scalar_memory();
-// wasm-simd128: two states in the 64-bit lanes of a WebAssembly function's v128 locals.
+// wasm-simd128: two states in the 64-bit lanes of v128s, in the module's memory.
 BuiltKernel build_keccak_wasm_simd128();
 
 // The portable Keccak-p[1600] reference for an entry of any round count and rate.

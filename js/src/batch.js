@@ -1,6 +1,7 @@
 // keccak_256_batch: Keccak-256 of many messages, two at a time on the wasm-simd128 kernel
-// (generated/keccakf1600_wasm_simd128.wasm: two states in the 64-bit lanes of v128 locals),
-// where the engine validates SIMD128; one at a time on wasm-scalar elsewhere. A pair's whole
+// (generated/keccakf1600_wasm_simd128.wasm: two states in the 64-bit lanes of v128s, in the
+// module's memory), where the engine validates SIMD128; one at a time on the scalar kernel
+// elsewhere. A pair's whole
 // blocks run in lockstep, then its final (padded) blocks in lockstep where the two messages
 // have as many blocks; a pair of unequal lengths finishes each message alone. Runs of pairs
 // of messages shorter than a block (the common case: trie nodes, keys, addresses) go through a
