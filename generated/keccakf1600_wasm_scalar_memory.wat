@@ -20,14 +20,23 @@
 ;; two rounds, one turn. C is summed from the state once an entry, then kept: a
 ;; block's XOR adds its lanes, and each round sums chi's results as they are stored.
 ;;
-;; Measured (AMD EPYC, Zen 4, 2 vCPUs, KVM; 2026-12-06; fastest of 21 interleaved
-;; repetitions): 1 MiB through the absorb136 block entry in one call, a block:
-;;   Node 20.20.2     this kernel 339 ns, wasm-scalar 379 ns, hash-wasm 4.13's
-;;                    Keccak-256 of 1 MiB 457 ns (1.35x and 1.20x)
-;;   Chromium 156     this kernel 363 ns, wasm-scalar 285 ns
-;; Kept from the same prototype runs: ping-pong between the state and a 200-byte
-;; scratch 341 ns (Node), four rounds a turn 337 ns (the same, in twice the code),
-;; C summed from memory by each round 385 ns (Node).
+;; Measured (AMD EPYC, Zen 4 at 3.67 GHz, 2 vCPUs, KVM; 2026-12-06; fastest of 21
+;; interleaved repetitions): 1 MiB through the absorb136 block entry in one call, a
+;; block:
+;;   Node 20.20.2     this kernel 333-338 ns, wasm-scalar 377-381 ns, hash-wasm
+;;                    4.13's Keccak-256 of 1 MiB 453-457 ns (1.35x and 1.20x)
+;;   Chromium 156     this kernel 363 ns, wasm-scalar 285-292 ns
+;; Each row's results in the order that lets x86-64's AND and OR overwrite an operand
+;; that dies there (result_order in the builder) took V8's register copies in the
+;; rounds' loop from 46 to 27 per two rounds and the block from 338 to 333-334 ns.
+;; At this speed
+;; V8 11.3's code runs 4.7 instructions a cycle, 482 instructions per two rounds:
+;; the round's 372 rows, 27 copies, and about 80 spills and reloads of chi's results,
+;; which V8 keeps until the round's end, where it sums them into C.
+;; Tried in the same runs, in prototypes outside the tree (Node): ping-pong between
+;; the state and a 200-byte scratch 341 ns, four rounds a turn 337 ns (in twice the
+;; code), C summed from memory by each round 385 ns, each store's value made from C's
+;; new sum (so that V8 sums as it stores) 365 ns, C summed in v128s 392 ns.
 ;;
 ;; Rounds: two a turn of a loop over iota's table in the module's data segment (the
 ;; table is the segment's first bytes, at address 0); each entry holds its own loop,
