@@ -10,7 +10,7 @@ try {
     if (Date.now() > deadline) throw new Error("the bench page did not finish in 10 minutes");
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
-  console.log(`${await browser.version()}; medians of 11 interleaved repetitions`);
+  console.log(await browser.version());
   for (const line of [...(await page.evaluate(() => window.bench)), ...errors]) console.log(line);
 } finally {
   await close();
