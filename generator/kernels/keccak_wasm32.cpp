@@ -606,17 +606,36 @@ class Builder {
     };
   }
 
+  // A round's rows by the audit, which must be the sum of the parts its header names.
+  static std::uint64_t round_rows(std::string_view kernel, const audit::KernelAudit& audit,
+                                  std::uint64_t parts) {
+    const std::uint64_t per_round = audit.entries.at(0).per_round.total;
+    if (per_round != parts) {
+      throw GenerationError(fmt::format("{}: a round is {} rows by the audit, {} by its parts",
+                                        kernel, per_round, parts));
+    }
+    return per_round;
+  }
+
+  // A header's own lines, then what every one ends with: the loop and the memory
+  // (common_lines), the figures (figure_lines).
+  static std::vector<std::string> ending_with_figures(std::vector<std::string> lines,
+                                                      std::string_view lane_access,
+                                                      const audit::KernelAudit& audit,
+                                                      const std::string& per_round) {
+    for (std::string_view line : common_lines(lane_access))
+      lines.emplace_back(line);
+    for (const std::string& line : figure_lines(audit, per_round))
+      lines.push_back(line);
+    return lines;
+  }
+
   static std::vector<std::string> scalar_header_lines(const audit::KernelAudit& audit) {
     // The parts of a round as emit_scalar_round emits them: theta's column sums (4 XORs each)
     // and D (a rotation and an XOR each); D applied and rho (an XOR per lane, 24 rotations);
     // chi (a NOT a row, an AND or OR and an XOR per lane); iota (the constant's load and XOR).
     const std::uint64_t theta = 5 * 4 + 5 * 2, rho = 25 + 24, chi = 5 * (1 + 5 * 2), iota = 2;
-    const std::uint64_t per_round = audit.entries.at(0).per_round.total;
-    if (per_round != theta + rho + chi + iota) {
-      throw GenerationError(
-          fmt::format("wasm-scalar: a round is {} rows by the audit, {} by its parts", per_round,
-                      theta + rho + chi + iota));
-    }
+    round_rows("wasm-scalar", audit, theta + rho + chi + iota);
     std::vector<std::string> lines = {
         "Keccak-p[1600] for WebAssembly 2.0 (wasm32) on i64 locals: one state a call.",
         "",
@@ -641,12 +660,9 @@ class Builder {
         "  twelve rounds a turn                  529-530 ns a block, 0.86x",
         "(the machine's clock moved between runs; the ratios are of one run each).",
     };
-    for (std::string_view line : common_lines("a little-endian i64 load or store"))
-      lines.emplace_back(line);
-    for (const std::string& line : figure_lines(
-             audit, fmt::format("theta {}, D and rho {}, chi {}, iota {}", theta, rho, chi, iota)))
-      lines.push_back(line);
-    return lines;
+    return ending_with_figures(
+        std::move(lines), "a little-endian i64 load or store", audit,
+        fmt::format("theta {}, D and rho {}, chi {}, iota {}", theta, rho, chi, iota));
   }
 
   static std::vector<std::string> memory_header_lines(const HeaderInputs& in) {
@@ -654,12 +670,7 @@ class Builder {
     // each); the lanes' loads, D applied and rho (24 rotations); chi (a NOT a row, an AND or OR
     // and an XOR per lane, its store, and its sum into C but in the first row); iota.
     const std::uint64_t theta = 5 * 2, rho = 25 * 2 + 24, chi = 5 + 25 * 3 + 20, iota = 2;
-    const std::uint64_t per_round = in.audit.entries.at(0).per_round.total;
-    if (per_round != theta + rho + chi + iota) {
-      throw GenerationError(
-          fmt::format("wasm-scalar-memory: a round is {} rows by the audit, {} by its parts",
-                      per_round, theta + rho + chi + iota));
-    }
+    round_rows("wasm-scalar-memory", in.audit, theta + rho + chi + iota);
     std::vector<std::string> lines = {
         "Keccak-p[1600] for WebAssembly 2.0 (wasm32) with the lanes in memory: one state a",
         "call, its 25 words rewritten in place by every round. wasm-scalar's round (lane",
@@ -700,13 +711,9 @@ class Builder {
         "new sum (so that V8 sums as it stores) 365 ns, C summed in v128s 392 ns.",
         "",
     };
-    for (std::string_view line : common_lines("a little-endian i64 load or store"))
-      lines.emplace_back(line);
-    for (const std::string& line : figure_lines(
-             in.audit,
-             fmt::format("theta {}, loads, D and rho {}, chi {}, iota {}", theta, rho, chi, iota)))
-      lines.push_back(line);
-    return lines;
+    return ending_with_figures(
+        std::move(lines), "a little-endian i64 load or store", in.audit,
+        fmt::format("theta {}, loads, D and rho {}, chi {}, iota {}", theta, rho, chi, iota));
   }
 
   static std::vector<std::string> simd_header_lines(const HeaderInputs& in) {
@@ -715,12 +722,7 @@ class Builder {
     // rotations of three rows); chi (an and-not and an XOR per lane, its store, and its sum
     // into C but in the first row); iota.
     const std::uint64_t theta = 5 * 4, rho = 25 * 2 + 24 * 3, chi = 25 * 3 + 20, iota = 2;
-    const std::uint64_t per_round = in.audit.entries.at(0).per_round.total;
-    if (per_round != theta + rho + chi + iota) {
-      throw GenerationError(
-          fmt::format("wasm-simd128: a round is {} rows by the audit, {} by its parts", per_round,
-                      theta + rho + chi + iota));
-    }
+    const std::uint64_t per_round = round_rows("wasm-simd128", in.audit, theta + rho + chi + iota);
     const std::uint64_t scalar = in.audit_of("wasm-scalar-memory").entries.at(0).per_round.total;
     std::vector<std::string> lines = {
         "Keccak-p[1600] for WebAssembly 2.0 with SIMD128 (wasm32) on two states at once:",
@@ -759,14 +761,10 @@ class Builder {
         "Chromium, 4.50 ms): 1.79x and 1.61x a message.",
         "",
     };
-    for (std::string_view line : common_lines("a v128 load or store of both states' words"))
-      lines.emplace_back(line);
-    for (const std::string& line : figure_lines(
-             in.audit, fmt::format("2 states: {:.1f} a state; theta {}, loads, D and rho {}, "
-                                   "chi {}, iota {}",
-                                   static_cast<double>(per_round) / 2, theta, rho, chi, iota)))
-      lines.push_back(line);
-    return lines;
+    return ending_with_figures(
+        std::move(lines), "a v128 load or store of both states' words", in.audit,
+        fmt::format("2 states: {:.1f} a state; theta {}, loads, D and rho {}, chi {}, iota {}",
+                    static_cast<double>(per_round) / 2, theta, rho, chi, iota));
   }
 
   int states_;
