@@ -42,14 +42,15 @@ for (const [name, f] of Object.entries(entries)) {
     if (match) blockEntries.set(rounds * 1000 + Number(match[1]), f);
   }
 }
-function found(f, what) {
-  if (f === undefined) throw new Error(`the ${scalarKernel} kernel has no ${what}`);
-  return f;
+// Where an entry is missing (only a kernel built without it): the error. Called after `??`,
+// so that no message is built on the calls that find their entry.
+function missing(what) {
+  throw new Error(`the ${scalarKernel} kernel has no ${what}`);
 }
 
 /** Keccak-p[1600, rounds] (24 or 12) on the 200 bytes of `state`, in place. */
 export function permute(state, rounds) {
-  const call = found(permutes.get(rounds), `${rounds}-round permutation`);
+  const call = permutes.get(rounds) ?? missing(`${rounds}-round permutation`);
   stateView.set(state);
   call(kStateAt);
   state.set(stateView);
@@ -61,7 +62,7 @@ export function permute(state, rounds) {
  * Keccak-p[1600, rounds]; in chunks of as many whole blocks as the module's memory holds.
  */
 export function absorbBlocks(state, rate, rounds, data, offset, count) {
-  const call = found(blockEntries.get(rounds * 1000 + rate), `${rounds}-round block entry at rate ${rate}`);
+  const call = blockEntries.get(rounds * 1000 + rate) ?? missing(`${rounds}-round block entry at rate ${rate}`);
   const most = Math.floor(kBlocksCapacity / rate);
   stateView.set(state);
   // Each chunk overwrites the last, and the first is the longest: one fill at the end zeroes
@@ -90,7 +91,7 @@ export function absorbBlocks(state, rate, rounds, data, offset, count) {
 export function hashInOneCall(rate, suffix, rounds, message, outputLen) {
   const blocks = Math.floor(message.length / rate) + 1;
   if (blocks * rate > kBlocksCapacity) return undefined;
-  const call = found(blockEntries.get(rounds * 1000 + rate), `${rounds}-round block entry at rate ${rate}`);
+  const call = blockEntries.get(rounds * 1000 + rate) ?? missing(`${rounds}-round block entry at rate ${rate}`);
   const end = kBlocksAt + blocks * rate;
   heap.set(message, kBlocksAt);
   heap.fill(0, kBlocksAt + message.length, end);
@@ -99,13 +100,13 @@ export function hashInOneCall(rate, suffix, rounds, message, outputLen) {
   stateView.fill(0);
   call(kStateAt, kBlocksAt, blocks);
   heap.fill(0, kBlocksAt, end);
-  const out = new Uint8Array(outputLen);
-  for (let pos = 0; ; ) {
+  // The usual case, the output within one block, is one copy out of the module's memory.
+  const out = outputLen <= rate ? heap.slice(kStateAt, kStateAt + outputLen) : new Uint8Array(outputLen);
+  for (let pos = outputLen <= rate ? outputLen : 0; pos < outputLen; ) {
     const take = Math.min(rate, outputLen - pos);
     out.set(stateView.subarray(0, take), pos);
     pos += take;
-    if (pos === outputLen) break;
-    found(permutes.get(rounds), `${rounds}-round permutation`)(kStateAt);
+    if (pos < outputLen) (permutes.get(rounds) ?? missing(`${rounds}-round permutation`))(kStateAt);
   }
   stateView.fill(0);
   return out;
