@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import * as noble from "@noble/hashes/sha3.js";
 import * as ours from "../sha3.js";
 import * as root from "../index.js";
-import { moduleMemoryIsClean, scalarKernel } from "../src/wasm.js";
+import { hashInOneCall, moduleMemoryIsClean, scalarKernel } from "../src/wasm.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const kat = process.env.SPONGE_KAT_DIR ?? join(here, "..", "..", "tests", "kat");
@@ -69,6 +69,16 @@ test("Node 20's V8 (11.3) runs wasm-scalar-memory, so these tests reach it", () 
   // Chromium's newer V8 runs wasm-scalar (test/browser/run.mjs requires it there).
   if (Number(process.versions.v8.split(".")[0]) < 12) assert.equal(scalarKernel, "wasm-scalar-memory");
   assert.equal(root.scalarKernel, scalarKernel);
+});
+
+test("one kernel call with more output than a block permutes for each further block", () => {
+  // No function of the package asks this of hashInOneCall today (SHAKE with a dkLen goes
+  // through a hasher), so it is asked here: SHAKE128's padding, 2.5 blocks of output.
+  for (const length of [0, 100, 167, 168, 400]) {
+    const message = randomBytes(length);
+    assert.equal(hex(hashInOneCall(168, 0x1f, 24, message, 420)), hex(noble.shake128(message, { dkLen: 420 })), `${length} bytes`);
+    assert.ok(moduleMemoryIsClean());
+  }
 });
 
 test("inputs longer than the module's memory go in chunks, and the memory is left clean", () => {
