@@ -46,6 +46,9 @@ if (WebAssembly.validate(simdBytes)) {
     states: heap.subarray(kStatesAt, kStatesAt + 400),
     blocks: instance.exports.sponge_keccakf1600_wasm_simd128_absorb136_blocks,
     block: instance.exports.sponge_keccakf1600_wasm_simd128_absorb136,
+    // KangarooTwelve's leaves (12 rounds), by rate: block entries and one-block entries.
+    leafBlocks: new Map([168, 136].map((r) => [r, instance.exports[`sponge_keccakp1600_12_wasm_simd128_absorb${r}_blocks`]])),
+    leafBlock: new Map([168, 136].map((r) => [r, instance.exports[`sponge_keccakp1600_12_wasm_simd128_absorb${r}`]])),
   };
   const runMemory = new WebAssembly.Memory({ initial: kRunPages, maximum: kRunPages });
   const runInstance = await WebAssembly.instantiate(module, { env: { memory: runMemory } });
@@ -103,16 +106,21 @@ function finishAlone(state, message, done) {
   return digest;
 }
 
-// The two digests of the interleaved state pair at heap[at..] (lane i of state s at word
-// 2i + s), onto `digests`.
-function pushDigests(heap, at, digests) {
-  const da = new Uint8Array(32), db = new Uint8Array(32);
-  for (let i = 0; i < 32; ++i) {
+// The first `length` bytes of each state of the interleaved pair at heap[at..] (lane i of
+// state s at word 2i + s).
+function readPair(heap, at, length) {
+  const da = new Uint8Array(length), db = new Uint8Array(length);
+  for (let i = 0; i < length; ++i) {
     const from = at + 16 * (i >> 3) + (i & 7);
     da[i] = heap[from];
     db[i] = heap[from + 8];
   }
-  digests.push(da, db);
+  return [da, db];
+}
+
+// The two digests of the interleaved state pair at heap[at..], onto `digests`.
+function pushDigests(heap, at, digests) {
+  digests.push(...readPair(heap, at, 32));
 }
 
 function pair(a, b, digests) {
@@ -186,6 +194,37 @@ export function keccak_256_batch(messages) {
   }
   if (i < messages.length) digests.push(keccak_256(messages[i]));
   return digests;
+}
+
+/**
+ * Two messages of one length, each through TurboSHAKE at `rate` (168 or 136) with domain byte
+ * `suffix`, in lockstep on the SIMD kernel's 12-round entries (KangarooTwelve's leaves): their
+ * first `outputLen` (at most `rate`) bytes of output. Undefined where the engine has no SIMD128.
+ */
+export function leafPair(a, b, rate, suffix, outputLen) {
+  if (simd === null) return undefined;
+  if (a.length !== b.length || a.length > kHalf || outputLen > rate) throw new Error("leafPair: two messages of one length, each within the module's memory");
+  const { heap, states } = simd;
+  const whole = Math.floor(a.length / rate), tail = a.length - whole * rate;
+  states.fill(0);
+  if (whole > 0) {
+    heap.set(a.subarray(0, whole * rate), kBlocksAt);
+    heap.set(b.subarray(0, whole * rate), kBlocksAt + kHalf);
+    simd.leafBlocks.get(rate)(kStatesAt, kSlotsAt, whole);
+  }
+  for (const [message, at] of [[a, kBlocksAt], [b, kBlocksAt + kHalf]]) {
+    heap.fill(0, at, at + rate);
+    heap.set(message.subarray(whole * rate), at);
+    heap[at + tail] ^= suffix;
+    heap[at + rate - 1] ^= 0x80;
+  }
+  simd.leafBlock.get(rate)(kStatesAt, kSlotsAt);
+  const written = Math.max(whole, 1) * rate;
+  heap.fill(0, kBlocksAt, kBlocksAt + written);
+  heap.fill(0, kBlocksAt + kHalf, kBlocksAt + kHalf + written);
+  const outputs = readPair(states, 0, outputLen);
+  states.fill(0);
+  return outputs;
 }
 
 /** What tests look at: whether the SIMD modules' memories hold anything but their slots. */

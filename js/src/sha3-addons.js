@@ -1,6 +1,7 @@
 // cSHAKE, KMAC, TupleHash and ParallelHash (NIST SP 800-185), TurboSHAKE and KangarooTwelve
 // (RFC 9861) with @noble/hashes 2.4's sha3-addons.js API, on the wasm-scalar kernel through
 // src/sha3.js's Keccak sponge (RFC 9861's on its 12-round entries).
+import { leafPair } from "./batch.js";
 import { Keccak } from "./sha3.js";
 import { abytes, aexists, anumber, checkOpts, createHasher } from "./utils.js";
 
@@ -262,12 +263,15 @@ const kFinal = Uint8Array.from([0xff, 0xff]);
 
 /**
  * KangarooTwelve's tree over the sponge: the first 8 KiB chunk into the final node, each later
- * chunk a leaf (TurboSHAKE with D = 0x0b) whose chaining value goes into the final node.
+ * chunk a leaf (TurboSHAKE with D = 0x0b) whose chaining value goes into the final node. Two
+ * whole leaves that one update holds go through the SIMD kernel together (leafPair) where the
+ * engine has SIMD128.
  */
 export class KangarooTwelve extends Keccak {
-  chunkPos = 0;
-  chunksDone = 0;
-  leafHash = undefined;
+  chunkPos = 0; // bytes of the current chunk
+  chunksDone = 0; // leaves begun
+  tree = false; // whether the first chunk is closed (the final node then takes chaining values)
+  leafHash = undefined; // the current chunk's leaf, while one is open
 
   constructor(blockLen, leafLen, outputLen, rounds, opts) {
     super(blockLen, 0x07, outputLen, true, rounds);
@@ -284,9 +288,15 @@ export class KangarooTwelve extends Keccak {
       if (this.chunkPos === kChunkLen) {
         if (this.leafHash) {
           this.flushLeaf();
-        } else {
+        } else if (!this.tree) {
           this.suffix = 0x06;
           super.update(kTree);
+          this.tree = true;
+        }
+        const pair = len - pos >= 2 * kChunkLen && this.leafPair(data.subarray(pos, pos + 2 * kChunkLen));
+        if (pair) {
+          pos += 2 * kChunkLen;
+          continue; // the chunk just hashed is whole: chunkPos stays kChunkLen
         }
         this.leafHash = new Keccak(this.blockLen, 0x0b, this.leafLen, false, this.rounds);
         this.chunksDone++;
@@ -302,13 +312,28 @@ export class KangarooTwelve extends Keccak {
     return this;
   }
   flushLeaf() {
-    super.update(this.leafHash.digest());
+    const chainingValue = this.leafHash.digest();
+    super.update(chainingValue);
+    chainingValue.fill(0);
+    this.leafHash = undefined;
+  }
+  // Two whole leaves at once, their chaining values into the final node; false where the
+  // engine has no SIMD128.
+  leafPair(chunks) {
+    const values = leafPair(chunks.subarray(0, kChunkLen), chunks.subarray(kChunkLen), this.blockLen, 0x0b, this.leafLen);
+    if (values === undefined) return false;
+    for (const value of values) {
+      super.update(value);
+      value.fill(0);
+    }
+    this.chunksDone += 2;
+    return true;
   }
   finish() {
     if (this.finished) return;
     this.update(this.personalization).update(lengthEncode(this.personalization.length));
-    if (this.leafHash) {
-      this.flushLeaf();
+    if (this.tree) {
+      if (this.leafHash) this.flushLeaf();
       super.update(lengthEncode(this.chunksDone));
       super.update(kFinal);
     }
@@ -325,6 +350,7 @@ export class KangarooTwelve extends Keccak {
     });
     super._cloneInto(to);
     to.leafHash = this.leafHash ? this.leafHash._cloneInto() : undefined;
+    to.tree = this.tree;
     to.chunkPos = this.chunkPos;
     to.chunksDone = this.chunksDone;
     return to;

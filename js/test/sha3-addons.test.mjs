@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import * as noble from "@noble/hashes/sha3-addons.js";
 import * as ours from "../sha3-addons.js";
 import * as root from "../index.js";
+import { batchMemoryIsClean } from "../src/batch.js";
 import { moduleMemoryIsClean } from "../src/wasm.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -76,16 +77,22 @@ test("TurboSHAKE agrees with noble around its rate, for every D tried and output
 
 test("KangarooTwelve agrees with noble around its chunks, streamed and with personalization", () => {
   for (const name of ["kt128", "kt256"]) {
-    for (const length of [0, 1, 8191, 8192, 8193, 16384, 16385, 3 * 8192 + 100]) {
+    // Three chunks and more: two whole leaves in one update go through the SIMD kernel
+    // together; the updates of 20,000 bytes hold two leaves or not depending on where they
+    // begin.
+    for (const length of [0, 1, 8191, 8192, 8193, 16384, 16385, 3 * 8192, 3 * 8192 + 100, 5 * 8192 + 1, 6 * 8192 - 1]) {
       const message = ptn(length);
       for (const opts of [undefined, { personalization: ptn(41) }, { dkLen: 100 }]) {
         const expected = hex(noble[name](message, opts));
         assert.equal(hex(ours[name](message, opts)), expected, `${name}, ${length} bytes, ${JSON.stringify(opts)}`);
-        const h = ours[name].create(opts);
-        for (let at = 0; at < length; at += 5000) h.update(message.subarray(at, at + 5000));
-        assert.equal(hex(h.digest()), expected, `${name} streamed, ${length} bytes`);
+        for (const step of [5000, 20000]) {
+          const h = ours[name].create(opts);
+          for (let at = 0; at < length; at += step) h.update(message.subarray(at, at + step));
+          assert.equal(hex(h.digest()), expected, `${name} streamed ${step} at a time, ${length} bytes`);
+        }
       }
       assert.ok(moduleMemoryIsClean(), `${name}: the module's memory after ${length} bytes`);
+      assert.ok(batchMemoryIsClean(), `${name}: the SIMD module's memory after ${length} bytes`);
     }
   }
 });
