@@ -29,6 +29,14 @@ const kRunPairs = Math.floor((kRunPages * 65536 - kRunStatesAt) / (400 + 16 + 2 
 const kRunSlotsAt = kRunStatesAt + 400 * kRunPairs;
 const kRunBlocksAt = kRunSlotsAt + 16 * kRunPairs;
 
+function leafEntries(exports, kind) {
+  const entries = new Map();
+  for (const [rounds, stem] of [[24, "keccakf1600"], [12, "keccakp1600_12"]]) {
+    for (const rate of [168, 136]) entries.set(rounds * 1000 + rate, exports[`sponge_${stem}_wasm_simd128_absorb${rate}${kind}`]);
+  }
+  return entries;
+}
+
 const decode = (base64) => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
 const simdBytes = decode(simd128);
 let simd = null;
@@ -46,9 +54,10 @@ if (WebAssembly.validate(simdBytes)) {
     states: heap.subarray(kStatesAt, kStatesAt + 400),
     blocks: instance.exports.sponge_keccakf1600_wasm_simd128_absorb136_blocks,
     block: instance.exports.sponge_keccakf1600_wasm_simd128_absorb136,
-    // KangarooTwelve's leaves (12 rounds), by rate: block entries and one-block entries.
-    leafBlocks: new Map([168, 136].map((r) => [r, instance.exports[`sponge_keccakp1600_12_wasm_simd128_absorb${r}_blocks`]])),
-    leafBlock: new Map([168, 136].map((r) => [r, instance.exports[`sponge_keccakp1600_12_wasm_simd128_absorb${r}`]])),
+    // The leaves of KangarooTwelve (12 rounds) and ParallelHash (24), by rounds * 1000 + rate:
+    // block entries and one-block entries.
+    leafBlocks: leafEntries(instance.exports, "_blocks"),
+    leafBlock: leafEntries(instance.exports, ""),
   };
   const runMemory = new WebAssembly.Memory({ initial: kRunPages, maximum: kRunPages });
   const runInstance = await WebAssembly.instantiate(module, { env: { memory: runMemory } });
@@ -197,11 +206,12 @@ export function keccak_256_batch(messages) {
 }
 
 /**
- * Two messages of one length, each through TurboSHAKE at `rate` (168 or 136) with domain byte
- * `suffix`, in lockstep on the SIMD kernel's 12-round entries (KangarooTwelve's leaves): their
- * first `outputLen` (at most `rate`) bytes of output. Undefined where the engine has no SIMD128.
+ * Two messages of one length, each through the sponge of Keccak-p[1600, rounds] (24 or 12) at
+ * `rate` (168 or 136) with domain byte `suffix`, in lockstep on the SIMD kernel (the leaves of
+ * ParallelHash and KangarooTwelve): their first `outputLen` (at most `rate`) bytes of output.
+ * Undefined where the engine has no SIMD128.
  */
-export function leafPair(a, b, rate, suffix, outputLen) {
+export function leafPair(a, b, rate, suffix, outputLen, rounds) {
   if (simd === null) return undefined;
   if (a.length !== b.length || a.length > kHalf || outputLen > rate) throw new Error("leafPair: two messages of one length, each within the module's memory");
   const { heap, states } = simd;
@@ -210,7 +220,7 @@ export function leafPair(a, b, rate, suffix, outputLen) {
   if (whole > 0) {
     heap.set(a.subarray(0, whole * rate), kBlocksAt);
     heap.set(b.subarray(0, whole * rate), kBlocksAt + kHalf);
-    simd.leafBlocks.get(rate)(kStatesAt, kSlotsAt, whole);
+    simd.leafBlocks.get(rounds * 1000 + rate)(kStatesAt, kSlotsAt, whole);
   }
   for (const [message, at] of [[a, kBlocksAt], [b, kBlocksAt + kHalf]]) {
     heap.fill(0, at, at + rate);
@@ -218,7 +228,7 @@ export function leafPair(a, b, rate, suffix, outputLen) {
     heap[at + tail] ^= suffix;
     heap[at + rate - 1] ^= 0x80;
   }
-  simd.leafBlock.get(rate)(kStatesAt, kSlotsAt);
+  simd.leafBlock.get(rounds * 1000 + rate)(kStatesAt, kSlotsAt);
   const written = Math.max(whole, 1) * rate;
   heap.fill(0, kBlocksAt, kBlocksAt + written);
   heap.fill(0, kBlocksAt + kHalf, kBlocksAt + kHalf + written);
@@ -226,6 +236,9 @@ export function leafPair(a, b, rate, suffix, outputLen) {
   states.fill(0);
   return outputs;
 }
+
+/** The longest message leafPair takes. */
+export const leafPairMax = kHalf;
 
 /** What tests look at: whether the SIMD modules' memories hold anything but their slots. */
 export function batchMemoryIsClean() {

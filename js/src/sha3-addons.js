@@ -1,7 +1,7 @@
 // cSHAKE, KMAC, TupleHash and ParallelHash (NIST SP 800-185), TurboSHAKE and KangarooTwelve
 // (RFC 9861) with @noble/hashes 2.4's sha3-addons.js API, on the wasm-scalar kernel through
 // src/sha3.js's Keccak sponge (RFC 9861's on its 12-round entries).
-import { leafPair } from "./batch.js";
+import { leafPair, leafPairMax } from "./batch.js";
 import { Keccak } from "./sha3.js";
 import { abytes, aexists, anumber, checkOpts, createHasher } from "./utils.js";
 
@@ -152,7 +152,12 @@ export const tuplehash128xof = genTuple(168, 16, true);
 /** TupleHashXOF256 (SP 800-185). */
 export const tuplehash256xof = genTuple(136, 32, true);
 
-/** ParallelHash (SP 800-185): each `blockLen`-byte chunk of the input a cSHAKE leaf. */
+/**
+ * ParallelHash (SP 800-185): each `blockLen`-byte chunk of the input a cSHAKE leaf with empty
+ * names, which is SHAKE (suffix 0x1f), of 256 or 512 bits (the capacity). Two whole leaves that
+ * one update holds go through the SIMD kernel together (leafPair) where the engine has SIMD128
+ * and a leaf fits its memory.
+ */
 export class ParallelHash extends Keccak {
   chunkPos = 0;
   chunksDone = 0;
@@ -170,8 +175,24 @@ export class ParallelHash extends Keccak {
     this.leafMode = true;
   }
   flushLeaf() {
-    super.update(this.leafHash.digest());
+    const chainingValue = this.leafHash.digest();
+    super.update(chainingValue);
+    chainingValue.fill(0);
+    this.leafHash = undefined;
     this.chunksDone++;
+  }
+  // Two whole leaves at once, their outputs into the outer sponge; false where the SIMD
+  // kernel cannot take them.
+  leafPair(chunks) {
+    const B = this.chunkLen;
+    const values = leafPair(chunks.subarray(0, B), chunks.subarray(B), this.blockLen, 0x1f, 200 - this.blockLen, 24);
+    if (values === undefined) return false;
+    for (const value of values) {
+      super.update(value);
+      value.fill(0);
+    }
+    this.chunksDone += 2;
+    return true;
   }
   update(data) {
     if (!this.leafMode) return super.update(data);
@@ -180,6 +201,11 @@ export class ParallelHash extends Keccak {
     for (let pos = 0, len = data.length; pos < len; ) {
       if (this.chunkPos === this.chunkLen || !this.leafHash) {
         if (this.leafHash) this.flushLeaf();
+        const B = this.chunkLen;
+        if (len - pos >= 2 * B && B <= leafPairMax && this.leafPair(data.subarray(pos, pos + 2 * B))) {
+          pos += 2 * B;
+          continue;
+        }
         this.leafHash = this.leafCons();
         this.chunkPos = 0;
       }
@@ -192,10 +218,7 @@ export class ParallelHash extends Keccak {
   }
   finish() {
     if (this.finished) return;
-    if (this.leafHash) {
-      this.flushLeaf();
-      this.leafHash = undefined;
-    }
+    if (this.leafHash) this.flushLeaf();
     super.update(rightEncode(this.chunksDone));
     super.update(rightEncode(this.enableXOF ? 0 : bits(this.outputLen)));
     super.finish();
@@ -320,7 +343,7 @@ export class KangarooTwelve extends Keccak {
   // Two whole leaves at once, their chaining values into the final node; false where the
   // engine has no SIMD128.
   leafPair(chunks) {
-    const values = leafPair(chunks.subarray(0, kChunkLen), chunks.subarray(kChunkLen), this.blockLen, 0x0b, this.leafLen);
+    const values = leafPair(chunks.subarray(0, kChunkLen), chunks.subarray(kChunkLen), this.blockLen, 0x0b, this.leafLen, 12);
     if (values === undefined) return false;
     for (const value of values) {
       super.update(value);

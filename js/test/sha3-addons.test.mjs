@@ -52,6 +52,14 @@ test("cSHAKE, KMAC, TupleHash and ParallelHash agree with noble around their rat
         }
         check(`parallelhash${bitsName}${suffix}`, (h) => h(message), "defaults");
       }
+      // Streamed: updates of 5 bytes never hold two whole leaves of 8; of 20, some do (and go
+      // through the SIMD kernel together).
+      for (const step of [5, 20]) {
+        const h = ours[`parallelhash${bitsName}`].create({ blockLen: 8 });
+        for (let at = 0; at < length; at += step) h.update(message.subarray(at, at + step));
+        assert.equal(hex(h.digest()), hex(noble[`parallelhash${bitsName}`](message, { blockLen: 8 })), `parallelhash${bitsName} streamed ${step} at a time, ${length} bytes`);
+      }
+      assert.ok(batchMemoryIsClean(), `the SIMD module's memory after ${length} bytes`);
       // Streaming and clone.
       const a = ours[`kmac${bitsName}`].create(ptn(16)).update(message.subarray(0, length >> 1));
       const b = a.clone();
