@@ -153,6 +153,24 @@ export const tuplehash128xof = genTuple(168, 16, true);
 export const tuplehash256xof = genTuple(136, 32, true);
 
 /**
+ * The two whole leaves `chunks` holds (its halves) at once, through leafPair (the sponge of
+ * Keccak-p[1600, rounds] at the hasher's rate with domain byte `suffix`, `outputLen` bytes
+ * out): their outputs absorbed by `hasher`'s own sponge (Keccak's update, not the tree's), and
+ * two more leaves counted. False where the SIMD kernel cannot take them.
+ */
+function absorbLeafPair(hasher, chunks, suffix, outputLen, rounds) {
+  const half = chunks.length / 2;
+  const values = leafPair(chunks.subarray(0, half), chunks.subarray(half), hasher.blockLen, suffix, outputLen, rounds);
+  if (values === undefined) return false;
+  for (const value of values) {
+    Keccak.prototype.update.call(hasher, value);
+    value.fill(0);
+  }
+  hasher.chunksDone += 2;
+  return true;
+}
+
+/**
  * ParallelHash (SP 800-185): each `blockLen`-byte chunk of the input a cSHAKE leaf with empty
  * names, which is SHAKE (suffix 0x1f), of 256 or 512 bits (the capacity). Two whole leaves that
  * one update holds go through the SIMD kernel together (leafPair) where the engine has SIMD128
@@ -181,19 +199,6 @@ export class ParallelHash extends Keccak {
     this.leafHash = undefined;
     this.chunksDone++;
   }
-  // Two whole leaves at once, their outputs into the outer sponge; false where the SIMD
-  // kernel cannot take them.
-  leafPair(chunks) {
-    const B = this.chunkLen;
-    const values = leafPair(chunks.subarray(0, B), chunks.subarray(B), this.blockLen, 0x1f, 200 - this.blockLen, 24);
-    if (values === undefined) return false;
-    for (const value of values) {
-      super.update(value);
-      value.fill(0);
-    }
-    this.chunksDone += 2;
-    return true;
-  }
   update(data) {
     if (!this.leafMode) return super.update(data);
     aexists(this);
@@ -202,7 +207,7 @@ export class ParallelHash extends Keccak {
       if (this.chunkPos === this.chunkLen || !this.leafHash) {
         if (this.leafHash) this.flushLeaf();
         const B = this.chunkLen;
-        if (len - pos >= 2 * B && B <= leafPairMax && this.leafPair(data.subarray(pos, pos + 2 * B))) {
+        if (len - pos >= 2 * B && B <= leafPairMax && absorbLeafPair(this, data.subarray(pos, pos + 2 * B), 0x1f, 200 - this.blockLen, 24)) {
           pos += 2 * B;
           continue;
         }
@@ -316,7 +321,7 @@ export class KangarooTwelve extends Keccak {
           super.update(kTree);
           this.tree = true;
         }
-        const pair = len - pos >= 2 * kChunkLen && this.leafPair(data.subarray(pos, pos + 2 * kChunkLen));
+        const pair = len - pos >= 2 * kChunkLen && absorbLeafPair(this, data.subarray(pos, pos + 2 * kChunkLen), 0x0b, this.leafLen, 12);
         if (pair) {
           pos += 2 * kChunkLen;
           continue; // the chunk just hashed is whole: chunkPos stays kChunkLen
@@ -339,18 +344,6 @@ export class KangarooTwelve extends Keccak {
     super.update(chainingValue);
     chainingValue.fill(0);
     this.leafHash = undefined;
-  }
-  // Two whole leaves at once, their chaining values into the final node; false where the
-  // engine has no SIMD128.
-  leafPair(chunks) {
-    const values = leafPair(chunks.subarray(0, kChunkLen), chunks.subarray(kChunkLen), this.blockLen, 0x0b, this.leafLen, 12);
-    if (values === undefined) return false;
-    for (const value of values) {
-      super.update(value);
-      value.fill(0);
-    }
-    this.chunksDone += 2;
-    return true;
   }
   finish() {
     if (this.finished) return;
