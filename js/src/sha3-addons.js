@@ -1,6 +1,7 @@
 // cSHAKE, KMAC, TupleHash and ParallelHash (NIST SP 800-185), TurboSHAKE and KangarooTwelve
-// (RFC 9861) with @noble/hashes 2.4's sha3-addons.js API, on the wasm-scalar kernel through
-// src/sha3.js's Keccak sponge (RFC 9861's on its 12-round entries).
+// (RFC 9861) with @noble/hashes 2.4's sha3-addons.js API, on the scalar kernel through
+// src/sha3.js's Keccak sponge (RFC 9861's on its 12-round entries), and the leaves of
+// ParallelHash and KangarooTwelve two at a time on wasm-simd128 (src/batch.js's leafPair).
 import { leafPair, leafPairMax } from "./batch.js";
 import { Keccak } from "./sha3.js";
 import { abytes, aexists, anumber, checkOpts, createHasher } from "./utils.js";

@@ -14,7 +14,7 @@ import { scalar, scalarMemory } from "./kernels.js";
 const v8Major = Number(globalThis.process?.versions?.v8?.split(".")[0]);
 /** Which kernel this engine runs: "wasm-scalar-memory" in V8 before 12, else "wasm-scalar". */
 export const scalarKernel = v8Major > 0 && v8Major < 12 ? "wasm-scalar-memory" : "wasm-scalar";
-const suffix = scalarKernel.replaceAll("-", "_");
+const symbolSuffix = scalarKernel.replaceAll("-", "_"); // its entries' symbols end with it
 
 const kPages = 2;
 const kStateAt = 1024; // past the data segment
@@ -32,7 +32,7 @@ const stateView = heap.subarray(kStateAt, kStateAt + 200); // made once: a view 
 const entries = instance.exports;
 
 // The entries by round count, and the block entries by round count and rate, looked up once.
-const stem = (rounds) => (rounds === 24 ? `sponge_keccakf1600_${suffix}` : `sponge_keccakp1600_${rounds}_${suffix}`);
+const stem = (rounds) => (rounds === 24 ? `sponge_keccakf1600_${symbolSuffix}` : `sponge_keccakp1600_${rounds}_${symbolSuffix}`);
 const permutes = new Map();
 const blockEntries = new Map();
 for (const [name, f] of Object.entries(entries)) {
