@@ -1,8 +1,7 @@
 // keccak_256_batch: Keccak-256 of many messages, two at a time on the wasm-simd128 kernel
 // (generated/keccakf1600_wasm_simd128.wasm: two states in the 64-bit lanes of v128s, in the
 // module's memory), where the engine validates SIMD128; one at a time on the scalar kernel
-// elsewhere. A pair's whole
-// blocks run in lockstep, then its final (padded) blocks in lockstep where the two messages
+// elsewhere. A pair's whole blocks run in lockstep, then its final (padded) blocks in lockstep where the two messages
 // have as many blocks; a pair of unequal lengths finishes each message alone. Runs of pairs
 // of messages shorter than a block (the common case: trie nodes, keys, addresses) go through a
 // second instance of the module whose memory holds a state pair, a slot pair and two blocks
@@ -29,7 +28,9 @@ const kRunPairs = Math.floor((kRunPages * 65536 - kRunStatesAt) / (400 + 16 + 2 
 const kRunSlotsAt = kRunStatesAt + 400 * kRunPairs;
 const kRunBlocksAt = kRunSlotsAt + 16 * kRunPairs;
 
-function leafEntries(exports, kind) {
+// The kernel's block entries (kind "_blocks") or one-block entries (kind "") at the rates of
+// Keccak-256 and the leaves, by rounds * 1000 + rate.
+function entriesByRate(exports, kind) {
   const entries = new Map();
   for (const [rounds, stem] of [[24, "keccakf1600"], [12, "keccakp1600_12"]]) {
     for (const rate of [168, 136]) entries.set(rounds * 1000 + rate, exports[`sponge_${stem}_wasm_simd128_absorb${rate}${kind}`]);
@@ -52,13 +53,13 @@ if (WebAssembly.validate(simdBytes)) {
   simd = {
     heap,
     states: heap.subarray(kStatesAt, kStatesAt + 400),
-    blocks: instance.exports.sponge_keccakf1600_wasm_simd128_absorb136_blocks,
-    block: instance.exports.sponge_keccakf1600_wasm_simd128_absorb136,
-    // The leaves of KangarooTwelve (12 rounds) and ParallelHash (24), by rounds * 1000 + rate:
-    // block entries and one-block entries.
-    leafBlocks: leafEntries(instance.exports, "_blocks"),
-    leafBlock: leafEntries(instance.exports, ""),
+    // Keccak-256's (24 rounds, rate 136) and the leaves' of KangarooTwelve (12 rounds) and
+    // ParallelHash (24).
+    blocksEntries: entriesByRate(instance.exports, "_blocks"),
+    blockEntries: entriesByRate(instance.exports, ""),
   };
+  simd.blocks = simd.blocksEntries.get(24 * 1000 + kRate);
+  simd.block = simd.blockEntries.get(24 * 1000 + kRate);
   const runMemory = new WebAssembly.Memory({ initial: kRunPages, maximum: kRunPages });
   const runInstance = await WebAssembly.instantiate(module, { env: { memory: runMemory } });
   const runSlots = new BigUint64Array(runMemory.buffer, kRunSlotsAt, 2 * kRunPairs);
@@ -220,7 +221,7 @@ export function leafPair(a, b, rate, suffix, outputLen, rounds) {
   if (whole > 0) {
     heap.set(a.subarray(0, whole * rate), kBlocksAt);
     heap.set(b.subarray(0, whole * rate), kBlocksAt + kHalf);
-    simd.leafBlocks.get(rounds * 1000 + rate)(kStatesAt, kSlotsAt, whole);
+    simd.blocksEntries.get(rounds * 1000 + rate)(kStatesAt, kSlotsAt, whole);
   }
   for (const [message, at] of [[a, kBlocksAt], [b, kBlocksAt + kHalf]]) {
     heap.fill(0, at, at + rate);
@@ -228,7 +229,7 @@ export function leafPair(a, b, rate, suffix, outputLen, rounds) {
     heap[at + tail] ^= suffix;
     heap[at + rate - 1] ^= 0x80;
   }
-  simd.leafBlock.get(rounds * 1000 + rate)(kStatesAt, kSlotsAt);
+  simd.blockEntries.get(rounds * 1000 + rate)(kStatesAt, kSlotsAt);
   const written = Math.max(whole, 1) * rate;
   heap.fill(0, kBlocksAt, kBlocksAt + written);
   heap.fill(0, kBlocksAt + kHalf, kBlocksAt + kHalf + written);
